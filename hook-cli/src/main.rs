@@ -1,0 +1,2 @@
+//! The `hook` command. See the README for a tour.
+fn main() {}

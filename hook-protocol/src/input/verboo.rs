@@ -1,0 +1,302 @@
+//! verboo event inputs: the 31 events of SPEC.md's "Verboo Code's full event set", following
+//! Claude Code's hook reference.
+//!
+//! Common to every event: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, and where
+//! they apply `permission_mode`, `agent_id` and `agent_type`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::event_inputs;
+
+/// The fields every verboo event carries.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Common {
+    /// The session id.
+    #[serde(default)]
+    pub session_id: String,
+    /// The session transcript (JSONL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
+    /// The working directory of the session.
+    pub cwd: String,
+    /// The permission mode, where it applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// The subagent's id, for events of a subagent (always set on `SubagentStart`/`SubagentStop`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// The subagent's type (always set on `SubagentStart`/`SubagentStop`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+}
+
+/// What happened to a watched file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FileChange {
+    /// The file's content changed.
+    Change,
+    /// The file was created.
+    Add,
+    /// The file was deleted.
+    Unlink,
+}
+
+event_inputs! {
+    common = Common;
+
+    /// A session opened, resumed, cleared, compacted or forked.
+    SessionStart => SessionStartInput {
+        /// `startup`, `resume`, `clear`, `compact` or `fork`.
+        source: String,
+        /// The session's model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    }
+    /// Repository set-up or maintenance.
+    Setup => SetupInput {
+        /// `init` or `maintenance`.
+        trigger: String,
+    }
+    /// An instructions (memory) file was loaded.
+    InstructionsLoaded => InstructionsLoadedInput {
+        /// The file loaded.
+        file_path: String,
+        /// Which kind of memory it is.
+        memory_type: String,
+        /// Why it was loaded.
+        load_reason: String,
+    }
+    /// The user submitted a prompt; a block drops it.
+    UserPromptSubmit => UserPromptSubmitInput {
+        /// The prompt text.
+        prompt: String,
+    }
+    /// A command is being expanded into a prompt; a block stops it.
+    UserPromptExpansion => UserPromptExpansionInput {
+        /// What is being expanded.
+        expansion_type: String,
+        /// The command's name.
+        command_name: String,
+        /// The command's arguments.
+        #[serde(default)]
+        command_args: String,
+        /// The prompt the expansion produces.
+        prompt: String,
+    }
+    /// An assistant message is displayed.
+    MessageDisplay => MessageDisplayInput {
+        /// The turn.
+        turn_id: String,
+        /// The message.
+        message_id: String,
+        /// The text added since the last event.
+        delta: String,
+        /// Whether this is the message's last part.
+        r#final: bool,
+    }
+    /// Before a tool call; a block cancels it.
+    PreToolUse => PreToolUseInput {
+        /// The tool's name.
+        tool_name: String,
+        /// The tool's parameters.
+        tool_input: Value,
+        /// The id of this tool call.
+        tool_use_id: String,
+    }
+    /// A tool call asks for permission; decided through the output.
+    PermissionRequest => PermissionRequestInput {
+        /// The tool's name.
+        tool_name: String,
+        /// The tool's parameters.
+        tool_input: Value,
+        /// The permission rules the agent would offer the user.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission_suggestions: Option<Vec<Value>>,
+    }
+    /// A permission request was denied.
+    PermissionDenied => PermissionDeniedInput {
+        /// The tool's name.
+        tool_name: String,
+        /// The tool's parameters.
+        tool_input: Value,
+        /// The id of this tool call.
+        tool_use_id: String,
+        /// Why it was denied.
+        reason: String,
+    }
+    /// After a tool call succeeded; a block sends the reason to the model.
+    PostToolUse => PostToolUseInput {
+        /// The tool's name.
+        tool_name: String,
+        /// The tool's parameters.
+        tool_input: Value,
+        /// The tool's result.
+        tool_response: Value,
+        /// The id of this tool call.
+        tool_use_id: String,
+    }
+    /// After a tool call failed; a block sends the reason to the model.
+    PostToolUseFailure => PostToolUseFailureInput {
+        /// The tool's name.
+        tool_name: String,
+        /// The tool's parameters.
+        tool_input: Value,
+        /// The id of this tool call.
+        tool_use_id: String,
+        /// The error.
+        error: String,
+        /// Whether the user interrupted the call.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        is_interrupt: Option<bool>,
+    }
+    /// After a batch of tool calls; a block stops the loop.
+    PostToolBatch => PostToolBatchInput {
+        /// The calls of the batch.
+        tool_calls: Vec<Value>,
+    }
+    /// The agent notifies the user.
+    Notification => NotificationInput {
+        /// The notification text.
+        message: String,
+        /// Its title.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        /// Its kind (the match value).
+        notification_type: String,
+    }
+    /// A subagent starts.
+    SubagentStart => SubagentStartInput {}
+    /// A subagent is about to stop; a block keeps it going.
+    SubagentStop => SubagentStopInput {
+        /// A Stop hook already asked it to keep going.
+        stop_hook_active: bool,
+        /// The subagent's last message.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_assistant_message: Option<String>,
+    }
+    /// A task was created; a block rejects it.
+    TaskCreated => TaskCreatedInput {
+        /// The task's id.
+        task_id: String,
+        /// The task's subject.
+        task_subject: String,
+        /// The task's description.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        task_description: Option<String>,
+    }
+    /// A task was completed; a block reopens it.
+    TaskCompleted => TaskCompletedInput {
+        /// The task's id.
+        task_id: String,
+        /// The task's subject.
+        task_subject: String,
+        /// The task's description.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        task_description: Option<String>,
+    }
+    /// The agent is about to end its turn; a block keeps it going.
+    Stop => StopInput {
+        /// A Stop hook already asked the agent to keep going.
+        stop_hook_active: bool,
+        /// The agent's last message.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_assistant_message: Option<String>,
+    }
+    /// The turn ended on an error.
+    StopFailure => StopFailureInput {
+        /// The error kind (the match value).
+        error: String,
+        /// Details of the error.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error_details: Option<Value>,
+    }
+    /// A teammate went idle; a block keeps it working.
+    TeammateIdle => TeammateIdleInput {
+        /// The teammate.
+        teammate_name: String,
+        /// Its team.
+        team_name: String,
+    }
+    /// A settings file changed; a block rejects the change (not for policy settings).
+    ConfigChange => ConfigChangeInput {
+        /// Which settings changed (the match value).
+        source: String,
+        /// The file that changed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file_path: Option<String>,
+    }
+    /// The working directory changed.
+    CwdChanged => CwdChangedInput {
+        /// The previous directory.
+        old_cwd: String,
+        /// The new directory.
+        new_cwd: String,
+    }
+    /// A directory was added to the workspace.
+    DirectoryAdded => DirectoryAddedInput {
+        /// The directory.
+        directory: String,
+        /// How it was added (the match value).
+        source: String,
+    }
+    /// A watched file changed.
+    FileChanged => FileChangedInput {
+        /// The file.
+        file_path: String,
+        /// What happened to it.
+        event: FileChange,
+    }
+    /// A worktree is being created; any non-zero exit fails the creation.
+    WorktreeCreate => WorktreeCreateInput {
+        /// The worktree's name.
+        name: String,
+    }
+    /// A worktree was removed.
+    WorktreeRemove => WorktreeRemoveInput {
+        /// Where it was.
+        worktree_path: String,
+    }
+    /// Before compaction; a block stops it.
+    PreCompact => PreCompactInput {
+        /// `manual` or `auto`.
+        trigger: String,
+        /// The user's instructions for a manual compaction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        custom_instructions: Option<String>,
+    }
+    /// After compaction.
+    PostCompact => PostCompactInput {
+        /// `manual` or `auto`.
+        trigger: String,
+        /// The summary produced.
+        compact_summary: String,
+    }
+    /// An MCP server asks the user for input; a block denies it.
+    Elicitation => ElicitationInput {
+        /// The server (the match value).
+        mcp_server_name: String,
+        /// What the server asks.
+        message: String,
+        /// The requested input's schema, when the server sent one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        requested_schema: Option<Value>,
+    }
+    /// The user answered an MCP elicitation; a block declines it.
+    ElicitationResult => ElicitationResultInput {
+        /// The server (the match value).
+        mcp_server_name: String,
+        /// `accept`, `decline` or `cancel`.
+        action: String,
+        /// The answer's content.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<Value>,
+    }
+    /// The session ends.
+    SessionEnd => SessionEndInput {
+        /// `clear`, `resume`, `logout`, `prompt_input_exit` or `other`.
+        reason: String,
+    }
+}

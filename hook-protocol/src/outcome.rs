@@ -1,0 +1,220 @@
+//! The one result of dispatching one event: [`Outcome`] (SPEC.md, "The outcome").
+//!
+//! The same struct is returned by the Rust API and printed by `hook run`; its schema is
+//! `schemas/outcome.schema.json`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Dialect, Event};
+
+/// The combined decision of every hook that ran for an event.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// No hook decided anything: the agent carries on as it would have.
+    #[default]
+    Continue,
+    /// A hook allowed the action (a permission decision; never wider than the agent's own rules).
+    Allow,
+    /// A hook asked for the user to confirm.
+    Ask,
+    /// A hook deferred the decision to the agent's normal flow (verboo).
+    Defer,
+    /// A hook blocked (or denied) the action.
+    Block,
+}
+
+/// Which configuration layer a handler came from.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    /// Managed by an administrator; never needs trust.
+    Managed,
+    /// The user's own configuration.
+    User,
+    /// The project's shared configuration.
+    Project,
+    /// The project's personal, uncommitted configuration (verboo `settings.local.json`).
+    Local,
+    /// An enabled plugin's `hooks/hooks.json`.
+    Plugin,
+    /// Added by the embedding agent for this session only.
+    Session,
+}
+
+/// The plugin a handler came from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct PluginRef {
+    /// The plugin's name, from its `plugin.json`.
+    pub name: String,
+    /// The plugin's semver version, from its `plugin.json`.
+    pub version: String,
+}
+
+/// Where a handler was configured.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct Source {
+    /// The configuration layer.
+    pub layer: Layer,
+    /// The file the handler was read from; `None` for handlers added through the API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The plugin, for the plugin layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<PluginRef>,
+}
+
+impl Source {
+    /// A source in `layer` with no file and no plugin.
+    pub fn new(layer: Layer) -> Self {
+        Source {
+            layer,
+            path: None,
+            plugin: None,
+        }
+    }
+}
+
+/// The kind of a handler.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum HandlerType {
+    /// A shell command.
+    Command,
+    /// An HTTP POST of the event JSON (verboo).
+    Http,
+    /// A model asked a yes/no question (verboo, wuu).
+    Prompt,
+    /// A verifier agent (verboo).
+    Agent,
+    /// A tool of an already connected MCP server (lime, verboo).
+    McpTool,
+    /// An in-process plugin built with `hook-sdk` (this project's extension).
+    Native,
+}
+
+/// What happened to one matching handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// It ran and its output was used (it may have allowed, asked, added context...).
+    Ok,
+    /// It ran and blocked.
+    Blocked,
+    /// It ran and failed, or its output could not be used; it made no decision.
+    Failed,
+    /// It ran out of time and was killed; it made no decision.
+    TimedOut,
+    /// It did not run; `skip_reason` says why.
+    Skipped,
+    /// It was started in the background; its result is delivered later.
+    Async,
+}
+
+/// Why a matching handler did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// It needs trust and has never been trusted.
+    Untrusted,
+    /// It was trusted, then changed.
+    Modified,
+    /// It is disabled.
+    Disabled,
+    /// The dialect does not run this handler type.
+    Unsupported,
+    /// It needs a model or MCP client and the embedder supplied none.
+    NoClient,
+    /// An earlier handler of a wuu chain blocked or failed, so the chain stopped.
+    ChainStopped,
+}
+
+/// One matching handler's part in an outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Run {
+    /// The handler's stable key (see the trust store).
+    pub key: String,
+    /// Where the handler was configured.
+    pub source: Source,
+    /// The handler's type.
+    #[serde(rename = "type")]
+    pub handler_type: HandlerType,
+    /// What happened.
+    pub status: RunStatus,
+    /// Why it did not run, when `status` is `skipped`.
+    pub skip_reason: Option<SkipReason>,
+    /// The process exit code, for command handlers that exited.
+    pub exit_code: Option<i32>,
+    /// Wall time of the run in milliseconds; `None` when it did not run.
+    pub duration_ms: Option<u64>,
+    /// What went wrong, for `failed` and `timed_out`, or the reason of a skip.
+    pub error: Option<String>,
+    /// Output fields the hook gave that have no effect on this event (never dropped silently).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// The result of dispatching one event through every matching hook.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Outcome {
+    /// The dialect whose rules combined the results.
+    pub dialect: Dialect,
+    /// The event dispatched.
+    pub event: Event,
+    /// The combined decision; a deny is a `block`.
+    pub decision: Decision,
+    /// Why, for a block or a permission decision; `None` otherwise.
+    pub reason: Option<String>,
+    /// The rewritten tool input, or `None`.
+    ///
+    /// A rewrite is not an authorization: the agent must run its own permission check on the
+    /// rewritten input again. A hook never widens what the agent may do.
+    pub updated_input: Option<Value>,
+    /// All context for the model, joined by a blank line, or `None`.
+    pub additional_context: Option<String>,
+    /// A hook asked the agent to stop (`continue: false`).
+    pub stop: bool,
+    /// Why the agent should stop, when `stop` is set.
+    pub stop_reason: Option<String>,
+    /// Messages for the user.
+    pub system_messages: Vec<String>,
+    /// One entry per matching handler, in configuration order.
+    pub runs: Vec<Run>,
+}
+
+impl Outcome {
+    /// The outcome of an event no hook matched: continue, nothing else.
+    pub fn new(dialect: Dialect, event: Event) -> Self {
+        Outcome {
+            dialect,
+            event,
+            decision: Decision::Continue,
+            reason: None,
+            updated_input: None,
+            additional_context: None,
+            stop: false,
+            stop_reason: None,
+            system_messages: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Typed hook outputs: what a hook writes to stdout, per dialect.
+//!
+//! - [`wuu`]: one flat snake_case object for every event.
+//! - [`verboo`]: Claude Code's object: common fields, a top-level `decision`, and a
+//!   `hookSpecificOutput` whose `hookEventName` must name the event.
+//! - [`lime`]: Codex CLI's strict camelCase objects: every event has its own set of fields and an
+//!   unknown field, a `null`, or a wrong `hookEventName` is an error.
+//!
+//! Each dialect's `read_output` turns a JSON object into the dialect-neutral [`OutputFields`] for
+//! one event, with every field error located by its JSON pointer.
+
+pub mod lime;
+pub mod verboo;
+pub mod wuu;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A permission decision a hook can give in `hookSpecificOutput` (verboo and lime `PreToolUse`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionDecision {
+    /// Let the call through (it still goes through the agent's own permission check).
+    Allow,
+    /// Cancel the call; the reason goes to the model.
+    Deny,
+    /// Ask the user.
+    Ask,
+    /// Leave it to the agent's normal flow (verboo only).
+    Defer,
+}
+
+/// The behaviour a `PermissionRequest` hook chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionBehavior {
+    /// Grant the permission.
+    Allow,
+    /// Deny it.
+    Deny,
+}
+
+/// A top-level `decision` as verboo and lime's `PreToolUse` accept it: `approve` is the
+/// deprecated spelling of allow, `block` of deny.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ApproveOrBlock {
+    /// Deprecated: allow.
+    Approve,
+    /// Block (deny).
+    Block,
+}
+
+/// The only top-level `decision` most events accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockOnly {
+    /// Block.
+    Block,
+}
+
+/// The answer an elicitation hook gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitationAction {
+    /// Answer with `content`.
+    Accept,
+    /// Decline.
+    Decline,
+    /// Cancel.
+    Cancel,
+}
+
+/// The fields of one hook output, read from any dialect, before they are judged for the event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OutputFields {
+    /// `continue` (false asks the agent to stop; in wuu it blocks).
+    pub continue_: Option<bool>,
+    /// `stopReason`.
+    pub stop_reason: Option<String>,
+    /// `suppressOutput`.
+    pub suppress_output: Option<bool>,
+    /// `systemMessage`.
+    pub system_message: Option<String>,
+    /// Top-level `decision`.
+    pub decision: Option<ApproveOrBlock>,
+    /// Top-level `reason`.
+    pub reason: Option<String>,
+    /// `permissionDecision`.
+    pub permission_decision: Option<PermissionDecision>,
+    /// `permissionDecisionReason`.
+    pub permission_decision_reason: Option<String>,
+    /// `updatedInput` / `updated_input`.
+    pub updated_input: Option<Value>,
+    /// `additionalContext` / `additional_context`.
+    pub additional_context: Option<String>,
+    /// `updatedMCPToolOutput`.
+    pub updated_mcp_tool_output: Option<Value>,
+    /// `hookSpecificOutput.decision` of a `PermissionRequest`.
+    pub permission_request: Option<PermissionRequestDecision>,
+    /// `hookSpecificOutput.action` of an elicitation.
+    pub elicitation_action: Option<ElicitationAction>,
+    /// `hookSpecificOutput.content` of an elicitation.
+    pub elicitation_content: Option<Value>,
+}
+
+/// The `decision` object of a `PermissionRequest` output (verboo and lime).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestDecision {
+    /// Allow or deny.
+    pub behavior: PermissionBehavior,
+    /// verboo: the input to run with instead (lime: not accepted, fails the hook).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    /// verboo: permission rules to add (lime: not accepted, fails the hook).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_permissions: Option<Value>,
+    /// Why, for a deny.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// verboo: stop the agent as well (lime: `true` fails the hook).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<bool>,
+}
+
+/// Why an output object could not be read for an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// JSON pointer of the field (empty for the whole object).
+    pub pointer: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+/// Deserializes `value` as `T`, naming the failing field by JSON pointer.
+pub(crate) fn read_typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, FieldError> {
+    serde_path_to_error::deserialize(value).map_err(|error| FieldError {
+        pointer: crate::json_path::pointer_of(error.path()),
+        message: error.inner().to_string(),
+    })
+}

@@ -1,0 +1,267 @@
+//! verboo output: Claude Code's hook output object.
+//!
+//! Common fields (`continue`, `stopReason`, `suppressOutput`, `systemMessage`), a top-level
+//! `decision` (`block`, or the deprecated `approve`) with `reason`, and a `hookSpecificOutput`
+//! whose `hookEventName` must be the event. Fields verboo does not define are ignored (and
+//! reported as warnings by the interpretation).
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    ApproveOrBlock, ElicitationAction, FieldError, OutputFields, PermissionDecision,
+    PermissionRequestDecision, read_typed,
+};
+use crate::{Event, tag};
+
+/// A verboo hook's output for one event; `S` is that event's `hookSpecificOutput`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", bound(deserialize = "S: Deserialize<'de>"))]
+pub struct Output<S> {
+    /// `false` stops the agent and overrides every decision.
+    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub continue_: Option<bool>,
+    /// Shown to the user when `continue` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Hide the hook's stdout from the transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppress_output: Option<bool>,
+    /// A message for the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    /// `block` where the event can block; `approve` (deprecated) allows a `PreToolUse`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<ApproveOrBlock>,
+    /// Why, for a block (it goes to the model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The event's own fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<S>,
+}
+
+/// `hookSpecificOutput` of `PreToolUse`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreToolUseSpecific {
+    /// Must be `PreToolUse`.
+    pub hook_event_name: tag::PreToolUse,
+    /// `allow`, `deny`, `ask` or `defer`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why; for a deny it goes to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// Replaces the whole tool input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+}
+
+/// `hookSpecificOutput` of `PermissionRequest`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestSpecific {
+    /// Must be `PermissionRequest`.
+    pub hook_event_name: tag::PermissionRequest,
+    /// The decision; absent leaves it to the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<PermissionRequestDecision>,
+}
+
+/// `hookSpecificOutput` of `PostToolUse`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostToolUseSpecific {
+    /// Must be `PostToolUse`.
+    pub hook_event_name: tag::PostToolUse,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// Replaces an MCP tool's output.
+    #[serde(
+        default,
+        rename = "updatedMCPToolOutput",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_mcp_tool_output: Option<Value>,
+}
+
+/// `hookSpecificOutput` of `Elicitation` and `ElicitationResult`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ElicitationSpecific<T> {
+    /// Must be the event.
+    pub hook_event_name: T,
+    /// The answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<ElicitationAction>,
+    /// The answer's content, for `accept`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+/// `hookSpecificOutput` of every other event: context for the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextSpecific<T> {
+    /// Must be the event.
+    pub hook_event_name: T,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+}
+
+/// `hookSpecificOutput` of an event this engine does not know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherSpecific {
+    /// The event named.
+    pub hook_event_name: String,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+}
+
+/// A `hookSpecificOutput` type: how its fields land in [`OutputFields`].
+pub trait Specific: DeserializeOwned + JsonSchema {
+    /// Moves this object's fields into `fields`.
+    fn merge_into(self, fields: &mut OutputFields);
+}
+
+impl Specific for PreToolUseSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.permission_decision = self.permission_decision;
+        fields.permission_decision_reason = self.permission_decision_reason;
+        fields.updated_input = self.updated_input;
+        fields.additional_context = self.additional_context;
+    }
+}
+
+impl Specific for PermissionRequestSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.permission_request = self.decision;
+    }
+}
+
+impl Specific for PostToolUseSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+        fields.updated_mcp_tool_output = self.updated_mcp_tool_output;
+    }
+}
+
+impl<T: DeserializeOwned + JsonSchema> Specific for ElicitationSpecific<T> {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.elicitation_action = self.action;
+        fields.elicitation_content = self.content;
+    }
+}
+
+impl<T: DeserializeOwned + JsonSchema> Specific for ContextSpecific<T> {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+    }
+}
+
+impl Specific for OtherSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+    }
+}
+
+/// Something done with the `hookSpecificOutput` type of one event.
+pub(crate) trait SpecificVisitor {
+    type Out;
+    fn visit<S: Specific>(self) -> Self::Out;
+}
+
+/// Calls `visitor` with the `hookSpecificOutput` type of `event` (the one list of which event
+/// has which type).
+pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V::Out {
+    use Event as E;
+    macro_rules! context {
+        ($($name:ident),*) => {
+            match event {
+                E::PreToolUse => visitor.visit::<PreToolUseSpecific>(),
+                E::PermissionRequest => visitor.visit::<PermissionRequestSpecific>(),
+                E::PostToolUse => visitor.visit::<PostToolUseSpecific>(),
+                E::Elicitation => visitor.visit::<ElicitationSpecific<tag::Elicitation>>(),
+                E::ElicitationResult => {
+                    visitor.visit::<ElicitationSpecific<tag::ElicitationResult>>()
+                }
+                $(E::$name => visitor.visit::<ContextSpecific<tag::$name>>(),)*
+                _ => visitor.visit::<OtherSpecific>(),
+            }
+        };
+    }
+    context!(
+        SessionStart,
+        Setup,
+        InstructionsLoaded,
+        UserPromptSubmit,
+        UserPromptExpansion,
+        MessageDisplay,
+        PermissionDenied,
+        PostToolUseFailure,
+        PostToolBatch,
+        Notification,
+        SubagentStart,
+        SubagentStop,
+        TaskCreated,
+        TaskCompleted,
+        Stop,
+        StopFailure,
+        TeammateIdle,
+        ConfigChange,
+        CwdChanged,
+        DirectoryAdded,
+        FileChanged,
+        WorktreeCreate,
+        WorktreeRemove,
+        PreCompact,
+        PostCompact,
+        SessionEnd
+    )
+}
+
+/// The field names verboo defines at the top level of an output.
+pub const FIELDS: &[&str] = &[
+    "continue",
+    "stopReason",
+    "suppressOutput",
+    "systemMessage",
+    "decision",
+    "reason",
+    "hookSpecificOutput",
+];
+
+/// Reads a verboo output object for `event`.
+pub fn read_output(event: &Event, value: Value) -> Result<OutputFields, FieldError> {
+    struct Read(Value);
+    impl SpecificVisitor for Read {
+        type Out = Result<OutputFields, FieldError>;
+        fn visit<S: Specific>(self) -> Self::Out {
+            let output: Output<S> = read_typed(self.0)?;
+            let mut fields = OutputFields {
+                continue_: output.continue_,
+                stop_reason: output.stop_reason,
+                suppress_output: output.suppress_output,
+                system_message: output.system_message,
+                decision: output.decision,
+                reason: output.reason,
+                ..OutputFields::default()
+            };
+            if let Some(specific) = output.hook_specific_output {
+                specific.merge_into(&mut fields);
+            }
+            Ok(fields)
+        }
+    }
+    with_specific(event, Read(value))
+}

@@ -1,0 +1,149 @@
+//! JSON Schemas (draft 2020-12) generated from the typed inputs, outputs and outcome.
+//!
+//! `cargo xtask schemas` writes every schema [`all`] returns under `schemas/`; CI checks the
+//! committed files are current. The lime output schemas are generated without `null` for
+//! optional fields, since lime (like the system it is modelled on) rejects `null` there.
+
+use schemars::generate::SchemaSettings;
+use schemars::transform::{Transform, transform_subschemas};
+use schemars::{Schema, SchemaGenerator};
+use serde_json::Value;
+
+use crate::output::{lime, verboo};
+use crate::{Dialect, Event, Outcome, input};
+
+/// Whether a schema describes what a hook receives or what it prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchemaKind {
+    /// The event JSON a hook reads on stdin.
+    Input,
+    /// The JSON a hook writes on stdout.
+    Output,
+}
+
+impl SchemaKind {
+    /// `"input"` or `"output"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SchemaKind::Input => "input",
+            SchemaKind::Output => "output",
+        }
+    }
+}
+
+fn generator() -> SchemaGenerator {
+    SchemaSettings::draft2020_12().into_generator()
+}
+
+/// The schema of `event`'s input or output in `dialect`, or `None` if the dialect does not know
+/// the event.
+pub fn schema(dialect: Dialect, event: &Event, kind: SchemaKind) -> Option<Value> {
+    if !event.is_known_in(dialect) {
+        return None;
+    }
+    let mut generator = generator();
+    let mut schema = match (kind, dialect) {
+        (SchemaKind::Input, Dialect::Wuu) => input::wuu::Input::schema(event, &mut generator)?,
+        (SchemaKind::Input, Dialect::Verboo) => {
+            input::verboo::Input::schema(event, &mut generator)?
+        }
+        (SchemaKind::Input, Dialect::Lime) => input::lime::Input::schema(event, &mut generator)?,
+        (SchemaKind::Output, Dialect::Wuu) => {
+            generator.root_schema_for::<crate::output::wuu::Output>()
+        }
+        (SchemaKind::Output, Dialect::Verboo) => {
+            struct Gen<'a>(&'a mut SchemaGenerator);
+            impl verboo::SpecificVisitor for Gen<'_> {
+                type Out = Schema;
+                fn visit<S: verboo::Specific>(self) -> Schema {
+                    self.0.root_schema_for::<verboo::Output<S>>()
+                }
+            }
+            verboo::with_specific(event, Gen(&mut generator))
+        }
+        (SchemaKind::Output, Dialect::Lime) => {
+            struct Gen<'a>(&'a mut SchemaGenerator);
+            impl lime::OutputVisitor for Gen<'_> {
+                type Out = Schema;
+                fn visit<O: lime::LimeOutput>(self) -> Schema {
+                    self.0.root_schema_for::<O>()
+                }
+            }
+            let mut schema = lime::with_output(event, Gen(&mut generator)).ok()?;
+            NoNullForOptional.transform(&mut schema);
+            schema
+        }
+    };
+    let title = format!("{dialect} {event} {}", kind.as_str());
+    let description = match kind {
+        SchemaKind::Input => format!("What a {dialect} hook reads on stdin for {event}."),
+        SchemaKind::Output => format!("What a {dialect} hook may print on stdout for {event}."),
+    };
+    schema.insert("title".into(), title.into());
+    schema.insert("description".into(), description.into());
+    Some(schema.to_value())
+}
+
+/// The schema of [`Outcome`], the result of dispatching one event.
+pub fn outcome_schema() -> Value {
+    let mut schema = generator().root_schema_for::<Outcome>();
+    schema.insert("title".into(), "hook outcome".into());
+    schema.to_value()
+}
+
+/// Every schema of the workspace with its path under `schemas/`, e.g.
+/// `lime/PreToolUse.output.schema.json`, in a fixed order.
+pub fn all() -> Vec<(String, Value)> {
+    let mut schemas = vec![("outcome.schema.json".to_owned(), outcome_schema())];
+    for dialect in Dialect::ALL {
+        for event in dialect.events() {
+            for kind in [SchemaKind::Input, SchemaKind::Output] {
+                let schema = schema(dialect, event, kind)
+                    .expect("every event a dialect lists has a schema of each kind");
+                schemas.push((
+                    format!("{dialect}/{event}.{}.schema.json", kind.as_str()),
+                    schema,
+                ));
+            }
+        }
+    }
+    schemas
+}
+
+/// Removes the `null` that schemars adds to `Option<T>` fields: lime accepts a field's value or
+/// its absence, never `null` (fields typed as any JSON value still accept `null`).
+#[derive(Debug, Clone, Copy)]
+struct NoNullForOptional;
+
+impl Transform for NoNullForOptional {
+    fn transform(&mut self, schema: &mut Schema) {
+        if let Some(Value::Array(types)) = schema.get_mut("type")
+            && types.len() > 1
+        {
+            types.retain(|t| t != "null");
+            if let [single] = types.as_slice() {
+                let single = single.clone();
+                schema.insert("type".into(), single);
+            }
+        }
+        let any_of_with_null = schema
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .and_then(|variants| {
+                let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+                (variants.len() == 2 && variants.iter().any(is_null))
+                    .then(|| variants.iter().find(|v| !is_null(v)).cloned())
+                    .flatten()
+            });
+        if let Some(Value::Object(kept)) = any_of_with_null {
+            schema.remove("anyOf");
+            for (key, value) in kept {
+                schema.insert(key, value);
+            }
+        }
+        if let Some(enum_values) = schema.get_mut("enum").and_then(Value::as_array_mut) {
+            enum_values.retain(|v| !v.is_null());
+        }
+        transform_subschemas(self, schema);
+    }
+}

@@ -1,0 +1,296 @@
+//! Validation of a hook's raw output against the generated schema of one dialect and event.
+//!
+//! The event is given (or read from the output's own tag) first and the output is checked
+//! against that one event's schema, so every error names the field at fault by its JSON pointer
+//! instead of a useless "not valid under any of the given schemas". Validators are compiled on
+//! first use and reused for the life of the process.
+
+use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock};
+
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
+
+use crate::input::{json_type, strip_position};
+use crate::json_path::display_pointer;
+use crate::schema::{SchemaKind, schema};
+use crate::{Dialect, Event};
+
+/// One reason an output does not match its schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputIssue {
+    /// JSON pointer of the offending value (empty for the whole document).
+    pub pointer: String,
+    /// What is wrong, and what was expected.
+    pub message: String,
+    /// A likely fix, when one is known (a snake_case field in a camelCase dialect...).
+    pub hint: Option<String>,
+}
+
+impl std::fmt::Display for OutputIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", display_pointer(&self.pointer), self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, " (hint: {hint})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an output failed validation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValidateError {
+    /// The dialect has no such event, so there is no schema to check against.
+    #[error("`{event}` is not a {dialect} event; {dialect} events are: {known}")]
+    UnknownEvent {
+        /// The dialect.
+        dialect: Dialect,
+        /// The event named.
+        event: String,
+        /// The dialect's events, comma-separated.
+        known: String,
+    },
+    /// The bytes are not one JSON document.
+    #[error("output is not valid JSON at line {line}, column {column}: {message}")]
+    NotJson {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The document does not match the schema.
+    #[error("output does not match the {dialect} {event} output schema:{}", list(.issues))]
+    Invalid {
+        /// The dialect.
+        dialect: Dialect,
+        /// The event.
+        event: String,
+        /// Every error found, in document order.
+        issues: Vec<OutputIssue>,
+    },
+}
+
+fn list(issues: &[OutputIssue]) -> String {
+    issues.iter().map(|issue| format!("\n  {issue}")).collect()
+}
+
+type Key = (Dialect, SchemaKind, Event);
+
+/// One slot per known (dialect, kind, event), compiled on first use.
+static VALIDATORS: LazyLock<HashMap<Key, OnceLock<jsonschema::Validator>>> = LazyLock::new(|| {
+    let mut slots = HashMap::new();
+    for dialect in Dialect::ALL {
+        for event in dialect.events() {
+            for kind in [SchemaKind::Input, SchemaKind::Output] {
+                slots.insert((dialect, kind, event.clone()), OnceLock::new());
+            }
+        }
+    }
+    slots
+});
+
+/// The compiled validator of one schema, or `None` if the dialect does not know the event.
+pub(crate) fn validator(
+    dialect: Dialect,
+    event: &Event,
+    kind: SchemaKind,
+) -> Option<&'static jsonschema::Validator> {
+    let slot = VALIDATORS.get(&(dialect, kind, event.clone()))?;
+    Some(slot.get_or_init(|| {
+        let schema = schema(dialect, event, kind).expect("a slot exists only for known events");
+        jsonschema::validator_for(&schema)
+            .expect("generated schemas are valid draft 2020-12 (checked by the schema tests)")
+    }))
+}
+
+/// Checks raw hook output against the output schema of `event` in `dialect`.
+///
+/// Returns every error with its JSON pointer. Leading and trailing whitespace is allowed;
+/// anything else around the JSON object (a log line, a second object) is an error.
+pub fn validate_output(dialect: Dialect, event: &Event, bytes: &[u8]) -> Result<(), ValidateError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|error| ValidateError::NotJson {
+        line: error.line(),
+        column: error.column(),
+        message: strip_position(&error),
+    })?;
+    validate_output_value(dialect, event, &value)
+}
+
+/// Checks a parsed hook output against the output schema of `event` in `dialect`.
+pub fn validate_output_value(
+    dialect: Dialect,
+    event: &Event,
+    value: &Value,
+) -> Result<(), ValidateError> {
+    let validator = validator(dialect, event, SchemaKind::Output).ok_or_else(|| {
+        ValidateError::UnknownEvent {
+            dialect,
+            event: event.to_string(),
+            known: dialect
+                .events()
+                .iter()
+                .map(Event::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    })?;
+    let issues = issues(dialect, validator, value);
+    if issues.is_empty() {
+        Ok(())
+    } else {
+        Err(ValidateError::Invalid {
+            dialect,
+            event: event.to_string(),
+            issues,
+        })
+    }
+}
+
+/// Every error of `value` against `validator`, with messages and hints for hook authors.
+pub(crate) fn issues(
+    dialect: Dialect,
+    validator: &jsonschema::Validator,
+    value: &Value,
+) -> Vec<OutputIssue> {
+    let mut issues: Vec<OutputIssue> = validator
+        .iter_errors(value)
+        .map(|error| {
+            let pointer = error.instance_path().as_str().to_owned();
+            let (message, hint) = describe(dialect, error.kind(), error.instance());
+            OutputIssue {
+                pointer,
+                message,
+                hint,
+            }
+        })
+        .collect();
+    issues.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    issues.dedup();
+    issues
+}
+
+fn describe(
+    dialect: Dialect,
+    kind: &ValidationErrorKind,
+    instance: &Value,
+) -> (String, Option<String>) {
+    match kind {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let names = unexpected
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>();
+            let message = format!("unknown field {} is not allowed here", names.join(", "));
+            let hint = unexpected.iter().find_map(|name| case_hint(dialect, name));
+            (message, hint)
+        }
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            let hint = (name == "hookEventName")
+                .then(|| "add \"hookEventName\" naming the event this output answers".to_owned());
+            (format!("missing required field `{name}`"), hint)
+        }
+        ValidationErrorKind::Enum { options } => {
+            let hint = (instance == "deny" || instance == "approve" || instance == "allow")
+                .then(|| "a top-level `decision` takes \"block\"; permission decisions go in hookSpecificOutput.permissionDecision".to_owned());
+            (format!("{instance} is not one of {options}"), hint)
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            (format!("expected {expected_value}, found {instance}"), None)
+        }
+        ValidationErrorKind::Type { kind } => {
+            let expected = match kind {
+                jsonschema::error::TypeKind::Single(t) => t.to_string(),
+                jsonschema::error::TypeKind::Multiple(ts) => ts
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            };
+            let hint = instance
+                .is_null()
+                .then(|| "leave the field out instead of writing null".to_owned());
+            (
+                format!("expected {expected}, found {}", json_type(instance)),
+                hint,
+            )
+        }
+        ValidationErrorKind::FalseSchema => ("this field is not allowed here".to_owned(), None),
+        other => (
+            format!("{instance} is invalid: {}", keyword_message(other)),
+            None,
+        ),
+    }
+}
+
+fn keyword_message(kind: &ValidationErrorKind) -> String {
+    format!("fails `{}`", kind.keyword())
+}
+
+/// The spelling a field probably meant, in the dialect's case convention.
+fn case_hint(dialect: Dialect, name: &str) -> Option<String> {
+    match dialect {
+        Dialect::Wuu => {
+            let snake = to_snake(name);
+            (snake != name).then(|| format!("wuu fields are snake_case: did you mean `{snake}`?"))
+        }
+        Dialect::Verboo | Dialect::Lime => {
+            let camel = to_camel(name);
+            (camel != name)
+                .then(|| format!("{dialect} fields are camelCase: did you mean `{camel}`?"))
+        }
+    }
+}
+
+fn to_snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn to_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_hints() {
+        assert_eq!(to_camel("additional_context"), "additionalContext");
+        assert_eq!(to_snake("updatedInput"), "updated_input");
+        assert!(
+            case_hint(Dialect::Lime, "stop_reason")
+                .unwrap()
+                .contains("`stopReason`")
+        );
+        assert!(
+            case_hint(Dialect::Wuu, "additionalContext")
+                .unwrap()
+                .contains("additional_context")
+        );
+        assert_eq!(case_hint(Dialect::Lime, "bogus"), None);
+    }
+}

@@ -1,0 +1,64 @@
+//! Repository chores, run as `cargo xtask <task>`.
+//!
+//! - `cargo xtask schemas`: regenerate every JSON Schema under `schemas/` from the types in
+//!   `hook-protocol`.
+//! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema differs from
+//!   what the types generate (CI runs this), or when `schemas/` holds a file nothing generates.
+//!
+//! # Limitations
+//!
+//! Only the schemas are generated; nothing else in the repository is codegen.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+mod schemas;
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<()> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["schemas"] => {
+            let written = schemas::write(&schemas_dir())?;
+            println!("wrote {written} schemas under schemas/");
+            Ok(())
+        }
+        ["schemas", "--check"] => {
+            let stale = schemas::check(&schemas_dir())?;
+            if stale.is_empty() {
+                println!("schemas/ is current");
+                Ok(())
+            } else {
+                for problem in &stale {
+                    eprintln!("  {problem}");
+                }
+                bail!(
+                    "{} schema file(s) are stale: run `cargo xtask schemas` and commit schemas/",
+                    stale.len()
+                )
+            }
+        }
+        _ => bail!("usage: cargo xtask schemas [--check]"),
+    }
+}
+
+/// `schemas/` at the root of the workspace.
+fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits one level below the workspace root")
+        .join("schemas")
+}
