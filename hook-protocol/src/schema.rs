@@ -5,7 +5,7 @@
 //! optional fields, since lime (like the system it is modelled on) rejects `null` there.
 
 use schemars::generate::SchemaSettings;
-use schemars::transform::{Transform, transform_subschemas};
+use schemars::transform::{RecursiveTransform, Transform, transform_subschemas};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
@@ -32,7 +32,33 @@ impl SchemaKind {
 }
 
 fn generator() -> SchemaGenerator {
-    SchemaSettings::draft2020_12().into_generator()
+    SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(simple_enum))
+        .into_generator()
+}
+
+/// Writes a unit enum as `{"type": "string", "enum": [...]}` rather than schemars' `oneOf` of
+/// documented constants: the same documents validate, and an error reads "not one of [...]".
+fn simple_enum(schema: &mut Schema) {
+    let Some(Value::Array(variants)) = schema.get("oneOf") else {
+        return;
+    };
+    let constants: Option<Vec<Value>> = variants
+        .iter()
+        .map(|variant| {
+            let object = variant.as_object()?;
+            let only_const_type_doc = object
+                .keys()
+                .all(|k| matches!(k.as_str(), "const" | "type" | "description"));
+            let constant = object.get("const")?;
+            (only_const_type_doc && constant.is_string()).then(|| constant.clone())
+        })
+        .collect();
+    if let Some(constants) = constants {
+        schema.remove("oneOf");
+        schema.insert("type".into(), "string".into());
+        schema.insert("enum".into(), constants.into());
+    }
 }
 
 /// The schema of `event`'s input or output in `dialect`, or `None` if the dialect does not know

@@ -8,7 +8,9 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, OnceLock};
 
-use jsonschema::error::ValidationErrorKind;
+use jsonschema::JsonType;
+use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use crate::input::{json_type, strip_position};
@@ -154,21 +156,46 @@ pub(crate) fn issues(
     validator: &jsonschema::Validator,
     value: &Value,
 ) -> Vec<OutputIssue> {
-    let mut issues: Vec<OutputIssue> = validator
-        .iter_errors(value)
-        .map(|error| {
-            let pointer = error.instance_path().as_str().to_owned();
-            let (message, hint) = describe(dialect, error.kind(), error.instance());
-            OutputIssue {
-                pointer,
-                message,
-                hint,
-            }
-        })
-        .collect();
+    let mut issues = Vec::new();
+    for error in validator.iter_errors(value) {
+        collect(dialect, &error, &mut issues);
+    }
     issues.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     issues.dedup();
     issues
+}
+
+/// Adds the issues of one error. An `anyOf` whose other branch is `{"type": "null"}` (an
+/// optional field) reports the errors of the branch that was meant, not "fails anyOf".
+fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<OutputIssue>) {
+    if let ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } =
+        error.kind()
+    {
+        let meant: Vec<_> = context
+            .iter()
+            .filter(|branch| !only_wants_null(branch))
+            .collect();
+        if let [branch] = meant.as_slice() {
+            for inner in branch.iter() {
+                collect(dialect, inner, issues);
+            }
+            return;
+        }
+    }
+    let pointer = error.instance_path().as_str().to_owned();
+    let (message, hint) = describe(dialect, error.kind(), error.instance());
+    issues.push(OutputIssue {
+        pointer,
+        message,
+        hint,
+    });
+}
+
+fn only_wants_null(branch: &[ValidationError<'_>]) -> bool {
+    matches!(branch, [error] if matches!(
+        error.kind(),
+        ValidationErrorKind::Type { kind: TypeKind::Single(JsonType::Null) }
+    ))
 }
 
 fn describe(
@@ -202,8 +229,8 @@ fn describe(
         }
         ValidationErrorKind::Type { kind } => {
             let expected = match kind {
-                jsonschema::error::TypeKind::Single(t) => t.to_string(),
-                jsonschema::error::TypeKind::Multiple(ts) => ts
+                TypeKind::Single(t) => t.to_string(),
+                TypeKind::Multiple(ts) => ts
                     .iter()
                     .map(|t| t.to_string())
                     .collect::<Vec<_>>()

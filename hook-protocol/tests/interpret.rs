@@ -1,0 +1,780 @@
+//! Table-driven tests of `interpret`: every row of SPEC.md's exit-code rules, per dialect.
+
+use hook_protocol::{Decision, Dialect, Event, HandlerResult, RunStatus, interpret};
+
+/// What a row expects of one run.
+#[derive(Debug)]
+enum Want {
+    /// A response with no decision and nothing else.
+    Continue,
+    /// A block with this reason.
+    Block(&'static str),
+    /// A response with this decision (any reason).
+    Decides(Decision),
+    /// A response whose additional context is this text.
+    Context(&'static str),
+    /// A response asking the agent to stop with this reason.
+    Stop(&'static str),
+    /// A non-blocking error whose message contains this text.
+    NonBlocking(&'static str),
+    /// A failure whose message contains this text.
+    Failed(&'static str),
+}
+
+use Dialect::{Lime, Verboo, Wuu};
+use Want::*;
+
+struct Row {
+    dialect: Dialect,
+    event: Event,
+    exit: Option<i32>,
+    stdout: &'static str,
+    stderr: &'static str,
+    want: Want,
+}
+
+fn row(
+    dialect: Dialect,
+    event: Event,
+    exit: Option<i32>,
+    stdout: &'static str,
+    stderr: &'static str,
+    want: Want,
+) -> Row {
+    Row {
+        dialect,
+        event,
+        exit,
+        stdout,
+        stderr,
+        want,
+    }
+}
+
+fn rows() -> Vec<Row> {
+    use Event::*;
+    vec![
+        // ---- wuu: exit 2 always blocks; reason from JSON `reason`, else stderr.
+        row(Wuu, PreToolUse, Some(2), "", "no push", Block("no push")),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(2),
+            "{}",
+            "from stderr",
+            Block("from stderr"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(2),
+            r#"{"decision":"allow"}"#,
+            "still blocks",
+            Block("still blocks"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(2),
+            r#"{"reason":"json reason"}"#,
+            "stderr",
+            Block("json reason"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(2),
+            "garbage",
+            "stderr reason",
+            Block("stderr reason"),
+        ),
+        row(
+            Wuu,
+            UserPromptSubmit,
+            Some(2),
+            "",
+            "",
+            Block("blocked by hook (exit code 2)"),
+        ),
+        row(Wuu, Stop, Some(2), "", "turn failed", Block("turn failed")),
+        row(
+            Wuu,
+            PostToolUse,
+            Some(2),
+            "",
+            "late",
+            Failed("PostToolUse cannot block"),
+        ),
+        row(
+            Wuu,
+            FileChanged,
+            Some(2),
+            "",
+            "x",
+            Failed("FileChanged cannot block"),
+        ),
+        // wuu exit 0: the JSON decision; none means continue.
+        row(Wuu, PreToolUse, Some(0), "", "", Continue),
+        row(Wuu, PreToolUse, Some(0), "  {}\n", "", Continue),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            r#"{"decision":"block","reason":"r"}"#,
+            "",
+            Block("r"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            r#"{"continue":false,"reason":"c"}"#,
+            "",
+            Block("c"),
+        ),
+        row(
+            Wuu,
+            PermissionRequest,
+            Some(0),
+            r#"{"decision":"block"}"#,
+            "",
+            Block("blocked by hook"),
+        ),
+        row(
+            Wuu,
+            PostToolUse,
+            Some(0),
+            r#"{"additional_context":"ctx"}"#,
+            "",
+            Context("ctx"),
+        ),
+        // wuu: invalid or mixed stdout is never structured output.
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            "not json",
+            "",
+            Failed("not one JSON object"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            "log line\n{\"decision\":\"block\"}",
+            "",
+            Failed("not one JSON object"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            "{\"decision\":\"block\"}\nlog line",
+            "",
+            Failed("trailing characters"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            "{}{}",
+            "",
+            Failed("not one JSON object"),
+        ),
+        row(Wuu, PreToolUse, Some(0), "[]", "", Failed("found an array")),
+        row(Wuu, PreToolUse, Some(0), "null", "", Failed("found null")),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            r#"{"decision":"deny"}"#,
+            "",
+            Failed("/decision"),
+        ),
+        row(
+            Wuu,
+            PreToolUse,
+            Some(0),
+            r#"{"continue":"no"}"#,
+            "",
+            Failed("/continue"),
+        ),
+        // wuu: any other code is an execution failure.
+        row(
+            Wuu,
+            PreToolUse,
+            Some(1),
+            r#"{"decision":"block"}"#,
+            "boom",
+            Failed("exited with code 1: boom"),
+        ),
+        row(
+            Wuu,
+            SessionStart,
+            Some(127),
+            "",
+            "sh: nope: not found",
+            Failed("code 127"),
+        ),
+        row(Wuu, PreToolUse, None, "", "", Failed("killed by a signal")),
+        // ---- verboo, SPEC table: PreToolUse 0 continue / 2 cancel with stderr / other: error to user.
+        row(Verboo, PreToolUse, Some(0), "", "", Continue),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(2),
+            "",
+            "blocked: rm -rf",
+            Block("blocked: rm -rf"),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(2),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+            "stderr wins",
+            Block("stderr wins"),
+        ),
+        row(Verboo, PreToolUse, Some(1), "", "oops", NonBlocking("oops")),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(3),
+            r#"{"decision":"block"}"#,
+            "",
+            NonBlocking("code 3"),
+        ),
+        // PostToolUse 0 continue / 2 stderr to the model / other: error to user.
+        row(Verboo, PostToolUse, Some(0), "", "", Continue),
+        row(
+            Verboo,
+            PostToolUse,
+            Some(2),
+            "",
+            "lint failed",
+            Block("lint failed"),
+        ),
+        row(
+            Verboo,
+            PostToolUse,
+            Some(1),
+            "",
+            "crash",
+            NonBlocking("crash"),
+        ),
+        // Exit 2 where the event cannot block: shown to the user only.
+        row(
+            Verboo,
+            SessionStart,
+            Some(2),
+            "",
+            "nope",
+            NonBlocking("SessionStart, which cannot block"),
+        ),
+        row(
+            Verboo,
+            Notification,
+            Some(2),
+            "",
+            "nope",
+            NonBlocking("cannot block"),
+        ),
+        // WorktreeCreate: any non-zero exit fails creation.
+        row(
+            Verboo,
+            WorktreeCreate,
+            Some(1),
+            "",
+            "no space",
+            Block("no space"),
+        ),
+        // JSON only when stdout starts with `{`; plain text is context on two events only.
+        row(
+            Verboo,
+            UserPromptSubmit,
+            Some(0),
+            "remember the style guide",
+            "",
+            Context("remember the style guide"),
+        ),
+        row(
+            Verboo,
+            SessionStart,
+            Some(0),
+            "branch: main\n",
+            "",
+            Context("branch: main"),
+        ),
+        row(Verboo, PreToolUse, Some(0), "just a log line", "", Continue),
+        row(Verboo, Stop, Some(0), "[1,2]", "", Continue),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            "{not json",
+            "",
+            Failed("not one JSON object"),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "",
+            Block("no"),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}"#,
+            "",
+            Decides(Decision::Ask),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#,
+            "",
+            Decides(Decision::Defer),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+            "",
+            Decides(Decision::Allow),
+        ),
+        // Deprecated top-level approve/block on PreToolUse.
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"decision":"approve"}"#,
+            "",
+            Decides(Decision::Allow),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"decision":"block","reason":"old style"}"#,
+            "",
+            Block("old style"),
+        ),
+        row(
+            Verboo,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse"}}"#,
+            "",
+            Failed("/hookSpecificOutput/hookEventName"),
+        ),
+        row(
+            Verboo,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not here"}}}"#,
+            "",
+            Block("not here"),
+        ),
+        row(
+            Verboo,
+            Stop,
+            Some(0),
+            r#"{"decision":"block","reason":"tests not run"}"#,
+            "",
+            Block("tests not run"),
+        ),
+        row(
+            Verboo,
+            Stop,
+            Some(0),
+            r#"{"continue":false,"stopReason":"done"}"#,
+            "",
+            Want::Stop("done"),
+        ),
+        row(
+            Verboo,
+            Notification,
+            Some(0),
+            r#"{"decision":"block"}"#,
+            "",
+            Continue,
+        ),
+        // ---- lime: exit 2 blocks with stderr; empty stderr is a failure; other non-zero: error.
+        row(
+            Lime,
+            PreToolUse,
+            Some(2),
+            "",
+            "denied by policy",
+            Block("denied by policy"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(2),
+            "",
+            "",
+            Failed("wrote no reason on stderr"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(2),
+            "",
+            "  \n",
+            Failed("wrote no reason on stderr"),
+        ),
+        row(Lime, Stop, Some(2), "", "keep going", Block("keep going")),
+        row(
+            Lime,
+            PostToolUse,
+            Some(2),
+            "",
+            "look again",
+            Block("look again"),
+        ),
+        row(
+            Lime,
+            SessionStart,
+            Some(2),
+            "",
+            "x",
+            Failed("SessionStart cannot block"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(1),
+            "",
+            "crashed",
+            Failed("exited with code 1: crashed"),
+        ),
+        row(Lime, PreToolUse, Some(0), "", "", Continue),
+        // lime output is strict: unknown fields, null, snake_case, wrong hookEventName fail.
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            r#"{"continue":true}"#,
+            "",
+            Continue,
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            r#"{"bogus":1}"#,
+            "",
+            Failed("unknown field `bogus`"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            r#"{"stopReason":null}"#,
+            "",
+            Failed("/stopReason"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            r#"{"stop_reason":"x"}"#,
+            "",
+            Failed("did you mean `stopReason`?"),
+        ),
+        row(
+            Lime,
+            SessionStart,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"Stop"}}"#,
+            "",
+            Failed("/hookSpecificOutput/hookEventName"),
+        ),
+        row(
+            Lime,
+            SessionStart,
+            Some(0),
+            r#"{"decision":"block"}"#,
+            "",
+            Failed("unknown field `decision`"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            "not json",
+            "",
+            Failed("not one JSON object"),
+        ),
+        // Plain text is context on SessionStart and UserPromptSubmit.
+        row(
+            Lime,
+            SessionStart,
+            Some(0),
+            "on branch main",
+            "",
+            Context("on branch main"),
+        ),
+        row(Lime, UserPromptSubmit, Some(0), "hint", "", Context("hint")),
+        // Decisions.
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "",
+            Block("no"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            r#"{"decision":"block","reason":"legacy"}"#,
+            "",
+            Block("legacy"),
+        ),
+        row(
+            Lime,
+            PreToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#,
+            "",
+            Failed("/hookSpecificOutput/permissionDecision"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            r#"{"decision":"block"}"#,
+            "",
+            Failed("needs a non-empty `reason`"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            r#"{"decision":"block","reason":"run the tests"}"#,
+            "",
+            Block("run the tests"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            r#"{"continue":false,"stopReason":"enough"}"#,
+            "",
+            Want::Stop("enough"),
+        ),
+        row(
+            Lime,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
+            "",
+            Decides(Decision::Allow),
+        ),
+        row(
+            Lime,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}"#,
+            "",
+            Block("no"),
+        ),
+        row(
+            Lime,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}"#,
+            "",
+            Failed("may not return `updatedInput`"),
+        ),
+        row(
+            Lime,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","interrupt":true}}}"#,
+            "",
+            Failed("`interrupt: true`"),
+        ),
+        row(
+            Lime,
+            PermissionRequest,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":null}}}"#,
+            "",
+            Decides(Decision::Allow),
+        ),
+        row(
+            Lime,
+            PostToolUse,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"note"}}"#,
+            "",
+            Context("note"),
+        ),
+        row(
+            Lime,
+            Interrupt,
+            Some(0),
+            r#"{"systemMessage":"cleaned up"}"#,
+            "",
+            Continue,
+        ),
+    ]
+}
+
+fn check(row: &Row) -> Result<(), String> {
+    let result = interpret(
+        row.dialect,
+        &row.event,
+        row.exit,
+        row.stdout.as_bytes(),
+        row.stderr.as_bytes(),
+    );
+    let ok = match (&row.want, &result) {
+        (Continue, HandlerResult::Response(r)) => {
+            r.decision.is_none() && r.additional_context.is_none() && r.stop.is_none()
+        }
+        (Block(reason), HandlerResult::Response(r)) => {
+            r.decision == Some(Decision::Block) && r.reason.as_deref() == Some(*reason)
+        }
+        (Decides(decision), HandlerResult::Response(r)) => r.decision == Some(*decision),
+        (Context(text), HandlerResult::Response(r)) => {
+            r.decision.is_none() && r.additional_context.as_deref() == Some(*text)
+        }
+        (Stop(reason), HandlerResult::Response(r)) => {
+            r.stop.as_ref().and_then(|s| s.reason.as_deref()) == Some(*reason)
+        }
+        (NonBlocking(text), HandlerResult::NonBlockingError { message }) => message.contains(text),
+        (Failed(text), HandlerResult::Failed(failure)) => failure.to_string().contains(text),
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} {} exit {:?} stdout {:?} stderr {:?}: wanted {:?}, got {:?}",
+            row.dialect, row.event, row.exit, row.stdout, row.stderr, row.want, result
+        ))
+    }
+}
+
+#[test]
+fn exit_code_and_stdout_rules_of_every_dialect() {
+    let failures: Vec<String> = rows().iter().filter_map(|row| check(row).err()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} rows failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn statuses_follow_the_result() {
+    let blocked = interpret(Wuu, &Event::PreToolUse, Some(2), b"", b"x");
+    assert_eq!(blocked.status(), RunStatus::Blocked);
+    let ok = interpret(Wuu, &Event::PreToolUse, Some(0), b"", b"");
+    assert_eq!(ok.status(), RunStatus::Ok);
+    let failed = interpret(Verboo, &Event::PreToolUse, Some(1), b"", b"x");
+    assert_eq!(failed.status(), RunStatus::Failed);
+}
+
+#[test]
+fn wuu_rewrite_and_fields_without_effect_are_warned_about() {
+    let stdout = br#"{"updated_input":{"command":"ls"},"additional_context":"x","extra":1}"#;
+    let HandlerResult::Response(response) =
+        interpret(Wuu, &Event::PreToolUse, Some(0), stdout, b"")
+    else {
+        panic!("expected a response")
+    };
+    assert_eq!(
+        response.updated_input,
+        Some(serde_json::json!({"command": "ls"}))
+    );
+    assert_eq!(response.additional_context, None);
+    assert_eq!(
+        response.warnings,
+        vec![
+            "unknown field `extra` ignored".to_owned(),
+            "`additional_context` has no effect on PreToolUse".to_owned(),
+        ]
+    );
+
+    let stdout = br#"{"updated_input":{"command":"ls"}}"#;
+    let HandlerResult::Response(response) =
+        interpret(Wuu, &Event::PostToolUse, Some(0), stdout, b"")
+    else {
+        panic!("expected a response")
+    };
+    assert_eq!(response.updated_input, None);
+    assert_eq!(
+        response.warnings,
+        vec!["`updated_input` has no effect on PostToolUse".to_owned()]
+    );
+}
+
+#[test]
+fn verboo_pre_tool_use_rewrite_and_the_most_restrictive_decision_of_one_output() {
+    let stdout = br#"{"systemMessage":"m","suppressOutput":true,"hookSpecificOutput":{
+        "hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -a"},
+        "additionalContext":"why"}}"#;
+    let HandlerResult::Response(response) =
+        interpret(Verboo, &Event::PreToolUse, Some(0), stdout, b"")
+    else {
+        panic!("expected a response")
+    };
+    assert_eq!(response.decision, Some(Decision::Allow));
+    assert_eq!(
+        response.updated_input,
+        Some(serde_json::json!({"command": "ls -a"}))
+    );
+    assert_eq!(response.additional_context.as_deref(), Some("why"));
+    assert_eq!(response.system_message.as_deref(), Some("m"));
+    assert!(response.suppress_output);
+
+    // A top-level block and a permission allow in the same output: the block wins.
+    let stdout = br#"{"decision":"block","reason":"r","hookSpecificOutput":{
+        "hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{}}}"#;
+    let result = interpret(Verboo, &Event::PreToolUse, Some(0), stdout, b"");
+    let response = result.response().expect("a response");
+    assert_eq!(response.decision, Some(Decision::Block));
+    assert_eq!(
+        response.updated_input, None,
+        "a blocked call is not rewritten"
+    );
+}
+
+#[test]
+fn non_utf8_output_is_never_a_decision() {
+    let stdout = b"{\"decision\":\"bl\xffock\"}";
+    for dialect in Dialect::ALL {
+        let result = interpret(dialect, &Event::PreToolUse, Some(0), stdout, b"");
+        assert!(
+            matches!(result, HandlerResult::Failed(_)),
+            "{dialect}: {result:?}"
+        );
+    }
+    // Non-UTF-8 stderr still gives a readable reason.
+    let result = interpret(Lime, &Event::PreToolUse, Some(2), b"", b"bad \xff byte");
+    assert_eq!(
+        result.response().unwrap().reason.as_deref(),
+        Some("bad \u{fffd} byte")
+    );
+}
+
+#[test]
+fn unknown_events_cannot_block() {
+    let event = Event::from_name("PreModelRequest");
+    for dialect in Dialect::ALL {
+        let result = interpret(dialect, &event, Some(2), b"", b"x");
+        assert_ne!(result.status(), RunStatus::Blocked, "{dialect}");
+    }
+}
