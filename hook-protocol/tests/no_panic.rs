@@ -38,10 +38,10 @@ proptest! {
             for event in events() {
                 let result = interpret(dialect, &event, exit, &stdout, &stderr);
                 // A block always carries a reason.
-                if let Some(response) = result.response() {
-                    if response.decision == Some(hook_protocol::Decision::Block) {
-                        prop_assert!(response.reason.as_deref().is_some_and(|r| !r.is_empty()));
-                    }
+                if let Some(response) = result.response()
+                    && response.decision == Some(hook_protocol::Decision::Block)
+                {
+                    prop_assert!(response.reason.as_deref().is_some_and(|r| !r.is_empty()));
                 }
             }
         }
