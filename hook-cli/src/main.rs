@@ -1,2 +1,195 @@
-//! The `hook` command. See the README for a tour.
-fn main() {}
+//! The `hook` command: inspect and check agent lifecycle hooks for wuu, verboo and lime.
+//!
+//! **Owns**: the command line, and everything the workspace prints. The libraries return values
+//! and errors; this crate turns them into text, JSON and exit codes.
+//!
+//! **Never**: implements protocol, configuration or execution rules itself: it calls the
+//! libraries, so the CLI and an embedding agent always agree.
+//!
+//! # Example
+//!
+//! ```text
+//! $ hook schema --dialect lime --event Stop --kind output
+//! $ echo '{"decision":"block"}' | hook validate --dialect lime --event Stop
+//! ```
+//!
+//! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
+//! an error (one line on stderr says what and where); 2 usage errors.
+//!
+//! # Limitations
+//!
+//! Only `schema` and `validate` exist so far; `list`, `run`, `trust`, `test`, `convert` and `new`
+//! arrive with the issues that build their libraries.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_output};
+
+/// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
+#[derive(Debug, Parser)]
+#[command(name = "hook", version, about, after_help = EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXIT_CODES: &str = "Exit codes: 0 success, 1 invalid output or an error, 2 usage error.";
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the JSON Schema of an event's input or output, or of the outcome.
+    #[command(
+        after_help = "Examples:\n  hook schema --dialect lime --event PreToolUse --kind output\n  hook schema --outcome"
+    )]
+    Schema(SchemaArgs),
+    /// Check one hook output against its dialect's schema for an event.
+    #[command(
+        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse"
+    )]
+    Validate(ValidateArgs),
+}
+
+#[derive(Debug, Args)]
+struct SchemaArgs {
+    /// The dialect: wuu, verboo or lime.
+    #[arg(long, value_parser = parse_dialect, required_unless_present = "outcome")]
+    dialect: Option<Dialect>,
+    /// The event, e.g. PreToolUse.
+    #[arg(long, required_unless_present = "outcome")]
+    event: Option<String>,
+    /// Which side of the hook.
+    #[arg(long, value_enum, default_value = "output")]
+    kind: Kind,
+    /// Print the schema of `hook run`'s outcome instead.
+    #[arg(long, conflicts_with_all = ["dialect", "event"])]
+    outcome: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Kind {
+    /// What the hook reads on stdin.
+    Input,
+    /// What the hook prints on stdout.
+    Output,
+}
+
+#[derive(Debug, Args)]
+struct ValidateArgs {
+    /// The dialect: wuu, verboo or lime.
+    #[arg(long, value_parser = parse_dialect)]
+    dialect: Dialect,
+    /// The event the output answers, e.g. PreToolUse.
+    #[arg(long)]
+    event: String,
+    /// The output to check; stdin when absent or `-`.
+    file: Option<PathBuf>,
+}
+
+fn parse_dialect(value: &str) -> Result<Dialect, String> {
+    value.parse::<Dialect>().map_err(|error| error.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Schema(args) => schema_command(args),
+        Command::Validate(args) => validate_command(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The event named on the command line, if `dialect` knows it.
+fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
+    let event = Event::from_name(name);
+    if event.is_known_in(dialect) {
+        return Ok(event);
+    }
+    let known: Vec<&str> = dialect.events().iter().map(Event::as_str).collect();
+    let near = known.iter().find(|k| k.eq_ignore_ascii_case(name));
+    match near {
+        Some(near) => bail!("unknown {dialect} event `{name}`: did you mean `{near}`?"),
+        None => bail!(
+            "unknown {dialect} event `{name}`; {dialect} events are: {}",
+            known.join(", ")
+        ),
+    }
+}
+
+fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
+    let value = if args.outcome {
+        schema::outcome_schema()
+    } else {
+        let (Some(dialect), Some(name)) = (args.dialect, args.event.as_deref()) else {
+            bail!("give --dialect and --event, or --outcome");
+        };
+        let event = known_event(dialect, name)?;
+        let kind = match args.kind {
+            Kind::Input => SchemaKind::Input,
+            Kind::Output => SchemaKind::Output,
+        };
+        schema::schema(dialect, &event, kind).context("every known event has a schema")?
+    };
+    println!("{}", serde_json::to_string_pretty(&value)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
+    let event = known_event(args.dialect, &args.event)?;
+    let (bytes, origin) = read_document(args.file.as_ref())?;
+    match validate_output(args.dialect, &event, &bytes) {
+        Ok(()) => {
+            println!("{origin}: valid {} {event} output", args.dialect);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(ValidateError::Invalid { issues, .. }) => {
+            println!("{origin}: invalid {} {event} output", args.dialect);
+            for issue in issues {
+                println!("  {issue}");
+            }
+            Ok(ExitCode::FAILURE)
+        }
+        Err(error) => {
+            println!("{origin}: {error}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// The bytes of FILE, or of stdin for none or `-`, with a name for messages.
+fn read_document(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            if path.is_dir() {
+                bail!(
+                    "{} is a directory: give the file that holds the hook output",
+                    path.display()
+                );
+            }
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Ok((bytes, path.display().to_string()))
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read stdin")?;
+            if bytes.trim_ascii().is_empty() {
+                bail!("stdin is empty: pipe the hook's output in, or give a FILE");
+            }
+            Ok((bytes, "<stdin>".to_owned()))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The `hook` binary, run as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn hook(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading stdin (a usage error): a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn schema_prints_the_committed_schema() {
+    let out = hook(
+        &[
+            "schema",
+            "--dialect",
+            "lime",
+            "--event",
+            "Stop",
+            "--kind",
+            "output",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let committed = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../schemas/lime/Stop.output.schema.json"),
+    )
+    .unwrap();
+    assert_eq!(text(&out.stdout), committed);
+
+    let out = hook(&["schema", "--outcome"], "");
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("\"title\": \"hook outcome\""));
+}
+
+#[test]
+fn validate_accepts_and_rejects_with_pointers() {
+    let ok = hook(
+        &["validate", "--dialect", "lime", "--event", "Stop"],
+        r#"{"decision":"block","reason":"x"}"#,
+    );
+    assert_eq!(ok.status.code(), Some(0));
+    assert_eq!(text(&ok.stdout), "<stdin>: valid lime Stop output\n");
+
+    let bad = hook(
+        &["validate", "--dialect", "lime", "--event", "Stop", "-"],
+        r#"{"stop_reason":"x"}"#,
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        text(&bad.stdout),
+        "<stdin>: invalid lime Stop output\n  /: unknown field `stop_reason` is not allowed here (hint: lime fields are camelCase: did you mean `stopReason`?)\n"
+    );
+}
+
+#[test]
+fn bad_input_is_one_clear_line_and_exit_1_or_2() {
+    let cases: &[(&[&str], &str, i32, &str)] = &[
+        (
+            &["validate", "--dialect", "lime", "--event", "Stop"],
+            "",
+            1,
+            "error: stdin is empty: pipe the hook's output in, or give a FILE\n",
+        ),
+        (
+            &["validate", "--dialect", "lime", "--event", "stop"],
+            "{}",
+            1,
+            "error: unknown lime event `stop`: did you mean `Stop`?\n",
+        ),
+        (
+            &[
+                "validate",
+                "--dialect",
+                "lime",
+                "--event",
+                "Stop",
+                "/no/such/file",
+            ],
+            "",
+            1,
+            "error: cannot read /no/such/file: No such file or directory (os error 2)\n",
+        ),
+        (
+            &["validate", "--dialect", "lime", "--event", "Stop", "/"],
+            "",
+            1,
+            "error: / is a directory: give the file that holds the hook output\n",
+        ),
+        (
+            &["schema", "--dialect", "wuu", "--event", "Interrupt"],
+            "",
+            1,
+            "error: unknown wuu event `Interrupt`; wuu events are: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, UserPromptSubmit, PreCompact, PostCompact, SubagentStart, SubagentStop, SessionStart, SessionEnd, Stop, FileChanged\n",
+        ),
+    ];
+    for (args, stdin, code, stderr) in cases {
+        let out = hook(args, stdin);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}");
+        assert_eq!(text(&out.stderr), *stderr, "{args:?}");
+    }
+    let usage = hook(&["schema", "--dialect", "emacs", "--event", "Stop"], "");
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(
+        text(&usage.stderr).contains("unknown dialect `emacs`: expected one of wuu, verboo, lime")
+    );
+
+    let not_json = hook(
+        &["validate", "--dialect", "wuu", "--event", "Stop"],
+        "{} and more",
+    );
+    assert_eq!(not_json.status.code(), Some(1));
+    assert!(text(&not_json.stdout).contains("output is not valid JSON at line 1, column 4"));
+}
