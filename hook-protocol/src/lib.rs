@@ -32,6 +32,32 @@
 //! assert!(error.contains("did you mean `stopReason`?"), "{error}");
 //! ```
 //!
+//! # Choices where the seeds and SPEC.md leave room
+//!
+//! - **What can block.** wuu: every event but `PostToolUse`, `PostToolUseFailure` and
+//!   `FileChanged` (the seed says errors "fail" subagent and session operations: read as a block).
+//!   lime: `PreToolUse`, `PermissionRequest`, `UserPromptSubmit`, `Stop`, `SubagentStop`; its
+//!   `PreCompact` cannot, since the reference output schema has no `decision` there. verboo: the
+//!   SPEC.md table. On verboo and lime `PostToolUse` (and verboo `PostToolUseFailure`) a block is
+//!   feedback for the model: the tool already ran ([`BlockEffect::Feedback`]).
+//! - **Exit 2 where the event cannot block** is never obeyed: a failure in wuu and lime, a
+//!   non-blocking error in verboo (Claude Code shows that stderr to the user only).
+//! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; SPEC.md's "no (decides via
+//!   output)" is read as "the tool call is not cancelled by the exit code alone".
+//! - **wuu `additional_context`** is taken on `PostToolUse` only, the one place the seed names;
+//!   elsewhere it is a warning. wuu has no "stop": `continue: false` blocks, as the seed says.
+//! - **lime plain-text stdout** becomes context on `SessionStart` and `UserPromptSubmit`, as in
+//!   the system lime is modelled on; elsewhere it fails the hook.
+//! - **lime `decision: "block"` needs a non-empty `reason`** on every event (the reference states
+//!   the rule for `Stop`; a block with nothing to tell the model is not useful anywhere).
+//! - **lime `permissionDecision: "ask"`** is accepted as [`Decision::Ask`]: the reference schema
+//!   accepts it.
+//! - **lime `SessionEnd` and `Interrupt`**, absent from the reference, take the common output
+//!   fields only; their inputs carry an optional `reason`.
+//! - **wuu matchers** are tested against the tool name of the four tool events only; every other
+//!   wuu event has no match value.
+//! - **verboo elicitation answers**: `accept` allows, `decline` and `cancel` block.
+//!
 //! # Limitations
 //!
 //! - Input types are checked with serde (required fields and types), not against the input
