@@ -10,10 +10,14 @@ fn hook(args: &[&str], stdin: &str) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("the hook binary cargo built for this test runs");
     // The command may exit before reading stdin (a usage error): a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    let mut pipe = child.stdin.take().expect("stdin was piped");
+    let _ = pipe.write_all(stdin.as_bytes());
+    drop(pipe);
+    child
+        .wait_with_output()
+        .expect("the hook binary can be waited for")
 }
 
 fn text(bytes: &[u8]) -> String {
