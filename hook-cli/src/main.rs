@@ -18,8 +18,7 @@
 //!
 //! # Limitations
 //!
-//! Only `schema` and `validate` exist so far; `list`, `run`, `trust`, `test`, `convert` and `new`
-//! arrive with the issues that build their libraries.
+//! `trust`, `test`, `convert` and `new` arrive with the issues that build their libraries.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -30,6 +29,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_output};
+
+mod engine_commands;
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
 #[derive(Debug, Parser)]
@@ -48,6 +49,16 @@ enum Command {
         after_help = "Examples:\n  hook schema --dialect lime --event PreToolUse --kind output\n  hook schema --outcome"
     )]
     Schema(SchemaArgs),
+    /// Dispatch one event through every discovered hook and print the outcome JSON.
+    #[command(
+        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nExit 0 whatever the hooks decided; 1 on bad input or configuration."
+    )]
+    Run(engine_commands::RunArgs),
+    /// List every discovered hook by event and matcher, with its source and key.
+    #[command(
+        after_help = "Examples:\n  hook list --dialect verboo\n  hook list --dialect lime --json"
+    )]
+    List(engine_commands::ListArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
         after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse"
@@ -91,7 +102,7 @@ struct ValidateArgs {
     file: Option<PathBuf>,
 }
 
-fn parse_dialect(value: &str) -> Result<Dialect, String> {
+pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
     value.parse::<Dialect>().map_err(|error| error.to_string())
 }
 
@@ -100,6 +111,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Schema(args) => schema_command(args),
         Command::Validate(args) => validate_command(args),
+        Command::Run(args) => engine_commands::run(args),
+        Command::List(args) => engine_commands::list(args),
     };
     match result {
         Ok(code) => code,
@@ -111,7 +124,7 @@ fn main() -> ExitCode {
 }
 
 /// The event named on the command line, if `dialect` knows it.
-fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
+pub(crate) fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
     let event = Event::from_name(name);
     if event.is_known_in(dialect) {
         return Ok(event);

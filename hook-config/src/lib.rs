@@ -1,22 +1,150 @@
 //! Discovery, parsing and merging of hook configuration for wuu, verboo and lime.
 //!
-//! **Owns**: finding each dialect's configuration files (user, project, local, managed, plugins,
-//! session), parsing them (JSON, TOML, plugin `hooks.json`) into handlers that keep their source,
-//! merging the layers in a defined order, and compiling matchers once.
+//! **Owns**: finding each dialect's configuration files (managed, user, project, local,
+//! plugins, session), parsing them (JSON, TOML, plugin `hooks.json`) into [`Handler`]s that
+//! keep their [`Source`](hook_protocol::Source) and a stable key, merging the layers in a
+//! defined order, compiling matchers and verboo `if` rules once, and selecting the handlers of
+//! an event quickly ([`Registry::select`]).
 //!
-//! **Never**: spawns a process, talks to the network, or decides whether a hook may run (that is
-//! `hook-trust`) or what its output means (that is `hook-protocol`).
+//! **Never**: spawns a process, talks to the network, prints anything, or decides whether a
+//! hook may run (trust and disabled state are `hook-trust`'s) or what its output means
+//! (`hook-protocol`'s). Problems are returned as [`Diagnostic`]s for the caller to show.
 //!
 //! # Example
 //!
-//! The dialects and event names this crate keys its tables by come from `hook-protocol`:
-//!
 //! ```
+//! use hook_config::{Environment, LoadOptions, load};
 //! use hook_protocol::{Dialect, Event};
-//! assert!(Event::PreToolUse.is_known_in(Dialect::Wuu));
+//!
+//! let home = tempfile::tempdir()?;
+//! std::fs::write(
+//!     home.path().join("settings.json"),
+//!     r#"{"model": "kept, never read",
+//!         "hooks": {"PreToolUse": [{"matcher": "Write|Edit",
+//!             "hooks": [{"type": "command", "command": "./lint.sh"}]}]}}"#,
+//! )?;
+//! let options = LoadOptions::new(Dialect::Verboo, Environment::empty()).with_home(home.path());
+//! let loaded = load(&options)?;
+//! assert!(loaded.diagnostics.is_empty());
+//!
+//! let selected: Vec<_> = loaded.registry.select(&Event::PreToolUse, Some("Edit"), None).collect();
+//! assert_eq!(selected.len(), 1);
+//! assert_eq!(selected[0].config.command.as_deref(), Some("./lint.sh"));
+//! assert_eq!(selected[0].timeout.as_secs(), 600);
+//! let settings = home.path().join("settings.json");
+//! assert_eq!(selected[0].key, format!("user:{}:PreToolUse:Write|Edit:0", settings.display()));
+//! assert!(loaded.registry.select(&Event::PreToolUse, Some("Read"), None).next().is_none());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Files and layers
+//!
+//! [`discover`] lists the files of SPEC.md "Homes and files" from an explicit [`Environment`]
+//! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
+//! process environment). A missing file is an empty layer. Handlers accumulate in this order:
+//! managed, user, project, local, plugin, session; within a file in file order (events in the
+//! order written, `preserve_order` for TOML).
+//!
+//! Plugins: only the **user** file enables them (wuu `plugins.<name>.enabled`, verboo
+//! `enabledPlugins.<name>`, lime `[plugins.<name>] enabled`), in the order it lists them. The
+//! plugin is `<home>/plugins/<name>/`: `plugin.json` must have a `name` and a semver `version`
+//! or the plugin is reported and skipped; `hooks/hooks.json` (missing: no hooks) is the
+//! dialect's own shape in JSON. [`Handler::expanded_command`] replaces `${PLUGIN_ROOT}`.
+//!
+//! Session hooks come from [`LoadOptions::session`], JSON in the dialect's shape.
+//!
+//! # Keys
+//!
+//! `<layer>:<where>:<Event>:<matcher>:<n>`, where `<layer>` is `managed`, `user`, `project`,
+//! `local`, `plugin` or `session`; `<where>` is the file path as discovered (plugin: the
+//! plugin's name, without its version, so an upgrade keeps the key and `hook-trust` sees a
+//! *modified* hook; session: the fragment's name); `<matcher>` is the matcher as written
+//! (empty when absent); and `<n>` counts, from 0, the handlers of the same event and matcher
+//! earlier in the same file. Reordering or adding groups of other events or matchers never
+//! changes a key; only inserting a handler before it with the same event and matcher does.
+//!
+//! # Parsing
+//!
+//! Only the `hooks` key is read, plus: the plugin switches of the user file; verboo
+//! `disableAllHooks` and `allowManagedHooksOnly`. Every other key is ignored, whatever its
+//! type. lime's `[hooks.state.*]` (the trust store) is skipped, not read as an event.
+//!
+//! Handler fields: `type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`,
+//! `asyncRewake`, `continueOnBlock`, `statusMessage`, `additionalContextLimit`, `if`, `url`,
+//! `headers`, `allowedEnvVars`, `prompt`, `model`, `server`, `tool`, `input`, `library`; an
+//! unknown field is a warning. Types per dialect: wuu `command` (the default), `prompt`,
+//! `native`; verboo all six; lime all but `http` (`prompt`/`agent` parse; `hook-exec` skips
+//! them). A verboo or lime handler must name its `type`. Required: `command` (lime:
+//! `command` or `commandWindows`), `url`, `prompt`, `server` + `tool`, `library`.
+//!
+//! Timeouts ([`timeout_limits`]): wuu 30 s, and a non-positive value means 30 s (a warning);
+//! verboo command, http, mcp_tool, native 600 s, prompt 30 s, agent 60 s; lime 600 s,
+//! `SessionEnd` 1 s (at most 3 s), `Interrupt` 5 s (at most 10 s; the seed only says "short").
+//! A value over the maximum is capped with a warning. In verboo and lime a zero or negative
+//! timeout is an error.
+//!
+//! # Diagnostics
+//!
+//! A [`Diagnostic`] displays as `file:line:col: message`. A syntax error, a wrong type, an
+//! unknown handler type, a missing required field, an invalid regex or `if` rule, or a
+//! negative timeout is an **error**: the file's hooks (and its settings, such as enabled
+//! plugins) are not loaded, and every other file still loads. Unknown events (loaded anyway),
+//! unknown fields, capped timeouts and matchers that can never match are **warnings**.
+//! Syntax errors are serde_json's and `toml`'s messages and positions; everything else is
+//! reported at the offending value, with its field path (`hooks.PreToolUse[0].hooks[1].timeout`),
+//! from a small position-keeping tree both formats are read into.
+//!
+//! # Matching
+//!
+//! [`Matcher`] gives the rules. On events with no match value
+//! ([`MatchTarget::Nothing`](hook_protocol::MatchTarget::Nothing)) verboo and lime ignore the
+//! matcher, and a non-empty wuu matcher never matches (with a warning at load). Selection is
+//! indexed per event: matchers that match all, a hash map of exact names and one
+//! [`regex::RegexSet`] of the distinct regex matchers, so its cost does not grow with the
+//! number of non-matching handlers. Tool aliases ([`LoadOptions::tool_aliases`]) are tried
+//! both ways.
+//!
+//! verboo `if` rules are [`PermissionRule`]s, checked in [`Registry::select`] before anything
+//! is spawned; on events without a tool a handler with `if` is never selected.
+//!
+//! verboo's switches, as Claude Code documents them: `disableAllHooks: true` in the managed
+//! settings suppresses every hook; in user, project or local settings (the most specific file
+//! that sets it wins) it suppresses every hook but the managed ones. `allowManagedHooksOnly:
+//! true`, honoured only in the managed settings, suppresses user, project, local and plugin
+//! hooks (session hooks, the embedder's own, still run). Suppressed handlers stay in
+//! [`Registry::handlers`] with [`Handler::suppressed`] set, so a listing shows them, and are
+//! never selected. Identical verboo handlers (same event, matcher, type and what runs)
+//! collapse into the first at load, recording the others in [`Handler::duplicates`]; at
+//! selection identical handlers under different matchers are returned once.
 //!
 //! # Limitations
 //!
-//! Not written yet: this crate is a placeholder in the workspace layout until the configuration
-//! issue lands. It exports nothing.
+//! - Keys contain the absolute file path: moving a home or project changes them.
+//! - Compound commands are split on `&&`, `||`, `;`, `|` and newlines outside quotes; command
+//!   substitutions and subshells are not parsed, so `$(rm x)` is one part of its command.
+//! - `if` path patterns starting with `/` are matched against the absolute path (Claude Code
+//!   anchors them to the settings file's folder); `~/` is not expanded.
+//! - A file is all or nothing: one bad handler drops the whole file's hooks, so a typo never
+//!   leaves a half-loaded configuration.
+//! - verboo plugins are enabled by their bare folder name (no `@marketplace`), and only in the
+//!   user file.
+//! - wuu skill front-matter `hooks` are never registered: this crate does not read skills.
+
+mod diagnostic;
+mod discover;
+mod handler;
+mod matcher;
+mod node;
+mod read;
+mod registry;
+mod rule;
+
+pub use diagnostic::{Diagnostic, Pos, Severity};
+pub use discover::{
+    ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, SessionHooks,
+    discover,
+};
+pub use handler::{Handler, HandlerConfig, Suppression, timeout_limits};
+pub use matcher::{Matcher, MatcherError};
+pub use registry::{LoadError, Loaded, Registry, load};
+pub use rule::{PermissionRule, RuleError};

@@ -1,0 +1,228 @@
+//! `hook run` and `hook list`: the commands that load a configuration.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hook_config::{Environment, Handler, LoadOptions, Loaded, Severity, load};
+use hook_exec::Engine;
+use hook_protocol::{Dialect, input_from_value};
+use serde_json::Value;
+
+use crate::{known_event, parse_dialect};
+
+/// Where the configuration comes from: every command that loads one takes these.
+#[derive(Debug, Args)]
+pub(crate) struct Location {
+    /// The dialect: wuu, verboo or lime.
+    #[arg(long, value_parser = parse_dialect)]
+    pub(crate) dialect: Dialect,
+    /// The project directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) home: Option<PathBuf>,
+}
+
+impl Location {
+    /// Loads the configuration, printing its diagnostics on stderr.
+    pub(crate) fn load(&self) -> Result<Loaded> {
+        let project = self.project_dir()?;
+        let mut options =
+            LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
+        if let Some(home) = &self.home {
+            options = options.with_home(existing_dir(home, "home")?);
+        }
+        let loaded = load(&options).context("cannot load the hook configuration")?;
+        for diagnostic in &loaded.diagnostics {
+            let label = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            eprintln!("{label}: {diagnostic}");
+        }
+        Ok(loaded)
+    }
+
+    /// The project directory, absolute, so that keys do not depend on how it was typed.
+    fn project_dir(&self) -> Result<PathBuf> {
+        match &self.project {
+            Some(dir) => existing_dir(dir, "project"),
+            None => std::env::current_dir().context("cannot read the current directory"),
+        }
+    }
+}
+
+/// `dir` made absolute, or an error saying it does not exist.
+fn existing_dir(dir: &Path, what: &str) -> Result<PathBuf> {
+    if !dir.is_dir() {
+        bail!("{what} directory {} does not exist", dir.display());
+    }
+    dir.canonicalize()
+        .with_context(|| format!("cannot resolve {what} directory {}", dir.display()))
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    #[command(flatten)]
+    location: Location,
+    /// The event to dispatch, e.g. PreToolUse.
+    #[arg(long)]
+    event: String,
+    /// The event JSON (default: stdin). `hook_event_name` and `cwd` are filled in when absent.
+    #[arg(long, value_name = "FILE")]
+    input: Option<PathBuf>,
+}
+
+/// `hook run`: dispatch one event through every discovered hook and print the outcome.
+pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
+    let dialect = args.location.dialect;
+    let event = known_event(dialect, &args.event)?;
+    let mut value = read_event(args.input.as_deref())?;
+    let object = value
+        .as_object_mut()
+        .context("the event input must be a JSON object")?;
+    match object.get("hook_event_name").and_then(Value::as_str) {
+        None => {
+            object.insert("hook_event_name".into(), event.as_str().into());
+        }
+        Some(name) if name != event.as_str() => {
+            bail!("the input's hook_event_name is `{name}` but --event is `{event}`");
+        }
+        Some(_) => {}
+    }
+    if !object.contains_key("cwd") {
+        let project = args.location.project_dir()?;
+        object.insert("cwd".into(), project.display().to_string().into());
+    }
+    let input = input_from_value(dialect, value).context("invalid event input")?;
+
+    let loaded = args.location.load()?;
+    if loaded.has_errors() {
+        bail!("the hook configuration has errors (above): fix them, then run again");
+    }
+    let project = args.location.project_dir()?;
+    let options = hook_exec::EngineOptions {
+        project_dir: Some(project),
+        ..hook_exec::EngineOptions::default()
+    };
+    let engine = Engine::new(loaded.registry).with_options(options);
+    if std::io::stderr().is_terminal() {
+        for handler in engine.registry().handlers() {
+            if let Some(message) = &handler.config.status_message
+                && handler.event == event
+            {
+                eprintln!("{message}");
+            }
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let outcome = runtime.block_on(engine.dispatch(&input));
+    println!("{}", serde_json::to_string_pretty(&outcome)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_event(file: Option<&Path>) -> Result<Value> {
+    let (bytes, origin) = match file {
+        Some(path) if path.as_os_str() != "-" => {
+            if path.is_dir() {
+                bail!(
+                    "{} is a directory: give the file that holds the event JSON",
+                    path.display()
+                );
+            }
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            (bytes, path.display().to_string())
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read stdin")?;
+            if bytes.trim_ascii().is_empty() {
+                bail!("stdin is empty: pipe the event JSON in, or give --input FILE");
+            }
+            (bytes, "<stdin>".to_owned())
+        }
+    };
+    serde_json::from_slice(&bytes).with_context(|| format!("{origin} is not valid JSON"))
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    #[command(flatten)]
+    location: Location,
+    /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...).
+    #[arg(long)]
+    json: bool,
+    /// Exit 1 when the configuration has any diagnostic.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// `hook list`: every discovered handler by event, then matcher.
+pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
+    let loaded = args.location.load()?;
+    let mut handlers: Vec<&Handler> = loaded.registry.handlers().iter().collect();
+    // By event, then matcher; configuration order within a group (the sort is stable).
+    handlers.sort_by(|a, b| {
+        (a.event.as_str(), a.matcher.as_deref()).cmp(&(b.event.as_str(), b.matcher.as_deref()))
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&handlers)?);
+    } else if handlers.is_empty() {
+        println!("no hooks configured for {}", args.location.dialect);
+    } else {
+        let mut last_event = None;
+        for handler in &handlers {
+            if last_event != Some(&handler.event) {
+                println!("{}", handler.event);
+                last_event = Some(&handler.event);
+            }
+            let matcher = handler
+                .matcher
+                .as_deref()
+                .filter(|m| !m.is_empty())
+                .unwrap_or("*");
+            let source = match &handler.source.plugin {
+                Some(plugin) => format!("plugin {}@{}", plugin.name, plugin.version),
+                None => format!("{:?}", handler.source.layer).to_lowercase(),
+            };
+            let suppressed = if handler.suppressed.is_some() {
+                "  (suppressed)"
+            } else {
+                ""
+            };
+            println!(
+                "  [{matcher}] {} {}  ({source}; key {}){suppressed}",
+                type_label(handler),
+                handler.config.summary(),
+                handler.key
+            );
+        }
+    }
+    let failed = if args.strict {
+        !loaded.diagnostics.is_empty()
+    } else {
+        loaded.has_errors()
+    };
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn type_label(handler: &Handler) -> String {
+    serde_json::to_value(handler.config.handler_type)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

@@ -1,0 +1,265 @@
+//! Where each dialect's configuration lives (SPEC.md, "Homes and files" and "Plugins").
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+use hook_protocol::{Dialect, Layer};
+
+/// The environment discovery reads: a few variables and the current directory.
+///
+/// An explicit value, so embedders and tests never have to mutate the process environment.
+/// [`Environment::from_process`] reads the real one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environment {
+    vars: BTreeMap<String, OsString>,
+    current_dir: Option<PathBuf>,
+}
+
+/// The variables discovery reads.
+pub const ENV_VARS: &[&str] = &[
+    "HOME",
+    "WUU_HOME",
+    "LIME_HOME",
+    "VERBOO_MANAGED_SETTINGS",
+    "LIME_MANAGED_CONFIG",
+];
+
+impl Environment {
+    /// An environment with no variables and no current directory.
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// The process's values of [`ENV_VARS`] and its current directory.
+    pub fn from_process() -> Self {
+        let vars = ENV_VARS
+            .iter()
+            .filter_map(|name| Some(((*name).to_owned(), std::env::var_os(name)?)))
+            .collect();
+        Environment {
+            vars,
+            current_dir: std::env::current_dir().ok(),
+        }
+    }
+
+    /// This environment with `name` set to `value`.
+    pub fn with_var(mut self, name: impl Into<String>, value: impl Into<OsString>) -> Self {
+        self.vars.insert(name.into(), value.into());
+        self
+    }
+
+    /// This environment with `dir` as the current directory.
+    pub fn with_current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// A variable's value; an empty value counts as unset.
+    pub fn var(&self, name: &str) -> Option<&OsStr> {
+        self.vars
+            .get(name)
+            .map(OsString::as_os_str)
+            .filter(|v| !v.is_empty())
+    }
+
+    /// The current directory, if known.
+    pub fn current_dir(&self) -> Option<&Path> {
+        self.current_dir.as_deref()
+    }
+}
+
+/// Hooks an embedding agent adds for one session, in the dialect's own shape as JSON
+/// (`{"hooks": {...}}`; lime uses its plugin `hooks.json` shape).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionHooks {
+    /// A name for the fragment; it appears in keys (`session:<name>:...`) and diagnostics.
+    pub name: String,
+    /// The JSON text.
+    pub json: String,
+}
+
+/// Everything [`crate::load`] needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Whose files and rules.
+    pub dialect: Dialect,
+    /// Replaces the dialect's home (`--home DIR`).
+    pub home: Option<PathBuf>,
+    /// The project directory (`--project DIR`); the environment's current directory when
+    /// `None`.
+    pub project_dir: Option<PathBuf>,
+    /// The environment variables and current directory.
+    pub env: Environment,
+    /// Session hooks, merged last.
+    pub session: Vec<SessionHooks>,
+    /// Tool-name aliases, alias → the agent's canonical tool name (lime's `Edit` and `Write`
+    /// for its patch tool). A matcher naming either side matches the other.
+    pub tool_aliases: BTreeMap<String, String>,
+}
+
+impl LoadOptions {
+    /// Options for `dialect` in `env`, with no overrides.
+    pub fn new(dialect: Dialect, env: Environment) -> Self {
+        LoadOptions {
+            dialect,
+            home: None,
+            project_dir: None,
+            env,
+            session: Vec::new(),
+            tool_aliases: BTreeMap::new(),
+        }
+    }
+
+    /// These options with the home replaced.
+    pub fn with_home(mut self, home: impl Into<PathBuf>) -> Self {
+        self.home = Some(home.into());
+        self
+    }
+
+    /// These options with a project directory.
+    pub fn with_project(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = Some(dir.into());
+        self
+    }
+
+    /// These options with one more session fragment.
+    pub fn with_session(mut self, name: impl Into<String>, json: impl Into<String>) -> Self {
+        self.session.push(SessionHooks {
+            name: name.into(),
+            json: json.into(),
+        });
+        self
+    }
+
+    /// These options with one more tool alias.
+    pub fn with_alias(mut self, alias: impl Into<String>, canonical: impl Into<String>) -> Self {
+        self.tool_aliases.insert(alias.into(), canonical.into());
+        self
+    }
+}
+
+/// One configuration file a dialect reads (it may not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigFile {
+    /// Its layer.
+    pub layer: Layer,
+    /// Its path.
+    pub path: PathBuf,
+}
+
+/// The files of one dialect, in merge order (managed, user, project, local).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovery {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The dialect's home (`~/.wuu`, `~/.claude`, `~/.lime` or the override).
+    pub home: PathBuf,
+    /// The project directory, if any.
+    pub project: Option<PathBuf>,
+    /// The settings files, in merge order. Plugins are found through the user file.
+    pub files: Vec<ConfigFile>,
+}
+
+impl Discovery {
+    /// Where plugins live: `<home>/plugins`.
+    pub fn plugins_dir(&self) -> PathBuf {
+        self.home.join("plugins")
+    }
+
+    /// The user layer's file.
+    pub fn user_file(&self) -> Option<&Path> {
+        self.files
+            .iter()
+            .find(|f| f.layer == Layer::User)
+            .map(|f| f.path.as_path())
+    }
+}
+
+/// Discovery could not find where configuration lives.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiscoverError {
+    /// No home override, no dialect home variable and no `HOME`.
+    #[error("cannot find the {dialect} home: set HOME{hint} or pass a home directory")]
+    NoHome {
+        /// The dialect.
+        dialect: Dialect,
+        /// `, WUU_HOME` or `, LIME_HOME` (empty for verboo).
+        hint: &'static str,
+    },
+}
+
+/// The files `options.dialect` reads, per SPEC.md "Homes and files".
+pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
+    let env = &options.env;
+    let dialect = options.dialect;
+    let (home_var, dir, hint) = match dialect {
+        Dialect::Wuu => (Some("WUU_HOME"), ".wuu", ", WUU_HOME"),
+        Dialect::Verboo => (None, ".claude", ""),
+        Dialect::Lime => (Some("LIME_HOME"), ".lime", ", LIME_HOME"),
+    };
+    let home = options
+        .home
+        .clone()
+        .or_else(|| home_var.and_then(|v| env.var(v)).map(PathBuf::from))
+        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(dir)))
+        .ok_or(DiscoverError::NoHome { dialect, hint })?;
+    let project = options
+        .project_dir
+        .clone()
+        .or_else(|| env.current_dir().map(Path::to_path_buf));
+    let mut files = Vec::new();
+    let managed = |var: &str, default: &str| {
+        env.var(var)
+            .map_or_else(|| PathBuf::from(default), PathBuf::from)
+    };
+    match dialect {
+        Dialect::Wuu => {
+            files.push(file(Layer::User, home.join("config.json")));
+            if let Some(project) = &project {
+                files.push(file(
+                    Layer::Project,
+                    project.join(".wuu").join("config.json"),
+                ));
+            }
+        }
+        Dialect::Verboo => {
+            files.push(file(
+                Layer::Managed,
+                managed(
+                    "VERBOO_MANAGED_SETTINGS",
+                    "/etc/claude-code/managed-settings.json",
+                ),
+            ));
+            files.push(file(Layer::User, home.join("settings.json")));
+            if let Some(project) = &project {
+                let dir = project.join(".claude");
+                files.push(file(Layer::Project, dir.join("settings.json")));
+                files.push(file(Layer::Local, dir.join("settings.local.json")));
+            }
+        }
+        Dialect::Lime => {
+            files.push(file(
+                Layer::Managed,
+                managed("LIME_MANAGED_CONFIG", "/etc/lime/managed_config.toml"),
+            ));
+            files.push(file(Layer::User, home.join("config.toml")));
+            if let Some(project) = &project {
+                files.push(file(
+                    Layer::Project,
+                    project.join(".lime").join("config.toml"),
+                ));
+            }
+        }
+    }
+    Ok(Discovery {
+        dialect,
+        home,
+        project,
+        files,
+    })
+}
+
+fn file(layer: Layer, path: PathBuf) -> ConfigFile {
+    ConfigFile { layer, path }
+}

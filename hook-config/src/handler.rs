@@ -1,0 +1,249 @@
+//! A configured handler and the fields it was written with.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hook_protocol::{Dialect, Event, HandlerType, Source};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::diagnostic::Pos;
+
+/// The fields of one handler exactly as configured (before defaults), in the names of the
+/// configuration files (`commandWindows`, `statusMessage`, ...) when serialized.
+///
+/// Every field that changes what runs or what it may do is here, so `hook-trust` can hash it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandlerConfig {
+    /// The handler's type (`command` when a wuu entry omits it).
+    #[serde(rename = "type")]
+    pub handler_type: HandlerType,
+    /// Shell command of a `command` handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// lime: the command to run on Windows instead of `command`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command_windows: Option<String>,
+    /// verboo: arguments of a command handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// verboo: `bash` or `powershell`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<String>,
+    /// The timeout in seconds as written; see [`Handler::timeout`] for the one in force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
+    /// Runs in the background; can never block, approve or rewrite.
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub is_async: bool,
+    /// verboo: an async hook that may wake the agent when it finishes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub async_rewake: bool,
+    /// verboo prompt hooks: keep going after a block.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub continue_on_block: bool,
+    /// Text the agent shows while the hook runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// lime: maximum characters of additional context (0 turns the limit off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context_limit: Option<u64>,
+    /// verboo: the `if` permission-rule filter.
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// verboo `http`: the URL the event JSON is POSTed to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// verboo `http`: extra request headers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headers: Option<BTreeMap<String, String>>,
+    /// verboo `http`: environment variables that may be expanded in headers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_env_vars: Option<Vec<String>>,
+    /// `prompt`/`agent`: the prompt template (`$ARGUMENTS` is the event JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// `prompt`/`agent`: the model to ask.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `mcp_tool`: the MCP server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// `mcp_tool`: the tool of that server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// `mcp_tool`: the tool's arguments (templates expanded at run time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
+    /// `native`: the shared library built with `hook-sdk`, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
+}
+
+impl HandlerConfig {
+    /// An empty configuration of `handler_type`.
+    pub fn new(handler_type: HandlerType) -> Self {
+        HandlerConfig {
+            handler_type,
+            command: None,
+            command_windows: None,
+            args: None,
+            shell: None,
+            timeout: None,
+            is_async: false,
+            async_rewake: false,
+            continue_on_block: false,
+            status_message: None,
+            additional_context_limit: None,
+            condition: None,
+            url: None,
+            headers: None,
+            allowed_env_vars: None,
+            prompt: None,
+            model: None,
+            server: None,
+            tool: None,
+            input: None,
+            library: None,
+        }
+    }
+
+    /// What the handler runs, for listings: the command, URL, prompt, `server/tool` or library.
+    pub fn summary(&self) -> String {
+        match self.handler_type {
+            HandlerType::Command => self
+                .command
+                .clone()
+                .or_else(|| self.command_windows.clone()),
+            HandlerType::Http => self.url.clone(),
+            HandlerType::Prompt | HandlerType::Agent => self.prompt.clone(),
+            HandlerType::McpTool => Some(format!(
+                "{}/{}",
+                self.server.as_deref().unwrap_or(""),
+                self.tool.as_deref().unwrap_or("")
+            )),
+            HandlerType::Native => self.library.clone(),
+        }
+        .unwrap_or_default()
+    }
+
+    /// What makes two verboo handlers "identical" (they then run once): the type and what it
+    /// runs. Command hooks are compared by command (and shell, args), HTTP hooks by URL, prompt
+    /// and agent hooks by prompt and model, MCP hooks by server, tool and input, native hooks by
+    /// library.
+    pub(crate) fn identity(&self) -> String {
+        let identity = match self.handler_type {
+            HandlerType::Command => serde_json::json!([
+                "command",
+                self.command,
+                self.command_windows,
+                self.shell,
+                self.args
+            ]),
+            HandlerType::Http => serde_json::json!(["http", self.url]),
+            HandlerType::Prompt => serde_json::json!(["prompt", self.prompt, self.model]),
+            HandlerType::Agent => serde_json::json!(["agent", self.prompt, self.model]),
+            HandlerType::McpTool => {
+                serde_json::json!(["mcp_tool", self.server, self.tool, self.input])
+            }
+            HandlerType::Native => serde_json::json!(["native", self.library]),
+        };
+        identity.to_string()
+    }
+}
+
+/// Why a loaded handler is listed but never selected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum Suppression {
+    /// verboo `disableAllHooks: true` in this file.
+    DisableAllHooks {
+        /// The settings file that set it.
+        path: String,
+    },
+    /// verboo `allowManagedHooksOnly: true` in the managed settings.
+    AllowManagedHooksOnly {
+        /// The managed settings file.
+        path: String,
+    },
+}
+
+/// One handler of the merged configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Handler {
+    /// The stable key: `<layer>:<file or plugin or session name>:<event>:<matcher>:<n>` (see
+    /// the crate docs).
+    pub key: String,
+    /// The event it handles.
+    pub event: Event,
+    /// The matcher as written (`None` when absent).
+    pub matcher: Option<String>,
+    /// The handler's fields as written.
+    pub config: HandlerConfig,
+    /// The timeout in force: the dialect's default when none is written, capped by the event's
+    /// maximum.
+    #[serde(serialize_with = "as_secs")]
+    pub timeout: Duration,
+    /// Where it was configured.
+    pub source: Source,
+    /// Where in that file the handler starts, when it came from a file.
+    pub position: Option<Pos>,
+    /// The plugin folder, for plugin handlers: `${PLUGIN_ROOT}` and the `PLUGIN_ROOT`
+    /// environment variable.
+    pub plugin_root: Option<PathBuf>,
+    /// verboo: identical handlers of later files that were collapsed into this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duplicates: Vec<Source>,
+    /// Set when a verboo setting keeps this handler from ever being selected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<Suppression>,
+}
+
+fn as_secs<S: Serializer>(timeout: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(timeout.as_secs_f64())
+}
+
+impl Handler {
+    /// The command with `${PLUGIN_ROOT}` (verboo also `${CLAUDE_PLUGIN_ROOT}`) replaced by the
+    /// plugin folder; the command as written for non-plugin handlers.
+    pub fn expanded_command(&self) -> Option<String> {
+        let command = self.config.command.as_ref()?;
+        let Some(root) = &self.plugin_root else {
+            return Some(command.clone());
+        };
+        let root = root.display().to_string();
+        Some(
+            command
+                .replace("${PLUGIN_ROOT}", &root)
+                .replace("${CLAUDE_PLUGIN_ROOT}", &root),
+        )
+    }
+}
+
+/// Default and maximum timeouts (seconds) of a handler type on an event, per dialect.
+///
+/// - wuu: 30 s for every handler; a non-positive value means the default; no maximum.
+/// - verboo: command, http, mcp_tool and native 600 s, prompt 30 s, agent 60 s; no maximum.
+/// - lime: 600 s; `SessionEnd` 1 s, at most 3 s; `Interrupt` 5 s, at most 10 s (the seed only
+///   says "a short bound").
+pub fn timeout_limits(
+    dialect: Dialect,
+    event: &Event,
+    handler_type: HandlerType,
+) -> (f64, Option<f64>) {
+    match dialect {
+        Dialect::Wuu => (30.0, None),
+        Dialect::Verboo => match handler_type {
+            HandlerType::Prompt => (30.0, None),
+            HandlerType::Agent => (60.0, None),
+            _ => (600.0, None),
+        },
+        Dialect::Lime => match event {
+            Event::SessionEnd => (1.0, Some(3.0)),
+            Event::Interrupt => (5.0, Some(10.0)),
+            _ => (600.0, None),
+        },
+    }
+}

@@ -1,0 +1,611 @@
+//! Reading a parsed document ([`Node`]) as a dialect's configuration: the `hooks` key, the
+//! plugin switches and verboo's two hook settings. Every other key is left alone.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use hook_protocol::{Dialect, Event, HandlerType, Layer, MatchTarget};
+
+use crate::diagnostic::{Diagnostic, Pos};
+use crate::handler::{HandlerConfig, timeout_limits};
+use crate::matcher::Matcher;
+use crate::node::{Key, Kind, Node};
+use crate::rule::PermissionRule;
+
+/// One handler read from a file, before it gets its source and key.
+#[derive(Debug, Clone)]
+pub(crate) struct RawHandler {
+    pub(crate) event: Event,
+    pub(crate) matcher: Option<String>,
+    pub(crate) compiled: Matcher,
+    pub(crate) rule: Option<PermissionRule>,
+    pub(crate) config: HandlerConfig,
+    pub(crate) timeout: Duration,
+    pub(crate) pos: Pos,
+}
+
+/// The settings of one file besides its handlers.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FileSettings {
+    /// Plugin name and whether it is enabled, in file order (user layer only).
+    pub(crate) plugins: Vec<(String, bool)>,
+    /// verboo `disableAllHooks`.
+    pub(crate) disable_all_hooks: Option<bool>,
+    /// verboo `allowManagedHooksOnly`.
+    pub(crate) allow_managed_hooks_only: Option<bool>,
+}
+
+/// A file read without errors.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ParsedFile {
+    pub(crate) handlers: Vec<RawHandler>,
+    pub(crate) settings: FileSettings,
+}
+
+/// What kind of document is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DocKind {
+    /// A settings/config file of `layer`.
+    Settings(Layer),
+    /// A plugin's `hooks/hooks.json`, or a session fragment: only `hooks` is read.
+    HooksOnly,
+}
+
+/// Reads `root`; `None` when any error was reported (the file's hooks are then not loaded).
+pub(crate) fn read_document(
+    dialect: Dialect,
+    root: &Node,
+    path: &str,
+    toml: bool,
+    kind: DocKind,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<ParsedFile> {
+    let mut reader = Reader {
+        dialect,
+        path,
+        toml,
+        diagnostics,
+        failed: false,
+    };
+    let mut parsed = ParsedFile::default();
+    let entries = reader.table(root, "the document")?;
+    for (key, value) in entries {
+        match (key.name.as_str(), dialect, kind) {
+            ("hooks", _, _) => reader.hooks(value, &mut parsed.handlers),
+            ("plugins", Dialect::Wuu | Dialect::Lime, DocKind::Settings(Layer::User)) => {
+                reader.plugin_tables(value, &mut parsed.settings.plugins);
+            }
+            ("enabledPlugins", Dialect::Verboo, DocKind::Settings(Layer::User)) => {
+                reader.plugin_flags(value, &mut parsed.settings.plugins);
+            }
+            ("disableAllHooks", Dialect::Verboo, DocKind::Settings(_)) => {
+                parsed.settings.disable_all_hooks = reader.boolean(value, "disableAllHooks");
+            }
+            ("allowManagedHooksOnly", Dialect::Verboo, DocKind::Settings(layer)) => {
+                let flag = reader.boolean(value, "allowManagedHooksOnly");
+                if layer == Layer::Managed {
+                    parsed.settings.allow_managed_hooks_only = flag;
+                } else if flag == Some(true) {
+                    reader.warn(
+                        key.pos,
+                        "allowManagedHooksOnly is only honoured in the managed settings; ignored here",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    (!reader.failed).then_some(parsed)
+}
+
+struct Reader<'a> {
+    dialect: Dialect,
+    path: &'a str,
+    toml: bool,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    failed: bool,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, pos: Pos, message: impl Into<String>) {
+        self.failed = true;
+        self.diagnostics
+            .push(Diagnostic::error(self.path, Some(pos), message));
+    }
+
+    fn warn(&mut self, pos: Pos, message: impl Into<String>) {
+        self.diagnostics
+            .push(Diagnostic::warning(self.path, Some(pos), message));
+    }
+
+    fn type_name(&self, node: &Node) -> &'static str {
+        match (&node.kind, self.toml) {
+            (Kind::Table(_), false) => "an object",
+            _ => node.type_name(),
+        }
+    }
+
+    fn table_word(&self) -> &'static str {
+        if self.toml { "a table" } else { "an object" }
+    }
+
+    fn mismatch(&mut self, node: &Node, what: &str, expected: &str) {
+        let found = self.type_name(node);
+        self.error(
+            node.pos,
+            format!("{what}: expected {expected}, found {found}"),
+        );
+    }
+
+    fn table<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [(Key, Node)]> {
+        match &node.kind {
+            Kind::Table(entries) => Some(entries),
+            _ => {
+                let word = self.table_word();
+                self.mismatch(node, what, word);
+                None
+            }
+        }
+    }
+
+    fn array<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Node]> {
+        match &node.kind {
+            Kind::Array(items) => Some(items),
+            _ => {
+                self.mismatch(node, what, "an array");
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, node: &Node, what: &str) -> Option<String> {
+        match &node.kind {
+            Kind::Str(s) => Some(s.clone()),
+            _ => {
+                self.mismatch(node, what, "a string");
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, what: &str) -> Option<bool> {
+        match node.kind {
+            Kind::Bool(b) => Some(b),
+            _ => {
+                self.mismatch(node, what, "true or false");
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, node: &Node, what: &str) -> Option<Vec<String>> {
+        let items = self.array(node, what)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            out.push(self.string(item, &format!("{what}[{i}]"))?);
+        }
+        Some(out)
+    }
+
+    /// wuu `"plugins": {"<name>": {"enabled": true}}`, lime `[plugins.<name>] enabled = true`.
+    fn plugin_tables(&mut self, node: &Node, out: &mut Vec<(String, bool)>) {
+        let Some(entries) = self.table(node, "plugins") else {
+            return;
+        };
+        for (key, value) in entries {
+            let what = format!("plugins.{}", key.name);
+            let Some(fields) = self.table(value, &what) else {
+                continue;
+            };
+            let enabled = fields
+                .iter()
+                .find(|(k, _)| k.name == "enabled")
+                .and_then(|(_, v)| self.boolean(v, &format!("{what}.enabled")))
+                .unwrap_or(false);
+            out.push((key.name.clone(), enabled));
+        }
+    }
+
+    /// verboo `"enabledPlugins": {"<name>": true}`.
+    fn plugin_flags(&mut self, node: &Node, out: &mut Vec<(String, bool)>) {
+        let Some(entries) = self.table(node, "enabledPlugins") else {
+            return;
+        };
+        for (key, value) in entries {
+            if let Some(enabled) = self.boolean(value, &format!("enabledPlugins.{}", key.name)) {
+                out.push((key.name.clone(), enabled));
+            }
+        }
+    }
+
+    fn hooks(&mut self, node: &Node, out: &mut Vec<RawHandler>) {
+        let Some(events) = self.table(node, "hooks") else {
+            return;
+        };
+        for (key, value) in events {
+            // lime keeps its trust store in `[hooks.state."<key>"]`: not an event.
+            if self.dialect == Dialect::Lime && key.name == "state" {
+                continue;
+            }
+            let event = Event::from_name(&key.name);
+            if !event.is_known_in(self.dialect) {
+                self.warn(
+                    key.pos,
+                    format!(
+                        "unknown {} event `{}`: its hooks are loaded but run only if the agent sends this event",
+                        self.dialect, key.name
+                    ),
+                );
+            }
+            let what = format!("hooks.{}", key.name);
+            let Some(items) = self.array(value, &what) else {
+                continue;
+            };
+            for (i, item) in items.iter().enumerate() {
+                let what = format!("{what}[{i}]");
+                if self.dialect == Dialect::Wuu {
+                    if let Some(handler) = self.handler(item, &event, None, &what) {
+                        out.push(handler);
+                    }
+                } else {
+                    self.group(item, &event, &what, out);
+                }
+            }
+        }
+    }
+
+    /// A verboo/lime group: `{matcher, hooks: [...]}`.
+    fn group(&mut self, node: &Node, event: &Event, what: &str, out: &mut Vec<RawHandler>) {
+        let Some(fields) = self.table(node, what) else {
+            return;
+        };
+        let mut matcher = None;
+        let mut hooks = None;
+        for (key, value) in fields {
+            match key.name.as_str() {
+                "matcher" => {
+                    if let Some(raw) = self.string(value, &format!("{what}.matcher")) {
+                        matcher = Some((raw, value.pos));
+                    }
+                }
+                "hooks" => hooks = Some(value),
+                other => self.warn(key.pos, format!("{what}: unknown field `{other}` ignored")),
+            }
+        }
+        let Some(hooks) = hooks else {
+            self.error(
+                node.pos,
+                format!("{what}: missing field `hooks` (an array of handlers)"),
+            );
+            return;
+        };
+        let Some(compiled) = self.matcher(matcher.as_ref(), event) else {
+            return;
+        };
+        let what_hooks = format!("{what}.hooks");
+        let Some(items) = self.array(hooks, &what_hooks) else {
+            return;
+        };
+        let raw = matcher.map(|(raw, _)| raw);
+        for (i, item) in items.iter().enumerate() {
+            let what = format!("{what_hooks}[{i}]");
+            if let Some(handler) =
+                self.handler(item, event, Some((raw.clone(), compiled.clone())), &what)
+            {
+                out.push(handler);
+            }
+        }
+    }
+
+    fn matcher(&mut self, matcher: Option<&(String, Pos)>, event: &Event) -> Option<Matcher> {
+        let raw = matcher.map(|(raw, _)| raw.as_str());
+        match Matcher::compile(self.dialect, raw) {
+            Ok(compiled) => {
+                if let (Some((raw, pos)), Dialect::Wuu) = (matcher, self.dialect) {
+                    let all = matches!(compiled, Matcher::All);
+                    if !all && event.match_target(Dialect::Wuu) == MatchTarget::Nothing {
+                        self.warn(
+                            *pos,
+                            format!(
+                                "matcher `{raw}` never matches: wuu matchers are tool names and {event} has no tool"
+                            ),
+                        );
+                    }
+                }
+                Some(compiled)
+            }
+            Err(error) => {
+                let pos = matcher.map_or(Pos { line: 1, column: 1 }, |(_, pos)| *pos);
+                self.error(pos, error.to_string());
+                None
+            }
+        }
+    }
+
+    /// One handler. `group` is the enclosing group's matcher (verboo/lime); wuu entries carry
+    /// their own `matcher`.
+    fn handler(
+        &mut self,
+        node: &Node,
+        event: &Event,
+        group: Option<(Option<String>, Matcher)>,
+        what: &str,
+    ) -> Option<RawHandler> {
+        let fields = self.table(node, what)?;
+        let failed_before = self.failed;
+        self.failed = false;
+        let mut type_name: Option<(String, Pos)> = None;
+        let mut config = HandlerConfig::new(HandlerType::Command);
+        let mut matcher: Option<(String, Pos)> = None;
+        let mut timeout: Option<(f64, Pos)> = None;
+        let mut condition_pos = None;
+        for (key, value) in fields {
+            let field = format!("{what}.{}", key.name);
+            match key.name.as_str() {
+                "matcher" if group.is_none() => {
+                    matcher = self.string(value, &field).map(|m| (m, value.pos));
+                }
+                "type" => type_name = self.string(value, &field).map(|t| (t, value.pos)),
+                "command" => config.command = self.string(value, &field),
+                "commandWindows" => config.command_windows = self.string(value, &field),
+                "shell" => config.shell = self.string(value, &field),
+                "statusMessage" => config.status_message = self.string(value, &field),
+                "if" => {
+                    config.condition = self.string(value, &field);
+                    condition_pos = Some(value.pos);
+                }
+                "url" => config.url = self.string(value, &field),
+                "prompt" => config.prompt = self.string(value, &field),
+                "model" => config.model = self.string(value, &field),
+                "server" => config.server = self.string(value, &field),
+                "tool" => config.tool = self.string(value, &field),
+                "library" => config.library = self.string(value, &field),
+                "args" => config.args = self.strings(value, &field),
+                "allowedEnvVars" => config.allowed_env_vars = self.strings(value, &field),
+                "async" => config.is_async = self.boolean(value, &field).unwrap_or(false),
+                "asyncRewake" => {
+                    config.async_rewake = self.boolean(value, &field).unwrap_or(false);
+                }
+                "continueOnBlock" => {
+                    config.continue_on_block = self.boolean(value, &field).unwrap_or(false);
+                }
+                "timeout" => match value.kind {
+                    Kind::Int(n) => timeout = Some((n as f64, value.pos)),
+                    Kind::Float(n) => timeout = Some((n, value.pos)),
+                    _ => self.mismatch(value, &field, "a number of seconds"),
+                },
+                "additionalContextLimit" => match value.kind {
+                    Kind::Int(n) if n >= 0 => config.additional_context_limit = Some(n as u64),
+                    Kind::Int(n) => self.error(
+                        value.pos,
+                        format!("{field}: expected a number of characters (0 or more), found {n}"),
+                    ),
+                    _ => self.mismatch(value, &field, "a whole number of characters"),
+                },
+                "headers" => {
+                    if let Some(entries) = self.table(value, &field) {
+                        let mut headers = BTreeMap::new();
+                        for (k, v) in entries {
+                            if let Some(s) = self.string(v, &format!("{field}.{}", k.name)) {
+                                headers.insert(k.name.clone(), s);
+                            }
+                        }
+                        config.headers = Some(headers);
+                    }
+                }
+                "input" => {
+                    if self.table(value, &field).is_some() {
+                        config.input = Some(value.to_json());
+                    }
+                }
+                other => self.warn(key.pos, format!("{what}: unknown field `{other}` ignored")),
+            }
+        }
+        // A field of the wrong type already made this handler fail: say nothing more of it.
+        let handler_type = if self.failed {
+            None
+        } else {
+            self.handler_type(type_name.as_ref(), node.pos, what)
+        };
+        let handler = handler_type.and_then(|handler_type| {
+            config.handler_type = handler_type;
+            self.required_fields(&config, node.pos, what)?;
+            let (compiled, matcher) = match group {
+                Some((raw, compiled)) => (compiled, raw),
+                None => (
+                    self.matcher(matcher.as_ref(), event)?,
+                    matcher.map(|(raw, _)| raw),
+                ),
+            };
+            let rule = self.condition(&config, condition_pos, event, what);
+            config.timeout = timeout.map(|(t, _)| t);
+            let timeout = self.timeout(timeout, event, handler_type, what)?;
+            Some(RawHandler {
+                event: event.clone(),
+                matcher,
+                compiled,
+                rule,
+                config,
+                timeout,
+                pos: node.pos,
+            })
+        });
+        let failed = self.failed;
+        self.failed = failed_before || failed;
+        if failed { None } else { handler }
+    }
+
+    fn handler_type(
+        &mut self,
+        name: Option<&(String, Pos)>,
+        table_pos: Pos,
+        what: &str,
+    ) -> Option<HandlerType> {
+        let allowed: &[(&str, HandlerType)] = match self.dialect {
+            Dialect::Wuu => &[
+                ("command", HandlerType::Command),
+                ("prompt", HandlerType::Prompt),
+                ("native", HandlerType::Native),
+            ],
+            Dialect::Verboo => &[
+                ("command", HandlerType::Command),
+                ("http", HandlerType::Http),
+                ("prompt", HandlerType::Prompt),
+                ("agent", HandlerType::Agent),
+                ("mcp_tool", HandlerType::McpTool),
+                ("native", HandlerType::Native),
+            ],
+            Dialect::Lime => &[
+                ("command", HandlerType::Command),
+                ("prompt", HandlerType::Prompt),
+                ("agent", HandlerType::Agent),
+                ("mcp_tool", HandlerType::McpTool),
+                ("native", HandlerType::Native),
+            ],
+        };
+        let expected = allowed
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let Some((name, pos)) = name else {
+            if self.dialect == Dialect::Wuu {
+                return Some(HandlerType::Command);
+            }
+            self.error(
+                table_pos,
+                format!("{what}: missing field `type` (one of {expected})"),
+            );
+            return None;
+        };
+        match allowed.iter().find(|(n, _)| n == name) {
+            Some((_, t)) => Some(*t),
+            None => {
+                self.error(
+                    *pos,
+                    format!(
+                        "{what}.type: unknown {} handler type `{name}`: expected one of {expected}",
+                        self.dialect
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn required_fields(&mut self, config: &HandlerConfig, pos: Pos, what: &str) -> Option<()> {
+        let missing = match config.handler_type {
+            HandlerType::Command if self.dialect == Dialect::Lime => (config.command.is_none()
+                && config.command_windows.is_none())
+            .then_some("`command`"),
+            HandlerType::Command => config.command.is_none().then_some("`command`"),
+            HandlerType::Http => config.url.is_none().then_some("`url`"),
+            HandlerType::Prompt | HandlerType::Agent => {
+                config.prompt.is_none().then_some("`prompt`")
+            }
+            HandlerType::McpTool => {
+                (config.server.is_none() || config.tool.is_none()).then_some("`server` and `tool`")
+            }
+            HandlerType::Native => config.library.is_none().then_some("`library`"),
+        };
+        match missing {
+            Some(fields) => {
+                let type_name = serde_json::to_value(config.handler_type)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                self.error(pos, format!("{what}: type `{type_name}` needs {fields}"));
+                None
+            }
+            None => Some(()),
+        }
+    }
+
+    fn condition(
+        &mut self,
+        config: &HandlerConfig,
+        pos: Option<Pos>,
+        event: &Event,
+        what: &str,
+    ) -> Option<PermissionRule> {
+        let (Some(rule), Some(pos)) = (config.condition.as_deref(), pos) else {
+            return None;
+        };
+        if self.dialect != Dialect::Verboo {
+            self.warn(
+                pos,
+                format!(
+                    "{what}.if: `if` is a verboo field; {} ignores it",
+                    self.dialect
+                ),
+            );
+            return None;
+        }
+        match PermissionRule::parse(rule) {
+            Ok(rule) => {
+                if event.match_target(self.dialect) != MatchTarget::ToolName {
+                    self.warn(
+                        pos,
+                        format!("{what}.if: {event} has no tool call, so this handler never runs"),
+                    );
+                }
+                Some(rule)
+            }
+            Err(error) => {
+                self.error(pos, format!("{what}.if: {error}"));
+                None
+            }
+        }
+    }
+
+    fn timeout(
+        &mut self,
+        written: Option<(f64, Pos)>,
+        event: &Event,
+        handler_type: HandlerType,
+        what: &str,
+    ) -> Option<Duration> {
+        let (default, max) = timeout_limits(self.dialect, event, handler_type);
+        let seconds = match written {
+            None => default,
+            Some((t, pos)) if !t.is_finite() => {
+                self.error(
+                    pos,
+                    format!("{what}.timeout: expected a finite number of seconds"),
+                );
+                return None;
+            }
+            Some((t, pos)) if t <= 0.0 => {
+                if self.dialect == Dialect::Wuu {
+                    self.warn(
+                        pos,
+                        format!(
+                            "{what}.timeout: {t} is not positive: the default {default} s applies"
+                        ),
+                    );
+                    default
+                } else {
+                    self.error(
+                        pos,
+                        format!("{what}.timeout: expected a positive number of seconds, found {t}"),
+                    );
+                    return None;
+                }
+            }
+            Some((t, pos)) => match max {
+                Some(max) if t > max => {
+                    self.warn(
+                        pos,
+                        format!(
+                            "{what}.timeout: {t} s is over the {} maximum of {max} s for {event}: {max} s applies",
+                            self.dialect
+                        ),
+                    );
+                    max
+                }
+                _ => t,
+            },
+        };
+        Some(Duration::from_secs_f64(seconds.min(u32::MAX as f64)))
+    }
+}

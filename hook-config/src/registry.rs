@@ -1,0 +1,693 @@
+//! Loading every layer, merging them, and selecting handlers for an event.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::Path;
+
+use hook_protocol::{Dialect, Event, Layer, MatchTarget, PluginRef, Source};
+use regex::RegexSet;
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Pos};
+use crate::discover::{DiscoverError, Discovery, LoadOptions, discover};
+use crate::handler::{Handler, Suppression};
+use crate::matcher::Matcher;
+use crate::node::{Kind, Node, parse_json, parse_toml};
+use crate::read::{DocKind, ParsedFile, RawHandler, read_document};
+use crate::rule::PermissionRule;
+
+/// What [`load`] returns: the registry and every problem found on the way.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The merged, indexed handlers.
+    pub registry: Registry,
+    /// Errors (a file or plugin was skipped) and warnings, in load order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that were looked for.
+    pub discovery: Discovery,
+}
+
+impl Loaded {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loading could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The dialect's home could not be found.
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+}
+
+/// The merged handlers of one dialect, indexed by event for [`Registry::select`].
+///
+/// Built once by [`load`]; immutable and `Send + Sync`, so one registry serves every event of a
+/// session.
+#[derive(Debug)]
+pub struct Registry {
+    dialect: Dialect,
+    handlers: Vec<Handler>,
+    compiled: Vec<Compiled>,
+    events: HashMap<Event, EventIndex>,
+    /// Tool name → the other names that mean the same tool (both directions of the aliases).
+    aliases: HashMap<String, Vec<String>>,
+}
+
+#[derive(Debug)]
+struct Compiled {
+    rule: Option<PermissionRule>,
+    /// verboo: equal for identical handlers, which run once per event.
+    identity: u32,
+}
+
+#[derive(Debug)]
+struct EventIndex {
+    target: MatchTarget,
+    /// Handlers whose matcher matches everything (or is ignored on this event).
+    always: Vec<u32>,
+    /// Exact names (wuu: lowercase) → handlers.
+    exact: HashMap<String, Vec<u32>>,
+    /// One pattern per distinct regex matcher...
+    regex: Option<RegexSet>,
+    /// ...and the handlers of each pattern.
+    regex_handlers: Vec<Vec<u32>>,
+    /// The patterns one by one, only when the set went over the `regex` size limit.
+    fallback: Vec<regex::Regex>,
+}
+
+/// Reads every layer of `options.dialect` and merges them into a [`Registry`].
+///
+/// Never fails because of a file: a file with an error is reported in
+/// [`Loaded::diagnostics`] and its hooks are not loaded, the other files load.
+pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
+    let discovery = discover(options)?;
+    let dialect = options.dialect;
+    let mut diagnostics = Vec::new();
+    let mut sources: Vec<SourceFile> = Vec::new();
+    let mut seen_paths = Vec::new();
+    for file in &discovery.files {
+        let Some(text) = read_text(&file.path, &mut diagnostics) else {
+            continue;
+        };
+        // A project that is the home's parent would read the user file twice.
+        let canonical = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+        if seen_paths.contains(&canonical) {
+            continue;
+        }
+        seen_paths.push(canonical);
+        let display = file.path.display().to_string();
+        let toml = dialect == Dialect::Lime;
+        let parsed = parse_document(
+            dialect,
+            &text,
+            &display,
+            toml,
+            DocKind::Settings(file.layer),
+            &mut diagnostics,
+        );
+        if let Some(parsed) = parsed {
+            let source = Source {
+                layer: file.layer,
+                path: Some(display.clone()),
+                plugin: None,
+            };
+            sources.push((source, display, None, parsed));
+        }
+    }
+    let enabled: Vec<String> = sources
+        .iter()
+        .filter(|(source, ..)| source.layer == Layer::User)
+        .flat_map(|(.., parsed)| parsed.settings.plugins.iter())
+        .filter(|(_, enabled)| *enabled)
+        .map(|(name, _)| name.clone())
+        .collect();
+    let mut loaded_plugins: Vec<String> = Vec::new();
+    for name in enabled {
+        if loaded_plugins.contains(&name) {
+            continue;
+        }
+        loaded_plugins.push(name.clone());
+        if let Some(plugin) = load_plugin(dialect, &discovery, &name, &mut diagnostics) {
+            sources.push(plugin);
+        }
+    }
+    for session in &options.session {
+        let label = format!("session:{}", session.name);
+        if let Some(parsed) = parse_document(
+            dialect,
+            &session.json,
+            &label,
+            false,
+            DocKind::HooksOnly,
+            &mut diagnostics,
+        ) {
+            sources.push((
+                Source::new(Layer::Session),
+                session.name.clone(),
+                None,
+                parsed,
+            ));
+        }
+    }
+    let registry = merge(dialect, sources, options);
+    Ok(Loaded {
+        registry,
+        diagnostics,
+        discovery,
+    })
+}
+
+/// A file's text; `None` (and no diagnostic) when it does not exist.
+fn read_text(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Some(text),
+            Err(error) => {
+                diagnostics.push(Diagnostic::error(
+                    path.display().to_string(),
+                    None,
+                    format!("not UTF-8 text ({error}); file skipped"),
+                ));
+                None
+            }
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => {
+            diagnostics.push(Diagnostic::error(
+                path.display().to_string(),
+                None,
+                format!("cannot read: {error}; file skipped"),
+            ));
+            None
+        }
+    }
+}
+
+fn parse_node(
+    text: &str,
+    path: &str,
+    toml: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Node> {
+    let parsed = if toml {
+        parse_toml(text)
+    } else {
+        parse_json(text)
+    };
+    match parsed {
+        Ok(node) => Some(node),
+        Err(error) => {
+            let what = if toml { "TOML" } else { "JSON" };
+            diagnostics.push(Diagnostic::error(
+                path,
+                error.pos,
+                format!("invalid {what}: {}; file skipped", error.message),
+            ));
+            None
+        }
+    }
+}
+
+fn parse_document(
+    dialect: Dialect,
+    text: &str,
+    path: &str,
+    toml: bool,
+    kind: DocKind,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<ParsedFile> {
+    let node = parse_node(text, path, toml, diagnostics)?;
+    read_document(dialect, &node, path, toml, kind, diagnostics)
+}
+
+/// A file read without errors: its source, the name its keys use, the plugin root, its content.
+type SourceFile = (Source, String, Option<std::path::PathBuf>, ParsedFile);
+
+fn load_plugin(
+    dialect: Dialect,
+    discovery: &Discovery,
+    name: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SourceFile> {
+    let root = discovery.plugins_dir().join(name);
+    let manifest_path = root.join("plugin.json");
+    let manifest_display = manifest_path.display().to_string();
+    let text = match std::fs::read_to_string(&manifest_path) {
+        Ok(text) => text,
+        Err(error) => {
+            let why = if error.kind() == std::io::ErrorKind::NotFound {
+                "is missing".to_owned()
+            } else {
+                format!("cannot be read: {error}")
+            };
+            diagnostics.push(Diagnostic::error(
+                manifest_display,
+                None,
+                format!("plugin `{name}` is enabled but its plugin.json {why}; plugin skipped"),
+            ));
+            return None;
+        }
+    };
+    let node = parse_node(&text, &manifest_display, false, diagnostics)?;
+    let plugin = read_manifest(&node, name, &manifest_display, diagnostics)?;
+    let hooks_path = root.join("hooks").join("hooks.json");
+    let hooks_display = hooks_path.display().to_string();
+    let parsed = match read_text(&hooks_path, diagnostics) {
+        Some(text) => parse_document(
+            dialect,
+            &text,
+            &hooks_display,
+            false,
+            DocKind::HooksOnly,
+            diagnostics,
+        )?,
+        None => ParsedFile::default(),
+    };
+    let key_name = plugin.name.clone();
+    let source = Source {
+        layer: Layer::Plugin,
+        path: Some(hooks_display),
+        plugin: Some(plugin),
+    };
+    Some((source, key_name, Some(root), parsed))
+}
+
+/// `plugin.json`: `name` and a semver `version` are required.
+fn read_manifest(
+    node: &Node,
+    folder: &str,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<PluginRef> {
+    let mut error = |pos: Pos, message: String| {
+        diagnostics.push(Diagnostic::error(
+            path,
+            Some(pos),
+            format!("{message}; plugin `{folder}` skipped"),
+        ));
+    };
+    let Kind::Table(fields) = &node.kind else {
+        error(
+            node.pos,
+            format!("expected an object, found {}", node.type_name()),
+        );
+        return None;
+    };
+    let get = |name: &str| fields.iter().find(|(k, _)| k.name == name).map(|(_, v)| v);
+    let string = |name: &str, error: &mut dyn FnMut(Pos, String)| match get(name) {
+        Some(Node {
+            kind: Kind::Str(s), ..
+        }) => Some(s.clone()),
+        Some(other) => {
+            error(
+                other.pos,
+                format!("`{name}`: expected a string, found {}", other.type_name()),
+            );
+            None
+        }
+        None => {
+            error(node.pos, format!("missing field `{name}`"));
+            None
+        }
+    };
+    let name = string("name", &mut error)?;
+    let version = string("version", &mut error)?;
+    if let Err(e) = semver::Version::parse(&version) {
+        let pos = get("version").map_or(node.pos, |v| v.pos);
+        error(
+            pos,
+            format!("`version`: `{version}` is not a semver version ({e})"),
+        );
+        return None;
+    }
+    Some(PluginRef { name, version })
+}
+
+fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
+    // verboo's two switches (Claude Code's documented behaviour).
+    let mut managed_disable = None;
+    let mut managed_only = None;
+    let mut other_disable = None;
+    if dialect == Dialect::Verboo {
+        for (source, display, _, parsed) in &sources {
+            let settings = &parsed.settings;
+            match source.layer {
+                Layer::Managed => {
+                    if settings.disable_all_hooks == Some(true) {
+                        managed_disable = Some(display.clone());
+                    }
+                    if settings.allow_managed_hooks_only == Some(true) {
+                        managed_only = Some(display.clone());
+                    }
+                }
+                // user < project < local: the most specific file that sets it wins.
+                Layer::User | Layer::Project | Layer::Local => {
+                    if let Some(flag) = settings.disable_all_hooks {
+                        other_disable = flag.then(|| display.clone());
+                    }
+                }
+                Layer::Plugin | Layer::Session => {}
+            }
+        }
+    }
+    let mut handlers = Vec::new();
+    let mut raws: Vec<RawHandler> = Vec::new();
+    for (source, key_name, plugin_root, parsed) in sources {
+        let mut counters: HashMap<(String, String), usize> = HashMap::new();
+        let layer = layer_name(source.layer);
+        let suppressed = if let Some(path) = &managed_disable {
+            Some(Suppression::DisableAllHooks { path: path.clone() })
+        } else if source.layer == Layer::Managed {
+            None
+        } else if let Some(path) = &other_disable {
+            Some(Suppression::DisableAllHooks { path: path.clone() })
+        } else if source.layer == Layer::Session {
+            None
+        } else {
+            managed_only
+                .as_ref()
+                .map(|path| Suppression::AllowManagedHooksOnly { path: path.clone() })
+        };
+        for raw in parsed.handlers {
+            let matcher = raw.matcher.clone().unwrap_or_default();
+            let counter = counters
+                .entry((raw.event.as_str().to_owned(), matcher.clone()))
+                .or_insert(0);
+            let key = format!("{layer}:{key_name}:{}:{matcher}:{counter}", raw.event);
+            *counter += 1;
+            handlers.push(Handler {
+                key,
+                event: raw.event.clone(),
+                matcher: raw.matcher.clone(),
+                config: raw.config.clone(),
+                timeout: raw.timeout,
+                source: source.clone(),
+                position: (source.layer != Layer::Session).then_some(raw.pos),
+                plugin_root: plugin_root.clone(),
+                duplicates: Vec::new(),
+                suppressed: suppressed.clone(),
+            });
+            raws.push(raw);
+        }
+    }
+    // verboo: identical handlers (same event, matcher and what runs) collapse into the first.
+    let mut identities: HashMap<String, u32> = HashMap::new();
+    let mut ids = Vec::with_capacity(handlers.len());
+    for (i, raw) in raws.iter().enumerate() {
+        let id = if dialect == Dialect::Verboo {
+            let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
+            *identities.entry(raw.config.identity()).or_insert(next)
+        } else {
+            u32::try_from(i).unwrap_or(u32::MAX)
+        };
+        ids.push(id);
+    }
+    let mut keep = vec![true; handlers.len()];
+    if dialect == Dialect::Verboo {
+        let mut first: HashMap<(Event, Option<String>, u32), usize> = HashMap::new();
+        for i in 0..handlers.len() {
+            if handlers[i].suppressed.is_some() {
+                continue;
+            }
+            let group = (
+                handlers[i].event.clone(),
+                handlers[i].matcher.clone(),
+                ids[i],
+            );
+            match first.get(&group) {
+                Some(&j) => {
+                    let source = handlers[i].source.clone();
+                    handlers[j].duplicates.push(source);
+                    keep[i] = false;
+                }
+                None => {
+                    first.insert(group, i);
+                }
+            }
+        }
+    }
+    let mut kept_handlers = Vec::new();
+    let mut compiled = Vec::new();
+    let mut matchers = Vec::new();
+    for (((handler, raw), id), keep) in handlers.into_iter().zip(raws).zip(ids).zip(keep) {
+        if keep {
+            kept_handlers.push(handler);
+            matchers.push(raw.compiled);
+            compiled.push(Compiled {
+                rule: raw.rule,
+                identity: id,
+            });
+        }
+    }
+    let events = build_index(dialect, &kept_handlers, &matchers);
+    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    for (alias, canonical) in &options.tool_aliases {
+        let (alias, canonical) = if dialect == Dialect::Wuu {
+            (alias.to_lowercase(), canonical.to_lowercase())
+        } else {
+            (alias.clone(), canonical.clone())
+        };
+        aliases
+            .entry(canonical.clone())
+            .or_default()
+            .push(alias.clone());
+        aliases.entry(alias).or_default().push(canonical);
+    }
+    Registry {
+        dialect,
+        handlers: kept_handlers,
+        compiled,
+        events,
+        aliases,
+    }
+}
+
+fn layer_name(layer: Layer) -> &'static str {
+    match layer {
+        Layer::Managed => "managed",
+        Layer::User => "user",
+        Layer::Project => "project",
+        Layer::Local => "local",
+        Layer::Plugin => "plugin",
+        Layer::Session => "session",
+    }
+}
+
+fn build_index(
+    dialect: Dialect,
+    handlers: &[Handler],
+    matchers: &[Matcher],
+) -> HashMap<Event, EventIndex> {
+    struct Building {
+        target: MatchTarget,
+        always: Vec<u32>,
+        exact: HashMap<String, Vec<u32>>,
+        patterns: Vec<String>,
+        pattern_ids: HashMap<String, usize>,
+        regex_handlers: Vec<Vec<u32>>,
+    }
+    let mut building: HashMap<Event, Building> = HashMap::new();
+    for (i, (handler, matcher)) in handlers.iter().zip(matchers).enumerate() {
+        if handler.suppressed.is_some() {
+            continue;
+        }
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        let target = handler.event.match_target(dialect);
+        let b = building
+            .entry(handler.event.clone())
+            .or_insert_with(|| Building {
+                target,
+                always: Vec::new(),
+                exact: HashMap::new(),
+                patterns: Vec::new(),
+                pattern_ids: HashMap::new(),
+                regex_handlers: Vec::new(),
+            });
+        if target == MatchTarget::Nothing {
+            // verboo/lime ignore the matcher; a non-empty wuu matcher never matches.
+            if dialect != Dialect::Wuu || matches!(matcher, Matcher::All) {
+                b.always.push(id);
+            }
+            continue;
+        }
+        match matcher {
+            Matcher::All => b.always.push(id),
+            Matcher::NameIgnoreCase(name) => b.exact.entry(name.clone()).or_default().push(id),
+            Matcher::Exact(names) => {
+                for name in names {
+                    let ids = b.exact.entry(name.clone()).or_default();
+                    if ids.last() != Some(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            Matcher::Regex(regex) => {
+                let pattern = regex.as_str().to_owned();
+                let next = b.patterns.len();
+                let p = *b.pattern_ids.entry(pattern.clone()).or_insert(next);
+                if p == next {
+                    b.patterns.push(pattern);
+                    b.regex_handlers.push(Vec::new());
+                }
+                b.regex_handlers[p].push(id);
+            }
+        }
+    }
+    building
+        .into_iter()
+        .map(|(event, b)| {
+            // Every pattern compiled alone already; the set only fails past its size limit, and
+            // then the patterns are tried one by one (slower, never wrong).
+            let (regex, fallback) = if b.patterns.is_empty() {
+                (None, Vec::new())
+            } else {
+                match RegexSet::new(&b.patterns) {
+                    Ok(set) => (Some(set), Vec::new()),
+                    Err(_) => (
+                        None,
+                        b.patterns
+                            .iter()
+                            .filter_map(|p| regex::Regex::new(p).ok())
+                            .collect(),
+                    ),
+                }
+            };
+            let index = EventIndex {
+                target: b.target,
+                always: b.always,
+                exact: b.exact,
+                regex,
+                regex_handlers: b.regex_handlers,
+                fallback,
+            };
+            (event, index)
+        })
+        .collect()
+}
+
+impl Registry {
+    /// The dialect whose rules built this registry.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Every loaded handler in configuration order (managed, user, project, local, plugin,
+    /// session; file order within a file), including suppressed ones, for listings.
+    pub fn handlers(&self) -> &[Handler] {
+        &self.handlers
+    }
+
+    /// The handlers that run for `event`, in configuration order.
+    ///
+    /// `match_value` is the event's match value ([`MatchTarget::value_in`] of the input: the
+    /// tool name, session source, compaction trigger...); `tool_input` is checked by verboo
+    /// `if` rules. Suppressed handlers are never selected; verboo's identical handlers are
+    /// returned once. Cost: hash lookups and one `RegexSet` pass per name, plus the matches.
+    pub fn select<'a>(
+        &'a self,
+        event: &Event,
+        match_value: Option<&str>,
+        tool_input: Option<&Value>,
+    ) -> impl Iterator<Item = &'a Handler> + 'a {
+        let mut out: Vec<&'a Handler> = Vec::new();
+        let Some(index) = self.events.get(event) else {
+            return out.into_iter();
+        };
+        let names = self.names(index.target, match_value);
+        let hits = self.hits(index, &names);
+        let mut seen: Vec<u32> = Vec::new();
+        for id in hits {
+            let i = id as usize;
+            let (Some(handler), Some(compiled)) = (self.handlers.get(i), self.compiled.get(i))
+            else {
+                continue;
+            };
+            if let Some(rule) = &compiled.rule {
+                let runs = index.target == MatchTarget::ToolName
+                    && names.iter().any(|n| rule.matches(n, tool_input));
+                if !runs {
+                    continue;
+                }
+            }
+            if self.dialect == Dialect::Verboo {
+                if seen.contains(&compiled.identity) {
+                    continue;
+                }
+                seen.push(compiled.identity);
+            }
+            out.push(handler);
+        }
+        out.into_iter()
+    }
+
+    /// Whether any `PreToolUse` handler's matcher matches `tool_name` (ignoring verboo `if`
+    /// rules, which need the input: a `true` may still select nothing). Lets a wuu agent run
+    /// only the calls that hooks may rewrite or block serially.
+    pub fn any_pre_tool_use_matches(&self, tool_name: &str) -> bool {
+        let Some(index) = self.events.get(&Event::PreToolUse) else {
+            return false;
+        };
+        if !index.always.is_empty() {
+            return true;
+        }
+        let names = self.names(index.target, Some(tool_name));
+        names.iter().any(|name| {
+            index.exact.contains_key(name.as_ref())
+                || index.regex.as_ref().is_some_and(|set| set.is_match(name))
+                || index.fallback.iter().any(|r| r.is_match(name))
+        })
+    }
+
+    /// The value and its aliases (wuu: lowercase); nothing when the event has no match value.
+    fn names<'v>(&self, target: MatchTarget, value: Option<&'v str>) -> Vec<Cow<'v, str>> {
+        let Some(value) = value else {
+            return Vec::new();
+        };
+        if target == MatchTarget::Nothing {
+            return Vec::new();
+        }
+        let value: Cow<'v, str> = if self.dialect == Dialect::Wuu {
+            Cow::Owned(value.to_lowercase())
+        } else {
+            Cow::Borrowed(value)
+        };
+        let mut names = vec![value];
+        if target == MatchTarget::ToolName
+            && let Some(aliases) = self.aliases.get(names[0].as_ref())
+        {
+            names.extend(aliases.iter().map(|a| Cow::Owned(a.clone())));
+        }
+        names
+    }
+
+    fn hits(&self, index: &EventIndex, names: &[Cow<'_, str>]) -> Vec<u32> {
+        let mut hits = index.always.clone();
+        for name in names {
+            if let Some(ids) = index.exact.get(name.as_ref()) {
+                hits.extend_from_slice(ids);
+            }
+            if let Some(set) = &index.regex {
+                for p in set.matches(name).iter() {
+                    if let Some(ids) = index.regex_handlers.get(p) {
+                        hits.extend_from_slice(ids);
+                    }
+                }
+            }
+            for (p, regex) in index.fallback.iter().enumerate() {
+                if regex.is_match(name)
+                    && let Some(ids) = index.regex_handlers.get(p)
+                {
+                    hits.extend_from_slice(ids);
+                }
+            }
+        }
+        if hits.len() > index.always.len() {
+            hits.sort_unstable();
+            hits.dedup();
+        }
+        hits
+    }
+}

@@ -1,0 +1,237 @@
+//! Combining the results of every handler of one event into one [`Outcome`], per dialect.
+//!
+//! The rules (SPEC.md, "Combining results"):
+//! - **decision**: the most restrictive wins: block (deny) > defer > ask > allow; the reasons of
+//!   every handler that gave the winning decision are kept, in configuration order.
+//! - **updated input**: the last rewrite in configuration order wins (deterministic, whatever
+//!   order the handlers finished in); a blocked call is not rewritten.
+//! - **additional context**: every handler's, in configuration order, joined by a blank line.
+//! - **stop**: any handler's `continue: false` sets `stop`; on `Stop` and `SubagentStop` it beats a
+//!   block ("keep going"), which is dropped.
+//! - **system messages**: every handler's, in order, then one line per handler that failed, so a
+//!   failure always reaches the user.
+//!
+//! wuu's serial chain (stop at the first block or error, each rewrite feeding the next hook) is
+//! the engine's part: by the time results reach here, the chain has already stopped.
+
+use hook_protocol::interpret::rank;
+use hook_protocol::{Decision, Dialect, Event, Outcome, Response, Run, RunStatus};
+
+/// One handler's part of an event: its `runs` entry and, if it ran and was read, its response.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// The entry for the outcome's `runs`.
+    pub run: Run,
+    /// What the handler asked for, if it ran and its output was read.
+    pub response: Option<Response>,
+}
+
+/// Combines handler results, given in configuration order, into the outcome of `event`.
+pub fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -> Outcome {
+    let mut outcome = Outcome::new(dialect, event);
+    let mut winner = Decision::Continue;
+    let mut reasons: Vec<String> = Vec::new();
+    let mut contexts: Vec<String> = Vec::new();
+    let mut failures: Vec<String> = Vec::new();
+    let mut rewrite = None;
+
+    for Finished { run, response } in finished {
+        if let Some(response) = response {
+            if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
+                if rank(decision) > rank(winner) {
+                    winner = decision;
+                    reasons.clear();
+                }
+                if decision == winner
+                    && let Some(reason) = response.reason.filter(|r| !reasons.contains(r))
+                {
+                    reasons.push(reason);
+                }
+            }
+            if let Some(updated) = response.updated_input {
+                rewrite = Some(updated);
+            }
+            contexts.extend(response.additional_context.filter(|c| !c.is_empty()));
+            if let Some(stop) = response.stop {
+                outcome.stop = true;
+                if outcome.stop_reason.is_none() {
+                    outcome.stop_reason = stop.reason;
+                }
+            }
+            outcome.system_messages.extend(response.system_message);
+        }
+        if matches!(run.status, RunStatus::Failed | RunStatus::TimedOut)
+            && let Some(error) = &run.error
+        {
+            failures.push(format!("hook {} failed: {error}", run.key));
+        }
+        outcome.runs.push(run);
+    }
+
+    let stop_beats_block = outcome.stop
+        && winner == Decision::Block
+        && matches!(outcome.event, Event::Stop | Event::SubagentStop);
+    if stop_beats_block {
+        winner = Decision::Continue;
+        reasons.clear();
+    }
+    outcome.decision = winner;
+    outcome.reason = (!reasons.is_empty()).then(|| reasons.join("\n"));
+    if winner != Decision::Block {
+        outcome.updated_input = rewrite;
+    }
+    outcome.additional_context = (!contexts.is_empty()).then(|| contexts.join("\n\n"));
+    outcome.system_messages.extend(failures);
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hook_protocol::{HandlerType, Layer, Source, StopRequest};
+    use serde_json::json;
+
+    fn finished(key: &str, status: RunStatus, response: Option<Response>) -> Finished {
+        Finished {
+            run: Run {
+                key: key.into(),
+                source: Source::new(Layer::User),
+                handler_type: HandlerType::Command,
+                status,
+                skip_reason: None,
+                exit_code: Some(0),
+                duration_ms: Some(1),
+                error: (status == RunStatus::Failed).then(|| "exit 1".to_owned()),
+                warnings: vec![],
+            },
+            response,
+        }
+    }
+
+    fn says(decision: Decision, reason: &str) -> Option<Response> {
+        Some(Response {
+            decision: Some(decision),
+            reason: Some(reason.into()),
+            ..Response::default()
+        })
+    }
+
+    #[test]
+    fn the_most_restrictive_decision_wins_whatever_the_order() {
+        use Decision::*;
+        let table: &[(&[Decision], Decision)] = &[
+            (&[Allow, Ask], Ask),
+            (&[Ask, Defer, Allow], Defer),
+            (&[Allow, Block, Defer], Block),
+            (&[Defer, Block], Block),
+            (&[Allow], Allow),
+            (&[], Continue),
+        ];
+        for (decisions, want) in table {
+            let runs = decisions
+                .iter()
+                .enumerate()
+                .map(|(i, d)| finished(&format!("h{i}"), RunStatus::Ok, says(*d, &format!("r{i}"))))
+                .collect();
+            let outcome = combine(Dialect::Verboo, Event::PreToolUse, runs);
+            assert_eq!(outcome.decision, *want, "{decisions:?}");
+        }
+    }
+
+    #[test]
+    fn reasons_of_the_winning_decision_are_kept_in_order() {
+        let outcome = combine(
+            Dialect::Lime,
+            Event::PermissionRequest,
+            vec![
+                finished("a", RunStatus::Blocked, says(Decision::Block, "first")),
+                finished("b", RunStatus::Ok, says(Decision::Allow, "allowed")),
+                finished("c", RunStatus::Blocked, says(Decision::Block, "second")),
+            ],
+        );
+        assert_eq!(outcome.decision, Decision::Block);
+        assert_eq!(outcome.reason.as_deref(), Some("first\nsecond"));
+    }
+
+    #[test]
+    fn the_last_rewrite_in_config_order_wins_and_context_accumulates() {
+        let rewrite = |n: i32, context: &str| {
+            Some(Response {
+                updated_input: Some(json!({"n": n})),
+                additional_context: Some(context.into()),
+                ..Response::default()
+            })
+        };
+        let outcome = combine(
+            Dialect::Verboo,
+            Event::PreToolUse,
+            vec![
+                finished("a", RunStatus::Ok, rewrite(1, "one")),
+                finished("b", RunStatus::Failed, None),
+                finished("c", RunStatus::Ok, rewrite(2, "two")),
+            ],
+        );
+        assert_eq!(outcome.updated_input, Some(json!({"n": 2})));
+        assert_eq!(outcome.additional_context.as_deref(), Some("one\n\ntwo"));
+        assert_eq!(
+            outcome.system_messages,
+            vec!["hook b failed: exit 1".to_owned()]
+        );
+        assert_eq!(
+            outcome
+                .runs
+                .iter()
+                .map(|r| r.key.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
+    }
+
+    #[test]
+    fn a_blocked_call_is_not_rewritten() {
+        let outcome = combine(
+            Dialect::Verboo,
+            Event::PreToolUse,
+            vec![
+                finished(
+                    "a",
+                    RunStatus::Ok,
+                    Some(Response {
+                        updated_input: Some(json!({})),
+                        ..Response::default()
+                    }),
+                ),
+                finished("b", RunStatus::Blocked, says(Decision::Block, "no")),
+            ],
+        );
+        assert_eq!(outcome.decision, Decision::Block);
+        assert_eq!(outcome.updated_input, None);
+    }
+
+    #[test]
+    fn stop_beats_a_block_on_stop_events_only() {
+        let stop = Some(Response {
+            stop: Some(StopRequest {
+                reason: Some("enough".into()),
+            }),
+            ..Response::default()
+        });
+        for (event, want) in [
+            (Event::Stop, Decision::Continue),
+            (Event::SubagentStop, Decision::Continue),
+            (Event::PreToolUse, Decision::Block),
+        ] {
+            let outcome = combine(
+                Dialect::Lime,
+                event.clone(),
+                vec![
+                    finished("a", RunStatus::Blocked, says(Decision::Block, "keep going")),
+                    finished("b", RunStatus::Ok, stop.clone()),
+                ],
+            );
+            assert!(outcome.stop);
+            assert_eq!(outcome.stop_reason.as_deref(), Some("enough"));
+            assert_eq!(outcome.decision, want, "{event}");
+        }
+    }
+}
