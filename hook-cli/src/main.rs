@@ -27,9 +27,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_output};
 
+mod author_commands;
 mod engine_commands;
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
@@ -64,6 +65,25 @@ enum Command {
         after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse"
     )]
     Validate(ValidateArgs),
+    /// Run a hook through the verification matrix: a minimal event, your input, another tool,
+    /// another event; report what it decided and whether its output is valid.
+    #[command(
+        after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output."
+    )]
+    Test(author_commands::TestArgs),
+    /// Translate a hooks configuration to another dialect; warnings name what has no equivalent.
+    #[command(
+        after_help = "Examples:\n  hook convert --from verboo --to lime .claude/settings.json > config.toml\n  hook convert --from lime --to wuu ~/.lime/config.toml"
+    )]
+    Convert(author_commands::ConvertArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -96,8 +116,11 @@ struct ValidateArgs {
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
     /// The event the output answers, e.g. PreToolUse.
-    #[arg(long)]
-    event: String,
+    #[arg(long, required_unless_present = "config")]
+    event: Option<String>,
+    /// Check a hooks configuration file instead (diagnostics with file:line:col).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["event", "file"])]
+    config: Option<PathBuf>,
     /// The output to check; stdin when absent or `-`.
     file: Option<PathBuf>,
 }
@@ -113,6 +136,12 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_command(args),
         Command::Run(args) => engine_commands::run(args),
         Command::List(args) => engine_commands::list(args),
+        Command::Test(args) => author_commands::test(args),
+        Command::Convert(args) => author_commands::convert(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "hook", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,
@@ -159,7 +188,14 @@ fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
 }
 
 fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
-    let event = known_event(args.dialect, &args.event)?;
+    if let Some(config) = &args.config {
+        return author_commands::validate_config(args.dialect, config);
+    }
+    let name = args
+        .event
+        .as_deref()
+        .context("--event is required to check an output")?;
+    let event = known_event(args.dialect, name)?;
     let (bytes, origin) = read_document(args.file.as_ref())?;
     match validate_output(args.dialect, &event, &bytes) {
         Ok(()) => {

@@ -130,8 +130,10 @@
 //!   user file.
 //! - wuu skill front-matter `hooks` are never registered: this crate does not read skills.
 
+mod convert;
 mod diagnostic;
 mod discover;
+mod file;
 mod handler;
 mod matcher;
 mod node;
@@ -139,11 +141,13 @@ mod read;
 mod registry;
 mod rule;
 
+pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
     ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, SessionHooks,
     discover,
 };
+pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use handler::{Handler, HandlerConfig, Suppression, timeout_limits};
 pub use matcher::{Matcher, MatcherError};
 pub use registry::{LoadError, Loaded, Registry, load};

@@ -211,7 +211,7 @@ fn parse_node(
     }
 }
 
-fn parse_document(
+pub(crate) fn parse_document(
     dialect: Dialect,
     text: &str,
     path: &str,

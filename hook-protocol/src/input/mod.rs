@@ -4,9 +4,12 @@
 //! with that event's own fields, and an `Input` enum over them. Every struct keeps the fields it
 //! does not know in `extra`, so an input from a newer agent survives a round trip unchanged.
 
+mod example;
 pub mod lime;
 pub mod verboo;
 pub mod wuu;
+
+pub use example::example_input;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;

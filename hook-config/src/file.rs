@@ -1,0 +1,96 @@
+//! The hooks of one configuration file on their own, for checking a file (`hook validate
+//! --config`) and translating it to another dialect (`hook convert`).
+
+use std::path::Path;
+use std::time::Duration;
+
+use hook_protocol::{Dialect, Event, Layer};
+
+use crate::diagnostic::Diagnostic;
+use crate::handler::HandlerConfig;
+use crate::read::DocKind;
+use crate::registry::parse_document;
+
+/// One handler of a file, as written, with its effective timeout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileHook {
+    /// The event it handles.
+    pub event: Event,
+    /// The matcher as written.
+    pub matcher: Option<String>,
+    /// The handler's fields as written.
+    pub config: HandlerConfig,
+    /// The timeout in force: the written one, or the dialect's default, capped.
+    pub timeout: Duration,
+}
+
+/// The hooks of one file and what was wrong with it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FileHooks {
+    /// Every handler in file order; empty when the file has an error.
+    pub hooks: Vec<FileHook>,
+    /// Every problem found, errors and warnings, with file, line and column.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileHooks {
+    /// Whether any diagnostic is an error (the file's hooks are then not loaded).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Why a file could not be read at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct ReadFileError {
+    /// The file.
+    pub path: String,
+    /// The operating system's reason.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Reads the hooks of the `dialect` configuration file at `path` (TOML when it ends in `.toml`,
+/// JSON otherwise), as a user-layer file.
+pub fn read_hooks_file(dialect: Dialect, path: &Path) -> Result<FileHooks, ReadFileError> {
+    let label = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| ReadFileError {
+        path: label.clone(),
+        source,
+    })?;
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    Ok(parse_hooks(
+        dialect,
+        &label,
+        &String::from_utf8_lossy(&bytes),
+        toml,
+    ))
+}
+
+/// Parses the hooks of one `dialect` document; `label` names it in diagnostics.
+pub fn parse_hooks(dialect: Dialect, label: &str, text: &str, toml: bool) -> FileHooks {
+    let mut diagnostics = Vec::new();
+    let parsed = parse_document(
+        dialect,
+        text,
+        label,
+        toml,
+        DocKind::Settings(Layer::User),
+        &mut diagnostics,
+    );
+    let hooks = parsed
+        .map(|file| {
+            file.handlers
+                .into_iter()
+                .map(|raw| FileHook {
+                    event: raw.event,
+                    matcher: raw.matcher,
+                    config: raw.config,
+                    timeout: raw.timeout,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    FileHooks { hooks, diagnostics }
+}
