@@ -109,7 +109,17 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         project_dir: Some(project),
         ..hook_exec::EngineOptions::default()
     };
-    let engine = Engine::new(loaded.registry).with_options(options);
+    // Trust decides what may run; each skip is also a warning on stderr.
+    let gate = crate::trust_commands::gate(&args.location, &loaded);
+    let view = gate.view().clone();
+    let mut engine = Engine::new(loaded.registry)
+        .with_options(options)
+        .with_gate(gate);
+    // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
+    // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
+    if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
+        engine = engine.with_model_client(client);
+    }
     if std::io::stderr().is_terminal() {
         for handler in engine.registry().handlers() {
             if let Some(message) = &handler.config.status_message
@@ -124,6 +134,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     let outcome = runtime.block_on(engine.dispatch(&input));
+    for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
+        eprintln!("{warning}");
+    }
     println!("{}", serde_json::to_string_pretty(&outcome)?);
     Ok(ExitCode::SUCCESS)
 }
@@ -159,10 +172,12 @@ fn read_event(file: Option<&Path>) -> Result<Value> {
 pub(crate) struct ListArgs {
     #[command(flatten)]
     location: Location,
-    /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...).
+    /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...), each
+    /// with its `trust` (status, enabled, hash, trusted hash and command).
     #[arg(long)]
     json: bool,
-    /// Exit 1 when the configuration has any diagnostic.
+    /// Exit 1 when the configuration has any diagnostic (error or warning); without it the
+    /// diagnostics are printed and the listing exits 0.
     #[arg(long)]
     strict: bool,
 }
@@ -175,8 +190,24 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     handlers.sort_by(|a, b| {
         (a.event.as_str(), a.matcher.as_deref()).cmp(&(b.event.as_str(), b.matcher.as_deref()))
     });
+    let view = crate::trust_commands::trust_view(&loaded);
+    if let Some(error) = view.store_error() {
+        eprintln!("warning: {error}; every hook that needs trust is listed as untrusted");
+    }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&handlers)?);
+        // Each handler with its `trust`: status, enabled, hashes (and the trusted command).
+        let mut rows = Vec::with_capacity(handlers.len());
+        for handler in &handlers {
+            let mut row = serde_json::to_value(handler)?;
+            if let Some(object) = row.as_object_mut() {
+                object.insert(
+                    "trust".into(),
+                    serde_json::to_value(view.evaluate(handler))?,
+                );
+            }
+            rows.push(row);
+        }
+        println!("{}", serde_json::to_string_pretty(&rows)?);
     } else if handlers.is_empty() {
         println!("no hooks configured for {}", args.location.dialect);
     } else {
@@ -200,19 +231,20 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
             } else {
                 ""
             };
+            let (trust, details) = crate::trust_commands::list_lines(&view, handler);
             println!(
-                "  [{matcher}] {} {}  ({source}; key {}){suppressed}",
+                "  [{matcher}] {} {}  ({source}; key {}; {trust}){suppressed}",
                 type_label(handler),
                 handler.config.summary(),
                 handler.key
             );
+            for line in details {
+                println!("{line}");
+            }
         }
     }
-    let failed = if args.strict {
-        !loaded.diagnostics.is_empty()
-    } else {
-        loaded.has_errors()
-    };
+    // Diagnostics are always printed; only --strict turns them into a failure.
+    let failed = args.strict && !loaded.diagnostics.is_empty();
     Ok(if failed {
         ExitCode::FAILURE
     } else {

@@ -18,7 +18,13 @@
 //!
 //! # Limitations
 //!
-//! `trust`, `test`, `convert` and `new` arrive with the issues that build their libraries.
+//! - `hook run` prints `statusMessage`s before dispatching (when stderr is a terminal), not as
+//!   each handler starts: the engine reports no progress yet.
+//! - Async hooks started by `hook run` are cancelled when it exits: their results are for an
+//!   embedding agent that lives longer than one event.
+//! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
+//!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
+//!   are skipped as `no_client` here.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -32,6 +38,8 @@ use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_
 
 mod author_commands;
 mod engine_commands;
+mod new_command;
+mod trust_commands;
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
 #[derive(Debug, Parser)]
@@ -60,6 +68,23 @@ enum Command {
         after_help = "Examples:\n  hook list --dialect verboo\n  hook list --dialect lime --json"
     )]
     List(engine_commands::ListArgs),
+    /// Trust hooks as they are now, so they may run (lime: every non-managed hook; wuu and
+    /// verboo: project, local and plugin hooks).
+    #[command(
+        after_help = "Examples:\n  hook trust --dialect lime 'user:config.toml:PreToolUse:Bash:0'\n  hook trust --dialect verboo --all\n\nReview a hook (`hook list`) before trusting it: a trusted hook runs with your rights."
+    )]
+    Trust(trust_commands::KeysArgs),
+    /// Take trust away from hooks (their disabled state stays).
+    #[command(
+        after_help = "Examples:\n  hook untrust --dialect lime 'user:config.toml:Stop::0'\n  hook untrust --dialect wuu --all"
+    )]
+    Untrust(trust_commands::KeysArgs),
+    /// Enable disabled hooks (their trust stays).
+    #[command(after_help = "Examples:\n  hook enable --dialect lime 'user:config.toml:Stop::0'")]
+    Enable(trust_commands::KeysArgs),
+    /// Disable hooks: they are skipped, and keep their trust. Managed hooks cannot be disabled.
+    #[command(after_help = "Examples:\n  hook disable --dialect verboo --all")]
+    Disable(trust_commands::KeysArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
         after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse"
@@ -76,6 +101,11 @@ enum Command {
         after_help = "Examples:\n  hook convert --from verboo --to lime .claude/settings.json > config.toml\n  hook convert --from lime --to wuu ~/.lime/config.toml"
     )]
     Convert(author_commands::ConvertArgs),
+    /// Scaffold a typed Rust hook crate on hook-sdk, with a test and config snippets.
+    #[command(
+        after_help = "Examples:\n  hook new block-secrets\n  hook new my-hook --dialect lime --path hooks/my-hook"
+    )]
+    New(new_command::NewArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -136,8 +166,13 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_command(args),
         Command::Run(args) => engine_commands::run(args),
         Command::List(args) => engine_commands::list(args),
+        Command::Trust(args) => trust_commands::run(trust_commands::Action::Trust, args),
+        Command::Untrust(args) => trust_commands::run(trust_commands::Action::Untrust, args),
+        Command::Enable(args) => trust_commands::run(trust_commands::Action::Enable, args),
+        Command::Disable(args) => trust_commands::run(trust_commands::Action::Disable, args),
         Command::Test(args) => author_commands::test(args),
         Command::Convert(args) => author_commands::convert(args),
+        Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "hook", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)

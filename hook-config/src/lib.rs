@@ -31,8 +31,8 @@
 //! assert_eq!(selected.len(), 1);
 //! assert_eq!(selected[0].config.command.as_deref(), Some("./lint.sh"));
 //! assert_eq!(selected[0].timeout.as_secs(), 600);
-//! let settings = home.path().join("settings.json");
-//! assert_eq!(selected[0].key, format!("user:{}:PreToolUse:Write|Edit:0", settings.display()));
+//! // The user file is named relative to the home in keys (see "Keys").
+//! assert_eq!(selected[0].key, "user:settings.json:PreToolUse:Write|Edit:0");
 //! assert!(loaded.registry.select(&Event::PreToolUse, Some("Read"), None).next().is_none());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -56,9 +56,13 @@
 //! # Keys
 //!
 //! `<layer>:<where>:<Event>:<matcher>:<n>`, where `<layer>` is `managed`, `user`, `project`,
-//! `local`, `plugin` or `session`; `<where>` is the file path as discovered (plugin: the
-//! plugin's name, without its version, so an upgrade keeps the key and `hook-trust` sees a
-//! *modified* hook; session: the fragment's name); `<matcher>` is the matcher as written
+//! `local`, `plugin` or `session`; `<where>` is the file path as discovered, except: the user
+//! file, named relative to the home (`config.toml`, `settings.json`, `config.json`) so that its
+//! keys survive moving the home and a home kept in a repository carries its trust records to
+//! every clone; a plugin, named by the plugin's name without its version, so an upgrade keeps
+//! the key and `hook-trust` sees a *modified* hook; a session fragment, by its name. Project and
+//! local files keep their absolute path on purpose: trusting a project's hook must never trust
+//! the same text in another checkout; `<matcher>` is the matcher as written
 //! (empty when absent); and `<n>` counts, from 0, the handlers of the same event and matcher
 //! earlier in the same file. Reordering or adding groups of other events or matchers never
 //! changes a key; only inserting a handler before it with the same event and matcher does.
@@ -119,7 +123,8 @@
 //!
 //! # Limitations
 //!
-//! - Keys contain the absolute file path: moving a home or project changes them.
+//! - Project, local and managed keys contain the absolute file path: moving a project changes
+//!   them (its hooks then need trust again).
 //! - Compound commands are split on `&&`, `||`, `;`, `|` and newlines outside quotes; command
 //!   substitutions and subshells are not parsed, so `$(rm x)` is one part of its command.
 //! - `if` path patterns starting with `/` are matched against the absolute path (Claude Code

@@ -114,7 +114,13 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
                 path: Some(display.clone()),
                 plugin: None,
             };
-            sources.push((source, display, None, parsed));
+            // The user file's keys name it relative to the home, so they survive moving the
+            // home (and a home checked into a repository keeps its trust records in any clone).
+            let key_name = match file.path.strip_prefix(&discovery.home) {
+                Ok(relative) if file.layer == Layer::User => relative.display().to_string(),
+                _ => display,
+            };
+            sources.push((source, key_name, None, parsed));
         }
     }
     let enabled: Vec<String> = sources

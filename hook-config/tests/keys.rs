@@ -15,7 +15,13 @@ fn key_of(dialect: Dialect, text: &str, command: &str) -> String {
         .find(|h| h.config.command.as_deref() == Some(command))
         .map(|h| h.key.clone())
         .expect("handler present");
-    key.replace(&path.display().to_string(), "FILE")
+    // The user file is named relative to the home: its keys never hold the home's path.
+    assert!(!key.contains(&path.display().to_string()), "{key}");
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("file name");
+    key.replacen(&format!("user:{name}:"), "user:FILE:", 1)
 }
 
 #[test]

@@ -65,6 +65,14 @@ fn verboo_every_layer() {
     let loaded = load_ok(&options);
     assert_eq!(shown(&loaded), Vec::<String>::new());
     let registry = &loaded.registry;
+    // The user file's keys name it relative to the home; its source keeps the full path.
+    let user_path = user.display().to_string();
+    assert!(
+        registry
+            .handlers()
+            .iter()
+            .any(|h| h.source.path.as_deref() == Some(user_path.as_str()))
+    );
 
     let d = |p: &std::path::Path| p.display().to_string();
     let rows: Vec<(Layer, String, String)> = registry
@@ -82,12 +90,12 @@ fn verboo_every_layer() {
             ),
             (
                 Layer::User,
-                format!("user:{}:PreToolUse:Bash:0", d(&user)),
+                "user:settings.json:PreToolUse:Bash:0".to_owned(),
                 "user-check".into()
             ),
             (
                 Layer::User,
-                format!("user:{}:Stop::0", d(&user)),
+                "user:settings.json:Stop::0".to_owned(),
                 "done?".into()
             ),
             (
@@ -284,14 +292,22 @@ fn wuu_every_layer() {
     let loaded = load_ok(&LoadOptions::new(Dialect::Wuu, env));
     assert_eq!(shown(&loaded), Vec::<String>::new());
     let registry = &loaded.registry;
+    // The user file's keys name it relative to the home; its source keeps the full path.
+    let user_path = user.display().to_string();
+    assert!(
+        registry
+            .handlers()
+            .iter()
+            .any(|h| h.source.path.as_deref() == Some(user_path.as_str()))
+    );
     let keys: Vec<&str> = registry.handlers().iter().map(|h| h.key.as_str()).collect();
-    let (u, p) = (user.display(), project.display());
+    let p = project.display();
     assert_eq!(
         keys,
         [
-            format!("user:{u}:PreToolUse:bash:0"),
-            format!("user:{u}:PreToolUse:*:0"),
-            format!("user:{u}:Stop::0"),
+            "user:config.json:PreToolUse:bash:0".to_owned(),
+            "user:config.json:PreToolUse:*:0".to_owned(),
+            "user:config.json:Stop::0".to_owned(),
             format!("project:{p}:PreToolUse:Write:0"),
             "plugin:guard:PreToolUse:BASH:0".to_owned(),
         ]
@@ -408,14 +424,22 @@ additionalContextLimit = 200
         )]
     );
     let registry = &loaded.registry;
-    let (m, u, p) = (managed.display(), user.display(), project.display());
+    // The user file's keys name it relative to the home; its source keeps the full path.
+    let user_path = user.display().to_string();
+    assert!(
+        registry
+            .handlers()
+            .iter()
+            .any(|h| h.source.path.as_deref() == Some(user_path.as_str()))
+    );
+    let (m, p) = (managed.display(), project.display());
     let keys: Vec<&str> = registry.handlers().iter().map(|h| h.key.as_str()).collect();
     assert_eq!(
         keys,
         [
             format!("managed:{m}:Interrupt::0"),
-            format!("user:{u}:PreToolUse:Bash:0"),
-            format!("user:{u}:SessionEnd::0"),
+            "user:config.toml:PreToolUse:Bash:0".to_owned(),
+            "user:config.toml:SessionEnd::0".to_owned(),
             format!("project:{p}:PostToolUse:Edit|Write:0"),
             "plugin:lint:PreToolUse:^Ba:0".to_owned(),
         ]

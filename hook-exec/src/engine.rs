@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use hook_config::{Handler, Registry};
@@ -12,9 +12,12 @@ use hook_protocol::{
 };
 use serde_json::Value;
 
+use crate::background::{AsyncResult, Background};
+use crate::client::{ANSWER_FORMAT, McpClient, ModelClient, ModelRequest};
 use crate::combine::{Finished, combine};
 use crate::command::{CommandSpec, RunEnd, run_command};
 use crate::context::limit_context;
+use crate::http::{HttpCall, HttpEnd, interpolate_headers};
 
 /// Decides whether a selected handler may run (trust, disabled state). The trust crate supplies
 /// the real one; [`AllowAll`] lets everything run.
@@ -44,6 +47,9 @@ pub struct EngineOptions {
     pub side_file_dir: PathBuf,
     /// The project directory, for verboo's `CLAUDE_PROJECT_DIR`; the event's `cwd` when `None`.
     pub project_dir: Option<PathBuf>,
+    /// How many async (background) handlers may run at once; the others wait for a slot.
+    /// Default 8; 0 counts as 1.
+    pub max_async: usize,
 }
 
 impl Default for EngineOptions {
@@ -52,6 +58,7 @@ impl Default for EngineOptions {
             stop_loop_cap: 8,
             side_file_dir: std::env::temp_dir().join("hook-context"),
             project_dir: None,
+            max_async: 8,
         }
     }
 }
@@ -63,9 +70,17 @@ impl Default for EngineOptions {
 pub struct Engine {
     registry: Registry,
     gate: Box<dyn Gate>,
-    options: EngineOptions,
+    options: Arc<EngineOptions>,
     /// Consecutive Stop/SubagentStop blocks per session.
     stop_blocks: Mutex<HashMap<String, u32>>,
+    /// Answers `prompt` and `agent` handlers.
+    model: Option<Arc<dyn ModelClient>>,
+    /// Calls the tools of `mcp_tool` handlers.
+    mcp: Option<Arc<dyn McpClient>>,
+    /// The HTTP client of `http` handlers, set up on first use.
+    http: OnceLock<Result<reqwest::Client, String>>,
+    /// Async handlers started and not collected yet.
+    background: Background,
 }
 
 impl std::fmt::Debug for Engine {
@@ -79,11 +94,16 @@ impl std::fmt::Debug for Engine {
 impl Engine {
     /// An engine over `registry` that lets every handler run.
     pub fn new(registry: Registry) -> Self {
+        let options = EngineOptions::default();
         Engine {
             registry,
             gate: Box::new(AllowAll),
-            options: EngineOptions::default(),
+            background: Background::new(options.max_async),
+            options: Arc::new(options),
             stop_blocks: Mutex::new(HashMap::new()),
+            model: None,
+            mcp: None,
+            http: OnceLock::new(),
         }
     }
 
@@ -93,10 +113,57 @@ impl Engine {
         self
     }
 
-    /// Replaces the engine's options.
+    /// Replaces the engine's options. Call it while building the engine: it also resets the
+    /// slots of async handlers, cancelling any already started.
     pub fn with_options(mut self, options: EngineOptions) -> Self {
-        self.options = options;
+        self.background = Background::new(options.max_async);
+        self.options = Arc::new(options);
         self
+    }
+
+    /// Uses `client` to answer `prompt` and `agent` handlers (verboo, wuu). Without one, wuu
+    /// prompt hooks allow (fail-open) and verboo's are skipped with `no_client`.
+    pub fn with_model_client(mut self, client: impl ModelClient + 'static) -> Self {
+        self.model = Some(Arc::new(client));
+        self
+    }
+
+    /// Uses `client` to call the tools of `mcp_tool` handlers (lime, verboo). Without one they
+    /// are skipped with `no_client`.
+    pub fn with_mcp_client(mut self, client: impl McpClient + 'static) -> Self {
+        self.mcp = Some(Arc::new(client));
+        self
+    }
+
+    /// Waits for the async handlers started by events of `session_id` (and of `turn_id`, when
+    /// given: the input's `turn_id`) and returns their results, in the order they were started.
+    ///
+    /// Each result is delivered once, and only to the session (and turn) that started it: two
+    /// sessions of one engine never see each other's.
+    pub async fn collect_async(&self, session_id: &str, turn_id: Option<&str>) -> Vec<AsyncResult> {
+        self.background.collect(session_id, turn_id, false).await
+    }
+
+    /// Like [`collect_async`](Self::collect_async) but without waiting: only the results of the
+    /// handlers that have already finished; the others stay pending.
+    pub async fn collect_finished_async(
+        &self,
+        session_id: &str,
+        turn_id: Option<&str>,
+    ) -> Vec<AsyncResult> {
+        self.background.collect(session_id, turn_id, true).await
+    }
+
+    /// Cancels every async handler of `session_id` that has not been collected (at session end):
+    /// running hooks are killed with their process group, results are dropped. Returns how many
+    /// were cancelled.
+    pub fn cancel_async(&self, session_id: &str) -> usize {
+        self.background.cancel(session_id)
+    }
+
+    /// How many async handlers of `session_id` have not been collected or cancelled yet.
+    pub fn pending_async(&self, session_id: &str) -> usize {
+        self.background.count(session_id)
     }
 
     /// The dialect whose rules this engine follows.
@@ -191,143 +258,243 @@ impl Engine {
         if let Some((reason, why)) = self.gate.check(handler) {
             return skipped(handler, reason, why);
         }
-        match handler.config.handler_type {
-            HandlerType::Command => {}
+        let ignored_async = match async_mode(dialect, event, handler) {
+            AsyncMode::Background => return self.start_async(event, handler, value),
+            AsyncMode::Foreground(why) => Some(why),
+            AsyncMode::NotAsync => None,
+        };
+        let mut done = match handler.config.handler_type {
+            HandlerType::Command => {
+                run_command_handler(dialect, &self.options, event, handler, value).await
+            }
             HandlerType::Prompt | HandlerType::Agent if dialect == Dialect::Lime => {
                 let why = "lime parses prompt and agent handlers but never runs them";
-                return skipped(handler, SkipReason::Unsupported, why.to_owned());
+                skipped(handler, SkipReason::Unsupported, why.to_owned())
             }
-            HandlerType::Prompt if dialect == Dialect::Wuu => {
+            HandlerType::Prompt | HandlerType::Agent => {
+                self.run_model_handler(event, handler, value).await
+            }
+            HandlerType::McpTool => self.run_mcp_handler(event, handler, value).await,
+            HandlerType::Http if dialect == Dialect::Verboo => {
+                self.run_http_handler(event, handler, value).await
+            }
+            HandlerType::Http => {
+                let why = format!("{dialect} does not run http handlers");
+                skipped(handler, SkipReason::Unsupported, why)
+            }
+            HandlerType::Native => {
+                use crate::native::NativeEnd;
+                let mut entry = base_run(handler);
+                let (end, took) = crate::native::run(dialect, handler, value).await;
+                entry.duration_ms = Some(millis(took));
+                match end {
+                    NativeEnd::Exited {
+                        exit_code,
+                        stdout,
+                        stderr,
+                    } => {
+                        entry.exit_code = Some(exit_code);
+                        let result = interpret(dialect, event, Some(exit_code), &stdout, &stderr);
+                        read_result(dialect, &self.options, handler, entry, result)
+                    }
+                    NativeEnd::Failed(error) => failed(entry, error),
+                    NativeEnd::TimedOut => timed_out(
+                        entry,
+                        handler.timeout,
+                        "the in-process call cannot be killed: it finishes on its own thread and its result is dropped",
+                    ),
+                }
+            }
+        };
+        if let Some(why) = ignored_async
+            && done.run.status != RunStatus::Skipped
+        {
+            done.run.warnings.push(why);
+        }
+        done
+    }
+
+    /// Starts an async command handler in the background; its `runs` entry says `async`.
+    fn start_async(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
+        let session_id = value
+            .get("session_id")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let turn_id = value
+            .get("turn_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let dialect = self.dialect();
+        let options = Arc::clone(&self.options);
+        let permits = self.background.permits();
+        let task = (
+            event.clone(),
+            handler.clone(),
+            value.clone(),
+            session_id.clone(),
+            turn_id.clone(),
+        );
+        let handle = tokio::spawn(async move {
+            let (event, handler, value, session_id, turn_id) = task;
+            // The semaphore is never closed, so this only waits for a free slot.
+            let _permit = permits.acquire_owned().await;
+            let done = run_command_handler(dialect, &options, &event, &handler, &value).await;
+            into_async_result(session_id, turn_id, event, done)
+        });
+        let mut run = base_run(handler);
+        run.status = RunStatus::Async;
+        self.background
+            .add(&session_id, turn_id, event.clone(), run.clone(), handle);
+        Finished {
+            run,
+            response: None,
+        }
+    }
+
+    /// The HTTP client, set up on first use.
+    fn http_client(&self) -> Result<&reqwest::Client, String> {
+        self.http
+            .get_or_init(crate::http::client)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// verboo `http`: POSTs the event JSON; a 2xx body is read like a command's stdout.
+    async fn run_http_handler(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
+        let mut entry = base_run(handler);
+        let Some(url) = handler.config.url.as_deref() else {
+            return failed(entry, "the http handler has no `url`".to_owned());
+        };
+        let client = match self.http_client() {
+            Ok(client) => client,
+            Err(error) => return failed(entry, error),
+        };
+        let allowed = handler.config.allowed_env_vars.as_deref().unwrap_or(&[]);
+        let headers = interpolate_headers(
+            handler.config.headers.as_ref(),
+            allowed,
+            |name| std::env::var(name).ok(),
+            &mut entry.warnings,
+        );
+        let call = HttpCall {
+            url,
+            headers,
+            body: serde_json::to_vec(value).expect("a JSON value always serializes"),
+            timeout: handler.timeout,
+        };
+        let (end, took) = crate::http::post(client, call).await;
+        entry.duration_ms = Some(millis(took));
+        match end {
+            HttpEnd::Success(body) => {
+                let result = interpret(self.dialect(), event, Some(0), &body, b"");
+                read_result(self.dialect(), &self.options, handler, entry, result)
+            }
+            HttpEnd::Failed(error) => failed(entry, error),
+            HttpEnd::TimedOut => timed_out(entry, handler.timeout, "the request was dropped"),
+        }
+    }
+
+    /// `prompt` and `agent`: asks the model client; `ok: false` blocks.
+    async fn run_model_handler(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
+        let dialect = self.dialect();
+        let mut entry = base_run(handler);
+        let Some(client) = &self.model else {
+            if dialect == Dialect::Wuu {
                 let why = "no model client: wuu prompt hooks fail open, so this one allows";
                 return skipped(handler, SkipReason::NoClient, why.to_owned());
             }
-            HandlerType::Prompt | HandlerType::Agent => {
-                let why = "no model client is configured for prompt and agent hooks";
-                return skipped(handler, SkipReason::NoClient, why.to_owned());
-            }
-            HandlerType::McpTool => {
-                let why = "no MCP client is configured for mcp_tool hooks";
-                return skipped(handler, SkipReason::NoClient, why.to_owned());
-            }
-            HandlerType::Http | HandlerType::Native => {
-                let why = format!(
-                    "{} handlers are not run by this version of the engine",
-                    type_name(handler.config.handler_type)
-                );
-                return skipped(handler, SkipReason::Unsupported, why);
-            }
-        }
-        self.run_command_handler(event, handler, value).await
-    }
-
-    async fn run_command_handler(
-        &self,
-        event: &Event,
-        handler: &Handler,
-        value: &Value,
-    ) -> Finished {
-        let dialect = self.dialect();
-        let Some(command) = command_for_platform(handler) else {
-            let why = "no command for this platform".to_owned();
-            return skipped(handler, SkipReason::Unsupported, why);
+            let why = "no model client is configured for prompt and agent hooks";
+            return skipped(handler, SkipReason::NoClient, why.to_owned());
         };
-        let cwd = value.get("cwd").and_then(Value::as_str).unwrap_or(".");
-        let mut spec = CommandSpec::new(command, cwd, handler.timeout);
-        spec.stdin = serde_json::to_vec(value).expect("a JSON value always serializes");
-        spec.env = self.environment(event, handler, Path::new(cwd));
-
-        let run = run_command(&spec).await;
-        let mut entry = base_run(handler);
-        entry.duration_ms = Some(u64::try_from(run.duration.as_millis()).unwrap_or(u64::MAX));
-        entry.exit_code = run.exit_code;
-        let failure = match &run.end {
-            RunEnd::Exited => None,
-            RunEnd::TimedOut => {
-                entry.status = RunStatus::TimedOut;
-                entry.error = Some(format!(
-                    "timed out after {}; the hook's process group was killed",
-                    seconds(handler.timeout)
-                ));
-                return Finished {
-                    run: entry,
-                    response: None,
-                };
-            }
-            RunEnd::OutputTooLarge { stream } => Some(format!(
-                "{stream} went over {} bytes; nothing it printed is used",
-                spec.output_cap
+        let template = handler.config.prompt.as_deref().unwrap_or("");
+        let arguments = value.to_string();
+        let prompt = if template.contains("$ARGUMENTS") {
+            template.replace("$ARGUMENTS", &arguments)
+        } else {
+            format!("{template}\n\n{arguments}")
+        };
+        let request = ModelRequest {
+            kind: handler.config.handler_type,
+            system: ANSWER_FORMAT.to_owned(),
+            prompt,
+            model: handler.config.model.clone(),
+            timeout: handler.timeout,
+        };
+        let started = std::time::Instant::now();
+        let reply = tokio::time::timeout(handler.timeout, client.complete(request)).await;
+        entry.duration_ms = Some(millis(started.elapsed()));
+        let no_answer_in_time = reply.is_err();
+        let verdict = match reply {
+            Ok(Ok(text)) => parse_verdict(&text),
+            Ok(Err(error)) => Err(format!("the model request failed: {error}")),
+            Err(_) => Err(format!(
+                "the model did not answer within {}",
+                seconds(handler.timeout)
             )),
-            RunEnd::PipesHeldOpen => Some(
-                "a process that left the hook's group kept its output open; the output is not used"
-                    .to_owned(),
-            ),
-            RunEnd::SpawnFailed { error } => Some(error.clone()),
         };
-        if let Some(error) = failure {
-            entry.status = RunStatus::Failed;
-            entry.error = Some(error);
-            return Finished {
-                run: entry,
-                response: None,
-            };
-        }
-
-        let result = interpret(dialect, event, run.exit_code, &run.stdout, &run.stderr);
-        entry.status = result.status();
-        entry.error = result.error();
-        let response = match result {
-            HandlerResult::Response(mut response) => {
-                self.apply_context_limit(handler, &mut response);
-                entry.warnings = std::mem::take(&mut response.warnings);
-                Some(response)
+        let output = match verdict {
+            Ok(None) => "{}".to_owned(),
+            Ok(Some(reason)) => {
+                serde_json::json!({"decision": "block", "reason": reason}).to_string()
             }
-            HandlerResult::NonBlockingError { .. } | HandlerResult::Failed(_) => None,
+            Err(error) if dialect == Dialect::Wuu => {
+                entry.warnings.push(format!(
+                    "{error}; wuu prompt hooks fail open, so this one allowed"
+                ));
+                "{}".to_owned()
+            }
+            Err(error) if no_answer_in_time => {
+                return timed_out(entry, handler.timeout, &error);
+            }
+            Err(error) => return failed(entry, error),
         };
-        Finished {
-            run: entry,
-            response,
-        }
+        let result = interpret(dialect, event, Some(0), output.as_bytes(), b"");
+        read_result(dialect, &self.options, handler, entry, result)
     }
 
-    /// The variables a command hook gets on top of the inherited environment.
-    fn environment(&self, event: &Event, handler: &Handler, cwd: &Path) -> Vec<(String, String)> {
+    /// `mcp_tool`: calls the tool with the expanded `input`; its result is the hook's output.
+    async fn run_mcp_handler(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
         let dialect = self.dialect();
-        let mut env = vec![
-            ("HOOK_DIALECT".to_owned(), dialect.to_string()),
-            ("HOOK_EVENT".to_owned(), event.to_string()),
-        ];
-        if dialect == Dialect::Verboo {
-            let project = self.options.project_dir.as_deref().unwrap_or(cwd);
-            env.push((
-                "CLAUDE_PROJECT_DIR".to_owned(),
-                project.display().to_string(),
-            ));
+        let mut entry = base_run(handler);
+        if *event == Event::SessionEnd {
+            let why = "mcp_tool handlers do not run at SessionEnd";
+            return skipped(handler, SkipReason::Unsupported, why.to_owned());
         }
-        if let Some(root) = &handler.plugin_root {
-            env.push(("PLUGIN_ROOT".to_owned(), root.display().to_string()));
-            if dialect == Dialect::Verboo {
-                env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
+        let Some(client) = &self.mcp else {
+            let why = "no MCP client is configured for mcp_tool hooks";
+            return skipped(handler, SkipReason::NoClient, why.to_owned());
+        };
+        let (Some(server), Some(tool)) = (&handler.config.server, &handler.config.tool) else {
+            return failed(
+                entry,
+                "the mcp_tool handler needs `server` and `tool`".to_owned(),
+            );
+        };
+        let template = handler
+            .config
+            .input
+            .clone()
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let arguments = match crate::mcp::expand(&template, value) {
+            Ok(arguments) => arguments,
+            Err(error) => return failed(entry, error),
+        };
+        let started = std::time::Instant::now();
+        let call = client.call_tool(server, tool, arguments);
+        let reply = tokio::time::timeout(handler.timeout, call).await;
+        entry.duration_ms = Some(millis(started.elapsed()));
+        let output = match reply {
+            Ok(Ok(result)) => crate::mcp::output_of(&result),
+            Ok(Err(error)) => Err(format!("the MCP tool call failed: {error}")),
+            Err(_) => return timed_out(entry, handler.timeout, "the tool call was dropped"),
+        };
+        match output {
+            Ok(bytes) => {
+                let result = interpret(dialect, event, Some(0), &bytes, b"");
+                read_result(dialect, &self.options, handler, entry, result)
             }
-        }
-        env
-    }
-
-    /// lime: context over the handler's `additionalContextLimit` becomes a preview and a side
-    /// file.
-    fn apply_context_limit(&self, handler: &Handler, response: &mut Response) {
-        if self.dialect() != Dialect::Lime {
-            return;
-        }
-        let limit = handler.config.additional_context_limit.unwrap_or(10_000);
-        if let Some(context) = response.additional_context.take() {
-            let limited = limit_context(&context, limit, &self.options.side_file_dir, &handler.key);
-            match limited {
-                Ok(text) => response.additional_context = Some(text),
-                Err(warning) => {
-                    response.warnings.push(warning);
-                    response.additional_context = Some(context);
-                }
-            }
+            Err(error) => failed(entry, error),
         }
     }
 
@@ -428,6 +595,258 @@ fn skipped(handler: &Handler, reason: SkipReason, why: String) -> Finished {
     run.status = RunStatus::Skipped;
     run.skip_reason = Some(reason);
     run.error = Some(why);
+    Finished {
+        run,
+        response: None,
+    }
+}
+
+/// Runs one command handler to its end (a free function so background tasks can own its inputs).
+async fn run_command_handler(
+    dialect: Dialect,
+    options: &EngineOptions,
+    event: &Event,
+    handler: &Handler,
+    value: &Value,
+) -> Finished {
+    let Some(command) = command_for_platform(handler) else {
+        let why = "no command for this platform".to_owned();
+        return skipped(handler, SkipReason::Unsupported, why);
+    };
+    let cwd = value.get("cwd").and_then(Value::as_str).unwrap_or(".");
+    let mut spec = CommandSpec::new(command, cwd, handler.timeout);
+    spec.stdin = serde_json::to_vec(value).expect("a JSON value always serializes");
+    spec.env = environment(dialect, options, event, handler, Path::new(cwd));
+
+    let run = run_command(&spec).await;
+    let mut entry = base_run(handler);
+    entry.duration_ms = Some(millis(run.duration));
+    entry.exit_code = run.exit_code;
+    let failure = match &run.end {
+        RunEnd::Exited => None,
+        RunEnd::TimedOut => {
+            return timed_out(
+                entry,
+                handler.timeout,
+                "the hook's process group was killed",
+            );
+        }
+        RunEnd::OutputTooLarge { stream } => Some(format!(
+            "{stream} went over {} bytes; nothing it printed is used",
+            spec.output_cap
+        )),
+        RunEnd::PipesHeldOpen => Some(
+            "a process that left the hook's group kept its output open; the output is not used"
+                .to_owned(),
+        ),
+        RunEnd::SpawnFailed { error } => Some(error.clone()),
+    };
+    if let Some(error) = failure {
+        return failed(entry, error);
+    }
+    let result = interpret(dialect, event, run.exit_code, &run.stdout, &run.stderr);
+    read_result(dialect, options, handler, entry, result)
+}
+
+/// Turns an interpreted result into the handler's part of the outcome.
+fn read_result(
+    dialect: Dialect,
+    options: &EngineOptions,
+    handler: &Handler,
+    mut entry: Run,
+    result: HandlerResult,
+) -> Finished {
+    entry.status = result.status();
+    entry.error = result.error();
+    let response = match result {
+        HandlerResult::Response(mut response) => {
+            apply_context_limit(dialect, options, handler, &mut response);
+            entry.warnings.append(&mut response.warnings);
+            Some(response)
+        }
+        HandlerResult::NonBlockingError { .. } | HandlerResult::Failed(_) => None,
+    };
+    Finished {
+        run: entry,
+        response,
+    }
+}
+
+/// The variables a command hook gets on top of the inherited environment.
+fn environment(
+    dialect: Dialect,
+    options: &EngineOptions,
+    event: &Event,
+    handler: &Handler,
+    cwd: &Path,
+) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("HOOK_DIALECT".to_owned(), dialect.to_string()),
+        ("HOOK_EVENT".to_owned(), event.to_string()),
+    ];
+    if dialect == Dialect::Verboo {
+        let project = options.project_dir.as_deref().unwrap_or(cwd);
+        env.push((
+            "CLAUDE_PROJECT_DIR".to_owned(),
+            project.display().to_string(),
+        ));
+    }
+    if let Some(root) = &handler.plugin_root {
+        env.push(("PLUGIN_ROOT".to_owned(), root.display().to_string()));
+        if dialect == Dialect::Verboo {
+            env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
+        }
+    }
+    env
+}
+
+/// lime: context over the handler's `additionalContextLimit` becomes a preview and a side file.
+fn apply_context_limit(
+    dialect: Dialect,
+    options: &EngineOptions,
+    handler: &Handler,
+    response: &mut Response,
+) {
+    if dialect != Dialect::Lime {
+        return;
+    }
+    let limit = handler.config.additional_context_limit.unwrap_or(10_000);
+    if let Some(context) = response.additional_context.take() {
+        match limit_context(&context, limit, &options.side_file_dir, &handler.key) {
+            Ok(text) => response.additional_context = Some(text),
+            Err(warning) => {
+                response.warnings.push(warning);
+                response.additional_context = Some(context);
+            }
+        }
+    }
+}
+
+/// Whether a handler runs in the background.
+enum AsyncMode {
+    /// Not an async handler.
+    NotAsync,
+    /// Run it in the background.
+    Background,
+    /// Marked async but run in the foreground; the warning says why.
+    Foreground(String),
+}
+
+fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
+    if !handler.config.is_async {
+        return AsyncMode::NotAsync;
+    }
+    let why = if dialect == Dialect::Wuu {
+        "wuu has no async hooks: `async` is ignored and the hook ran in the foreground".to_owned()
+    } else if handler.config.handler_type != HandlerType::Command {
+        format!(
+            "`async` applies to command handlers only: this {} handler ran in the foreground",
+            type_name(handler.config.handler_type)
+        )
+    } else if *event == Event::SessionEnd {
+        "SessionEnd hooks run synchronously at session end: `async` is ignored".to_owned()
+    } else {
+        return AsyncMode::Background;
+    };
+    AsyncMode::Foreground(why)
+}
+
+/// What an async handler delivers: context and a message; every decision is dropped, with a
+/// warning.
+fn into_async_result(
+    session_id: String,
+    turn_id: Option<String>,
+    event: Event,
+    done: Finished,
+) -> AsyncResult {
+    let Finished { mut run, response } = done;
+    if run.status == RunStatus::Blocked {
+        run.status = RunStatus::Ok;
+    }
+    let mut result = AsyncResult {
+        session_id,
+        turn_id,
+        event,
+        run,
+        additional_context: None,
+        system_message: None,
+    };
+    if let Some(response) = response {
+        let dropped = |what: &str| {
+            format!("{what} dropped: an async hook can never block, approve, rewrite or stop")
+        };
+        let warnings = &mut result.run.warnings;
+        if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
+            let reason = response
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            let name = serde_json::to_value(decision)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            warnings.push(dropped(&format!("decision `{name}`{reason}")));
+        }
+        if response.updated_input.is_some() {
+            warnings.push(dropped("updated input"));
+        }
+        if response.stop.is_some() {
+            warnings.push(dropped("`continue: false`"));
+        }
+        if response.updated_permissions.is_some() || response.updated_mcp_tool_output.is_some() {
+            warnings.push(dropped("updated permissions or MCP tool output"));
+        }
+        result.additional_context = response.additional_context;
+        result.system_message = response.system_message;
+    }
+    result
+}
+
+/// A model's `{"ok": bool, "reason": "..."}`: `Ok(None)` lets the action go, `Ok(Some(reason))`
+/// blocks it; `Err` when the reply is not that object. A reply wrapped in a Markdown code fence
+/// or in a sentence is read from its first `{` to its last `}`.
+fn parse_verdict(reply: &str) -> Result<Option<String>, String> {
+    let shown: String = reply.trim().chars().take(200).collect();
+    let unparsable =
+        || format!("the model's reply is not {{\"ok\": bool, \"reason\": ...}}: `{shown}`");
+    let start = reply.find('{').ok_or_else(unparsable)?;
+    let end = reply.rfind('}').ok_or_else(unparsable)?;
+    let object: Value = reply
+        .get(start..=end)
+        .and_then(|json| serde_json::from_str(json).ok())
+        .ok_or_else(unparsable)?;
+    let ok = object
+        .get("ok")
+        .and_then(Value::as_bool)
+        .ok_or_else(unparsable)?;
+    if ok {
+        return Ok(None);
+    }
+    let reason = object
+        .get("reason")
+        .and_then(Value::as_str)
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or("the model said no (it gave no reason)");
+    Ok(Some(reason.to_owned()))
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn failed(mut run: Run, error: String) -> Finished {
+    run.status = RunStatus::Failed;
+    run.error = Some(error);
+    Finished {
+        run,
+        response: None,
+    }
+}
+
+fn timed_out(mut run: Run, timeout: Duration, what: &str) -> Finished {
+    run.status = RunStatus::TimedOut;
+    run.error = Some(format!("timed out after {}; {what}", seconds(timeout)));
     Finished {
         run,
         response: None,

@@ -6,6 +6,63 @@
 //!
 //! **Never**: reads configuration files itself (it is given a loaded configuration) or prints.
 //!
+//! # The engine
+//!
+//! [`Engine`] is built once from a loaded [`hook_config::Registry`]; [`Engine::dispatch`] runs
+//! every matching handler of one event and returns the [`hook_protocol::Outcome`]. No global
+//! state: two engines never share anything. Dropping a `dispatch` future kills the hooks it
+//! started. The outcome's `updated_input` is a proposal, never an authorization: the agent must
+//! put it through its own permission check again, because a hook never widens what the agent may
+//! do.
+//!
+//! | handler | runs in | how |
+//! |---|---|---|
+//! | `command` | every dialect | [`command::run_command`]: `/bin/sh -c`, event JSON on stdin |
+//! | `http` | verboo | POST of the event JSON; a 2xx body is read like stdout (see below) |
+//! | `prompt`, `agent` | verboo, wuu (`prompt`) | a [`ModelClient`] from [`Engine::with_model_client`]; lime: `skipped: unsupported` |
+//! | `mcp_tool` | lime, verboo | an [`McpClient`] from [`Engine::with_mcp_client`] |
+//! | `native` | every dialect | the SDK's in-process plugins |
+//!
+//! # Choices where the spec is silent
+//!
+//! - **http**: redirects are not followed (a 3xx is a non-2xx reply); a 2xx reply's body goes
+//!   through [`hook_protocol::interpret()`] as the stdout of an exit 0 (so an empty body continues
+//!   and plain text is context where verboo takes plain text); any other status, a connection
+//!   error or a body over 1 MiB fails the run without a decision; running out of time is
+//!   `timed_out`, like a command. Header `$VAR`/`${VAR}` names outside `allowedEnvVars` (and
+//!   allowed ones that are unset) become empty, with a warning on the run.
+//! - **prompt/agent**: the prompt is the handler's `prompt` with every `$ARGUMENTS` replaced by
+//!   the event JSON; a prompt without `$ARGUMENTS` gets the event JSON appended after a blank
+//!   line. The request carries the answer format as its `system` instruction
+//!   ([`client::ANSWER_FORMAT`]). The reply is read from its first `{` to its last `}` (so a code
+//!   fence around it is fine) and must hold a boolean `ok`. `ok: false` is read as the output
+//!   `{"decision": "block", "reason": ...}`, so the event's own blocking rules apply. Agent
+//!   handlers go to the same client with `kind: Agent`: how many steps a verifier takes is the
+//!   client's business. wuu fails open: a failed request, a timeout or an unparsable reply
+//!   allows, with a warning on the run (`ok`); with no client at all the run is `skipped:
+//!   no_client` and allows. verboo: no client is `skipped: no_client`, a failed request or an
+//!   unparsable reply `failed`, a timeout `timed_out`; none of them decides anything.
+//! - **mcp_tool**: `${path}` placeholders in `input` (in string values, at any depth) name a dotted
+//!   path into the event JSON, a whole-string placeholder keeps its JSON type, a missing path
+//!   fails the run before any call, and a null/object/array cannot be spliced into a longer
+//!   string. The tool's `structuredContent` (else its only text content, else the whole result)
+//!   is read as the stdout of an exit 0; `isError: true` fails the run. Never run at
+//!   `SessionEnd` (`skipped: unsupported`).
+//! - **async** (lime and verboo `async: true`): only command handlers run in the background
+//!   (both seeds define `async` as a command-handler field); on another type, in wuu (which has
+//!   no async hooks) and at lime's `SessionEnd` (which runs synchronously) the handler runs in
+//!   the foreground with a warning. A background run is reported in the outcome with status
+//!   `async` and nothing else; at most [`EngineOptions::max_async`] run at once. Its
+//!   [`AsyncResult`] is tagged with the `session_id` and `turn_id` of the event that started it
+//!   and handed out only by [`Engine::collect_async`] (waits) or
+//!   [`Engine::collect_finished_async`] (does not) for that session (and turn), once.
+//!   It keeps `additionalContext` and `systemMessage` only: a decision, a rewrite, a stop or
+//!   permission changes are dropped with a warning on its run, and a block (exit 2) becomes an
+//!   `ok` run. [`Engine::cancel_async`] kills a session's pending runs at session end; dropping
+//!   the engine kills them all.
+//! - **Stop loops**: past [`EngineOptions::stop_loop_cap`] consecutive `Stop`/`SubagentStop`
+//!   blocks in one session, the stop goes through and a system message says why.
+//!
 //! # Example
 //!
 //! ```
@@ -25,11 +82,28 @@
 //!
 //! # Limitations
 //!
+//! - Hooks are trusted code, not a sandbox: a command hook runs with the agent's own rights.
 //! - A process that leaves the hook's process group (`setsid`) escapes the kill; if it holds the
 //!   hook's output open, the run fails rather than wait for it.
+//! - Async results live in the engine's memory until collected or cancelled: an agent that never
+//!   collects a session's results should cancel them at session end.
+//! - `async` is honoured for command handlers only; verboo's `asyncRewake` is parsed but the
+//!   engine never wakes the agent: collecting results is the agent's move.
+//! - http handlers speak HTTP/1.1 only (no HTTP/2) and trust the system's root certificates.
+//! - The prompt/agent answer format is one JSON object: a model that cannot keep to it fails
+//!   open in wuu and fails the run in verboo.
+mod background;
+pub mod client;
 pub mod combine;
 pub mod command;
 pub mod context;
 mod engine;
+mod http;
+mod mcp;
+pub mod native;
 
+pub use background::AsyncResult;
+pub use client::{
+    BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest, OpenAiCompatibleClient,
+};
 pub use engine::{AllowAll, Engine, EngineOptions, Gate};

@@ -1,22 +1,160 @@
 //! Trust hashes of hooks, the persisted trust store, disabled state and managed hooks.
 //!
-//! **Owns**: the canonical identity hash of a hook, stable keys, the stores (lime's
-//! `config.toml` state tables, the JSON store of wuu and verboo) and the policy of who needs trust.
+//! **Owns**: the canonical identity hash of a hook ([`trust_hash`]), the policy of who needs
+//! trust ([`Policy`]), the stores ([`TrustStore`]: lime's `config.toml` state tables in
+//! [`LimeStore`], the JSON file of wuu and verboo in [`JsonStore`]), the status of every
+//! handler ([`TrustView::evaluate`]) and the engine's gate ([`TrustGate`], a
+//! [`hook_exec::Gate`]).
 //!
-//! **Never**: runs a hook, or reads trust from any layer but the user's own (a project can never
-//! trust itself).
+//! **Never**: runs a hook, prints, or reads trust from any layer but the user's own: the
+//! stores live in the dialect's home, and `hook-config` skips lime's `[hooks.state]` when it
+//! reads hooks, so a project file that writes `[hooks.state]` trusts nothing.
 //!
 //! # Example
 //!
-//! Who needs trust depends on the dialect and the handler's layer:
+//! ```
+//! use hook_config::{Environment, LoadOptions, load};
+//! use hook_protocol::Dialect;
+//! use hook_trust::{Grant, HashContext, Policy, TrustStatus, TrustView, store_for};
 //!
+//! let home = tempfile::tempdir()?;
+//! let config = home.path().join("config.toml");
+//! std::fs::write(&config, "# mine\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./done.sh\"\n")?;
+//! let options = LoadOptions::new(Dialect::Lime, Environment::empty()).with_home(home.path());
+//! let loaded = load(&options)?;
+//! let handler = &loaded.registry.handlers()[0];
+//! assert_eq!(handler.key, "user:config.toml:Stop::0");
+//!
+//! let store = store_for(Dialect::Lime, home.path());
+//! let policy = Policy::for_dialect(Dialect::Lime);
+//! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
+//! assert_eq!(view.evaluate(handler).status, TrustStatus::Untrusted);
+//!
+//! let grant = Grant { key: handler.key.clone(), hash: view.hash(handler), command: None };
+//! store.set_trusted(&[grant])?;
+//! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
+//! assert_eq!(view.evaluate(handler).status, TrustStatus::Trusted);
+//! let text = std::fs::read_to_string(&config)?;
+//! assert!(text.starts_with("# mine\n[[hooks.Stop]]"));
+//! assert!(text.contains("[hooks.state.\"user:config.toml:Stop::0\"]\ntrusted_hash = \"sha256:"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-//! use hook_protocol::{Layer, Source};
-//! let source = Source::new(Layer::Project);
-//! assert_eq!(source.layer, Layer::Project);
+//!
+//! # Who needs trust
+//!
+//! A hook runs only if it is managed or trusted, and not disabled (SPEC.md "Trust").
+//! [`Policy::for_dialect`]: lime, every non-managed hook (user, project, plugin and session
+//! alike, the seed's rule); wuu and verboo, hooks of the project, local and plugin layers,
+//! while the user's own file and the embedder's session hooks are trusted as written (status
+//! `trusted`). Managed hooks never need trust, and cannot be disabled: as with verboo's
+//! `disableAllHooks`, a user setting never turns off what an administrator manages (a stray
+//! `enabled = false` on a managed key is ignored).
+//!
+//! Statuses ([`TrustStatus`]): `managed`, `trusted` (the trusted hash is the current one),
+//! `untrusted` (no trusted hash, or the store cannot be read), `modified` (a trusted hash that
+//! is no longer the current one); and, apart from them, `enabled`. Disabled is separate from
+//! trust: a trusted hook can be disabled and keeps its trust; an untrusted hook can be
+//! disabled too. A skip names its reason (`disabled` first, then `modified` or `untrusted`)
+//! and the command that fixes it.
+//!
+//! # Trust hash
+//!
+//! `sha256:` + the lowercase hex SHA-256 of the RFC 8785 (JCS) canonical JSON of the hook's
+//! normalized identity ([`identity`]):
+//!
+//! ```json
+//! {"event": "PreToolUse", "matcher": "Bash",
+//!  "handler": {"type": "command", "command": "./check.sh", "timeout": 600, ...},
+//!  "plugin": {"name": "guard", "version": "1.2.0"}}
 //! ```
+//!
+//! - `event`: the event name; `matcher`: as written, `""` when absent.
+//! - `handler`: every field of [`hook_config::HandlerConfig`] under its config-file name
+//!   (`type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`, `asyncRewake`,
+//!   `continueOnBlock`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`,
+//!   `tool`, `input`, `additionalContextLimit`, `library`), plus `librarySha256` for native
+//!   handlers (the hex SHA-256 of the library file, `null` when it cannot be read: the hash
+//!   then changes when the file appears or changes, so a rebuilt library needs a new review).
+//! - `plugin`: the plugin's name and version, `null` outside plugins: upgrading a plugin
+//!   changes every hook's hash, so its hooks are `modified` until trusted again (the key keeps
+//!   the plugin's name only).
+//!
+//! Normalization: absent booleans are `false` and left out, like absent fields; `timeout` is
+//! the timeout in force ([`hook_config::Handler::timeout`]: the dialect's default when none is
+//! written, capped by the event's maximum), in seconds, an integer when whole, so lime's
+//! `timeout = 600` written out hashes like no timeout; lime's `additionalContextLimit` is
+//! always present with its default 10,000 filled in. The same hook therefore hashes the same
+//! from TOML and JSON (lime's `config.toml` and a session fragment, or a verboo settings file).
+//!
+//! Left out: `statusMessage`, the text an agent shows while the hook runs. It changes neither
+//! what runs nor what the hook may do, so rewording it must not cost a review. The dialect is
+//! not hashed either: stores are per dialect.
+//!
+//! A native library's relative path resolves against the plugin folder (plugin hooks) or
+//! [`HashContext::base_dir`] (the project directory for the CLI).
+//!
+//! # Keys
+//!
+//! Keys come from `hook-config`: `<layer>:<where>:<Event>:<matcher>:<n>`, e.g.
+//! `user:config.toml:PreToolUse:Bash:0` or
+//! `project:/work/app/.claude/settings.json:PostToolUse:Write|Edit:1`.
+//! `<layer>` is `managed`, `user`, `project`, `local`, `plugin` or `session`; `<where>` is the
+//! user file's name relative to the home, the absolute path of a project, local or managed
+//! file, a plugin's name or a session fragment's name; `<matcher>` is as written; `<n>` counts
+//! the earlier handlers of the same event and matcher in the same file. So reordering other
+//! groups, adding a hook elsewhere or reformatting the file keeps the key (and the hash:
+//! the hook is still `trusted`), while editing the hook keeps the key and changes the hash
+//! (`modified`).
+//!
+//! Why the user file is relative: lime keeps trust inside `<home>/config.toml`, so a record
+//! that named the home's absolute path would stop matching when the home moves, and a home
+//! kept in a repository (the demo's) could not carry its records to another clone. Project
+//! files keep their absolute path on purpose: trusting a project's hook must not trust the
+//! same text in another checkout.
+//!
+//! # Stores
+//!
+//! [`store_for`] picks the dialect's: lime [`LimeStore`], `[hooks.state."<key>"]` tables in the
+//! user's `config.toml` with `trusted_hash` and `enabled = false` when disabled, edited with
+//! `toml_edit` so every other byte of the file survives; wuu and verboo [`JsonStore`],
+//! `<home>/hook-trust.json`, which also keeps the trusted command so a listing can show old
+//! and new. Bring your own by implementing [`TrustStore`].
+//!
+//! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` through `fs4`), re-read the
+//! store, apply only the given keys' changes, write a temporary file in the same folder, fsync
+//! it and rename it over the store (then fsync the folder): concurrent processes trusting
+//! different hooks all land, and a reader sees the old file or the new one, never half of
+//! each.
+//!
+//! Refused, as [`StoreError`]s that name the file (and the line and column where one is
+//! known): a corrupt store (bad TOML or JSON, a record of the wrong type, a hash that is not
+//! `sha256:` and 64 hex digits) is never read as empty and never overwritten; a store that is
+//! a symbolic link (trust written through it could land anywhere) or world-writable (anyone
+//! could trust a hook). The engine then treats every hook that needs trust as untrusted, and
+//! says so in each skip.
 //!
 //! # Limitations
 //!
-//! Not written yet: this crate is a placeholder in the workspace layout until the trust issue
-//! lands. It exports nothing.
+//! - The hash covers the command text, not the scripts it runs: `./check.sh` edited in place
+//!   keeps its trust (native libraries are the exception: their bytes are hashed).
+//! - The lock is advisory: an editor saving `config.toml` at the same moment as `hook trust`
+//!   is not locked out, and the later write wins.
+//! - The store's owner is not checked, only that it is not world-writable; its folder is not
+//!   checked either.
+//! - lime's records keep no command text, so `hook list` shows old and new hashes only.
+//! - A relative native `library` resolves against [`HashContext::base_dir`]; an engine that
+//!   loads it from elsewhere hashes a different file.
+
+mod gate;
+mod hash;
+mod keys;
+mod policy;
+mod store;
+
+pub use gate::TrustGate;
+pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
+pub use keys::{UnknownKey, check_keys, nearest_keys};
+pub use policy::{FixCommands, HookTrust, Policy, TrustStatus, TrustView, shell_quote};
+pub use store::{
+    Grant, JsonStore, LimeStore, Position, Records, StoreError, TrustRecord, TrustStore, store_for,
+};

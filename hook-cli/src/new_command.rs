@@ -1,0 +1,234 @@
+//! `hook new NAME [--dialect D] [--path DIR]`: scaffold a typed Rust hook crate on `hook-sdk`.
+//!
+//! The crate depends on `hook-sdk` by path (the crates are not published yet): by default the
+//! `hook-sdk` folder of the workspace this `hook` binary was built from; `--sdk DIR` names
+//! another checkout. It holds a working hook (deny `rm -rf /` in Bash), tests that use
+//! `hook_sdk::testing`, and a README with the config snippet of each dialect.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hook_protocol::Dialect;
+
+/// Arguments of `hook new`.
+#[derive(Debug, Args)]
+pub(crate) struct NewArgs {
+    /// The crate's name (letters, digits, `-` and `_`), also the hook binary's name.
+    name: String,
+    /// Write the README and tests for this dialect only (default: all three).
+    #[arg(long, value_parser = super::parse_dialect)]
+    dialect: Option<Dialect>,
+    /// Where to create the crate (default: ./NAME). Must not exist or be empty.
+    #[arg(long)]
+    path: Option<PathBuf>,
+    /// The `hook-sdk` folder to depend on (default: the one of the workspace this `hook` was
+    /// built from).
+    #[arg(long)]
+    sdk: Option<PathBuf>,
+}
+
+/// Creates the crate and prints where.
+pub(crate) fn new(args: NewArgs) -> Result<ExitCode> {
+    let name = args.name.as_str();
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    if !valid {
+        bail!(
+            "`{name}` is not a valid crate name: use letters, digits, `-` and `_`, not starting with a digit"
+        );
+    }
+    let dir = args.path.clone().unwrap_or_else(|| PathBuf::from(name));
+    if dir.exists()
+        && dir
+            .read_dir()
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "{} already exists and is not empty: choose another --path",
+            dir.display()
+        );
+    }
+    let sdk = match &args.sdk {
+        Some(sdk) => sdk.clone(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-sdk"),
+    };
+    let sdk = sdk.canonicalize().with_context(|| {
+        format!(
+            "hook-sdk not found at {}: pass --sdk with the path of a hook-sdk checkout",
+            sdk.display()
+        )
+    })?;
+    std::fs::create_dir_all(dir.join("src"))
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = dir.canonicalize()?;
+    let dialects: Vec<Dialect> = match args.dialect {
+        Some(dialect) => vec![dialect],
+        None => Dialect::ALL.to_vec(),
+    };
+    let files = [
+        ("Cargo.toml", cargo_toml(name, &sdk)),
+        ("src/main.rs", main_rs(name, &dialects)),
+        ("README.md", readme(name, &dir, &dialects)),
+        (".gitignore", "/target\n".to_owned()),
+    ];
+    for (file, text) in files {
+        let path = dir.join(file);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    println!(
+        "created the hook crate `{name}` in {}\n  cd {} && cargo test\nthen wire target/release/{name} into your agent's config (see README.md)",
+        dir.display(),
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cargo_toml(name: &str, sdk: &Path) -> String {
+    format!(
+        r#"[package]
+name = "{name}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+# hook-sdk is not on crates.io yet: this is a path dependency on a checkout of the hooks
+# workspace. Once it is published, replace it with `hook-sdk = "0.1"`.
+hook-sdk = {{ path = "{sdk}" }}
+
+# A crate of its own, even when created inside another workspace.
+[workspace]
+
+[profile.dev.package."*"]
+# Dependencies are compiled once; a little optimisation keeps schema validation in tests quick.
+opt-level = 1
+"#,
+        sdk = sdk.display().to_string().replace('\\', "/")
+    )
+}
+
+fn main_rs(name: &str, dialects: &[Dialect]) -> String {
+    let list = dialects
+        .iter()
+        .map(|d| format!("Dialect::{}", capitalized(*d)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        r#"//! `{name}`: a hook for wuu, verboo and lime, built with hook-sdk.
+//!
+//! It reads one event on stdin and answers the way the agent's dialect requires (the engine
+//! sets `HOOK_DIALECT`; `--dialect` also works). Change `handle` to make it yours.
+
+use hook_sdk::{{Event, EventKind, Response, Tool}};
+
+/// Answers one event: denies Bash commands that would delete the root directory.
+fn handle(event: &Event) -> Response {{
+    match event.kind() {{
+        EventKind::PreToolUse(call) => match &call.tool {{
+            Tool::Bash {{ command, .. }} if command.contains("rm -rf /") => {{
+                Response::deny("refusing to run `rm -rf /`")
+            }}
+            _ => Response::none(),
+        }},
+        // Every other event: no decision, written the dialect's way.
+        _ => Response::none(),
+    }}
+}}
+
+fn main() {{
+    hook_sdk::run(handle)
+}}
+
+#[cfg(test)]
+mod tests {{
+    use super::handle;
+    use hook_sdk::serde_json::json;
+    use hook_sdk::testing::{{input, run_json}};
+    use hook_sdk::{{Decision, Dialect}};
+
+    const DIALECTS: &[Dialect] = &[{list}];
+
+    fn bash(dialect: Dialect, command: &str) -> hook_sdk::serde_json::Value {{
+        let tool = if dialect == Dialect::Wuu {{ "bash" }} else {{ "Bash" }};
+        input(
+            dialect,
+            "PreToolUse",
+            json!({{"tool_name": tool, "tool_input": {{"command": command}}}}),
+        )
+    }}
+
+    #[test]
+    fn denies_deleting_the_root_directory() {{
+        for &dialect in DIALECTS {{
+            let run = run_json(handle, dialect, bash(dialect, "rm -rf /"));
+            assert_eq!(run.exit_code, 0);
+            assert_eq!(run.decision(), Decision::Block, "{{dialect}}");
+            // What the binary prints is valid output for the dialect.
+            run.validate().unwrap();
+        }}
+    }}
+
+    #[test]
+    fn lets_other_commands_and_events_through() {{
+        for &dialect in DIALECTS {{
+            let run = run_json(handle, dialect, bash(dialect, "cargo test"));
+            assert_eq!(run.decision(), Decision::Continue, "{{dialect}}");
+            let run = run_json(handle, dialect, input(dialect, "Stop", json!({{}})));
+            assert_eq!(run.stdout, b"{{}}\n");
+        }}
+    }}
+}}
+"#
+    )
+}
+
+fn capitalized(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Wuu => "Wuu",
+        Dialect::Verboo => "Verboo",
+        Dialect::Lime => "Lime",
+    }
+}
+
+fn readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {
+    let binary = dir.join("target/release").join(name).display().to_string();
+    let mut text = format!(
+        r#"# {name}
+
+A hook for AI coding agents, written in Rust with `hook-sdk`.
+
+```sh
+cargo test              # the hook's own tests (hook_sdk::testing)
+cargo build --release   # the hook: {binary}
+```
+
+`hook-sdk` is a path dependency on the hooks workspace until it is published (see
+`Cargo.toml`). Check the hook end to end with the `hook` command:
+`hook test --dialect lime --event PreToolUse --tool Bash -- {binary}`.
+
+## Wiring it into your agent
+"#
+    );
+    for dialect in dialects {
+        let snippet = match dialect {
+            Dialect::Wuu => format!(
+                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"command\", \"command\": \"{binary}\", \"timeout\": 10}}]}}}}\n```\n"
+            ),
+            Dialect::Verboo => format!(
+                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"command\", \"command\": \"{binary}\"}}]}}]}}}}\n```\n"
+            ),
+            Dialect::Lime => format!(
+                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"{binary}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
+            ),
+        };
+        text.push('\n');
+        text.push_str(&snippet);
+    }
+    text
+}

@@ -1,0 +1,222 @@
+//! `hook trust`, `hook untrust`, `hook enable`, `hook disable`, and the trust that `hook run`
+//! and `hook list` show.
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use hook_config::{Handler, Loaded};
+use hook_protocol::{Layer, SkipReason};
+use hook_trust::{
+    FixCommands, Grant, HashContext, Policy, TrustGate, TrustStatus, TrustView, check_keys,
+    shell_quote, store_for,
+};
+
+use crate::engine_commands::Location;
+
+/// The hooks a trust command changes.
+#[derive(Debug, Args)]
+pub(crate) struct KeysArgs {
+    #[command(flatten)]
+    location: Location,
+    /// The hooks' keys, as `hook list` shows them.
+    #[arg(
+        value_name = "KEY",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    keys: Vec<String>,
+    /// Every hook: for `trust`, every one that needs trust and lacks it; for `untrust`, every
+    /// trusted one; for `enable`/`disable`, every non-managed one.
+    #[arg(long)]
+    all: bool,
+}
+
+/// What a trust command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    Trust,
+    Untrust,
+    Enable,
+    Disable,
+}
+
+/// The trust of `loaded`'s handlers: the dialect's store in its home, hashing native libraries
+/// relative to the project.
+pub(crate) fn trust_view(loaded: &Loaded) -> TrustView {
+    let dialect = loaded.registry.dialect();
+    let store = store_for(dialect, &loaded.discovery.home);
+    let context = HashContext {
+        base_dir: loaded.discovery.project.clone(),
+    };
+    TrustView::load(store.as_ref(), Policy::for_dialect(dialect), context)
+}
+
+/// The engine's gate, whose messages name the trust commands with this `--home`/`--project`.
+pub(crate) fn gate(location: &Location, loaded: &Loaded) -> TrustGate {
+    let mut extra = String::new();
+    if let Some(home) = &location.home {
+        extra.push_str(&format!(
+            " --home {}",
+            shell_quote(&home.display().to_string())
+        ));
+    }
+    if let Some(project) = &location.project {
+        extra.push_str(&format!(
+            " --project {}",
+            shell_quote(&project.display().to_string())
+        ));
+    }
+    TrustGate::new(trust_view(loaded))
+        .with_fix_commands(FixCommands::for_dialect(location.dialect, &extra))
+}
+
+/// The one-line warnings `hook run` prints for what trust kept from running.
+pub(crate) fn skip_warnings(view: &TrustView, outcome: &hook_protocol::Outcome) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some(error) = view.store_error() {
+        warnings.push(format!(
+            "warning: {error}; every hook that needs trust is treated as untrusted"
+        ));
+    }
+    for run in &outcome.runs {
+        if matches!(
+            run.skip_reason,
+            Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Disabled)
+        ) {
+            let why = run.error.as_deref().unwrap_or("not trusted");
+            warnings.push(format!("warning: skipped {}: {why}", run.key));
+        }
+    }
+    warnings
+}
+
+/// `hook trust`, `hook untrust`, `hook enable`, `hook disable`.
+pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
+    let loaded = args.location.load()?;
+    let dialect = args.location.dialect;
+    let view = trust_view(&loaded);
+    if let Some(error) = view.store_error() {
+        bail!("{error}");
+    }
+    let store = store_for(dialect, &loaded.discovery.home);
+    let handlers = loaded.registry.handlers();
+    let records = view.records().cloned().unwrap_or_default();
+    let policy = view.policy();
+
+    // Keys a command may name: every loaded hook, and for untrust/enable the stale records of
+    // hooks that are gone.
+    let mut known: BTreeSet<&str> = handlers.iter().map(|h| h.key.as_str()).collect();
+    if matches!(action, Action::Untrust | Action::Enable) {
+        known.extend(records.keys().map(String::as_str));
+    }
+    check_keys(&args.keys, known.iter().copied())?;
+    let named: Vec<&str> = if args.all {
+        match action {
+            Action::Trust => handlers
+                .iter()
+                .filter(|h| policy.needs_trust(h.source.layer))
+                .filter(|h| view.evaluate(h).status != TrustStatus::Trusted)
+                .map(|h| h.key.as_str())
+                .collect(),
+            Action::Untrust => records
+                .iter()
+                .filter(|(_, r)| r.trusted_hash.is_some())
+                .map(|(k, _)| k.as_str())
+                .collect(),
+            Action::Enable | Action::Disable => handlers
+                .iter()
+                .filter(|h| h.source.layer != Layer::Managed)
+                .map(|h| h.key.as_str())
+                .collect(),
+        }
+    } else {
+        args.keys.iter().map(String::as_str).collect()
+    };
+    let find = |key: &str| handlers.iter().find(|h| h.key == key);
+    let mut changed: Vec<String> = Vec::new();
+    match action {
+        Action::Trust => {
+            let mut grants = Vec::new();
+            for key in dedup(&named) {
+                let Some(handler) = find(key) else { continue };
+                if !policy.needs_trust(handler.source.layer) {
+                    println!("{key}: {} hooks need no trust", layer_name(handler));
+                    continue;
+                }
+                let hash = view.hash(handler);
+                changed.push(format!("trusted {key} ({hash})"));
+                grants.push(Grant {
+                    key: key.to_owned(),
+                    hash,
+                    command: Some(handler.config.summary()),
+                });
+            }
+            if !grants.is_empty() {
+                store.set_trusted(&grants)?;
+            }
+        }
+        Action::Untrust => {
+            let keys: Vec<String> = dedup(&named).into_iter().map(str::to_owned).collect();
+            changed.extend(keys.iter().map(|k| format!("untrusted {k}")));
+            if !keys.is_empty() {
+                store.remove_trust(&keys)?;
+            }
+        }
+        Action::Enable | Action::Disable => {
+            let enable = action == Action::Enable;
+            let mut keys = Vec::new();
+            for key in dedup(&named) {
+                if find(key).is_some_and(|h| h.source.layer == Layer::Managed) {
+                    println!("{key}: managed hooks cannot be disabled or enabled");
+                    continue;
+                }
+                keys.push(key.to_owned());
+                let verb = if enable { "enabled" } else { "disabled" };
+                changed.push(format!("{verb} {key}"));
+            }
+            if !keys.is_empty() {
+                store.set_enabled(&keys, enable)?;
+            }
+        }
+    }
+    if changed.is_empty() {
+        println!("nothing to change");
+    }
+    for line in changed {
+        println!("{line}");
+    }
+    println!("store: {}", store.location().display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dedup<'a>(keys: &[&'a str]) -> Vec<&'a str> {
+    let mut seen = BTreeSet::new();
+    keys.iter().copied().filter(|k| seen.insert(*k)).collect()
+}
+
+fn layer_name(handler: &Handler) -> String {
+    format!("{:?}", handler.source.layer).to_lowercase()
+}
+
+/// The trust part of a `hook list` line (`trusted, enabled`), and the lines under it that show
+/// what changed since a modified hook was trusted.
+pub(crate) fn list_lines(view: &TrustView, handler: &Handler) -> (String, Vec<String>) {
+    let trust = view.evaluate(handler);
+    let enabled = if trust.enabled { "enabled" } else { "disabled" };
+    let label = format!("{}, {enabled}", trust.status);
+    let mut details = Vec::new();
+    if trust.status == TrustStatus::Modified {
+        details.push(format!(
+            "      modified: trusted {}, now {}",
+            trust.trusted_hash.as_deref().unwrap_or(""),
+            trust.hash
+        ));
+        if let Some(old) = &trust.trusted_command {
+            details.push(format!("      was: {old}"));
+            details.push(format!("      now: {}", trust.command));
+        }
+    }
+    (label, details)
+}

@@ -1,0 +1,99 @@
+//! `hook new`: the scaffolded crate builds and its tests pass, offline.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
+}
+
+#[test]
+fn the_scaffold_builds_and_its_tests_pass_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("deny-rm");
+    let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["new", "deny-rm", "--path"])
+        .arg(&crate_dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("created the hook crate `deny-rm`"),
+        "{stdout}"
+    );
+    let readme = std::fs::read_to_string(crate_dir.join("README.md")).unwrap();
+    for dialect in ["### wuu", "### verboo", "### lime", "[[hooks.PreToolUse]]"] {
+        assert!(readme.contains(dialect), "{readme}");
+    }
+    let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("hook-sdk = { path = "), "{manifest}");
+
+    // The workspace's lock file pins the versions its target directory already built.
+    std::fs::copy(workspace().join("Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let output = Command::new(env!("CARGO"))
+        .args(["test", "--offline", "--quiet"])
+        .current_dir(&crate_dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{log}");
+    assert!(log.contains("2 passed"), "{log}");
+
+    // Refuses to write over a crate, and checks the name.
+    let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["new", "deny-rm", "--path"])
+        .arg(&crate_dir)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("already exists"));
+    let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["new", "9 lives", "--path"])
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a valid crate name"));
+}
+
+#[test]
+fn one_dialect_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["new", "lime-hook", "--dialect", "lime", "--path"])
+        .arg(dir.path().join("lime-hook"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let readme = std::fs::read_to_string(dir.path().join("lime-hook/README.md")).unwrap();
+    assert!(
+        readme.contains("### lime") && !readme.contains("### wuu"),
+        "{readme}"
+    );
+    let main = std::fs::read_to_string(dir.path().join("lime-hook/src/main.rs")).unwrap();
+    assert!(
+        main.contains("const DIALECTS: &[Dialect] = &[Dialect::Lime];"),
+        "{main}"
+    );
+}

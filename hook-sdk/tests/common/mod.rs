@@ -1,0 +1,207 @@
+//! Shared set-up of the SDK's end-to-end tests: the built examples, a temporary home with a
+//! config, dispatch through `hook_exec::Engine`.
+// Setup helpers panic on a broken test environment, like the tests themselves.
+#![allow(clippy::unwrap_used, dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use hook_config::{Environment, LoadOptions, load};
+use hook_exec::Engine;
+use hook_protocol::{Dialect, Outcome, parse_input};
+use serde_json::{Value, json};
+
+/// The workspace's target directory.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+    }
+}
+
+/// The examples, built once per test process (a no-op when `cargo test` already built them).
+pub fn examples_dir() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "-p", "hook-sdk", "--examples"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .unwrap();
+        assert!(status.success(), "building the examples failed");
+        target_dir().join("debug").join("examples")
+    })
+}
+
+/// The path of an example executable.
+pub fn example(name: &str) -> PathBuf {
+    examples_dir().join(name)
+}
+
+/// The path of the native example library.
+pub fn native_example() -> PathBuf {
+    let file = format!(
+        "{}block_dangerous_bash_native{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    examples_dir().join(file)
+}
+
+/// What a handler entry runs.
+#[derive(Clone)]
+pub enum Runs {
+    /// A command (an executable path).
+    Command(PathBuf),
+    /// A native library.
+    Native(PathBuf),
+}
+
+/// A temporary home with one config, and a project directory used as the event's cwd.
+pub struct Setup {
+    pub dir: tempfile::TempDir,
+    pub dialect: Dialect,
+}
+
+impl Setup {
+    /// A home whose config runs `runs` on `event` for tools matching `matcher`.
+    pub fn new(dialect: Dialect, event: &str, matcher: &str, runs: &Runs) -> Setup {
+        Setup::with_handlers(dialect, event, matcher, std::slice::from_ref(runs))
+    }
+
+    /// A home whose config runs every handler of `runs`, in order.
+    pub fn with_handlers(dialect: Dialect, event: &str, matcher: &str, runs: &[Runs]) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        let handler = |runs: &Runs| match runs {
+            Runs::Command(path) => json!({"type": "command", "command": path, "timeout": 30}),
+            Runs::Native(path) => json!({"type": "native", "library": path, "timeout": 30}),
+        };
+        let (name, text) = match dialect {
+            Dialect::Wuu => {
+                let entries: Vec<Value> = runs
+                    .iter()
+                    .map(|r| {
+                        let mut h = handler(r);
+                        h["matcher"] = json!(matcher);
+                        h
+                    })
+                    .collect();
+                (
+                    "config.json",
+                    json!({"hooks": {event: entries}}).to_string(),
+                )
+            }
+            Dialect::Verboo => {
+                let hooks: Vec<Value> = runs.iter().map(handler).collect();
+                let config = json!({"hooks": {event: [{"matcher": matcher, "hooks": hooks}]}});
+                ("settings.json", config.to_string())
+            }
+            Dialect::Lime => {
+                let mut toml = format!("[[hooks.{event}]]\nmatcher = {matcher:?}\n");
+                for r in runs {
+                    let (kind, field, path) = match r {
+                        Runs::Command(p) => ("command", "command", p),
+                        Runs::Native(p) => ("native", "library", p),
+                    };
+                    toml.push_str(&format!(
+                        "[[hooks.{event}.hooks]]\ntype = \"{kind}\"\n{field} = {:?}\ntimeout = 30\n",
+                        path.display().to_string()
+                    ));
+                }
+                ("config.toml", toml)
+            }
+        };
+        std::fs::write(dir.path().join("home").join(name), text).unwrap();
+        Setup { dir, dialect }
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    pub fn engine(&self) -> Engine {
+        let env = Environment::empty()
+            .with_var("VERBOO_MANAGED_SETTINGS", self.dir.path().join("none.json"))
+            .with_var("LIME_MANAGED_CONFIG", self.dir.path().join("none.toml"));
+        let options = LoadOptions::new(self.dialect, env)
+            .with_home(self.dir.path().join("home"))
+            .with_project(self.project());
+        let loaded = load(&options).unwrap();
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        Engine::new(loaded.registry)
+    }
+
+    /// A minimal input of `event` with `fields`, its cwd the project.
+    pub fn input(&self, event: &str, fields: Value) -> Value {
+        let mut input = hook_sdk::testing::input(self.dialect, event, fields);
+        input["cwd"] = json!(self.project());
+        input
+    }
+
+    /// Dispatches `input` through the engine.
+    pub fn dispatch(&self, input: &Value) -> Outcome {
+        let engine = self.engine();
+        let input = parse_input(self.dialect, input.to_string().as_bytes()).unwrap();
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(engine.dispatch(&input))
+    }
+}
+
+/// Runs an example executable directly (as the engine would, with `HOOK_DIALECT`), checks its
+/// exit code is 0 and its stdout passes the protocol's validator; returns stdout as JSON.
+pub fn run_and_validate(path: &Path, dialect: Dialect, input: &Value) -> Value {
+    use std::io::Write;
+    let mut child = Command::new(path)
+        .env("HOOK_DIALECT", dialect.as_str())
+        .current_dir(input["cwd"].as_str().unwrap_or("."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let event = hook_protocol::Event::from_name(input["hook_event_name"].as_str().unwrap());
+    if let Err(error) = hook_protocol::validate_output(dialect, &event, &output.stdout) {
+        panic!(
+            "{} wrote invalid {dialect} {event} output {}: {error}",
+            path.display(),
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The tool name each dialect's agent uses for a common tool.
+pub fn tool(dialect: Dialect, name: &str) -> String {
+    match dialect {
+        Dialect::Wuu => name.to_ascii_lowercase(),
+        Dialect::Verboo | Dialect::Lime => name.to_owned(),
+    }
+}
+
+/// The matcher selecting `name` in `dialect` (wuu: exact, case-insensitive; others: regex).
+pub fn matcher(dialect: Dialect, names: &[&str]) -> String {
+    match dialect {
+        Dialect::Wuu => String::new(),
+        Dialect::Verboo | Dialect::Lime => names.join("|"),
+    }
+}

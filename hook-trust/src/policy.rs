@@ -1,0 +1,277 @@
+//! Who needs trust, and the trust status of every handler.
+
+use std::sync::Arc;
+
+use hook_config::Handler;
+use hook_protocol::{Dialect, Layer, SkipReason};
+use serde::Serialize;
+
+use crate::hash::{HashContext, trust_hash};
+use crate::store::{Records, StoreError, TrustRecord, TrustStore};
+
+/// Who needs trust before running (SPEC.md "Trust").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    dialect: Dialect,
+}
+
+impl Policy {
+    /// The rules of `dialect`: lime, every non-managed hook; wuu and verboo, hooks of the
+    /// project, local and plugin layers (the user's own file and the embedder's session hooks
+    /// are trusted as written).
+    pub fn for_dialect(dialect: Dialect) -> Self {
+        Policy { dialect }
+    }
+
+    /// The dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Whether a hook of `layer` must be trusted before it runs.
+    pub fn needs_trust(&self, layer: Layer) -> bool {
+        match (self.dialect, layer) {
+            (_, Layer::Managed) => false,
+            (Dialect::Lime, _) => true,
+            (Dialect::Wuu | Dialect::Verboo, Layer::Project | Layer::Local | Layer::Plugin) => true,
+            (Dialect::Wuu | Dialect::Verboo, Layer::User | Layer::Session) => false,
+        }
+    }
+}
+
+/// A handler's trust status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrustStatus {
+    /// From the managed layer: never needs trust, cannot be disabled.
+    Managed,
+    /// Trusted: its current hash is the trusted one, or its layer is trusted as written.
+    Trusted,
+    /// Needs trust and has none (or the store could not be read).
+    Untrusted,
+    /// Was trusted, then changed: its hash is not the trusted one.
+    Modified,
+}
+
+impl std::fmt::Display for TrustStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TrustStatus::Managed => "managed",
+            TrustStatus::Trusted => "trusted",
+            TrustStatus::Untrusted => "untrusted",
+            TrustStatus::Modified => "modified",
+        })
+    }
+}
+
+/// Everything known about one handler's trust.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HookTrust {
+    /// The handler's key.
+    pub key: String,
+    /// Its status.
+    pub status: TrustStatus,
+    /// `false` when disabled (managed hooks are always enabled).
+    pub enabled: bool,
+    /// Whether its layer needs trust in this dialect.
+    pub needs_trust: bool,
+    /// Its hash now.
+    pub hash: String,
+    /// The hash it was trusted with, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trusted_hash: Option<String>,
+    /// What it ran when it was trusted, when the store kept it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trusted_command: Option<String>,
+    /// What it runs now ([`hook_config::HandlerConfig::summary`]).
+    pub command: String,
+}
+
+impl HookTrust {
+    /// Whether the handler may run: managed or trusted, and enabled.
+    pub fn may_run(&self) -> bool {
+        matches!(self.status, TrustStatus::Managed | TrustStatus::Trusted) && self.enabled
+    }
+}
+
+/// The trust of every handler of one configuration: the policy, the store's records (or why
+/// they could not be read) and how to hash.
+#[derive(Debug, Clone)]
+pub struct TrustView {
+    policy: Policy,
+    context: HashContext,
+    records: Result<Records, Arc<StoreError>>,
+    location: std::path::PathBuf,
+}
+
+impl TrustView {
+    /// Reads `store` once. A store that cannot be read is kept as an error: every handler
+    /// that needs trust is then untrusted ([`TrustView::store_error`] says why).
+    pub fn load(store: &dyn TrustStore, policy: Policy, context: HashContext) -> Self {
+        TrustView {
+            policy,
+            context,
+            records: store.load().map_err(Arc::new),
+            location: store.location().to_path_buf(),
+        }
+    }
+
+    /// A view over records already read (for tests and embedders with their own storage).
+    pub fn from_records(policy: Policy, context: HashContext, records: Records) -> Self {
+        TrustView {
+            policy,
+            context,
+            records: Ok(records),
+            location: std::path::PathBuf::new(),
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The hashing context.
+    pub fn context(&self) -> &HashContext {
+        &self.context
+    }
+
+    /// Where the records came from.
+    pub fn location(&self) -> &std::path::Path {
+        &self.location
+    }
+
+    /// Why the store could not be read, if it could not.
+    pub fn store_error(&self) -> Option<&StoreError> {
+        self.records.as_ref().err().map(AsRef::as_ref)
+    }
+
+    /// The records read (empty when the store could not be read).
+    pub fn records(&self) -> Option<&Records> {
+        self.records.as_ref().ok()
+    }
+
+    /// The current trust hash of `handler`.
+    pub fn hash(&self, handler: &Handler) -> String {
+        trust_hash(self.policy.dialect, handler, &self.context)
+    }
+
+    /// The trust of `handler`.
+    pub fn evaluate(&self, handler: &Handler) -> HookTrust {
+        let hash = self.hash(handler);
+        let needs_trust = self.policy.needs_trust(handler.source.layer);
+        let default = TrustRecord::default();
+        let record = self
+            .records
+            .as_ref()
+            .ok()
+            .and_then(|records| records.get(&handler.key))
+            .unwrap_or(&default);
+        let managed = handler.source.layer == Layer::Managed;
+        let status = if managed {
+            TrustStatus::Managed
+        } else if !needs_trust {
+            TrustStatus::Trusted
+        } else {
+            match &record.trusted_hash {
+                Some(trusted) if *trusted == hash => TrustStatus::Trusted,
+                Some(_) => TrustStatus::Modified,
+                None => TrustStatus::Untrusted,
+            }
+        };
+        HookTrust {
+            key: handler.key.clone(),
+            status,
+            enabled: managed || record.enabled,
+            needs_trust,
+            hash,
+            trusted_hash: record.trusted_hash.clone(),
+            trusted_command: record.trusted_command.clone(),
+            command: handler.config.summary(),
+        }
+    }
+
+    /// Why `handler` may not run, with a message naming the command that fixes it; `None`
+    /// when it may run. `fix` is the command prefix to name (`hook trust --dialect lime`).
+    pub fn skip_reason(
+        &self,
+        handler: &Handler,
+        fix: &FixCommands,
+    ) -> Option<(SkipReason, String)> {
+        let trust = self.evaluate(handler);
+        if trust.may_run() {
+            return None;
+        }
+        let key = shell_quote(&trust.key);
+        let store_note = match self.store_error() {
+            Some(error) if trust.needs_trust => {
+                format!(" (the trust store cannot be read, so no hook is trusted: {error})")
+            }
+            _ => String::new(),
+        };
+        if !trust.enabled {
+            let also = match trust.status {
+                TrustStatus::Untrusted | TrustStatus::Modified => {
+                    format!("; it is also {}", trust.status)
+                }
+                TrustStatus::Managed | TrustStatus::Trusted => String::new(),
+            };
+            return Some((
+                SkipReason::Disabled,
+                format!(
+                    "hook {} is disabled{also}: run `{} {key}` to enable it",
+                    trust.key, fix.enable
+                ),
+            ));
+        }
+        match trust.status {
+            TrustStatus::Modified => Some((
+                SkipReason::Modified,
+                format!(
+                    "hook {} changed since it was trusted ({} -> {}): review it, then run `{} {key}`",
+                    trust.key,
+                    trust.trusted_hash.as_deref().unwrap_or(""),
+                    trust.hash,
+                    fix.trust
+                ),
+            )),
+            _ => Some((
+                SkipReason::Untrusted,
+                format!(
+                    "hook {} is not trusted{store_note}: review it, then run `{} {key}`",
+                    trust.key, fix.trust
+                ),
+            )),
+        }
+    }
+}
+
+/// The commands skip messages name: `hook trust --dialect lime` and `hook enable --dialect
+/// lime` by default; a CLI adds its `--home`/`--project`, an embedder its own wording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixCommands {
+    /// Followed by the key, trusts a hook.
+    pub trust: String,
+    /// Followed by the key, enables a hook.
+    pub enable: String,
+}
+
+impl FixCommands {
+    /// `hook trust --dialect D{extra}` and `hook enable --dialect D{extra}`.
+    pub fn for_dialect(dialect: Dialect, extra: &str) -> Self {
+        FixCommands {
+            trust: format!("hook trust --dialect {dialect}{extra}"),
+            enable: format!("hook enable --dialect {dialect}{extra}"),
+        }
+    }
+}
+
+/// `text` quoted for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}

@@ -1,0 +1,308 @@
+//! lime's store: `[hooks.state."<key>"]` tables in the user's `config.toml`.
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{DocumentMut, Item, Table, TableLike};
+
+use super::{
+    Change, Grant, Position, Records, StoreError, TrustRecord, TrustStore, apply, locked_update,
+    read_store,
+};
+use crate::hash::is_trust_hash;
+
+/// lime's trust store: `[hooks.state."<key>"]` with `trusted_hash = "sha256:..."` and
+/// `enabled = false` for a disabled hook, inside the user's `config.toml`.
+///
+/// Edited with `toml_edit`: every byte outside the records it changes (comments, order,
+/// formatting, every other key, the hooks themselves) stays as it was. New records go at the
+/// end of the file; a record that says nothing (untrusted and enabled) is removed, and so is a
+/// `hooks.state` table this store added once it is empty. Keys of a record other than
+/// `trusted_hash` and `enabled` are left alone.
+#[derive(Debug, Clone)]
+pub struct LimeStore {
+    path: PathBuf,
+}
+
+impl LimeStore {
+    /// The store in the lime `config.toml` at `path` (usually `<home>/config.toml`).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        LimeStore { path: path.into() }
+    }
+
+    fn update(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
+        locked_update(&self.path, |text| {
+            let text = text.unwrap_or("");
+            // Validates first: a corrupt store is never overwritten.
+            let records = parse_records(&self.path, text)?;
+            let mut doc: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
+                corrupt(
+                    &self.path,
+                    text,
+                    error.span().map(|s| s.start),
+                    error.message(),
+                )
+            })?;
+            for change in changes {
+                let key = change.key();
+                let mut record = records.get(key).cloned().unwrap_or_default();
+                apply(&mut record, change);
+                write_record(&self.path, &mut doc, key, &record)?;
+            }
+            let new_text = doc.to_string();
+            Ok((new_text != text).then_some(new_text))
+        })
+    }
+}
+
+impl TrustStore for LimeStore {
+    fn location(&self) -> &Path {
+        &self.path
+    }
+
+    fn load(&self) -> Result<Records, StoreError> {
+        match read_store(&self.path)? {
+            Some(text) => parse_records(&self.path, &text),
+            None => Ok(Records::new()),
+        }
+    }
+
+    fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError> {
+        let changes: Vec<Change<'_>> = grants.iter().map(Change::Trust).collect();
+        self.update(&changes)
+    }
+
+    fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError> {
+        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Untrust(k)).collect();
+        self.update(&changes)
+    }
+
+    fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError> {
+        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Enable(k, enabled)).collect();
+        self.update(&changes)
+    }
+}
+
+fn corrupt(path: &Path, text: &str, offset: Option<usize>, message: &str) -> StoreError {
+    StoreError::Corrupt {
+        path: path.to_path_buf(),
+        position: offset.map(|o| Position::of_offset(text, o)),
+        message: message.trim().to_owned(),
+    }
+}
+
+/// Reads `hooks.state` of a lime `config.toml`; every other key is ignored.
+fn parse_records(path: &Path, text: &str) -> Result<Records, StoreError> {
+    let doc = toml_edit::Document::parse(text.to_owned()).map_err(|error| {
+        corrupt(
+            path,
+            text,
+            error.span().map(|s| s.start),
+            &format!("invalid TOML: {}", error.message()),
+        )
+    })?;
+    let mut records = Records::new();
+    let Some(hooks) = doc.as_table().get("hooks") else {
+        return Ok(records);
+    };
+    let wrong = |item: &Item, what: &str| {
+        corrupt(
+            path,
+            text,
+            item.span().map(|s| s.start),
+            &format!("{what}, found {}", item.type_name()),
+        )
+    };
+    let Some(hooks) = hooks.as_table_like() else {
+        return Err(wrong(hooks, "`hooks` must be a table"));
+    };
+    let Some(state) = hooks.get("state") else {
+        return Ok(records);
+    };
+    let Some(state) = state.as_table_like() else {
+        return Err(wrong(state, "`hooks.state` must be a table"));
+    };
+    for (key, item) in state.iter() {
+        let Some(table) = item.as_table_like() else {
+            return Err(wrong(
+                item,
+                &format!("`hooks.state.\"{key}\"` must be a table"),
+            ));
+        };
+        let mut record = TrustRecord::default();
+        if let Some(hash) = table.get("trusted_hash") {
+            match hash.as_str() {
+                Some(value) if is_trust_hash(value) => record.trusted_hash = Some(value.to_owned()),
+                Some(value) => {
+                    return Err(corrupt(
+                        path,
+                        text,
+                        hash.span().map(|s| s.start),
+                        &format!(
+                            "`hooks.state.\"{key}\".trusted_hash` is `{value}`, not `sha256:` and 64 hex digits"
+                        ),
+                    ));
+                }
+                None => {
+                    return Err(wrong(
+                        hash,
+                        &format!("`hooks.state.\"{key}\".trusted_hash` must be a string"),
+                    ));
+                }
+            }
+        }
+        if let Some(enabled) = table.get("enabled") {
+            match enabled.as_bool() {
+                Some(value) => record.enabled = value,
+                None => {
+                    return Err(wrong(
+                        enabled,
+                        &format!("`hooks.state.\"{key}\".enabled` must be true or false"),
+                    ));
+                }
+            }
+        }
+        records.insert(key.to_owned(), record);
+    }
+    Ok(records)
+}
+
+/// Writes `record` as `hooks.state."<key>"`, creating or removing the tables it needs.
+fn write_record(
+    path: &Path,
+    doc: &mut DocumentMut,
+    key: &str,
+    record: &TrustRecord,
+) -> Result<(), StoreError> {
+    // A new record goes right after the last `hooks` table (or at the end when there is none),
+    // so the tables after it and the file's trailing comments keep their place.
+    let last_hooks = doc
+        .as_table()
+        .get("hooks")
+        .and_then(Item::as_table)
+        .and_then(max_position);
+    let next_position = match last_hooks {
+        Some(last) => {
+            shift_positions_after(doc.as_table_mut(), last);
+            last.saturating_add(1)
+        }
+        None => max_position(doc.as_table()).map_or(0, |p| p.saturating_add(1)),
+    };
+    let shape = |what: &str| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        position: None,
+        message: format!("{what} is not a table; cannot record trust in it"),
+    };
+    let root = doc.as_table_mut();
+    if record.is_empty() && !root.contains_key("hooks") {
+        return Ok(());
+    }
+    let hooks = root.entry("hooks").or_insert_with(implicit_table);
+    let hooks = hooks.as_table_like_mut().ok_or_else(|| shape("`hooks`"))?;
+    if record.is_empty() && !hooks.contains_key("state") {
+        return Ok(());
+    }
+    let inline_parent = hooks.get("state").is_some_and(Item::is_inline_table);
+    let state = hooks.entry("state").or_insert_with(implicit_table);
+    let state_is_implicit = state.as_table().is_some_and(Table::is_implicit);
+    let state = state
+        .as_table_like_mut()
+        .ok_or_else(|| shape("`hooks.state`"))?;
+    if record.is_empty() {
+        if let Some(entry) = state.get_mut(key).and_then(Item::as_table_like_mut) {
+            entry.remove("trusted_hash");
+            entry.remove("enabled");
+            if entry.is_empty() {
+                state.remove(key);
+            }
+        }
+    } else {
+        if !state.contains_key(key) {
+            let item = if inline_parent {
+                Item::Value(toml_edit::Value::InlineTable(toml_edit::InlineTable::new()))
+            } else {
+                let mut table = Table::new();
+                table.set_position(Some(next_position));
+                Item::Table(table)
+            };
+            state.insert(key, item);
+        }
+        let entry = state
+            .get_mut(key)
+            .and_then(Item::as_table_like_mut)
+            .ok_or_else(|| shape(&format!("`hooks.state.\"{key}\"`")))?;
+        set_fields(entry, record);
+    }
+    // Tidy what this store adds: an implicit `hooks.state` (no header of its own) left empty.
+    let state_empty = state.is_empty();
+    if state_empty && state_is_implicit {
+        hooks.remove("state");
+        let hooks_empty = hooks.is_empty();
+        let hooks_implicit = doc
+            .as_table()
+            .get("hooks")
+            .and_then(Item::as_table)
+            .is_some_and(Table::is_implicit);
+        if hooks_empty && hooks_implicit {
+            doc.as_table_mut().remove("hooks");
+        }
+    }
+    Ok(())
+}
+
+fn set_fields(entry: &mut dyn TableLike, record: &TrustRecord) {
+    match &record.trusted_hash {
+        Some(hash) => {
+            if entry.get("trusted_hash").and_then(Item::as_str) != Some(hash.as_str()) {
+                entry.insert("trusted_hash", toml_edit::value(hash.as_str()));
+            }
+        }
+        None => {
+            entry.remove("trusted_hash");
+        }
+    }
+    if record.enabled {
+        entry.remove("enabled");
+    } else if entry.get("enabled").and_then(Item::as_bool) != Some(false) {
+        entry.insert("enabled", toml_edit::value(false));
+    }
+}
+
+fn implicit_table() -> Item {
+    let mut table = Table::new();
+    table.set_implicit(true);
+    Item::Table(table)
+}
+
+/// Moves every table positioned after `after` one place later, making room for a new table.
+fn shift_positions_after(table: &mut Table, after: isize) {
+    if let Some(position) = table.position()
+        && position > after
+    {
+        table.set_position(Some(position.saturating_add(1)));
+    }
+    for (_, item) in table.iter_mut() {
+        match item {
+            Item::Table(t) => shift_positions_after(t, after),
+            Item::ArrayOfTables(array) => {
+                for t in array.iter_mut() {
+                    shift_positions_after(t, after);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The largest document position of any table under `table`.
+fn max_position(table: &Table) -> Option<isize> {
+    let mut max = table.position();
+    for (_, item) in table.iter() {
+        let nested = match item {
+            Item::Table(t) => max_position(t),
+            Item::ArrayOfTables(array) => array.iter().filter_map(max_position).max(),
+            _ => None,
+        };
+        max = max.max(nested);
+    }
+    max
+}

@@ -1,0 +1,327 @@
+//! Trust stores: the [`TrustStore`] trait, its records, and the file plumbing both built-in
+//! stores share (safety checks, the lock file, atomic writes).
+
+mod json;
+mod lime;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use hook_protocol::Dialect;
+
+pub use json::JsonStore;
+pub use lime::LimeStore;
+
+/// What a store keeps about one hook key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustRecord {
+    /// The hash the hook had when it was trusted; `None` when it was never trusted (a record
+    /// may exist only to disable a hook).
+    pub trusted_hash: Option<String>,
+    /// What the hook ran when it was trusted (its command, URL, prompt...), when the store
+    /// keeps it (the JSON store does; lime's `config.toml` records do not).
+    pub trusted_command: Option<String>,
+    /// `false` when the hook is disabled.
+    pub enabled: bool,
+}
+
+impl Default for TrustRecord {
+    fn default() -> Self {
+        TrustRecord {
+            trusted_hash: None,
+            trusted_command: None,
+            enabled: true,
+        }
+    }
+}
+
+impl TrustRecord {
+    /// Whether the record says nothing (untrusted and enabled): stores drop such records.
+    pub fn is_empty(&self) -> bool {
+        self.trusted_hash.is_none() && self.enabled
+    }
+}
+
+/// Every record of a store, by hook key.
+pub type Records = BTreeMap<String, TrustRecord>;
+
+/// Trusting one hook: its key, the hash it has now, and what it runs (kept when the store can).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The hook's key.
+    pub key: String,
+    /// Its current trust hash.
+    pub hash: String,
+    /// What it runs ([`hook_config::HandlerConfig::summary`]), for showing a later change.
+    pub command: Option<String>,
+}
+
+/// Where trust and disabled state persist. Bring your own by implementing this; the built-in
+/// ones are [`LimeStore`] and [`JsonStore`] ([`store_for`] picks the dialect's).
+///
+/// Every method that writes changes the given keys only, and must not lose a record another
+/// process writes at the same time (the built-in stores lock, re-read, then replace the file
+/// atomically).
+pub trait TrustStore: Send + Sync + std::fmt::Debug {
+    /// Where the records live, for messages.
+    fn location(&self) -> &Path;
+
+    /// Every record. A missing store is empty; a corrupt or unsafe one is an error, never an
+    /// empty store.
+    fn load(&self) -> Result<Records, StoreError>;
+
+    /// Records each grant's hash as trusted (and its command where the store keeps it).
+    fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError>;
+
+    /// Forgets the trusted hash of each key (its disabled state stays).
+    fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError>;
+
+    /// Enables or disables each key (its trust stays).
+    fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError>;
+}
+
+/// The dialect's own store in `home`: lime `config.toml` (`[hooks.state."<key>"]`), wuu and
+/// verboo `hook-trust.json`.
+pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
+    match dialect {
+        Dialect::Lime => Box::new(LimeStore::new(home.join("config.toml"))),
+        Dialect::Wuu | Dialect::Verboo => Box::new(JsonStore::new(home.join("hook-trust.json"))),
+    }
+}
+
+/// A position in a store file, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column (characters), from 1.
+    pub column: usize,
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+impl Position {
+    /// The position of byte `offset` in `text`.
+    pub fn of_offset(text: &str, offset: usize) -> Self {
+        let before = text.get(..offset).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+        Position { line, column }
+    }
+}
+
+/// Where a corrupt store went wrong, shown as ` at LINE:COL` when known.
+fn at(position: Option<&Position>) -> String {
+    position.map(|p| format!(":{p}")).unwrap_or_default()
+}
+
+/// A store could not be read or written. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file is not valid TOML or JSON, or a record has the wrong shape.
+    #[error("{}{}: corrupt trust store: {message}; fix or remove the entry (nothing was changed)", path.display(), at(position.as_ref()))]
+    Corrupt {
+        /// The store file.
+        path: PathBuf,
+        /// Where, when known.
+        position: Option<Position>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The store is a symbolic link: trust written through it could land anywhere.
+    #[error("{}: the trust store is a symbolic link (to {}); refusing to read or write trust through it: replace the link with the file itself", path.display(), target.display())]
+    Symlink {
+        /// The store file.
+        path: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
+    },
+    /// Anyone on the machine may write the store, so anyone could trust a hook.
+    #[error("{}: the trust store is world-writable (mode {mode:o}), so any user could trust hooks; refusing it: run `chmod o-w {}`", path.display(), path.display())]
+    WorldWritable {
+        /// The store file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// Reading, locking or writing failed.
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io {
+        /// The file involved (the store, its lock file or its folder).
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl StoreError {
+    pub(crate) fn io(path: &Path, action: &'static str, source: std::io::Error) -> Self {
+        StoreError::Io {
+            path: path.to_path_buf(),
+            action,
+            source,
+        }
+    }
+}
+
+/// One change to apply under the lock.
+#[derive(Debug, Clone)]
+pub(crate) enum Change<'a> {
+    Trust(&'a Grant),
+    Untrust(&'a str),
+    Enable(&'a str, bool),
+}
+
+/// Applies `change` to a record.
+pub(crate) fn apply(record: &mut TrustRecord, change: &Change<'_>) {
+    match change {
+        Change::Trust(grant) => {
+            record.trusted_hash = Some(grant.hash.clone());
+            record.trusted_command = grant.command.clone();
+        }
+        Change::Untrust(_) => {
+            record.trusted_hash = None;
+            record.trusted_command = None;
+        }
+        Change::Enable(_, enabled) => record.enabled = *enabled,
+    }
+}
+
+impl Change<'_> {
+    pub(crate) fn key(&self) -> &str {
+        match self {
+            Change::Trust(grant) => &grant.key,
+            Change::Untrust(key) | Change::Enable(key, _) => key,
+        }
+    }
+}
+
+/// Refuses a store that is a symlink or world-writable. A missing file is fine.
+pub(crate) fn check_safe(path: &Path) -> Result<(), StoreError> {
+    let metadata = match std::fs::symlink_metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(StoreError::io(path, "inspect the trust store", error)),
+    };
+    if metadata.file_type().is_symlink() {
+        let target = std::fs::read_link(path).unwrap_or_default();
+        return Err(StoreError::Symlink {
+            path: path.to_path_buf(),
+            target,
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode();
+        if mode & 0o002 != 0 {
+            return Err(StoreError::WorldWritable {
+                path: path.to_path_buf(),
+                mode: mode & 0o7777,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The store's text, `None` when it does not exist, after the safety checks.
+pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
+    check_safe(path)?;
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|error| StoreError::Corrupt {
+                path: path.to_path_buf(),
+                position: None,
+                message: format!("not UTF-8 text ({error})"),
+            }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(StoreError::io(path, "read the trust store", error)),
+    }
+}
+
+/// Runs `edit` on the store's current text under the store's lock file, and replaces the store
+/// atomically with what it returns (`None`: nothing to write).
+///
+/// The lock is `<store>.lock` beside the store: an exclusive `flock`/`LockFileEx` held while
+/// the store is re-read, edited, written to a temporary file in the same folder, synced and
+/// renamed over the store; so two processes editing different keys both land.
+pub(crate) fn locked_update(
+    path: &Path,
+    edit: impl FnOnce(Option<&str>) -> Result<Option<String>, StoreError>,
+) -> Result<(), StoreError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)
+        .map_err(|error| StoreError::io(&dir, "create the store's folder", error))?;
+    let lock_path = lock_path(path);
+    check_safe(&lock_path)?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|error| StoreError::io(&lock_path, "open the lock file", error))?;
+    fs4::FileExt::lock(&lock)
+        .map_err(|error| StoreError::io(&lock_path, "lock the trust store", error))?;
+    let result = (|| {
+        let current = read_store(path)?;
+        let Some(new_text) = edit(current.as_deref())? else {
+            return Ok(());
+        };
+        write_atomically(path, &dir, new_text.as_bytes())
+    })();
+    // Closing the file releases the lock too; unlocking first makes the order explicit.
+    let _ = fs4::FileExt::unlock(&lock);
+    result
+}
+
+/// `<store>.lock`.
+pub(crate) fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+fn write_atomically(path: &Path, dir: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut temp = tempfile::Builder::new()
+        .prefix(".hook-trust-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|error| StoreError::io(dir, "create a temporary file", error))?;
+    temp.write_all(bytes)
+        .map_err(|error| StoreError::io(temp.path(), "write the temporary file", error))?;
+    // Keep the store's permissions (a config.toml may be 0600 or 0644); a new store stays 0600.
+    if let Ok(metadata) = std::fs::metadata(path) {
+        std::fs::set_permissions(temp.path(), metadata.permissions())
+            .map_err(|error| StoreError::io(temp.path(), "set permissions", error))?;
+    }
+    temp.as_file()
+        .sync_all()
+        .map_err(|error| StoreError::io(temp.path(), "sync the temporary file", error))?;
+    temp.persist(path)
+        .map_err(|error| StoreError::io(path, "replace the trust store", error.error))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Makes the rename durable (Unix); best effort.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = (dir, File::open);
+}

@@ -1,0 +1,178 @@
+//! Helpers shared by the integration tests: real files in temporary folders.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+
+use hook_config::{Environment, Handler, LoadOptions, Loaded, load};
+use hook_protocol::{Dialect, EventInput, Outcome, input_from_value};
+use hook_trust::{Grant, HashContext, Policy, TrustStore, TrustView, store_for};
+
+/// Writes `text` to `root/rel`, creating folders.
+pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create test folder");
+    }
+    std::fs::write(&path, text).expect("write test file");
+    path
+}
+
+/// A home, a project and a managed file (which may not exist) under one temporary folder.
+pub struct Setup {
+    pub dir: tempfile::TempDir,
+    pub dialect: Dialect,
+}
+
+impl Setup {
+    pub fn new(dialect: Dialect) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("home")).expect("home");
+        std::fs::create_dir_all(dir.path().join("project")).expect("project");
+        Setup { dir, dialect }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    pub fn managed(&self) -> PathBuf {
+        self.dir.path().join("managed.toml")
+    }
+
+    /// The user file of the dialect.
+    pub fn user_file(&self) -> PathBuf {
+        self.home().join(match self.dialect {
+            Dialect::Wuu => "config.json",
+            Dialect::Verboo => "settings.json",
+            Dialect::Lime => "config.toml",
+        })
+    }
+
+    /// The project file of the dialect.
+    pub fn project_file(&self) -> PathBuf {
+        self.project().join(match self.dialect {
+            Dialect::Wuu => ".wuu/config.json",
+            Dialect::Verboo => ".claude/settings.json",
+            Dialect::Lime => ".lime/config.toml",
+        })
+    }
+
+    pub fn options(&self) -> LoadOptions {
+        let env = Environment::empty()
+            .with_var("LIME_MANAGED_CONFIG", self.managed())
+            .with_var(
+                "VERBOO_MANAGED_SETTINGS",
+                self.dir.path().join("managed.json"),
+            );
+        LoadOptions::new(self.dialect, env)
+            .with_home(self.home())
+            .with_project(self.project())
+    }
+
+    pub fn load(&self) -> Loaded {
+        let loaded = load(&self.options()).expect("load");
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        loaded
+    }
+
+    pub fn store(&self) -> Box<dyn TrustStore> {
+        store_for(self.dialect, &self.home())
+    }
+
+    pub fn view(&self) -> TrustView {
+        TrustView::load(
+            self.store().as_ref(),
+            Policy::for_dialect(self.dialect),
+            HashContext::with_base_dir(self.project()),
+        )
+    }
+
+    /// Trusts the handlers whose command is `command`, as they are now.
+    pub fn trust(&self, command: &str) {
+        let loaded = self.load();
+        let view = self.view();
+        let grants: Vec<Grant> = loaded
+            .registry
+            .handlers()
+            .iter()
+            .filter(|h| h.config.command.as_deref() == Some(command))
+            .map(|h| Grant {
+                key: h.key.clone(),
+                hash: view.hash(h),
+                command: Some(h.config.summary()),
+            })
+            .collect();
+        assert!(!grants.is_empty(), "no handler runs {command}");
+        self.store().set_trusted(&grants).expect("trust");
+    }
+
+    /// Dispatches a `PreToolUse` of `Bash` through an engine gated by the store.
+    pub fn dispatch(&self) -> Outcome {
+        let loaded = self.load();
+        let gate = hook_trust::TrustGate::new(self.view());
+        let engine = hook_exec::Engine::new(loaded.registry).with_gate(gate);
+        let input = pre_tool_use(self.dialect, &self.project());
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(engine.dispatch(&input))
+    }
+}
+
+/// A `Bash` `PreToolUse` event in `dialect`, with `cwd` set.
+pub fn pre_tool_use(dialect: Dialect, cwd: &Path) -> EventInput {
+    let value = serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "transcript_path": null,
+        "model": "m",
+        "permission_mode": "default",
+        "turn_id": "t",
+        "tool_name": if dialect == Dialect::Wuu { "bash" } else { "Bash" },
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "u",
+        "cwd": cwd.display().to_string(),
+    });
+    input_from_value(dialect, value).expect("valid input")
+}
+
+/// The handler running `command`.
+pub fn handler<'a>(loaded: &'a Loaded, command: &str) -> &'a Handler {
+    loaded
+        .registry
+        .handlers()
+        .iter()
+        .find(|h| h.config.command.as_deref() == Some(command))
+        .expect("handler present")
+}
+
+/// `(status, skip_reason)` of each run, as JSON strings.
+pub fn runs(outcome: &Outcome) -> Vec<(String, Option<String>)> {
+    outcome
+        .runs
+        .iter()
+        .map(|run| {
+            let status = serde_json::to_value(run.status).expect("status");
+            let reason = run
+                .skip_reason
+                .map(|r| serde_json::to_value(r).expect("reason"));
+            (
+                status.as_str().unwrap_or_default().to_owned(),
+                reason.and_then(|r| r.as_str().map(str::to_owned)),
+            )
+        })
+        .collect()
+}
+
+/// A lime group of one command hook on `PreToolUse` `Bash`.
+pub fn lime_hook(command: &str) -> String {
+    format!(
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"{command}\"\n"
+    )
+}
