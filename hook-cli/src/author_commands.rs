@@ -32,10 +32,8 @@ pub(crate) struct ConvertArgs {
 pub(crate) fn convert(args: ConvertArgs) -> Result<ExitCode> {
     let hooks = read_config(args.from, &args.file)?;
     if hooks.has_errors() {
-        bail!(
-            "{} has errors (above): fix them before converting",
-            args.file.display()
-        );
+        // The diagnostics above say what and where; nothing is converted.
+        return Ok(ExitCode::FAILURE);
     }
     let converted = hook_config::convert(args.from, args.to, &hooks.hooks);
     print!("{}", converted.text);

@@ -45,7 +45,13 @@ pub fn example_input(
         input.insert("tool_name".into(), tool_name.into());
         let tool_input = match tool_name.to_ascii_lowercase().as_str() {
             "bash" | "shell" => json!({"command": "echo hello"}),
-            "read" | "write" | "edit" => json!({"file_path": format!("{cwd}/README.md")}),
+            "read" => json!({"file_path": format!("{cwd}/README.md")}),
+            "write" => json!({"file_path": format!("{cwd}/README.md"), "content": ""}),
+            "edit" => json!({
+                "file_path": format!("{cwd}/README.md"),
+                "old_string": "",
+                "new_string": ""
+            }),
             _ => json!({}),
         };
         input.insert("tool_input".into(), tool_input);
