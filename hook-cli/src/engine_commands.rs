@@ -1,6 +1,6 @@
 //! `hook run` and `hook list`: the commands that load a configuration.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -142,29 +142,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 fn read_event(file: Option<&Path>) -> Result<Value> {
-    let (bytes, origin) = match file {
-        Some(path) if path.as_os_str() != "-" => {
-            if path.is_dir() {
-                bail!(
-                    "{} is a directory: give the file that holds the event JSON",
-                    path.display()
-                );
-            }
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            (bytes, path.display().to_string())
-        }
-        _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read stdin")?;
-            if bytes.trim_ascii().is_empty() {
-                bail!("stdin is empty: pipe the event JSON in, or give --input FILE");
-            }
-            (bytes, "<stdin>".to_owned())
-        }
-    };
+    let (bytes, origin) = crate::read_input(file, "the event JSON", "--input FILE")?;
     serde_json::from_slice(&bytes).with_context(|| format!("{origin} is not valid JSON"))
 }
 
@@ -224,7 +202,7 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
                 .unwrap_or("*");
             let source = match &handler.source.plugin {
                 Some(plugin) => format!("plugin {}@{}", plugin.name, plugin.version),
-                None => format!("{:?}", handler.source.layer).to_lowercase(),
+                None => handler.source.layer.to_string(),
             };
             let suppressed = if handler.suppressed.is_some() {
                 "  (suppressed)"
@@ -234,7 +212,7 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
             let (trust, details) = crate::trust_commands::list_lines(&view, handler);
             println!(
                 "  [{matcher}] {} {}  ({source}; key {}; {trust}){suppressed}",
-                type_label(handler),
+                handler.config.handler_type,
                 handler.config.summary(),
                 handler.key
             );
@@ -250,11 +228,4 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn type_label(handler: &Handler) -> String {
-    serde_json::to_value(handler.config.handler_type)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }

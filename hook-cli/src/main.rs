@@ -231,7 +231,7 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
         .as_deref()
         .context("--event is required to check an output")?;
     let event = known_event(args.dialect, name)?;
-    let (bytes, origin) = read_document(args.file.as_ref())?;
+    let (bytes, origin) = read_input(args.file.as_deref(), "the hook output", "a FILE")?;
     match validate_output(args.dialect, &event, &bytes) {
         Ok(()) => {
             println!("{origin}: valid {} {event} output", args.dialect);
@@ -251,13 +251,18 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
     }
 }
 
-/// The bytes of FILE, or of stdin for none or `-`, with a name for messages.
-fn read_document(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
+/// The bytes of `file`, or of stdin when it is absent or `-`, with a name for messages.
+/// `what` names the content and `flag` how to give a file instead, for the error messages.
+pub(crate) fn read_input(
+    file: Option<&std::path::Path>,
+    what: &str,
+    flag: &str,
+) -> Result<(Vec<u8>, String)> {
     match file {
         Some(path) if path.as_os_str() != "-" => {
             if path.is_dir() {
                 bail!(
-                    "{} is a directory: give the file that holds the hook output",
+                    "{} is a directory: give the file that holds {what}",
                     path.display()
                 );
             }
@@ -271,7 +276,7 @@ fn read_document(file: Option<&PathBuf>) -> Result<(Vec<u8>, String)> {
                 .read_to_end(&mut bytes)
                 .context("cannot read stdin")?;
             if bytes.trim_ascii().is_empty() {
-                bail!("stdin is empty: pipe the hook's output in, or give a FILE");
+                bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
             Ok((bytes, "<stdin>".to_owned()))
         }

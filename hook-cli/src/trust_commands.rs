@@ -142,7 +142,10 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
             for key in dedup(&named) {
                 let Some(handler) = find(key) else { continue };
                 if !policy.needs_trust(handler.source.layer) {
-                    println!("{key}: {} hooks need no trust", layer_name(handler));
+                    println!(
+                        "{key}: {} hooks need no trust",
+                        handler.source.layer.as_str()
+                    );
                     continue;
                 }
                 let hash = view.hash(handler);
@@ -194,10 +197,6 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
 fn dedup<'a>(keys: &[&'a str]) -> Vec<&'a str> {
     let mut seen = BTreeSet::new();
     keys.iter().copied().filter(|k| seen.insert(*k)).collect()
-}
-
-fn layer_name(handler: &Handler) -> String {
-    format!("{:?}", handler.source.layer).to_lowercase()
 }
 
 /// The trust part of a `hook list` line (`trusted, enabled`), and the lines under it that show

@@ -78,7 +78,7 @@ fn bad_input_is_one_clear_line_and_exit_1_or_2() {
             &["validate", "--dialect", "lime", "--event", "Stop"],
             "",
             1,
-            "error: stdin is empty: pipe the hook's output in, or give a FILE\n",
+            "error: stdin is empty: pipe the hook output in, or give a FILE\n",
         ),
         (
             &["validate", "--dialect", "lime", "--event", "stop"],

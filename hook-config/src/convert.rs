@@ -158,14 +158,14 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
         if !runs_type(to, handler_type) {
             warnings.push(format!(
                 "{label}: {to} has no {} handlers; handler dropped",
-                type_name(handler_type)
+                handler_type.as_str()
             ));
             continue;
         }
         if to == Dialect::Lime && matches!(handler_type, HandlerType::Prompt | HandlerType::Agent) {
             warnings.push(format!(
                 "{label}: lime parses {} handlers but never runs them",
-                type_name(handler_type)
+                handler_type.as_str()
             ));
         }
         let Some(matchers) = translate_matcher(from, to, hook, &label, &mut warnings) else {
@@ -347,15 +347,4 @@ fn translate_fields(
         fields.push("timeout", Node::Value(value));
     }
     fields
-}
-
-fn type_name(handler_type: HandlerType) -> &'static str {
-    match handler_type {
-        HandlerType::Command => "command",
-        HandlerType::Http => "http",
-        HandlerType::Prompt => "prompt",
-        HandlerType::Agent => "agent",
-        HandlerType::McpTool => "mcp_tool",
-        HandlerType::Native => "native",
-    }
 }

@@ -363,7 +363,7 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
     let mut raws: Vec<RawHandler> = Vec::new();
     for (source, key_name, plugin_root, parsed) in sources {
         let mut counters: HashMap<(String, String), usize> = HashMap::new();
-        let layer = layer_name(source.layer);
+        let layer = source.layer.as_str();
         let suppressed = if let Some(path) = &managed_disable {
             Some(Suppression::DisableAllHooks { path: path.clone() })
         } else if source.layer == Layer::Managed {
@@ -468,17 +468,6 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
         compiled,
         events,
         aliases,
-    }
-}
-
-fn layer_name(layer: Layer) -> &'static str {
-    match layer {
-        Layer::Managed => "managed",
-        Layer::User => "user",
-        Layer::Project => "project",
-        Layer::Local => "local",
-        Layer::Plugin => "plugin",
-        Layer::Session => "session",
     }
 }
 

@@ -561,17 +561,6 @@ fn command_for_platform(handler: &Handler) -> Option<String> {
     handler.expanded_command()
 }
 
-fn type_name(handler_type: HandlerType) -> &'static str {
-    match handler_type {
-        HandlerType::Command => "command",
-        HandlerType::Http => "http",
-        HandlerType::Prompt => "prompt",
-        HandlerType::Agent => "agent",
-        HandlerType::McpTool => "mcp_tool",
-        HandlerType::Native => "native",
-    }
-}
-
 fn seconds(duration: Duration) -> String {
     format!("{} s", duration.as_secs_f64())
 }
@@ -741,7 +730,7 @@ fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
     } else if handler.config.handler_type != HandlerType::Command {
         format!(
             "`async` applies to command handlers only: this {} handler ran in the foreground",
-            type_name(handler.config.handler_type)
+            handler.config.handler_type.as_str()
         )
     } else if *event == Event::SessionEnd {
         "SessionEnd hooks run synchronously at session end: `async` is ignored".to_owned()

@@ -81,6 +81,26 @@ pub struct Source {
     pub plugin: Option<PluginRef>,
 }
 
+impl Layer {
+    /// The lowercase name, as in the outcome's JSON and in keys (`user`, `project`...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Managed => "managed",
+            Layer::User => "user",
+            Layer::Project => "project",
+            Layer::Local => "local",
+            Layer::Plugin => "plugin",
+            Layer::Session => "session",
+        }
+    }
+}
+
+impl std::fmt::Display for Layer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Source {
     /// A source in `layer` with no file and no plugin.
     pub fn new(layer: Layer) -> Self {
@@ -110,6 +130,26 @@ pub enum HandlerType {
     McpTool,
     /// An in-process plugin built with `hook-sdk` (this project's extension).
     Native,
+}
+
+impl HandlerType {
+    /// The name used in configuration files and the outcome (`command`, `mcp_tool`...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlerType::Command => "command",
+            HandlerType::Http => "http",
+            HandlerType::Prompt => "prompt",
+            HandlerType::Agent => "agent",
+            HandlerType::McpTool => "mcp_tool",
+            HandlerType::Native => "native",
+        }
+    }
+}
+
+impl std::fmt::Display for HandlerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What happened to one matching handler.
