@@ -121,12 +121,16 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         engine = engine.with_model_client(client);
     }
     if std::io::stderr().is_terminal() {
-        for handler in engine.registry().handlers() {
-            if let Some(message) = &handler.config.status_message
-                && handler.event == event
-            {
-                eprintln!("{message}");
-            }
+        // The status messages of the handlers this event selects (the same selection the
+        // engine makes), shown before they run.
+        let value = input.to_value();
+        let match_value = event.match_target(dialect).value_in(&value);
+        let selected =
+            engine
+                .registry()
+                .select(&event, match_value.as_deref(), value.get("tool_input"));
+        for message in selected.filter_map(|handler| handler.config.status_message.as_deref()) {
+            eprintln!("{message}");
         }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
