@@ -55,7 +55,7 @@ const EXIT_CODES: &str = "Exit codes: 0 success, 1 invalid output or an error, 2
 enum Command {
     /// Print the JSON Schema of an event's input or output, or of the outcome.
     #[command(
-        after_help = "Examples:\n  hook schema --dialect lime --event PreToolUse --kind output\n  hook schema --outcome"
+        after_help = "Examples:\n  hook schema --dialect lime --event PreToolUse --kind output\n  hook schema --outcome\n  hook schema --all --out schemas/"
     )]
     Schema(SchemaArgs),
     /// Dispatch one event through every discovered hook and print the outcome JSON.
@@ -119,10 +119,10 @@ enum Command {
 #[derive(Debug, Args)]
 struct SchemaArgs {
     /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect, required_unless_present = "outcome")]
+    #[arg(long, value_parser = parse_dialect, required_unless_present_any = ["outcome", "all"])]
     dialect: Option<Dialect>,
     /// The event, e.g. PreToolUse.
-    #[arg(long, required_unless_present = "outcome")]
+    #[arg(long, required_unless_present_any = ["outcome", "all"])]
     event: Option<String>,
     /// Which side of the hook.
     #[arg(long, value_enum, default_value = "output")]
@@ -130,6 +130,12 @@ struct SchemaArgs {
     /// Print the schema of `hook run`'s outcome instead.
     #[arg(long, conflicts_with_all = ["dialect", "event"])]
     outcome: bool,
+    /// Write every schema (each dialect's events, and the outcome) under --out instead.
+    #[arg(long, requires = "out", conflicts_with_all = ["dialect", "event", "outcome"])]
+    all: bool,
+    /// The folder --all writes to (`<dialect>/<Event>.<kind>.schema.json`).
+    #[arg(long, value_name = "DIR", requires = "all")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -205,6 +211,22 @@ pub(crate) fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
 }
 
 fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
+    if let (true, Some(out)) = (args.all, &args.out) {
+        let schemas = schema::all();
+        for (relative, value) in &schemas {
+            let path = out.join(relative);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            let mut text = serde_json::to_string_pretty(value)?;
+            text.push('\n');
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        println!("wrote {} schemas under {}", schemas.len(), out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let value = if args.outcome {
         schema::outcome_schema()
     } else {

@@ -52,6 +52,39 @@ fn schema_prints_the_committed_schema() {
 }
 
 #[test]
+fn schema_all_writes_the_committed_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = hook(
+        &["schema", "--all", "--out", dir.path().to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("wrote 113 schemas under {}\n", dir.path().display())
+    );
+    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    for name in [
+        "outcome.schema.json",
+        "wuu/Stop.input.schema.json",
+        "verboo/Setup.output.schema.json",
+    ] {
+        let written = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        assert_eq!(
+            written,
+            std::fs::read_to_string(schemas.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let lime: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("lime/PreToolUse.output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(lime["$id"], "urn:hook-schemas:lime:PreToolUse:output");
+    assert_eq!(lime["title"], "lime PreToolUse output");
+}
+
+#[test]
 fn validate_accepts_and_rejects_with_pointers() {
     let ok = hook(
         &["validate", "--dialect", "lime", "--event", "Stop"],

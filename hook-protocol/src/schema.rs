@@ -105,14 +105,25 @@ pub fn schema(dialect: Dialect, event: &Event, kind: SchemaKind) -> Option<Value
         SchemaKind::Input => format!("What a {dialect} hook reads on stdin for {event}."),
         SchemaKind::Output => format!("What a {dialect} hook may print on stdout for {event}."),
     };
+    schema.insert(
+        "$id".into(),
+        schema_id(&format!("{dialect}:{event}:{}", kind.as_str())).into(),
+    );
     schema.insert("title".into(), title.into());
     schema.insert("description".into(), description.into());
     Some(schema.to_value())
 }
 
+/// A schema's `$id`: a URN, since the schemas have no published home yet; tools that map
+/// schemas to files (editors, SchemaStore-style catalogs) key them by it.
+fn schema_id(name: &str) -> String {
+    format!("urn:hook-schemas:{name}")
+}
+
 /// The schema of [`Outcome`], the result of dispatching one event.
 pub fn outcome_schema() -> Value {
     let mut schema = generator().root_schema_for::<Outcome>();
+    schema.insert("$id".into(), schema_id("outcome").into());
     schema.insert("title".into(), "hook outcome".into());
     schema.to_value()
 }
