@@ -159,6 +159,9 @@ struct ValidateArgs {
     config: Option<PathBuf>,
     /// The output to check; stdin when absent or `-`.
     file: Option<PathBuf>,
+    /// Print the verdict as JSON: `valid`, and `errors` with `pointer`, `message`, `hint`.
+    #[arg(long, conflicts_with = "config")]
+    json: bool,
 }
 
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
@@ -254,7 +257,41 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
         .context("--event is required to check an output")?;
     let event = known_event(args.dialect, name)?;
     let (bytes, origin) = read_input(args.file.as_deref(), "the hook output", "a FILE")?;
-    match validate_output(args.dialect, &event, &bytes) {
+    let result = validate_output(args.dialect, &event, &bytes);
+    if args.json {
+        let errors: Vec<serde_json::Value> = match &result {
+            Ok(()) => Vec::new(),
+            Err(ValidateError::Invalid { issues, .. }) => issues
+                .iter()
+                .map(|issue| {
+                    serde_json::json!({
+                        "pointer": issue.pointer,
+                        "message": issue.message,
+                        "hint": issue.hint,
+                    })
+                })
+                .collect(),
+            Err(error) => vec![serde_json::json!({
+                "pointer": "",
+                "message": error.to_string(),
+                "hint": null,
+            })],
+        };
+        let report = serde_json::json!({
+            "file": origin,
+            "dialect": args.dialect,
+            "event": event,
+            "valid": result.is_ok(),
+            "errors": errors,
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(if result.is_ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
+    match result {
         Ok(()) => {
             println!("{origin}: valid {} {event} output", args.dialect);
             Ok(ExitCode::SUCCESS)

@@ -105,6 +105,50 @@ fn validate_accepts_and_rejects_with_pointers() {
 }
 
 #[test]
+fn validate_json_gives_machine_readable_errors() {
+    let out = hook(
+        &[
+            "validate",
+            "--dialect",
+            "lime",
+            "--event",
+            "PreToolUse",
+            "--json",
+        ],
+        r#"{"decision":"deny","hookSpecificOutput":{"permissionDecision":"allow"}}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["event"], "PreToolUse");
+    let errors = report["errors"].as_array().unwrap();
+    let pointers: Vec<&str> = errors
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/decision", "/hookSpecificOutput"]);
+    assert_eq!(
+        errors[1]["message"],
+        "missing required field `hookEventName`"
+    );
+    assert!(
+        errors[0]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("takes \"block\"")
+    );
+
+    let ok = hook(
+        &["validate", "--dialect", "wuu", "--event", "Stop", "--json"],
+        "{}",
+    );
+    assert_eq!(ok.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["errors"], serde_json::json!([]));
+}
+
+#[test]
 fn bad_input_is_one_clear_line_and_exit_1_or_2() {
     let cases: &[(&[&str], &str, i32, &str)] = &[
         (
