@@ -249,7 +249,8 @@ impl Engine {
         let runs = handlers
             .iter()
             .map(|handler| self.run_handler(event, handler, value));
-        join_all(runs).await
+        // Concurrently on this task, results in configuration order.
+        futures::future::join_all(runs).await
     }
 
     /// Runs one handler, or says why it does not run.
@@ -523,33 +524,6 @@ impl Engine {
             counts.remove(session_id);
         }
     }
-}
-
-/// Awaits every future, keeping their order. Futures run concurrently on the current task.
-async fn join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
-    let mut pending: Vec<_> = futures.map(Box::pin).collect();
-    let mut results: Vec<Option<F::Output>> = (0..pending.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut all_done = true;
-        for (slot, future) in results.iter_mut().zip(pending.iter_mut()) {
-            if slot.is_none() {
-                match future.as_mut().poll(cx) {
-                    std::task::Poll::Ready(output) => *slot = Some(output),
-                    std::task::Poll::Pending => all_done = false,
-                }
-            }
-        }
-        if all_done {
-            std::task::Poll::Ready(())
-        } else {
-            std::task::Poll::Pending
-        }
-    })
-    .await;
-    results
-        .into_iter()
-        .map(|r| r.expect("every future completed"))
-        .collect()
 }
 
 fn command_for_platform(handler: &Handler) -> Option<String> {

@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{
-    Change, Grant, Position, Records, StoreError, TrustRecord, TrustStore, apply, locked_update,
-    read_store,
-};
+use super::file_trust_store;
+use super::{Change, Position, Records, StoreError, TrustRecord, apply, locked_update};
 use crate::hash::is_trust_hash;
 
 /// The JSON trust store of wuu and verboo, `<home>/hook-trust.json`:
@@ -128,33 +126,7 @@ fn set_fields(entry: &mut Map<String, Value>, record: &TrustRecord) {
     put("enabled", (!record.enabled).then_some(Value::Bool(false)));
 }
 
-impl TrustStore for JsonStore {
-    fn location(&self) -> &Path {
-        &self.path
-    }
-
-    fn load(&self) -> Result<Records, StoreError> {
-        match read_store(&self.path)? {
-            Some(text) => parse_records(&self.path, &text),
-            None => Ok(Records::new()),
-        }
-    }
-
-    fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = grants.iter().map(Change::Trust).collect();
-        self.update(&changes)
-    }
-
-    fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Untrust(k)).collect();
-        self.update(&changes)
-    }
-
-    fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Enable(k, enabled)).collect();
-        self.update(&changes)
-    }
-}
+file_trust_store!(JsonStore);
 
 fn parse_records(path: &Path, text: &str) -> Result<Records, StoreError> {
     let file: File = serde_json::from_str(text).map_err(|error| StoreError::Corrupt {

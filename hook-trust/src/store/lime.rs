@@ -4,10 +4,8 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
-use super::{
-    Change, Grant, Position, Records, StoreError, TrustRecord, TrustStore, apply, locked_update,
-    read_store,
-};
+use super::file_trust_store;
+use super::{Change, Position, Records, StoreError, TrustRecord, apply, locked_update};
 use crate::hash::is_trust_hash;
 
 /// lime's trust store: `[hooks.state."<key>"]` with `trusted_hash = "sha256:..."` and
@@ -54,33 +52,7 @@ impl LimeStore {
     }
 }
 
-impl TrustStore for LimeStore {
-    fn location(&self) -> &Path {
-        &self.path
-    }
-
-    fn load(&self) -> Result<Records, StoreError> {
-        match read_store(&self.path)? {
-            Some(text) => parse_records(&self.path, &text),
-            None => Ok(Records::new()),
-        }
-    }
-
-    fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = grants.iter().map(Change::Trust).collect();
-        self.update(&changes)
-    }
-
-    fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Untrust(k)).collect();
-        self.update(&changes)
-    }
-
-    fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError> {
-        let changes: Vec<Change<'_>> = keys.iter().map(|k| Change::Enable(k, enabled)).collect();
-        self.update(&changes)
-    }
-}
+file_trust_store!(LimeStore);
 
 fn corrupt(path: &Path, text: &str, offset: Option<usize>, message: &str) -> StoreError {
     StoreError::Corrupt {

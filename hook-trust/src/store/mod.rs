@@ -82,6 +82,55 @@ pub trait TrustStore: Send + Sync + std::fmt::Debug {
     fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError>;
 }
 
+/// The `TrustStore` impl of a store kept in one file: `load` reads it with the invoking
+/// module's `parse_records`, and every change goes through the store's own locked `update`
+/// (the two stores differ only in those two functions).
+macro_rules! file_trust_store {
+    ($store:ty) => {
+        impl $crate::store::TrustStore for $store {
+            fn location(&self) -> &std::path::Path {
+                &self.path
+            }
+
+            fn load(&self) -> Result<$crate::store::Records, $crate::store::StoreError> {
+                match $crate::store::read_store(&self.path)? {
+                    Some(text) => parse_records(&self.path, &text),
+                    None => Ok($crate::store::Records::new()),
+                }
+            }
+
+            fn set_trusted(
+                &self,
+                grants: &[$crate::store::Grant],
+            ) -> Result<(), $crate::store::StoreError> {
+                let changes: Vec<_> = grants.iter().map($crate::store::Change::Trust).collect();
+                self.update(&changes)
+            }
+
+            fn remove_trust(&self, keys: &[String]) -> Result<(), $crate::store::StoreError> {
+                let changes: Vec<_> = keys
+                    .iter()
+                    .map(|k| $crate::store::Change::Untrust(k))
+                    .collect();
+                self.update(&changes)
+            }
+
+            fn set_enabled(
+                &self,
+                keys: &[String],
+                enabled: bool,
+            ) -> Result<(), $crate::store::StoreError> {
+                let changes: Vec<_> = keys
+                    .iter()
+                    .map(|k| $crate::store::Change::Enable(k, enabled))
+                    .collect();
+                self.update(&changes)
+            }
+        }
+    };
+}
+use file_trust_store;
+
 /// The dialect's own store in `home`: lime `config.toml` (`[hooks.state."<key>"]`), wuu and
 /// verboo `hook-trust.json`.
 pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
