@@ -13,6 +13,8 @@ use hook_protocol::{
 };
 use serde_json::{Value, json};
 
+use crate::terminal::{errln, outln, print_exact, println_exact};
+
 use crate::{known_event, parse_dialect};
 
 #[derive(Debug, Args)]
@@ -36,9 +38,9 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let converted = hook_config::convert(args.from, args.to, &hooks.hooks);
-    print!("{}", converted.text);
+    print_exact(&converted.text);
     for warning in &converted.warnings {
-        eprintln!("warning: {warning}");
+        errln!("warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -58,7 +60,7 @@ fn read_config(dialect: Dialect, file: &Path) -> Result<hook_config::FileHooks> 
         } else {
             "warning"
         };
-        eprintln!("{label}: {diagnostic}");
+        errln!("{label}: {diagnostic}");
     }
     Ok(hooks)
 }
@@ -69,7 +71,7 @@ pub(crate) fn validate_config(dialect: Dialect, file: &Path) -> Result<ExitCode>
     if hooks.has_errors() {
         return Ok(ExitCode::FAILURE);
     }
-    println!(
+    outln!(
         "{}: valid {dialect} hooks configuration ({} handlers)",
         file.display(),
         hooks.hooks.len()
@@ -91,8 +93,8 @@ pub(crate) struct TestArgs {
     /// An event JSON to run the hook on as well.
     #[arg(long, value_name = "FILE")]
     input: Option<PathBuf>,
-    /// Bound on each run, in seconds (not the dialect's long default).
-    #[arg(long, default_value_t = 10.0)]
+    /// Bound on each run, in seconds (not the dialect's long default), at most a day.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
     timeout: f64,
     /// Print the report as JSON.
     #[arg(long)]
@@ -100,6 +102,24 @@ pub(crate) struct TestArgs {
     /// The hook's command and arguments.
     #[arg(last = true, required = true, num_args = 1..)]
     command: Vec<String>,
+}
+
+/// The longest `--timeout`: a day. A hook test that needs longer is not a test.
+const MAX_TEST_TIMEOUT: f64 = 86_400.0;
+
+/// `--timeout`: seconds, positive and at most [`MAX_TEST_TIMEOUT`] (so it always fits a
+/// `Duration`).
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds > 0.0 && seconds <= MAX_TEST_TIMEOUT {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "give a number of seconds above 0 and at most {MAX_TEST_TIMEOUT} (a day)"
+        ))
+    }
 }
 
 /// One row of the verification matrix.
@@ -126,9 +146,6 @@ struct Report {
 pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
     let dialect = args.dialect;
     let event = known_event(dialect, &args.event)?;
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let cwd_text = cwd.display().to_string();
     let command = shell_join(&args.command);
@@ -158,10 +175,9 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
 
     let failed = reports.iter().any(|r| r.problem.is_some());
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({"ok": !failed, "runs": reports}))?
-        );
+        println_exact(&serde_json::to_string_pretty(
+            &json!({"ok": !failed, "runs": reports}),
+        )?);
     } else {
         print_table(&reports);
         let verdict = if failed {
@@ -169,7 +185,8 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
         } else {
             "ok"
         };
-        println!("\n{verdict}");
+        outln!();
+        outln!("{verdict}");
     }
     Ok(if failed {
         ExitCode::FAILURE
@@ -352,13 +369,18 @@ fn judge(
 }
 
 fn print_table(reports: &[Report]) {
-    println!(
+    outln!(
         "{:<14} {:<20} {:<8} {:>4} {:>7}  {:<10} decision",
-        "case", "event", "tool", "exit", "ms", "output"
+        "case",
+        "event",
+        "tool",
+        "exit",
+        "ms",
+        "output"
     );
     for r in reports {
         let exit = r.exit_code.map_or("-".to_owned(), |c| c.to_string());
-        println!(
+        outln!(
             "{:<14} {:<20} {:<8} {:>4} {:>7}  {:<10} {}",
             r.case,
             r.event,
@@ -369,7 +391,7 @@ fn print_table(reports: &[Report]) {
             r.decision
         );
         if let Some(problem) = &r.problem {
-            println!("  problem: {problem}");
+            outln!("  problem: {problem}");
         }
     }
 }

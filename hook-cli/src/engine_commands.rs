@@ -11,6 +11,7 @@ use hook_exec::Engine;
 use hook_protocol::{Dialect, input_from_value};
 use serde_json::Value;
 
+use crate::terminal::{errln, outln, println_exact};
 use crate::{known_event, parse_dialect};
 
 /// Where the configuration comes from: every command that loads one takes these.
@@ -42,7 +43,7 @@ impl Location {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            eprintln!("{label}: {diagnostic}");
+            errln!("{label}: {diagnostic}");
         }
         Ok(loaded)
     }
@@ -130,7 +131,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
                 .registry()
                 .select(&event, match_value.as_deref(), value.get("tool_input"));
         for message in selected.filter_map(|handler| handler.config.status_message.as_deref()) {
-            eprintln!("{message}");
+            errln!("{message}");
         }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -139,9 +140,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let outcome = runtime.block_on(engine.dispatch(&input));
     for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
-        eprintln!("{warning}");
+        errln!("{warning}");
     }
-    println!("{}", serde_json::to_string_pretty(&outcome)?);
+    println_exact(&serde_json::to_string_pretty(&outcome)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -174,7 +175,7 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     });
     let view = crate::trust_commands::trust_view(&loaded);
     if let Some(error) = view.store_error() {
-        eprintln!("warning: {error}; every hook that needs trust is listed as untrusted");
+        errln!("warning: {error}; every hook that needs trust is listed as untrusted");
     }
     if args.json {
         // Each handler with its `trust`: status, enabled, hashes (and the trusted command).
@@ -189,14 +190,14 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
             }
             rows.push(row);
         }
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        println_exact(&serde_json::to_string_pretty(&rows)?);
     } else if handlers.is_empty() {
-        println!("no hooks configured for {}", args.location.dialect);
+        outln!("no hooks configured for {}", args.location.dialect);
     } else {
         let mut last_event = None;
         for handler in &handlers {
             if last_event != Some(&handler.event) {
-                println!("{}", handler.event);
+                outln!("{}", handler.event);
                 last_event = Some(&handler.event);
             }
             let matcher = handler
@@ -214,14 +215,16 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
                 ""
             };
             let (trust, details) = crate::trust_commands::list_lines(&view, handler);
-            println!(
+            // `outln!` escapes every control character: this listing is the review before
+            // `hook trust`, so a command must not be able to hide itself or fake a row.
+            outln!(
                 "  [{matcher}] {} {}  ({source}; key {}; {trust}){suppressed}",
                 handler.config.handler_type,
                 handler.config.summary(),
                 handler.key
             );
             for line in details {
-                println!("{line}");
+                outln!("{line}");
             }
         }
     }

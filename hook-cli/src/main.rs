@@ -39,7 +39,10 @@ use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_
 mod author_commands;
 mod engine_commands;
 mod new_command;
+mod terminal;
 mod trust_commands;
+
+use terminal::{errln, outln};
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
 #[derive(Debug, Parser)]
@@ -183,14 +186,16 @@ fn main() -> ExitCode {
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "hook", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hook", &mut script);
+            terminal::print_exact(&String::from_utf8_lossy(&script));
             Ok(ExitCode::SUCCESS)
         }
     };
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            errln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }
@@ -227,7 +232,7 @@ fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
             std::fs::write(&path, text)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        println!("wrote {} schemas under {}", schemas.len(), out.display());
+        outln!("wrote {} schemas under {}", schemas.len(), out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let value = if args.outcome {
@@ -243,7 +248,7 @@ fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
         };
         schema::schema(dialect, &event, kind).context("every known event has a schema")?
     };
-    println!("{}", serde_json::to_string_pretty(&value)?);
+    terminal::println_exact(&serde_json::to_string_pretty(&value)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -284,7 +289,7 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
             "valid": result.is_ok(),
             "errors": errors,
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        terminal::println_exact(&serde_json::to_string_pretty(&report)?);
         return Ok(if result.is_ok() {
             ExitCode::SUCCESS
         } else {
@@ -293,18 +298,18 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
     }
     match result {
         Ok(()) => {
-            println!("{origin}: valid {} {event} output", args.dialect);
+            outln!("{origin}: valid {} {event} output", args.dialect);
             Ok(ExitCode::SUCCESS)
         }
         Err(ValidateError::Invalid { issues, .. }) => {
-            println!("{origin}: invalid {} {event} output", args.dialect);
+            outln!("{origin}: invalid {} {event} output", args.dialect);
             for issue in issues {
-                println!("  {issue}");
+                outln!("  {issue}");
             }
             Ok(ExitCode::FAILURE)
         }
         Err(error) => {
-            println!("{origin}: {error}");
+            outln!("{origin}: {error}");
             Ok(ExitCode::FAILURE)
         }
     }

@@ -12,6 +12,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hook_protocol::Dialect;
 
+use crate::terminal::outln;
+
 /// Arguments of `hook new`.
 #[derive(Debug, Args)]
 pub(crate) struct NewArgs {
@@ -81,11 +83,9 @@ pub(crate) fn new(args: NewArgs) -> Result<ExitCode> {
         let path = dir.join(file);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    println!(
-        "created the hook crate `{name}` in {}\n  cd {} && cargo test\nthen wire target/release/{name} into your agent's config (see README.md)",
-        dir.display(),
-        dir.display()
-    );
+    outln!("created the hook crate `{name}` in {}", dir.display());
+    outln!("  cd {} && cargo test", dir.display());
+    outln!("then wire target/release/{name} into your agent's config (see README.md)");
     Ok(ExitCode::SUCCESS)
 }
 

