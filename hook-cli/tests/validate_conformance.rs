@@ -25,7 +25,9 @@ fn hook_validate(event: &str, document: &str) -> i32 {
 
 #[test]
 fn hook_validate_agrees_with_the_reference_on_the_whole_corpus() {
-    let dir = lime_corpus::reference_dir();
+    let Some(dir) = lime_corpus::reference_dir() else {
+        return;
+    };
     let mut disagreements = Vec::new();
     let corpus = lime_corpus::corpus();
     assert!(corpus.len() >= 100);

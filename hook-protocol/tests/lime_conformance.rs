@@ -26,7 +26,7 @@ fn generated_schema(event: &Event) -> Value {
 
 #[test]
 fn generated_lime_output_schemas_agree_with_the_reference() {
-    let dir = reference_dir();
+    let Some(dir) = reference_dir() else { return };
     let mut reference = BTreeMap::new();
     let mut generated = BTreeMap::new();
     for event in REFERENCE_EVENTS {

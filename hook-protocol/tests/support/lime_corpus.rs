@@ -24,18 +24,36 @@ pub const REFERENCE_EVENTS: [Event; 10] = [
     Event::UserPromptSubmit,
 ];
 
-/// The folder of the reference schemas; fails the test (never skips it) when it is missing.
-pub fn reference_dir() -> PathBuf {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/lime-wire-schemas");
+/// The folder of the reference schemas: `$HOOK_REFERENCE_DIR/lime-wire-schemas`.
+///
+/// The schemas are third-party test data kept outside the repository (`.ci/run` points
+/// `HOOK_REFERENCE_DIR` at them). With the variable unset the test says it was skipped and
+/// returns `None`; with it set, a missing folder fails the test.
+pub fn reference_dir() -> Option<PathBuf> {
+    let root = reference_root("the lime conformance corpus")?;
+    let dir = root.join("lime-wire-schemas");
     assert!(
         dir.is_dir(),
-        "the reference lime wire schemas are missing: expected the folder {} \
-         (the repository's parent folder must hold shared/reference/lime-wire-schemas/); \
-         this conformance test cannot run without them",
-        dir.display()
+        "HOOK_REFERENCE_DIR={} has no lime-wire-schemas/ folder: point it at the folder that \
+         holds the reference schemas",
+        root.display()
     );
-    dir
+    Some(dir)
+}
+
+/// `$HOOK_REFERENCE_DIR`, or `None` after saying on stderr that `what` is skipped.
+#[allow(clippy::print_stderr)]
+pub fn reference_root(what: &str) -> Option<PathBuf> {
+    match std::env::var_os("HOOK_REFERENCE_DIR") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => {
+            eprintln!(
+                "skipped: {what} needs HOOK_REFERENCE_DIR (the folder of third-party reference \
+                 schemas; .ci/run sets it)"
+            );
+            None
+        }
+    }
 }
 
 /// `PreToolUse` -> `pre-tool-use`.
