@@ -18,8 +18,6 @@ fn hook(args: &[&str], stdin: &[u8], cwd: &Path) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(args)
         .current_dir(cwd)
-        .env("LIME_MANAGED_CONFIG", cwd.join("none.toml"))
-        .env("VERBOO_MANAGED_SETTINGS", cwd.join("none.json"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

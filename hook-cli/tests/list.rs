@@ -46,7 +46,6 @@ fn diagnostics_are_printed_and_strict_makes_them_fail() {
         args.extend_from_slice(extra);
         Command::new(env!("CARGO_BIN_EXE_hook"))
             .args(&args)
-            .env("VERBOO_MANAGED_SETTINGS", dir.path().join("none.json"))
             .output()
             .unwrap()
     };

@@ -42,11 +42,6 @@ impl Env {
             .arg("--project")
             .arg(self.project())
             .args(args)
-            .env("LIME_MANAGED_CONFIG", self.dir.path().join("managed.toml"))
-            .env(
-                "VERBOO_MANAGED_SETTINGS",
-                self.dir.path().join("managed.json"),
-            )
             .output()
             .unwrap()
     }
@@ -281,7 +276,6 @@ fn the_lime_demo_carries_its_trust_records() {
             "examples/demo/lime-home",
         ])
         .args(["--project", "examples/demo"])
-        .env("LIME_MANAGED_CONFIG", "/nonexistent/managed.toml")
         .current_dir(repo)
         .output()
         .unwrap();

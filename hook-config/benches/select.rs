@@ -1,4 +1,5 @@
-//! Loading 1,000 handlers across three layers, and selecting in a 10,000-handler registry.
+//! Loading 1,000 handlers across three layers, loading one minified (one-line) file of 100,000
+//! handlers (linear position tracking, issue 10), and selecting in a 10,000-handler registry.
 
 #![allow(missing_docs)]
 
@@ -54,12 +55,26 @@ fn write_layers(root: &Path, total: usize) -> LoadOptions {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, settings(first, count)).expect("write");
     }
-    LoadOptions::new(
-        Dialect::Verboo,
-        Environment::empty().with_var("VERBOO_MANAGED_SETTINGS", root.join("none.json")),
-    )
-    .with_home(root.join("home"))
-    .with_project(root.join("project"))
+    LoadOptions::new(Dialect::Verboo, Environment::empty())
+        .without_managed()
+        .with_home(root.join("home"))
+        .with_project(root.join("project"))
+}
+
+/// One verboo user file of `count` handlers on a single line (a minified settings file),
+/// under the 8 MiB cap of a configuration file.
+fn write_minified(root: &Path, count: usize) -> LoadOptions {
+    let groups: Vec<String> = (0..count)
+        .map(|i| format!(r#"{{"matcher":"T{i}","hooks":[{{"type":"command","command":"h{i}"}}]}}"#))
+        .collect();
+    let text = format!(r#"{{"hooks":{{"PreToolUse":[{}]}}}}"#, groups.join(","));
+    let path = root.join("home/settings.json");
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write");
+    LoadOptions::new(Dialect::Verboo, Environment::empty())
+        .without_managed()
+        .with_home(root.join("home"))
+        .with_project(root.join("project"))
 }
 
 fn bench(c: &mut Criterion) {
@@ -75,6 +90,17 @@ fn bench(c: &mut Criterion) {
     c.bench_function("load 1000 handlers in 3 layers", |b| {
         b.iter(|| load(black_box(&options)).expect("load"));
     });
+
+    let minified = tempfile::tempdir().expect("tempdir");
+    let options = write_minified(minified.path(), 100_000);
+    let loaded = load(&options).expect("load");
+    assert_eq!(loaded.registry.handlers().len(), 100_000);
+    let mut group = c.benchmark_group("minified");
+    group.sample_size(10);
+    group.bench_function("load one minified file of 100000 handlers", |b| {
+        b.iter(|| load(black_box(&options)).expect("load"));
+    });
+    group.finish();
 
     let large = tempfile::tempdir().expect("tempdir");
     let options = write_layers(large.path(), 10_000);

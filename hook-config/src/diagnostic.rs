@@ -1,5 +1,6 @@
 //! Problems found while loading configuration, each with file, line and column.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::Serialize;
@@ -95,17 +96,81 @@ pub struct Pos {
     pub column: usize,
 }
 
-/// Maps byte offsets of a text to lines and columns.
+/// Maps byte offsets of a text to lines and columns, in linear total time.
+///
+/// Built in one pass: the byte offset and the character count of every line start, and the
+/// character count every [`BLOCK`] bytes. A column is the characters between the line start
+/// and the offset, counted from the last position asked for when it is at or before the offset
+/// in the same block or later (positions are asked in file order, so all of them together
+/// scan the text once), else from the nearest block start (at most [`BLOCK`] bytes). Counting
+/// from the line start instead made one-line (minified) files quadratic.
 pub(crate) struct LineIndex<'a> {
     text: &'a str,
+    /// Byte offset of each line start.
     starts: Vec<usize>,
+    /// Characters before each line start.
+    line_chars: Vec<usize>,
+    /// Characters before byte `k * BLOCK`.
+    blocks: Vec<usize>,
+    /// The last offset asked for and the characters before it.
+    last: Cell<(usize, usize)>,
+}
+
+/// Bytes between two character-count checkpoints.
+const BLOCK: usize = 256;
+
+/// Whether `byte` starts a character (is not a UTF-8 continuation byte).
+fn starts_char(byte: u8) -> bool {
+    byte & 0xC0 != 0x80
 }
 
 impl<'a> LineIndex<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        let mut line_chars = vec![0];
+        let mut blocks = Vec::with_capacity(text.len() / BLOCK + 2);
+        let mut chars = 0;
+        for (i, &byte) in text.as_bytes().iter().enumerate() {
+            if i % BLOCK == 0 {
+                blocks.push(chars);
+            }
+            if starts_char(byte) {
+                chars += 1;
+            }
+            if byte == b'\n' {
+                starts.push(i + 1);
+                line_chars.push(chars);
+            }
+        }
+        blocks.push(chars);
+        LineIndex {
+            text,
+            starts,
+            line_chars,
+            blocks,
+            last: Cell::new((0, 0)),
+        }
+    }
+
+    /// The characters before byte `offset` (a character boundary, clamped to the text).
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let block = (offset / BLOCK).min(self.blocks.len() - 1);
+        let block_start = block * BLOCK;
+        let (last_offset, last_chars) = self.last.get();
+        let (from, before) = if last_offset <= offset && last_offset >= block_start {
+            (last_offset, last_chars)
+        } else {
+            (block_start, self.blocks[block])
+        };
+        let between = bytes
+            .get(from..offset)
+            .map_or(0, |span| span.iter().filter(|&&b| starts_char(b)).count());
+        #[cfg(test)]
+        SCANNED.with(|n| n.set(n.get() + (offset - from)));
+        let chars = before + between;
+        self.last.set((offset, chars));
+        chars
     }
 
     /// The position of byte `offset` (clamped to the text; columns count characters).
@@ -115,14 +180,17 @@ impl<'a> LineIndex<'a> {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
-        let start = self.starts.get(line).copied().unwrap_or(0);
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let line_chars = self.line_chars.get(line).copied().unwrap_or(0);
+        let column = self.chars_before(offset).saturating_sub(line_chars);
         Pos {
             line: line + 1,
             column: column + 1,
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes of text looked at to compute positions, on this thread (tests of linearity).
+    pub(crate) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }

@@ -17,13 +17,36 @@ pub struct Environment {
 }
 
 /// The variables discovery reads.
-pub const ENV_VARS: &[&str] = &[
-    "HOME",
-    "WUU_HOME",
-    "LIME_HOME",
-    "VERBOO_MANAGED_SETTINGS",
-    "LIME_MANAGED_CONFIG",
-];
+///
+/// The managed layer is never chosen by the environment (SPEC.md "Homes and files"): whoever
+/// controls it (a devcontainer, an `.envrc`, a wrapper) could drop the administrator's policy or
+/// make any file "managed", i.e. run unreviewed. Use [`LoadOptions::with_managed_file`].
+pub const ENV_VARS: &[&str] = &["HOME", "WUU_HOME", "LIME_HOME"];
+
+/// The verboo managed settings, honoured only when owned by root and not group- or
+/// world-writable.
+pub const VERBOO_MANAGED_PATH: &str = "/etc/claude-code/managed-settings.json";
+
+/// The lime managed configuration, honoured only when owned by root and not group- or
+/// world-writable.
+pub const LIME_MANAGED_PATH: &str = "/etc/lime/managed_config.toml";
+
+/// Where the managed layer (the administrator's policy) is read from. wuu has none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ManagedSource {
+    /// The dialect's fixed system path ([`VERBOO_MANAGED_PATH`], [`LIME_MANAGED_PATH`]),
+    /// honoured only when owned by root and not group- or world-writable; otherwise an error
+    /// diagnostic names the file and the fix, and the layer is not loaded.
+    #[default]
+    System,
+    /// A file the embedder names (a test, an agent with its own policy location). It must not
+    /// be group- or world-writable, and must be owned by root **or by the effective user**:
+    /// the embedder's code vouches for the path (the environment never can), and tests must
+    /// pass for any user.
+    File(PathBuf),
+    /// No managed layer at all.
+    None,
+}
 
 impl Environment {
     /// An environment with no variables and no current directory.
@@ -96,6 +119,8 @@ pub struct LoadOptions {
     /// Tool-name aliases, alias → the agent's canonical tool name (lime's `Edit` and `Write`
     /// for its patch tool). A matcher naming either side matches the other.
     pub tool_aliases: BTreeMap<String, String>,
+    /// Where the managed layer comes from (verboo and lime).
+    pub managed: ManagedSource,
 }
 
 impl LoadOptions {
@@ -108,7 +133,21 @@ impl LoadOptions {
             env,
             session: Vec::new(),
             tool_aliases: BTreeMap::new(),
+            managed: ManagedSource::System,
         }
+    }
+
+    /// These options with the managed layer read from `path` instead of the system path (see
+    /// [`ManagedSource::File`] for the checks it must pass).
+    pub fn with_managed_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.managed = ManagedSource::File(path.into());
+        self
+    }
+
+    /// These options with no managed layer.
+    pub fn without_managed(mut self) -> Self {
+        self.managed = ManagedSource::None;
+        self
     }
 
     /// These options with the home replaced.
@@ -209,9 +248,10 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         .clone()
         .or_else(|| env.current_dir().map(Path::to_path_buf));
     let mut files = Vec::new();
-    let managed = |var: &str, default: &str| {
-        env.var(var)
-            .map_or_else(|| PathBuf::from(default), PathBuf::from)
+    let managed = |system: &str| match &options.managed {
+        ManagedSource::System => Some(PathBuf::from(system)),
+        ManagedSource::File(path) => Some(path.clone()),
+        ManagedSource::None => None,
     };
     match dialect {
         Dialect::Wuu => {
@@ -224,13 +264,9 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
             }
         }
         Dialect::Verboo => {
-            files.push(file(
-                Layer::Managed,
-                managed(
-                    "VERBOO_MANAGED_SETTINGS",
-                    "/etc/claude-code/managed-settings.json",
-                ),
-            ));
+            if let Some(path) = managed(VERBOO_MANAGED_PATH) {
+                files.push(file(Layer::Managed, path));
+            }
             files.push(file(Layer::User, home.join("settings.json")));
             if let Some(project) = &project {
                 let dir = project.join(".claude");
@@ -239,10 +275,9 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
             }
         }
         Dialect::Lime => {
-            files.push(file(
-                Layer::Managed,
-                managed("LIME_MANAGED_CONFIG", "/etc/lime/managed_config.toml"),
-            ));
+            if let Some(path) = managed(LIME_MANAGED_PATH) {
+                files.push(file(Layer::Managed, path));
+            }
             files.push(file(Layer::User, home.join("config.toml")));
             if let Some(project) = &project {
                 files.push(file(

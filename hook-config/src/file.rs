@@ -7,6 +7,7 @@ use std::time::Duration;
 use hook_protocol::{Dialect, Event, Layer};
 
 use crate::diagnostic::Diagnostic;
+use crate::fileread::{Owner, ReadError, read_config_text};
 use crate::handler::HandlerConfig;
 use crate::read::DocKind;
 use crate::registry::parse_document;
@@ -53,19 +54,30 @@ pub struct ReadFileError {
 
 /// Reads the hooks of the `dialect` configuration file at `path` (TOML when it ends in `.toml`,
 /// JSON otherwise), as a user-layer file.
+///
+/// The file is read exactly as [`crate::load`] reads it (a regular file after symlinks, at
+/// most 8 MiB, UTF-8), so both give the same verdict: a file the loader would skip has an
+/// error diagnostic here. Only a file the operating system cannot open or read (missing,
+/// permission denied) is an `Err`.
 pub fn read_hooks_file(dialect: Dialect, path: &Path) -> Result<FileHooks, ReadFileError> {
     let label = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ReadFileError {
-        path: label.clone(),
-        source,
-    })?;
+    let text = match read_config_text(path, Owner::Anyone) {
+        Ok(text) => text,
+        Err(ReadError::Io(source)) => {
+            return Err(ReadFileError {
+                path: label,
+                source,
+            });
+        }
+        Err(error) => {
+            return Ok(FileHooks {
+                hooks: Vec::new(),
+                diagnostics: vec![error.diagnostic(path, "file skipped")],
+            });
+        }
+    };
     let toml = path.extension().is_some_and(|e| e == "toml");
-    Ok(parse_hooks(
-        dialect,
-        &label,
-        &String::from_utf8_lossy(&bytes),
-        toml,
-    ))
+    Ok(parse_hooks(dialect, &label, &text, toml))
 }
 
 /// Parses the hooks of one `dialect` document; `label` names it in diagnostics.

@@ -41,7 +41,13 @@
 //!
 //! [`discover`] lists the files of SPEC.md "Homes and files" from an explicit [`Environment`]
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
-//! process environment). A missing file is an empty layer. Handlers accumulate in this order:
+//! process environment). A missing file is an empty layer. The managed layer comes only from
+//! its fixed system path ([`VERBOO_MANAGED_PATH`], [`LIME_MANAGED_PATH`]), honoured only when
+//! owned by root and not group- or world-writable (otherwise an error names the file and the
+//! fix, and the layer is not loaded); the environment never chooses it. Embedders and tests
+//! name another file with [`LoadOptions::with_managed_file`] (owned by root or by the
+//! effective user, not group- or world-writable) or drop it with
+//! [`LoadOptions::without_managed`]. Handlers accumulate in this order:
 //! managed, user, project, local, plugin, session; within a file in file order (events in the
 //! order written, `preserve_order` for TOML).
 //!
@@ -94,6 +100,13 @@
 //! negative timeout is an **error**: the file's hooks (and its settings, such as enabled
 //! plugins) are not loaded, and every other file still loads. Unknown events (loaded anyway),
 //! unknown fields, capped timeouts and matchers that can never match are **warnings**.
+//! Every file (settings, `plugin.json`, plugin `hooks.json`, managed) is read the same way, and
+//! so is [`read_hooks_file`]'s (`hook validate --config`): it must be a regular file after
+//! following symlinks (a FIFO, a device or a directory is refused without blocking or reading
+//! it), of at most 8 MiB, and UTF-8 (an error at the first bad byte otherwise). JSON nesting
+//! deeper than 128 levels is an error at the array or object that goes past it; TOML stops at
+//! `toml`'s own limit of 80 levels; a TOML integer that does not fit in 64 bits is an error.
+//! Positions cost O(1) amortized each, so a one-line (minified) file parses in linear time.
 //! Syntax errors are serde_json's and `toml`'s messages and positions; everything else is
 //! reported at the offending value, with its field path (`hooks.PreToolUse[0].hooks[1].timeout`),
 //! from a small position-keeping tree both formats are read into.
@@ -139,6 +152,7 @@ mod convert;
 mod diagnostic;
 mod discover;
 mod file;
+mod fileread;
 mod handler;
 mod matcher;
 mod node;
@@ -149,8 +163,8 @@ mod rule;
 pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
-    ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, SessionHooks,
-    discover,
+    ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LIME_MANAGED_PATH, LoadOptions,
+    ManagedSource, SessionHooks, VERBOO_MANAGED_PATH, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use handler::{Handler, HandlerConfig, Suppression, timeout_limits};

@@ -4,6 +4,12 @@
 //! both are turned into [`Node`]s so the configuration reader reports every semantic problem
 //! (wrong type, unknown handler type, invalid regex, negative timeout...) at the value's own
 //! line and column, with its field path, the same way for both formats.
+//!
+//! Hostile input (SPEC.md): nesting is bounded: JSON past [`MAX_DEPTH`] levels is a positioned
+//! error (serde_json's own recursion limit does not apply, it skips ignored values without
+//! counting), and `toml` stops at its own limit of 80 levels with a positioned error. A TOML
+//! integer that does not fit in 64 bits is an error at the integer (the TOML spec requires
+//! it; lime's trust store, edited with `toml_edit`, could not read the file otherwise).
 
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
@@ -70,6 +76,9 @@ impl Node {
     }
 }
 
+/// How deep arrays and objects may nest in a JSON document (the document itself is level 1).
+pub(crate) const MAX_DEPTH: usize = 128;
+
 /// A syntax error: where and what.
 pub(crate) struct SyntaxError {
     pub(crate) pos: Option<Pos>,
@@ -96,20 +105,36 @@ pub(crate) fn parse_json(text: &str) -> Result<Node, SyntaxError> {
         bytes: text.as_bytes(),
         at: 0,
         lines: &lines,
+        depth: 0,
+        too_deep: None,
     };
-    parser.value().ok_or_else(|| SyntaxError {
+    let value = parser.value();
+    if let Some(pos) = parser.too_deep {
+        return Err(SyntaxError {
+            pos: Some(pos),
+            message: format!(
+                "nesting deeper than {MAX_DEPTH} levels of arrays and objects; flatten the document"
+            ),
+        });
+    }
+    value.ok_or_else(|| SyntaxError {
         pos: Some(lines.pos(parser.at)),
         message: "malformed JSON".to_owned(),
     })
 }
 
 /// A recursive-descent reader of JSON that serde_json already accepted (so it only has to
-/// track positions; its depth is bounded by serde_json's recursion limit).
+/// track positions). Its depth is bounded by [`MAX_DEPTH`]: serde_json's check does not apply
+/// to the `IgnoredAny` pass.
 struct JsonParser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
     lines: &'a LineIndex<'a>,
+    /// Arrays and objects open around `at`.
+    depth: usize,
+    /// Where the first array or object past [`MAX_DEPTH`] opens.
+    too_deep: Option<Pos>,
 }
 
 impl JsonParser<'_> {
@@ -123,12 +148,23 @@ impl JsonParser<'_> {
         }
     }
 
+    /// Enters an array or object at `pos`; `None` (and `too_deep` set) past [`MAX_DEPTH`].
+    fn enter(&mut self, pos: Pos) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.too_deep = Some(pos);
+            return None;
+        }
+        Some(())
+    }
+
     fn value(&mut self) -> Option<Node> {
         self.skip_ws();
         let pos = self.lines.pos(self.at);
         let kind =
             match *self.bytes.get(self.at)? {
                 b'{' => {
+                    self.enter(pos)?;
                     self.at += 1;
                     let mut entries = Vec::new();
                     loop {
@@ -152,9 +188,11 @@ impl JsonParser<'_> {
                             }
                         }
                     }
+                    self.depth -= 1;
                     Kind::Table(entries)
                 }
                 b'[' => {
+                    self.enter(pos)?;
                     self.at += 1;
                     let mut items = Vec::new();
                     loop {
@@ -168,6 +206,7 @@ impl JsonParser<'_> {
                             _ => items.push(self.value()?),
                         }
                     }
+                    self.depth -= 1;
                     Kind::Array(items)
                 }
                 b'"' => Kind::Str(self.string()?),
@@ -227,7 +266,7 @@ pub(crate) fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
         Ok(table) => {
             let span = table.span();
             Ok(Node {
-                kind: toml_table(table.get_ref(), &lines),
+                kind: toml_table(table.get_ref(), &lines)?,
                 pos: lines.pos(span.start),
             })
         }
@@ -238,45 +277,111 @@ pub(crate) fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
     }
 }
 
-fn toml_table(table: &DeTable<'_>, lines: &LineIndex<'_>) -> Kind {
-    Kind::Table(
-        table
-            .iter()
-            .map(|(key, value)| {
-                (
-                    Key {
-                        name: key.get_ref().to_string(),
-                        pos: lines.pos(key.span().start),
-                    },
-                    Node {
-                        kind: toml_value(value.get_ref(), lines),
-                        pos: lines.pos(value.span().start),
-                    },
-                )
-            })
-            .collect(),
-    )
+fn toml_table(table: &DeTable<'_>, lines: &LineIndex<'_>) -> Result<Kind, SyntaxError> {
+    let mut entries = Vec::with_capacity(table.len());
+    for (key, value) in table {
+        // Positions asked for in file order: the key, then the value (see `LineIndex::pos`).
+        let key = Key {
+            name: key.get_ref().to_string(),
+            pos: lines.pos(key.span().start),
+        };
+        let pos = lines.pos(value.span().start);
+        entries.push((
+            key,
+            Node {
+                kind: toml_value(value.get_ref(), pos, lines)?,
+                pos,
+            },
+        ));
+    }
+    Ok(Kind::Table(entries))
 }
 
-fn toml_value(value: &DeValue<'_>, lines: &LineIndex<'_>) -> Kind {
-    match value {
+fn toml_value(value: &DeValue<'_>, pos: Pos, lines: &LineIndex<'_>) -> Result<Kind, SyntaxError> {
+    Ok(match value {
         DeValue::String(s) => Kind::Str(s.to_string()),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(n) => Kind::Int(n),
-            Err(_) => Kind::Float(i.as_str().parse().unwrap_or(f64::INFINITY)),
+            Err(_) => {
+                return Err(SyntaxError {
+                    pos: Some(pos),
+                    message: format!(
+                        "integer `{i}` does not fit in 64 bits (TOML integers range from -2^63 to 2^63-1); write a smaller number"
+                    ),
+                });
+            }
         },
         DeValue::Float(f) => Kind::Float(f.as_str().parse().unwrap_or(f64::NAN)),
         DeValue::Boolean(b) => Kind::Bool(*b),
         DeValue::Datetime(d) => Kind::Datetime(d.to_string()),
-        DeValue::Array(items) => Kind::Array(
-            items
-                .iter()
-                .map(|item| Node {
-                    kind: toml_value(item.get_ref(), lines),
-                    pos: lines.pos(item.span().start),
-                })
-                .collect(),
-        ),
-        DeValue::Table(table) => toml_table(table, lines),
+        DeValue::Array(items) => {
+            let mut nodes = Vec::with_capacity(items.len());
+            for item in items {
+                let pos = lines.pos(item.span().start);
+                nodes.push(Node {
+                    kind: toml_value(item.get_ref(), pos, lines)?,
+                    pos,
+                });
+            }
+            Kind::Array(nodes)
+        }
+        DeValue::Table(table) => toml_table(table, lines)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::SCANNED;
+
+    /// A minified (one-line) verboo settings file with `n` handlers.
+    fn minified_json(n: usize) -> String {
+        let groups: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"matcher":"Tool{i}","hooks":[{{"type":"command","command":"hook-{i}","timeout":5}}]}}"#
+                )
+            })
+            .collect();
+        format!(r#"{{"hooks":{{"PreToolUse":[{}]}}}}"#, groups.join(","))
+    }
+
+    /// The same as one line of TOML (inline tables).
+    fn minified_toml(n: usize) -> String {
+        let groups: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{matcher="Tool{i}",hooks=[{{type="command",command="hook-{i}",timeout=5}}]}}"#
+                )
+            })
+            .collect();
+        format!("hooks={{PreToolUse=[{}]}}\n", groups.join(","))
+    }
+
+    fn scanned(parse: impl FnOnce() -> Result<Node, SyntaxError>) -> usize {
+        SCANNED.with(|n| n.set(0));
+        assert!(parse().is_ok());
+        SCANNED.with(std::cell::Cell::get)
+    }
+
+    /// Issue 10 item 10: positions of a one-line document cost O(n) in total, not O(n) per
+    /// node. Counted work, not time: the bytes looked at to compute every position.
+    #[test]
+    fn positions_of_a_one_line_document_are_linear() {
+        for (format, text) in [
+            ("JSON", minified_json(2_000)),
+            ("TOML", minified_toml(2_000)),
+        ] {
+            let work = if format == "JSON" {
+                scanned(|| parse_json(&text))
+            } else {
+                scanned(|| parse_toml(&text))
+            };
+            assert!(
+                work <= 2 * text.len(),
+                "{format}: {work} bytes scanned for positions in a {}-byte file",
+                text.len()
+            );
+        }
     }
 }

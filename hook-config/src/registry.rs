@@ -9,7 +9,8 @@ use regex::RegexSet;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Pos};
-use crate::discover::{DiscoverError, Discovery, LoadOptions, discover};
+use crate::discover::{DiscoverError, Discovery, LoadOptions, ManagedSource, discover};
+use crate::fileread::{Owner, ReadError, read_config_text};
 use crate::handler::{Handler, Suppression};
 use crate::matcher::Matcher;
 use crate::node::{Kind, Node, parse_json, parse_toml};
@@ -89,7 +90,12 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut seen_paths = Vec::new();
     for file in &discovery.files {
-        let Some(text) = read_text(&file.path, &mut diagnostics) else {
+        let owner = match (file.layer, &options.managed) {
+            (Layer::Managed, ManagedSource::File(_)) => Owner::RootOrSelf,
+            (Layer::Managed, _) => Owner::Root,
+            _ => Owner::Anyone,
+        };
+        let Some(text) = read_text(&file.path, owner, &mut diagnostics) else {
             continue;
         };
         // A project that is the home's parent would read the user file twice.
@@ -166,27 +172,19 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     })
 }
 
-/// A file's text; `None` (and no diagnostic) when it does not exist.
-fn read_text(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Some(text),
-            Err(error) => {
-                diagnostics.push(Diagnostic::error(
-                    path.display().to_string(),
-                    None,
-                    format!("not UTF-8 text ({error}); file skipped"),
-                ));
-                None
-            }
-        },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+/// A file's text, read bounded ([`read_config_text`]); `None` (and no diagnostic) when it does
+/// not exist, `None` and an error diagnostic when it cannot be used.
+fn read_text(path: &Path, owner: Owner, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    match read_config_text(path, owner) {
+        Ok(text) => Some(text),
+        Err(error) if error.is_not_found() => None,
         Err(error) => {
-            diagnostics.push(Diagnostic::error(
-                path.display().to_string(),
-                None,
-                format!("cannot read: {error}; file skipped"),
-            ));
+            let consequence = if owner == Owner::Anyone {
+                "file skipped"
+            } else {
+                "the managed layer is not loaded"
+            };
+            diagnostics.push(error.diagnostic(path, consequence));
             None
         }
     }
@@ -241,17 +239,17 @@ fn load_plugin(
     let root = discovery.plugins_dir().join(name);
     let manifest_path = root.join("plugin.json");
     let manifest_display = manifest_path.display().to_string();
-    let text = match std::fs::read_to_string(&manifest_path) {
+    let text = match read_config_text(&manifest_path, Owner::Anyone) {
         Ok(text) => text,
         Err(error) => {
-            let why = if error.kind() == std::io::ErrorKind::NotFound {
-                "is missing".to_owned()
-            } else {
-                format!("cannot be read: {error}")
+            let why = match &error {
+                error if error.is_not_found() => "is missing".to_owned(),
+                ReadError::Io(error) => format!("cannot be read: {error}"),
+                other => other.to_string(),
             };
             diagnostics.push(Diagnostic::error(
                 manifest_display,
-                None,
+                error.pos(),
                 format!("plugin `{name}` is enabled but its plugin.json {why}; plugin skipped"),
             ));
             return None;
@@ -261,7 +259,7 @@ fn load_plugin(
     let plugin = read_manifest(&node, name, &manifest_display, diagnostics)?;
     let hooks_path = root.join("hooks").join("hooks.json");
     let hooks_display = hooks_path.display().to_string();
-    let parsed = match read_text(&hooks_path, diagnostics) {
+    let parsed = match read_text(&hooks_path, Owner::Anyone, diagnostics) {
         Some(text) => parse_document(
             dialect,
             &text,

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{load_ok, load_user_file, options, shown, summaries, write};
-use hook_config::{Environment, Severity};
+use hook_config::Severity;
 use hook_protocol::{Dialect, Event, Layer};
 
 /// Loads `text` as the user file of `dialect` and returns the diagnostics with the file's path
@@ -262,8 +262,7 @@ fn a_broken_file_never_takes_down_the_others() {
         "project/.claude/settings.local.json",
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "local"}]}]}}"#,
     );
-    let mut options = options(Dialect::Verboo, &root.join("home"), &root.join("project"));
-    options.env = Environment::empty().with_var("VERBOO_MANAGED_SETTINGS", root.join("none"));
+    let options = options(Dialect::Verboo, &root.join("home"), &root.join("project"));
     let loaded = load_ok(&options);
     assert_eq!(
         shown(&loaded),
@@ -310,8 +309,7 @@ fn broken_plugins_are_skipped() {
         "plugins/good/hooks/hooks.json",
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "good"}]}]}}"#,
     );
-    let mut options = options(Dialect::Lime, &home, &root.join("project"));
-    options.env = Environment::empty().with_var("LIME_MANAGED_CONFIG", root.join("none"));
+    let options = options(Dialect::Lime, &home, &root.join("project"));
     let loaded = load_ok(&options);
     let plugins = home.join("plugins");
     assert_eq!(

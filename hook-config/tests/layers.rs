@@ -56,9 +56,10 @@ fn verboo_every_layer() {
 
     let env = Environment::empty()
         .with_var("HOME", root.join("home"))
-        .with_var("VERBOO_MANAGED_SETTINGS", &managed)
         .with_current_dir(root.join("project"));
-    let options = LoadOptions::new(Dialect::Verboo, env).with_session(
+    let options = LoadOptions::new(Dialect::Verboo, env)
+        .with_managed_file(&managed)
+        .with_session(
         "audit",
         r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "session-audit"}]}]}}"#,
     );
@@ -192,13 +193,11 @@ fn verboo_disable_all_hooks_and_managed_only() {
         &format!(r#"{{"allowManagedHooksOnly": true, {}}}"#, hook("m")),
     );
     write(root, "home/settings.json", &format!("{{{}}}", hook("u")));
-    let options = LoadOptions::new(
-        Dialect::Verboo,
-        Environment::empty().with_var("VERBOO_MANAGED_SETTINGS", &managed),
-    )
-    .with_home(root.join("home"))
-    .with_project(root.join("project"))
-    .with_session("s", format!("{{{}}}", hook("s")));
+    let options = LoadOptions::new(Dialect::Verboo, Environment::empty())
+        .with_managed_file(&managed)
+        .with_home(root.join("home"))
+        .with_project(root.join("project"))
+        .with_session("s", format!("{{{}}}", hook("s")));
     let loaded = load_ok(&options);
     let registry = &loaded.registry;
     assert_eq!(
@@ -408,10 +407,9 @@ additionalContextLimit = 200
             {"type": "mcp_tool", "server": "lint", "tool": "check", "input": {"cmd": "${tool_input.command}"}, "timeout": 5}
         ]}]}}"#,
     );
-    let env = Environment::empty()
-        .with_var("LIME_HOME", root.join("lime-home"))
-        .with_var("LIME_MANAGED_CONFIG", &managed);
+    let env = Environment::empty().with_var("LIME_HOME", root.join("lime-home"));
     let options = LoadOptions::new(Dialect::Lime, env)
+        .with_managed_file(&managed)
         .with_project(root.join("project"))
         .with_alias("Edit", "apply_patch")
         .with_alias("Write", "apply_patch");
@@ -486,13 +484,8 @@ additionalContextLimit = 200
 fn a_missing_file_is_an_empty_layer() {
     let tmp = tempfile::tempdir().expect("tempdir");
     for dialect in Dialect::ALL {
-        let options = LoadOptions::new(
-            dialect,
-            Environment::empty()
-                .with_var("HOME", tmp.path())
-                .with_var("VERBOO_MANAGED_SETTINGS", tmp.path().join("no.json"))
-                .with_var("LIME_MANAGED_CONFIG", tmp.path().join("no.toml")),
-        );
+        let options = LoadOptions::new(dialect, Environment::empty().with_var("HOME", tmp.path()))
+            .with_managed_file(tmp.path().join("no.file"));
         let loaded = load_ok(&options);
         assert!(loaded.diagnostics.is_empty());
         assert!(loaded.registry.handlers().is_empty());

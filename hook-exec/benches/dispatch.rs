@@ -59,11 +59,10 @@ fn engine(
     let home = dir.join(format!("home-{dialect}"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join(name), config).unwrap();
-    let env = Environment::empty()
-        .with_var("VERBOO_MANAGED_SETTINGS", dir.join("none.json"))
-        .with_var("LIME_MANAGED_CONFIG", dir.join("none.toml"));
+    let env = Environment::empty();
     let loaded = load(
         &LoadOptions::new(dialect, env)
+            .without_managed()
             .with_home(home)
             .with_project(dir),
     )

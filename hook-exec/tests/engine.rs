@@ -34,10 +34,9 @@ impl Setup {
     }
 
     fn engine(&self, dialect: Dialect, options: EngineOptions) -> Engine {
-        let env = Environment::empty()
-            .with_var("VERBOO_MANAGED_SETTINGS", self.path("none.json"))
-            .with_var("LIME_MANAGED_CONFIG", self.path("none.toml"));
+        let env = Environment::empty();
         let options_load = LoadOptions::new(dialect, env)
+            .without_managed()
             .with_home(self.path("home"))
             .with_project(self.path("project"));
         let loaded = load(&options_load).unwrap();

@@ -115,11 +115,10 @@ fn dispatch(dialect: Dialect, command: &str, dir: &std::path::Path) -> Outcome {
     let home = dir.join(format!("{dialect}-home"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join(name), text).unwrap();
-    let env = Environment::empty()
-        .with_var("VERBOO_MANAGED_SETTINGS", dir.join("none.json"))
-        .with_var("LIME_MANAGED_CONFIG", dir.join("none.toml"));
+    let env = Environment::empty();
     let loaded = load(
         &LoadOptions::new(dialect, env)
+            .without_managed()
             .with_home(&home)
             .with_project(dir),
     )

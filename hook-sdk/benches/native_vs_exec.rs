@@ -52,10 +52,9 @@ fn engine(dir: &Path, handler: serde_json::Value) -> Engine {
     std::fs::create_dir_all(&home).unwrap();
     let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}});
     std::fs::write(home.join("settings.json"), config.to_string()).unwrap();
-    let env = Environment::empty()
-        .with_var("VERBOO_MANAGED_SETTINGS", dir.join("none.json"))
-        .with_var("LIME_MANAGED_CONFIG", dir.join("none.toml"));
+    let env = Environment::empty();
     let options = LoadOptions::new(Dialect::Verboo, env)
+        .without_managed()
         .with_home(home)
         .with_project(dir);
     Engine::new(load(&options).unwrap().registry)

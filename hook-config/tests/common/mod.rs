@@ -27,6 +27,7 @@ pub fn options(dialect: Dialect, home: &Path, project: &Path) -> LoadOptions {
     LoadOptions::new(dialect, Environment::empty())
         .with_home(home)
         .with_project(project)
+        .without_managed()
 }
 
 /// Every diagnostic, displayed.
@@ -49,11 +50,8 @@ pub fn load_user_file(dialect: Dialect, text: &str) -> (tempfile::TempDir, PathB
     };
     let path = write(dir.path(), &format!("home/{name}"), text);
     let project = dir.path().join("project");
-    let mut options = options(dialect, &dir.path().join("home"), &project);
-    // Never read the machine's real managed file.
-    options.env = Environment::empty()
-        .with_var("VERBOO_MANAGED_SETTINGS", dir.path().join("none.json"))
-        .with_var("LIME_MANAGED_CONFIG", dir.path().join("none.toml"));
+    // Never reads the machine's real managed file (`options` has no managed layer).
+    let options = options(dialect, &dir.path().join("home"), &project);
     let loaded = load_ok(&options);
     (dir, path, loaded)
 }

@@ -35,10 +35,9 @@ impl Setup {
     }
 
     pub(crate) fn engine(&self, options: EngineOptions) -> Engine {
-        let env = Environment::empty()
-            .with_var("VERBOO_MANAGED_SETTINGS", self.path("none.json"))
-            .with_var("LIME_MANAGED_CONFIG", self.path("none.toml"));
+        let env = Environment::empty();
         let options_load = LoadOptions::new(self.dialect, env)
+            .without_managed()
             .with_home(self.path("home"))
             .with_project(self.path("project"));
         let loaded = load(&options_load).unwrap();

@@ -123,10 +123,9 @@ impl Setup {
     }
 
     pub fn engine(&self) -> Engine {
-        let env = Environment::empty()
-            .with_var("VERBOO_MANAGED_SETTINGS", self.dir.path().join("none.json"))
-            .with_var("LIME_MANAGED_CONFIG", self.dir.path().join("none.toml"));
+        let env = Environment::empty();
         let options = LoadOptions::new(self.dialect, env)
+            .without_managed()
             .with_home(self.dir.path().join("home"))
             .with_project(self.project());
         let loaded = load(&options).unwrap();

@@ -63,13 +63,12 @@ impl Setup {
     }
 
     pub fn options(&self) -> LoadOptions {
-        let env = Environment::empty()
-            .with_var("LIME_MANAGED_CONFIG", self.managed())
-            .with_var(
-                "VERBOO_MANAGED_SETTINGS",
-                self.dir.path().join("managed.json"),
-            );
-        LoadOptions::new(self.dialect, env)
+        let managed = match self.dialect {
+            Dialect::Verboo => self.dir.path().join("managed.json"),
+            _ => self.managed(),
+        };
+        LoadOptions::new(self.dialect, Environment::empty())
+            .with_managed_file(managed)
             .with_home(self.home())
             .with_project(self.project())
     }
