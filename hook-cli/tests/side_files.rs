@@ -21,7 +21,11 @@ fn hook(command: &str, home: &Path, project: &Path, args: &[&str]) -> Output {
 }
 
 fn mode(path: &Path) -> u32 {
-    std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777
 }
 
 #[test]
@@ -55,7 +59,12 @@ additionalContextLimit = 100
         "run",
         &home,
         &project,
-        &["--event", "SessionStart", "--input", event.to_str().unwrap()],
+        &[
+            "--event",
+            "SessionStart",
+            "--input",
+            event.to_str().unwrap(),
+        ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use common::Setup;
@@ -15,7 +14,7 @@ use hook_protocol::{Dialect, RunStatus};
 use serde_json::json;
 
 /// The tests of this file count the process's open files: one at a time.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// How many hooks each test starts.
 const HOOKS: usize = 20;
@@ -92,7 +91,7 @@ async fn warm_up(engine: &Engine, setup: &Setup) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_dropped_dispatches_leave_no_process_and_no_open_pipe() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let warm = Setup::new(Dialect::Verboo, WARM_UP);
     let setup = Setup::new(Dialect::Verboo, &config(false));
     let engine = setup.engine(EngineOptions::default());
@@ -127,7 +126,7 @@ async fn twenty_dropped_dispatches_leave_no_process_and_no_open_pipe() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_async_hooks_leaves_no_process_and_no_open_pipe() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = ONE_AT_A_TIME.lock().await;
     let setup = Setup::new(Dialect::Verboo, &config(true));
     let engine = setup.engine(EngineOptions {
         max_async: HOOKS,
