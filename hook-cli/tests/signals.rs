@@ -224,3 +224,56 @@ fn a_native_hook_past_its_timeout_does_not_keep_hook_run_alive() {
     let outcome: serde_json::Value = serde_json::from_reader(run.stdout.take().unwrap()).unwrap();
     assert_eq!(outcome["runs"][0]["status"], "timed_out", "{outcome:#}");
 }
+
+#[test]
+fn async_hooks_still_running_die_with_their_whole_group_when_hook_run_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    // verboo's user layer runs without trust. The second hook holds the event until the async
+    // one has written its pids, so `hook run` exits while the async hook surely runs.
+    let wait = "until [ \"$(wc -l < pids 2>/dev/null)\" = 2 ]; do sleep 0.05; done";
+    let config = serde_json::json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": SLEEPER, "async": true, "timeout": 600},
+        {"type": "command", "command": wait, "timeout": 600},
+    ]}]}});
+    std::fs::write(home.join("settings.json"), config.to_string()).unwrap();
+    let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi",
+        "session_id": "s", "cwd": project});
+    std::fs::write(dir.path().join("event.json"), event.to_string()).unwrap();
+
+    let mut run = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args([
+            "run",
+            "--dialect",
+            "verboo",
+            "--event",
+            "UserPromptSubmit",
+            "--home",
+        ])
+        .arg(&home)
+        .arg("--project")
+        .arg(&project)
+        .arg("--input")
+        .arg(dir.path().join("event.json"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = exits(&mut run).expect("hook run never exited");
+    let stderr = std::io::read_to_string(run.stderr.take().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    let pids: Vec<u32> = std::fs::read_to_string(project.join("pids"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(pids.len(), 2);
+    let survivors: Vec<u32> = pids.iter().copied().filter(|p| !dies(*p)).collect();
+    for pid in &survivors {
+        signal(*pid, "KILL");
+    }
+    assert!(survivors.is_empty(), "async hooks {survivors:?} survived");
+}
