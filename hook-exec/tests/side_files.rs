@@ -213,3 +213,22 @@ fn files_past_the_age_or_count_bound_are_removed_when_a_new_one_is_written() {
     assert!(kept.contains(&"n097.txt".to_owned()));
     assert!(!kept.contains(&"n098.txt".to_owned()));
 }
+
+#[test]
+fn a_folder_of_another_user_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let side = dir.path().join("hook-context");
+    std::fs::create_dir(&side).unwrap();
+    std::fs::set_permissions(&side, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // Only root can give a folder away: elsewhere this case cannot be set up.
+    let nobody = 65534;
+    if std::os::unix::fs::chown(&side, Some(nobody), Some(nobody)).is_err() {
+        return;
+    }
+    let error = write_side_file(&side, "a.txt", "text").unwrap_err();
+    assert!(
+        matches!(error, SideFileError::ForeignOwner { owner, .. } if owner == nobody),
+        "{error}"
+    );
+    assert!(names(&side).is_empty());
+}
