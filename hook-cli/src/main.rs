@@ -26,7 +26,10 @@
 //!   every hook still running, then `hook run` exits 128 + the signal number without printing an
 //!   outcome. A SIGKILL cannot be caught: on Linux each hook's shell gets SIGKILL with it
 //!   (`PR_SET_PDEATHSIG`), but the shell's own children keep running; on other systems nothing
-//!   is killed. Processes that left a hook's group (`setsid`) are never reached.
+//!   is killed. Processes that left a hook's group (`setsid`) are never reached. `hook run` is
+//!   deliberately not a child subreaper: a hook's leftover children would become its own, and
+//!   the reaping of a hook's group (a wait on the whole group) would then wait for them, turning
+//!   a hook that left a background child into a timeout.
 //! - A native hook that times out cannot be stopped: `hook run` reports it `timed_out` and
 //!   exits without waiting for its thread.
 //! - lime side files (context over `additionalContextLimit`) go to `<home>/hook-context`, a
