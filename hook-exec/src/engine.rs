@@ -169,8 +169,8 @@ impl Engine {
     }
 
     /// Cancels every async handler of `session_id` that has not been collected (at session end):
-    /// running hooks are killed with their process group, results are dropped. Returns how many
-    /// were cancelled.
+    /// running hooks are killed with their whole process group (as the runtime drops their
+    /// aborted tasks, at its next turn), results are dropped. Returns how many were cancelled.
     pub fn cancel_async(&self, session_id: &str) -> usize {
         self.background.cancel(session_id)
     }
