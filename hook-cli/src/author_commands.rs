@@ -297,6 +297,12 @@ fn judge(
                 Some("a process that left the hook's group kept its output open".into());
             return report;
         }
+        RunEnd::OutputUnreadable { stream, error } => {
+            report.problem = Some(format!(
+                "reading its {stream} failed part way ({error}): the output may be truncated"
+            ));
+            return report;
+        }
         RunEnd::Exited => {}
     }
     if matches!(run.exit_code, Some(126 | 127)) {

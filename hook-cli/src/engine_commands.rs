@@ -108,6 +108,11 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let project = args.location.project_dir()?;
     let options = hook_exec::EngineOptions {
         project_dir: Some(project),
+        // lime's over-limit context goes to a private folder of the user's.
+        side_file_dir: Some(loaded.discovery.home.join("hook-context")),
+        // Hooks start on this thread (a current-thread runtime below), which lives until the
+        // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
+        kill_on_parent_death: true,
         ..hook_exec::EngineOptions::default()
     };
     // Trust decides what may run; each skip is also a warning on stderr.
@@ -134,16 +139,83 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
             errln!("{message}");
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread: every hook is started (and, on a signal, killed) from this one, and dropping
+    // the runtime drops every task at once, on this thread.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let outcome = runtime.block_on(engine.dispatch(&input));
+    let ended = runtime.block_on(async {
+        // Listen before the first hook starts, so no signal finds a hook without its killer.
+        let signals = Signals::listen().context("cannot listen for signals")?;
+        tokio::select! {
+            outcome = engine.dispatch(&input) => Ok::<_, anyhow::Error>(Ok(outcome)),
+            // Dropping the dispatch (the other branch) kills every hook group still running.
+            signal = signals.received() => Ok(Err(signal)),
+        }
+    });
+    // Async hooks still running are cancelled: dropping the engine aborts their tasks, and the
+    // runtime drops them (killing their groups) without waiting for a native call that timed
+    // out: its thread cannot be stopped and must not keep `hook run` alive.
+    drop(engine);
+    runtime.shutdown_background();
+    let outcome = match ended? {
+        Ok(outcome) => outcome,
+        Err((name, number)) => {
+            eprintln!("hook run: {name} received; every running hook was killed");
+            return Ok(ExitCode::from(128 + number));
+        }
+    };
     for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
         errln!("{warning}");
     }
     println_exact(&serde_json::to_string_pretty(&outcome)?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The signals that interrupt `hook run`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).
+struct Signals {
+    #[cfg(unix)]
+    streams: [(tokio::signal::unix::Signal, &'static str, u8); 3],
+}
+
+impl Signals {
+    /// Starts listening; from now on these signals no longer end the process by themselves.
+    fn listen() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                streams: [
+                    (signal(SignalKind::interrupt())?, "SIGINT", 2),
+                    (signal(SignalKind::terminate())?, "SIGTERM", 15),
+                    (signal(SignalKind::hangup())?, "SIGHUP", 1),
+                ],
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(Signals {})
+        }
+    }
+
+    /// The first signal received: its name and number.
+    async fn received(self) -> (&'static str, u8) {
+        #[cfg(unix)]
+        {
+            let [(mut int, a, na), (mut term, b, nb), (mut hup, c, nc)] = self.streams;
+            tokio::select! {
+                _ = int.recv() => (a, na),
+                _ = term.recv() => (b, nb),
+                _ = hup.recv() => (c, nc),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            ("Ctrl-C", 2)
+        }
+    }
 }
 
 fn read_event(file: Option<&Path>) -> Result<Value> {

@@ -22,6 +22,19 @@
 //!   each handler starts: the engine reports no progress yet.
 //! - Async hooks started by `hook run` are cancelled when it exits: their results are for an
 //!   embedding agent that lives longer than one event.
+//! - SIGINT, SIGTERM and SIGHUP (Ctrl-C in a terminal) to `hook run` kill the process group of
+//!   every hook still running, then `hook run` exits 128 + the signal number without printing an
+//!   outcome. A SIGKILL cannot be caught: on Linux each hook's shell gets SIGKILL with it
+//!   (`PR_SET_PDEATHSIG`), but the shell's own children keep running; on other systems nothing
+//!   is killed. Processes that left a hook's group (`setsid`) are never reached. `hook run` is
+//!   deliberately not a child subreaper: a hook's leftover children would become its own, and
+//!   the reaping of a hook's group (a wait on the whole group) would then wait for them, turning
+//!   a hook that left a background child into a timeout.
+//! - A native hook that times out cannot be stopped: `hook run` reports it `timed_out` and
+//!   exits without waiting for its thread.
+//! - lime side files (context over `additionalContextLimit`) go to `<home>/hook-context`, a
+//!   private folder (0700, files 0600) where side files older than 7 days, and beyond the newest
+//!   100, are removed as new ones are written.
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.

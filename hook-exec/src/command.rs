@@ -1,5 +1,19 @@
 //! Running one command hook: `/bin/sh -c` in its own process group, event JSON on stdin, output
 //! capped, a timeout that kills the whole group, and no survivor left behind.
+//!
+//! # What is killed, and when
+//!
+//! - **Timeout**: the whole process group of the hook is killed (SIGKILL); the run is
+//!   [`RunEnd::TimedOut`].
+//! - **Exit**: after the hook's shell exits, output still held open by its leftover children is
+//!   waited for at most [`CommandSpec::pipe_grace`], then whatever is left of the group is killed.
+//! - **Drop**: dropping the future of [`run_command`] (a cancelled dispatch, an aborted async
+//!   task, a runtime shut down) kills the whole process group at once, from the drop itself, and
+//!   closes the hook's pipes: the shell, its children and grandchildren all get SIGKILL, not only
+//!   `/bin/sh`.
+//! - **Death of the engine** (Linux, with [`CommandSpec::kill_on_parent_death`]): the shell gets
+//!   SIGKILL when the thread that started it exits (`PR_SET_PDEATHSIG`), so even a SIGKILL of the
+//!   engine takes the shell down. See the crate's `# Limitations` for what this cannot reach.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -7,11 +21,12 @@ use std::time::{Duration, Instant};
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::task::JoinHandle;
 
 /// The most a hook may print on stdout, and separately on stderr: 1 MiB.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
 
-/// How long to wait, after the hook exits, for pipes its leftover children hold open.
+/// The default of [`CommandSpec::pipe_grace`]: 2 s.
 pub const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 /// What to run.
@@ -29,10 +44,19 @@ pub struct CommandSpec {
     pub timeout: Duration,
     /// Cap on each of stdout and stderr.
     pub output_cap: usize,
+    /// How long to wait, after the hook's shell exits, for output its leftover children still
+    /// hold open; then the group is killed. Default [`PIPE_GRACE`].
+    pub pipe_grace: Duration,
+    /// Linux: the hook's shell gets SIGKILL when the thread that started it exits
+    /// (`PR_SET_PDEATHSIG`), so a SIGKILL of the engine does not leave it running. Off by
+    /// default, because the signal follows the *thread*: turn it on only where hooks are started
+    /// from a thread that lives as long as the engine (e.g. a current-thread runtime on the main
+    /// thread, as `hook run` does). Ignored on other systems.
+    pub kill_on_parent_death: bool,
 }
 
 impl CommandSpec {
-    /// A spec with the default output cap.
+    /// A spec with the default output cap and pipe grace.
     pub fn new(command: impl Into<String>, cwd: impl Into<PathBuf>, timeout: Duration) -> Self {
         CommandSpec {
             command: command.into(),
@@ -41,6 +65,8 @@ impl CommandSpec {
             stdin: Vec::new(),
             timeout,
             output_cap: OUTPUT_CAP,
+            pipe_grace: PIPE_GRACE,
+            kill_on_parent_death: false,
         }
     }
 }
@@ -61,6 +87,14 @@ pub enum RunEnd {
     /// The hook exited but a process that left its group still holds its output open, so the
     /// output may be incomplete: it is not read.
     PipesHeldOpen,
+    /// Reading the hook's output failed part way: what was read may be truncated, so it is not
+    /// read as a decision and the run fails.
+    OutputUnreadable {
+        /// `"stdout"` or `"stderr"`.
+        stream: &'static str,
+        /// The read error, from the operating system.
+        error: String,
+    },
     /// The process could not be started.
     SpawnFailed {
         /// Why, from the operating system.
@@ -83,7 +117,8 @@ pub struct CommandRun {
     pub duration: Duration,
 }
 
-/// Runs `spec` to completion. Dropping the returned future kills the hook's process group.
+/// Runs `spec` to completion. Dropping the returned future kills the hook's whole process group
+/// and closes its pipes.
 pub async fn run_command(spec: &CommandSpec) -> CommandRun {
     let started = Instant::now();
     let mut command = shell(&spec.command);
@@ -93,6 +128,10 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    #[cfg(target_os = "linux")]
+    if spec.kill_on_parent_death {
+        die_with_parent(&mut command);
+    }
     let mut wrapped = CommandWrap::from(command);
     #[cfg(unix)]
     wrapped.wrap(process_wrap::tokio::ProcessGroup::leader());
@@ -100,7 +139,7 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
     wrapped.wrap(process_wrap::tokio::JobObject);
     wrapped.wrap(KillOnDrop);
 
-    let mut child = match wrapped.spawn() {
+    let child = match wrapped.spawn() {
         Ok(child) => child,
         Err(error) => {
             return CommandRun {
@@ -114,41 +153,48 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
             };
         }
     };
+    // From here on, however this future ends (returned or dropped), the group is killed.
+    let mut group = Group::new(child);
 
-    let stdin = child.stdin().take();
+    let stdin = group.child.stdin().take();
     let input = spec.stdin.clone();
-    let writer = tokio::spawn(async move {
+    let _writer = AbortOnDrop(tokio::spawn(async move {
         if let Some(mut stdin) = stdin {
             // A hook that exits without reading, or closes stdin early, is fine.
             let _ = stdin.write_all(&input).await;
             let _ = stdin.shutdown().await;
         }
-    });
-    let stdout = tokio::spawn(read_capped(child.stdout().take(), spec.output_cap));
-    let stderr = tokio::spawn(read_capped(child.stderr().take(), spec.output_cap));
+    }));
+    let mut stdout = AbortOnDrop(tokio::spawn(read_capped(
+        group.child.stdout().take(),
+        spec.output_cap,
+    )));
+    let mut stderr = AbortOnDrop(tokio::spawn(read_capped(
+        group.child.stderr().take(),
+        spec.output_cap,
+    )));
 
-    let status = match tokio::time::timeout(spec.timeout, child.wait()).await {
+    let status = match tokio::time::timeout(spec.timeout, group.child.wait()).await {
         Ok(Ok(status)) => Some(status),
         Ok(Err(_)) | Err(_) => None,
     };
     let timed_out = status.is_none();
     if timed_out {
-        kill_group(child.as_mut());
-        let _ = child.wait().await;
+        group.kill();
+        let _ = group.child.wait().await;
     }
 
     // Output held open by leftover children is waited for, but not for long; then whatever is
     // left of the group is killed: a hook leaves no process behind.
-    let aborts = [stdout.abort_handle(), stderr.abort_handle()];
-    let readers = async { (stdout.await, stderr.await) };
+    let readers = async { (stdout.wait().await, stderr.wait().await) };
     tokio::pin!(readers);
     let grace = if timed_out {
         Duration::ZERO
     } else {
-        PIPE_GRACE
+        spec.pipe_grace
     };
     let first = tokio::time::timeout(grace, &mut readers).await;
-    kill_group(child.as_mut());
+    group.kill();
     let outputs = match first {
         Ok(outputs) => Some(outputs),
         // Killing the group closes the pipes; a process that left the group may still hold them.
@@ -156,16 +202,18 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
             .await
             .ok(),
     };
-    writer.abort();
-    aborts.iter().for_each(tokio::task::AbortHandle::abort);
-    let Some((Ok((out, out_over)), Ok((err, err_over)))) = outputs else {
+    // The group is dead and its shell reaped: nothing is left to kill on drop (and its id may
+    // be reused from now on).
+    group.disarm();
+    let exit_code = status.and_then(|s| s.code());
+    let Some((Some(out), Some(err))) = outputs else {
         return CommandRun {
             end: if timed_out {
                 RunEnd::TimedOut
             } else {
                 RunEnd::PipesHeldOpen
             },
-            exit_code: status.and_then(|s| s.code()),
+            exit_code,
             stdout: Vec::new(),
             stderr: Vec::new(),
             duration: started.elapsed(),
@@ -174,19 +222,102 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
 
     let end = if timed_out {
         RunEnd::TimedOut
-    } else if out_over {
+    } else if out.over {
         RunEnd::OutputTooLarge { stream: "stdout" }
-    } else if err_over {
+    } else if err.over {
         RunEnd::OutputTooLarge { stream: "stderr" }
+    } else if let Some(error) = out.error {
+        RunEnd::OutputUnreadable {
+            stream: "stdout",
+            error,
+        }
+    } else if let Some(error) = err.error {
+        RunEnd::OutputUnreadable {
+            stream: "stderr",
+            error,
+        }
     } else {
         RunEnd::Exited
     };
     CommandRun {
         end,
-        exit_code: status.and_then(|s| s.code()),
-        stdout: out,
-        stderr: err,
+        exit_code,
+        stdout: out.bytes,
+        stderr: err.bytes,
         duration: started.elapsed(),
+    }
+}
+
+/// A running hook's process group (Unix) or job (Windows). Dropping it while armed kills every
+/// process of the group, so a cancelled run never leaves the hook's children behind; the shell
+/// itself is then reaped by tokio (`kill_on_drop`).
+struct Group {
+    child: Box<dyn ChildWrapper>,
+    armed: bool,
+}
+
+impl Group {
+    fn new(child: Box<dyn ChildWrapper>) -> Self {
+        Group { child, armed: true }
+    }
+
+    /// Kills every process of the group; errors mean it is gone already.
+    fn kill(&mut self) {
+        kill_group(self.child.as_mut());
+    }
+
+    /// The run is over and the group was killed: dropping it kills nothing more.
+    fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if self.armed {
+            // While a process of the group lives, the group's id names it and no other process
+            // (an id still in use as a group id is never handed out again).
+            self.kill();
+        }
+    }
+}
+
+/// A spawned task that is aborted when its handle is dropped, so a dropped run releases the
+/// pipe it was reading or writing.
+struct AbortOnDrop<T>(JoinHandle<T>);
+
+impl<T> AbortOnDrop<T> {
+    /// The task's result; `None` if it panicked or was aborted.
+    async fn wait(&mut self) -> Option<T> {
+        (&mut self.0).await.ok()
+    }
+}
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Linux: the shell gets SIGKILL when the thread that spawned it exits, and does not start at
+/// all if the engine is already gone.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut tokio::process::Command) {
+    let parent = nix::unistd::getpid();
+    let hook = move || {
+        nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)?;
+        // The engine may have died between fork and prctl: then nothing would send the signal.
+        if nix::unistd::getppid() != parent {
+            return Err(std::io::Error::from_raw_os_error(nix::libc::ESRCH));
+        }
+        Ok(())
+    };
+    // SAFETY: the closure runs in the forked child before exec and only makes the
+    // async-signal-safe calls prctl(2) and getppid(2); it allocates nothing (its errors are raw
+    // OS error codes).
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(hook);
     }
 }
 
@@ -228,26 +359,104 @@ fn kill_group(child: &mut dyn ChildWrapper) {
     }
 }
 
+/// What one output stream gave.
+#[derive(Debug, Default)]
+struct Captured {
+    /// Up to the cap.
+    bytes: Vec<u8>,
+    /// More than the cap was printed.
+    over: bool,
+    /// Reading failed before the end: the output may be truncated.
+    error: Option<String>,
+}
+
 /// Reads a stream to its end, keeping at most `cap` bytes; past the cap it keeps draining, so
-/// the child never blocks on a full pipe, and reports the overflow.
-async fn read_capped<R: AsyncRead + Unpin>(stream: Option<R>, cap: usize) -> (Vec<u8>, bool) {
+/// the child never blocks on a full pipe, and reports the overflow. A read error is not an end
+/// of output: it is reported, so a truncated output is never read as a whole one.
+async fn read_capped<R: AsyncRead + Unpin>(stream: Option<R>, cap: usize) -> Captured {
+    let mut captured = Captured::default();
     let Some(mut stream) = stream else {
-        return (Vec::new(), false);
+        return captured;
     };
-    let mut kept = Vec::new();
-    let mut over = false;
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         match stream.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
+            Ok(0) => break,
             Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
+                let room = cap.saturating_sub(captured.bytes.len());
                 if n > room {
-                    over = true;
+                    captured.over = true;
                 }
-                kept.extend_from_slice(&chunk[..n.min(room)]);
+                captured.bytes.extend_from_slice(&chunk[..n.min(room)]);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => {
+                captured.error = Some(error.to_string());
+                break;
             }
         }
     }
-    (kept, over)
+    captured
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::ReadBuf;
+
+    use super::*;
+
+    /// Gives `chunks` one read at a time, then fails like a broken pipe or a device error.
+    struct FailsMidStream {
+        chunks: Vec<&'static [u8]>,
+    }
+
+    impl AsyncRead for FailsMidStream {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            if self.chunks.is_empty() {
+                return Poll::Ready(Err(std::io::Error::other("the device went away")));
+            }
+            let chunk = self.chunks.remove(0);
+            buf.put_slice(chunk);
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_read_error_mid_stream_is_reported_not_taken_as_the_end() {
+        let reader = FailsMidStream {
+            chunks: vec![b"{\"decision\":", b"\"allow\""],
+        };
+        let captured = read_capped(Some(reader), OUTPUT_CAP).await;
+        assert_eq!(captured.bytes, b"{\"decision\":\"allow\"");
+        assert!(!captured.over);
+        assert_eq!(captured.error.as_deref(), Some("the device went away"));
+    }
+
+    #[tokio::test]
+    async fn an_interrupted_read_is_retried() {
+        struct InterruptedOnce(bool);
+        impl AsyncRead for InterruptedOnce {
+            fn poll_read(
+                mut self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+                buf: &mut ReadBuf<'_>,
+            ) -> Poll<std::io::Result<()>> {
+                if !self.0 {
+                    self.0 = true;
+                    return Poll::Ready(Err(std::io::ErrorKind::Interrupted.into()));
+                }
+                buf.put_slice(b"");
+                Poll::Ready(Ok(()))
+            }
+        }
+        let captured = read_capped(Some(InterruptedOnce(false)), OUTPUT_CAP).await;
+        assert_eq!(captured.error, None);
+    }
 }

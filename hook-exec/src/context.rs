@@ -1,37 +1,262 @@
 //! lime's `additionalContextLimit`: context over the limit reaches the model as a head and tail
 //! preview plus the path of a side file that holds the whole text.
+//!
+//! # Side files
+//!
+//! Side files hold what a hook printed, which may be private: they live in a private folder of
+//! the user's (`hook run` uses `<home>/hook-context`), never in a shared one such as `/tmp`.
+//!
+//! - **Folder**: created with mode 0700 when missing. An existing folder is used only if it is a
+//!   real directory (not a symlink), owned by the user the engine runs as, and not writable by
+//!   group or others; anything else is refused with a [`SideFileError`] saying how to fix it.
+//! - **Files**: created new (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600), so a name planted in
+//!   advance, a symlink included, is never followed or overwritten; names carry the handler's
+//!   key, the process id, the time and a counter.
+//! - **Retention**: each time a side file is written, side files (`*.txt` regular files) of the
+//!   folder older than [`SIDE_FILE_MAX_AGE`] (7 days) are removed, then the oldest beyond the
+//!   newest [`SIDE_FILE_MAX_COUNT`] (100). The bound is the engine's choice: the model reads a
+//!   side file in the turn that produced it, not a week later.
+//! - **No folder** (`EngineOptions::side_file_dir` is `None`, the default for embedders): no
+//!   side file is written; the preview says the middle of the text was dropped.
 
-use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Side files older than this are removed when a new one is written: 7 days.
+pub const SIDE_FILE_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
+/// At most this many side files are kept in the folder (the newest): 100.
+pub const SIDE_FILE_MAX_COUNT: usize = 100;
+
+/// Why a side file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SideFileError {
+    /// The folder is a symbolic link: it could send the file anywhere.
+    #[error(
+        "the side-file folder {path} is a symbolic link; remove it (a private folder is created in its place)"
+    )]
+    Symlink {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// The path exists and is not a directory.
+    #[error("the side-file folder {path} is not a directory; remove or rename it")]
+    NotADirectory {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// The folder belongs to another user.
+    #[error(
+        "the side-file folder {path} belongs to user {owner}, not to you; remove it (a private folder is created in its place)"
+    )]
+    ForeignOwner {
+        /// The folder.
+        path: PathBuf,
+        /// Its owner's uid.
+        owner: u32,
+    },
+    /// Group or others may write to the folder.
+    #[error(
+        "the side-file folder {path} is writable by group or others (mode {mode:o}); run `chmod 700 {path}`"
+    )]
+    Writable {
+        /// The folder.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The folder could not be created or inspected.
+    #[error("the side-file folder {path} cannot be created or read: {source}")]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file could not be created or written.
+    #[error("the side file {path} cannot be written: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why (an existing file or symlink of that name is `AlreadyExists`).
+        #[source]
+        source: std::io::Error,
+    },
+}
 
 /// `text` if it fits in `limit` characters (0 turns the limit off); otherwise a preview of the
 /// first and last `limit / 2` characters around a note naming the side file written under
-/// `dir`. Returns a warning instead when the side file cannot be written.
-pub fn limit_context(text: &str, limit: u64, dir: &Path, key: &str) -> Result<String, String> {
+/// `dir` (or, with no `dir`, saying the middle was dropped). An error when the side file cannot
+/// be written.
+pub fn limit_context(
+    text: &str,
+    limit: u64,
+    dir: Option<&Path>,
+    key: &str,
+) -> Result<String, SideFileError> {
     let length = text.chars().count();
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     if limit == 0 || length <= limit {
         return Ok(text.to_owned());
     }
-    let path = dir.join(side_file_name(key));
-    std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&path, text))
-        .map_err(|error| {
-            format!("additionalContext is over its limit of {limit} characters but the side file {} cannot be written ({error}); the whole text is kept", path.display())
-        })?;
     let half = limit / 2;
+    let omitted = length - 2 * half;
+    let note = match dir {
+        Some(dir) => {
+            let path = write_side_file(dir, &side_file_name(key), text)?;
+            format!(
+                "[... {omitted} of {length} characters omitted; the whole text is in {} ...]",
+                path.display()
+            )
+        }
+        None => format!("[... {omitted} of {length} characters omitted and not kept ...]"),
+    };
     let head: String = text.chars().take(half).collect();
     let tail: String = text.chars().skip(length - half).collect();
-    Ok(format!(
-        "{head}\n[... {} of {length} characters omitted; the whole text is in {} ...]\n{tail}",
-        length - 2 * half,
-        path.display()
-    ))
+    Ok(format!("{head}\n{note}\n{tail}"))
+}
+
+/// Writes `text` to a new file `name` in the private folder `dir` (created 0700 if missing),
+/// then applies the retention bound. Never follows or overwrites an existing name.
+pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, SideFileError> {
+    private_folder(dir)?;
+    let path = dir.join(name);
+    let write_error = |source| SideFileError::Write {
+        path: path.clone(),
+        source,
+    };
+    let mut file = create_new_private(&path).map_err(write_error)?;
+    file.write_all(text.as_bytes()).map_err(write_error)?;
+    sweep(dir, &path);
+    Ok(path)
+}
+
+/// Makes sure `dir` is a private folder of the user's, creating it (0700) when missing.
+fn private_folder(dir: &Path) -> Result<(), SideFileError> {
+    let folder_error = |source| SideFileError::Folder {
+        path: dir.to_owned(),
+        source,
+    };
+    let metadata = match std::fs::symlink_metadata(dir) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            create_private_dir(dir).map_err(folder_error)?;
+            std::fs::symlink_metadata(dir).map_err(folder_error)?
+        }
+        Err(error) => return Err(folder_error(error)),
+    };
+    if metadata.file_type().is_symlink() {
+        return Err(SideFileError::Symlink {
+            path: dir.to_owned(),
+        });
+    }
+    if !metadata.is_dir() {
+        return Err(SideFileError::NotADirectory {
+            path: dir.to_owned(),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = nix::unistd::geteuid().as_raw();
+        if metadata.uid() != me {
+            return Err(SideFileError::ForeignOwner {
+                path: dir.to_owned(),
+                owner: metadata.uid(),
+            });
+        }
+        let mode = metadata.mode() & 0o7777;
+        if mode & 0o022 != 0 {
+            return Err(SideFileError::Writable {
+                path: dir.to_owned(),
+                mode,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
+#[cfg(unix)]
+fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
+/// Removes side files older than [`SIDE_FILE_MAX_AGE`], then the oldest beyond
+/// [`SIDE_FILE_MAX_COUNT`]; `keep` (the file just written) always stays. Best effort: a file
+/// that cannot be inspected or removed is left alone.
+fn sweep(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    let mut files: Vec<(SystemTime, PathBuf)> = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == keep || path.extension().is_none_or(|ext| ext != "txt") {
+            continue;
+        }
+        // `DirEntry::metadata` does not follow symlinks: only regular files are side files.
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
+        if !metadata.is_file() {
+            continue;
+        }
+        let modified = metadata.modified().unwrap_or(now);
+        let age = now.duration_since(modified).unwrap_or(Duration::ZERO);
+        if age > SIDE_FILE_MAX_AGE {
+            let _ = std::fs::remove_file(&path);
+        } else {
+            files.push((modified, path));
+        }
+    }
+    // The file just written counts towards the bound.
+    let room = SIDE_FILE_MAX_COUNT.saturating_sub(1);
+    if files.len() > room {
+        files.sort();
+        let excess = files.len() - room;
+        for (_, path) in files.into_iter().take(excess) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 fn side_file_name(key: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let safe: String = key
         .chars()
+        .take(100)
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
                 c
@@ -44,7 +269,8 @@ fn side_file_name(key: &str) -> String {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    format!("{safe}-{}-{nanos}.txt", std::process::id())
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{safe}-{}-{nanos}-{count}.txt", std::process::id())
 }
 
 #[cfg(test)]
@@ -54,9 +280,10 @@ mod tests {
     #[test]
     fn short_text_and_a_zero_limit_pass_unchanged() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(limit_context("héllo", 5, dir.path(), "k").unwrap(), "héllo");
+        let dir = Some(dir.path());
+        assert_eq!(limit_context("héllo", 5, dir, "k").unwrap(), "héllo");
         assert_eq!(
-            limit_context(&"x".repeat(50), 0, dir.path(), "k").unwrap(),
+            limit_context(&"x".repeat(50), 0, dir, "k").unwrap(),
             "x".repeat(50)
         );
     }
@@ -64,12 +291,13 @@ mod tests {
     #[test]
     fn long_text_becomes_a_preview_and_a_side_file() {
         let dir = tempfile::tempdir().unwrap();
+        let side = dir.path().join("hook-context");
         let text = format!("{}{}{}", "a".repeat(10), "é".repeat(30), "z".repeat(10));
-        let preview = limit_context(&text, 20, dir.path(), "user:config.toml:Stop::0").unwrap();
+        let preview = limit_context(&text, 20, Some(&side), "user:config.toml:Stop::0").unwrap();
         assert!(preview.starts_with(&"a".repeat(10)));
         assert!(preview.ends_with(&"z".repeat(10)));
         assert!(preview.contains("[... 30 of 50 characters omitted; the whole text is in "));
-        let file = std::fs::read_dir(dir.path())
+        let file = std::fs::read_dir(&side)
             .unwrap()
             .next()
             .unwrap()
@@ -77,5 +305,19 @@ mod tests {
             .path();
         assert!(preview.contains(&file.display().to_string()));
         assert_eq!(std::fs::read_to_string(file).unwrap(), text);
+    }
+
+    #[test]
+    fn without_a_folder_the_preview_says_the_middle_is_dropped() {
+        let text = "x".repeat(100);
+        let preview = limit_context(&text, 20, None, "k").unwrap();
+        assert_eq!(
+            preview,
+            format!(
+                "{}\n[... 80 of 100 characters omitted and not kept ...]\n{}",
+                "x".repeat(10),
+                "x".repeat(10)
+            )
+        );
     }
 }

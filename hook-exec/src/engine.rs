@@ -43,22 +43,36 @@ pub struct EngineOptions {
     /// How many consecutive `Stop`/`SubagentStop` blocks a session may get before the engine
     /// lets the stop through (and says so). Default 8.
     pub stop_loop_cap: u32,
-    /// Where lime writes the whole text of an `additionalContext` over its limit.
-    pub side_file_dir: PathBuf,
+    /// The private folder where lime writes the whole text of an `additionalContext` over its
+    /// limit (see [`crate::context`]: created 0700 if missing, refused when it is a symlink, not
+    /// the user's, or writable by others; files 0600, old ones removed). `None` (the default)
+    /// writes no side file: the model gets the head and tail preview only, and the note in it
+    /// says the rest was dropped. `hook run` passes `<home>/hook-context`.
+    pub side_file_dir: Option<PathBuf>,
     /// The project directory, for verboo's `CLAUDE_PROJECT_DIR`; the event's `cwd` when `None`.
     pub project_dir: Option<PathBuf>,
     /// How many async (background) handlers may run at once; the others wait for a slot.
     /// Default 8; 0 counts as 1.
     pub max_async: usize,
+    /// How long a command hook's leftover children may hold its output open after it exits
+    /// ([`CommandSpec::pipe_grace`]). Default 2 s.
+    pub pipe_grace: Duration,
+    /// Linux: command hooks get SIGKILL when the thread that started them exits
+    /// ([`CommandSpec::kill_on_parent_death`]). Default off: turn it on only when every
+    /// dispatch (and async hook) is started from threads that live as long as the engine, as
+    /// in `hook run` (a current-thread runtime on the main thread).
+    pub kill_on_parent_death: bool,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             stop_loop_cap: 8,
-            side_file_dir: std::env::temp_dir().join("hook-context"),
+            side_file_dir: None,
             project_dir: None,
             max_async: 8,
+            pipe_grace: crate::command::PIPE_GRACE,
+            kill_on_parent_death: false,
         }
     }
 }
@@ -155,8 +169,8 @@ impl Engine {
     }
 
     /// Cancels every async handler of `session_id` that has not been collected (at session end):
-    /// running hooks are killed with their process group, results are dropped. Returns how many
-    /// were cancelled.
+    /// running hooks are killed with their whole process group (as the runtime drops their
+    /// aborted tasks, at its next turn), results are dropped. Returns how many were cancelled.
     pub fn cancel_async(&self, session_id: &str) -> usize {
         self.background.cancel(session_id)
     }
@@ -580,6 +594,8 @@ async fn run_command_handler(
     let mut spec = CommandSpec::new(command, cwd, handler.timeout);
     spec.stdin = serde_json::to_vec(value).expect("a JSON value always serializes");
     spec.env = environment(dialect, options, event, handler, Path::new(cwd));
+    spec.pipe_grace = options.pipe_grace;
+    spec.kill_on_parent_death = options.kill_on_parent_death;
 
     let run = run_command(&spec).await;
     let mut entry = base_run(handler);
@@ -602,6 +618,9 @@ async fn run_command_handler(
             "a process that left the hook's group kept its output open; the output is not used"
                 .to_owned(),
         ),
+        RunEnd::OutputUnreadable { stream, error } => Some(format!(
+            "reading the hook's {stream} failed part way ({error}); its output may be truncated and is not used"
+        )),
         RunEnd::SpawnFailed { error } => Some(error.clone()),
     };
     if let Some(error) = failure {
@@ -675,10 +694,17 @@ fn apply_context_limit(
     }
     let limit = handler.config.additional_context_limit.unwrap_or(10_000);
     if let Some(context) = response.additional_context.take() {
-        match limit_context(&context, limit, &options.side_file_dir, &handler.key) {
+        match limit_context(
+            &context,
+            limit,
+            options.side_file_dir.as_deref(),
+            &handler.key,
+        ) {
             Ok(text) => response.additional_context = Some(text),
-            Err(warning) => {
-                response.warnings.push(warning);
+            Err(error) => {
+                response.warnings.push(format!(
+                    "additionalContext is over its limit of {limit} characters but {error}; the whole text is kept"
+                ));
                 response.additional_context = Some(context);
             }
         }

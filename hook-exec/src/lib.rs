@@ -11,7 +11,7 @@
 //! [`Engine`] is built once from a loaded [`hook_config::Registry`]; [`Engine::dispatch`] runs
 //! every matching handler of one event and returns the [`hook_protocol::Outcome`]. No global
 //! state: two engines never share anything. Dropping a `dispatch` future kills the hooks it
-//! started. The outcome's `updated_input` is a proposal, never an authorization: the agent must
+//! started (see "Cancellation" below). The outcome's `updated_input` is a proposal, never an authorization: the agent must
 //! put it through its own permission check again, because a hook never widens what the agent may
 //! do.
 //!
@@ -63,6 +63,23 @@
 //! - **Stop loops**: past [`EngineOptions::stop_loop_cap`] consecutive `Stop`/`SubagentStop`
 //!   blocks in one session, the stop goes through and a system message says why.
 //!
+//! # Cancellation: what survives and what does not
+//!
+//! Every command hook runs in its own process group. The whole group (the shell, its children
+//! and grandchildren) gets SIGKILL, and the hook's pipes are closed, when:
+//!
+//! - the hook times out, or exits (after at most [`EngineOptions::pipe_grace`] for output its
+//!   leftover children hold open);
+//! - the `dispatch` future is dropped before the end (the agent cancelled the event): the kill
+//!   happens in the drop itself;
+//! - [`Engine::cancel_async`] is called, or the engine is dropped, for async hooks: their tasks
+//!   are aborted and the runtime drops them on its next turn, killing their groups;
+//! - the runtime is shut down: dropping a task drops its hooks.
+//!
+//! `hook run` builds on this for SIGINT/SIGTERM/SIGHUP: it drops the dispatch and exits 128 + n.
+//! With [`EngineOptions::kill_on_parent_death`] (Linux), a hook's shell also gets SIGKILL when
+//! the thread that started it exits, including when the engine's process is SIGKILLed.
+//!
 //! # Example
 //!
 //! ```
@@ -83,8 +100,22 @@
 //! # Limitations
 //!
 //! - Hooks are trusted code, not a sandbox: a command hook runs with the agent's own rights.
-//! - A process that leaves the hook's process group (`setsid`) escapes the kill; if it holds the
-//!   hook's output open, the run fails rather than wait for it.
+//! - A process that leaves the hook's process group (`setsid`, `setpgid`, a daemon's double
+//!   fork) escapes every kill above; if it holds the hook's output open, the run fails rather
+//!   than wait for it.
+//! - A SIGKILL of the engine's process cannot run any cleanup: only the hook's shell (the direct
+//!   child) is reached, through `PR_SET_PDEATHSIG` on Linux with
+//!   [`EngineOptions::kill_on_parent_death`]; the shell's own children are orphaned and keep
+//!   running (they are not told, and being a child subreaper would not help a dead parent).
+//!   Other systems have no parent-death signal: there, a SIGKILLed engine leaves its hooks.
+//! - `PR_SET_PDEATHSIG` follows the *thread* that started the hook, which is why it is off by
+//!   default: on a multi-thread runtime a hook started from a thread that later exits (e.g. after
+//!   `block_in_place`) would be killed with it.
+//! - [`Engine::cancel_async`] returns once the tasks are aborted; their groups are killed when
+//!   the runtime drops the tasks, at its next turn (at once on an idle runtime), not before the
+//!   call returns.
+//! - A native (in-process) call that times out cannot be killed: its thread runs on and its
+//!   result is dropped.
 //! - Async results live in the engine's memory until collected or cancelled: an agent that never
 //!   collects a session's results should cancel them at session end.
 //! - `async` is honoured for command handlers only; verboo's `asyncRewake` is parsed but the

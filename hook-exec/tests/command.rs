@@ -10,6 +10,8 @@ use hook_exec::command::{CommandRun, CommandSpec, OUTPUT_CAP, RunEnd, run_comman
 fn run_hook(command: &str, stdin: &[u8], timeout: Duration) -> (CommandRun, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let mut spec = CommandSpec::new(command, dir.path(), timeout);
+    // Grandchildren holding the pipe are waited for briefly: 100 ms is enough to show it.
+    spec.pipe_grace = Duration::from_millis(100);
     spec.stdin = stdin.to_vec();
     spec.env
         .push(("HOOK_TEST_VAR".into(), "from-the-engine".into()));

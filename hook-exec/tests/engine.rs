@@ -355,7 +355,7 @@ additionalContextLimit = 100
 "#;
     let setup = Setup::new(Dialect::Lime, config);
     let options = EngineOptions {
-        side_file_dir: setup.path("side"),
+        side_file_dir: Some(setup.path("side")),
         ..EngineOptions::default()
     };
     let mut event = json!({"hook_event_name": "SessionStart", "source": "startup"});

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use hook_config::{Environment, LoadOptions, load};
-use hook_exec::Engine;
+use hook_exec::{Engine, EngineOptions};
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus, parse_input};
 use serde_json::{Value, json};
 
@@ -124,7 +124,11 @@ fn dispatch(dialect: Dialect, command: &str, dir: &std::path::Path) -> Outcome {
     )
     .unwrap();
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-    let engine = Engine::new(loaded.registry);
+    // A grandchild holding the pipe is waited for briefly: 100 ms is enough to show it.
+    let engine = Engine::new(loaded.registry).with_options(EngineOptions {
+        pipe_grace: std::time::Duration::from_millis(100),
+        ..EngineOptions::default()
+    });
     let mut event = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": dir,
         "tool_name": "Bash", "tool_input": {"command": "ls"}});
     if dialect != Dialect::Wuu {
