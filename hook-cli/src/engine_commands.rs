@@ -162,7 +162,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let outcome = match ended? {
         Ok(outcome) => outcome,
         Err((name, number)) => {
-            eprintln!("hook run: {name} received; every running hook was killed");
+            errln!("hook run: {name} received; every running hook was killed");
             return Ok(ExitCode::from(128 + number));
         }
     };
