@@ -66,6 +66,10 @@ fn read_config(dialect: Dialect, file: &Path) -> Result<hook_config::FileHooks> 
 }
 
 /// `hook validate --config FILE`: diagnostics with file:line:col; exit 1 on any error.
+///
+/// The file is read exactly as the loader reads it (`hook_config::read_hooks_file`: a regular
+/// file of at most 8 MiB, UTF-8, bounded nesting, 64-bit TOML integers), so a file `hook list`
+/// or `hook run` would skip is never reported valid here.
 pub(crate) fn validate_config(dialect: Dialect, file: &Path) -> Result<ExitCode> {
     let hooks = read_config(dialect, file)?;
     if hooks.has_errors() {

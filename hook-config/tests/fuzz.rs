@@ -317,7 +317,7 @@ fn config_parsers_never_panic_and_always_give_positions() {
     let cases = AtomicU64::new(0);
     loop {
         let mut runner = TestRunner::new(Config {
-            cases: 300,
+            cases: 1000,
             failure_persistence: None,
             ..Config::default()
         });
