@@ -74,7 +74,8 @@ pub(crate) fn gate(location: &Location, loaded: &Loaded) -> TrustGate {
         .with_fix_commands(FixCommands::for_dialect(location.dialect, &extra))
 }
 
-/// The one-line warnings `hook run` prints for what trust kept from running.
+/// The one-line warnings `hook run` prints for what trust or a settings switch kept from
+/// running.
 pub(crate) fn skip_warnings(view: &TrustView, outcome: &hook_protocol::Outcome) -> Vec<String> {
     let mut warnings = Vec::new();
     if let Some(error) = view.store_error() {
@@ -85,7 +86,12 @@ pub(crate) fn skip_warnings(view: &TrustView, outcome: &hook_protocol::Outcome) 
     for run in &outcome.runs {
         if matches!(
             run.skip_reason,
-            Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Disabled)
+            Some(
+                SkipReason::Untrusted
+                    | SkipReason::Modified
+                    | SkipReason::Disabled
+                    | SkipReason::DisabledBySettings
+            )
         ) {
             let why = run.error.as_deref().unwrap_or("not trusted");
             warnings.push(format!("warning: skipped {}: {why}", run.key));

@@ -130,17 +130,28 @@ impl HandlerConfig {
     }
 
     /// What makes two verboo handlers "identical" (they then run once): the type and what it
-    /// runs. Command hooks are compared by command (and shell, args), HTTP hooks by URL, prompt
-    /// and agent hooks by prompt and model, MCP hooks by server, tool and input, native hooks by
-    /// library.
-    pub(crate) fn identity(&self) -> String {
+    /// runs, with `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` expanded to `plugin_root` first,
+    /// so two plugins' `${CLAUDE_PLUGIN_ROOT}/run.sh` are two different hooks. Command hooks are
+    /// compared by command (and shell, args), HTTP hooks by URL, prompt and agent hooks by
+    /// prompt and model, MCP hooks by server, tool and input, native hooks by library.
+    pub(crate) fn identity(&self, plugin_root: Option<&std::path::Path>) -> String {
+        let expand = |text: &Option<String>| -> Option<String> {
+            let text = text.as_ref()?;
+            Some(match plugin_root {
+                Some(root) => expand_plugin_root(text, root),
+                None => text.clone(),
+            })
+        };
         let identity = match self.handler_type {
             HandlerType::Command => serde_json::json!([
                 "command",
-                self.command,
-                self.command_windows,
+                expand(&self.command),
+                expand(&self.command_windows),
                 self.shell,
-                self.args
+                self.args.as_ref().map(|args| args
+                    .iter()
+                    .map(|a| expand(&Some(a.clone())))
+                    .collect::<Vec<_>>())
             ]),
             HandlerType::Http => serde_json::json!(["http", self.url]),
             HandlerType::Prompt => serde_json::json!(["prompt", self.prompt, self.model]),
@@ -148,13 +159,22 @@ impl HandlerConfig {
             HandlerType::McpTool => {
                 serde_json::json!(["mcp_tool", self.server, self.tool, self.input])
             }
-            HandlerType::Native => serde_json::json!(["native", self.library]),
+            HandlerType::Native => serde_json::json!(["native", expand(&self.library)]),
         };
         identity.to_string()
     }
 }
 
-/// Why a loaded handler is listed but never selected.
+/// `text` with `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` replaced by `root`.
+fn expand_plugin_root(text: &str, root: &std::path::Path) -> String {
+    let root = root.display().to_string();
+    text.replace("${PLUGIN_ROOT}", &root)
+        .replace("${CLAUDE_PLUGIN_ROOT}", &root)
+}
+
+/// Why a loaded handler is listed but never runs (verboo's switches; see the crate docs,
+/// "Matching"). The engine reports such a handler in `runs` as `skipped: disabled_by_settings`
+/// with this as its message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum Suppression {
@@ -168,6 +188,21 @@ pub enum Suppression {
         /// The managed settings file.
         path: String,
     },
+}
+
+impl std::fmt::Display for Suppression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Suppression::DisableAllHooks { path } => write!(
+                f,
+                "turned off by `disableAllHooks: true` in {path}: remove it or set it to false there to run this hook"
+            ),
+            Suppression::AllowManagedHooksOnly { path } => write!(
+                f,
+                "turned off by `allowManagedHooksOnly: true` in the managed settings {path}: only your administrator can change it"
+            ),
+        }
+    }
 }
 
 /// One handler of the merged configuration.
@@ -196,7 +231,11 @@ pub struct Handler {
     /// verboo: identical handlers of later files that were collapsed into this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub duplicates: Vec<Source>,
-    /// Set when a verboo setting keeps this handler from ever being selected.
+    /// Set when a verboo setting keeps this handler from running: [`Registry::select`] never
+    /// returns it; [`Registry::select_including_suppressed`] does, so the engine can report it.
+    ///
+    /// [`Registry::select`]: crate::Registry::select
+    /// [`Registry::select_including_suppressed`]: crate::Registry::select_including_suppressed
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suppressed: Option<Suppression>,
 }
@@ -210,15 +249,10 @@ impl Handler {
     /// plugin folder; the command as written for non-plugin handlers.
     pub fn expanded_command(&self) -> Option<String> {
         let command = self.config.command.as_ref()?;
-        let Some(root) = &self.plugin_root else {
-            return Some(command.clone());
-        };
-        let root = root.display().to_string();
-        Some(
-            command
-                .replace("${PLUGIN_ROOT}", &root)
-                .replace("${CLAUDE_PLUGIN_ROOT}", &root),
-        )
+        Some(match &self.plugin_root {
+            Some(root) => expand_plugin_root(command, root),
+            None => command.clone(),
+        })
     }
 }
 

@@ -56,6 +56,12 @@
 //! plugin is `<home>/plugins/<name>/`: `plugin.json` must have a `name` and a semver `version`
 //! or the plugin is reported and skipped; `hooks/hooks.json` (missing: no hooks) is the
 //! dialect's own shape in JSON. [`Handler::expanded_command`] replaces `${PLUGIN_ROOT}`.
+//! A plugin is identified by its **folder** (SPEC.md "Plugins"): the name enabled in the user
+//! file and `plugin.json`'s `name` must both be that folder's name, made of `[A-Za-z0-9._-]`
+//! only (not `.` or `..`); anything else is an error naming the file, and that plugin is not
+//! loaded. So a name can never reach outside `<home>/plugins/` or inject text into a key, and
+//! a manifest copied into another folder never takes the first plugin's keys or trust hashes
+//! (which use the folder name and the version).
 //!
 //! Session hooks come from [`LoadOptions::session`], JSON in the dialect's shape.
 //!
@@ -65,7 +71,8 @@
 //! `local`, `plugin` or `session`; `<where>` is the file path as discovered, except: the user
 //! file, named relative to the home (`config.toml`, `settings.json`, `config.json`) so that its
 //! keys survive moving the home and a home kept in a repository carries its trust records to
-//! every clone; a plugin, named by the plugin's name without its version, so an upgrade keeps
+//! every clone; a plugin, named by its folder name (equal to `plugin.json`'s `name`) without
+//! its version, so an upgrade keeps
 //! the key and `hook-trust` sees a *modified* hook; a session fragment, by its name. Project and
 //! local files keep their absolute path on purpose: trusting a project's hook must never trust
 //! the same text in another checkout; `<matcher>` is the matcher as written
@@ -124,22 +131,33 @@
 //! verboo `if` rules are [`PermissionRule`]s, checked in [`Registry::select`] before anything
 //! is spawned; on events without a tool a handler with `if` is never selected.
 //!
-//! verboo's switches, as Claude Code documents them: `disableAllHooks: true` in the managed
-//! settings suppresses every hook; in user, project or local settings (the most specific file
-//! that sets it wins) it suppresses every hook but the managed ones. `allowManagedHooksOnly:
-//! true`, honoured only in the managed settings, suppresses user, project, local and plugin
-//! hooks (session hooks, the embedder's own, still run). Suppressed handlers stay in
-//! [`Registry::handlers`] with [`Handler::suppressed`] set, so a listing shows them, and are
-//! never selected. Identical verboo handlers (same event, matcher, type and what runs)
-//! collapse into the first at load, recording the others in [`Handler::duplicates`]; at
-//! selection identical handlers under different matchers are returned once.
+//! verboo's switches, as Claude Code documents them, except that a project never switches off
+//! more than its own hooks (SPEC.md "What a project may not do": its files are untrusted
+//! content): `disableAllHooks: true` in the managed settings suppresses every hook; in the
+//! user settings every hook but the managed ones (a project's `false` does not undo it); in
+//! the project or local settings (the local file wins when both set it) only the hooks of the
+//! project and local files. `allowManagedHooksOnly: true`, honoured only in the managed
+//! settings, suppresses user, project, local and plugin hooks (session hooks, the embedder's
+//! own, still run). Suppressed handlers stay in [`Registry::handlers`] with
+//! [`Handler::suppressed`] set, so a listing shows them; [`Registry::select`] never returns
+//! them, and [`Registry::select_including_suppressed`] does, so the engine reports each in the
+//! outcome's `runs` as `skipped: disabled_by_settings`, never silently.
+//!
+//! Identical verboo handlers (same event, matcher, type and what runs, with `${PLUGIN_ROOT}` /
+//! `${CLAUDE_PLUGIN_ROOT}` expanded) collapse into the first at load, recording the others in
+//! [`Handler::duplicates`]; at selection identical handlers under different matchers are
+//! returned once. A hook collapses into an identical managed or user hook, or one of its own
+//! file or plugin, never into another project, local, plugin or session source: an untrusted
+//! copy can never stand in for a hook that would have run, and two plugins' hooks always run
+//! as two.
 //!
 //! # Limitations
 //!
 //! - Project, local and managed keys contain the absolute file path: moving a project changes
 //!   them (its hooks then need trust again).
-//! - Compound commands are split on `&&`, `||`, `;`, `|` and newlines outside quotes; command
-//!   substitutions and subshells are not parsed, so `$(rm x)` is one part of its command.
+//! - verboo `if` rules on shell commands are prefix rules on each simple command, read as
+//!   [`PermissionRule`] describes; variables, aliases and programs that run a command they are
+//!   given are not seen through (the list is there).
 //! - `if` path patterns starting with `/` are matched against the absolute path (Claude Code
 //!   anchors them to the settings file's folder); `~/` is not expanded.
 //! - A file is all or nothing: one bad handler drops the whole file's hooks, so a typo never

@@ -51,6 +51,18 @@ pub(crate) enum DocKind {
     HooksOnly,
 }
 
+/// Whether `name` may name a plugin (SPEC.md "Plugins"): the folder `<home>/plugins/<name>/`
+/// and its `plugin.json` `name`, made of `[A-Za-z0-9._-]` only, and neither `.` nor `..`, so
+/// that it is one path component that can never inject shell text into a command or a key.
+pub(crate) fn is_plugin_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
 /// Reads `root`; `None` when any error was reported (the file's hooks are then not loaded).
 pub(crate) fn read_document(
     dialect: Dialect,
@@ -202,8 +214,27 @@ impl Reader<'_> {
                 .find(|(k, _)| k.name == "enabled")
                 .and_then(|(_, v)| self.boolean(v, &format!("{what}.enabled")))
                 .unwrap_or(false);
-            out.push((key.name.clone(), enabled));
+            if self.plugin_name(key, "plugins") {
+                out.push((key.name.clone(), enabled));
+            }
         }
+    }
+
+    /// Whether `key` can name a plugin folder ([`is_plugin_name`]); if not, an error naming it
+    /// (only that plugin is left out: the rest of the file still loads).
+    fn plugin_name(&mut self, key: &Key, table: &str) -> bool {
+        if is_plugin_name(&key.name) {
+            return true;
+        }
+        self.diagnostics.push(Diagnostic::error(
+            self.path,
+            Some(key.pos),
+            format!(
+                "{table}: `{}` is not a plugin folder name (letters, digits, `.`, `_` and `-` only, not `.` or `..`); plugin not loaded",
+                key.name.escape_debug()
+            ),
+        ));
+        false
     }
 
     /// verboo `"enabledPlugins": {"<name>": true}`.
@@ -212,7 +243,9 @@ impl Reader<'_> {
             return;
         };
         for (key, value) in entries {
-            if let Some(enabled) = self.boolean(value, &format!("enabledPlugins.{}", key.name)) {
+            if let Some(enabled) = self.boolean(value, &format!("enabledPlugins.{}", key.name))
+                && self.plugin_name(key, "enabledPlugins")
+            {
                 out.push((key.name.clone(), enabled));
             }
         }

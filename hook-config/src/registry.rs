@@ -14,7 +14,7 @@ use crate::fileread::{Owner, ReadError, read_config_text};
 use crate::handler::{Handler, Suppression};
 use crate::matcher::Matcher;
 use crate::node::{Kind, Node, parse_json, parse_toml};
-use crate::read::{DocKind, ParsedFile, RawHandler, read_document};
+use crate::read::{DocKind, ParsedFile, RawHandler, is_plugin_name, read_document};
 use crate::rule::PermissionRule;
 
 /// What [`load`] returns: the registry and every problem found on the way.
@@ -236,6 +236,18 @@ fn load_plugin(
     name: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<SourceFile> {
+    if !is_plugin_name(name) {
+        // The readers only return valid names; this keeps a path from ever being built of one.
+        diagnostics.push(Diagnostic::error(
+            discovery.plugins_dir().display().to_string(),
+            None,
+            format!(
+                "`{}` is not a plugin folder name (letters, digits, `.`, `_` and `-` only); plugin skipped",
+                name.escape_debug()
+            ),
+        ));
+        return None;
+    }
     let root = discovery.plugins_dir().join(name);
     let manifest_path = root.join("plugin.json");
     let manifest_display = manifest_path.display().to_string();
@@ -270,7 +282,8 @@ fn load_plugin(
         )?,
         None => ParsedFile::default(),
     };
-    let key_name = plugin.name.clone();
+    // The folder name: `read_manifest` checked that the manifest says the same.
+    let key_name = name.to_owned();
     let source = Source {
         layer: Layer::Plugin,
         path: Some(hooks_display),
@@ -279,7 +292,9 @@ fn load_plugin(
     Some((source, key_name, Some(root), parsed))
 }
 
-/// `plugin.json`: `name` and a semver `version` are required.
+/// `plugin.json`: `name` and a semver `version` are required, and `name` must be the plugin's
+/// folder name (SPEC.md "Plugins": a plugin is identified by its folder, so a manifest copied
+/// into another folder never carries the first plugin's keys and trust hashes).
 fn read_manifest(
     node: &Node,
     folder: &str,
@@ -318,6 +333,26 @@ fn read_manifest(
         }
     };
     let name = string("name", &mut error)?;
+    let name_pos = get("name").map_or(node.pos, |v| v.pos);
+    if !is_plugin_name(&name) {
+        error(
+            name_pos,
+            format!(
+                "`name`: `{}` is not a valid plugin name: use letters, digits, `.`, `_` and `-` only (not `.` or `..`), the same as the plugin's folder",
+                name.escape_debug()
+            ),
+        );
+        return None;
+    }
+    if name != folder {
+        error(
+            name_pos,
+            format!(
+                "`name`: `{name}` is not the plugin's folder name `{folder}`: a plugin is identified by its folder, so rename the folder or fix `name`"
+            ),
+        );
+        return None;
+    }
     let version = string("version", &mut error)?;
     if let Err(e) = semver::Version::parse(&version) {
         let pos = get("version").map_or(node.pos, |v| v.pos);
@@ -331,50 +366,13 @@ fn read_manifest(
 }
 
 fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
-    // verboo's two switches (Claude Code's documented behaviour).
-    let mut managed_disable = None;
-    let mut managed_only = None;
-    let mut other_disable = None;
-    if dialect == Dialect::Verboo {
-        for (source, display, _, parsed) in &sources {
-            let settings = &parsed.settings;
-            match source.layer {
-                Layer::Managed => {
-                    if settings.disable_all_hooks == Some(true) {
-                        managed_disable = Some(display.clone());
-                    }
-                    if settings.allow_managed_hooks_only == Some(true) {
-                        managed_only = Some(display.clone());
-                    }
-                }
-                // user < project < local: the most specific file that sets it wins.
-                Layer::User | Layer::Project | Layer::Local => {
-                    if let Some(flag) = settings.disable_all_hooks {
-                        other_disable = flag.then(|| display.clone());
-                    }
-                }
-                Layer::Plugin | Layer::Session => {}
-            }
-        }
-    }
+    let switches = Switches::read(dialect, &sources);
     let mut handlers = Vec::new();
     let mut raws: Vec<RawHandler> = Vec::new();
     for (source, key_name, plugin_root, parsed) in sources {
         let mut counters: HashMap<(String, String), usize> = HashMap::new();
         let layer = source.layer.as_str();
-        let suppressed = if let Some(path) = &managed_disable {
-            Some(Suppression::DisableAllHooks { path: path.clone() })
-        } else if source.layer == Layer::Managed {
-            None
-        } else if let Some(path) = &other_disable {
-            Some(Suppression::DisableAllHooks { path: path.clone() })
-        } else if source.layer == Layer::Session {
-            None
-        } else {
-            managed_only
-                .as_ref()
-                .map(|path| Suppression::AllowManagedHooksOnly { path: path.clone() })
-        };
+        let suppressed = switches.suppression(source.layer);
         for raw in parsed.handlers {
             let matcher = raw.matcher.clone().unwrap_or_default();
             let counter = counters
@@ -397,13 +395,20 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
             raws.push(raw);
         }
     }
-    // verboo: identical handlers (same event, matcher and what runs) collapse into the first.
-    let mut identities: HashMap<String, u32> = HashMap::new();
+    // verboo: identical handlers (same event, matcher and what runs) collapse into the first
+    // (see `Dedup`).
+    let mut identities: HashMap<(String, Option<Source>), u32> = HashMap::new();
+    let mut texts = Vec::with_capacity(handlers.len());
     let mut ids = Vec::with_capacity(handlers.len());
-    for (i, raw) in raws.iter().enumerate() {
+    for (i, handler) in handlers.iter().enumerate() {
         let id = if dialect == Dialect::Verboo {
+            let text = handler.config.identity(handler.plugin_root.as_deref());
             let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
-            *identities.entry(raw.config.identity()).or_insert(next)
+            let id = *identities
+                .entry((text.clone(), dedup_domain(handler)))
+                .or_insert(next);
+            texts.push(text);
+            id
         } else {
             u32::try_from(i).unwrap_or(u32::MAX)
         };
@@ -411,24 +416,30 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
     }
     let mut keep = vec![true; handlers.len()];
     if dialect == Dialect::Verboo {
-        let mut first: HashMap<(Event, Option<String>, u32), usize> = HashMap::new();
+        type Group<'t> = (Event, Option<String>, &'t str, Option<Source>);
+        let mut first: HashMap<Group<'_>, usize> = HashMap::new();
         for i in 0..handlers.len() {
             if handlers[i].suppressed.is_some() {
                 continue;
             }
-            let group = (
-                handlers[i].event.clone(),
-                handlers[i].matcher.clone(),
-                ids[i],
-            );
-            match first.get(&group) {
-                Some(&j) => {
+            let group = |domain| {
+                (
+                    handlers[i].event.clone(),
+                    handlers[i].matcher.clone(),
+                    texts[i].as_str(),
+                    domain,
+                )
+            };
+            let own = group(dedup_domain(&handlers[i]));
+            let kept = first.get(&group(None)).or_else(|| first.get(&own)).copied();
+            match kept {
+                Some(j) => {
                     let source = handlers[i].source.clone();
                     handlers[j].duplicates.push(source);
                     keep[i] = false;
                 }
                 None => {
-                    first.insert(group, i);
+                    first.insert(own, i);
                 }
             }
         }
@@ -469,6 +480,98 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
     }
 }
 
+/// verboo's two switches, and what each layer's handlers are suppressed by.
+///
+/// Claude Code documents `disableAllHooks` as turning hooks off and managed hooks as beyond a
+/// user's reach; SPEC.md ("What a project may not do") adds that a project's files, which are
+/// untrusted content, never switch off anything but the project's own hooks. So:
+/// - managed `disableAllHooks: true`: every hook, managed ones included;
+/// - managed `allowManagedHooksOnly: true`: user, project, local and plugin hooks (session
+///   hooks are the embedder's own);
+/// - user `disableAllHooks: true`: every hook but the managed ones; a project or local `false`
+///   does not turn the user's switch back on;
+/// - project or local `disableAllHooks` (the local file's value wins when both set it): the
+///   hooks of the project and local files only.
+#[derive(Debug, Default)]
+struct Switches {
+    managed_disable: Option<String>,
+    managed_only: Option<String>,
+    user_disable: Option<String>,
+    project_disable: Option<String>,
+}
+
+impl Switches {
+    fn read(dialect: Dialect, sources: &[SourceFile]) -> Switches {
+        let mut switches = Switches::default();
+        if dialect != Dialect::Verboo {
+            return switches;
+        }
+        for (source, display, _, parsed) in sources {
+            let settings = &parsed.settings;
+            // The file's path as discovered (the key name of the user file is relative).
+            let path = source.path.clone().unwrap_or_else(|| display.clone());
+            let disable = settings.disable_all_hooks;
+            match source.layer {
+                Layer::Managed => {
+                    if disable == Some(true) {
+                        switches.managed_disable = Some(path.clone());
+                    }
+                    if settings.allow_managed_hooks_only == Some(true) {
+                        switches.managed_only = Some(path);
+                    }
+                }
+                Layer::User => {
+                    if disable == Some(true) {
+                        switches.user_disable = Some(path);
+                    }
+                }
+                // project < local: the more specific file that sets it wins.
+                Layer::Project | Layer::Local => {
+                    if let Some(flag) = disable {
+                        switches.project_disable = flag.then_some(path);
+                    }
+                }
+                Layer::Plugin | Layer::Session => {}
+            }
+        }
+        switches
+    }
+
+    fn suppression(&self, layer: Layer) -> Option<Suppression> {
+        let disable = |path: &String| Some(Suppression::DisableAllHooks { path: path.clone() });
+        if let Some(path) = &self.managed_disable {
+            return disable(path);
+        }
+        if layer == Layer::Managed {
+            return None;
+        }
+        if let Some(path) = &self.user_disable {
+            return disable(path);
+        }
+        if layer != Layer::Session
+            && let Some(path) = &self.managed_only
+        {
+            return Some(Suppression::AllowManagedHooksOnly { path: path.clone() });
+        }
+        match (layer, &self.project_disable) {
+            (Layer::Project | Layer::Local, Some(path)) => disable(path),
+            _ => None,
+        }
+    }
+}
+
+/// Which handlers may stand for each other in verboo's deduplication: `None` for managed and
+/// user hooks (they run as written, so an identical hook of any later file collapses into
+/// them), else the handler's own source, so a project, local, plugin or session hook is only
+/// ever merged with an identical one of the same file or plugin. An untrusted copy can then
+/// never take the place of a hook that would have run, and two plugins never share a hook.
+fn dedup_domain(handler: &Handler) -> Option<Source> {
+    match handler.source.layer {
+        Layer::Managed | Layer::User => None,
+        _ => Some(handler.source.clone()),
+    }
+}
+
 fn build_index(
     dialect: Dialect,
     handlers: &[Handler],
@@ -483,10 +586,8 @@ fn build_index(
         regex_handlers: Vec<Vec<u32>>,
     }
     let mut building: HashMap<Event, Building> = HashMap::new();
+    // Suppressed handlers are indexed too: `select_including_suppressed` reports them.
     for (i, (handler, matcher)) in handlers.iter().zip(matchers).enumerate() {
-        if handler.suppressed.is_some() {
-            continue;
-        }
         let id = u32::try_from(i).unwrap_or(u32::MAX);
         let target = handler.event.match_target(dialect);
         let b = building
@@ -585,19 +686,49 @@ impl Registry {
         match_value: Option<&str>,
         tool_input: Option<&Value>,
     ) -> impl Iterator<Item = &'a Handler> + 'a {
+        self.matching(event, match_value, tool_input, false)
+            .into_iter()
+    }
+
+    /// Like [`Registry::select`], plus the handlers a verboo switch suppressed
+    /// ([`Handler::suppressed`] is set on those), in configuration order: what an engine
+    /// reports in an outcome's `runs`, each suppressed handler as skipped with its reason
+    /// (SPEC.md: nothing is turned off silently). An embedder must never run a handler whose
+    /// `suppressed` is set.
+    pub fn select_including_suppressed<'a>(
+        &'a self,
+        event: &Event,
+        match_value: Option<&str>,
+        tool_input: Option<&Value>,
+    ) -> impl Iterator<Item = &'a Handler> + 'a {
+        self.matching(event, match_value, tool_input, true)
+            .into_iter()
+    }
+
+    fn matching<'a>(
+        &'a self,
+        event: &Event,
+        match_value: Option<&str>,
+        tool_input: Option<&Value>,
+        suppressed: bool,
+    ) -> Vec<&'a Handler> {
         let mut out: Vec<&'a Handler> = Vec::new();
         let Some(index) = self.events.get(event) else {
-            return out.into_iter();
+            return out;
         };
         let names = self.names(index.target, match_value);
         let hits = self.hits(index, &names);
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen: Vec<(u32, bool)> = Vec::new();
         for id in hits {
             let i = id as usize;
             let (Some(handler), Some(compiled)) = (self.handlers.get(i), self.compiled.get(i))
             else {
                 continue;
             };
+            let is_suppressed = handler.suppressed.is_some();
+            if is_suppressed && !suppressed {
+                continue;
+            }
             if let Some(rule) = &compiled.rule {
                 let runs = index.target == MatchTarget::ToolName
                     && names.iter().any(|n| rule.matches(n, tool_input));
@@ -606,18 +737,19 @@ impl Registry {
                 }
             }
             if self.dialect == Dialect::Verboo {
-                if seen.contains(&compiled.identity) {
+                let identity = (compiled.identity, is_suppressed);
+                if seen.contains(&identity) {
                     continue;
                 }
-                seen.push(compiled.identity);
+                seen.push(identity);
             }
             out.push(handler);
         }
-        out.into_iter()
+        out
     }
 
     /// Whether any `PreToolUse` handler's matcher matches `tool_name` (ignoring verboo `if`
-    /// rules, which need the input: a `true` may still select nothing). Lets a wuu agent run
+    /// rules, which need the input, and verboo's switches: a `true` may still select nothing). Lets a wuu agent run
     /// only the calls that hooks may rewrite or block serially.
     pub fn any_pre_tool_use_matches(&self, tool_name: &str) -> bool {
         let Some(index) = self.events.get(&Event::PreToolUse) else {

@@ -1,5 +1,6 @@
 //! verboo's `if` field: a permission-rule filter such as `Bash(git *)` or `Edit(*.ts)`.
 
+use regex::bytes::Regex;
 use serde_json::Value;
 
 /// A compiled permission rule, `Tool` or `Tool(pattern)`.
@@ -9,11 +10,10 @@ use serde_json::Value;
 /// - the tool part is compared with the tool name exactly; `*` in it is a wildcard
 ///   (`mcp__github__*`);
 /// - no pattern, `()` or `(*)` matches every call of the tool;
-/// - `Bash` (and `PowerShell`): the pattern is matched against `tool_input.command`; a compound
-///   command is split on `&&`, `||`, `;`, `|` and newlines (outside quotes) and matches when any
-///   part matches; `*` matches any characters; a trailing ` *` also matches the bare command
-///   (`git *` matches `git`), and the legacy `prefix:*` form matches `prefix` and
-///   `prefix <anything>`;
+/// - `Bash` (and `PowerShell`): the pattern is matched against each simple command of
+///   `tool_input.command` (see below) and matches when any of them matches; `*` matches any
+///   characters; a trailing ` *` also matches the bare command (`git *` matches `git`), and the
+///   legacy `prefix:*` form matches `prefix` and `prefix <anything>`;
 /// - file tools (`Read`, `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `NotebookRead`, `Glob`,
 ///   `Grep`, `LS`): the pattern is a path glob on `file_path` (else `notebook_path`, else
 ///   `path`): `*` stays inside one path component and `**` crosses them; a pattern without `/`
@@ -22,11 +22,73 @@ use serde_json::Value;
 ///   path components;
 /// - `WebFetch(domain:example.com)` matches the URL's host (with `*` wildcards);
 /// - any other tool: the pattern matches when it matches any top-level string of the input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Every pattern is compiled once, at load. Commands, tool names, hosts and other strings are
+/// matched in time linear in the text and the pattern (`*****a` against a megabyte of text
+/// included); file-tool path patterns by a [`regex`] (no backtracking). A rule is at most
+/// 4096 bytes.
+///
+/// # How a shell command is read
+///
+/// The `if` filter only decides whether a hook **runs**; it never allows anything. A guard that
+/// fails to run is the dangerous mistake, a guard that runs once too often is harmless, so
+/// where the shell is ambiguous the reading errs toward matching. Like Claude Code's Bash
+/// permission rules, a pattern is a **prefix rule on each simple command**, so
+/// `Bash(git push*)` matches `cd x && git push` but not `echo git push`. The command is cut
+/// into simple commands at `;`, newlines, `&&`, `||`, `|`, `|&`, a lone `&` (but not the `&`
+/// of a redirection: `2>&1`, `>&2`, `&>file`), `(`, `)` and backquotes, outside quotes, so
+/// subshells, `$(...)` and `` `...` `` count as commands of their own. Then in each one:
+/// - words are separated by any run of blanks (`git  push`, `git<TAB>push` and a
+///   backslash-newline continuation read as `git push`); a `#` starting a word starts a
+///   comment;
+/// - leading reserved words are skipped: `!`, `{`, `}`, `if`, `then`, `else`, `elif`, `fi`,
+///   `do`, `done`, `while`, `until`, `esac`; the headers `for ...`, `select ...` and `case ...`
+///   are not commands;
+/// - leading variable assignments (`GIT_TRACE=1 git push`) and redirections anywhere
+///   (`>/dev/null git push`, `git push 2>&1`; a redirection's target word goes with it) are
+///   removed;
+/// - the pattern is tried on the words joined by one space, both as written (quotes kept, so
+///   `echo 'a  b'` keeps its spaces) and unquoted (`"git" 'push'` is `git push`);
+/// - precommand wrappers that run their arguments, `exec`, `command`, `builtin`, `nohup`,
+///   `env`, `time`, `nice`, `sudo`, `xargs`, are tried both with and without the wrapper and
+///   its leading `-options` (and `env`'s assignments): `Bash(git push*)` matches
+///   `nohup git push`, and `Bash(sudo *)` still matches `sudo git push`;
+/// - `eval ARGS` and `sh -c TEXT` (also `bash`, `dash`, `zsh`, `ksh`) are read again as
+///   commands, up to 4 levels deep.
+///
+/// What a prefix rule cannot see, so a guard that must hold whatever the spelling should match
+/// the tool (`Bash`) and decide in the hook itself:
+/// - variables and expansions: `$CMD push`, `g${x}it push`, `git $(echo push)`;
+/// - command substitutions inside double quotes (`"$(git push)"`), here-document bodies'
+///   meaning (they are read as commands, which errs toward running), and aliases or
+///   functions defined elsewhere;
+/// - wrappers whose options take a value (`sudo -u bob git push`, `nice -n 5 git push`,
+///   `timeout 5 git push`), options before a subcommand (`git -C dir push`), and programs that run a
+///   command they are given (`find -exec`, `python -c`, `ssh host git push`);
+/// - paths to the program (`/usr/bin/git push` does not match `git push*`; write
+///   `Bash(*git push*)` to catch those, at the price of also matching `echo git push`).
+#[derive(Debug, Clone)]
 pub struct PermissionRule {
     tool: String,
     pattern: Option<String>,
+    /// The tool part.
+    tool_glob: TextGlob,
+    /// The pattern for commands and strings: `*` is any run of characters.
+    text_glob: Option<TextGlob>,
+    /// The pattern as a path rule of file tools.
+    path_glob: Option<Regex>,
+    /// `domain:<glob>` of `WebFetch`, on the host.
+    domain_glob: Option<TextGlob>,
 }
+
+impl PartialEq for PermissionRule {
+    fn eq(&self, other: &Self) -> bool {
+        // The regexes are compiled from these two.
+        self.tool == other.tool && self.pattern == other.pattern
+    }
+}
+
+impl Eq for PermissionRule {}
 
 /// An `if` rule that is not `Tool` or `Tool(pattern)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -52,6 +114,13 @@ const FILE_TOOLS: &[&str] = &[
     "LS",
 ];
 
+/// The compiled form of a path pattern may not exceed this (bytes of the regex program).
+const REGEX_SIZE_LIMIT: usize = 1 << 22;
+
+/// The longest rule accepted, in bytes: real rules are a few dozen; the bound keeps the work
+/// of a path pattern (a regex, at worst proportional to pattern × path) small.
+const MAX_RULE_LEN: usize = 4096;
+
 impl PermissionRule {
     /// Parses a rule.
     pub fn parse(rule: &str) -> Result<PermissionRule, RuleError> {
@@ -59,6 +128,9 @@ impl PermissionRule {
             rule: rule.to_owned(),
             reason,
         };
+        if rule.len() > MAX_RULE_LEN {
+            return Err(error("longer than 4096 bytes; shorten it"));
+        }
         let trimmed = rule.trim();
         let (tool, pattern) = match trimmed.find('(') {
             Some(open) => {
@@ -79,9 +151,30 @@ impl PermissionRule {
         if tool.chars().any(char::is_whitespace) {
             return Err(error("the tool name contains a space"));
         }
+        let compile = |source: String| {
+            regex::bytes::RegexBuilder::new(&source)
+                .size_limit(REGEX_SIZE_LIMIT)
+                .build()
+                .map_err(|_| error("the pattern is too long to compile; shorten it"))
+        };
+        let tool_glob = TextGlob::new(tool);
+        let (text_glob, path_glob, domain_glob) = match pattern.as_deref() {
+            None => (None, None, None),
+            Some(pattern) => (
+                Some(TextGlob::new(pattern)),
+                Some(compile(path_regex(pattern))?),
+                pattern
+                    .strip_prefix("domain:")
+                    .map(|domain| TextGlob::new(domain.trim())),
+            ),
+        };
         Ok(PermissionRule {
             tool: tool.to_owned(),
             pattern,
+            tool_glob,
+            text_glob,
+            path_glob,
+            domain_glob,
         })
     }
 
@@ -97,10 +190,10 @@ impl PermissionRule {
 
     /// Whether a call of `tool_name` with `tool_input` matches the rule.
     pub fn matches(&self, tool_name: &str, tool_input: Option<&Value>) -> bool {
-        if !glob(&self.tool, tool_name, None) {
+        if !self.tool_glob.is_match(tool_name) {
             return false;
         }
-        let Some(pattern) = self.pattern.as_deref() else {
+        let (Some(pattern), Some(text_glob)) = (self.pattern.as_deref(), &self.text_glob) else {
             return true;
         };
         let Some(input) = tool_input else {
@@ -109,113 +202,135 @@ impl PermissionRule {
         let field = |name: &str| input.get(name).and_then(Value::as_str);
         if tool_name == "Bash" || tool_name == "PowerShell" {
             return field("command").is_some_and(|command| {
-                split_compound(command)
+                command_texts(command)
                     .iter()
-                    .any(|part| shell_match(pattern, part))
+                    .any(|text| shell_match(pattern, text_glob, text))
             });
         }
         if FILE_TOOLS.contains(&tool_name) {
             let path = field("file_path")
                 .or_else(|| field("notebook_path"))
                 .or_else(|| field("path"));
-            return path.is_some_and(|path| path_match(pattern, path));
+            return path.is_some_and(|path| {
+                self.path_glob
+                    .as_ref()
+                    .is_some_and(|glob| glob.is_match(path.replace('\\', "/").as_bytes()))
+            });
         }
         if tool_name == "WebFetch"
-            && let Some(domain) = pattern.strip_prefix("domain:")
+            && let Some(domain) = &self.domain_glob
         {
             return field("url")
                 .and_then(url_host)
-                .is_some_and(|host| glob(domain.trim(), &host.to_ascii_lowercase(), None));
+                .is_some_and(|host| domain.is_match(&host.to_ascii_lowercase()));
         }
         match input {
             Value::Object(map) => map
                 .values()
                 .filter_map(Value::as_str)
-                .any(|s| glob(pattern, s, None)),
+                .any(|s| text_glob.is_match(s)),
             _ => false,
         }
     }
 }
 
-/// Splits a shell command on `&&`, `||`, `;`, `|` and newlines outside quotes.
-pub(crate) fn split_compound(command: &str) -> Vec<&str> {
-    let bytes = command.as_bytes();
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    let mut quote: Option<u8> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(q) => {
-                if b == b'\\' && q == b'"' {
-                    i += 1;
-                } else if b == q {
-                    quote = None;
-                }
-            }
-            None => match b {
-                b'\\' => i += 1,
-                b'\'' | b'"' => quote = Some(b),
-                b';' | b'\n' | b'|' | b'&' => {
-                    let two = bytes.get(i + 1) == Some(&b) && b != b';' && b != b'\n';
-                    // A lone `&` (background, `2>&1`) is not a separator.
-                    if b == b'&' && !two {
-                        i += 1;
-                        continue;
-                    }
-                    parts.push(&command[start..i]);
-                    i += if two { 2 } else { 1 };
-                    start = i;
-                    continue;
-                }
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    parts.push(command.get(start..).unwrap_or(""));
-    parts
-        .into_iter()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect()
-}
-
-fn shell_match(pattern: &str, part: &str) -> bool {
+fn shell_match(pattern: &str, glob: &TextGlob, text: &str) -> bool {
     if let Some(prefix) = pattern.strip_suffix(":*") {
-        return part == prefix
-            || part
+        return text == prefix
+            || text
                 .strip_prefix(prefix)
                 .is_some_and(|rest| rest.starts_with(' '));
     }
-    if pattern.strip_suffix(" *") == Some(part) {
+    if pattern.strip_suffix(" *") == Some(text) {
         return true;
     }
-    glob(pattern, part, None)
+    glob.is_match(text)
 }
 
-fn path_match(pattern: &str, path: &str) -> bool {
-    let path = path.replace('\\', "/");
+/// A wildcard pattern where `*` is any run of characters: the literal pieces between the stars.
+/// Matching is linear in the text and the pattern (each piece is searched once, left to
+/// right, from where the previous one ended: the leftmost match of each piece is never worse).
+#[derive(Debug, Clone)]
+struct TextGlob {
+    pieces: Vec<String>,
+}
+
+impl TextGlob {
+    fn new(pattern: &str) -> TextGlob {
+        TextGlob {
+            pieces: pattern.split('*').map(str::to_owned).collect(),
+        }
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        let (first, last) = match self.pieces.as_slice() {
+            [only] => return text == only,
+            [first, .., last] => (first.as_str(), last.as_str()),
+            [] => return text.is_empty(),
+        };
+        if text.len() < first.len() + last.len()
+            || !text.starts_with(first)
+            || !text.ends_with(last)
+        {
+            return false;
+        }
+        // Both ends are char boundaries: they end and start matches of whole strings.
+        let Some(mut rest) = text.get(first.len()..text.len() - last.len()) else {
+            return false;
+        };
+        for piece in &self.pieces[1..self.pieces.len() - 1] {
+            match rest.find(piece.as_str()) {
+                Some(at) => rest = &rest[at + piece.len()..],
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// An anchored regex for a wildcard pattern: `*` is any run of characters; with `path`, a single
+/// `*` stays inside one path component and a run of two or more crosses `/`.
+fn glob_body(pattern: &str, path: bool) -> String {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '*' {
+            let mut buf = [0; 4];
+            out.push_str(&regex::escape(c.encode_utf8(&mut buf)));
+            continue;
+        }
+        let mut run = 1;
+        while chars.peek() == Some(&'*') {
+            chars.next();
+            run += 1;
+        }
+        out.push_str(if path && run == 1 { "[^/]*" } else { ".*" });
+    }
+    out
+}
+
+fn glob_regex(pattern: &str, path: bool) -> String {
+    format!(r"(?s-u)\A(?:{})\z", glob_body(pattern, path))
+}
+
+/// The path rule of file tools as one regex on the whole path (`\` already turned into `/`).
+fn path_regex(pattern: &str) -> String {
     if !pattern.contains('/') {
-        let name = path.rsplit('/').next().unwrap_or(&path);
-        return glob(pattern, name, Some('/'));
+        // The file name: no wildcard may cross `/`, so `**` means `*` here.
+        let body = glob_body(&pattern.replace("**", "*"), true);
+        return format!(r"(?s-u)(?:\A|/)(?:{body})\z");
     }
     if let Some(absolute) = pattern.strip_prefix("//") {
-        return glob(&format!("/{absolute}"), &path, Some('/'));
+        return glob_regex(&format!("/{absolute}"), true);
     }
     if pattern.starts_with('/') {
-        return glob(pattern, &path, Some('/'));
+        return glob_regex(pattern, true);
     }
     let relative = pattern
         .strip_prefix("./")
         .or_else(|| pattern.strip_prefix("~/"))
         .unwrap_or(pattern);
-    if glob(relative, &path, Some('/')) {
-        return true;
-    }
-    path.match_indices('/')
-        .any(|(i, _)| glob(relative, &path[i + 1..], Some('/')))
+    format!(r"(?s-u)(?:\A|/)(?:{})\z", glob_body(relative, true))
 }
 
 fn url_host(url: &str) -> Option<&str> {
@@ -226,77 +341,370 @@ fn url_host(url: &str) -> Option<&str> {
     (!host.is_empty()).then_some(host)
 }
 
-/// Wildcard match of the whole `text`: `*` is any run of characters (not `sep` when given),
-/// `**` any run including `sep`. Dynamic programming, so no pattern is exponential.
-pub(crate) fn glob(pattern: &str, text: &str, sep: Option<char>) -> bool {
-    enum Token {
-        Char(char),
-        Star,
-        DoubleStar,
-    }
-    let mut tokens = Vec::new();
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '*' {
-            if chars.peek() == Some(&'*') {
-                chars.next();
-                tokens.push(if sep.is_some() {
-                    Token::DoubleStar
+/// One word of a simple command: as written (quotes kept) and unquoted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Word {
+    raw: String,
+    plain: String,
+}
+
+/// Cuts `command` into simple commands (see [`PermissionRule`]): words, with redirections
+/// removed. Linear in the length of `command`.
+fn simple_commands(command: &str) -> Vec<Vec<Word>> {
+    let bytes = command.as_bytes();
+    let mut lexer = Lexer::default();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        match b {
+            b' ' | b'\t' | b'\r' => {
+                lexer.end_word();
+                i += 1;
+            }
+            b'\\' => match next {
+                // A line continuation joins the two lines.
+                Some(b'\n') => i += 2,
+                Some(c) => {
+                    lexer.push_raw(&[b, c]);
+                    lexer.push_plain(&[c]);
+                    i += 2;
+                }
+                None => {
+                    lexer.push_raw(&[b]);
+                    i += 1;
+                }
+            },
+            b'\'' => {
+                let end = bytes[i + 1..]
+                    .iter()
+                    .position(|&c| c == b'\'')
+                    .map_or(bytes.len(), |p| i + 1 + p);
+                lexer.push_raw(&bytes[i..(end + 1).min(bytes.len())]);
+                lexer.push_plain(&bytes[i + 1..end]);
+                i = end + 1;
+            }
+            b'"' => {
+                lexer.push_raw(b"\"");
+                lexer.in_word = true;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
+                        let c = bytes[i + 1];
+                        lexer.push_raw(&[b'\\', c]);
+                        if !matches!(c, b'"' | b'\\' | b'$' | b'`' | b'\n') {
+                            lexer.push_plain(b"\\");
+                        }
+                        if c != b'\n' {
+                            lexer.push_plain(&[c]);
+                        }
+                        i += 2;
+                    } else {
+                        lexer.push_raw(&bytes[i..=i]);
+                        lexer.push_plain(&bytes[i..=i]);
+                        i += 1;
+                    }
+                }
+                if i < bytes.len() {
+                    lexer.push_raw(b"\"");
+                }
+                i += 1;
+            }
+            b'#' if !lexer.in_word => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |p| i + p);
+            }
+            b'\n' | b';' | b'(' | b')' | b'`' => {
+                lexer.end_command();
+                i += 1;
+            }
+            b'|' => {
+                lexer.end_command();
+                i += if matches!(next, Some(b'|' | b'&')) {
+                    2
                 } else {
-                    Token::Star
-                });
-            } else {
-                tokens.push(Token::Star);
+                    1
+                };
             }
+            b'&' if next == Some(b'>') => {
+                // `&>file`, `&>>file`: a redirection, not a separator.
+                lexer.end_word();
+                i += if bytes.get(i + 2) == Some(&b'>') {
+                    3
+                } else {
+                    2
+                };
+                lexer.skip_target = true;
+            }
+            b'&' => {
+                lexer.end_command();
+                i += if next == Some(b'&') { 2 } else { 1 };
+            }
+            b'<' | b'>' => {
+                // An fd number (`2>`) or `{var}` right before the operator belongs to it.
+                let fd = lexer.in_word
+                    && lexer.raw.len() == lexer.plain.len()
+                    && (lexer.raw.iter().all(u8::is_ascii_digit)
+                        || (lexer.raw.first() == Some(&b'{') && lexer.raw.last() == Some(&b'}')));
+                if fd {
+                    lexer.discard_word();
+                } else {
+                    lexer.end_word();
+                }
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && i - start < 3
+                    && matches!(bytes[i], b'<' | b'>' | b'&' | b'|')
+                {
+                    i += 1;
+                }
+                if &bytes[start..i] == b"<<" && bytes.get(i) == Some(&b'-') {
+                    i += 1;
+                }
+                // `<(...)` and `>(...)`: the process substitution is a command of its own.
+                lexer.skip_target = bytes.get(i) != Some(&b'(');
+            }
+            _ => {
+                lexer.push_raw(&bytes[i..=i]);
+                lexer.push_plain(&bytes[i..=i]);
+                i += 1;
+            }
+        }
+    }
+    lexer.end_command();
+    lexer.commands
+}
+
+#[derive(Default)]
+struct Lexer {
+    commands: Vec<Vec<Word>>,
+    words: Vec<Word>,
+    raw: Vec<u8>,
+    plain: Vec<u8>,
+    in_word: bool,
+    /// The next word is a redirection's target.
+    skip_target: bool,
+}
+
+impl Lexer {
+    fn push_raw(&mut self, bytes: &[u8]) {
+        self.raw.extend_from_slice(bytes);
+        self.in_word = true;
+    }
+
+    fn push_plain(&mut self, bytes: &[u8]) {
+        self.plain.extend_from_slice(bytes);
+        self.in_word = true;
+    }
+
+    fn discard_word(&mut self) {
+        self.raw.clear();
+        self.plain.clear();
+        self.in_word = false;
+    }
+
+    fn end_word(&mut self) {
+        if !self.in_word {
+            return;
+        }
+        if self.skip_target {
+            self.skip_target = false;
         } else {
-            tokens.push(Token::Char(c));
+            // Cut only at ASCII bytes, so both are valid UTF-8; lossy is never lossy here.
+            self.words.push(Word {
+                raw: String::from_utf8_lossy(&self.raw).into_owned(),
+                plain: String::from_utf8_lossy(&self.plain).into_owned(),
+            });
+        }
+        self.discard_word();
+    }
+
+    fn end_command(&mut self) {
+        self.end_word();
+        self.skip_target = false;
+        if !self.words.is_empty() {
+            self.commands.push(std::mem::take(&mut self.words));
         }
     }
-    let text: Vec<char> = text.chars().collect();
-    // row[j]: the tokens so far match text[..j].
-    let mut row = vec![false; text.len() + 1];
-    row[0] = true;
-    for token in &tokens {
-        let mut next = vec![false; text.len() + 1];
-        match token {
-            Token::Char(c) => {
-                for j in 0..text.len() {
-                    next[j + 1] = row[j] && text[j] == *c;
-                }
-            }
-            Token::Star | Token::DoubleStar => {
-                let crosses = matches!(token, Token::DoubleStar) || sep.is_none();
-                next[0] = row[0];
-                for j in 0..text.len() {
-                    let extend = next[j] && (crosses || Some(text[j]) != sep);
-                    next[j + 1] = row[j + 1] || extend;
-                }
+}
+
+/// Words skipped at the start of a command.
+const RESERVED: &[&str] = &[
+    "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",
+];
+
+/// Words that start a header, not a command.
+const HEADERS: &[&str] = &["for", "select", "case"];
+
+/// Precommand wrappers: the rest of the words is (also) a command.
+const WRAPPERS: &[&str] = &[
+    "exec", "command", "builtin", "nohup", "env", "time", "nice", "sudo", "xargs",
+];
+
+/// Shells whose `-c TEXT` is read again as a command.
+const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh"];
+
+/// How deep `eval` and `sh -c` are followed.
+const MAX_DEPTH: usize = 4;
+
+/// How many wrappers in a row are looked through.
+const MAX_WRAPPERS: usize = 8;
+
+/// Every text a shell pattern is tried on for `command` (see [`PermissionRule`]).
+pub(crate) fn command_texts(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    texts_at_depth(command, 0, &mut out);
+    out
+}
+
+fn texts_at_depth(command: &str, depth: usize, out: &mut Vec<String>) {
+    for words in simple_commands(command) {
+        command_words(&words, depth, out);
+    }
+}
+
+fn is_assignment(word: &Word) -> bool {
+    let name_end = word.raw.find('=').unwrap_or(0);
+    let name = word.raw[..name_end]
+        .strip_suffix('+')
+        .unwrap_or(&word.raw[..name_end]);
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn command_words(words: &[Word], depth: usize, out: &mut Vec<String>) {
+    let mut words = words;
+    let mut wrappers = 0;
+    loop {
+        // Reserved words and assignments before the command.
+        while let Some(first) = words.first() {
+            let unquoted = first.raw == first.plain;
+            if (unquoted && RESERVED.contains(&first.raw.as_str())) || is_assignment(first) {
+                words = &words[1..];
+            } else {
+                break;
             }
         }
-        row = next;
+        let Some(first) = words.first() else {
+            return;
+        };
+        if first.raw == first.plain && HEADERS.contains(&first.raw.as_str()) {
+            return;
+        }
+        push_joined(words, out);
+        let name = first.plain.as_str();
+        if depth < MAX_DEPTH && name == "eval" {
+            let text: Vec<&str> = words[1..].iter().map(|w| w.plain.as_str()).collect();
+            texts_at_depth(&text.join(" "), depth + 1, out);
+            return;
+        }
+        if depth < MAX_DEPTH && SHELLS.contains(&name) {
+            let mut rest = words[1..].iter();
+            while let Some(option) = rest.next() {
+                if !option.plain.starts_with('-') {
+                    break;
+                }
+                if option.plain.starts_with("--") || !option.plain.contains('c') {
+                    continue;
+                }
+                if let Some(text) = rest.next() {
+                    texts_at_depth(&text.plain, depth + 1, out);
+                }
+                break;
+            }
+            return;
+        }
+        if wrappers == MAX_WRAPPERS || !WRAPPERS.contains(&name) {
+            return;
+        }
+        wrappers += 1;
+        let env = name == "env";
+        words = &words[1..];
+        while let Some(option) = words.first() {
+            if (option.plain.starts_with('-') && option.plain.len() > 1)
+                || (env && is_assignment(option))
+            {
+                words = &words[1..];
+            } else {
+                break;
+            }
+        }
     }
-    row[text.len()]
+}
+
+/// The words joined by one space, as written and unquoted (once when they are the same).
+fn push_joined(words: &[Word], out: &mut Vec<String>) {
+    let raw = join(words.iter().map(|w| w.raw.as_str()));
+    let plain = join(words.iter().map(|w| w.plain.as_str()));
+    if plain != raw {
+        out.push(plain);
+    }
+    out.push(raw);
+}
+
+fn join<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for (i, word) in words.enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn glob(pattern: &str, text: &str, path: bool) -> bool {
+        if !path {
+            return TextGlob::new(pattern).is_match(text);
+        }
+        Regex::new(&glob_regex(pattern, path))
+            .expect("valid")
+            .is_match(text.as_bytes())
+    }
+
     #[test]
     fn glob_basics() {
-        assert!(glob("git *", "git push", None));
-        assert!(!glob("git *", "gitk", None));
-        assert!(glob("*.ts", "a.ts", Some('/')));
-        assert!(!glob("*.ts", "src/a.ts", Some('/')));
-        assert!(glob("src/**/*.ts", "src/a/b/c.ts", Some('/')));
-        assert!(glob("**", "", Some('/')));
+        assert!(glob("git *", "git push", false));
+        assert!(!glob("git *", "gitk", false));
+        assert!(glob("*.ts", "a.ts", true));
+        assert!(!glob("*.ts", "src/a.ts", true));
+        assert!(glob("src/**/*.ts", "src/a/b/c.ts", true));
+        assert!(glob("**", "", true));
+        assert!(glob("a.b", "a.b", false));
+        assert!(!glob("a.b", "axb", false));
+        assert!(glob("é*ü", "éxyü", false));
+        assert!(glob("*", "日本", true));
+        assert!(!glob("?", "x", false));
+        assert!(glob("a*a", "aa", false));
+        assert!(!glob("a*a", "a", false));
+        assert!(glob("*ab*ab*", "xabyab", false));
+        assert!(!glob("*ab*ab*", "xab", false));
+        assert!(glob("", "", false));
+        assert!(glob("**", "x", false));
     }
 
     #[test]
     fn split_respects_quotes() {
         assert_eq!(
-            split_compound("echo 'a && b' && rm -rf x | tee y; ls || true 2>&1"),
-            vec!["echo 'a && b'", "rm -rf x", "tee y", "ls", "true 2>&1"]
+            command_texts("echo 'a && b' && rm -rf x | tee y; ls || true 2>&1"),
+            vec![
+                "echo a && b",
+                "echo 'a && b'",
+                "rm -rf x",
+                "tee y",
+                "ls",
+                "true"
+            ]
         );
     }
 

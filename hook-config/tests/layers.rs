@@ -211,7 +211,8 @@ fn verboo_disable_all_hooks_and_managed_only() {
         })
     );
 
-    // disableAllHooks in the project: everything but managed hooks; local can turn it back off.
+    // disableAllHooks in the project: the project's own hooks only (SPEC "What a project may
+    // not do"); local can turn it back off.
     write(
         root,
         "project/.claude/settings.json",
@@ -221,7 +222,15 @@ fn verboo_disable_all_hooks_and_managed_only() {
     let loaded = load_ok(&options);
     assert_eq!(
         summaries(loaded.registry.select(&Event::Stop, None, None)),
-        ["m"]
+        ["m", "u", "s"]
+    );
+    assert_eq!(
+        summaries(
+            loaded
+                .registry
+                .select_including_suppressed(&Event::Stop, None, None)
+        ),
+        ["m", "u", "p", "s"]
     );
     assert_eq!(
         loaded.registry.handlers().len(),

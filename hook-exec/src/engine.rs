@@ -205,7 +205,8 @@ impl Engine {
         let tool_input = value.get("tool_input").cloned();
         let handlers: Vec<&Handler> = self
             .registry
-            .select(&event, match_value.as_deref(), tool_input.as_ref())
+            // Suppressed handlers too: each is reported as skipped, never run.
+            .select_including_suppressed(&event, match_value.as_deref(), tool_input.as_ref())
             .collect();
 
         let finished = match dialect {
@@ -270,6 +271,13 @@ impl Engine {
     /// Runs one handler, or says why it does not run.
     async fn run_handler(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
         let dialect = self.dialect();
+        if let Some(suppression) = &handler.suppressed {
+            return skipped(
+                handler,
+                SkipReason::DisabledBySettings,
+                suppression.to_string(),
+            );
+        }
         if let Some((reason, why)) = self.gate.check(handler) {
             return skipped(handler, reason, why);
         }

@@ -186,6 +186,10 @@ pub enum SkipReason {
     NoClient,
     /// An earlier handler of a wuu chain blocked or failed, so the chain stopped.
     ChainStopped,
+    /// A settings switch turned it off: verboo `disableAllHooks` (managed or user settings for
+    /// every layer they cover, project or local settings for the project's own hooks only) or
+    /// the managed `allowManagedHooksOnly`. The run's `error` names the switch and its file.
+    DisabledBySettings,
 }
 
 /// One matching handler's part in an outcome.
