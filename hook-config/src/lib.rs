@@ -153,7 +153,7 @@ pub use discover::{
     discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
-pub use handler::{Handler, HandlerConfig, Suppression, timeout_limits};
+pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use matcher::{Matcher, MatcherError};
 pub use registry::{LoadError, Loaded, Registry, load};
 pub use rule::{PermissionRule, RuleError};
