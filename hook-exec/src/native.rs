@@ -26,7 +26,11 @@
 //!   timed-out call), and its memory file stays open for the life of the process (the dynamic
 //!   loader recognises a loaded library by its path name and by its device and inode, which a
 //!   closed and reused descriptor could give to another library). A load that fails is not
-//!   cached, so a fixed library is picked up by the next dispatch. A library loaded from memory
+//!   cached, so a fixed library is picked up by the next dispatch. A long-lived engine does not
+//!   read an already loaded library again while the file is unchanged: same device, inode,
+//!   size, modification and status-change times (the latter set by the kernel on any change),
+//!   remembered only when the file had not changed for 2 s before it was read; any change, or
+//!   a replacement, reads and hashes it again. A library loaded from memory
 //!   has no folder of its own: dependencies it finds through `$ORIGIN` are not found (the SDK's
 //!   plugins have none).
 //! - **Version**: the plugin's ABI version ([`hook_protocol::native_abi`], the one definition
@@ -167,35 +171,120 @@ fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
         path: path.clone(),
         source: error,
     };
-    #[cfg(target_os = "linux")]
-    {
-        let mut image = memory_file().map_err(memory_error)?;
-        let sha256 = stream(&path, &mut image, memory_error)?;
-        seal(&image).map_err(memory_error)?;
-        Ok(OpenedLibrary {
-            path,
-            sha256,
-            image: Some(image),
-        })
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let sha256 = stream(&path, &mut std::io::sink(), memory_error)?;
-        Ok(OpenedLibrary {
+    let (file, metadata) = open_checked(&path)?;
+    let identity = FileIdentity::of(&metadata);
+    if let Some(sha256) = identity.as_ref().and_then(FileIdentity::loaded_digest) {
+        // Unchanged since its bytes were hashed and loaded: those bytes are what runs.
+        return Ok(OpenedLibrary {
             path,
             sha256,
             image: None,
+        });
+    }
+    let started = std::time::SystemTime::now();
+    #[cfg(target_os = "linux")]
+    let (sha256, image) = {
+        let mut image = memory_file().map_err(memory_error)?;
+        let sha256 = hash_into(&file, &path, &mut image, memory_error)?;
+        seal(&image).map_err(memory_error)?;
+        (sha256, Some(image))
+    };
+    #[cfg(not(target_os = "linux"))]
+    let (sha256, image) = (
+        hash_into(&file, &path, &mut std::io::sink(), memory_error)?,
+        None,
+    );
+    if let (Some(identity), Ok(after)) = (identity, file.metadata()) {
+        identity.remember(&after, started, &sha256);
+    }
+    Ok(OpenedLibrary {
+        path,
+        sha256,
+        image,
+    })
+}
+
+/// What identifies a file's content without reading it: device, inode, size, and the
+/// modification and status-change times (the latter set by the kernel on every change, never
+/// by a user).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+    size: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+/// Digests of library files whose bytes were hashed, by their identity then.
+static DIGESTS: LazyLock<Mutex<HashMap<FileIdentity, String>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// How long before a read a file must have last changed for its identity to be remembered:
+/// a change within the same tick of the kernel's clock could keep the status-change time.
+const SETTLED: Duration = Duration::from_secs(2);
+
+impl FileIdentity {
+    #[cfg(unix)]
+    fn of(metadata: &std::fs::Metadata) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileIdentity {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            size: metadata.size(),
+            modified: (metadata.mtime(), metadata.mtime_nsec()),
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
         })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<FileIdentity> {
+        None
+    }
+
+    /// The digest of this file's bytes, when they were hashed and loaded before and the file
+    /// has not changed since.
+    fn loaded_digest(&self) -> Option<String> {
+        let digest = DIGESTS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(self)
+            .cloned()?;
+        let plugins = PLUGINS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        plugins.contains_key(&digest).then_some(digest)
+    }
+
+    /// Remembers `sha256` for this identity when the file was the same after the read
+    /// (`after`) and had settled before it began (`started`); otherwise the next run reads it
+    /// again.
+    fn remember(self, after: &std::fs::Metadata, started: std::time::SystemTime, sha256: &str) {
+        if FileIdentity::of(after).as_ref() != Some(&self) {
+            return;
+        }
+        let Some(threshold) = started.checked_sub(SETTLED) else {
+            return;
+        };
+        let Ok(threshold) = threshold.duration_since(std::time::UNIX_EPOCH) else {
+            return;
+        };
+        let (seconds, nanos) = self.changed;
+        let settled = u64::try_from(seconds).is_ok_and(|seconds| {
+            Duration::new(seconds, u32::try_from(nanos).unwrap_or(0)) < threshold
+        });
+        if settled {
+            DIGESTS
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .insert(self, sha256.to_owned());
+        }
     }
 }
 
-/// Opens `path` without blocking, checks it is a regular file under the cap, and copies it to
-/// `sink` while hashing it; `sink_error` wraps a failed write.
-fn stream(
-    path: &Path,
-    sink: &mut impl Write,
-    sink_error: impl Fn(std::io::Error) -> LibraryError,
-) -> Result<String, LibraryError> {
+/// Opens `path` without blocking and checks, on the open file, that it is a regular file
+/// under the cap.
+fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryError> {
     let file = open_nonblocking(path).map_err(|source| LibraryError::Open {
         path: path.to_path_buf(),
         source,
@@ -216,6 +305,27 @@ fn stream(
             size: metadata.len(),
         });
     }
+    Ok((file, metadata))
+}
+
+/// Opens `path` (see [`open_checked`]) and copies it to `sink` while hashing it; `sink_error`
+/// wraps a failed write.
+fn stream(
+    path: &Path,
+    sink: &mut impl Write,
+    sink_error: impl Fn(std::io::Error) -> LibraryError,
+) -> Result<String, LibraryError> {
+    let (file, _) = open_checked(path)?;
+    hash_into(&file, path, sink, sink_error)
+}
+
+/// Reads `file` to its end (at most the cap), hashing it and copying it to `sink`.
+fn hash_into(
+    file: &File,
+    path: &Path,
+    sink: &mut impl Write,
+    sink_error: impl Fn(std::io::Error) -> LibraryError,
+) -> Result<String, LibraryError> {
     // The cap holds even if the file grows while it is read.
     let mut reader = file.take(LIBRARY_SIZE_CAP + 1);
     let mut hasher = Sha256::new();

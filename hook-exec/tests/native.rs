@@ -39,7 +39,11 @@ fn config(dialect: Dialect, library: &Path) -> String {
 }
 
 fn tool(dialect: Dialect) -> &'static str {
-    if dialect == Dialect::Wuu { "bash" } else { "Bash" }
+    if dialect == Dialect::Wuu {
+        "bash"
+    } else {
+        "Bash"
+    }
 }
 
 fn dispatch(setup: &Setup, gate: Option<SwapOnCheck>) -> Outcome {
@@ -83,8 +87,16 @@ fn a_library_replaced_while_the_gate_decides_is_not_what_runs() {
             replacement: raw_plugin(EVIL),
         };
         let outcome = dispatch(&setup, Some(gate));
-        assert_eq!(outcome.runs[0].status, RunStatus::Ok, "{dialect}: {outcome:#?}");
-        assert_eq!(outcome.runs[0].exit_code, Some(0), "{dialect}: {outcome:#?}");
+        assert_eq!(
+            outcome.runs[0].status,
+            RunStatus::Ok,
+            "{dialect}: {outcome:#?}"
+        );
+        assert_eq!(
+            outcome.runs[0].exit_code,
+            Some(0),
+            "{dialect}: {outcome:#?}"
+        );
         assert_eq!(outcome.decision, Decision::Continue, "{dialect}");
         // The replacement is what the next dispatch reads, checks and runs.
         let outcome = dispatch(&setup, None);
@@ -125,7 +137,11 @@ fn special_and_oversized_libraries_are_refused_before_reading() {
     let dir = tempfile::tempdir().unwrap();
     for (library, says) in hostile_libraries(dir.path()) {
         let error = hook_exec::native::library_digest(&library).unwrap_err();
-        assert!(error.to_string().contains(says), "{}: {error}", library.display());
+        assert!(
+            error.to_string().contains(says),
+            "{}: {error}",
+            library.display()
+        );
         assert!(
             error.to_string().contains(&library.display().to_string()),
             "{error}"
@@ -143,7 +159,11 @@ fn special_and_oversized_libraries_fail_the_run_with_why() {
             let run = &outcome.runs[0];
             assert_eq!(run.status, RunStatus::Failed, "{dialect}: {outcome:#?}");
             let error = run.error.as_deref().unwrap();
-            assert!(error.contains(says), "{dialect} {}: {error}", library.display());
+            assert!(
+                error.contains(says),
+                "{dialect} {}: {error}",
+                library.display()
+            );
             assert_eq!(outcome.decision, Decision::Continue);
         }
     }

@@ -156,13 +156,13 @@ fn a_library_swapped_after_trust_is_modified_and_does_not_run() {
 #[test]
 fn a_plugin_library_resolves_against_the_plugin_folder() {
     let setup = Setup::new(Dialect::Verboo);
-    std::fs::write(
-        setup.user_file(),
-        r#"{"enabledPlugins": {"guard": true}}"#,
-    )
-    .unwrap();
+    std::fs::write(setup.user_file(), r#"{"enabledPlugins": {"guard": true}}"#).unwrap();
     let root = setup.home().join("plugins/guard");
-    common::write(&root, "plugin.json", r#"{"name": "guard", "version": "1.0.0"}"#);
+    common::write(
+        &root,
+        "plugin.json",
+        r#"{"name": "guard", "version": "1.0.0"}"#,
+    );
     common::write(
         &root,
         "hooks/hooks.json",

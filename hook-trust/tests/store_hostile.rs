@@ -64,18 +64,28 @@ fn temporary_files_of_killed_writers_are_swept_under_the_lock() {
         store.set_trusted(&[grant("k", 1)]).unwrap();
         let names = names_in(&dir);
         for leftover in &leftovers {
-            assert!(!names.contains(leftover), "{name}: {leftover} left: {names:?}");
+            assert!(
+                !names.contains(leftover),
+                "{name}: {leftover} left: {names:?}"
+            );
         }
         assert!(names.contains(&other.to_owned()), "{name}: {names:?}");
         assert!(names.contains(&"notes.tmp".to_owned()), "{name}: {names:?}");
-        assert_eq!(store.load().unwrap()["k"].trusted_hash, Some(grant("k", 1).hash));
+        assert_eq!(
+            store.load().unwrap()["k"].trusted_hash,
+            Some(grant("k", 1).hash)
+        );
     }
 }
 
 #[test]
 fn a_json_store_whose_root_is_not_an_object_is_corrupt_and_kept() {
     let cases = [
-        ("[1, {\"k\": {\"trusted_hash\": null}}]", "the root is an array", "1:1"),
+        (
+            "[1, {\"k\": {\"trusted_hash\": null}}]",
+            "the root is an array",
+            "1:1",
+        ),
         ("\n  [1, {}]", "the root is an array", "2:3"),
         (
             "{\"hooks\": {\"k\": [\"sha256:00\", null, true]}}",
@@ -89,15 +99,30 @@ fn a_json_store_whose_root_is_not_an_object_is_corrupt_and_kept() {
         std::fs::write(&path, text).unwrap();
         let store = JsonStore::new(&path);
         let error = store.load().unwrap_err();
-        assert!(matches!(error, StoreError::Corrupt { .. }), "{text}: {error}");
+        assert!(
+            matches!(error, StoreError::Corrupt { .. }),
+            "{text}: {error}"
+        );
         let message = error.to_string();
         assert!(message.contains(says), "{text}: {message}");
         assert!(
-            message.starts_with(&format!("{}{}", path.display(), if at.is_empty() { String::new() } else { format!(":{at}") })),
+            message.starts_with(&format!(
+                "{}{}",
+                path.display(),
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(":{at}")
+                }
+            )),
             "{text}: {message}"
         );
         assert!(store.set_trusted(&[grant("k", 2)]).is_err(), "{text}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "never rewritten");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "never rewritten"
+        );
     }
 }
 
@@ -147,13 +172,26 @@ fn a_symlinked_lime_config_holds_trust_in_the_file_it_points_to() {
 
     let store = LimeStore::new(&link);
     assert!(store.load().unwrap().is_empty());
-    store.set_trusted(&[grant("user:config.toml:Stop::0", 5)]).unwrap();
+    store
+        .set_trusted(&[grant("user:config.toml:Stop::0", 5)])
+        .unwrap();
     // Still a link, to the same file, which now holds the record.
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(std::fs::read_link(&link).unwrap(), real);
     let text = std::fs::read_to_string(&real).unwrap();
-    assert!(text.starts_with("# managed by my dotfiles\nmodel = \"o3\"\n"), "{text}");
-    assert!(text.contains("[hooks.state.\"user:config.toml:Stop::0\"]"), "{text}");
+    assert!(
+        text.starts_with("# managed by my dotfiles\nmodel = \"o3\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[hooks.state.\"user:config.toml:Stop::0\"]"),
+        "{text}"
+    );
     assert_eq!(
         store.load().unwrap()["user:config.toml:Stop::0"].trusted_hash,
         Some(grant("k", 5).hash)
@@ -163,7 +201,10 @@ fn a_symlinked_lime_config_holds_trust_in_the_file_it_points_to() {
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o666)).unwrap();
     let error = store.load().unwrap_err();
     assert!(matches!(error, StoreError::WorldWritable { .. }), "{error}");
-    assert!(error.to_string().contains(&real.display().to_string()), "{error}");
+    assert!(
+        error.to_string().contains(&real.display().to_string()),
+        "{error}"
+    );
 
     // The JSON store (the engine's own file) still refuses a link.
     let json = home.join("hook-trust.json");
@@ -187,7 +228,10 @@ fn a_held_lock_is_waited_for_a_bounded_time_and_named() {
         let error = store.set_trusted(&[grant("k", 6)]).unwrap_err();
         assert!(matches!(error, StoreError::LockTimeout { .. }), "{error}");
         let message = error.to_string();
-        assert!(message.contains(&lock_path.display().to_string()), "{message}");
+        assert!(
+            message.contains(&lock_path.display().to_string()),
+            "{message}"
+        );
         assert!(message.contains("locked by another process"), "{message}");
         assert!(!path.exists());
         // Released: the write goes through.

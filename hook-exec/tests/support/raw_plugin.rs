@@ -73,10 +73,7 @@ fn compile(answer: Answer) -> PathBuf {
             }
         })
         .collect();
-    let name = format!(
-        "hook{}x{label}x{}",
-        answer.exit_code, answer.stdout_len
-    );
+    let name = format!("hook{}x{label}x{}", answer.exit_code, answer.stdout_len);
     let source = format!(
         r#"
 use std::ffi::c_char;
@@ -120,7 +117,13 @@ pub unsafe extern "C" fn hook_sdk_free(_out: *mut NativeOutput) {{}}
     // Built under a temporary name, then renamed: a reader never sees half a library.
     let partial = dir.join(format!("{name}.{}.partial", std::process::id()));
     let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-        .args(["--edition", "2024", "--crate-type", "cdylib", "--crate-name"])
+        .args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "cdylib",
+            "--crate-name",
+        ])
         .arg(&name)
         .args(["-C", "debuginfo=0", "-C", "strip=debuginfo", "-o"])
         .arg(&partial)

@@ -304,7 +304,11 @@ pub(crate) fn check_folder(dir: &Path) -> Result<(), StoreError> {
             }
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => {
-                return Err(StoreError::io(dir, "inspect the trust store's folder", error));
+                return Err(StoreError::io(
+                    dir,
+                    "inspect the trust store's folder",
+                    error,
+                ));
             }
         }
     }
@@ -317,8 +321,11 @@ pub(crate) fn check_folder(dir: &Path) -> Result<(), StoreError> {
 /// for lime's `config.toml`, which dotfile managers link into the home.
 pub(crate) fn resolve_link(path: &Path) -> Result<PathBuf, StoreError> {
     match std::fs::symlink_metadata(path) {
-        Ok(metadata) if metadata.file_type().is_symlink() => std::fs::canonicalize(path)
-            .map_err(|error| StoreError::io(path, "follow the symbolic link to the trust store", error)),
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|error| {
+                StoreError::io(path, "follow the symbolic link to the trust store", error)
+            })
+        }
         _ => Ok(path.to_path_buf()),
     }
 }
