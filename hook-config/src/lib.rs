@@ -80,6 +80,10 @@
 //! `native`; verboo all six; lime all but `http` (`prompt`/`agent` parse; `hook-exec` skips
 //! them). A verboo or lime handler must name its `type`. Required: `command` (lime:
 //! `command` or `commandWindows`), `url`, `prompt`, `server` + `tool`, `library`.
+//! A native handler's `library` is resolved once, at load, to an absolute path
+//! ([`Handler::library_path`], [`resolve_library`]): relative to the plugin folder, or to the
+//! folder of the file that declares it (the project's `.claude/`, `.wuu/`, `.lime/`; the
+//! home), or for session hooks to the project directory; never to an event's `cwd`.
 //!
 //! Timeouts ([`timeout_limits`]): wuu 30 s, and a non-positive value means 30 s (a warning);
 //! verboo command, http, mcp_tool, native 600 s, prompt 30 s, agent 60 s; lime 600 s,
