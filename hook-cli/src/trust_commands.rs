@@ -156,6 +156,16 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
                     );
                     continue;
                 }
+                // A native library that cannot be hashed is never trusted (its hash would
+                // name no bytes at all).
+                if handler.config.handler_type == hook_protocol::HandlerType::Native
+                    && let Some(path) = view.context().library_path(handler)
+                    && let Err(error) = hook_exec::native::library_digest(&path)
+                {
+                    bail!(
+                        "{key}: {error}; nothing was trusted: fix `library`, then run `hook trust` again"
+                    );
+                }
                 let hash = view.hash(handler);
                 changed.push(format!("trusted {key} ({hash})"));
                 grants.push(Grant {

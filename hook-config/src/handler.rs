@@ -1,7 +1,7 @@
 //! A configured handler and the fields it was written with.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hook_protocol::{Dialect, Event, HandlerType, Source};
@@ -228,6 +228,11 @@ pub struct Handler {
     /// The plugin folder, for plugin handlers: `${PLUGIN_ROOT}` and the `PLUGIN_ROOT`
     /// environment variable.
     pub plugin_root: Option<PathBuf>,
+    /// `native` handlers: the library's absolute path, resolved once at load
+    /// ([`resolve_library`]); what `hook-trust` hashes and `hook-exec` loads, whatever the
+    /// event's `cwd`. `None` for other types.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_path: Option<PathBuf>,
     /// verboo: identical handlers of later files that were collapsed into this one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub duplicates: Vec<Source>,
@@ -254,6 +259,61 @@ impl Handler {
             None => command.clone(),
         })
     }
+}
+
+/// Where a native handler's `library` is, resolved once at load (SPEC.md "Trust", native
+/// handlers): `${PLUGIN_ROOT}` (and `${CLAUDE_PLUGIN_ROOT}`) expanded to the plugin folder; a
+/// relative path joined to the plugin folder for plugin handlers, else to the folder of the
+/// file that declares it (`declared_in`), else (session hooks, which have no file) to
+/// `fallback_dir`, the project directory; then made absolute against the current directory
+/// (no symbolic link is resolved: the file is opened, hashed and loaded from this path).
+///
+/// So a project's `"library": "lib/hook.so"` in `<project>/.claude/settings.json` is
+/// `<project>/.claude/lib/hook.so`; earlier versions resolved it against the event's `cwd`
+/// when loading and against the project directory when hashing, so what was reviewed and what
+/// ran could differ.
+///
+/// ```
+/// # use std::path::Path;
+/// # use hook_config::{HandlerConfig, resolve_library};
+/// # use hook_protocol::HandlerType;
+/// let mut config = HandlerConfig::new(HandlerType::Native);
+/// config.library = Some("lib/hook.so".to_owned());
+/// let declared = Path::new("/work/app/.claude/settings.json");
+/// assert_eq!(
+///     resolve_library(&config, Some(declared), None, Path::new("/work/app")),
+///     Some(Path::new("/work/app/.claude/lib/hook.so").to_path_buf())
+/// );
+/// ```
+pub fn resolve_library(
+    config: &HandlerConfig,
+    declared_in: Option<&Path>,
+    plugin_root: Option<&Path>,
+    fallback_dir: &Path,
+) -> Option<PathBuf> {
+    if config.handler_type != HandlerType::Native {
+        return None;
+    }
+    let written = config.library.as_deref()?;
+    let expanded = match plugin_root {
+        Some(root) => {
+            let root = root.display().to_string();
+            written
+                .replace("${PLUGIN_ROOT}", &root)
+                .replace("${CLAUDE_PLUGIN_ROOT}", &root)
+        }
+        None => written.to_owned(),
+    };
+    let path = Path::new(&expanded);
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        let base = plugin_root
+            .or_else(|| declared_in.and_then(Path::parent))
+            .unwrap_or(fallback_dir);
+        base.join(path)
+    };
+    Some(std::path::absolute(&joined).unwrap_or(joined))
 }
 
 /// Default and maximum timeouts (seconds) of a handler type on an event, per dialect.

@@ -93,6 +93,10 @@
 //! `native`; verboo all six; lime all but `http` (`prompt`/`agent` parse; `hook-exec` skips
 //! them). A verboo or lime handler must name its `type`. Required: `command` (lime:
 //! `command` or `commandWindows`), `url`, `prompt`, `server` + `tool`, `library`.
+//! A native handler's `library` is resolved once, at load, to an absolute path
+//! ([`Handler::library_path`], [`resolve_library`]): relative to the plugin folder, or to the
+//! folder of the file that declares it (the project's `.claude/`, `.wuu/`, `.lime/`; the
+//! home), or for session hooks to the project directory; never to an event's `cwd`.
 //!
 //! Timeouts ([`timeout_limits`]): wuu 30 s, and a non-positive value means 30 s (a warning);
 //! verboo command, http, mcp_tool, native 600 s, prompt 30 s, agent 60 s; lime 600 s,
@@ -185,7 +189,7 @@ pub use discover::{
     ManagedSource, SessionHooks, VERBOO_MANAGED_PATH, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
-pub use handler::{Handler, HandlerConfig, Suppression, timeout_limits};
+pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use matcher::{Matcher, MatcherError};
 pub use registry::{LoadError, Loaded, Registry, load};
 pub use rule::{PermissionRule, RuleError};

@@ -369,6 +369,11 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
     let switches = Switches::read(dialect, &sources);
     let mut handlers = Vec::new();
     let mut raws: Vec<RawHandler> = Vec::new();
+    // Session hooks have no file: their relative native libraries resolve against the project.
+    let project_dir = (options.project_dir.as_deref())
+        .or(options.env.current_dir())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     for (source, key_name, plugin_root, parsed) in sources {
         let mut counters: HashMap<(String, String), usize> = HashMap::new();
         let layer = source.layer.as_str();
@@ -389,6 +394,12 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
                 source: source.clone(),
                 position: (source.layer != Layer::Session).then_some(raw.pos),
                 plugin_root: plugin_root.clone(),
+                library_path: crate::handler::resolve_library(
+                    &raw.config,
+                    source.path.as_deref().map(Path::new),
+                    plugin_root.as_deref(),
+                    &project_dir,
+                ),
                 duplicates: Vec::new(),
                 suppressed: suppressed.clone(),
             });

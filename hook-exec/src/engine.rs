@@ -25,6 +25,20 @@ pub trait Gate: Send + Sync {
     /// `None` when the handler may run, else why not and a one-line explanation naming the
     /// command that would let it run.
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)>;
+
+    /// [`Gate::check`] for a `native` handler whose library the engine has just read, once:
+    /// `library_sha256` is the hex SHA-256 of the bytes it will load if the handler may run
+    /// (`None` when the library could not be read; the run then fails with why). A gate that
+    /// hashes libraries must decide on this digest and never read the file again, so what it
+    /// approves is what runs. The default ignores the digest and calls [`Gate::check`].
+    fn check_native(
+        &self,
+        handler: &Handler,
+        library_sha256: Option<&str>,
+    ) -> Option<(SkipReason, String)> {
+        let _ = library_sha256;
+        self.check(handler)
+    }
 }
 
 /// A gate that lets every handler run.
@@ -278,7 +292,20 @@ impl Engine {
                 suppression.to_string(),
             );
         }
-        if let Some((reason, why)) = self.gate.check(handler) {
+        // A native library is read once, before the gate: the gate decides on the digest of
+        // the bytes that will be loaded (see `native`).
+        let mut library = None;
+        let verdict = if handler.config.handler_type == HandlerType::Native {
+            let opened = crate::native::open(handler).await;
+            let verdict = self
+                .gate
+                .check_native(handler, opened.as_ref().ok().map(|l| l.sha256()));
+            library = Some(opened);
+            verdict
+        } else {
+            self.gate.check(handler)
+        };
+        if let Some((reason, why)) = verdict {
             return skipped(handler, reason, why);
         }
         let ignored_async = match async_mode(dialect, event, handler) {
@@ -308,7 +335,8 @@ impl Engine {
             HandlerType::Native => {
                 use crate::native::NativeEnd;
                 let mut entry = base_run(handler);
-                let (end, took) = crate::native::run(dialect, handler, value).await;
+                let library = library.unwrap_or(Err(crate::native::LibraryError::Missing));
+                let (end, took) = crate::native::run(dialect, handler, library, value).await;
                 entry.duration_ms = Some(millis(took));
                 match end {
                     NativeEnd::Exited {

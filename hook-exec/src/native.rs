@@ -6,54 +6,436 @@
 //! its own buffers). The output is read exactly like a command hook's, by
 //! `hook_protocol::interpret`.
 //!
-//! - **Loading**: once per canonical path, with libloading, in the process; a library is never
-//!   unloaded (code of a plugin may still run on a timed-out call). A load that fails is not
-//!   cached, so a fixed library is picked up by the next dispatch.
-//! - **Version**: the plugin's ABI version must be semver-compatible with [`ABI_VERSION`]:
-//!   `^plugin` must match the engine's version (same major; the engine at least as new).
+//! - **Resolving**: the library's path is [`hook_config::Handler::library_path`], resolved once
+//!   at load (relative to the plugin folder or the folder of the file that declares it), never
+//!   to the event's `cwd`; `hook-trust` hashes that same path.
+//! - **Reading** ([`library_digest`], and the engine before every native run): the path must
+//!   name a regular file (a FIFO, a device such as `/dev/zero` or a folder is refused without
+//!   blocking: it is opened non-blocking, then checked on the open file) of at most
+//!   [`LIBRARY_SIZE_CAP`] (256 MiB) bytes; it is hashed (SHA-256) as it streams, never held
+//!   whole in the process's memory.
+//! - **The bytes hashed are the bytes loaded** (Linux): the engine reads the library once,
+//!   streaming it into a sealed anonymous memory file (`memfd_create`, sealed against every
+//!   change) while hashing it; the engine's [`Gate`](crate::Gate) decides on that digest
+//!   ([`Gate::check_native`](crate::Gate::check_native)), and the library is then loaded from
+//!   the memory file (`/proc/self/fd/N`), never from the path again. So replacing the file after
+//!   the check runs nothing unreviewed. Other systems: the file is hashed, then loaded by path;
+//!   a file replaced between the two is loaded unverified (documented limit).
+//! - **Loading**: once per content (the SHA-256): a library whose bytes were loaded before is
+//!   not loaded again; a library is never unloaded (code of a plugin may still run on a
+//!   timed-out call), and its memory file stays open for the life of the process (the dynamic
+//!   loader recognises a loaded library by its path name and by its device and inode, which a
+//!   closed and reused descriptor could give to another library). A load that fails is not
+//!   cached, so a fixed library is picked up by the next dispatch. A long-lived engine does not
+//!   read an already loaded library again while the file is unchanged: same device, inode,
+//!   size, modification and status-change times (the latter set by the kernel on any change),
+//!   remembered only when the file had not changed for 2 s before it was read; any change, or
+//!   a replacement, reads and hashes it again. A library loaded from memory
+//!   has no folder of its own: dependencies it finds through `$ORIGIN` are not found (the SDK's
+//!   plugins have none).
+//! - **Version**: the plugin's ABI version ([`hook_protocol::native_abi`], the one definition
+//!   the SDK exports too) must be semver-compatible with [`ABI_VERSION`]: `^plugin` must match
+//!   the engine's version (same major; the engine at least as new).
 //! - **Calls** run on tokio's blocking pool under the handler's timeout. A call that times out
 //!   cannot be killed: it finishes on its thread and its result is dropped.
-//! - **Paths**: `${PLUGIN_ROOT}` is expanded; a relative `library` is resolved against the
-//!   plugin folder for plugin handlers, else the event's `cwd`.
-//! - **Output caps** are those of command hooks: over 1 MiB on stdout or stderr fails the run.
+//! - **Output caps** are those of command hooks: over 1 MiB on stdout or stderr fails the run;
+//!   the lengths the plugin reports are checked before a byte is copied.
 
 // The one module of the engine that loads and calls foreign code.
 #![allow(unsafe_code)]
 
 use std::collections::HashMap;
-use std::ffi::{CStr, c_char};
+use std::ffi::CStr;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use hook_config::Handler;
 use hook_protocol::Dialect;
+use hook_protocol::native_abi::{CallFn, FreeFn, NativeOutput, VersionFn};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::command::OUTPUT_CAP;
 
-/// The native plugin ABI version this engine speaks (`hook_sdk::native::ABI_VERSION`).
-pub const ABI_VERSION: &str = "1.0.0";
+/// The native plugin ABI version this engine speaks ([`hook_protocol::native_abi::ABI_VERSION`],
+/// which the SDK's plugins speak too).
+pub const ABI_VERSION: &str = hook_protocol::native_abi::ABI_VERSION;
 
-const SYMBOL_VERSION: &[u8] = b"hook_sdk_abi_version\0";
-const SYMBOL_CALL: &[u8] = b"hook_sdk_call\0";
-const SYMBOL_FREE: &[u8] = b"hook_sdk_free\0";
+/// The largest native library read, hashed or loaded: 256 MiB (a release build of a hook is a
+/// few MiB; the cap bounds what a project's `library` can make the engine read).
+pub const LIBRARY_SIZE_CAP: u64 = 256 * 1024 * 1024;
 
-/// `hook_sdk::native::NativeOutput`, field for field.
-#[repr(C)]
-struct RawOutput {
-    stdout_ptr: *mut u8,
-    stdout_len: usize,
-    stdout_cap: usize,
-    stderr_ptr: *mut u8,
-    stderr_len: usize,
-    stderr_cap: usize,
-    exit_code: i32,
+/// The symbol names (libloading adds the NUL).
+const SYMBOL_VERSION: &[u8] = hook_protocol::native_abi::SYMBOL_VERSION.as_bytes();
+const SYMBOL_CALL: &[u8] = hook_protocol::native_abi::SYMBOL_CALL.as_bytes();
+const SYMBOL_FREE: &[u8] = hook_protocol::native_abi::SYMBOL_FREE.as_bytes();
+
+/// A native library could not be read (nothing was loaded). Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    /// The handler names no library.
+    #[error("the native handler has no `library`: name the shared library built with hook-sdk")]
+    Missing,
+    /// The file cannot be opened (missing, not readable).
+    #[error("native library {} cannot be opened: {source}; check the handler's `library` (relative paths are relative to the folder of the file that declares it, or the plugin folder)", path.display())]
+    Open {
+        /// The library's path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a regular file: a device, FIFO, socket or folder is never read.
+    #[error("native library {} is not a regular file but a {kind}; `library` must name a shared library file", path.display())]
+    NotRegular {
+        /// The library's path.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// Larger than [`LIBRARY_SIZE_CAP`].
+    #[error("native library {} is larger than the {} MiB cap (at least {size} bytes); a hook library is far smaller: check `library`", path.display(), LIBRARY_SIZE_CAP / (1024 * 1024))]
+    TooLarge {
+        /// The library's path.
+        path: PathBuf,
+        /// Its size (or how much was read before the cap).
+        size: u64,
+    },
+    /// Reading failed midway.
+    #[error("native library {} cannot be read: {source}", path.display())]
+    Read {
+        /// The library's path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The in-memory copy the library is loaded from could not be made.
+    #[error("native library {}: cannot copy it into memory to load it ({source}); the engine loads only the bytes it hashed", path.display())]
+    Memory {
+        /// The library's path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
-type VersionFn = unsafe extern "C" fn() -> *const c_char;
-type CallFn = unsafe extern "C" fn(*const u8, usize, *const u8, usize, *mut RawOutput) -> i32;
-type FreeFn = unsafe extern "C" fn(*mut RawOutput);
+/// The hex SHA-256 of the native library at `path`, read as the engine reads it before loading
+/// it: a regular file of at most [`LIBRARY_SIZE_CAP`] bytes, streamed (never whole in memory);
+/// a FIFO or a device is refused without being read or waited for.
+///
+/// ```
+/// let error = hook_exec::native::library_digest("/dev/zero".as_ref()).unwrap_err();
+/// assert!(error.to_string().contains("not a regular file"), "{error}");
+/// ```
+pub fn library_digest(path: &Path) -> Result<String, LibraryError> {
+    stream(path, &mut std::io::sink(), |error| LibraryError::Read {
+        path: path.to_path_buf(),
+        source: error,
+    })
+}
+
+/// A library read once: its digest and the sealed copy it will be loaded from.
+#[derive(Debug)]
+pub(crate) struct OpenedLibrary {
+    path: PathBuf,
+    sha256: String,
+    /// Linux: the sealed memory file holding exactly the hashed bytes. Elsewhere: `None`, and
+    /// the library is loaded from `path`.
+    image: Option<File>,
+}
+
+impl OpenedLibrary {
+    /// The hex SHA-256 of the bytes that will be loaded.
+    pub(crate) fn sha256(&self) -> &str {
+        &self.sha256
+    }
+}
+
+/// Reads the library of `handler` once (on the blocking pool): hashed while copied into a
+/// sealed memory file (Linux).
+pub(crate) async fn open(handler: &Handler) -> Result<OpenedLibrary, LibraryError> {
+    let path = library_path(handler).ok_or(LibraryError::Missing)?;
+    match tokio::task::spawn_blocking(move || open_blocking(path)).await {
+        Ok(result) => result,
+        Err(error) => Err(LibraryError::Read {
+            path: PathBuf::new(),
+            source: std::io::Error::other(error.to_string()),
+        }),
+    }
+}
+
+fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
+    let memory_error = |error| LibraryError::Memory {
+        path: path.clone(),
+        source: error,
+    };
+    let (file, metadata) = open_checked(&path)?;
+    let identity = FileIdentity::of(&metadata);
+    if let Some(sha256) = identity.as_ref().and_then(FileIdentity::loaded_digest) {
+        // Unchanged since its bytes were hashed and loaded: those bytes are what runs.
+        return Ok(OpenedLibrary {
+            path,
+            sha256,
+            image: None,
+        });
+    }
+    let started = std::time::SystemTime::now();
+    #[cfg(target_os = "linux")]
+    let (sha256, image) = {
+        let mut image = memory_file().map_err(memory_error)?;
+        let sha256 = hash_into(&file, &path, &mut image, memory_error)?;
+        seal(&image).map_err(memory_error)?;
+        (sha256, Some(image))
+    };
+    #[cfg(not(target_os = "linux"))]
+    let (sha256, image) = (
+        hash_into(&file, &path, &mut std::io::sink(), memory_error)?,
+        None,
+    );
+    if let (Some(identity), Ok(after)) = (identity, file.metadata()) {
+        identity.remember(&after, started, &sha256);
+    }
+    Ok(OpenedLibrary {
+        path,
+        sha256,
+        image,
+    })
+}
+
+/// What identifies a file's content without reading it: device, inode, size, and the
+/// modification and status-change times (the latter set by the kernel on every change, never
+/// by a user).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+    size: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+/// Digests of library files whose bytes were hashed, by their identity then.
+static DIGESTS: LazyLock<Mutex<HashMap<FileIdentity, String>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// How long before a read a file must have last changed for its identity to be remembered:
+/// a change within the same tick of the kernel's clock could keep the status-change time.
+const SETTLED: Duration = Duration::from_secs(2);
+
+impl FileIdentity {
+    #[cfg(unix)]
+    fn of(metadata: &std::fs::Metadata) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileIdentity {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            size: metadata.size(),
+            modified: (metadata.mtime(), metadata.mtime_nsec()),
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<FileIdentity> {
+        None
+    }
+
+    /// The digest of this file's bytes, when they were hashed and loaded before and the file
+    /// has not changed since.
+    fn loaded_digest(&self) -> Option<String> {
+        let digest = DIGESTS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(self)
+            .cloned()?;
+        let plugins = PLUGINS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        plugins.contains_key(&digest).then_some(digest)
+    }
+
+    /// Remembers `sha256` for this identity when the file was the same after the read
+    /// (`after`) and had settled before it began (`started`); otherwise the next run reads it
+    /// again.
+    fn remember(self, after: &std::fs::Metadata, started: std::time::SystemTime, sha256: &str) {
+        if FileIdentity::of(after).as_ref() != Some(&self) {
+            return;
+        }
+        let Some(threshold) = started.checked_sub(SETTLED) else {
+            return;
+        };
+        let Ok(threshold) = threshold.duration_since(std::time::UNIX_EPOCH) else {
+            return;
+        };
+        let (seconds, nanos) = self.changed;
+        let settled = u64::try_from(seconds).is_ok_and(|seconds| {
+            Duration::new(seconds, u32::try_from(nanos).unwrap_or(0)) < threshold
+        });
+        if settled {
+            DIGESTS
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .insert(self, sha256.to_owned());
+        }
+    }
+}
+
+/// Opens `path` without blocking and checks, on the open file, that it is a regular file
+/// under the cap.
+fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryError> {
+    let file = open_nonblocking(path).map_err(|source| LibraryError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let metadata = file.metadata().map_err(|source| LibraryError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !metadata.is_file() {
+        return Err(LibraryError::NotRegular {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata.file_type()),
+        });
+    }
+    if metadata.len() > LIBRARY_SIZE_CAP {
+        return Err(LibraryError::TooLarge {
+            path: path.to_path_buf(),
+            size: metadata.len(),
+        });
+    }
+    Ok((file, metadata))
+}
+
+/// Opens `path` (see [`open_checked`]) and copies it to `sink` while hashing it; `sink_error`
+/// wraps a failed write.
+fn stream(
+    path: &Path,
+    sink: &mut impl Write,
+    sink_error: impl Fn(std::io::Error) -> LibraryError,
+) -> Result<String, LibraryError> {
+    let (file, _) = open_checked(path)?;
+    hash_into(&file, path, sink, sink_error)
+}
+
+/// Reads `file` to its end (at most the cap), hashing it and copying it to `sink`.
+fn hash_into(
+    file: &File,
+    path: &Path,
+    sink: &mut impl Write,
+    sink_error: impl Fn(std::io::Error) -> LibraryError,
+) -> Result<String, LibraryError> {
+    // The cap holds even if the file grows while it is read.
+    let mut reader = file.take(LIBRARY_SIZE_CAP + 1);
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut total: u64 = 0;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(LibraryError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        total += n as u64;
+        if total > LIBRARY_SIZE_CAP {
+            return Err(LibraryError::TooLarge {
+                path: path.to_path_buf(),
+                size: total,
+            });
+        }
+        let chunk = &buffer[..n];
+        hasher.update(chunk);
+        sink.write_all(chunk).map_err(&sink_error)?;
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
+/// Opens for reading without waiting for a FIFO's writer (`O_NONBLOCK`; regular files read
+/// as usual).
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
+}
+
+fn file_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "FIFO";
+        }
+        if file_type.is_char_device() {
+            return "character device";
+        }
+        if file_type.is_block_device() {
+            return "block device";
+        }
+        if file_type.is_socket() {
+            return "socket";
+        }
+    }
+    if file_type.is_dir() {
+        "folder"
+    } else {
+        "special file"
+    }
+}
+
+/// An anonymous memory file that can be sealed (and mapped executable).
+#[cfg(target_os = "linux")]
+fn memory_file() -> std::io::Result<File> {
+    use std::os::fd::FromRawFd;
+    let name = c"hook-native-library";
+    let flags = libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING;
+    // SAFETY: `name` is a NUL-terminated string; `memfd_create` only reads it.
+    let mut fd = unsafe { libc::memfd_create(name.as_ptr(), flags | libc::MFD_EXEC) };
+    if fd < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+        // Kernels before 6.3 know no MFD_EXEC (their memory files are executable anyway).
+        // SAFETY: as above.
+        fd = unsafe { libc::memfd_create(name.as_ptr(), flags) };
+    }
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a new descriptor this function owns and hands over.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+/// Seals `file` against every change: no write, no resize, no new seal.
+#[cfg(target_os = "linux")]
+fn seal(file: &File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let seals = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
+    // SAFETY: `fcntl(F_ADD_SEALS)` on a descriptor this process owns; no memory is passed.
+    let status = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) };
+    if status < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(HEX[usize::from(byte >> 4)]));
+        text.push(char::from(HEX[usize::from(byte & 0x0f)]));
+    }
+    text
+}
 
 /// The entry points of a loaded plugin; valid for the life of the process (never unloaded).
 #[derive(Clone, Copy)]
@@ -62,7 +444,8 @@ struct Plugin {
     free: FreeFn,
 }
 
-static PLUGINS: LazyLock<Mutex<HashMap<PathBuf, Plugin>>> =
+/// Loaded plugins by the SHA-256 of their bytes.
+static PLUGINS: LazyLock<Mutex<HashMap<String, Plugin>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// How a native call ended.
@@ -83,22 +466,24 @@ pub(crate) enum NativeEnd {
     TimedOut,
 }
 
-/// Runs a native handler on the event `value`, on the blocking pool, under its timeout.
+/// Runs a native handler on the event `value`, on the blocking pool, under its timeout:
+/// loads `library` (what [`open`] read, and the gate approved) and calls it.
 pub(crate) async fn run(
     dialect: Dialect,
     handler: &Handler,
+    library: Result<OpenedLibrary, LibraryError>,
     value: &Value,
 ) -> (NativeEnd, Duration) {
     let started = Instant::now();
-    let Some(path) = library_path(handler, value) else {
-        let end = NativeEnd::Failed("the native handler has no `library`".to_owned());
-        return (end, started.elapsed());
+    let library = match library {
+        Ok(library) => library,
+        Err(error) => return (NativeEnd::Failed(error.to_string()), started.elapsed()),
     };
     let input = match serde_json::to_vec(value) {
         Ok(input) => input,
         Err(error) => return (NativeEnd::Failed(error.to_string()), started.elapsed()),
     };
-    let task = tokio::task::spawn_blocking(move || call(&path, dialect, &input));
+    let task = tokio::task::spawn_blocking(move || call(library, dialect, &input));
     let end = match tokio::time::timeout(handler.timeout, task).await {
         Ok(Ok(end)) => end,
         Ok(Err(error)) => NativeEnd::Failed(format!("the native call did not finish: {error}")),
@@ -107,48 +492,33 @@ pub(crate) async fn run(
     (end, started.elapsed())
 }
 
-/// The library's path: `${PLUGIN_ROOT}` expanded, relative paths resolved.
-fn library_path(handler: &Handler, value: &Value) -> Option<PathBuf> {
-    let written = handler.config.library.as_deref()?;
-    let expanded = match &handler.plugin_root {
-        Some(root) => {
-            let root = root.display().to_string();
-            written
-                .replace("${PLUGIN_ROOT}", &root)
-                .replace("${CLAUDE_PLUGIN_ROOT}", &root)
-        }
-        None => written.to_owned(),
-    };
-    let path = PathBuf::from(expanded);
-    if path.is_absolute() {
-        return Some(path);
+/// The library's path: [`Handler::library_path`], resolved at load; for a handler built by
+/// hand without it, [`hook_config::resolve_library`] against its file or the current
+/// directory.
+fn library_path(handler: &Handler) -> Option<PathBuf> {
+    if let Some(path) = &handler.library_path {
+        return Some(path.clone());
     }
-    let base = match &handler.plugin_root {
-        Some(root) => root.clone(),
-        None => PathBuf::from(value.get("cwd").and_then(Value::as_str).unwrap_or(".")),
-    };
-    Some(base.join(path))
+    hook_config::resolve_library(
+        &handler.config,
+        handler.source.path.as_deref().map(Path::new),
+        handler.plugin_root.as_deref(),
+        Path::new("."),
+    )
 }
 
 /// Loads (once) and calls the plugin; runs on a blocking thread.
-fn call(path: &Path, dialect: Dialect, input: &[u8]) -> NativeEnd {
-    let plugin = match load(path) {
+fn call(library: OpenedLibrary, dialect: Dialect, input: &[u8]) -> NativeEnd {
+    let path = library.path.clone();
+    let plugin = match load(library) {
         Ok(plugin) => plugin,
         Err(error) => return NativeEnd::Failed(error),
     };
-    let mut out = RawOutput {
-        stdout_ptr: std::ptr::null_mut(),
-        stdout_len: 0,
-        stdout_cap: 0,
-        stderr_ptr: std::ptr::null_mut(),
-        stderr_len: 0,
-        stderr_cap: 0,
-        exit_code: 0,
-    };
+    let mut out = NativeOutput::empty();
     let dialect = dialect.as_str().as_bytes();
     // SAFETY: `call` has the signature `load` checked the ABI version for; the input and
-    // dialect buffers are valid for their lengths and `out` is a writable `RawOutput`, the
-    // `#[repr(C)]` twin of the SDK's `NativeOutput`.
+    // dialect buffers are valid for their lengths and `out` is a writable `NativeOutput`, the
+    // one definition the SDK's plugins use.
     let status = unsafe {
         (plugin.call)(
             input.as_ptr(),
@@ -164,6 +534,18 @@ fn call(path: &Path, dialect: Dialect, input: &[u8]) -> NativeEnd {
             path.display()
         ));
     }
+    // The lengths are checked before a byte is copied: a plugin that reports a huge length
+    // costs nothing.
+    let over = [("stdout", out.stdout_len), ("stderr", out.stderr_len)]
+        .into_iter()
+        .find(|(_, len)| *len > OUTPUT_CAP);
+    if let Some((name, len)) = over {
+        // SAFETY: `out` was filled by this plugin's `call` and is freed once, by the plugin.
+        unsafe { (plugin.free)(&mut out) };
+        return NativeEnd::Failed(format!(
+            "{name} went over {OUTPUT_CAP} bytes ({len}); nothing it printed is used"
+        ));
+    }
     // SAFETY: on status 0 the plugin filled `out` with buffers of the lengths given, which
     // stay valid until `free` below.
     let (stdout, stderr) = unsafe {
@@ -175,13 +557,6 @@ fn call(path: &Path, dialect: Dialect, input: &[u8]) -> NativeEnd {
     let exit_code = out.exit_code;
     // SAFETY: `out` was filled by this plugin's `call` and is freed once, by the plugin.
     unsafe { (plugin.free)(&mut out) };
-    for (name, bytes) in [("stdout", &stdout), ("stderr", &stderr)] {
-        if bytes.len() > OUTPUT_CAP {
-            return NativeEnd::Failed(format!(
-                "{name} went over {OUTPUT_CAP} bytes; nothing it printed is used"
-            ));
-        }
-    }
     NativeEnd::Exited {
         exit_code,
         stdout,
@@ -202,36 +577,39 @@ unsafe fn copy(ptr: *const u8, len: usize) -> Vec<u8> {
     unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec()
 }
 
-/// The plugin at `path`, loaded and checked on first use.
-fn load(path: &Path) -> Result<Plugin, String> {
-    let key = path.canonicalize().map_err(|error| {
-        format!(
-            "native library {} cannot be opened: {error}",
-            path.display()
-        )
-    })?;
+/// The plugin of `library`'s bytes, loaded and checked on first use.
+fn load(library: OpenedLibrary) -> Result<Plugin, String> {
     let mut plugins = PLUGINS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(plugin) = plugins.get(&key) {
+    if let Some(plugin) = plugins.get(&library.sha256) {
         return Ok(*plugin);
     }
-    let shown = key.display();
+    let shown = library.path.display().to_string();
+    let load_path = match &library.image {
+        Some(image) => image_path(image),
+        None => library.path.clone(),
+    };
     // SAFETY: loading a library runs its initializers. Native handlers are trusted code, like
-    // command hooks (the trust gate decided before this runs); this is the documented contract.
-    let library = unsafe { libloading::Library::new(&key) }
+    // command hooks (the trust gate decided on these very bytes before this runs); this is the
+    // documented contract.
+    let loaded = unsafe { libloading::Library::new(&load_path) }
         .map_err(|error| format!("native library {shown} cannot be loaded: {error}"))?;
     // A library is never unloaded: its functions may still run on a timed-out call's thread.
-    let library: &'static libloading::Library = Box::leak(Box::new(library));
+    let loaded: &'static libloading::Library = Box::leak(Box::new(loaded));
+    // Its memory file stays open as long: the dynamic loader knows a loaded library by its
+    // path name (`/proc/self/fd/N`) and by device and inode, which a closed descriptor would
+    // let another library reuse.
+    std::mem::forget(library.image);
     let symbol_error = |name: &[u8], error: libloading::Error| {
-        let name = String::from_utf8_lossy(&name[..name.len() - 1]).into_owned();
+        let name = String::from_utf8_lossy(name).into_owned();
         format!(
             "native library {shown} lacks the symbol `{name}` ({error}): build it with `hook_sdk::export_native!`"
         )
     };
-    // SAFETY: the symbol is declared with the SDK's signature for it; a library that exports
+    // SAFETY: the symbol is declared with the ABI's signature for it; a library that exports
     // the name with another type breaks the ABI contract its version promises.
-    let version: VersionFn = unsafe { library.get::<VersionFn>(SYMBOL_VERSION) }
+    let version: VersionFn = unsafe { loaded.get::<VersionFn>(SYMBOL_VERSION) }
         .map(|symbol| *symbol)
         .map_err(|error| symbol_error(SYMBOL_VERSION, error))?;
     // SAFETY: `hook_sdk_abi_version` returns a pointer to a static NUL-terminated string.
@@ -245,16 +623,30 @@ fn load(path: &Path) -> Result<Plugin, String> {
         .into_owned();
     check_version(&plugin_version).map_err(|why| format!("native library {shown}: {why}"))?;
     // SAFETY: as for the version symbol; the version check above says the types match.
-    let call: CallFn = unsafe { library.get::<CallFn>(SYMBOL_CALL) }
+    let call: CallFn = unsafe { loaded.get::<CallFn>(SYMBOL_CALL) }
         .map(|symbol| *symbol)
         .map_err(|error| symbol_error(SYMBOL_CALL, error))?;
     // SAFETY: as above.
-    let free: FreeFn = unsafe { library.get::<FreeFn>(SYMBOL_FREE) }
+    let free: FreeFn = unsafe { loaded.get::<FreeFn>(SYMBOL_FREE) }
         .map(|symbol| *symbol)
         .map_err(|error| symbol_error(SYMBOL_FREE, error))?;
     let plugin = Plugin { call, free };
-    plugins.insert(key, plugin);
+    plugins.insert(library.sha256, plugin);
     Ok(plugin)
+}
+
+/// The path the dynamic loader opens a memory file by.
+fn image_path(image: &File) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        PathBuf::from(format!("/proc/self/fd/{}", image.as_raw_fd()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = image;
+        PathBuf::new()
+    }
 }
 
 /// Whether a plugin speaking ABI `plugin` can be called by this engine.

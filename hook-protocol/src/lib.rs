@@ -4,7 +4,8 @@
 //! [`MatchTarget`]); the typed input a hook reads ([`input`]) and output it prints ([`output`]),
 //! per dialect; the interpretation of one finished run ([`interpret()`]); the [`Outcome`] of a
 //! dispatched event; JSON Schemas generated from these types ([`schema`]); and validation of
-//! third-party output against them ([`validate_output`]).
+//! third-party output against them ([`validate_output`]); and the C ABI of native plugins
+//! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
 //!
 //! **Never**: does I/O. It spawns nothing, reads no file, prints nothing: every function here is
 //! a pure function of its arguments, so the engine, the SDK and the CLI agree on the protocol
@@ -75,6 +76,7 @@ mod event;
 pub mod input;
 pub mod interpret;
 mod json_path;
+pub mod native_abi;
 mod outcome;
 pub mod output;
 pub mod schema;

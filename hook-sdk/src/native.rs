@@ -8,16 +8,19 @@
 //! | `hook_sdk_call` | `unsafe extern "C" fn(input: *const u8, input_len: usize, dialect: *const u8, dialect_len: usize, out: *mut NativeOutput) -> i32` | runs the hook on the event JSON; `dialect` is `wuu`, `verboo`, `lime` or empty (infer); fills `out`; returns 0, or non-zero when `out` could not be filled |
 //! | `hook_sdk_free` | `unsafe extern "C" fn(out: *mut NativeOutput)` | frees the buffers of `out`, which the plugin allocated |
 //!
-//! The loader accepts a plugin whose ABI version is semver-compatible with its own (`^plugin`
-//! matches the loader's version: same major, loader at least as new). Panics never cross the
-//! boundary: the handler's are reported like the executable's (exit 1, message on stderr), and
-//! any other is caught in `hook_sdk_call`. Plugins must be built with `panic = "unwind"` (the
-//! default), or a panic aborts the agent.
+//! The ABI (the [`NativeOutput`] struct, the version and the symbol names) is defined once, in
+//! [`hook_protocol::native_abi`], and re-exported here; `hook-exec`'s loader uses the same
+//! definition. The loader accepts a plugin whose ABI version is semver-compatible with its own
+//! (`^plugin` matches the loader's version: same major, loader at least as new). Panics never
+//! cross the boundary: the handler's are reported like the executable's (exit 1, message on
+//! stderr), and any other, including one while evaluating `export_native!`'s handler or options
+//! expressions, is caught in `hook_sdk_call` and reported the same way. Plugins must be built
+//! with `panic = "unwind"` (the default), or a panic aborts the agent.
 
 // The one module of the SDK that crosses a C boundary: raw buffers in, raw buffers out.
 #![allow(unsafe_code)]
 
-use std::ffi::{CStr, c_char};
+use std::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use hook_protocol::Dialect;
@@ -25,53 +28,9 @@ use hook_protocol::Dialect;
 use crate::Handler;
 use crate::run::{Options, process};
 
-/// The version of the ABI this SDK's plugins speak.
-pub const ABI_VERSION: &str = "1.0.0";
-
-/// [`ABI_VERSION`], NUL-terminated, for `hook_sdk_abi_version`.
-pub const ABI_VERSION_C: &CStr = c"1.0.0";
-
-/// The name of the version symbol.
-pub const SYMBOL_VERSION: &str = "hook_sdk_abi_version";
-/// The name of the call symbol.
-pub const SYMBOL_CALL: &str = "hook_sdk_call";
-/// The name of the free symbol.
-pub const SYMBOL_FREE: &str = "hook_sdk_free";
-
-/// What a native hook emits, in buffers owned by the plugin until `hook_sdk_free`.
-#[repr(C)]
-#[derive(Debug)]
-pub struct NativeOutput {
-    /// stdout bytes.
-    pub stdout_ptr: *mut u8,
-    /// stdout length.
-    pub stdout_len: usize,
-    /// stdout allocation capacity (the plugin's business).
-    pub stdout_cap: usize,
-    /// stderr bytes.
-    pub stderr_ptr: *mut u8,
-    /// stderr length.
-    pub stderr_len: usize,
-    /// stderr allocation capacity (the plugin's business).
-    pub stderr_cap: usize,
-    /// The exit code the executable would have had.
-    pub exit_code: i32,
-}
-
-impl NativeOutput {
-    /// An output with no buffers.
-    pub const fn empty() -> NativeOutput {
-        NativeOutput {
-            stdout_ptr: std::ptr::null_mut(),
-            stdout_len: 0,
-            stdout_cap: 0,
-            stderr_ptr: std::ptr::null_mut(),
-            stderr_len: 0,
-            stderr_cap: 0,
-            exit_code: 0,
-        }
-    }
-}
+pub use hook_protocol::native_abi::{
+    ABI_VERSION, ABI_VERSION_C, NativeOutput, SYMBOL_CALL, SYMBOL_FREE, SYMBOL_VERSION,
+};
 
 /// Runs `handler` for `hook_sdk_call`; see the module docs.
 ///
@@ -138,6 +97,40 @@ pub unsafe fn call<H: Handler>(
     // SAFETY: `out` is non-null (checked above) and the caller guarantees it is writable.
     unsafe { out.write(output) };
     0
+}
+
+/// Runs `body` (which evaluates `export_native!`'s handler and options, then [`call`]s) so that
+/// no panic unwinds across the C ABI: a panic fills `out` like a panicking handler (exit 1,
+/// `native hook panicked: ...` on stderr) and returns 0; a null `out` returns 1.
+///
+/// # Safety
+///
+/// `out` must be null or point to a writable [`NativeOutput`] that `body` has not filled (a
+/// panic inside [`call`] is already caught there, so `body` panics only before filling it).
+pub unsafe fn guarded(out: *mut NativeOutput, body: impl FnOnce() -> i32) -> i32 {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(status) => status,
+        Err(payload) => {
+            if out.is_null() {
+                return 1;
+            }
+            let message = format!(
+                "native hook panicked: {}\n",
+                crate::run::panic_message(&*payload)
+            );
+            let (stderr_ptr, stderr_len, stderr_cap) = into_raw(message.into_bytes());
+            let output = NativeOutput {
+                stderr_ptr,
+                stderr_len,
+                stderr_cap,
+                exit_code: 1,
+                ..NativeOutput::empty()
+            };
+            // SAFETY: `out` is non-null (checked above) and the caller guarantees it is writable.
+            unsafe { out.write(output) };
+            0
+        }
+    }
 }
 
 /// Frees the buffers of an output filled by [`call`], for `hook_sdk_free`.
@@ -223,20 +216,26 @@ macro_rules! export_native {
             dialect_len: usize,
             out: *mut $crate::native::NativeOutput,
         ) -> i32 {
-            let options: $crate::Options = $options;
-            // SAFETY: the loader passes buffers valid for the lengths given and a writable
-            // output, as `hook_sdk::native::call` requires.
-            unsafe {
-                $crate::native::call(
-                    &$handler,
-                    &options,
-                    input,
-                    input_len,
-                    dialect,
-                    dialect_len,
-                    out,
-                )
-            }
+            // The handler and options are evaluated inside `guarded`, so their panics are
+            // caught too.
+            let body = || {
+                let options: $crate::Options = $options;
+                // SAFETY: the loader passes buffers valid for the lengths given and a writable
+                // output, as `hook_sdk::native::call` requires.
+                unsafe {
+                    $crate::native::call(
+                        &$handler,
+                        &options,
+                        input,
+                        input_len,
+                        dialect,
+                        dialect_len,
+                        out,
+                    )
+                }
+            };
+            // SAFETY: the loader passes a writable output (or null), as `guarded` requires.
+            unsafe { $crate::native::guarded(out, body) }
         }
 
         /// Frees an output of `hook_sdk_call` (see `hook_sdk::native`).

@@ -50,4 +50,15 @@ impl Gate for TrustGate {
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
         self.view.skip_reason(handler, &self.fix)
     }
+
+    /// Decides on the digest of the bytes the engine read and will load, never on a second
+    /// read of the file.
+    fn check_native(
+        &self,
+        handler: &Handler,
+        library_sha256: Option<&str>,
+    ) -> Option<(SkipReason, String)> {
+        self.view
+            .skip_reason_native(handler, library_sha256, &self.fix)
+    }
 }

@@ -13,43 +13,53 @@ pub const HASH_PREFIX: &str = "sha256:";
 /// lime's default `additionalContextLimit` (characters); writing it explicitly is the same hook.
 const LIME_CONTEXT_LIMIT: u64 = 10_000;
 
-/// What hashing needs besides the handler: where a native handler's relative `library` path
-/// points.
+/// What hashing needs besides the handler: where a hand-built handler's relative `library`
+/// path points.
+///
+/// Handlers from [`hook_config::load`] carry their library's absolute path
+/// ([`Handler::library_path`], resolved at load against the declaring file's folder or the
+/// plugin folder), which is what is hashed and what the engine loads: `base_dir` is used only
+/// for a handler built without it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HashContext {
-    /// The folder relative `library` paths of non-plugin handlers resolve against (the project
-    /// directory); the current directory when `None`. Plugin handlers resolve against their
-    /// plugin's folder.
+    /// The folder relative `library` paths of hand-built handlers (no
+    /// [`Handler::library_path`]) resolve against; the current directory when `None`.
     pub base_dir: Option<PathBuf>,
 }
 
 impl HashContext {
-    /// A context resolving relative library paths against `dir`.
+    /// A context resolving hand-built handlers' relative library paths against `dir`.
     pub fn with_base_dir(dir: impl Into<PathBuf>) -> Self {
         HashContext {
             base_dir: Some(dir.into()),
         }
     }
 
-    /// Where a native handler's library is: `${PLUGIN_ROOT}` expanded, a relative path joined
-    /// to the plugin's folder (plugin handlers) or [`HashContext::base_dir`].
+    /// Where a native handler's library is: [`Handler::library_path`], else
+    /// [`hook_config::resolve_library`] with [`HashContext::base_dir`] for a handler without a
+    /// file.
     pub fn library_path(&self, handler: &Handler) -> Option<PathBuf> {
-        let written = handler.config.library.as_deref()?;
-        let expanded = match &handler.plugin_root {
-            Some(root) => written
-                .replace("${PLUGIN_ROOT}", &root.display().to_string())
-                .replace("${CLAUDE_PLUGIN_ROOT}", &root.display().to_string()),
-            None => written.to_owned(),
-        };
-        let path = Path::new(&expanded);
-        if path.is_absolute() {
-            return Some(path.to_path_buf());
+        if let Some(path) = &handler.library_path {
+            return Some(path.clone());
         }
-        let base = handler.plugin_root.as_ref().or(self.base_dir.as_ref());
-        Some(match base {
-            Some(base) => base.join(path),
-            None => path.to_path_buf(),
-        })
+        let fallback = self.base_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+        hook_config::resolve_library(
+            &handler.config,
+            handler.source.path.as_deref().map(Path::new),
+            handler.plugin_root.as_deref(),
+            &fallback,
+        )
+    }
+
+    /// The hex SHA-256 of a native handler's library as the engine reads it
+    /// ([`hook_exec::native::library_digest`]: a regular file under the size cap, streamed),
+    /// `None` when it is not a native handler or the library cannot be read.
+    pub fn library_sha256(&self, handler: &Handler) -> Option<String> {
+        if handler.config.handler_type != HandlerType::Native {
+            return None;
+        }
+        let path = self.library_path(handler)?;
+        hook_exec::native::library_digest(&path).ok()
     }
 }
 
@@ -74,6 +84,17 @@ impl HashContext {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn identity(dialect: Dialect, handler: &Handler, context: &HashContext) -> Value {
+    identity_with_library(dialect, handler, context.library_sha256(handler).as_deref())
+}
+
+/// [`identity`] with the library's digest given (the hex SHA-256 of the bytes the engine
+/// read and will load, `None` when it could not be read) instead of read from the file: what
+/// the engine's gate hashes, so the bytes it approves are the bytes that run.
+pub fn identity_with_library(
+    dialect: Dialect,
+    handler: &Handler,
+    library_sha256: Option<&str>,
+) -> Value {
     let mut fields = config_fields(&handler.config);
     fields.remove("statusMessage");
     fields.insert("timeout".to_owned(), seconds(handler.timeout.as_secs_f64()));
@@ -85,10 +106,7 @@ pub fn identity(dialect: Dialect, handler: &Handler, context: &HashContext) -> V
         fields.insert("additionalContextLimit".to_owned(), Value::from(limit));
     }
     if handler.config.handler_type == HandlerType::Native {
-        let digest = context
-            .library_path(handler)
-            .and_then(|path| std::fs::read(path).ok())
-            .map(|bytes| Value::String(hex_sha256(&bytes)));
+        let digest = library_sha256.map(|digest| Value::String(digest.to_owned()));
         fields.insert("librarySha256".to_owned(), digest.unwrap_or(Value::Null));
     }
     let plugin = match &handler.source.plugin {
@@ -112,7 +130,20 @@ pub fn canonical_json(value: &Value) -> String {
 
 /// `sha256:` + the hex SHA-256 of the canonical JSON of `handler`'s [`identity`].
 pub fn trust_hash(dialect: Dialect, handler: &Handler, context: &HashContext) -> String {
-    let canonical = canonical_json(&identity(dialect, handler, context));
+    hash_of(&identity(dialect, handler, context))
+}
+
+/// [`trust_hash`] with the library's digest given, as [`identity_with_library`].
+pub fn trust_hash_with_library(
+    dialect: Dialect,
+    handler: &Handler,
+    library_sha256: Option<&str>,
+) -> String {
+    hash_of(&identity_with_library(dialect, handler, library_sha256))
+}
+
+fn hash_of(identity: &Value) -> String {
+    let canonical = canonical_json(identity);
     format!("{HASH_PREFIX}{}", hex_sha256(canonical.as_bytes()))
 }
 

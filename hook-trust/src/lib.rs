@@ -73,8 +73,9 @@
 //!   (`type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`, `asyncRewake`,
 //!   `continueOnBlock`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`,
 //!   `tool`, `input`, `additionalContextLimit`, `library`), plus `librarySha256` for native
-//!   handlers (the hex SHA-256 of the library file, `null` when it cannot be read: the hash
-//!   then changes when the file appears or changes, so a rebuilt library needs a new review).
+//!   handlers (the hex SHA-256 of the library file, `null` when it cannot be read, is not a
+//!   regular file or is over `hook_exec::native::LIBRARY_SIZE_CAP`: the hash then changes
+//!   when the file appears or changes, so a rebuilt library needs a new review).
 //! - `plugin`: the plugin's name and version, `null` outside plugins: upgrading a plugin
 //!   changes every hook's hash, so its hooks are `modified` until trusted again (the key keeps
 //!   the plugin's name only).
@@ -90,8 +91,19 @@
 //! what runs nor what the hook may do, so rewording it must not cost a review. The dialect is
 //! not hashed either: stores are per dialect.
 //!
-//! A native library's relative path resolves against the plugin folder (plugin hooks) or
-//! [`HashContext::base_dir`] (the project directory for the CLI).
+//! # Native libraries: the bytes hashed are the bytes loaded
+//!
+//! A native handler's `library` is resolved once, at load, to an absolute path
+//! ([`hook_config::Handler::library_path`]: relative to the plugin folder, or to the folder of
+//! the file that declares it — `<project>/.claude/settings.json`'s `lib/hook.so` is
+//! `<project>/.claude/lib/hook.so`; this changed: the hash used to read it relative to the
+//! project and the engine to load it relative to the event's `cwd`). `hook list` and
+//! `hook trust` hash that file ([`HashContext::library_sha256`], streamed, regular files under
+//! the cap only). When the engine runs the hook it reads the file once more, into a sealed
+//! memory copy, and [`TrustGate`] decides on the digest of that copy
+//! ([`hook_exec::Gate::check_native`], [`TrustView::evaluate_native`]), which is then what is
+//! loaded: a library replaced after `hook trust`, or between the check and the load, is
+//! `modified` and does not run.
 //!
 //! # Keys
 //!
@@ -120,17 +132,23 @@
 //! `<home>/hook-trust.json`, which also keeps the trusted command so a listing can show old
 //! and new. Bring your own by implementing [`TrustStore`].
 //!
-//! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` through `fs4`), re-read the
-//! store, apply only the given keys' changes, write a temporary file in the same folder, fsync
-//! it and rename it over the store (then fsync the folder): concurrent processes trusting
-//! different hooks all land, and a reader sees the old file or the new one, never half of
-//! each.
+//! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` through `fs4`, waited for at
+//! most [`LOCK_TIMEOUT`], 10 s, then [`StoreError::LockTimeout`] naming the lock file), re-read
+//! the store, apply only the given keys' changes, write a temporary file
+//! (`.hook-trust-<store>.XXXXXX.tmp`) in the same folder, fsync it and rename it over the store
+//! (then fsync the folder): concurrent processes trusting different hooks all land, and a
+//! reader sees the old file or the new one, never half of each. Temporary files a killed
+//! writer left are removed by the next write, under the lock.
+//!
+//! lime's `config.toml` may be a symbolic link (dotfile managers): the store follows it, checks
+//! and rewrites the file it points to (the link stays). `hook-trust.json` is never followed.
 //!
 //! Refused, as [`StoreError`]s that name the file (and the line and column where one is
 //! known): a corrupt store (bad TOML or JSON, a record of the wrong type, a hash that is not
-//! `sha256:` and 64 hex digits) is never read as empty and never overwritten; a store that is
-//! a symbolic link (trust written through it could land anywhere) or world-writable (anyone
-//! could trust a hook). The engine then treats every hook that needs trust as untrusted, and
+//! `sha256:` and 64 hex digits, a JSON root or record that is not an object) is never read as
+//! empty and never overwritten; a `hook-trust.json` that is a symbolic link (trust written
+//! through it could land anywhere); a store, or a store folder, that is world-writable (anyone
+//! could trust a hook; group-writable is allowed, as for the file). The engine then treats every hook that needs trust as untrusted, and
 //! says so in each skip.
 //!
 //! # Limitations
@@ -139,11 +157,10 @@
 //!   keeps its trust (native libraries are the exception: their bytes are hashed).
 //! - The lock is advisory: an editor saving `config.toml` at the same moment as `hook trust`
 //!   is not locked out, and the later write wins.
-//! - The store's owner is not checked, only that it is not world-writable; its folder is not
-//!   checked either.
+//! - The store's owner is not checked, only that neither it nor its folder is world-writable.
 //! - lime's records keep no command text, so `hook list` shows old and new hashes only.
-//! - A relative native `library` resolves against [`HashContext::base_dir`]; an engine that
-//!   loads it from elsewhere hashes a different file.
+//! - Outside Linux the engine hashes a native library, then loads it by path: a file swapped
+//!   in between is loaded unverified (Linux loads the sealed copy it hashed).
 
 mod gate;
 mod hash;
@@ -152,9 +169,13 @@ mod policy;
 mod store;
 
 pub use gate::TrustGate;
-pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
+pub use hash::{
+    HASH_PREFIX, HashContext, canonical_json, identity, identity_with_library, is_trust_hash,
+    trust_hash, trust_hash_with_library,
+};
 pub use keys::{UnknownKey, check_keys, nearest_keys};
 pub use policy::{FixCommands, HookTrust, Policy, TrustStatus, TrustView, shell_quote};
 pub use store::{
-    Grant, JsonStore, LimeStore, Position, Records, StoreError, TrustRecord, TrustStore, store_for,
+    Grant, JsonStore, LOCK_TIMEOUT, LimeStore, Position, Records, StoreError, TrustRecord,
+    TrustStore, store_for,
 };

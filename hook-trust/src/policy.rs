@@ -6,7 +6,7 @@ use hook_config::Handler;
 use hook_protocol::{Dialect, Layer, SkipReason};
 use serde::Serialize;
 
-use crate::hash::{HashContext, trust_hash};
+use crate::hash::{HashContext, trust_hash, trust_hash_with_library};
 use crate::store::{Records, StoreError, TrustRecord, TrustStore};
 
 /// Who needs trust before running (SPEC.md "Trust").
@@ -158,7 +158,17 @@ impl TrustView {
 
     /// The trust of `handler`.
     pub fn evaluate(&self, handler: &Handler) -> HookTrust {
-        let hash = self.hash(handler);
+        self.evaluate_hashed(handler, self.hash(handler))
+    }
+
+    /// The trust of a native `handler` whose library digest is given (the hex SHA-256 of the
+    /// bytes the engine read and will load; `None` when unreadable) instead of read again.
+    pub fn evaluate_native(&self, handler: &Handler, library_sha256: Option<&str>) -> HookTrust {
+        let hash = trust_hash_with_library(self.policy.dialect, handler, library_sha256);
+        self.evaluate_hashed(handler, hash)
+    }
+
+    fn evaluate_hashed(&self, handler: &Handler, hash: String) -> HookTrust {
         let needs_trust = self.policy.needs_trust(handler.source.layer);
         let default = TrustRecord::default();
         let record = self
@@ -198,7 +208,21 @@ impl TrustView {
         handler: &Handler,
         fix: &FixCommands,
     ) -> Option<(SkipReason, String)> {
-        let trust = self.evaluate(handler);
+        self.skip_reason_of(self.evaluate(handler), fix)
+    }
+
+    /// [`TrustView::skip_reason`] of a native handler, deciding on the given library digest
+    /// ([`TrustView::evaluate_native`]).
+    pub fn skip_reason_native(
+        &self,
+        handler: &Handler,
+        library_sha256: Option<&str>,
+        fix: &FixCommands,
+    ) -> Option<(SkipReason, String)> {
+        self.skip_reason_of(self.evaluate_native(handler, library_sha256), fix)
+    }
+
+    fn skip_reason_of(&self, trust: HookTrust, fix: &FixCommands) -> Option<(SkipReason, String)> {
         if trust.may_run() {
             return None;
         }

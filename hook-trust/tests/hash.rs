@@ -144,9 +144,12 @@ fn a_native_library_is_hashed_by_its_bytes() {
         "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"native\"\nlibrary = \"lib/libguard.so\"\n",
     )
     .unwrap();
-    let library = common::write(&setup.project(), "lib/libguard.so", "version one");
+    // A relative library resolves against the folder of the file that declares it (the home).
+    let library = common::write(&setup.home(), "lib/libguard.so", "version one");
+    common::write(&setup.project(), "lib/libguard.so", "another file");
     let loaded = setup.load();
     let hook = &loaded.registry.handlers()[0];
+    assert_eq!(hook.library_path, Some(library.clone()));
     let context = HashContext::with_base_dir(setup.project());
     assert_eq!(context.library_path(hook), Some(library.clone()));
     let id = identity(Dialect::Lime, hook, &context);

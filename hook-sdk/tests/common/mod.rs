@@ -204,3 +204,74 @@ pub fn matcher(dialect: Dialect, names: &[&str]) -> String {
         Dialect::Verboo | Dialect::Lime => names.join("|"),
     }
 }
+
+/// Compiles a dependency-free `cdylib` from `source` with rustc.
+pub fn raw_library(dir: &Path, name: &str, source: &str) -> PathBuf {
+    let src = dir.join(format!("{name}.rs"));
+    std::fs::write(&src, source).unwrap();
+    let out = dir.join(format!(
+        "{}{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "cdylib",
+            "--crate-name",
+            name,
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    out
+}
+
+/// Compiles a `cdylib` using `hook_sdk` (the rlib the workspace built for these tests).
+pub fn sdk_library(dir: &Path, name: &str, source: &str) -> PathBuf {
+    let deps = target_dir().join("debug").join("deps");
+    let rlib = std::fs::read_dir(&deps)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.starts_with("libhook_sdk-") && n.ends_with(".rlib")
+        })
+        .max_by_key(|p| p.metadata().unwrap().modified().unwrap())
+        .expect("hook_sdk's rlib in target/debug/deps");
+    let src = dir.join(format!("{name}.rs"));
+    std::fs::write(&src, source).unwrap();
+    let out = dir.join(format!(
+        "{}{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "cdylib",
+            "--crate-name",
+            name,
+            "-C",
+            "panic=unwind",
+            "-L",
+        ])
+        .arg(format!("dependency={}", deps.display()))
+        .arg("--extern")
+        .arg(format!("hook_sdk={}", rlib.display()))
+        .arg("-o")
+        .arg(&out)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    out
+}

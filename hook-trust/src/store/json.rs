@@ -2,12 +2,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::file_trust_store;
-use super::{Change, Position, Records, StoreError, TrustRecord, apply, locked_update};
+use super::{
+    Change, LOCK_TIMEOUT, Position, Records, StoreError, TrustRecord, apply, locked_update,
+};
 use crate::hash::is_trust_hash;
 
 /// The JSON trust store of wuu and verboo, `<home>/hook-trust.json`:
@@ -27,9 +30,14 @@ use crate::hash::is_trust_hash;
 ///
 /// `trusted_command` is what the hook ran when it was trusted, so a listing can show what
 /// changed; `enabled` is written only when `false`. Unknown fields are kept on rewrite.
+///
+/// The file must be a JSON object (a root of another type is corrupt, never rewritten); it is
+/// never followed through a symbolic link (the engine's own file: trust written through a
+/// link could land anywhere).
 #[derive(Debug, Clone)]
 pub struct JsonStore {
     path: PathBuf,
+    lock_timeout: Duration,
 }
 
 /// The file's shape, for checking types with positions.
@@ -55,11 +63,26 @@ struct Record {
 impl JsonStore {
     /// The store at `path` (usually `<home>/hook-trust.json`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        JsonStore { path: path.into() }
+        JsonStore {
+            path: path.into(),
+            lock_timeout: LOCK_TIMEOUT,
+        }
+    }
+
+    /// This store, waiting at most `timeout` for another writer's lock (default
+    /// [`LOCK_TIMEOUT`](super::LOCK_TIMEOUT), 10 s).
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// The file read and written: the path itself (a symbolic link is refused).
+    fn store_file(&self) -> Result<PathBuf, StoreError> {
+        Ok(self.path.clone())
     }
 
     fn update(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
-        locked_update(&self.path, |text| {
+        locked_update(&self.store_file()?, self.lock_timeout, |text| {
             let mut records = match text {
                 Some(text) => parse_records(&self.path, text)?,
                 None => Records::new(),
@@ -137,6 +160,7 @@ fn parse_records(path: &Path, text: &str) -> Result<Records, StoreError> {
         }),
         message: strip_position(&error.to_string()),
     })?;
+    check_shape(path, text)?;
     let mut records = Records::new();
     for (key, record) in file.hooks {
         if let Some(hash) = &record.trusted_hash
@@ -160,6 +184,53 @@ fn parse_records(path: &Path, text: &str) -> Result<Records, StoreError> {
         );
     }
     Ok(records)
+}
+
+/// The root must be an object, and so must every record: serde reads a struct from an array
+/// too, and a rewrite would then drop what the array held.
+fn check_shape(path: &Path, text: &str) -> Result<(), StoreError> {
+    let corrupt = |position: Option<Position>, message: String| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        position,
+        message,
+    };
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| corrupt(None, strip_position(&error.to_string())))?;
+    let Some(root) = value.as_object() else {
+        let offset = text.len() - text.trim_start().len();
+        return Err(corrupt(
+            Some(Position::of_offset(text, offset)),
+            format!(
+                "the root is {}, not an object like {{\"version\": 1, \"hooks\": {{}}}}",
+                type_name(&value)
+            ),
+        ));
+    };
+    if let Some(Value::Object(hooks)) = root.get("hooks") {
+        for (key, record) in hooks {
+            if !record.is_object() {
+                return Err(corrupt(
+                    None,
+                    format!(
+                        "`hooks.\"{key}\"` is {}, not an object like {{\"trusted_hash\": \"sha256:...\"}}",
+                        type_name(record)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// serde_json's message without its trailing " at line L column C" (the error carries it).

@@ -1,11 +1,15 @@
 //! lime's store: `[hooks.state."<key>"]` tables in the user's `config.toml`.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
 use super::file_trust_store;
-use super::{Change, Position, Records, StoreError, TrustRecord, apply, locked_update};
+use super::{
+    Change, LOCK_TIMEOUT, Position, Records, StoreError, TrustRecord, apply, locked_update,
+    resolve_link,
+};
 use crate::hash::is_trust_hash;
 
 /// lime's trust store: `[hooks.state."<key>"]` with `trusted_hash = "sha256:..."` and
@@ -16,35 +20,52 @@ use crate::hash::is_trust_hash;
 /// end of the file; a record that says nothing (untrusted and enabled) is removed, and so is a
 /// `hooks.state` table this store added once it is empty. Keys of a record other than
 /// `trusted_hash` and `enabled` are left alone.
+///
+/// A `config.toml` that is a symbolic link (a dotfile manager's) is followed: the file it
+/// points to is checked (not world-writable, nor its folder) and rewritten in place (a
+/// temporary file beside it, renamed over it), so the link stays a link; the lock file and
+/// temporary files live beside that file too.
 #[derive(Debug, Clone)]
 pub struct LimeStore {
     path: PathBuf,
+    lock_timeout: Duration,
 }
 
 impl LimeStore {
     /// The store in the lime `config.toml` at `path` (usually `<home>/config.toml`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        LimeStore { path: path.into() }
+        LimeStore {
+            path: path.into(),
+            lock_timeout: LOCK_TIMEOUT,
+        }
+    }
+
+    /// This store, waiting at most `timeout` for another writer's lock (default
+    /// [`LOCK_TIMEOUT`](super::LOCK_TIMEOUT), 10 s).
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// The file read and written: the `config.toml`, or the file its symbolic link points to.
+    fn store_file(&self) -> Result<PathBuf, StoreError> {
+        resolve_link(&self.path)
     }
 
     fn update(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
-        locked_update(&self.path, |text| {
+        let file = self.store_file()?;
+        locked_update(&file, self.lock_timeout, |text| {
             let text = text.unwrap_or("");
             // Validates first: a corrupt store is never overwritten.
-            let records = parse_records(&self.path, text)?;
+            let records = parse_records(&file, text)?;
             let mut doc: DocumentMut = text.parse().map_err(|error: toml_edit::TomlError| {
-                corrupt(
-                    &self.path,
-                    text,
-                    error.span().map(|s| s.start),
-                    error.message(),
-                )
+                corrupt(&file, text, error.span().map(|s| s.start), error.message())
             })?;
             for change in changes {
                 let key = change.key();
                 let mut record = records.get(key).cloned().unwrap_or_default();
                 apply(&mut record, change);
-                write_record(&self.path, &mut doc, key, &record)?;
+                write_record(&file, &mut doc, key, &record)?;
             }
             let new_text = doc.to_string();
             Ok((new_text != text).then_some(new_text))

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use hook_protocol::Dialect;
 
@@ -82,9 +83,14 @@ pub trait TrustStore: Send + Sync + std::fmt::Debug {
     fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError>;
 }
 
-/// The `TrustStore` impl of a store kept in one file: `load` reads it with the invoking
-/// module's `parse_records`, and every change goes through the store's own locked `update`
-/// (the two stores differ only in those two functions).
+/// How long a write waits for another process's lock on the store before giving up with
+/// [`StoreError::LockTimeout`]: 10 s (a write holds the lock for milliseconds; a lock held
+/// longer belongs to a stuck process).
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The `TrustStore` impl of a store kept in one file: `load` reads the file the store's
+/// `store_file` names with the invoking module's `parse_records`, and every change goes
+/// through the store's own locked `update` (the two stores differ only in those functions).
 macro_rules! file_trust_store {
     ($store:ty) => {
         impl $crate::store::TrustStore for $store {
@@ -93,8 +99,9 @@ macro_rules! file_trust_store {
             }
 
             fn load(&self) -> Result<$crate::store::Records, $crate::store::StoreError> {
-                match $crate::store::read_store(&self.path)? {
-                    Some(text) => parse_records(&self.path, &text),
+                let file = self.store_file()?;
+                match $crate::store::read_store(&file)? {
+                    Some(text) => parse_records(&file, &text),
                     None => Ok($crate::store::Records::new()),
                 }
             }
@@ -200,6 +207,23 @@ pub enum StoreError {
         /// Its permission bits.
         mode: u32,
     },
+    /// Anyone on the machine may create or replace files in the store's folder, so anyone
+    /// could put a trust store there.
+    #[error("{}: the trust store's folder is world-writable (mode {mode:o}), so any user could put trust records in it; refusing it: run `chmod o-w {}` (or keep the home elsewhere)", path.display(), path.display())]
+    WorldWritableFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// Another process held the store's lock file for longer than the wait allows.
+    #[error("{}: the trust store is locked by another process and stayed locked for {} s; retry when the other `hook` command is done (a lock is released when its process exits)", path.display(), waited.as_secs_f64())]
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+        /// How long the write waited.
+        waited: Duration,
+    },
     /// Reading, locking or writing failed.
     #[error("{}: cannot {action}: {source}", path.display())]
     Io {
@@ -254,6 +278,58 @@ impl Change<'_> {
     }
 }
 
+/// The folder a store file lives in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Refuses a world-writable folder (sticky or not: anyone could create the store or its lock
+/// file before the user does). A missing folder is fine.
+pub(crate) fn check_folder(dir: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        match std::fs::metadata(dir) {
+            Ok(metadata) => {
+                let mode = metadata.permissions().mode();
+                if mode & 0o002 != 0 {
+                    return Err(StoreError::WorldWritableFolder {
+                        path: dir.to_path_buf(),
+                        mode: mode & 0o7777,
+                    });
+                }
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => {
+                return Err(StoreError::io(
+                    dir,
+                    "inspect the trust store's folder",
+                    error,
+                ));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// The file behind `path` when `path` is a symbolic link (every link followed), else `path`:
+/// for lime's `config.toml`, which dotfile managers link into the home.
+pub(crate) fn resolve_link(path: &Path) -> Result<PathBuf, StoreError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            std::fs::canonicalize(path).map_err(|error| {
+                StoreError::io(path, "follow the symbolic link to the trust store", error)
+            })
+        }
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
 /// Refuses a store that is a symlink or world-writable. A missing file is fine.
 pub(crate) fn check_safe(path: &Path) -> Result<(), StoreError> {
     let metadata = match std::fs::symlink_metadata(path) {
@@ -282,8 +358,10 @@ pub(crate) fn check_safe(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The store's text, `None` when it does not exist, after the safety checks.
+/// The store's text, `None` when it does not exist, after the safety checks (of the file and
+/// of its folder).
 pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
+    check_folder(&folder_of(path))?;
     check_safe(path)?;
     match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes)
@@ -303,15 +381,17 @@ pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
 ///
 /// The lock is `<store>.lock` beside the store: an exclusive `flock`/`LockFileEx` held while
 /// the store is re-read, edited, written to a temporary file in the same folder, synced and
-/// renamed over the store; so two processes editing different keys both land.
+/// renamed over the store; so two processes editing different keys both land. The lock is
+/// waited for at most `lock_timeout` ([`StoreError::LockTimeout`] names the lock file). Under
+/// the lock, temporary files a killed writer left (`.hook-trust-<store name>.*.tmp`, and the
+/// `.hook-trust-XXXXXX.tmp` of earlier versions) are removed: no live writer can own one.
 pub(crate) fn locked_update(
     path: &Path,
+    lock_timeout: Duration,
     edit: impl FnOnce(Option<&str>) -> Result<Option<String>, StoreError>,
 ) -> Result<(), StoreError> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = folder_of(path);
+    check_folder(&dir)?;
     std::fs::create_dir_all(&dir)
         .map_err(|error| StoreError::io(&dir, "create the store's folder", error))?;
     let lock_path = lock_path(path);
@@ -322,9 +402,9 @@ pub(crate) fn locked_update(
         .write(true)
         .open(&lock_path)
         .map_err(|error| StoreError::io(&lock_path, "open the lock file", error))?;
-    fs4::FileExt::lock(&lock)
-        .map_err(|error| StoreError::io(&lock_path, "lock the trust store", error))?;
+    wait_for_lock(&lock, &lock_path, lock_timeout)?;
     let result = (|| {
+        sweep_temporary_files(path, &dir);
         let current = read_store(path)?;
         let Some(new_text) = edit(current.as_deref())? else {
             return Ok(());
@@ -336,6 +416,65 @@ pub(crate) fn locked_update(
     result
 }
 
+/// Takes the exclusive lock on `lock`, retrying for at most `timeout`.
+fn wait_for_lock(lock: &File, lock_path: &Path, timeout: Duration) -> Result<(), StoreError> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match fs4::FileExt::try_lock(lock) {
+            Ok(()) => return Ok(()),
+            Err(fs4::TryLockError::WouldBlock) => {}
+            Err(fs4::TryLockError::Error(error)) => {
+                return Err(StoreError::io(lock_path, "lock the trust store", error));
+            }
+        }
+        let waited = started.elapsed();
+        if waited >= timeout {
+            return Err(StoreError::LockTimeout {
+                path: lock_path.to_path_buf(),
+                waited: timeout,
+            });
+        }
+        std::thread::sleep(pause.min(timeout - waited));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// `.hook-trust-<store file name>.`: the prefix of this store's temporary files.
+fn temporary_prefix(path: &Path) -> String {
+    format!(
+        ".hook-trust-{}.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+/// Removes the temporary files of killed writers of this store (called under its lock);
+/// best effort: a file that cannot be removed stays, harmless.
+fn sweep_temporary_files(path: &Path, dir: &Path) {
+    let prefix = temporary_prefix(path);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = name.starts_with(&prefix) && name.ends_with(".tmp");
+        // Earlier versions named them `.hook-trust-` + 6 random characters + `.tmp`.
+        let legacy = name.len() == ".hook-trust-XXXXXX.tmp".len()
+            && name.starts_with(".hook-trust-")
+            && name.ends_with(".tmp")
+            && name[".hook-trust-".len()..name.len() - ".tmp".len()]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric());
+        let is_file = entry
+            .file_type()
+            .is_ok_and(|kind| kind.is_file() || kind.is_symlink());
+        if (ours || legacy) && is_file {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// `<store>.lock`.
 pub(crate) fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -345,7 +484,7 @@ pub(crate) fn lock_path(path: &Path) -> PathBuf {
 
 fn write_atomically(path: &Path, dir: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let mut temp = tempfile::Builder::new()
-        .prefix(".hook-trust-")
+        .prefix(&temporary_prefix(path))
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(|error| StoreError::io(dir, "create a temporary file", error))?;

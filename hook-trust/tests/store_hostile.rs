@@ -1,0 +1,243 @@
+//! Stores that a killed writer, a hand edit, a shared folder, a dotfile manager or a stuck
+//! process left behind: swept, refused with the file named, followed, or waited for a bounded
+//! time.
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use hook_trust::{Grant, JsonStore, LimeStore, StoreError, TrustStore};
+
+fn grant(key: &str, n: u8) -> Grant {
+    Grant {
+        key: key.to_owned(),
+        hash: format!("sha256:{}", format!("{n:02x}").repeat(32)),
+        command: Some(format!("./hook-{n}.sh")),
+    }
+}
+
+/// The store kept in `dir/name` (`config.toml`: lime's, else the JSON store).
+fn store_named(dir: &std::path::Path, name: &str, wait: Option<Duration>) -> Box<dyn TrustStore> {
+    let path = dir.join(name);
+    match (name, wait) {
+        ("config.toml", None) => Box::new(LimeStore::new(path)),
+        ("config.toml", Some(wait)) => Box::new(LimeStore::new(path).with_lock_timeout(wait)),
+        (_, None) => Box::new(JsonStore::new(path)),
+        (_, Some(wait)) => Box::new(JsonStore::new(path).with_lock_timeout(wait)),
+    }
+}
+
+const NAMES: [&str; 2] = ["config.toml", "hook-trust.json"];
+
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn temporary_files_of_killed_writers_are_swept_under_the_lock() {
+    for name in NAMES {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().to_path_buf();
+        let store = store_named(&dir, name, None);
+        // Left by writers killed between creating their temporary file and renaming it: this
+        // version's names and the names of earlier versions.
+        let leftovers = [
+            format!(".hook-trust-{name}.a1B2c3.tmp"),
+            ".hook-trust-Xy9z8W.tmp".to_owned(),
+        ];
+        for leftover in &leftovers {
+            std::fs::write(dir.join(leftover), "half a store").unwrap();
+        }
+        // Not a leftover of this store: kept.
+        let other = if name == "config.toml" {
+            ".hook-trust-hook-trust.json.q1w2e3.tmp"
+        } else {
+            ".hook-trust-config.toml.q1w2e3.tmp"
+        };
+        std::fs::write(dir.join(other), "another store's writer").unwrap();
+        std::fs::write(dir.join("notes.tmp"), "mine").unwrap();
+
+        store.set_trusted(&[grant("k", 1)]).unwrap();
+        let names = names_in(&dir);
+        for leftover in &leftovers {
+            assert!(
+                !names.contains(leftover),
+                "{name}: {leftover} left: {names:?}"
+            );
+        }
+        assert!(names.contains(&other.to_owned()), "{name}: {names:?}");
+        assert!(names.contains(&"notes.tmp".to_owned()), "{name}: {names:?}");
+        assert_eq!(
+            store.load().unwrap()["k"].trusted_hash,
+            Some(grant("k", 1).hash)
+        );
+    }
+}
+
+#[test]
+fn a_json_store_whose_root_is_not_an_object_is_corrupt_and_kept() {
+    let cases = [
+        (
+            "[1, {\"k\": {\"trusted_hash\": null}}]",
+            "the root is an array",
+            "1:1",
+        ),
+        ("\n  [1, {}]", "the root is an array", "2:3"),
+        (
+            "{\"hooks\": {\"k\": [\"sha256:00\", null, true]}}",
+            "`hooks.\"k\"` is an array, not an object",
+            "",
+        ),
+    ];
+    for (text, says, at) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hook-trust.json");
+        std::fs::write(&path, text).unwrap();
+        let store = JsonStore::new(&path);
+        let error = store.load().unwrap_err();
+        assert!(
+            matches!(error, StoreError::Corrupt { .. }),
+            "{text}: {error}"
+        );
+        let message = error.to_string();
+        assert!(message.contains(says), "{text}: {message}");
+        assert!(
+            message.starts_with(&format!(
+                "{}{}",
+                path.display(),
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(":{at}")
+                }
+            )),
+            "{text}: {message}"
+        );
+        assert!(store.set_trusted(&[grant("k", 2)]).is_err(), "{text}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "never rewritten"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_world_writable_store_folder_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        let store = store_named(&home, name, None);
+        store.set_trusted(&[grant("k", 3)]).unwrap();
+        let before = std::fs::read_to_string(home.join(name)).unwrap();
+        // Sticky or not: anyone could create or swap files in it.
+        for mode in [0o777, 0o1777] {
+            std::fs::set_permissions(&home, std::fs::Permissions::from_mode(mode)).unwrap();
+            let error = store.load().unwrap_err();
+            assert!(
+                matches!(error, StoreError::WorldWritableFolder { .. }),
+                "{name}: {error}"
+            );
+            let message = error.to_string();
+            assert!(message.contains(&home.display().to_string()), "{message}");
+            assert!(message.contains("chmod o-w"), "{message}");
+            assert!(store.set_trusted(&[grant("k", 4)]).is_err());
+            assert_eq!(std::fs::read_to_string(home.join(name)).unwrap(), before);
+        }
+        // Group-writable, like a group-writable store file, is allowed.
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o770)).unwrap();
+        assert!(store.load().is_ok());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_lime_config_holds_trust_in_the_file_it_points_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let dotfiles = dir.path().join("dotfiles/lime");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    let real = dotfiles.join("config.toml");
+    std::fs::write(&real, "# managed by my dotfiles\nmodel = \"o3\"\n").unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let link = home.join("config.toml");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+
+    let store = LimeStore::new(&link);
+    assert!(store.load().unwrap().is_empty());
+    store
+        .set_trusted(&[grant("user:config.toml:Stop::0", 5)])
+        .unwrap();
+    // Still a link, to the same file, which now holds the record.
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_link(&link).unwrap(), real);
+    let text = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        text.starts_with("# managed by my dotfiles\nmodel = \"o3\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[hooks.state.\"user:config.toml:Stop::0\"]"),
+        "{text}"
+    );
+    assert_eq!(
+        store.load().unwrap()["user:config.toml:Stop::0"].trusted_hash,
+        Some(grant("k", 5).hash)
+    );
+    // The checks apply to the file it points to.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let error = store.load().unwrap_err();
+    assert!(matches!(error, StoreError::WorldWritable { .. }), "{error}");
+    assert!(
+        error.to_string().contains(&real.display().to_string()),
+        "{error}"
+    );
+
+    // The JSON store (the engine's own file) still refuses a link.
+    let json = home.join("hook-trust.json");
+    std::fs::write(dotfiles.join("hook-trust.json"), "{}").unwrap();
+    std::os::unix::fs::symlink(dotfiles.join("hook-trust.json"), &json).unwrap();
+    let error = JsonStore::new(&json).load().unwrap_err();
+    assert!(matches!(error, StoreError::Symlink { .. }), "{error}");
+}
+
+#[test]
+fn a_held_lock_is_waited_for_a_bounded_time_and_named() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        let lock_path = dir.path().join(format!("{name}.lock"));
+        // Another process's lock (flock locks of two open files conflict in one process too).
+        let held = std::fs::File::create(&lock_path).unwrap();
+        fs4::FileExt::lock(&held).unwrap();
+        let wait = Duration::from_millis(100);
+        let store = store_named(dir.path(), name, Some(wait));
+        let error = store.set_trusted(&[grant("k", 6)]).unwrap_err();
+        assert!(matches!(error, StoreError::LockTimeout { .. }), "{error}");
+        let message = error.to_string();
+        assert!(
+            message.contains(&lock_path.display().to_string()),
+            "{message}"
+        );
+        assert!(message.contains("locked by another process"), "{message}");
+        assert!(!path.exists());
+        // Released: the write goes through.
+        fs4::FileExt::unlock(&held).unwrap();
+        store.set_trusted(&[grant("k", 6)]).unwrap();
+        assert!(store.load().unwrap().contains_key("k"));
+    }
+    assert_eq!(hook_trust::LOCK_TIMEOUT, Duration::from_secs(10));
+}
