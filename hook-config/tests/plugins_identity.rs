@@ -171,3 +171,36 @@ fn two_plugins_with_the_same_command_text_both_run() {
         );
     }
 }
+
+#[test]
+fn a_project_copy_never_stands_in_for_a_plugins_hook() {
+    // The project writes the plugin's expanded command word for word: identical after
+    // expansion, but a project (untrusted) hook never replaces a plugin's in verboo's dedup.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    let (file, text) = user_file(Dialect::Verboo, &["one"]);
+    write(&home, file, &text);
+    write(
+        &home,
+        "plugins/one/plugin.json",
+        r#"{"name": "one", "version": "1.0.0"}"#,
+    );
+    write(
+        &home,
+        "plugins/one/hooks/hooks.json",
+        &hooks_json(Dialect::Verboo),
+    );
+    let expanded = format!("{}/run.sh", home.join("plugins/one").display());
+    let copy = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": expanded}]}]}});
+    write(&project, ".claude/settings.json", &copy.to_string());
+    let loaded = load_ok(&options(Dialect::Verboo, &home, &project));
+    assert!(shown(&loaded).is_empty(), "{:?}", shown(&loaded));
+    let layers: Vec<Layer> = loaded
+        .registry
+        .select(&Event::PreToolUse, Some("Bash"), None)
+        .map(|h| h.source.layer)
+        .collect();
+    assert_eq!(layers, [Layer::Project, Layer::Plugin]);
+}
