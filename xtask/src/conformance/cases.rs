@@ -44,18 +44,10 @@ const fn code(exit: i32, stderr: &'static str) -> Hook {
     }
 }
 
-const fn matcher(matcher: &'static str) -> Hook {
-    Hook {
-        matcher: Some(matcher),
-        ..hook()
-    }
-}
-
 /// Which agents a case applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Only {
     Both,
-    Codex,
     Claude,
 }
 

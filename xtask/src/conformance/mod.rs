@@ -94,7 +94,6 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             .into_iter()
             .filter(|c| match c.only {
                 Only::Both => true,
-                Only::Codex => agent == Agent::Codex,
                 Only::Claude => agent == Agent::Claude,
             })
             .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
@@ -180,8 +179,6 @@ struct Row {
     engine: String,
     agree: bool,
     deliberate: Option<&'static str>,
-    /// The first captured payload of the event under test.
-    payload: Option<PathBuf>,
     /// Every captured payload (any event).
     captures: Vec<PathBuf>,
 }
@@ -207,7 +204,6 @@ fn run_parallel(env: &Env, cases: &[Case]) -> Vec<Row> {
                         engine: String::new(),
                         agree: false,
                         deliberate: None,
-                        payload: None,
                         captures: Vec::new(),
                     });
                     if let Ok(mut rows) = rows.lock() {
@@ -506,7 +502,6 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
         engine: engine_text,
         agree,
         deliberate: deliberate(env.agent, case.name),
-        payload,
         captures,
     })
 }

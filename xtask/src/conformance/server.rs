@@ -67,58 +67,55 @@ impl FakeServer {
 
 fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
-        }
-        let mut parts = line.split_whitespace();
-        let method = parts.next().unwrap_or_default().to_owned();
-        let path = parts.next().unwrap_or_default().to_owned();
-        let mut length = 0usize;
-        let mut chunked = false;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header)? == 0 {
-                return Ok(());
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':') {
-                let name = name.trim().to_ascii_lowercase();
-                if name == "content-length" {
-                    length = value.trim().parse().unwrap_or(0);
-                } else if name == "transfer-encoding" && value.contains("chunked") {
-                    chunked = true;
-                }
-            }
-        }
-        let body = if chunked {
-            read_chunked(&mut reader)?
-        } else {
-            read_exact(&mut reader, length)?
-        };
-        let body = String::from_utf8_lossy(&body).into_owned();
-        let (status, content_type, payload, main) =
-            answer(wire, &method, &path, &body, command, log);
-        if let Ok(mut log) = log.lock() {
-            log.push(Logged {
-                path: path.clone(),
-                body,
-                main,
-            });
-        }
-        let mut out = stream.try_clone()?;
-        write!(
-            out,
-            "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{payload}",
-            payload.len()
-        )?;
-        out.flush()?;
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
         return Ok(());
     }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut length = 0usize;
+    let mut chunked = false;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 {
+            return Ok(());
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            let name = name.trim().to_ascii_lowercase();
+            if name == "content-length" {
+                length = value.trim().parse().unwrap_or(0);
+            } else if name == "transfer-encoding" && value.contains("chunked") {
+                chunked = true;
+            }
+        }
+    }
+    let body = if chunked {
+        read_chunked(&mut reader)?
+    } else {
+        read_exact(&mut reader, length)?
+    };
+    let body = String::from_utf8_lossy(&body).into_owned();
+    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, command, log);
+    if let Ok(mut log) = log.lock() {
+        log.push(Logged {
+            path: path.clone(),
+            body,
+            main,
+        });
+    }
+    let mut out = stream.try_clone()?;
+    write!(
+        out,
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{payload}",
+        payload.len()
+    )?;
+    out.flush()?;
+    Ok(())
 }
 
 fn read_exact(reader: &mut impl Read, length: usize) -> Result<Vec<u8>> {
