@@ -769,11 +769,15 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
     }
 }
 
+/// Captured payloads kept per case: a looping case (Codex's stop-block loop) captures hundreds
+/// of near-identical ones.
+const FIXTURES_PER_CASE: usize = 4;
+
 fn copy_fixtures(root: &Path, agent: Agent, work: &Path, rows: &[Row]) -> Result<()> {
     let dir = root.join("tests/fixtures/conformance").join(agent.name());
     fs::create_dir_all(&dir)?;
     for row in rows {
-        for capture in &row.captures {
+        for capture in row.captures.iter().take(FIXTURES_PER_CASE) {
             let Ok(text) = fs::read_to_string(capture) else {
                 continue;
             };
