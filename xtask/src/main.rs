@@ -5,6 +5,9 @@
 //! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema differs from
 //!   what the types generate (CI runs this), or when `schemas/` holds a file nothing generates.
 //!
+//! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
+//!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
+//!
 //! # Limitations
 //!
 //! Only the schemas are generated; nothing else in the repository is codegen.
@@ -16,6 +19,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod conformance;
 mod schemas;
 
 fn main() -> ExitCode {
@@ -51,14 +55,23 @@ fn run(args: Vec<String>) -> Result<()> {
                 )
             }
         }
-        _ => bail!("usage: cargo xtask schemas [--check]"),
+        ["conformance", agent] => conformance::run(&root(), agent, None),
+        ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
+        _ => bail!(
+            "usage: cargo xtask schemas [--check] | cargo xtask conformance codex|claude|all [CASE-PREFIX]"
+        ),
     }
 }
 
 /// `schemas/` at the root of the workspace.
 fn schemas_dir() -> PathBuf {
+    root().join("schemas")
+}
+
+/// The root of the workspace.
+fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask sits one level below the workspace root")
-        .join("schemas")
+        .to_path_buf()
 }

@@ -1,0 +1,390 @@
+//! The cases: hooks (what each prints and how it exits) on one event, for both agents.
+
+/// One hook handler of a case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Hook {
+    /// The group's matcher (`None`: no matcher key).
+    pub(crate) matcher: Option<&'static str>,
+    /// What the hook prints on stdout; `{REWRITE}` becomes the rewritten command.
+    pub(crate) stdout: &'static str,
+    /// What it prints on stderr.
+    pub(crate) stderr: &'static str,
+    /// Its exit code.
+    pub(crate) exit: i32,
+    /// Seconds it sleeps before answering.
+    pub(crate) sleep: u32,
+    /// Its timeout in seconds.
+    pub(crate) timeout: u32,
+    /// verboo only: the handler's `if`.
+    pub(crate) when: Option<&'static str>,
+}
+
+/// A hook with the defaults: no matcher, silent, exit 0, 5 s timeout.
+pub(crate) const fn hook() -> Hook {
+    Hook {
+        matcher: None,
+        stdout: "",
+        stderr: "",
+        exit: 0,
+        sleep: 0,
+        timeout: 5,
+        when: None,
+    }
+}
+
+const fn out(stdout: &'static str) -> Hook {
+    Hook { stdout, ..hook() }
+}
+
+const fn code(exit: i32, stderr: &'static str) -> Hook {
+    Hook {
+        exit,
+        stderr,
+        ..hook()
+    }
+}
+
+/// Which agents a case applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Only {
+    Both,
+    Claude,
+}
+
+/// One case.
+#[derive(Clone, Debug)]
+pub(crate) struct Case {
+    /// Short name, also the folder name.
+    pub(crate) name: &'static str,
+    /// The event the hooks are on (agent spelling, same in both).
+    pub(crate) event: &'static str,
+    /// The hooks, in config order.
+    pub(crate) hooks: Vec<Hook>,
+    /// Whether to add a silent, matcher-less probe hook last (so a payload is captured even when
+    /// no hook under test matched).
+    pub(crate) probe: bool,
+    /// Which agents.
+    pub(crate) only: Only,
+}
+
+fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
+    Case {
+        name,
+        event,
+        hooks,
+        probe: false,
+        only: Only::Both,
+    }
+}
+
+const DENY_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN deny"}}"#;
+const ALLOW_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"REASON_TOKEN allow"}}"#;
+
+/// Every case, in report order.
+pub(crate) fn all() -> Vec<Case> {
+    let pre = "PreToolUse";
+    let bash = |h: Hook| Hook {
+        matcher: Some("Bash"),
+        ..h
+    };
+    let mut cases = vec![
+        case("pre-exit0-empty", pre, vec![bash(hook())]),
+        case("pre-exit0-empty-object", pre, vec![bash(out("{}"))]),
+        case(
+            "pre-exit1-stderr",
+            pre,
+            vec![bash(code(1, "REASON_TOKEN exit1"))],
+        ),
+        case(
+            "pre-exit2-stderr",
+            pre,
+            vec![bash(code(2, "REASON_TOKEN exit2"))],
+        ),
+        case("pre-exit2-empty-stderr", pre, vec![bash(code(2, ""))]),
+        case(
+            "pre-exit3-stderr",
+            pre,
+            vec![bash(code(3, "REASON_TOKEN exit3"))],
+        ),
+        case(
+            "pre-exit1-json-allow",
+            pre,
+            vec![bash(Hook {
+                exit: 1,
+                ..out(ALLOW_R)
+            })],
+        ),
+        case("pre-deny-reason", pre, vec![bash(out(DENY_R))]),
+        case(
+            "pre-deny-no-reason",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+            ))],
+        ),
+        case("pre-allow-reason", pre, vec![bash(out(ALLOW_R))]),
+        case(
+            "pre-allow-no-reason",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+            ))],
+        ),
+        case(
+            "pre-ask-reason",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"REASON_TOKEN ask"}}"#,
+            ))],
+        ),
+        case(
+            "pre-ask-no-reason",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}"#,
+            ))],
+        ),
+        case(
+            "pre-defer",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}"#,
+            ))],
+        ),
+        case(
+            "pre-rewrite-allow",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"{REWRITE}"}}}"#,
+            ))],
+        ),
+        case(
+            "pre-rewrite-no-allow",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"{REWRITE}"}}}"#,
+            ))],
+        ),
+        case(
+            "pre-legacy-approve",
+            pre,
+            vec![bash(out(
+                r#"{"decision":"approve","reason":"REASON_TOKEN approve"}"#,
+            ))],
+        ),
+        case(
+            "pre-legacy-block",
+            pre,
+            vec![bash(out(
+                r#"{"decision":"block","reason":"REASON_TOKEN block"}"#,
+            ))],
+        ),
+        case(
+            "pre-reason-no-decision",
+            pre,
+            vec![bash(out(r#"{"reason":"REASON_TOKEN reason"}"#))],
+        ),
+        case(
+            "pre-continue-false",
+            pre,
+            vec![bash(out(
+                r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#,
+            ))],
+        ),
+        case(
+            "pre-plain-text",
+            pre,
+            vec![bash(out("CONTEXT_TOKEN plain text"))],
+        ),
+        case(
+            "pre-invalid-json",
+            pre,
+            vec![bash(out(r#"{"hookSpecificOutput": "#))],
+        ),
+        case(
+            "pre-json-trailing-text",
+            pre,
+            vec![bash(out(
+                "{\"decision\":\"block\",\"reason\":\"REASON_TOKEN trailing\"} and more",
+            ))],
+        ),
+        case(
+            "pre-unknown-fields",
+            pre,
+            vec![bash(out(
+                r#"{"futureField":1,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN unknown","extra":true}}"#,
+            ))],
+        ),
+        case(
+            "pre-wrong-event-name",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN wrong"}}"#,
+            ))],
+        ),
+        case(
+            "pre-timeout",
+            pre,
+            vec![bash(Hook {
+                sleep: 4,
+                timeout: 1,
+                ..out(DENY_R)
+            })],
+        ),
+        case(
+            "pre-deny-and-allow",
+            pre,
+            vec![bash(out(DENY_R)), bash(out(ALLOW_R))],
+        ),
+        case(
+            "pre-two-blocks",
+            pre,
+            vec![
+                bash(code(2, "REASON_TOKEN first")),
+                bash(code(2, "SECOND_TOKEN second")),
+            ],
+        ),
+        case(
+            "pre-two-rewrites",
+            pre,
+            vec![
+                bash(out(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"{REWRITE}-first"}}}"#,
+                )),
+                bash(Hook {
+                    sleep: 1,
+                    ..out(
+                        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"{REWRITE}"}}}"#,
+                    )
+                }),
+            ],
+        ),
+        case(
+            "pre-context",
+            pre,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"CONTEXT_TOKEN pre"}}"#,
+            ))],
+        ),
+        case(
+            "pre-system-message",
+            pre,
+            vec![bash(out(r#"{"systemMessage":"CONTEXT_TOKEN system"}"#))],
+        ),
+    ];
+    // Matchers: a blocking hook under each matcher, plus a probe that always runs.
+    for (name, m) in [
+        ("match-exact", "Bash"),
+        ("match-regex", "^Ba.*"),
+        ("match-list", "Edit|Bash"),
+        ("match-star", "*"),
+        ("match-empty", ""),
+        ("match-lowercase", "bash"),
+        ("match-other-tool", "Write"),
+        ("match-invalid-regex", "["),
+    ] {
+        let mut c = case(
+            name,
+            pre,
+            vec![Hook {
+                matcher: Some(m),
+                ..code(2, "REASON_TOKEN matched")
+            }],
+        );
+        c.probe = true;
+        cases.push(c);
+    }
+    let post = "PostToolUse";
+    cases.extend([
+        case("post-block", post, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN post"}"#)]),
+        case("post-exit2", post, vec![code(2, "REASON_TOKEN post exit2")]),
+        case(
+            "post-context",
+            post,
+            vec![out(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CONTEXT_TOKEN post"}}"#)],
+        ),
+        case("post-continue-false", post, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        case("post-plain-text", post, vec![out("CONTEXT_TOKEN plain")]),
+    ]);
+    let ups = "UserPromptSubmit";
+    cases.extend([
+        case("prompt-plain-text", ups, vec![out("CONTEXT_TOKEN plain")]),
+        case(
+            "prompt-context",
+            ups,
+            vec![out(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)],
+        ),
+        case("prompt-block", ups, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN prompt"}"#)]),
+        case(
+            "prompt-block-with-context",
+            ups,
+            vec![out(r#"{"decision":"block","reason":"REASON_TOKEN prompt","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)],
+        ),
+        case("prompt-exit2", ups, vec![code(2, "REASON_TOKEN prompt exit2")]),
+        case("prompt-continue-false", ups, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        case("prompt-matcher-ignored", ups, vec![Hook { matcher: Some("["), ..out("CONTEXT_TOKEN plain") }]),
+    ]);
+    let start = "SessionStart";
+    cases.extend([
+        case("start-plain-text", start, vec![out("CONTEXT_TOKEN start")]),
+        case(
+            "start-context",
+            start,
+            vec![out(r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"CONTEXT_TOKEN start"}}"#)],
+        ),
+    ]);
+    let stop = "Stop";
+    cases.extend([
+        case("stop-block-once", stop, vec![Hook { stdout: "STOP_ONCE", ..hook() }]),
+        case("stop-exit2-once", stop, vec![Hook { stdout: "STOP_ONCE_EXIT2", ..hook() }]),
+        case("stop-continue-false", stop, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        case(
+            "stop-context",
+            stop,
+            vec![out(r#"{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"CONTEXT_TOKEN stop"}}"#)],
+        ),
+        case("stop-block-loop", stop, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN loop"}"#)]),
+        case("stop-two-blocks", stop, vec![Hook { stdout: "STOP_ONCE", ..hook() }, Hook { stdout: "STOP_ONCE_B", ..hook() }]),
+    ]);
+    let mut dedup = case(
+        "dedup-same-command",
+        pre,
+        vec![
+            bash(code(2, "REASON_TOKEN dup")),
+            bash(code(2, "REASON_TOKEN dup")),
+        ],
+    );
+    dedup.only = Only::Both;
+    cases.push(dedup);
+    let mut c = case(
+        "verboo-if-match",
+        pre,
+        vec![Hook {
+            when: Some("Bash(touch:*)"),
+            ..bash(code(2, "REASON_TOKEN if"))
+        }],
+    );
+    c.only = Only::Claude;
+    c.probe = true;
+    cases.push(c);
+    let mut c = case(
+        "verboo-if-no-match",
+        pre,
+        vec![Hook {
+            when: Some("Bash(git push:*)"),
+            ..bash(code(2, "REASON_TOKEN if"))
+        }],
+    );
+    c.only = Only::Claude;
+    c.probe = true;
+    cases.push(c);
+    cases.push(case(
+        "zero-timeout",
+        pre,
+        vec![Hook {
+            timeout: 0,
+            ..bash(code(2, "REASON_TOKEN zero"))
+        }],
+    ));
+    cases
+}

@@ -1,0 +1,857 @@
+//! `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run each case against the real
+//! agent (Codex CLI 0.169, Claude Code 2.1, installed with npm under `target/conformance/npm`) and
+//! against the engine (`target/debug/hook run`, lime for Codex, verboo for Claude Code), then
+//! compare what a user would notice and write `CONFORMANCE.md`.
+//!
+//! Each case configures command hooks in the agent's own files (Codex: `$CODEX_HOME/config.toml`
+//! run with `--dangerously-bypass-hook-trust`; Claude Code: `~/.claude/settings.json` under a
+//! temporary `HOME`). A fake model server on 127.0.0.1 scripts one tool call (`touch MARKER`) and
+//! then a text answer, and logs every request. Every hook saves its stdin, so the engine is fed
+//! the exact payload the agent gave. The captured payloads are copied to
+//! `tests/fixtures/conformance/{codex,claude}/` as regression data.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+mod cases;
+mod server;
+
+use cases::{Case, Hook, Only};
+use server::{FakeServer, Wire};
+
+/// The agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Agent {
+    Codex,
+    Claude,
+}
+
+impl Agent {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Codex => "codex",
+            Self::Claude => "claude",
+        }
+    }
+    fn dialect(self) -> &'static str {
+        match self {
+            Self::Codex => "lime",
+            Self::Claude => "verboo",
+        }
+    }
+    fn title(self) -> &'static str {
+        match self {
+            Self::Codex => "Codex CLI 0.169 vs lime",
+            Self::Claude => "Claude Code 2.1 vs verboo",
+        }
+    }
+}
+
+/// Pinned packages: (npm spec, package folder, version prefix).
+const PACKAGES: [(&str, &str, &str); 2] = [
+    ("@openai/codex@0.169", "@openai/codex", "0.169."),
+    (
+        "@anthropic-ai/claude-code@2.1",
+        "@anthropic-ai/claude-code",
+        "2.1.",
+    ),
+];
+
+/// How long one agent run may take before it is killed.
+const AGENT_DEADLINE: Duration = Duration::from_secs(90);
+
+/// Runs the suite; `which` is `codex`, `claude` or `all`.
+pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> {
+    let agents: Vec<Agent> = match which {
+        "codex" => vec![Agent::Codex],
+        "claude" => vec![Agent::Claude],
+        "all" => vec![Agent::Codex, Agent::Claude],
+        other => bail!("unknown agent `{other}`: use codex, claude or all"),
+    };
+    let work = root.join("target/conformance");
+    let npm = work.join("npm");
+    install(&npm)?;
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["build", "--quiet", "-p", "hook-cli"])
+        .current_dir(root)
+        .status()
+        .context("running cargo build -p hook-cli")?;
+    if !status.success() {
+        bail!("cargo build -p hook-cli failed");
+    }
+    let hook = root.join("target/debug/hook");
+    let mut sections = Vec::new();
+    for agent in agents {
+        let cases: Vec<Case> = cases::all()
+            .into_iter()
+            .filter(|c| match c.only {
+                Only::Both => true,
+                Only::Claude => agent == Agent::Claude,
+            })
+            .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
+            .collect();
+        let env = Env {
+            agent,
+            npm: npm.clone(),
+            hook: hook.clone(),
+            work: work.join("runs").join(agent.name()),
+        };
+        let _ignored = fs::remove_dir_all(&env.work);
+        let rows = run_parallel(&env, &cases);
+        let agreed = rows.iter().filter(|r| r.agree).count();
+        let deliberate = rows
+            .iter()
+            .filter(|r| !r.agree && r.deliberate.is_some())
+            .count();
+        println!(
+            "{}: {agreed}/{} cases agree, {deliberate} deliberate differences, {} disagreements",
+            agent.title(),
+            rows.len(),
+            rows.len() - agreed - deliberate
+        );
+        for row in rows.iter().filter(|r| !r.agree && r.deliberate.is_none()) {
+            println!(
+                "  DIFFER {}: agent {} | engine {}",
+                row.name, row.agent, row.engine
+            );
+        }
+        copy_fixtures(root, agent, &env.work, &rows)?;
+        sections.push((agent, rows));
+    }
+    if filter.is_none() {
+        fs::write(root.join("CONFORMANCE.md"), report(&sections))
+            .context("writing CONFORMANCE.md")?;
+        println!("wrote CONFORMANCE.md");
+    }
+    Ok(())
+}
+
+/// Installs the pinned agents unless the cache already has them.
+fn install(npm: &Path) -> Result<()> {
+    let current = PACKAGES.iter().all(|(_, folder, prefix)| {
+        let manifest = npm.join("node_modules").join(folder).join("package.json");
+        fs::read_to_string(manifest)
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .is_some_and(|m| m["version"].as_str().is_some_and(|v| v.starts_with(prefix)))
+    });
+    if current {
+        return Ok(());
+    }
+    fs::create_dir_all(npm)?;
+    println!(
+        "installing {} with npm into {}",
+        PACKAGES.map(|p| p.0).join(" "),
+        npm.display()
+    );
+    let status = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(npm)
+        .args(PACKAGES.map(|p| p.0))
+        .status()
+        .context("running npm (is Node.js installed?)")?;
+    if !status.success() {
+        bail!("npm install failed: check the registry is reachable");
+    }
+    Ok(())
+}
+
+struct Env {
+    agent: Agent,
+    npm: PathBuf,
+    hook: PathBuf,
+    work: PathBuf,
+}
+
+/// One compared case.
+struct Row {
+    name: &'static str,
+    event: &'static str,
+    agent: String,
+    engine: String,
+    agree: bool,
+    deliberate: Option<&'static str>,
+    /// Every captured payload (any event).
+    captures: Vec<PathBuf>,
+}
+
+fn run_parallel(env: &Env, cases: &[Case]) -> Vec<Row> {
+    let next = Mutex::new(0usize);
+    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
+    thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| {
+                loop {
+                    let index = {
+                        let Ok(mut next) = next.lock() else { return };
+                        let index = *next;
+                        *next += 1;
+                        index
+                    };
+                    let Some(case) = cases.get(index) else { return };
+                    let row = run_case(env, case).unwrap_or_else(|error| Row {
+                        name: case.name,
+                        event: case.event,
+                        agent: format!("harness error: {error:#}"),
+                        engine: String::new(),
+                        agree: false,
+                        deliberate: None,
+                        captures: Vec::new(),
+                    });
+                    if let Ok(mut rows) = rows.lock() {
+                        rows.push((index, row));
+                    }
+                }
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap_or_default();
+    rows.sort_by_key(|(index, _)| *index);
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// What a user notices, for the agent or predicted from the engine's outcome.
+#[derive(Debug, PartialEq, Eq)]
+struct Seen {
+    /// `none`, `original`, `rewritten` or `rewritten-first`.
+    ran: &'static str,
+    /// The block/deny reason reached the model.
+    reason: bool,
+    /// The second hook's reason reached the model.
+    second: bool,
+    /// The additional context reached the model.
+    context: bool,
+    /// `no model call`, `stopped`, `normal` or `continued`.
+    turns: &'static str,
+    /// Which hooks (config index) ran.
+    hooks: Vec<usize>,
+}
+
+impl Seen {
+    fn show(&self) -> String {
+        let mut s = format!("ran {}; turns {}", self.ran, self.turns);
+        if self.reason {
+            s.push_str("; reason→model");
+        }
+        if self.second {
+            s.push_str("; 2nd reason→model");
+        }
+        if self.context {
+            s.push_str("; context→model");
+        }
+        let _ = write!(s, "; hooks {:?}", self.hooks);
+        s
+    }
+}
+
+struct Side {
+    dir: PathBuf,
+    marker: PathBuf,
+    rewritten: PathBuf,
+    captures: PathBuf,
+}
+
+fn side(case_dir: &Path, name: &str) -> Result<Side> {
+    let dir = case_dir.join(name);
+    for sub in ["home", "project", "hooks", "captures"] {
+        fs::create_dir_all(dir.join(sub))?;
+    }
+    Ok(Side {
+        marker: dir.join("marker"),
+        rewritten: dir.join("rewritten"),
+        captures: dir.join("captures"),
+        dir,
+    })
+}
+
+fn quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+/// Writes one script per distinct hook; returns each hook's command.
+fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
+    let mut commands: Vec<String> = Vec::new();
+    for (index, hook) in hooks.iter().enumerate() {
+        if let Some(first) = hooks
+            .iter()
+            .position(|h| h == hook)
+            .filter(|first| *first < index)
+        {
+            commands.push(commands[first].clone());
+            continue;
+        }
+        let dir = side.dir.join("hooks");
+        let rewrite = format!("touch {}", side.rewritten.display());
+        let (stdout, once) = match hook.stdout {
+            "STOP_ONCE" => (
+                r#"{"decision":"block","reason":"REASON_TOKEN once"}"#.to_owned(),
+                true,
+            ),
+            "STOP_ONCE_B" => (
+                r#"{"decision":"block","reason":"SECOND_TOKEN once"}"#.to_owned(),
+                true,
+            ),
+            "STOP_ONCE_EXIT2" => (String::new(), true),
+            other => (
+                other.replace("{REWRITE}", &rewrite.replace('"', "\\\"")),
+                false,
+            ),
+        };
+        let stderr = if hook.stdout == "STOP_ONCE_EXIT2" {
+            "REASON_TOKEN once"
+        } else {
+            hook.stderr
+        };
+        let exit = if hook.stdout == "STOP_ONCE_EXIT2" {
+            2
+        } else {
+            hook.exit
+        };
+        fs::write(dir.join(format!("{index}.out")), stdout)?;
+        fs::write(dir.join(format!("{index}.err")), stderr)?;
+        let capture = side.captures.join(index.to_string());
+        let flag = dir.join(format!("{index}.once"));
+        let mut script = format!(
+            "#!/bin/sh\ni=0\nwhile [ -e {cap}.$i.json ]; do i=$((i+1)); done\ncat > {cap}.$i.json\n",
+            cap = quote(&capture)
+        );
+        if once {
+            let _ = write!(
+                script,
+                "if [ -e {f} ]; then exit 0; fi\ntouch {f}\n",
+                f = quote(&flag)
+            );
+        }
+        if hook.sleep > 0 {
+            let _ = writeln!(script, "sleep {}", hook.sleep);
+        }
+        let _ = write!(
+            script,
+            "cat {}\ncat {} >&2\nexit {exit}\n",
+            quote(&dir.join(format!("{index}.out"))),
+            quote(&dir.join(format!("{index}.err")))
+        );
+        let path = dir.join(format!("{index}.sh"));
+        fs::write(&path, script)?;
+        commands.push(format!("sh {}", quote(&path)));
+    }
+    Ok(commands)
+}
+
+/// The case's hooks, plus the probe.
+fn hooks_of(case: &Case) -> Vec<Hook> {
+    let mut hooks = case.hooks.clone();
+    if case.probe {
+        hooks.push(Hook {
+            stdout: "",
+            ..cases::hook()
+        });
+    }
+    hooks
+}
+
+fn toml_config(event: &str, hooks: &[Hook], commands: &[String]) -> String {
+    let mut text = String::new();
+    for (hook, command) in hooks.iter().zip(commands) {
+        let _ = writeln!(text, "[[hooks.{event}]]");
+        if let Some(matcher) = hook.matcher {
+            let _ = writeln!(text, "matcher = {}", Value::from(matcher));
+        }
+        let _ = writeln!(text, "[[hooks.{event}.hooks]]\ntype = \"command\"");
+        let _ = writeln!(
+            text,
+            "command = {}\ntimeout = {}\n",
+            Value::from(command.as_str()),
+            hook.timeout
+        );
+    }
+    text
+}
+
+fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
+    let groups: Vec<Value> = hooks
+        .iter()
+        .zip(commands)
+        .map(|(hook, command)| {
+            let mut handler =
+                json!({"type": "command", "command": command, "timeout": hook.timeout});
+            if let Some(when) = hook.when {
+                handler["if"] = json!(when);
+            }
+            let mut group = json!({"hooks": [handler]});
+            if let Some(matcher) = hook.matcher {
+                group["matcher"] = json!(matcher);
+            }
+            group
+        })
+        .collect();
+    json!({"hooks": {event: groups}})
+}
+
+fn run_case(env: &Env, case: &Case) -> Result<Row> {
+    let case_dir = env.work.join(case.name);
+    let hooks = hooks_of(case);
+    let agent_side = side(&case_dir, "agent")?;
+    let commands = scripts(&agent_side, &hooks)?;
+    let server = FakeServer::start(
+        match env.agent {
+            Agent::Codex => Wire::Responses,
+            Agent::Claude => Wire::Messages,
+        },
+        format!("touch {}", agent_side.marker.display()),
+    )?;
+    let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port)?;
+    fs::write(agent_side.dir.join("agent.log"), &output)?;
+    let requests = server.requests();
+    fs::write(
+        agent_side.dir.join("requests.json"),
+        serde_json::to_string_pretty(
+            &requests
+                .iter()
+                .map(|r| json!({"path": r.path, "main": r.main, "body": r.body}))
+                .collect::<Vec<_>>(),
+        )?,
+    )?;
+    let main: Vec<_> = requests.iter().filter(|r| r.main).collect();
+    let all_bodies: String = requests.iter().map(|r| r.body.as_str()).collect();
+    let agent_seen = Seen {
+        ran: if agent_side.rewritten.exists() {
+            "rewritten"
+        } else if agent_side.dir.join("rewritten-first").exists() {
+            "rewritten-first"
+        } else if agent_side.marker.exists() {
+            "original"
+        } else {
+            "none"
+        },
+        reason: all_bodies.contains("REASON_TOKEN"),
+        second: all_bodies.contains("SECOND_TOKEN"),
+        context: all_bodies.contains("CONTEXT_TOKEN"),
+        turns: match main.len() {
+            0 => "no model call",
+            1 => "stopped",
+            2 => "normal",
+            _ => "continued",
+        },
+        hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
+    };
+    let mut captures: Vec<PathBuf> = fs::read_dir(&agent_side.captures)?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    captures.sort();
+    let payload = (0..hooks.len())
+        .map(|i| agent_side.captures.join(format!("{i}.0.json")))
+        .find(|p| p.exists());
+    let (engine_text, agree) = match &payload {
+        None => {
+            let agree = agent_seen.hooks.is_empty();
+            (
+                format!(
+                    "no payload captured (agent ran no hook); {}",
+                    agent_seen.show()
+                ),
+                agree,
+            )
+        }
+        Some(payload) => {
+            let engine = run_engine(env, case, &case_dir, &hooks, payload)?;
+            match engine {
+                Err(error) => (format!("engine error: {error}"), false),
+                Ok((outcome, engine_hooks)) => {
+                    let predicted = predict(case, &outcome, engine_hooks);
+                    let statuses: Vec<String> = outcome["runs"]
+                        .as_array()
+                        .map(|runs| {
+                            runs.iter()
+                                .map(|r| {
+                                    let status = r["status"].as_str().unwrap_or("?");
+                                    match r["skip_reason"].as_str() {
+                                        Some(why) => format!("{status}:{why}"),
+                                        None => status.to_owned(),
+                                    }
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let summary = format!(
+                        "{} [decision {}, stop {}, runs {}]",
+                        predicted.show(),
+                        outcome["decision"].as_str().unwrap_or("none"),
+                        outcome["stop"],
+                        statuses.join(",")
+                    );
+                    (summary, predicted == agent_seen)
+                }
+            }
+        }
+    };
+    Ok(Row {
+        name: case.name,
+        event: case.event,
+        agent: agent_seen.show(),
+        engine: engine_text,
+        agree,
+        deliberate: deliberate(env.agent, case.name),
+        captures,
+    })
+}
+
+fn ran_hooks(captures: &Path, count: usize, probe: bool) -> Vec<usize> {
+    let under_test = if probe { count - 1 } else { count };
+    (0..under_test)
+        .filter(|i| captures.join(format!("{i}.0.json")).exists())
+        .collect()
+}
+
+fn run_agent(
+    env: &Env,
+    case: &Case,
+    side: &Side,
+    hooks: &[Hook],
+    commands: &[String],
+    port: u16,
+) -> Result<String> {
+    let home = side.dir.join("home");
+    let project = side.dir.join("project");
+    let bin = env.npm.join("node_modules/.bin");
+    let mut command = match env.agent {
+        Agent::Codex => {
+            let codex_home = home.join(".codex");
+            fs::create_dir_all(&codex_home)?;
+            let config = format!(
+                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"never\"\n\
+                 sandbox_mode = \"danger-full-access\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+                 base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
+                 request_max_retries = 0\nstream_max_retries = 0\n\n{}",
+                toml_config(case.event, hooks, commands)
+            );
+            fs::write(codex_home.join("config.toml"), config)?;
+            let mut command = Command::new(bin.join("codex"));
+            command
+                .args([
+                    "exec",
+                    "--skip-git-repo-check",
+                    "--dangerously-bypass-hook-trust",
+                ])
+                .args(["--dangerously-bypass-approvals-and-sandbox", "-C"])
+                .arg(&project)
+                .arg("Run the command.")
+                .env("CODEX_HOME", &codex_home)
+                .env("OPENAI_API_KEY", "sk-fake");
+            command
+        }
+        Agent::Claude => {
+            let claude = home.join(".claude");
+            fs::create_dir_all(&claude)?;
+            fs::write(
+                claude.join("settings.json"),
+                serde_json::to_string_pretty(&json_config(case.event, hooks, commands))?,
+            )?;
+            let mut command = Command::new(bin.join("claude"));
+            command
+                .args([
+                    "-p",
+                    "Run the command.",
+                    "--output-format",
+                    "stream-json",
+                    "--verbose",
+                ])
+                .args([
+                    "--dangerously-skip-permissions",
+                    "--model",
+                    "claude-sonnet-4-5",
+                ])
+                .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+                .env("ANTHROPIC_API_KEY", "sk-ant-fake")
+                .env("IS_SANDBOX", "1")
+                .env("DISABLE_TELEMETRY", "1")
+                .env("DISABLE_AUTOUPDATER", "1")
+                .env("DISABLE_ERROR_REPORTING", "1")
+                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+            command
+        }
+    };
+    command
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("CLAUDECODE")
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(side.dir.join("stdout"))?)
+        .stderr(fs::File::create(side.dir.join("stderr"))?);
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("starting {}", env.agent.name()))?;
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status.to_string();
+        }
+        if started.elapsed() > AGENT_DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            break "killed after the deadline".to_owned();
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    let stdout = fs::read_to_string(side.dir.join("stdout")).unwrap_or_default();
+    let stderr = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
+    Ok(format!(
+        "status: {status}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
+    ))
+}
+
+/// Runs `hook run` with the same hooks on the captured payload: the outcome and the hooks that ran.
+fn run_engine(
+    env: &Env,
+    case: &Case,
+    case_dir: &Path,
+    hooks: &[Hook],
+    payload: &Path,
+) -> Result<std::result::Result<(Value, Vec<usize>), String>> {
+    let engine = side(case_dir, "engine")?;
+    let commands = scripts(&engine, hooks)?;
+    let home = engine.dir.join("home");
+    let project = engine.dir.join("project");
+    let dialect = env.agent.dialect();
+    match env.agent {
+        Agent::Codex => {
+            fs::write(
+                home.join("config.toml"),
+                toml_config(case.event, hooks, &commands),
+            )?;
+            let trust = Command::new(&env.hook)
+                .args(["trust", "--dialect", dialect, "--all", "--home"])
+                .arg(&home)
+                .arg("--project")
+                .arg(&project)
+                .output()?;
+            if !trust.status.success() {
+                return Ok(Err(format!(
+                    "hook trust: {}",
+                    String::from_utf8_lossy(&trust.stderr).trim()
+                )));
+            }
+        }
+        Agent::Claude => {
+            fs::write(
+                home.join("settings.json"),
+                serde_json::to_string_pretty(&json_config(case.event, hooks, &commands))?,
+            )?;
+        }
+    }
+    let output = Command::new(&env.hook)
+        .args(["run", "--dialect", dialect, "--event", case.event, "--home"])
+        .arg(&home)
+        .arg("--project")
+        .arg(&project)
+        .arg("--input")
+        .arg(payload)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .output()?;
+    fs::write(engine.dir.join("outcome.json"), &output.stdout)?;
+    fs::write(engine.dir.join("stderr"), &output.stderr)?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = stderr
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .replace('|', "\\|");
+        return Ok(Err(format!(
+            "`hook run` exit {}: {first}",
+            output.status.code().unwrap_or(-1)
+        )));
+    }
+    let outcome: Value = serde_json::from_slice(&output.stdout).context("parsing the outcome")?;
+    Ok(Ok((
+        outcome,
+        ran_hooks(&engine.captures, hooks.len(), case.probe),
+    )))
+}
+
+/// What the agent would do, by the engine's outcome.
+fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>) -> Seen {
+    let decision = outcome["decision"].as_str().unwrap_or("");
+    let stop = outcome["stop"] == true;
+    let reason = outcome["reason"].as_str().unwrap_or("");
+    let blocking = matches!(decision, "block" | "deny" | "ask");
+    let context = outcome["additional_context"]
+        .as_str()
+        .is_some_and(|c| c.contains("CONTEXT_TOKEN"));
+    let command = outcome["updated_input"]["command"].as_str();
+    let reason_token = |token: &str| blocking && reason.contains(token);
+    match case.event {
+        "PreToolUse" => Seen {
+            ran: match (blocking || stop, command) {
+                (true, _) => "none",
+                (false, Some(c)) if c.ends_with("-first") => "rewritten-first",
+                (false, Some(_)) => "rewritten",
+                (false, None) => "original",
+            },
+            reason: !stop && reason_token("REASON_TOKEN"),
+            second: !stop && reason_token("SECOND_TOKEN"),
+            context,
+            turns: if stop { "stopped" } else { "normal" },
+            hooks,
+        },
+        "PostToolUse" => Seen {
+            ran: "original",
+            reason: !stop && reason_token("REASON_TOKEN"),
+            second: false,
+            context,
+            turns: if stop { "stopped" } else { "normal" },
+            hooks,
+        },
+        "UserPromptSubmit" => Seen {
+            ran: if blocking || stop { "none" } else { "original" },
+            reason: false,
+            second: false,
+            context,
+            turns: if blocking || stop {
+                "no model call"
+            } else {
+                "normal"
+            },
+            hooks,
+        },
+        "Stop" => Seen {
+            ran: "original",
+            reason: reason_token("REASON_TOKEN") && !stop,
+            second: reason_token("SECOND_TOKEN") && !stop,
+            context,
+            turns: if blocking && !stop {
+                "continued"
+            } else {
+                "normal"
+            },
+            hooks,
+        },
+        _ => Seen {
+            ran: "original",
+            reason: false,
+            second: false,
+            context,
+            turns: "normal",
+            hooks,
+        },
+    }
+}
+
+/// Deliberate differences: the SPEC rule that makes each.
+fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
+    match (agent, case) {
+        (Agent::Codex, "pre-wrong-event-name") => Some(
+            "lime: a `hookEventName` naming another event fails the run (the published schema), \
+             though Codex 0.169 accepts it",
+        ),
+        (_, "pre-two-rewrites") => Some(
+            "several rewrites: the last in config order wins (both agents: the last to finish, a race)",
+        ),
+        (Agent::Claude, "pre-exit1-json-allow") => Some(
+            "verboo: JSON is read on exit 0 only; exit 1/3 with JSON is a failed run (Claude Code 2.1 obeys the JSON)",
+        ),
+        (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(
+            "verboo: truncated or trailing JSON is a failed run with a message (Claude Code treats it as text)",
+        ),
+        _ => None,
+    }
+}
+
+/// Captured payloads kept per case: a looping case (Codex's stop-block loop) captures hundreds
+/// of near-identical ones.
+const FIXTURES_PER_CASE: usize = 4;
+
+fn copy_fixtures(root: &Path, agent: Agent, work: &Path, rows: &[Row]) -> Result<()> {
+    let dir = root.join("tests/fixtures/conformance").join(agent.name());
+    fs::create_dir_all(&dir)?;
+    for row in rows {
+        for capture in row.captures.iter().take(FIXTURES_PER_CASE) {
+            let Ok(text) = fs::read_to_string(capture) else {
+                continue;
+            };
+            let Ok(mut value) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            let event = value["hook_event_name"]
+                .as_str()
+                .unwrap_or("unknown")
+                .to_owned();
+            // Machine-specific paths are kept as captured except the run folder, made relative.
+            let prefix = work.display().to_string();
+            let text =
+                serde_json::to_string_pretty(&value.take())?.replace(&prefix, "/conformance");
+            let file = capture
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("capture.json");
+            fs::write(
+                dir.join(format!("{}--{event}--{file}", row.name)),
+                text + "\n",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn report(sections: &[(Agent, Vec<Row>)]) -> String {
+    let mut text = String::from(
+        "# Conformance against the real agents\n\n\
+         Generated by `cargo xtask conformance all`; do not edit. Each case configures command hooks in \
+         the agent's own files, runs the real agent against a fake model server that scripts one \
+         `touch MARKER` tool call, records what happened (did the command run, what reached the model, \
+         how many model turns, which hooks ran), then feeds the exact stdin each hook got to \
+         `hook run` with the same hooks and predicts the same observations from the outcome.\n\n\
+         Columns: *ran* is `original` (marker written), `rewritten` (the hook's `updatedInput` ran) or \
+         `none`; *turns* counts model requests of the agent loop (`normal` = tool call + answer, \
+         `stopped` = no answer after the tool, `continued` = a Stop hook made it go on, `no model call`); \
+         `reason→model`/`context→model`: the hook's reason or context reached the model; *hooks*: \
+         which of the case's handlers (config index) ran.\n\n",
+    );
+    for (agent, rows) in sections {
+        let agreed = rows.iter().filter(|r| r.agree).count();
+        let deliberate = rows
+            .iter()
+            .filter(|r| !r.agree && r.deliberate.is_some())
+            .count();
+        let _ = writeln!(
+            text,
+            "## {}\n\n{agreed} of {} cases agree; {deliberate} deliberate differences; {} disagreements.\n",
+            agent.title(),
+            rows.len(),
+            rows.len() - agreed - deliberate
+        );
+        text.push_str(
+            "| case | event | agent did | engine concluded | agree |\n|---|---|---|---|---|\n",
+        );
+        for row in rows {
+            let verdict = match (row.agree, row.deliberate) {
+                (true, _) => "yes".to_owned(),
+                (false, Some(rule)) => format!("deliberate: {rule}"),
+                (false, None) => "**no**".to_owned(),
+            };
+            let _ = writeln!(
+                text,
+                "| {} | {} | {} | {} | {} |",
+                row.name,
+                row.event,
+                row.agent.replace('|', "\\|"),
+                row.engine.replace('|', "\\|"),
+                verdict
+            );
+        }
+        text.push('\n');
+    }
+    text
+}

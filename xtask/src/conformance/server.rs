@@ -1,0 +1,284 @@
+//! The fake model server both agents talk to: HTTP/1.1 by hand on 127.0.0.1, one thread.
+//!
+//! Script: the first *main* request (Codex: any `POST …/responses`; Claude Code: a `POST
+//! …/messages` that offers the `Bash` tool) gets a tool call running `command`; every later
+//! request gets a final text answer. Every request body is logged, so a case can see what reached
+//! the model.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+/// Which wire protocol the server speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wire {
+    /// OpenAI Responses API with SSE (Codex).
+    Responses,
+    /// Anthropic Messages API with SSE (Claude Code).
+    Messages,
+}
+
+/// One logged request.
+#[derive(Clone, Debug)]
+pub(crate) struct Logged {
+    /// The request path.
+    pub(crate) path: String,
+    /// The body, as text.
+    pub(crate) body: String,
+    /// Whether this was a main (agent-loop) request.
+    pub(crate) main: bool,
+}
+
+/// A running fake server; it lives until the process exits (one per case, cheap).
+pub(crate) struct FakeServer {
+    /// The port on 127.0.0.1.
+    pub(crate) port: u16,
+    log: Arc<Mutex<Vec<Logged>>>,
+}
+
+impl FakeServer {
+    /// Starts a server that answers the first main request with a tool call running `command`.
+    pub(crate) fn start(wire: Wire, command: String) -> Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0").context("binding the fake model server")?;
+        let port = listener.local_addr()?.port();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::clone(&log);
+        thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let log = Arc::clone(&shared);
+                let command = command.clone();
+                thread::spawn(move || {
+                    let _ignored = serve(stream, wire, &command, &log);
+                });
+            }
+        });
+        Ok(Self { port, log })
+    }
+
+    /// Every request so far.
+    pub(crate) fn requests(&self) -> Vec<Logged> {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
+    }
+}
+
+fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>) -> Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(());
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut length = 0usize;
+    let mut chunked = false;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 {
+            return Ok(());
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            let name = name.trim().to_ascii_lowercase();
+            if name == "content-length" {
+                length = value.trim().parse().unwrap_or(0);
+            } else if name == "transfer-encoding" && value.contains("chunked") {
+                chunked = true;
+            }
+        }
+    }
+    let body = if chunked {
+        read_chunked(&mut reader)?
+    } else {
+        read_exact(&mut reader, length)?
+    };
+    let body = String::from_utf8_lossy(&body).into_owned();
+    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, command, log);
+    if let Ok(mut log) = log.lock() {
+        log.push(Logged {
+            path: path.clone(),
+            body,
+            main,
+        });
+    }
+    let mut out = stream.try_clone()?;
+    write!(
+        out,
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{payload}",
+        payload.len()
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+fn read_exact(reader: &mut impl Read, length: usize) -> Result<Vec<u8>> {
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    Ok(body)
+}
+
+fn read_chunked(reader: &mut BufReader<TcpStream>) -> Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        reader.read_line(&mut size)?;
+        let size = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)?;
+        let chunk = read_exact(reader, size)?;
+        body.extend_from_slice(&chunk);
+        let mut crlf = String::new();
+        reader.read_line(&mut crlf)?;
+        if size == 0 {
+            return Ok(body);
+        }
+    }
+}
+
+/// Status line, content type, body, and whether it was a main request.
+fn answer(
+    wire: Wire,
+    method: &str,
+    path: &str,
+    body: &str,
+    command: &str,
+    log: &Mutex<Vec<Logged>>,
+) -> (&'static str, &'static str, String, bool) {
+    let earlier_main = log
+        .lock()
+        .map(|log| log.iter().filter(|r| r.main).count())
+        .unwrap_or(0);
+    let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    match wire {
+        Wire::Responses => {
+            if method != "POST" || !path.ends_with("/responses") {
+                return (
+                    "200 OK",
+                    "application/json",
+                    json!({"data": [], "models": []}).to_string(),
+                    false,
+                );
+            }
+            let sse = if earlier_main == 0 {
+                codex_tool_call(&request, command)
+            } else {
+                codex_text("done")
+            };
+            ("200 OK", "text/event-stream", sse, true)
+        }
+        Wire::Messages => {
+            if method != "POST" || !path.contains("/messages") {
+                return ("200 OK", "application/json", "{}".to_owned(), false);
+            }
+            if path.contains("count_tokens") {
+                return (
+                    "200 OK",
+                    "application/json",
+                    json!({"input_tokens": 10}).to_string(),
+                    false,
+                );
+            }
+            let offers_bash = request["tools"]
+                .as_array()
+                .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
+            let streaming = request["stream"] == true;
+            if offers_bash && earlier_main == 0 {
+                let (ct, text) = claude_message(streaming, Some(command), "");
+                ("200 OK", ct, text, true)
+            } else {
+                let (ct, text) = claude_message(streaming, None, "done");
+                ("200 OK", ct, text, offers_bash)
+            }
+        }
+    }
+}
+
+fn sse(events: &[Value]) -> String {
+    events
+        .iter()
+        .map(|event| {
+            format!(
+                "event: {}\ndata: {event}\n\n",
+                event["type"].as_str().unwrap_or("message")
+            )
+        })
+        .collect()
+}
+
+fn codex_completed() -> Value {
+    json!({"type": "response.completed", "response": {"id": "resp-1", "usage": {
+        "input_tokens": 10, "input_tokens_details": null, "output_tokens": 5,
+        "output_tokens_details": null, "total_tokens": 15}}})
+}
+
+fn codex_tool_call(request: &Value, command: &str) -> String {
+    let tools = request["tools"].to_string();
+    let (name, arguments) = if tools.contains("\"exec_command\"") {
+        ("exec_command", json!({"cmd": command}))
+    } else if tools.contains("\"shell_command\"") {
+        ("shell_command", json!({"command": command}))
+    } else {
+        ("shell", json!({"command": ["bash", "-lc", command]}))
+    };
+    sse(&[
+        json!({"type": "response.created", "response": {"id": "resp-1"}}),
+        json!({"type": "response.output_item.done", "item": {
+            "type": "function_call", "id": "fc-1", "call_id": "call-1", "name": name,
+            "arguments": arguments.to_string()}}),
+        codex_completed(),
+    ])
+}
+
+fn codex_text(text: &str) -> String {
+    sse(&[
+        json!({"type": "response.created", "response": {"id": "resp-2"}}),
+        json!({"type": "response.output_item.done", "item": {
+            "type": "message", "role": "assistant", "id": "msg-1",
+            "content": [{"type": "output_text", "text": text}]}}),
+        codex_completed(),
+    ])
+}
+
+fn claude_message(streaming: bool, command: Option<&str>, text: &str) -> (&'static str, String) {
+    let usage = json!({"input_tokens": 10, "output_tokens": 5});
+    let (block, stop_reason) = match command {
+        Some(command) => (
+            json!({"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": command}}),
+            "tool_use",
+        ),
+        None => (json!({"type": "text", "text": text}), "end_turn"),
+    };
+    if !streaming {
+        let message = json!({"id": "msg_01", "type": "message", "role": "assistant",
+            "model": "claude-sonnet-4-5", "content": [block], "stop_reason": stop_reason,
+            "stop_sequence": null, "usage": usage});
+        return ("application/json", message.to_string());
+    }
+    let (start, delta) = match command {
+        Some(command) => (
+            json!({"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": json!({"command": command}).to_string()}),
+        ),
+        None => (
+            json!({"type": "text", "text": ""}),
+            json!({"type": "text_delta", "text": text}),
+        ),
+    };
+    let events = [
+        json!({"type": "message_start", "message": {"id": "msg_01", "type": "message",
+            "role": "assistant", "model": "claude-sonnet-4-5", "content": [], "stop_reason": null,
+            "stop_sequence": null, "usage": usage}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": start}),
+        json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+            "usage": {"output_tokens": 5}}),
+        json!({"type": "message_stop"}),
+    ];
+    ("text/event-stream", sse(&events))
+}
