@@ -62,7 +62,7 @@ fn expand_string(text: &str, event: &Value) -> Result<Value, String> {
             other => {
                 return Err(format!(
                     "`${{{path}}}` is {} and cannot be written inside the text `{text}`; make the placeholder the whole string to pass it as JSON",
-                    type_name(other)
+                    hook_protocol::json_type(other)
                 ));
             }
         }
@@ -88,17 +88,6 @@ fn lookup<'a>(event: &'a Value, path: &str) -> Result<&'a Value, String> {
         })?;
     }
     Ok(at)
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The hook output carried by a tool result, as bytes to interpret, or the error it reports.

@@ -85,7 +85,7 @@ mod validate;
 
 pub use dialect::{Dialect, UnknownDialect};
 pub use event::{BlockEffect, Event, MatchTarget};
-pub use input::{EventInput, InputError, input_from_value, parse_input};
+pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     Decision, HandlerType, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason, Source,

@@ -169,8 +169,8 @@ pub(crate) fn typed_from_value<T: DeserializeOwned>(
     })
 }
 
-/// The JSON type name of a value, for messages.
-pub(crate) fn json_type(value: &Value) -> &'static str {
+/// The JSON type name of a value with its article (`"an object"`, `"null"`), for messages.
+pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

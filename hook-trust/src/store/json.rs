@@ -202,7 +202,7 @@ fn check_shape(path: &Path, text: &str) -> Result<(), StoreError> {
             Some(Position::of_offset(text, offset)),
             format!(
                 "the root is {}, not an object like {{\"version\": 1, \"hooks\": {{}}}}",
-                type_name(&value)
+                hook_protocol::json_type(&value)
             ),
         ));
     };
@@ -213,24 +213,13 @@ fn check_shape(path: &Path, text: &str) -> Result<(), StoreError> {
                     None,
                     format!(
                         "`hooks.\"{key}\"` is {}, not an object like {{\"trusted_hash\": \"sha256:...\"}}",
-                        type_name(record)
+                        hook_protocol::json_type(record)
                     ),
                 ));
             }
         }
     }
     Ok(())
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// serde_json's message without its trailing " at line L column C" (the error carries it).
