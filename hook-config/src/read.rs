@@ -220,13 +220,14 @@ impl Reader<'_> {
         }
     }
 
-    /// Whether `key` can name a plugin folder ([`is_plugin_name`]); if not, an error naming it
-    /// (only that plugin is left out: the rest of the file still loads).
+    /// Whether `key` can name a plugin folder ([`is_plugin_name`]); if not, a warning naming it.
+    /// A warning, not an error: only that plugin is left out and every hook of the file still
+    /// loads (an error means the file's hooks were dropped).
     fn plugin_name(&mut self, key: &Key, table: &str) -> bool {
         if is_plugin_name(&key.name) {
             return true;
         }
-        self.diagnostics.push(Diagnostic::error(
+        self.diagnostics.push(Diagnostic::warning(
             self.path,
             Some(key.pos),
             format!(
