@@ -207,29 +207,7 @@ pub fn matcher(dialect: Dialect, names: &[&str]) -> String {
 
 /// Compiles a dependency-free `cdylib` from `source` with rustc.
 pub fn raw_library(dir: &Path, name: &str, source: &str) -> PathBuf {
-    let src = dir.join(format!("{name}.rs"));
-    std::fs::write(&src, source).unwrap();
-    let out = dir.join(format!(
-        "{}{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-        .args([
-            "--edition",
-            "2024",
-            "--crate-type",
-            "cdylib",
-            "--crate-name",
-            name,
-            "-o",
-        ])
-        .arg(&out)
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    out
+    rustc_cdylib(dir, name, source, &[])
 }
 
 /// Compiles a `cdylib` using `hook_sdk` (the rlib the workspace built for these tests).
@@ -245,6 +223,19 @@ pub fn sdk_library(dir: &Path, name: &str, source: &str) -> PathBuf {
         })
         .max_by_key(|p| p.metadata().unwrap().modified().unwrap())
         .expect("hook_sdk's rlib in target/debug/deps");
+    let extra = [
+        "-C".to_owned(),
+        "panic=unwind".to_owned(),
+        "-L".to_owned(),
+        format!("dependency={}", deps.display()),
+        "--extern".to_owned(),
+        format!("hook_sdk={}", rlib.display()),
+    ];
+    rustc_cdylib(dir, name, source, &extra)
+}
+
+/// Writes `source` to `dir/name.rs` and compiles it with rustc into a `cdylib` beside it.
+fn rustc_cdylib(dir: &Path, name: &str, source: &str, extra: &[String]) -> PathBuf {
     let src = dir.join(format!("{name}.rs"));
     std::fs::write(&src, source).unwrap();
     let out = dir.join(format!(
@@ -260,13 +251,8 @@ pub fn sdk_library(dir: &Path, name: &str, source: &str) -> PathBuf {
             "cdylib",
             "--crate-name",
             name,
-            "-C",
-            "panic=unwind",
-            "-L",
         ])
-        .arg(format!("dependency={}", deps.display()))
-        .arg("--extern")
-        .arg(format!("hook_sdk={}", rlib.display()))
+        .args(extra)
         .arg("-o")
         .arg(&out)
         .arg(&src)
