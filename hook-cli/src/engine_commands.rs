@@ -101,10 +101,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let input = input_from_value(dialect, value).context("invalid event input")?;
 
+    // A broken handler, group or file was reported above and is in the outcome's `runs` as
+    // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
     let loaded = args.location.load()?;
-    if loaded.has_errors() {
-        bail!("the hook configuration has errors (above): fix them, then run again");
-    }
     let project = args.location.project_dir()?;
     let options = hook_exec::EngineOptions {
         project_dir: Some(project),
@@ -145,32 +144,60 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let session_id = input.session_id().to_owned();
     let ended = runtime.block_on(async {
         // Listen before the first hook starts, so no signal finds a hook without its killer.
         let signals = Signals::listen().context("cannot listen for signals")?;
-        tokio::select! {
-            outcome = engine.dispatch(&input) => Ok::<_, anyhow::Error>(Ok(outcome)),
+        let signal = signals.received();
+        tokio::pin!(signal);
+        let outcome = tokio::select! {
+            outcome = engine.dispatch(&input) => outcome,
             // Dropping the dispatch (the other branch) kills every hook group still running.
-            signal = signals.received() => Ok(Err(signal)),
+            signal = &mut signal => return Ok::<_, anyhow::Error>(Err(signal)),
+        };
+        for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
+            errln!("{warning}");
+        }
+        println_exact(&serde_json::to_string_pretty(&outcome)?);
+        if engine.pending_async(&session_id) == 0 {
+            return Ok(Ok(()));
+        }
+        // The outcome is complete: the caller reads it up to the end of stdout now. Async
+        // hooks still run to their end or their own timeout; their results have no one to go
+        // to but stderr, where a failure is reported.
+        crate::terminal::close_stdout();
+        tokio::select! {
+            results = engine.collect_async(&session_id, None) => {
+                for result in results {
+                    if let Some(error) = &result.run.error {
+                        errln!("async hook {} {}: {error}", result.run.key, status_word(result.run.status));
+                    }
+                }
+                Ok(Ok(()))
+            }
+            // Dropping the collection, then the engine, kills every async group still running.
+            signal = &mut signal => Ok(Err(signal)),
         }
     });
-    // Async hooks still running are cancelled: dropping the engine aborts their tasks, and the
-    // runtime drops them (killing their groups) without waiting for a native call that timed
-    // out: its thread cannot be stopped and must not keep `hook run` alive.
+    // Anything still running (after a signal) is cancelled: dropping the engine aborts its
+    // tasks, and the runtime drops them (killing their groups) without waiting for a native
+    // call that timed out: its thread cannot be stopped and must not keep `hook run` alive.
     drop(engine);
     runtime.shutdown_background();
-    let outcome = match ended? {
-        Ok(outcome) => outcome,
+    match ended? {
+        Ok(()) => Ok(ExitCode::SUCCESS),
         Err((name, number)) => {
             errln!("hook run: {name} received; every running hook was killed");
-            return Ok(ExitCode::from(128 + number));
+            Ok(ExitCode::from(128 + number))
         }
-    };
-    for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
-        errln!("{warning}");
     }
-    println_exact(&serde_json::to_string_pretty(&outcome)?);
-    Ok(ExitCode::SUCCESS)
+}
+
+fn status_word(status: hook_protocol::RunStatus) -> &'static str {
+    match status {
+        hook_protocol::RunStatus::TimedOut => "timed out",
+        _ => "failed",
+    }
 }
 
 /// The signals that interrupt `hook run`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).

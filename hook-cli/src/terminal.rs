@@ -92,6 +92,23 @@ pub(crate) fn println_exact(text: &str) {
     print_exact(&format!("{text}\n"));
 }
 
+/// Ends stdout: flushes it, then points file descriptor 1 at `/dev/null`, so a reader waiting
+/// for the end of our output gets it now while the process goes on (`hook run` with async
+/// hooks still running). Later writes to stdout go nowhere.
+pub(crate) fn close_stdout() {
+    let _ = io::stdout().lock().flush();
+    #[cfg(unix)]
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: both descriptors are open for the duration of the call; dup2 replaces fd 1
+        // atomically and `null` is closed on drop, fd 1 keeping its own reference.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
+        }
+    }
+}
+
 /// A reader of our output went away (`hook list | head -1`): stop quietly, as other Unix tools
 /// do. Any other write error is reported once on stderr.
 fn closed_stdout(error: &io::Error) -> ! {

@@ -226,13 +226,13 @@ fn a_native_hook_past_its_timeout_does_not_keep_hook_run_alive() {
 }
 
 #[test]
-fn async_hooks_still_running_die_with_their_whole_group_when_hook_run_exits() {
+fn the_outcome_comes_at_once_and_a_signal_kills_the_async_hooks_still_running() {
     let dir = tempfile::tempdir().unwrap();
     let (home, project) = (dir.path().join("home"), dir.path().join("project"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
     // verboo's user layer runs without trust. The second hook holds the event until the async
-    // one has written its pids, so `hook run` exits while the async hook surely runs.
+    // one has written its pids, so the outcome is printed while the async hook surely runs.
     let wait = "until [ \"$(wc -l < pids 2>/dev/null)\" = 2 ]; do sleep 0.05; done";
     let config = serde_json::json!({"hooks": {"UserPromptSubmit": [{"hooks": [
         {"type": "command", "command": SLEEPER, "async": true, "timeout": 600},
@@ -262,15 +262,23 @@ fn async_hooks_still_running_die_with_their_whole_group_when_hook_run_exits() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let status = exits(&mut run).expect("hook run never exited");
-    let stderr = std::io::read_to_string(run.stderr.take().unwrap()).unwrap();
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    // stdout ends (the whole outcome is there) while the async hook still runs.
+    let stdout = std::io::read_to_string(run.stdout.take().unwrap()).unwrap();
+    let outcome: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(outcome["runs"][0]["status"], "async", "{outcome}");
+    assert_eq!(outcome["runs"][1]["status"], "ok", "{outcome}");
     let pids: Vec<u32> = std::fs::read_to_string(project.join("pids"))
         .unwrap()
         .lines()
         .map(|l| l.parse().unwrap())
         .collect();
     assert_eq!(pids.len(), 2);
+    assert!(run.try_wait().unwrap().is_none(), "hook run left its async hook");
+    assert!(pids.iter().all(|pid| alive(*pid)));
+
+    signal(run.id(), "TERM");
+    let status = exits(&mut run).expect("hook run never exited");
+    assert_eq!(status.code(), Some(128 + 15));
     let survivors: Vec<u32> = pids.iter().copied().filter(|p| !dies(*p)).collect();
     for pid in &survivors {
         signal(*pid, "KILL");

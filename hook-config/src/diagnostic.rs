@@ -39,7 +39,9 @@ pub struct Diagnostic {
     pub column: Option<usize>,
     /// What is wrong and what was expected.
     pub message: String,
-    /// Whether the file's hooks were dropped ([`Severity::Error`]) or not.
+    /// [`Severity::Error`]: something written was not used (a broken handler, group or file is
+    /// left out, a setting of the wrong type ignored); [`Severity::Warning`]: used, or ignored
+    /// as the agent ignores it.
     pub severity: Severity,
 }
 

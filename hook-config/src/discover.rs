@@ -116,23 +116,32 @@ pub struct LoadOptions {
     pub env: Environment,
     /// Session hooks, merged last.
     pub session: Vec<SessionHooks>,
-    /// Tool-name aliases, alias → the agent's canonical tool name (lime's `Edit` and `Write`
-    /// for its patch tool). A matcher naming either side matches the other.
+    /// Tool-name aliases, alias → the agent's canonical tool name. A matcher naming either side
+    /// matches the other, and a handler matched under several names runs once. lime starts with
+    /// `Edit` and `Write` for `apply_patch` (the lime seed: file changes may be matched by the
+    /// adapter's `Edit` and `Write` aliases; Codex does the same).
     pub tool_aliases: BTreeMap<String, String>,
     /// Where the managed layer comes from (verboo and lime).
     pub managed: ManagedSource,
 }
 
 impl LoadOptions {
-    /// Options for `dialect` in `env`, with no overrides.
+    /// Options for `dialect` in `env`, with no overrides (and the dialect's own tool aliases).
     pub fn new(dialect: Dialect, env: Environment) -> Self {
+        let tool_aliases = match dialect {
+            Dialect::Lime => [("Edit", "apply_patch"), ("Write", "apply_patch")]
+                .into_iter()
+                .map(|(alias, canonical)| (alias.to_owned(), canonical.to_owned()))
+                .collect(),
+            Dialect::Wuu | Dialect::Verboo => BTreeMap::new(),
+        };
         LoadOptions {
             dialect,
             home: None,
             project_dir: None,
             env,
             session: Vec::new(),
-            tool_aliases: BTreeMap::new(),
+            tool_aliases,
             managed: ManagedSource::System,
         }
     }

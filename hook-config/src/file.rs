@@ -92,17 +92,14 @@ pub fn parse_hooks(dialect: Dialect, label: &str, text: &str, toml: bool) -> Fil
         &mut diagnostics,
     );
     let hooks = parsed
-        .map(|file| {
-            file.handlers
-                .into_iter()
-                .map(|raw| FileHook {
-                    event: raw.event,
-                    matcher: raw.matcher,
-                    config: raw.config,
-                    timeout: raw.timeout,
-                })
-                .collect()
+        .handlers
+        .into_iter()
+        .map(|raw| FileHook {
+            event: raw.event,
+            matcher: raw.matcher,
+            config: raw.config,
+            timeout: raw.timeout,
         })
-        .unwrap_or_default();
+        .collect();
     FileHooks { hooks, diagnostics }
 }

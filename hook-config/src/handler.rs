@@ -133,7 +133,11 @@ impl HandlerConfig {
     /// runs, with `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` expanded to `plugin_root` first,
     /// so two plugins' `${CLAUDE_PLUGIN_ROOT}/run.sh` are two different hooks. Command hooks are
     /// compared by command (and shell, args), HTTP hooks by URL, prompt and agent hooks by
-    /// prompt and model, MCP hooks by server, tool and input, native hooks by library.
+    /// prompt and model, MCP hooks by server, tool and input, native hooks by library; and in
+    /// every type by what else changes what runs: `if`, `timeout`, `async` and `asyncRewake`.
+    /// Anthropic's `security-guidance` plugin has two handlers with one command and the `if`s
+    /// `Bash(git commit:*)` and `Bash(git push:*)`: both must stay, each runs when its rule
+    /// matches.
     pub(crate) fn identity(&self, plugin_root: Option<&std::path::Path>) -> String {
         let expand = |text: &Option<String>| -> Option<String> {
             let text = text.as_ref()?;
@@ -161,7 +165,14 @@ impl HandlerConfig {
             }
             HandlerType::Native => serde_json::json!(["native", expand(&self.library)]),
         };
-        identity.to_string()
+        serde_json::json!([
+            identity,
+            self.condition,
+            self.timeout,
+            self.is_async,
+            self.async_rewake
+        ])
+        .to_string()
     }
 }
 

@@ -148,12 +148,30 @@
 //! outcome's `runs` as `skipped: disabled_by_settings`, never silently.
 //!
 //! Identical verboo handlers (same event, matcher, type and what runs, with `${PLUGIN_ROOT}` /
-//! `${CLAUDE_PLUGIN_ROOT}` expanded) collapse into the first at load, recording the others in
+//! `${CLAUDE_PLUGIN_ROOT}` expanded, and the same `if`, `timeout`, `async` and `asyncRewake`:
+//! handlers that differ in any of those are two hooks, as in Claude Code 2.1) collapse into the first at load, recording the others in
 //! [`Handler::duplicates`]; at selection identical handlers under different matchers are
 //! returned once. A hook collapses into an identical managed or user hook, or one of its own
 //! file or plugin, never into another project, local, plugin or session source: an untrusted
 //! copy can never stand in for a hook that would have run, and two plugins' hooks always run
 //! as two.
+//!
+//! # Broken configuration
+//!
+//! Loading never stops at a mistake (SPEC.md "Hostile input"; Claude Code and Codex both run
+//! the rest): the smallest unit that cannot be read is left out, reported as an error
+//! [`Diagnostic`] with its `file:line:col`, and kept in [`Registry::broken`] so that the engine
+//! lists it in `runs` as `skipped: invalid` ([`Registry::broken_for`]). The units: a handler (a
+//! field of the wrong type, a missing `command`, a verboo `timeout` of 0 or less, an invalid
+//! `if`), a group (an invalid matcher, no `hooks` array: its handlers are still checked and
+//! reported), an event's list, and a whole file or plugin (a syntax error, a file that is not a
+//! regular file or too big, a bad `plugin.json`: reported on every event). A setting of the
+//! wrong type (`disableAllHooks: "yes"`, `enabledPlugins`, `[plugins.*]`) is an error and is
+//! ignored; the hooks still load. As the agents do:
+//! - verboo and lime ignore the matcher of an event without a match value (`UserPromptSubmit`,
+//!   `Stop`...): it is not compiled, so `"["` there is a warning, not an error;
+//! - lime raises a `timeout` under one second to one second, with a warning (Codex does), and
+//!   skips a blank `command` with a warning (and a broken entry).
 //!
 //! # Limitations
 //!
@@ -191,5 +209,5 @@ pub use discover::{
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use matcher::{Matcher, MatcherError};
-pub use registry::{LoadError, Loaded, Registry, load};
+pub use registry::{Broken, LoadError, Loaded, Registry, load};
 pub use rule::{PermissionRule, RuleError};

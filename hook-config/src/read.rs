@@ -35,10 +35,30 @@ pub(crate) struct FileSettings {
     pub(crate) allow_managed_hooks_only: Option<bool>,
 }
 
-/// A file read without errors.
+/// A handler, group, event list or document that could not be read: it is left out, and the
+/// engine reports it in `runs` as `skipped: invalid`, while everything else of the file loads.
+#[derive(Debug, Clone)]
+pub(crate) struct RawBroken {
+    /// The event it was under; `None` when the whole document (or its `hooks`) is unreadable.
+    pub(crate) event: Option<Event>,
+    /// The matcher as written, when it was read.
+    pub(crate) matcher: Option<String>,
+    /// The compiled matcher, when it compiled: a broken handler under a matcher that does not
+    /// match an event is not reported for it.
+    pub(crate) compiled: Option<Matcher>,
+    /// The handler's type, when it was read.
+    pub(crate) handler_type: Option<HandlerType>,
+    /// Where it starts.
+    pub(crate) pos: Pos,
+    /// What is wrong, each problem as `file:line:col: message`.
+    pub(crate) error: String,
+}
+
+/// A file as read: the handlers that loaded, the ones that could not, and its settings.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ParsedFile {
     pub(crate) handlers: Vec<RawHandler>,
+    pub(crate) broken: Vec<RawBroken>,
     pub(crate) settings: FileSettings,
 }
 
@@ -63,7 +83,9 @@ pub(crate) fn is_plugin_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
-/// Reads `root`; `None` when any error was reported (the file's hooks are then not loaded).
+/// Reads `root`. One broken handler, group or event list is left out (in
+/// [`ParsedFile::broken`], with an error diagnostic) and the rest of the file loads; a setting
+/// of the wrong type is an error and is ignored.
 pub(crate) fn read_document(
     dialect: Dialect,
     root: &Node,
@@ -71,16 +93,21 @@ pub(crate) fn read_document(
     toml: bool,
     kind: DocKind,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<ParsedFile> {
+) -> ParsedFile {
     let mut reader = Reader {
         dialect,
         path,
         toml,
         diagnostics,
-        failed: false,
+        errors: Vec::new(),
+        broken: Vec::new(),
     };
     let mut parsed = ParsedFile::default();
-    let entries = reader.table(root, "the document")?;
+    let Some(entries) = reader.table(root, "the document") else {
+        reader.broke(0, None, None, None, None, root.pos);
+        parsed.broken = reader.broken;
+        return parsed;
+    };
     for (key, value) in entries {
         match (key.name.as_str(), dialect, kind) {
             ("hooks", _, _) => reader.hooks(value, &mut parsed.handlers),
@@ -107,7 +134,8 @@ pub(crate) fn read_document(
             _ => {}
         }
     }
-    (!reader.failed).then_some(parsed)
+    parsed.broken = reader.broken;
+    parsed
 }
 
 struct Reader<'a> {
@@ -115,14 +143,40 @@ struct Reader<'a> {
     path: &'a str,
     toml: bool,
     diagnostics: &'a mut Vec<Diagnostic>,
-    failed: bool,
+    /// Every error so far, as `file:line:col: message`: a unit (handler, group...) failed when the
+    /// list grew while it was read.
+    errors: Vec<String>,
+    broken: Vec<RawBroken>,
 }
 
 impl Reader<'_> {
     fn error(&mut self, pos: Pos, message: impl Into<String>) {
-        self.failed = true;
+        let message = message.into();
+        self.errors
+            .push(format!("{}:{}:{}: {message}", self.path, pos.line, pos.column));
         self.diagnostics
             .push(Diagnostic::error(self.path, Some(pos), message));
+    }
+
+    /// Records what was read since `errors_before` errors as one broken unit.
+    fn broke(
+        &mut self,
+        errors_before: usize,
+        event: Option<&Event>,
+        matcher: Option<String>,
+        compiled: Option<Matcher>,
+        handler_type: Option<HandlerType>,
+        pos: Pos,
+    ) {
+        let error = self.errors[errors_before.min(self.errors.len())..].join("; ");
+        self.broken.push(RawBroken {
+            event: event.cloned(),
+            matcher,
+            compiled,
+            handler_type,
+            pos,
+            error,
+        });
     }
 
     fn warn(&mut self, pos: Pos, message: impl Into<String>) {
@@ -253,7 +307,9 @@ impl Reader<'_> {
     }
 
     fn hooks(&mut self, node: &Node, out: &mut Vec<RawHandler>) {
+        let before = self.errors.len();
         let Some(events) = self.table(node, "hooks") else {
+            self.broke(before, None, None, None, None, node.pos);
             return;
         };
         for (key, value) in events {
@@ -272,7 +328,9 @@ impl Reader<'_> {
                 );
             }
             let what = format!("hooks.{}", key.name);
+            let before = self.errors.len();
             let Some(items) = self.array(value, &what) else {
+                self.broke(before, Some(&event), None, None, None, value.pos);
                 continue;
             };
             for (i, item) in items.iter().enumerate() {
@@ -288,9 +346,11 @@ impl Reader<'_> {
         }
     }
 
-    /// A verboo/lime group: `{matcher, hooks: [...]}`.
+    /// A verboo/lime group: `{matcher, hooks: [...]}`. A broken group is left out as a whole.
     fn group(&mut self, node: &Node, event: &Event, what: &str, out: &mut Vec<RawHandler>) {
+        let before = self.errors.len();
         let Some(fields) = self.table(node, what) else {
+            self.broke(before, Some(event), None, None, None, node.pos);
             return;
         };
         let mut matcher = None;
@@ -306,18 +366,37 @@ impl Reader<'_> {
                 other => self.warn(key.pos, format!("{what}: unknown field `{other}` ignored")),
             }
         }
+        let raw = matcher.as_ref().map(|(raw, _)| raw.clone());
         let Some(hooks) = hooks else {
             self.error(
                 node.pos,
                 format!("{what}: missing field `hooks` (an array of handlers)"),
             );
+            self.broke(before, Some(event), raw, None, None, node.pos);
             return;
         };
-        let Some(compiled) = self.matcher(matcher.as_ref(), event) else {
+        let compiled = if self.errors.len() > before {
+            None
+        } else {
+            self.matcher(matcher.as_ref(), event)
+        };
+        let Some(compiled) = compiled else {
+            // Its handlers are still read, so that every problem of the file is told at once;
+            // none of them loads, and the group is one broken entry.
+            if let Kind::Array(items) = &hooks.kind {
+                let broken_before = self.broken.len();
+                for (i, item) in items.iter().enumerate() {
+                    let what = format!("{what}.hooks[{i}]");
+                    let _ = self.handler(item, event, Some((raw.clone(), Matcher::All)), &what);
+                }
+                self.broken.truncate(broken_before);
+            }
+            self.broke(before, Some(event), raw, None, None, node.pos);
             return;
         };
         let what_hooks = format!("{what}.hooks");
         let Some(items) = self.array(hooks, &what_hooks) else {
+            self.broke(before, Some(event), raw, Some(compiled), None, node.pos);
             return;
         };
         let raw = matcher.map(|(raw, _)| raw);
@@ -333,6 +412,20 @@ impl Reader<'_> {
 
     fn matcher(&mut self, matcher: Option<&(String, Pos)>, event: &Event) -> Option<Matcher> {
         let raw = matcher.map(|(raw, _)| raw.as_str());
+        let no_match_value = event.match_target(self.dialect) == MatchTarget::Nothing;
+        if let (Some((raw, pos)), Dialect::Verboo | Dialect::Lime, true) =
+            (matcher, self.dialect, no_match_value)
+        {
+            // Claude Code and Codex ignore the matcher where the event has no match value, and
+            // do not validate it: `"["` on UserPromptSubmit runs the hook.
+            if !raw.is_empty() && raw != "*" {
+                self.warn(
+                    *pos,
+                    format!("matcher `{raw}` is ignored: {event} has no match value, so its hooks always run"),
+                );
+            }
+            return Some(Matcher::All);
+        }
         match Matcher::compile(self.dialect, raw) {
             Ok(compiled) => {
                 if let (Some((raw, pos)), Dialect::Wuu) = (matcher, self.dialect) {
@@ -365,9 +458,13 @@ impl Reader<'_> {
         group: Option<(Option<String>, Matcher)>,
         what: &str,
     ) -> Option<RawHandler> {
-        let fields = self.table(node, what)?;
-        let failed_before = self.failed;
-        self.failed = false;
+        let before = self.errors.len();
+        let group_matcher = group.as_ref().map(|(raw, compiled)| (raw.clone(), compiled.clone()));
+        let Some(fields) = self.table(node, what) else {
+            let (raw, compiled) = group_matcher.unzip();
+            self.broke(before, Some(event), raw.flatten(), compiled, None, node.pos);
+            return None;
+        };
         let mut type_name: Option<(String, Pos)> = None;
         let mut config = HandlerConfig::new(HandlerType::Command);
         let mut matcher: Option<(String, Pos)> = None;
@@ -436,37 +533,59 @@ impl Reader<'_> {
             }
         }
         // A field of the wrong type already made this handler fail: say nothing more of it.
-        let handler_type = if self.failed {
+        let handler_type = if self.errors.len() > before {
             None
         } else {
             self.handler_type(type_name.as_ref(), node.pos, what)
         };
+        let (raw_matcher, mut compiled) = match group_matcher {
+            Some((raw, compiled)) => (raw, Some(compiled)),
+            None => (matcher.as_ref().map(|(raw, _)| raw.clone()), None),
+        };
         let handler = handler_type.and_then(|handler_type| {
             config.handler_type = handler_type;
             self.required_fields(&config, node.pos, what)?;
-            let (compiled, matcher) = match group {
-                Some((raw, compiled)) => (compiled, raw),
-                None => (
-                    self.matcher(matcher.as_ref(), event)?,
-                    matcher.map(|(raw, _)| raw),
-                ),
-            };
+            if self.dialect == Dialect::Lime
+                && handler_type == HandlerType::Command
+                && config.command.as_deref().is_some_and(|c| c.trim().is_empty())
+            {
+                // Codex skips a blank command with a warning; so does lime, and reports it.
+                let message = format!("{what}.command is blank: this handler is skipped");
+                self.warn(node.pos, message.clone());
+                self.broken.push(RawBroken {
+                    event: Some(event.clone()),
+                    matcher: raw_matcher.clone(),
+                    compiled: compiled.clone(),
+                    handler_type: Some(handler_type),
+                    pos: node.pos,
+                    error: format!(
+                        "{}:{}:{}: {message}",
+                        self.path, node.pos.line, node.pos.column
+                    ),
+                });
+                return None;
+            }
+            if compiled.is_none() {
+                compiled = Some(self.matcher(matcher.as_ref(), event)?);
+            }
             let rule = self.condition(&config, condition_pos, event, what);
             config.timeout = timeout.map(|(t, _)| t);
             let timeout = self.timeout(timeout, event, handler_type, what)?;
             Some(RawHandler {
                 event: event.clone(),
-                matcher,
-                compiled,
+                matcher: raw_matcher.clone(),
+                compiled: compiled.clone()?,
                 rule,
                 config,
                 timeout,
                 pos: node.pos,
             })
         });
-        let failed = self.failed;
-        self.failed = failed_before || failed;
-        if failed { None } else { handler }
+        if self.errors.len() > before {
+            self.broke(before, Some(event), raw_matcher, compiled, handler_type, node.pos);
+            return None;
+        }
+        handler
     }
 
     fn handler_type(
@@ -608,6 +727,14 @@ impl Reader<'_> {
                     format!("{what}.timeout: expected a finite number of seconds"),
                 );
                 return None;
+            }
+            Some((t, pos)) if t <= 0.0 && self.dialect == Dialect::Lime => {
+                // Codex raises a timeout under one second to one second.
+                self.warn(
+                    pos,
+                    format!("{what}.timeout: {t} is not positive: 1 s applies (as in Codex)"),
+                );
+                1.0
             }
             Some((t, pos)) if t <= 0.0 => {
                 if self.dialect == Dialect::Wuu {

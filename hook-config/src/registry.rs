@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 
-use hook_protocol::{Dialect, Event, Layer, MatchTarget, PluginRef, Source};
+use hook_protocol::{Dialect, Event, HandlerType, Layer, MatchTarget, PluginRef, Source};
 use regex::RegexSet;
 use serde_json::Value;
 
@@ -14,7 +14,7 @@ use crate::fileread::{Owner, ReadError, read_config_text};
 use crate::handler::{Handler, Suppression};
 use crate::matcher::Matcher;
 use crate::node::{Kind, Node, parse_json, parse_toml};
-use crate::read::{DocKind, ParsedFile, RawHandler, is_plugin_name, read_document};
+use crate::read::{DocKind, ParsedFile, RawBroken, RawHandler, is_plugin_name, read_document};
 use crate::rule::PermissionRule;
 
 /// What [`load`] returns: the registry and every problem found on the way.
@@ -51,10 +51,37 @@ pub enum LoadError {
 pub struct Registry {
     dialect: Dialect,
     handlers: Vec<Handler>,
+    broken: Vec<Broken>,
     compiled: Vec<Compiled>,
     events: HashMap<Event, EventIndex>,
     /// Tool name → the other names that mean the same tool (both directions of the aliases).
     aliases: HashMap<String, Vec<String>>,
+}
+
+/// A handler, group, event list, file or plugin that could not be read. It never runs; the
+/// engine reports it, for each event it may have been on, in `runs` as `skipped: invalid`
+/// ([`Registry::broken_for`]), while every other handler runs (SPEC.md "Hostile input": one
+/// broken handler, group or file is skipped with a diagnostic while everything else runs).
+#[derive(Debug, Clone)]
+pub struct Broken {
+    /// A key for the report: `<layer>:<where>:<Event>:<matcher>:invalid@<line>:<col>`, with
+    /// `*` for the event when the whole file or plugin could not be read. Never trusted or
+    /// stored: a broken handler has no identity to trust.
+    pub key: String,
+    /// Where it was configured.
+    pub source: Source,
+    /// Its event; `None` when the whole file (or its `hooks`, or a plugin) could not be read,
+    /// so it is reported on every event.
+    pub event: Option<Event>,
+    /// Its matcher as written, when it was read.
+    pub matcher: Option<String>,
+    /// Its type, when it was read.
+    pub handler_type: Option<HandlerType>,
+    /// What is wrong, with the file and `line:col` of each problem.
+    pub error: String,
+    /// The compiled matcher, when it compiled (a handler broken under a matcher that does not
+    /// match is not reported for that call).
+    compiled: Option<Matcher>,
 }
 
 #[derive(Debug)]
@@ -95,7 +122,24 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             (Layer::Managed, _) => Owner::Root,
             _ => Owner::Anyone,
         };
+        let display = file.path.display().to_string();
+        let source = Source {
+            layer: file.layer,
+            path: Some(display.clone()),
+            plugin: None,
+        };
+        // The user file's keys name it relative to the home, so they survive moving the home
+        // (and a home checked into a repository keeps its trust records in any clone).
+        let key_name = match file.path.strip_prefix(&discovery.home) {
+            Ok(relative) if file.layer == Layer::User => relative.display().to_string(),
+            _ => display.clone(),
+        };
+        let errors_before = diagnostics.len();
         let Some(text) = read_text(&file.path, owner, &mut diagnostics) else {
+            // Missing is an empty layer; unreadable is reported on every event.
+            if let Some(parsed) = unreadable(&diagnostics[errors_before..]) {
+                sources.push((source, key_name, None, parsed));
+            }
             continue;
         };
         // A project that is the home's parent would read the user file twice.
@@ -104,7 +148,6 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             continue;
         }
         seen_paths.push(canonical);
-        let display = file.path.display().to_string();
         let toml = dialect == Dialect::Lime;
         let parsed = parse_document(
             dialect,
@@ -114,20 +157,7 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             DocKind::Settings(file.layer),
             &mut diagnostics,
         );
-        if let Some(parsed) = parsed {
-            let source = Source {
-                layer: file.layer,
-                path: Some(display.clone()),
-                plugin: None,
-            };
-            // The user file's keys name it relative to the home, so they survive moving the
-            // home (and a home checked into a repository keeps its trust records in any clone).
-            let key_name = match file.path.strip_prefix(&discovery.home) {
-                Ok(relative) if file.layer == Layer::User => relative.display().to_string(),
-                _ => display,
-            };
-            sources.push((source, key_name, None, parsed));
-        }
+        sources.push((source, key_name, None, parsed));
     }
     let enabled: Vec<String> = sources
         .iter()
@@ -142,33 +172,51 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             continue;
         }
         loaded_plugins.push(name.clone());
-        if let Some(plugin) = load_plugin(dialect, &discovery, &name, &mut diagnostics) {
-            sources.push(plugin);
-        }
+        sources.extend(load_plugin(dialect, &discovery, &name, &mut diagnostics));
     }
     for session in &options.session {
         let label = format!("session:{}", session.name);
-        if let Some(parsed) = parse_document(
+        let parsed = parse_document(
             dialect,
             &session.json,
             &label,
             false,
             DocKind::HooksOnly,
             &mut diagnostics,
-        ) {
-            sources.push((
-                Source::new(Layer::Session),
-                session.name.clone(),
-                None,
-                parsed,
-            ));
-        }
+        );
+        sources.push((
+            Source::new(Layer::Session),
+            session.name.clone(),
+            None,
+            parsed,
+        ));
     }
     let registry = merge(dialect, sources, options);
     Ok(Loaded {
         registry,
         diagnostics,
         discovery,
+    })
+}
+
+/// A file (or plugin) that could not be used, as one broken entry for every event, from the
+/// error [`read_text`] or the plugin checks reported; `None` when nothing was reported (a
+/// missing file is an empty layer).
+fn unreadable(reported: &[Diagnostic]) -> Option<ParsedFile> {
+    let error = reported.iter().find(|d| d.is_error())?;
+    Some(ParsedFile {
+        broken: vec![RawBroken {
+            event: None,
+            matcher: None,
+            compiled: None,
+            handler_type: None,
+            pos: Pos {
+                line: error.line.unwrap_or(1),
+                column: error.column.unwrap_or(1),
+            },
+            error: error.to_string(),
+        }],
+        ..ParsedFile::default()
     })
 }
 
@@ -215,6 +263,7 @@ fn parse_node(
     }
 }
 
+/// Parses and reads one document; a syntax error makes the whole file one broken entry.
 pub(crate) fn parse_document(
     dialect: Dialect,
     text: &str,
@@ -222,15 +271,40 @@ pub(crate) fn parse_document(
     toml: bool,
     kind: DocKind,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<ParsedFile> {
-    let node = parse_node(text, path, toml, diagnostics)?;
-    read_document(dialect, &node, path, toml, kind, diagnostics)
+) -> ParsedFile {
+    let errors_before = diagnostics.len();
+    match parse_node(text, path, toml, diagnostics) {
+        Some(node) => read_document(dialect, &node, path, toml, kind, diagnostics),
+        None => unreadable(&diagnostics[errors_before..]).unwrap_or_default(),
+    }
 }
 
 /// A file read without errors: its source, the name its keys use, the plugin root, its content.
 type SourceFile = (Source, String, Option<std::path::PathBuf>, ParsedFile);
 
+/// An enabled plugin: its hooks, or (when it cannot be loaded) one broken entry for every
+/// event; `None` only for a name that cannot be a folder (the readers never give one).
 fn load_plugin(
+    dialect: Dialect,
+    discovery: &Discovery,
+    name: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SourceFile> {
+    let errors_before = diagnostics.len();
+    let loaded = load_plugin_hooks(dialect, discovery, name, diagnostics);
+    if loaded.is_some() || !is_plugin_name(name) {
+        return loaded;
+    }
+    let source = Source {
+        layer: Layer::Plugin,
+        path: Some(discovery.plugins_dir().join(name).display().to_string()),
+        plugin: None,
+    };
+    let parsed = unreadable(&diagnostics[errors_before..])?;
+    Some((source, name.to_owned(), None, parsed))
+}
+
+fn load_plugin_hooks(
     dialect: Dialect,
     discovery: &Discovery,
     name: &str,
@@ -271,6 +345,7 @@ fn load_plugin(
     let plugin = read_manifest(&node, name, &manifest_display, diagnostics)?;
     let hooks_path = root.join("hooks").join("hooks.json");
     let hooks_display = hooks_path.display().to_string();
+    let errors_before = diagnostics.len();
     let parsed = match read_text(&hooks_path, Owner::Anyone, diagnostics) {
         Some(text) => parse_document(
             dialect,
@@ -279,8 +354,8 @@ fn load_plugin(
             false,
             DocKind::HooksOnly,
             diagnostics,
-        )?,
-        None => ParsedFile::default(),
+        ),
+        None => unreadable(&diagnostics[errors_before..]).unwrap_or_default(),
     };
     // The folder name: `read_manifest` checked that the manifest says the same.
     let key_name = name.to_owned();
@@ -368,6 +443,7 @@ fn read_manifest(
 fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
     let switches = Switches::read(dialect, &sources);
     let mut handlers = Vec::new();
+    let mut broken = Vec::new();
     let mut raws: Vec<RawHandler> = Vec::new();
     // Session hooks have no file: their relative native libraries resolve against the project.
     let project_dir = (options.project_dir.as_deref())
@@ -378,6 +454,20 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
         let mut counters: HashMap<(String, String), usize> = HashMap::new();
         let layer = source.layer.as_str();
         let suppressed = switches.suppression(source.layer);
+        for raw in parsed.broken {
+            let event = raw.event.as_ref().map_or("*", Event::as_str);
+            let matcher = raw.matcher.as_deref().unwrap_or_default();
+            let Pos { line, column } = raw.pos;
+            broken.push(Broken {
+                key: format!("{layer}:{key_name}:{event}:{matcher}:invalid@{line}:{column}"),
+                source: source.clone(),
+                event: raw.event,
+                matcher: raw.matcher,
+                handler_type: raw.handler_type,
+                error: raw.error,
+                compiled: raw.compiled,
+            });
+        }
         for raw in parsed.handlers {
             let matcher = raw.matcher.clone().unwrap_or_default();
             let counter = counters
@@ -485,6 +575,7 @@ fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> R
     Registry {
         dialect,
         handlers: kept_handlers,
+        broken,
         compiled,
         events,
         aliases,
@@ -683,6 +774,36 @@ impl Registry {
     /// session; file order within a file), including suppressed ones, for listings.
     pub fn handlers(&self) -> &[Handler] {
         &self.handlers
+    }
+
+    /// Every handler, group, file or plugin that could not be read, in configuration order.
+    pub fn broken(&self) -> &[Broken] {
+        &self.broken
+    }
+
+    /// The broken entries to report for `event` with this match value: those of the event
+    /// whose matcher matches or could not be read, and those of a whole file or plugin.
+    pub fn broken_for<'a>(
+        &'a self,
+        event: &'a Event,
+        match_value: Option<&str>,
+    ) -> impl Iterator<Item = &'a Broken> + 'a {
+        let target = event.match_target(self.dialect);
+        let names: Vec<String> = self
+            .names(target, match_value)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        self.broken.iter().filter(move |broken| match &broken.event {
+            None => true,
+            Some(own) if own != event => false,
+            Some(_) => match &broken.compiled {
+                Some(compiled) if target != MatchTarget::Nothing => {
+                    names.iter().any(|name| compiled.is_match(name))
+                }
+                _ => true,
+            },
+        })
     }
 
     /// The handlers that run for `event`, in configuration order.

@@ -155,7 +155,7 @@ fn invalid_regex() {
         shown,
         ["FILE:3:15: invalid regex in matcher `Edit(`: unclosed group"]
     );
-    assert_eq!(n, 0, "a broken file loads none of its hooks");
+    assert_eq!(n, 1, "only the broken group is left out");
     let (shown, _) = diagnose(
         Dialect::Lime,
         "[[hooks.PreToolUse]]\nmatcher = \"[a-\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"x\"\n",
@@ -193,16 +193,16 @@ fn negative_timeouts() {
         ]
     );
     assert_eq!(n, 0);
-    let (shown, _) = diagnose(
+    // lime: as Codex, a timeout under one second is one second, with a warning.
+    let (shown, n) = diagnose(
         Dialect::Lime,
         "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"x\"\ntimeout = -1\n",
     );
     assert_eq!(
         shown,
-        [
-            "FILE:5:11: hooks.Stop[0].hooks[0].timeout: expected a positive number of seconds, found -1"
-        ]
+        ["FILE:5:11: hooks.Stop[0].hooks[0].timeout: -1 is not positive: 1 s applies (as in Codex)"]
     );
+    assert_eq!(n, 1);
     // wuu: non-positive means the default, with a warning; the hook loads.
     let (_dir, path, loaded) = load_user_file(
         Dialect::Wuu,
@@ -332,4 +332,93 @@ fn broken_plugins_are_skipped() {
     let handlers = loaded.registry.handlers();
     assert_eq!(summaries(handlers), ["good"]);
     assert_eq!(handlers[0].source.layer, Layer::Plugin);
+}
+
+/// The broken entries of a load: (key with the file replaced by `FILE`, event, error start).
+fn broken(loaded: &hook_config::Loaded, file: &str) -> Vec<(String, Option<Event>)> {
+    loaded
+        .registry
+        .broken()
+        .iter()
+        .map(|b| (b.key.replace(file, "FILE"), b.event.clone()))
+        .collect()
+}
+
+#[test]
+fn one_broken_handler_group_or_event_list_is_left_out_and_everything_else_loads() {
+    let (_dir, path, loaded) = load_user_file(
+        Dialect::Verboo,
+        r#"{"hooks": {
+  "PreToolUse": [
+    {"matcher": "Bash", "hooks": [{"type": "command", "command": "a"},
+                                  {"type": "command", "command": "b", "timeout": 0}]},
+    {"matcher": "Edit(", "hooks": [{"type": "command", "command": "c"}]},
+    {"matcher": "Read", "hooks": [{"type": "command", "command": "d"}]}
+  ],
+  "Stop": {"not": "a list"},
+  "SessionStart": [{"hooks": [{"type": "command", "command": "e"}]}]
+}}"#,
+    );
+    let file = path.display().to_string();
+    assert_eq!(
+        summaries(loaded.registry.handlers()),
+        ["a", "d", "e"],
+        "{:?}",
+        loaded.diagnostics
+    );
+    assert_eq!(
+        broken(&loaded, &file),
+        [
+            (
+                "user:settings.json:PreToolUse:Bash:invalid@4:35".to_owned(),
+                Some(Event::PreToolUse)
+            ),
+            (
+                "user:settings.json:PreToolUse:Edit(:invalid@5:5".to_owned(),
+                Some(Event::PreToolUse)
+            ),
+            ("user:settings.json:Stop::invalid@8:11".to_owned(), Some(Event::Stop)),
+        ]
+    );
+    let registry = &loaded.registry;
+    let errors = |event: &Event, tool: Option<&str>| -> Vec<String> {
+        registry
+            .broken_for(event, tool)
+            .map(|b| b.error.replace(&file, "FILE"))
+            .collect()
+    };
+    // A broken handler is reported where its (valid) matcher matches; a broken matcher always.
+    assert_eq!(
+        errors(&Event::PreToolUse, Some("Bash")),
+        [
+            "FILE:4:82: hooks.PreToolUse[0].hooks[1].timeout: expected a positive number of seconds, found 0",
+            "FILE:5:17: invalid regex in matcher `Edit(`: unclosed group",
+        ]
+    );
+    assert_eq!(errors(&Event::PreToolUse, Some("Read")).len(), 1);
+    assert_eq!(
+        errors(&Event::Stop, None),
+        ["FILE:8:11: hooks.Stop: expected an array, found an object"]
+    );
+    assert!(errors(&Event::SessionStart, Some("startup")).is_empty());
+}
+
+#[test]
+fn an_unreadable_file_is_one_broken_entry_on_every_event() {
+    let (_dir, path, loaded) = load_user_file(Dialect::Verboo, "{\"hooks\": ");
+    let file = path.display().to_string();
+    assert!(loaded.registry.handlers().is_empty());
+    assert_eq!(
+        broken(&loaded, &file),
+        [("user:settings.json:*::invalid@1:10".to_owned(), None)]
+    );
+    for event in [Event::PreToolUse, Event::Stop, Event::from_name("Newer")] {
+        let shown: Vec<String> = loaded
+            .registry
+            .broken_for(&event, Some("Bash"))
+            .map(|b| b.error.replace(&file, "FILE"))
+            .collect();
+        assert_eq!(shown.len(), 1, "{event}");
+        assert!(shown[0].starts_with("FILE:1:10: invalid JSON"), "{shown:?}");
+    }
 }

@@ -33,7 +33,7 @@ fn verboo_every_layer() {
         "project/.claude/settings.json",
         r#"{"hooks": {
   "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "http", "url": "http://127.0.0.1:9/hook"}]}],
-  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-check"}]}]
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-check", "timeout": 5}]}]
 }}"#,
     );
     let local = write(

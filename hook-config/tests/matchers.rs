@@ -3,7 +3,7 @@
 mod common;
 
 use common::{load_user_file, summaries};
-use hook_config::{Matcher, PermissionRule};
+use hook_config::{Matcher, PermissionRule, Severity};
 use hook_protocol::{Dialect, Event};
 use serde_json::json;
 
@@ -90,7 +90,20 @@ fn events_without_a_match_value() {
   "PreCompact": [{"matcher": "manual", "hooks": [{"type": "command", "command": "manual-only"}]}]
 }}"#,
     );
-    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    // Ignored, as Claude Code ignores it, but the author is told.
+    let said: Vec<(Severity, Option<usize>, &str)> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| (d.severity, d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            Severity::Warning,
+            Some(2),
+            "matcher `nothing-like-this` is ignored: UserPromptSubmit has no match value, so its hooks always run"
+        )]
+    );
     let r = &loaded.registry;
     assert_eq!(
         summaries(r.select(&Event::UserPromptSubmit, None, None)),
@@ -118,7 +131,11 @@ fn events_without_a_match_value() {
         "[[hooks.SessionStart]]\nmatcher = \"clear\"\n[[hooks.SessionStart.hooks]]\ntype = \"command\"\ncommand = \"c\"\n\
          [[hooks.Stop]]\nmatcher = \"ignored\"\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"s\"\n",
     );
-    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let said: Vec<&str> = loaded.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        said,
+        ["matcher `ignored` is ignored: Stop has no match value, so its hooks always run"]
+    );
     assert_eq!(
         summaries(
             loaded
@@ -193,6 +210,49 @@ fn verboo_identical_handlers_run_once() {
         ),
         ["fmt", "lint"]
     );
+}
+
+#[test]
+fn verboo_handlers_that_differ_in_if_timeout_or_async_are_not_folded() {
+    // Anthropic's security-guidance plugin: one command, two `if`s.
+    let (_dir, _, loaded) = load_user_file(
+        Dialect::Verboo,
+        r#"{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "review.sh", "if": "Bash(git commit:*)"},
+  {"type": "command", "command": "review.sh", "if": "Bash(git push:*)"},
+  {"type": "command", "command": "audit.sh"},
+  {"type": "command", "command": "audit.sh", "timeout": 5},
+  {"type": "command", "command": "audit.sh", "async": true},
+  {"type": "command", "command": "audit.sh"}
+]}]}}"#,
+    );
+    let registry = &loaded.registry;
+    assert_eq!(registry.handlers().len(), 5, "only the exact copy is folded");
+    let run = |command: &str| {
+        let input = json!({"command": command});
+        registry
+            .select(&Event::PostToolUse, Some("Bash"), Some(&input))
+            .map(|h| {
+                format!(
+                    "{} {:?} {:?} {}",
+                    h.config.summary(),
+                    h.config.condition,
+                    h.config.timeout,
+                    h.config.is_async
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("git push origin main"),
+        [
+            "review.sh Some(\"Bash(git push:*)\") None false",
+            "audit.sh None None false",
+            "audit.sh None Some(5.0) false",
+            "audit.sh None None true",
+        ]
+    );
+    assert_eq!(run("git commit -m x")[0], "review.sh Some(\"Bash(git commit:*)\") None false");
 }
 
 #[test]

@@ -1,8 +1,18 @@
 //! Combining the results of every handler of one event into one [`Outcome`], per dialect.
 //!
 //! The rules (SPEC.md, "Combining results"):
-//! - **decision**: the most restrictive wins: block (deny) > defer > ask > allow; the reasons of
-//!   every handler that gave the winning decision are kept, in configuration order.
+//! - **decision**: the most restrictive wins: block (deny) > defer > ask > allow. On
+//!   `PreToolUse` and `PermissionRequest` the reason is the first one in configuration order of
+//!   the handlers that gave the winning decision (Claude Code 2.1 and Codex 0.169 both show the
+//!   model one reason); elsewhere every such reason is kept, in order, joined by a blank line
+//!   (Codex joins `Stop` continuation prompts so).
+//! - **`UserPromptSubmit` block**: the prompt is dropped, and so is every `additionalContext`
+//!   (both agents discard them with the prompt).
+//! - **verboo `Stop`/`SubagentStop` context**: `additionalContext` continues the agent like a
+//!   block: the decision is `block` and the context is what the model gets next (Claude Code 2.1
+//!   takes another turn with it); the engine's stop-loop cap
+//!   ([`EngineOptions::stop_loop_cap`](crate::EngineOptions::stop_loop_cap), 8 as in Claude
+//!   Code) counts these continuations like blocks.
 //! - **updated input**: the last rewrite in configuration order wins (deterministic, whatever
 //!   order the handlers finished in); a blocked call is not rewritten.
 //! - **additional context**: every handler's, in configuration order, joined by a blank line.
@@ -68,15 +78,22 @@ pub fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -> Outco
         outcome.runs.push(run);
     }
 
-    let stop_beats_block = outcome.stop
-        && winner == Decision::Block
-        && matches!(outcome.event, Event::Stop | Event::SubagentStop);
-    if stop_beats_block {
+    let stop_event = matches!(outcome.event, Event::Stop | Event::SubagentStop);
+    if dialect == Dialect::Verboo && stop_event && !contexts.is_empty() {
+        winner = Decision::Block;
+    }
+    if outcome.stop && winner == Decision::Block && stop_event {
         winner = Decision::Continue;
         reasons.clear();
     }
+    if winner == Decision::Block && outcome.event == Event::UserPromptSubmit {
+        contexts.clear();
+    }
+    if matches!(outcome.event, Event::PreToolUse | Event::PermissionRequest) {
+        reasons.truncate(1);
+    }
     outcome.decision = winner;
-    outcome.reason = (!reasons.is_empty()).then(|| reasons.join("\n"));
+    outcome.reason = (!reasons.is_empty()).then(|| reasons.join("\n\n"));
     if winner != Decision::Block {
         outcome.updated_input = rewrite;
     }
@@ -150,7 +167,98 @@ mod tests {
             ],
         );
         assert_eq!(outcome.decision, Decision::Block);
-        assert_eq!(outcome.reason.as_deref(), Some("first\nsecond"));
+        assert_eq!(outcome.reason.as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn reasons_per_event_first_on_tool_calls_all_on_stop() {
+        let table = [
+            (Event::PreToolUse, "first"),
+            (Event::PermissionRequest, "first"),
+            (Event::Stop, "first\n\nsecond"),
+            (Event::SubagentStop, "first\n\nsecond"),
+            (Event::PostToolUse, "first\n\nsecond"),
+        ];
+        for dialect in [Dialect::Verboo, Dialect::Lime] {
+            for (event, want) in &table {
+                let outcome = combine(
+                    dialect,
+                    event.clone(),
+                    vec![
+                        finished("a", RunStatus::Blocked, says(Decision::Block, "first")),
+                        finished("b", RunStatus::Blocked, says(Decision::Block, "second")),
+                    ],
+                );
+                assert_eq!(outcome.reason.as_deref(), Some(*want), "{dialect} {event}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_blocked_prompt_drops_every_context() {
+        for dialect in [Dialect::Verboo, Dialect::Lime] {
+            let context = Some(Response {
+                additional_context: Some("ctx".into()),
+                ..Response::default()
+            });
+            let outcome = combine(
+                dialect,
+                Event::UserPromptSubmit,
+                vec![
+                    finished("a", RunStatus::Ok, context.clone()),
+                    finished("b", RunStatus::Blocked, says(Decision::Block, "no")),
+                ],
+            );
+            assert_eq!(outcome.decision, Decision::Block);
+            assert_eq!(outcome.additional_context, None, "{dialect}");
+            let outcome = combine(
+                dialect,
+                Event::UserPromptSubmit,
+                vec![finished("a", RunStatus::Ok, context)],
+            );
+            assert_eq!(outcome.additional_context.as_deref(), Some("ctx"));
+        }
+    }
+
+    #[test]
+    fn verboo_stop_context_continues_the_agent_lime_does_not() {
+        let context = Some(Response {
+            additional_context: Some("one more thing".into()),
+            ..Response::default()
+        });
+        for (dialect, event, want) in [
+            (Dialect::Verboo, Event::Stop, Decision::Block),
+            (Dialect::Verboo, Event::SubagentStop, Decision::Block),
+            (Dialect::Verboo, Event::PostToolUse, Decision::Continue),
+            (Dialect::Lime, Event::Stop, Decision::Continue),
+        ] {
+            let outcome = combine(
+                dialect,
+                event.clone(),
+                vec![finished("a", RunStatus::Ok, context.clone())],
+            );
+            assert_eq!(outcome.decision, want, "{dialect} {event}");
+            assert_eq!(outcome.reason, None);
+            assert_eq!(outcome.additional_context.as_deref(), Some("one more thing"));
+        }
+        // A stop still beats it.
+        let outcome = combine(
+            Dialect::Verboo,
+            Event::Stop,
+            vec![
+                finished("a", RunStatus::Ok, context),
+                finished(
+                    "b",
+                    RunStatus::Ok,
+                    Some(Response {
+                        stop: Some(StopRequest { reason: None }),
+                        ..Response::default()
+                    }),
+                ),
+            ],
+        );
+        assert_eq!(outcome.decision, Decision::Continue);
+        assert!(outcome.stop);
     }
 
     #[test]

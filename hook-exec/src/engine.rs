@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hook_config::{Handler, Registry};
+use hook_config::{Broken, Handler, Registry};
 use hook_protocol::{
     Decision, Dialect, Event, EventInput, HandlerResult, HandlerType, Outcome, Response, Run,
     RunStatus, SkipReason, interpret,
@@ -223,13 +223,25 @@ impl Engine {
             .select_including_suppressed(&event, match_value.as_deref(), tool_input.as_ref())
             .collect();
 
-        let finished = match dialect {
+        let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers);
+        let env_path = env_file.as_ref().and_then(|f| f.path());
+        let mut finished = match dialect {
             Dialect::Wuu => self.run_serially(&event, &handlers, &mut value).await,
             Dialect::Verboo | Dialect::Lime => {
-                self.run_concurrently(&event, &handlers, &value).await
+                self.run_concurrently(&event, &handlers, &value, env_path)
+                    .await
             }
         };
+        // What could not be read never runs, and is never left out silently either.
+        finished.extend(
+            self.registry
+                .broken_for(&event, match_value.as_deref())
+                .map(broken_run),
+        );
         let mut outcome = combine(dialect, event, finished);
+        if let Some(env_file) = env_file {
+            env_file.report(&mut outcome);
+        }
         self.limit_stop_loops(input.session_id(), &mut outcome);
         outcome
     }
@@ -250,7 +262,7 @@ impl Engine {
                 finished.push(skipped(handler, SkipReason::ChainStopped, why));
                 continue;
             }
-            let done = self.run_handler(event, handler, value).await;
+            let done = self.run_handler(event, handler, value, None).await;
             let stops = matches!(
                 done.run.status,
                 RunStatus::Blocked | RunStatus::Failed | RunStatus::TimedOut
@@ -274,16 +286,24 @@ impl Engine {
         event: &Event,
         handlers: &[&Handler],
         value: &Value,
+        env_file: Option<&Path>,
     ) -> Vec<Finished> {
         let runs = handlers
             .iter()
-            .map(|handler| self.run_handler(event, handler, value));
+            .map(|handler| self.run_handler(event, handler, value, env_file));
         // Concurrently on this task, results in configuration order.
         futures::future::join_all(runs).await
     }
 
-    /// Runs one handler, or says why it does not run.
-    async fn run_handler(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
+    /// Runs one handler, or says why it does not run. `env_file` is verboo's `CLAUDE_ENV_FILE`
+    /// for command hooks of the events that get one.
+    async fn run_handler(
+        &self,
+        event: &Event,
+        handler: &Handler,
+        value: &Value,
+        env_file: Option<&Path>,
+    ) -> Finished {
         let dialect = self.dialect();
         if let Some(suppression) = &handler.suppressed {
             return skipped(
@@ -315,7 +335,7 @@ impl Engine {
         };
         let mut done = match handler.config.handler_type {
             HandlerType::Command => {
-                run_command_handler(dialect, &self.options, event, handler, value).await
+                run_command_handler(dialect, &self.options, event, handler, value, env_file).await
             }
             HandlerType::Prompt | HandlerType::Agent if dialect == Dialect::Lime => {
                 let why = "lime parses prompt and agent handlers but never runs them";
@@ -390,7 +410,9 @@ impl Engine {
             let (event, handler, value, session_id, turn_id) = task;
             // The semaphore is never closed, so this only waits for a free slot.
             let _permit = permits.acquire_owned().await;
-            let done = run_command_handler(dialect, &options, &event, &handler, &value).await;
+            // The env file lives as long as the dispatch: a background hook gets none.
+            let done =
+                run_command_handler(dialect, &options, &event, &handler, &value, None).await;
             into_async_result(session_id, turn_id, event, done)
         });
         let mut run = base_run(handler);
@@ -603,6 +625,24 @@ fn base_run(handler: &Handler) -> Run {
     }
 }
 
+/// The `runs` entry of a handler, group or file that could not be read.
+fn broken_run(broken: &Broken) -> Finished {
+    Finished {
+        run: Run {
+            key: broken.key.clone(),
+            source: broken.source.clone(),
+            handler_type: broken.handler_type.unwrap_or(HandlerType::Command),
+            status: RunStatus::Skipped,
+            skip_reason: Some(SkipReason::Invalid),
+            exit_code: None,
+            duration_ms: None,
+            error: Some(broken.error.clone()),
+            warnings: Vec::new(),
+        },
+        response: None,
+    }
+}
+
 fn skipped(handler: &Handler, reason: SkipReason, why: String) -> Finished {
     let mut run = base_run(handler);
     run.status = RunStatus::Skipped;
@@ -621,6 +661,7 @@ async fn run_command_handler(
     event: &Event,
     handler: &Handler,
     value: &Value,
+    env_file: Option<&Path>,
 ) -> Finished {
     let Some(command) = command_for_platform(handler) else {
         let why = "no command for this platform".to_owned();
@@ -630,6 +671,10 @@ async fn run_command_handler(
     let mut spec = CommandSpec::new(command, cwd, handler.timeout);
     spec.stdin = serde_json::to_vec(value).expect("a JSON value always serializes");
     spec.env = environment(dialect, options, event, handler, Path::new(cwd));
+    if let Some(path) = env_file {
+        spec.env
+            .push(("CLAUDE_ENV_FILE".to_owned(), path.display().to_string()));
+    }
     spec.pipe_grace = options.pipe_grace;
     spec.kill_on_parent_death = options.kill_on_parent_death;
 
@@ -710,10 +755,9 @@ fn environment(
         ));
     }
     if let Some(root) = &handler.plugin_root {
+        // Every dialect: lime as Codex does, for plugins written for Claude Code.
         env.push(("PLUGIN_ROOT".to_owned(), root.display().to_string()));
-        if dialect == Dialect::Verboo {
-            env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
-        }
+        env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
     }
     env
 }

@@ -62,6 +62,15 @@
 //!   the engine kills them all.
 //! - **Stop loops**: past [`EngineOptions::stop_loop_cap`] consecutive `Stop`/`SubagentStop`
 //!   blocks in one session, the stop goes through and a system message says why.
+//! - **Broken configuration**: every handler, group, file or plugin the loader could not read
+//!   ([`hook_config::Registry::broken_for`]) is in `runs` after the handlers that ran, as
+//!   `skipped` with `skip_reason: invalid` and the diagnostic (`file:line:col: ...`) as its
+//!   `error`, on each event it may have been on; everything else runs. A typo in a committed
+//!   project file can never switch off the user's own guard.
+//! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): see
+//!   the `env_file` module; what the hooks wrote is [`hook_protocol::Outcome::session_env`].
+//! - **How results combine** per event: [`combine`] (first block reason on tool calls, a
+//!   blocked prompt drops its context, verboo `Stop` context continues the agent).
 //!
 //! # Cancellation: what survives and what does not
 //!
@@ -129,6 +138,7 @@ pub mod combine;
 pub mod command;
 pub mod context;
 mod engine;
+mod env_file;
 mod http;
 mod mcp;
 pub mod native;

@@ -266,7 +266,7 @@ fn lime_any_block_wins_and_prompt_handlers_are_skipped() {
 matcher = "Bash"
 [[hooks.PreToolUse.hooks]]
 type = "command"
-command = "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"
+command = "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"ls\"}}}'"
 [[hooks.PreToolUse.hooks]]
 type = "command"
 command = "echo 'rm -rf is not allowed' >&2; exit 2"

@@ -24,11 +24,12 @@ fn hostile() -> Vec<Hostile> {
         Hostile {
             name: "prints garbage",
             command: "echo 'garbage {'",
-            // verboo: text not starting with `{` is not JSON and not context on PreToolUse.
+            // verboo and lime (as Codex): text not starting with `{` is not JSON and is
+            // ignored on PreToolUse; wuu wants JSON only.
             want: [
                 (Failed, Continue),
                 (RunStatus::Ok, Continue),
-                (Failed, Continue),
+                (RunStatus::Ok, Continue),
             ],
         },
         Hostile {

@@ -6,7 +6,7 @@
 //!
 //! | exit | wuu | verboo | lime |
 //! |---|---|---|---|
-//! | 0 | stdout must be empty or exactly one JSON object; its decision is used | stdout starting with `{` is JSON; other text is context on `UserPromptSubmit` and `SessionStart`, ignored elsewhere | stdout must be empty or one JSON object matching the event's strict schema (plain text is context on `SessionStart` and `UserPromptSubmit`) |
+//! | 0 | stdout must be empty or exactly one JSON object; its decision is used | stdout starting with `{` is JSON; other text is context on `UserPromptSubmit` and `SessionStart`, ignored elsewhere | stdout starting with `{`/`[` must be one JSON object matching the event's strict schema; other text is context on `SessionStart`, `UserPromptSubmit`, `SubagentStart`, ignored on `PreToolUse`, `PostToolUse`, `PermissionRequest`, `PreCompact`, `PostCompact`, a failure elsewhere |
 //! | 2 | blocks, even if stdout says `{}`; reason from JSON `reason`, else stderr | blocks with stderr where the event can block; elsewhere a non-blocking error | blocks with stderr; empty stderr is a failure |
 //! | other | execution failure | non-blocking error (verboo `WorktreeCreate`: blocks) | hook error (failure) |
 //! | signal | failure | failure | failure |
@@ -15,6 +15,24 @@
 //! non-blocking error in verboo (Claude Code shows stderr to the user only). A block decision in
 //! JSON on such an event is ignored with a warning. Output fields that mean nothing on the event
 //! (an `updated_input` outside `PreToolUse`...) are ignored with a warning too, never silently.
+//!
+//! # lime as Codex CLI 0.169 reads it
+//!
+//! The published schemas accept outputs that Codex then refuses; lime refuses them too (the run
+//! is `failed` with the reason, and nothing it said takes effect), measured against the real
+//! binary by `cargo xtask conformance codex`:
+//!
+//! | event | a failed run |
+//! |---|---|
+//! | `PreToolUse` | `permissionDecision: "ask"` or `"defer"`; `"allow"` without `updatedInput` (a lime allow only rewrites); `updatedInput` without `"allow"`; `"deny"` or `decision: "block"` without a non-empty reason; legacy `decision: "approve"`; `reason` without `decision`; `continue: false`; `stopReason`; `suppressOutput: true` |
+//! | `PermissionRequest` | `updatedInput`, `updatedPermissions`, `interrupt: true`, `continue: false`, `stopReason`, `suppressOutput: true` |
+//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision` |
+//!
+//! And two readings differ from verboo's: a `PostToolUse` `continue: false` is a block whose
+//! reason (the `reason`, else `stopReason`, else "PostToolUse hook stopped execution") goes to
+//! the model while the turn goes on, as Codex 0.169 does, not a stop; `SubagentStart` ignores
+//! `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
+//! reason "PermissionRequest hook denied approval".
 
 use serde_json::Value;
 
@@ -318,9 +336,12 @@ fn read_stdout(dialect: Dialect, event: &Event, stdout: &[u8]) -> HandlerResult 
                     warnings,
                 )
             }),
-        Dialect::Lime if !looks_like_json && plain_text_is_context => {
-            return plain_text(trimmed, true);
-        }
+        Dialect::Lime if !looks_like_json => match lime::plain_text(event) {
+            Some(is_context) => return plain_text(trimmed, is_context),
+            None => Err(Failure::NotJson {
+                what: format!("plain text, which {event} does not take"),
+            }),
+        },
         Dialect::Lime => parse_object(trimmed)
             .map_err(|what| Failure::NotJson { what })
             .and_then(|value| {
@@ -400,6 +421,21 @@ fn judge(
     mut warnings: Vec<String>,
 ) -> HandlerResult {
     let effect = event.block_effect(dialect);
+    let mut fields = fields;
+    if dialect == Dialect::Lime {
+        if let Some(refusal) = lime::refusal(event, &fields) {
+            return HandlerResult::Failed(Failure::Refused(refusal));
+        }
+        if let Some(feedback) = lime::post_tool_use_stop(event, &mut fields) {
+            return HandlerResult::Response(feedback);
+        }
+        if *event == Event::SubagentStart && fields.continue_ == Some(false) {
+            // Codex stops only on SessionStart; SubagentStart ignores `continue: false`.
+            fields.continue_ = None;
+            fields.stop_reason = None;
+            warnings.push(format!("`continue: false` has no effect on {event}"));
+        }
+    }
     let mut response = Response {
         system_message: fields.system_message,
         suppress_output: fields.suppress_output.unwrap_or(false),
@@ -489,7 +525,16 @@ fn judge(
                 response.updated_permissions = request.updated_permissions;
             }
             PermissionBehavior::Deny => {
-                decisions.push((Decision::Block, request.message.clone()));
+                let message = match dialect {
+                    // Codex gives a deny without a message this text.
+                    Dialect::Lime => request
+                        .message
+                        .clone()
+                        .filter(|m| !m.trim().is_empty())
+                        .or_else(|| Some(lime::DENIED_APPROVAL.to_owned())),
+                    _ => request.message.clone(),
+                };
+                decisions.push((Decision::Block, message));
             }
         }
         response.interrupt = request.interrupt == Some(true);
@@ -550,6 +595,122 @@ fn judge(
 
     response.warnings = warnings;
     HandlerResult::Response(response)
+}
+
+/// lime's reading of an output that its schema accepts, as Codex CLI 0.169 parses it.
+///
+/// The published schemas accept more than Codex obeys: these outputs validate but Codex fails
+/// the run and takes nothing from it, so lime does too.
+mod lime {
+    use super::{ApproveOrBlock, Decision, Event, OutputFields, Response};
+    use crate::output::PermissionDecision;
+
+    /// What lime plain-text stdout is on `event`, as Codex reads it: `Some(true)` context for
+    /// the model, `Some(false)` ignored (the run is ok), `None` a failed run.
+    pub(super) fn plain_text(event: &Event) -> Option<bool> {
+        match event {
+            Event::SessionStart | Event::UserPromptSubmit | Event::SubagentStart => Some(true),
+            Event::PreToolUse
+            | Event::PostToolUse
+            | Event::PermissionRequest
+            | Event::PreCompact
+            | Event::PostCompact => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The reason of a lime `PermissionRequest` deny that gave no message.
+    pub(super) const DENIED_APPROVAL: &str = "PermissionRequest hook denied approval";
+
+    /// The text of a lime `PostToolUse` `continue: false` without a `stopReason`.
+    const POST_TOOL_USE_STOPPED: &str = "PostToolUse hook stopped execution";
+
+    fn blank(text: Option<&String>) -> bool {
+        text.is_none_or(|t| t.trim().is_empty())
+    }
+
+    /// Why Codex refuses this output on `event`, if it does.
+    pub(super) fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
+        let unsupported = |what: &str| Some(format!("{event} hook returned unsupported {what}"));
+        let common = || {
+            if fields.continue_ == Some(false) {
+                unsupported("`continue: false`")
+            } else if fields.stop_reason.is_some() {
+                unsupported("`stopReason`")
+            } else if fields.suppress_output == Some(true) {
+                unsupported("`suppressOutput`")
+            } else {
+                None
+            }
+        };
+        match event {
+            Event::PreToolUse => {
+                let permission = fields.permission_decision;
+                if let Some(refused) = common() {
+                    return Some(refused);
+                }
+                if fields.decision == Some(ApproveOrBlock::Approve) {
+                    return unsupported("`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`");
+                }
+                if fields.decision.is_none() && fields.reason.is_some() {
+                    return Some(format!(
+                        "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
+                    ));
+                }
+                match permission {
+                    Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
+                    Some(PermissionDecision::Defer) => unsupported("`permissionDecision: \"defer\"`"),
+                    Some(PermissionDecision::Allow) if fields.updated_input.is_none() => Some(format!(
+                        "{event} hook returned `permissionDecision: \"allow\"` without `updatedInput`: a lime allow only rewrites the input; print nothing to let the call go on"
+                    )),
+                    Some(PermissionDecision::Deny) if blank(fields.permission_decision_reason.as_ref()) => Some(format!(
+                        "{event} hook returned `permissionDecision: \"deny\"` without a non-empty `permissionDecisionReason`"
+                    )),
+                    Some(PermissionDecision::Allow) => None,
+                    _ if fields.updated_input.is_some() => Some(format!(
+                        "{event} hook returned `updatedInput` without `permissionDecision: \"allow\"`"
+                    )),
+                    _ => None,
+                }
+            }
+            Event::PermissionRequest => common(),
+            Event::PostToolUse => {
+                if fields.suppress_output == Some(true) {
+                    unsupported("`suppressOutput`")
+                } else if fields.updated_mcp_tool_output.is_some() {
+                    unsupported("`updatedMCPToolOutput`")
+                } else if fields.decision.is_none() && fields.reason.is_some() {
+                    Some(format!(
+                        "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A lime `PostToolUse` `continue: false`: Codex 0.169 sends the text to the model as
+    /// feedback in place of the tool's result and the turn goes on (measured), so it is a block
+    /// with that reason, not a stop.
+    pub(super) fn post_tool_use_stop(event: &Event, fields: &mut OutputFields) -> Option<Response> {
+        if *event != Event::PostToolUse || fields.continue_ != Some(false) {
+            return None;
+        }
+        let reason = [fields.reason.take(), fields.stop_reason.take()]
+            .into_iter()
+            .flatten()
+            .find(|text| !text.trim().is_empty())
+            .unwrap_or_else(|| POST_TOOL_USE_STOPPED.to_owned());
+        Some(Response {
+            decision: Some(Decision::Block),
+            reason: Some(reason),
+            additional_context: fields.additional_context.take(),
+            system_message: fields.system_message.take(),
+            ..Response::default()
+        })
+    }
 }
 
 /// How restrictive a decision is: the order in which decisions win when combined.

@@ -33,7 +33,9 @@ pub enum Decision {
     Allow,
     /// A hook asked for the user to confirm.
     Ask,
-    /// A hook deferred the decision to the agent's normal flow (verboo).
+    /// A hook deferred the call (verboo `PreToolUse`): it neither runs nor is refused; the agent
+    /// pauses there for its host to decide later (Claude Code 2.1 in `-p` mode ends the run with
+    /// the call pending).
     Defer,
     /// A hook blocked (or denied) the action.
     Block,
@@ -190,6 +192,10 @@ pub enum SkipReason {
     /// every layer they cover, project or local settings for the project's own hooks only) or
     /// the managed `allowManagedHooksOnly`. The run's `error` names the switch and its file.
     DisabledBySettings,
+    /// Its configuration is broken (an invalid matcher, a bad timeout, a blank command...): it
+    /// was left out while every other handler ran. The run's `error` says what is wrong and
+    /// where (file:line:col), and `hook run` prints the same diagnostic.
+    Invalid,
 }
 
 /// One matching handler's part in an outcome.
@@ -236,11 +242,19 @@ pub struct Outcome {
     /// All context for the model, joined by a blank line, or `None`.
     pub additional_context: Option<String>,
     /// A hook asked the agent to stop (`continue: false`).
+    ///
+    /// It ends the agent's turn; it does not decide a pending tool call, `decision` does. On
+    /// verboo `PreToolUse`, Claude Code 2.1 runs the call as `decision` says and then stops.
     pub stop: bool,
     /// Why the agent should stop, when `stop` is set.
     pub stop_reason: Option<String>,
     /// Messages for the user.
     pub system_messages: Vec<String>,
+    /// verboo: the shell text hooks appended to `CLAUDE_ENV_FILE` (`export NAME=value` lines),
+    /// for the agent to source before each later Bash command of the session, as Claude Code
+    /// does; `None` when no hook wrote any.
+    #[serde(default)]
+    pub session_env: Option<String>,
     /// One entry per matching handler, in configuration order.
     pub runs: Vec<Run>,
 }
@@ -258,6 +272,7 @@ impl Outcome {
             stop: false,
             stop_reason: None,
             system_messages: Vec::new(),
+            session_env: None,
             runs: Vec::new(),
         }
     }

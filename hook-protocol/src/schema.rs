@@ -73,7 +73,22 @@ pub fn schema(dialect: Dialect, event: &Event, kind: SchemaKind) -> Option<Value
         (SchemaKind::Input, Dialect::Verboo) => {
             input::verboo::Input::schema(event, &mut generator)?
         }
-        (SchemaKind::Input, Dialect::Lime) => input::lime::Input::schema(event, &mut generator)?,
+        (SchemaKind::Input, Dialect::Lime) => {
+            let mut schema = input::lime::Input::schema(event, &mut generator)?;
+            // `model` is optional in the type only for the events that may lack it.
+            if input::lime::model_required(event) {
+                if let Some(Value::Array(required)) = schema.get_mut("required") {
+                    required.push("model".into());
+                }
+                if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+                    properties.insert(
+                        "model".into(),
+                        serde_json::json!({"type": "string", "description": "The model of the session."}),
+                    );
+                }
+            }
+            schema
+        }
         (SchemaKind::Output, Dialect::Wuu) => {
             generator.root_schema_for::<crate::output::wuu::Output>()
         }

@@ -148,3 +148,76 @@ fn typed_inputs_match_their_generated_schemas() {
         assert!(validator.is_valid(&input.to_value()), "{dialect}");
     }
 }
+
+/// Payloads shaped as the real agents send them (issue 11): fields they leave out, and fields
+/// this engine does not know, which are kept.
+#[test]
+fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
+    let lime_common = json!({"session_id": "s", "transcript_path": null, "cwd": "/p"});
+    let with = |base: &Value, extra: Value| {
+        let mut value = base.clone();
+        for (key, field) in extra.as_object().unwrap() {
+            value[key] = field.clone();
+        }
+        value
+    };
+    let table: Vec<(Dialect, Value)> = vec![
+        // Codex sends SessionEnd without `model`.
+        (
+            Dialect::Lime,
+            with(&lime_common, json!({"hook_event_name": "SessionEnd", "reason": "other"})),
+        ),
+        (
+            Dialect::Lime,
+            with(
+                &lime_common,
+                json!({"hook_event_name": "Stop", "model": "m", "turn_id": "t",
+                       "stop_hook_active": false, "last_assistant_message": null,
+                       "effort": "medium", "duration_ms": 1200}),
+            ),
+        ),
+        // Claude Code: SessionStart without `model`, PermissionRequest without `tool_use_id`.
+        (
+            Dialect::Verboo,
+            json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": "/p",
+                   "source": "startup", "transcript_path": "/t.jsonl"}),
+        ),
+        (
+            Dialect::Verboo,
+            json!({"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": "/p",
+                   "tool_name": "Bash", "tool_input": {"command": "ls"},
+                   "permission_mode": "default", "permission_suggestions": []}),
+        ),
+        (
+            Dialect::Verboo,
+            json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": "/p",
+                   "prompt": "hi", "prompt_id": "p1", "effort": {"level": "high"}}),
+        ),
+        (
+            Dialect::Verboo,
+            json!({"hook_event_name": "Stop", "session_id": "s", "cwd": "/p",
+                   "stop_hook_active": false, "background_tasks": [{"id": 1}],
+                   "session_crons": [], "duration_ms": 5}),
+        ),
+    ];
+    for (dialect, value) in table {
+        let event = Event::from_name(value["hook_event_name"].as_str().unwrap());
+        let input = hook_protocol::input_from_value(dialect, value.clone())
+            .unwrap_or_else(|e| panic!("{dialect} {event}: {e}"));
+        assert_eq!(input.to_value(), value, "{dialect} {event}: not kept as sent");
+        let generated = hook_protocol::schema::schema(dialect, &event, SchemaKind::Input).unwrap();
+        let validator = jsonschema::validator_for(&generated).unwrap();
+        assert!(validator.is_valid(&value), "{dialect} {event}: schema refuses it");
+    }
+    // Every other lime event still needs `model`, as the published schemas say.
+    let missing = with(
+        &lime_common,
+        json!({"hook_event_name": "Stop", "turn_id": "t", "stop_hook_active": false,
+               "last_assistant_message": null}),
+    );
+    let error = hook_protocol::input_from_value(Dialect::Lime, missing.clone()).unwrap_err();
+    assert!(error.to_string().contains("missing field `model`"), "{error}");
+    let generated =
+        hook_protocol::schema::schema(Dialect::Lime, &Event::Stop, SchemaKind::Input).unwrap();
+    assert!(!jsonschema::validator_for(&generated).unwrap().is_valid(&missing));
+}

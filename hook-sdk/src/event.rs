@@ -612,7 +612,7 @@ fn from_lime(input: &lime::Input) -> Result<EventKind, EventError> {
         }),
         I::SessionStart(i) => EventKind::SessionStart(SessionStart {
             source: Some(i.source.clone()),
-            model: Some(common.model.clone()),
+            model: common.model.clone(),
         }),
         I::SessionEnd(i) => EventKind::SessionEnd(SessionEnd {
             reason: i.reason.clone(),

@@ -53,6 +53,30 @@ pub(crate) fn accepts_context(dialect: Dialect, event: &Event) -> bool {
     }
 }
 
+/// What lime (as Codex CLI 0.169 reads it) refuses that verboo would take: such an output would
+/// be a failed run, so it is not written.
+fn lime_refusal(event: &Event, response: &Response, decision: Option<Decision>) -> Option<&'static str> {
+    let stop = response.stop.is_some();
+    match event {
+        Event::PreToolUse if decision == Some(Decision::Ask) => {
+            Some("lime has no `ask` on PreToolUse: deny, or give no decision")
+        }
+        Event::PreToolUse | Event::PermissionRequest if stop => Some(
+            "lime takes no `continue: false` on tool calls: deny (or block) the call instead",
+        ),
+        Event::PostToolUse if stop => Some(
+            "lime reads `continue: false` on PostToolUse as feedback for the model: use block",
+        ),
+        Event::SubagentStart if stop => Some("lime ignores `continue: false` on SubagentStart"),
+        Event::PreToolUse | Event::PermissionRequest | Event::PostToolUse
+            if response.suppress_output =>
+        {
+            Some("lime takes no `suppressOutput` on tool calls")
+        }
+        _ => None,
+    }
+}
+
 /// The output object of `response` for `event` in `dialect`.
 pub fn render(
     dialect: Dialect,
@@ -131,12 +155,18 @@ pub fn render(
 
     // verboo and lime.
     let lime = dialect == Dialect::Lime;
+    if lime && let Some(refused) = lime_refusal(event, response, decision) {
+        return Err(error(refused.into()));
+    }
     let mut specific = Map::new();
     match event {
         Event::PreToolUse => {
             let permission = match decision {
                 None if response.updated_input.is_some() => Some("allow"),
                 None | Some(Decision::Continue) => None,
+                // A lime allow only carries a rewrite (Codex refuses a bare one): without one,
+                // letting the call go on is saying nothing.
+                Some(Decision::Allow) if lime && response.updated_input.is_none() => None,
                 Some(Decision::Allow) => Some("allow"),
                 Some(Decision::Block) => Some("deny"),
                 Some(Decision::Ask) => Some("ask"),

@@ -57,8 +57,11 @@ fn every_response_on_every_event_is_valid_output_or_a_clear_error() {
                 assert!(read.warnings.is_empty(), "{case}: {:?}", read.warnings);
                 let permission =
                     matches!(event, EventName::PreToolUse | EventName::PermissionRequest);
+                let lime_pre = dialect == Dialect::Lime && *event == EventName::PreToolUse;
                 let decision = match expected.decision {
                     Some(Decision::Allow) if !permission || dialect == Dialect::Wuu => None,
+                    // A lime allow without a rewrite is no decision (Codex refuses a bare one).
+                    Some(Decision::Allow) if lime_pre && expected.updated_input.is_none() => None,
                     // Asking the user is what a PermissionRequest without a decision does.
                     Some(Decision::Ask) if *event == EventName::PermissionRequest => None,
                     other => other,
@@ -156,6 +159,24 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
             Response::rewrite(Map::new()),
             "lime accepts no rewritten input",
         ),
+        (
+            Dialect::Lime,
+            "PreToolUse",
+            Response::ask("?"),
+            "lime has no `ask` on PreToolUse",
+        ),
+        (
+            Dialect::Lime,
+            "PreToolUse",
+            Response::stop("x"),
+            "lime takes no `continue: false` on tool calls",
+        ),
+        (
+            Dialect::Lime,
+            "PostToolUse",
+            Response::stop("x"),
+            "use block",
+        ),
     ];
     for (dialect, event, response, message) in refused {
         let run = on(dialect, event, response);
@@ -178,12 +199,15 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
         run.stdout_json().unwrap(),
         json!({"decision": "block", "reason": "keep going", "systemMessage": "m"})
     );
-    let run = on(Dialect::Lime, "PreToolUse", Response::ask("sure?"));
+    let run = on(Dialect::Verboo, "PreToolUse", Response::ask("sure?"));
     assert_eq!(
         run.stdout_json().unwrap(),
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "ask", "permissionDecisionReason": "sure?"}})
     );
+    // lime as Codex reads it: a bare allow says nothing, a rewrite is an allow.
+    let run = on(Dialect::Lime, "PreToolUse", Response::allow());
+    assert_eq!(run.stdout_json().unwrap(), json!({}));
 }
 
 #[test]

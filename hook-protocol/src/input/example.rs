@@ -36,6 +36,10 @@ pub fn example_input(
     if input.contains_key("session_id") || dialect != Dialect::Wuu {
         input.insert("session_id".into(), "hook-test".into());
     }
+    if dialect == Dialect::Lime {
+        // Codex sends it on every event, `null` when there is no transcript.
+        input.insert("transcript_path".into(), Value::Null);
+    }
     let tool_name = tool.unwrap_or(if dialect == Dialect::Wuu {
         "bash"
     } else {

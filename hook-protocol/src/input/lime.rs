@@ -21,8 +21,11 @@ pub struct Common {
     pub transcript_path: Option<String>,
     /// The working directory of the session.
     pub cwd: String,
-    /// The model of the session.
-    pub model: String,
+    /// The model of the session. Required on every event of the published schemas; Codex sends
+    /// `SessionEnd` without it (measured), and lime's `Interrupt` may lack it too
+    /// ([`model_required`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// The permission mode: `default`, `acceptEdits`, `plan`, `dontAsk` or `bypassPermissions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission_mode: Option<String>,
@@ -32,6 +35,12 @@ pub struct Common {
     /// The subagent's type, for events inside a subagent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_type: Option<String>,
+}
+
+/// Whether a lime input of `event` must carry `model`: every event but `SessionEnd` and
+/// `Interrupt` (the two the published schemas lack).
+pub fn model_required(event: &crate::Event) -> bool {
+    !matches!(event, crate::Event::SessionEnd | crate::Event::Interrupt)
 }
 
 event_inputs! {
