@@ -63,18 +63,18 @@ impl Scene {
         ]);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(out.status.code(), Some(0), "{stderr}");
-        let outcome = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{e}: {}\n{stderr}",
-                String::from_utf8_lossy(&out.stdout)
-            )
-        });
+        let outcome = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", String::from_utf8_lossy(&out.stdout)));
         (outcome, stderr)
     }
 
     fn trust_all(&self, dialect: &str) {
         let out = self.hook(&["trust", "--dialect", dialect, "--all"]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -124,7 +124,10 @@ fn a_project_matcher_typo_does_not_stop_the_users_guard_from_blocking_rm_rf() {
     );
     assert!(error.contains("invalid regex in matcher `[`"), "{error}");
     assert_eq!(broken["source"]["layer"], "project");
-    assert!(stderr.contains(":2:15: invalid regex in matcher `[`"), "{stderr}");
+    assert!(
+        stderr.contains(":2:15: invalid regex in matcher `[`"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -153,7 +156,10 @@ fn one_broken_handler_or_file_is_reported_on_its_events_and_everything_else_runs
         .iter()
         .filter_map(|r| r["error"].as_str())
         .collect();
-    assert!(errors[0].contains("timeout: expected a positive number"), "{errors:?}");
+    assert!(
+        errors[0].contains("timeout: expected a positive number"),
+        "{errors:?}"
+    );
     assert!(errors[1].contains("plugin `gone`"), "{errors:?}");
     // The broken Stop group is reported on Stop, not on PreToolUse.
     let (stop, _) = scene.run(
@@ -161,7 +167,11 @@ fn one_broken_handler_or_file_is_reported_on_its_events_and_everything_else_runs
         "Stop",
         json!({"session_id": "s", "stop_hook_active": false}),
     );
-    assert_eq!(statuses(&stop), ["skipped:invalid", "skipped:invalid"], "{stop}");
+    assert_eq!(
+        statuses(&stop),
+        ["skipped:invalid", "skipped:invalid"],
+        "{stop}"
+    );
 }
 
 #[test]
@@ -196,7 +206,10 @@ command = "echo prompt-context"
     assert_eq!(outcome["decision"], "block", "{outcome}");
     assert_eq!(outcome["reason"], "zero timeout still runs");
     assert_eq!(statuses(&outcome), ["blocked", "skipped:invalid"]);
-    assert!(stderr.contains("timeout: 0 is not positive: 1 s applies"), "{stderr}");
+    assert!(
+        stderr.contains("timeout: 0 is not positive: 1 s applies"),
+        "{stderr}"
+    );
     assert!(stderr.contains("command is blank"), "{stderr}");
 
     let prompt = json!({"session_id": "s", "turn_id": "t", "model": "m", "prompt": "hi",

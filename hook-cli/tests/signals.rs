@@ -273,7 +273,10 @@ fn the_outcome_comes_at_once_and_a_signal_kills_the_async_hooks_still_running() 
         .map(|l| l.parse().unwrap())
         .collect();
     assert_eq!(pids.len(), 2);
-    assert!(run.try_wait().unwrap().is_none(), "hook run left its async hook");
+    assert!(
+        run.try_wait().unwrap().is_none(),
+        "hook run left its async hook"
+    );
     assert!(pids.iter().all(|pid| alive(*pid)));
 
     signal(run.id(), "TERM");

@@ -152,8 +152,10 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn error(&mut self, pos: Pos, message: impl Into<String>) {
         let message = message.into();
-        self.errors
-            .push(format!("{}:{}:{}: {message}", self.path, pos.line, pos.column));
+        self.errors.push(format!(
+            "{}:{}:{}: {message}",
+            self.path, pos.line, pos.column
+        ));
         self.diagnostics
             .push(Diagnostic::error(self.path, Some(pos), message));
     }
@@ -459,7 +461,9 @@ impl Reader<'_> {
         what: &str,
     ) -> Option<RawHandler> {
         let before = self.errors.len();
-        let group_matcher = group.as_ref().map(|(raw, compiled)| (raw.clone(), compiled.clone()));
+        let group_matcher = group
+            .as_ref()
+            .map(|(raw, compiled)| (raw.clone(), compiled.clone()));
         let Some(fields) = self.table(node, what) else {
             let (raw, compiled) = group_matcher.unzip();
             self.broke(before, Some(event), raw.flatten(), compiled, None, node.pos);
@@ -547,7 +551,10 @@ impl Reader<'_> {
             self.required_fields(&config, node.pos, what)?;
             if self.dialect == Dialect::Lime
                 && handler_type == HandlerType::Command
-                && config.command.as_deref().is_some_and(|c| c.trim().is_empty())
+                && config
+                    .command
+                    .as_deref()
+                    .is_some_and(|c| c.trim().is_empty())
             {
                 // Codex skips a blank command with a warning; so does lime, and reports it.
                 let message = format!("{what}.command is blank: this handler is skipped");
@@ -582,7 +589,14 @@ impl Reader<'_> {
             })
         });
         if self.errors.len() > before {
-            self.broke(before, Some(event), raw_matcher, compiled, handler_type, node.pos);
+            self.broke(
+                before,
+                Some(event),
+                raw_matcher,
+                compiled,
+                handler_type,
+                node.pos,
+            );
             return None;
         }
         handler

@@ -794,16 +794,18 @@ impl Registry {
             .into_iter()
             .map(Cow::into_owned)
             .collect();
-        self.broken.iter().filter(move |broken| match &broken.event {
-            None => true,
-            Some(own) if own != event => false,
-            Some(_) => match &broken.compiled {
-                Some(compiled) if target != MatchTarget::Nothing => {
-                    names.iter().any(|name| compiled.is_match(name))
-                }
-                _ => true,
-            },
-        })
+        self.broken
+            .iter()
+            .filter(move |broken| match &broken.event {
+                None => true,
+                Some(own) if own != event => false,
+                Some(_) => match &broken.compiled {
+                    Some(compiled) if target != MatchTarget::Nothing => {
+                        names.iter().any(|name| compiled.is_match(name))
+                    }
+                    _ => true,
+                },
+            })
     }
 
     /// The handlers that run for `event`, in configuration order.

@@ -200,7 +200,9 @@ fn negative_timeouts() {
     );
     assert_eq!(
         shown,
-        ["FILE:5:11: hooks.Stop[0].hooks[0].timeout: -1 is not positive: 1 s applies (as in Codex)"]
+        [
+            "FILE:5:11: hooks.Stop[0].hooks[0].timeout: -1 is not positive: 1 s applies (as in Codex)"
+        ]
     );
     assert_eq!(n, 1);
     // wuu: non-positive means the default, with a warning; the hook loads.
@@ -377,7 +379,10 @@ fn one_broken_handler_group_or_event_list_is_left_out_and_everything_else_loads(
                 "user:settings.json:PreToolUse:Edit(:invalid@5:5".to_owned(),
                 Some(Event::PreToolUse)
             ),
-            ("user:settings.json:Stop::invalid@8:11".to_owned(), Some(Event::Stop)),
+            (
+                "user:settings.json:Stop::invalid@8:11".to_owned(),
+                Some(Event::Stop)
+            ),
         ]
     );
     let registry = &loaded.registry;

@@ -305,7 +305,12 @@ fn one_case(
         // Nothing is dropped silently: an error about the file's hooks (not about one of its
         // settings, which is ignored) leaves a broken entry that `hook run` reports, with the
         // file and a position.
-        let settings = ["plugins", "enabledPlugins", "disableAllHooks", "allowManagedHooksOnly"];
+        let settings = [
+            "plugins",
+            "enabledPlugins",
+            "disableAllHooks",
+            "allowManagedHooksOnly",
+        ];
         let hook_error = loaded.diagnostics.iter().any(|d| {
             d.is_error() && d.path == user && !settings.iter().any(|s| d.message.starts_with(s))
         });
@@ -317,7 +322,11 @@ fn one_case(
             .collect();
         prop_assert!(!hook_error || !own.is_empty(), "{:?}", loaded.diagnostics);
         for broken in own {
-            prop_assert!(broken.error.starts_with(&format!("{user}:")), "{}", broken.error);
+            prop_assert!(
+                broken.error.starts_with(&format!("{user}:")),
+                "{}",
+                broken.error
+            );
             prop_assert!(broken.key.contains(":invalid@"), "{}", broken.key);
         }
     }

@@ -131,7 +131,11 @@ fn events_without_a_match_value() {
         "[[hooks.SessionStart]]\nmatcher = \"clear\"\n[[hooks.SessionStart.hooks]]\ntype = \"command\"\ncommand = \"c\"\n\
          [[hooks.Stop]]\nmatcher = \"ignored\"\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"s\"\n",
     );
-    let said: Vec<&str> = loaded.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let said: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     assert_eq!(
         said,
         ["matcher `ignored` is ignored: Stop has no match value, so its hooks always run"]
@@ -227,7 +231,11 @@ fn verboo_handlers_that_differ_in_if_timeout_or_async_are_not_folded() {
 ]}]}}"#,
     );
     let registry = &loaded.registry;
-    assert_eq!(registry.handlers().len(), 5, "only the exact copy is folded");
+    assert_eq!(
+        registry.handlers().len(),
+        5,
+        "only the exact copy is folded"
+    );
     let run = |command: &str| {
         let input = json!({"command": command});
         registry
@@ -252,7 +260,10 @@ fn verboo_handlers_that_differ_in_if_timeout_or_async_are_not_folded() {
             "audit.sh None None true",
         ]
     );
-    assert_eq!(run("git commit -m x")[0], "review.sh Some(\"Bash(git commit:*)\") None false");
+    assert_eq!(
+        run("git commit -m x")[0],
+        "review.sh Some(\"Bash(git commit:*)\") None false"
+    );
 }
 
 #[test]

@@ -239,7 +239,10 @@ mod tests {
             );
             assert_eq!(outcome.decision, want, "{dialect} {event}");
             assert_eq!(outcome.reason, None);
-            assert_eq!(outcome.additional_context.as_deref(), Some("one more thing"));
+            assert_eq!(
+                outcome.additional_context.as_deref(),
+                Some("one more thing")
+            );
         }
         // A stop still beats it.
         let outcome = combine(

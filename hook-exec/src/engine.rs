@@ -411,8 +411,7 @@ impl Engine {
             // The semaphore is never closed, so this only waits for a free slot.
             let _permit = permits.acquire_owned().await;
             // The env file lives as long as the dispatch: a background hook gets none.
-            let done =
-                run_command_handler(dialect, &options, &event, &handler, &value, None).await;
+            let done = run_command_handler(dialect, &options, &event, &handler, &value, None).await;
             into_async_result(session_id, turn_id, event, done)
         });
         let mut run = base_run(handler);

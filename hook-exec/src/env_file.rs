@@ -24,7 +24,11 @@ pub(crate) struct EnvFile(Result<(tempfile::TempDir, PathBuf), String>);
 
 impl EnvFile {
     /// A new file when `event` gets one in `dialect` and a command hook will run.
-    pub(crate) fn for_event(dialect: Dialect, event: &Event, handlers: &[&Handler]) -> Option<Self> {
+    pub(crate) fn for_event(
+        dialect: Dialect,
+        event: &Event,
+        handlers: &[&Handler],
+    ) -> Option<Self> {
         let gets_one = dialect == Dialect::Verboo
             && matches!(
                 event,

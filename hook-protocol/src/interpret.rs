@@ -650,7 +650,9 @@ mod lime {
                     return Some(refused);
                 }
                 if fields.decision == Some(ApproveOrBlock::Approve) {
-                    return unsupported("`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`");
+                    return unsupported(
+                        "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
+                    );
                 }
                 if fields.decision.is_none() && fields.reason.is_some() {
                     return Some(format!(
@@ -659,13 +661,21 @@ mod lime {
                 }
                 match permission {
                     Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
-                    Some(PermissionDecision::Defer) => unsupported("`permissionDecision: \"defer\"`"),
-                    Some(PermissionDecision::Allow) if fields.updated_input.is_none() => Some(format!(
-                        "{event} hook returned `permissionDecision: \"allow\"` without `updatedInput`: a lime allow only rewrites the input; print nothing to let the call go on"
-                    )),
-                    Some(PermissionDecision::Deny) if blank(fields.permission_decision_reason.as_ref()) => Some(format!(
-                        "{event} hook returned `permissionDecision: \"deny\"` without a non-empty `permissionDecisionReason`"
-                    )),
+                    Some(PermissionDecision::Defer) => {
+                        unsupported("`permissionDecision: \"defer\"`")
+                    }
+                    Some(PermissionDecision::Allow) if fields.updated_input.is_none() => {
+                        Some(format!(
+                            "{event} hook returned `permissionDecision: \"allow\"` without `updatedInput`: a lime allow only rewrites the input; print nothing to let the call go on"
+                        ))
+                    }
+                    Some(PermissionDecision::Deny)
+                        if blank(fields.permission_decision_reason.as_ref()) =>
+                    {
+                        Some(format!(
+                            "{event} hook returned `permissionDecision: \"deny\"` without a non-empty `permissionDecisionReason`"
+                        ))
+                    }
                     Some(PermissionDecision::Allow) => None,
                     _ if fields.updated_input.is_some() => Some(format!(
                         "{event} hook returned `updatedInput` without `permissionDecision: \"allow\"`"

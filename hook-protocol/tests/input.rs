@@ -165,7 +165,10 @@ fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
         // Codex sends SessionEnd without `model`.
         (
             Dialect::Lime,
-            with(&lime_common, json!({"hook_event_name": "SessionEnd", "reason": "other"})),
+            with(
+                &lime_common,
+                json!({"hook_event_name": "SessionEnd", "reason": "other"}),
+            ),
         ),
         (
             Dialect::Lime,
@@ -204,10 +207,17 @@ fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
         let event = Event::from_name(value["hook_event_name"].as_str().unwrap());
         let input = hook_protocol::input_from_value(dialect, value.clone())
             .unwrap_or_else(|e| panic!("{dialect} {event}: {e}"));
-        assert_eq!(input.to_value(), value, "{dialect} {event}: not kept as sent");
+        assert_eq!(
+            input.to_value(),
+            value,
+            "{dialect} {event}: not kept as sent"
+        );
         let generated = hook_protocol::schema::schema(dialect, &event, SchemaKind::Input).unwrap();
         let validator = jsonschema::validator_for(&generated).unwrap();
-        assert!(validator.is_valid(&value), "{dialect} {event}: schema refuses it");
+        assert!(
+            validator.is_valid(&value),
+            "{dialect} {event}: schema refuses it"
+        );
     }
     // Every other lime event still needs `model`, as the published schemas say.
     let missing = with(
@@ -216,8 +226,15 @@ fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
                "last_assistant_message": null}),
     );
     let error = hook_protocol::input_from_value(Dialect::Lime, missing.clone()).unwrap_err();
-    assert!(error.to_string().contains("missing field `model`"), "{error}");
+    assert!(
+        error.to_string().contains("missing field `model`"),
+        "{error}"
+    );
     let generated =
         hook_protocol::schema::schema(Dialect::Lime, &Event::Stop, SchemaKind::Input).unwrap();
-    assert!(!jsonschema::validator_for(&generated).unwrap().is_valid(&missing));
+    assert!(
+        !jsonschema::validator_for(&generated)
+            .unwrap()
+            .is_valid(&missing)
+    );
 }

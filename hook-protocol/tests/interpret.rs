@@ -511,8 +511,22 @@ fn rows() -> Vec<Row> {
         row(Lime, PermissionRequest, Some(0), "plain", "", Continue),
         row(Lime, PreCompact, Some(0), "plain", "", Continue),
         row(Lime, PostCompact, Some(0), "plain", "", Continue),
-        row(Lime, SubagentStart, Some(0), "sub hint", "", Context("sub hint")),
-        row(Lime, Stop, Some(0), "plain", "", Failed("plain text, which Stop does not take")),
+        row(
+            Lime,
+            SubagentStart,
+            Some(0),
+            "sub hint",
+            "",
+            Context("sub hint"),
+        ),
+        row(
+            Lime,
+            Stop,
+            Some(0),
+            "plain",
+            "",
+            Failed("plain text, which Stop does not take"),
+        ),
         row(
             Lime,
             PreToolUse,
@@ -663,7 +677,14 @@ fn rows() -> Vec<Row> {
             Block("PostToolUse hook stopped execution"),
         ),
         // SubagentStart ignores `continue: false`; SessionStart stops.
-        row(Lime, SubagentStart, Some(0), r#"{"continue":false}"#, "", Continue),
+        row(
+            Lime,
+            SubagentStart,
+            Some(0),
+            r#"{"continue":false}"#,
+            "",
+            Continue,
+        ),
         row(
             Lime,
             SessionStart,

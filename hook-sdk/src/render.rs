@@ -55,18 +55,22 @@ pub(crate) fn accepts_context(dialect: Dialect, event: &Event) -> bool {
 
 /// What lime (as Codex CLI 0.169 reads it) refuses that verboo would take: such an output would
 /// be a failed run, so it is not written.
-fn lime_refusal(event: &Event, response: &Response, decision: Option<Decision>) -> Option<&'static str> {
+fn lime_refusal(
+    event: &Event,
+    response: &Response,
+    decision: Option<Decision>,
+) -> Option<&'static str> {
     let stop = response.stop.is_some();
     match event {
         Event::PreToolUse if decision == Some(Decision::Ask) => {
             Some("lime has no `ask` on PreToolUse: deny, or give no decision")
         }
-        Event::PreToolUse | Event::PermissionRequest if stop => Some(
-            "lime takes no `continue: false` on tool calls: deny (or block) the call instead",
-        ),
-        Event::PostToolUse if stop => Some(
-            "lime reads `continue: false` on PostToolUse as feedback for the model: use block",
-        ),
+        Event::PreToolUse | Event::PermissionRequest if stop => {
+            Some("lime takes no `continue: false` on tool calls: deny (or block) the call instead")
+        }
+        Event::PostToolUse if stop => {
+            Some("lime reads `continue: false` on PostToolUse as feedback for the model: use block")
+        }
         Event::SubagentStart if stop => Some("lime ignores `continue: false` on SubagentStart"),
         Event::PreToolUse | Event::PermissionRequest | Event::PostToolUse
             if response.suppress_output =>
