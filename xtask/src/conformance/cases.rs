@@ -17,6 +17,15 @@ pub(crate) struct Hook {
     pub(crate) timeout: u32,
     /// verboo only: the handler's `if`.
     pub(crate) when: Option<&'static str>,
+    /// The handler is `async` (runs in the background).
+    pub(crate) background: bool,
+    /// Shell lines run after the capture and the sleep, before the output; `{FLAG}` becomes the
+    /// side's flag file (see `Seen::late`).
+    pub(crate) shell: &'static str,
+    /// Use the command (the very same script) of the hook at this index instead of its own: the
+    /// two handlers differ only in the other fields. What it prints is that hook's, and its stdin
+    /// is captured under that hook's index.
+    pub(crate) same_as: Option<usize>,
 }
 
 /// A hook with the defaults: no matcher, silent, exit 0, 5 s timeout.
@@ -29,6 +38,9 @@ pub(crate) const fn hook() -> Hook {
         sleep: 0,
         timeout: 5,
         when: None,
+        background: false,
+        shell: "",
+        same_as: None,
     }
 }
 
@@ -51,6 +63,20 @@ pub(crate) enum Only {
     Claude,
 }
 
+/// How the agent treats permissions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Permissions {
+    /// Everything is allowed (Codex `--dangerously-bypass-approvals-and-sandbox`, Claude Code
+    /// `--dangerously-skip-permissions`): no permission prompt ever happens.
+    Bypass,
+    /// Claude Code's default mode, so the Bash call needs a permission and `PermissionRequest`
+    /// hooks fire (see `run_agent`).
+    Prompt,
+}
+
+/// The default scripted tool command; `{MARKER}` becomes the marker file.
+pub(crate) const TOUCH: &str = "touch {MARKER}";
+
 /// One case.
 #[derive(Clone, Debug)]
 pub(crate) struct Case {
@@ -65,6 +91,13 @@ pub(crate) struct Case {
     pub(crate) probe: bool,
     /// Which agents.
     pub(crate) only: Only,
+    /// The tool command the fake model asks for; `{MARKER}` becomes the marker file, which the
+    /// command must create.
+    pub(crate) command: &'static str,
+    /// How the agent treats permissions.
+    pub(crate) permissions: Permissions,
+    /// Seconds the fake model takes for its final answer (the agent lives that much longer).
+    pub(crate) answer_delay: u64,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -74,6 +107,9 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         hooks,
         probe: false,
         only: Only::Both,
+        command: TOUCH,
+        permissions: Permissions::Bypass,
+        answer_delay: 0,
     }
 }
 
@@ -386,5 +422,141 @@ pub(crate) fn all() -> Vec<Case> {
             ..bash(code(2, "REASON_TOKEN zero"))
         }],
     ));
+    cases.extend(broken_neighbours());
+    cases.extend(claude_only());
+    // An async hook that needs a second; the agent lives three more seconds (both agents kill
+    // their async hooks when they exit: with no delay neither finishes).
+    cases.push(Case {
+        answer_delay: 3,
+        ..case(
+            "async-runs",
+            post,
+            vec![Hook {
+                background: true,
+                sleep: 1,
+                shell: "touch {FLAG}",
+                ..hook()
+            }],
+        )
+    });
+    cases
+}
+
+/// One broken handler next to a good one: the good one still decides.
+fn broken_neighbours() -> Vec<Case> {
+    let pre = "PreToolUse";
+    vec![
+        case(
+            "bad-matcher-others-run",
+            pre,
+            vec![
+                Hook {
+                    matcher: Some("["),
+                    ..code(2, "SECOND_TOKEN bad matcher")
+                },
+                Hook {
+                    matcher: Some("Bash"),
+                    ..code(2, "REASON_TOKEN good hook")
+                },
+            ],
+        ),
+        case(
+            "bad-timeout-others-run",
+            pre,
+            vec![
+                Hook {
+                    matcher: Some("Bash"),
+                    timeout: 0,
+                    ..code(2, "SECOND_TOKEN zero timeout")
+                },
+                Hook {
+                    matcher: Some("Bash"),
+                    ..code(2, "REASON_TOKEN good hook")
+                },
+            ],
+        ),
+    ]
+}
+
+const PERM_ALLOW: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
+const PERM_DENY_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"REASON_TOKEN perm deny"}}}"#;
+
+/// verboo-only cases: `if`-sensitive dedup, `CLAUDE_ENV_FILE`, `PermissionRequest`.
+fn claude_only() -> Vec<Case> {
+    let bash = |h: Hook| Hook {
+        matcher: Some("Bash"),
+        ..h
+    };
+    let perm = "PermissionRequest";
+    let mut cases = vec![
+        // The same command twice, told apart only by `if`: the second matches the call.
+        case(
+            "dedup-differs-in-if",
+            "PreToolUse",
+            vec![
+                Hook {
+                    when: Some("Bash(git push:*)"),
+                    ..bash(code(2, "REASON_TOKEN dedup if"))
+                },
+                Hook {
+                    when: Some("Bash(touch *)"),
+                    same_as: Some(0),
+                    ..bash(code(2, "REASON_TOKEN dedup if"))
+                },
+            ],
+        ),
+        // A SessionStart hook exports a variable through `CLAUDE_ENV_FILE`; the later Bash
+        // command writes what it sees into the marker.
+        Case {
+            command: r#"printf '%s' "$CONF_ENV" > {MARKER}"#,
+            ..case(
+                "env-file",
+                "SessionStart",
+                vec![Hook {
+                    shell: r#"echo 'export CONF_ENV=ENVTOKEN' >> "$CLAUDE_ENV_FILE""#,
+                    ..hook()
+                }],
+            )
+        },
+        case("perm-no-decision", perm, vec![bash(hook())]),
+        case("perm-allow", perm, vec![bash(out(PERM_ALLOW))]),
+        case("perm-deny-message", perm, vec![bash(out(PERM_DENY_R))]),
+        case(
+            "perm-deny-no-message",
+            perm,
+            vec![bash(out(
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#,
+            ))],
+        ),
+        case(
+            "perm-exit2",
+            perm,
+            vec![bash(code(2, "REASON_TOKEN perm exit2"))],
+        ),
+        case(
+            "perm-deny-and-allow",
+            perm,
+            vec![bash(out(PERM_DENY_R)), bash(out(PERM_ALLOW))],
+        ),
+        // The allow answers at once, the deny a second later.
+        case(
+            "perm-allow-and-slow-deny",
+            perm,
+            vec![
+                bash(out(PERM_ALLOW)),
+                bash(Hook {
+                    sleep: 1,
+                    ..out(PERM_DENY_R)
+                }),
+            ],
+        ),
+    ];
+    for c in &mut cases {
+        c.only = Only::Claude;
+        if c.event == perm {
+            c.permissions = Permissions::Prompt;
+            c.command = "sh -c 'touch {MARKER}'";
+        }
+    }
     cases
 }

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 mod cases;
 mod server;
 
-use cases::{Case, Hook, Only};
+use cases::{Case, Hook, Only, Permissions};
 use server::{FakeServer, Wire};
 
 /// The agents.
@@ -117,6 +117,15 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             rows.len(),
             rows.len() - agreed - deliberate
         );
+        if filter.is_some() {
+            for row in rows.iter().filter(|r| r.agree || r.deliberate.is_some()) {
+                let verdict = if row.agree { "agree" } else { "DELIBERATE" };
+                println!(
+                    "  {verdict} {}: agent {} | engine {}",
+                    row.name, row.agent, row.engine
+                );
+            }
+        }
         for row in rows.iter().filter(|r| !r.agree && r.deliberate.is_none()) {
             println!(
                 "  DIFFER {}: agent {} | engine {}",
@@ -233,6 +242,11 @@ struct Seen {
     turns: &'static str,
     /// Which hooks (config index) ran.
     hooks: Vec<usize>,
+    /// The tool command saw `CONF_ENV=ENVTOKEN` in its environment (`env-file`).
+    env: bool,
+    /// The flag file an async hook writes after a second existed a few seconds after the agent
+    /// (or `hook run`) returned (`async-runs`).
+    late: bool,
 }
 
 impl Seen {
@@ -247,6 +261,12 @@ impl Seen {
         if self.context {
             s.push_str("; context→model");
         }
+        if self.env {
+            s.push_str("; env→command");
+        }
+        if self.late {
+            s.push_str("; async hook finished");
+        }
         let _ = write!(s, "; hooks {:?}", self.hooks);
         s
     }
@@ -255,6 +275,7 @@ impl Seen {
 struct Side {
     dir: PathBuf,
     marker: PathBuf,
+    flag: PathBuf,
     rewritten: PathBuf,
     captures: PathBuf,
 }
@@ -266,6 +287,7 @@ fn side(case_dir: &Path, name: &str) -> Result<Side> {
     }
     Ok(Side {
         marker: dir.join("marker"),
+        flag: dir.join("flag"),
         rewritten: dir.join("rewritten"),
         captures: dir.join("captures"),
         dir,
@@ -276,13 +298,15 @@ fn quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 
-/// Writes one script per distinct hook; returns each hook's command.
+/// Writes one script per distinct hook (a hook with `same_as` reuses that one's); returns each
+/// hook's command.
 fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
     let mut commands: Vec<String> = Vec::new();
     for (index, hook) in hooks.iter().enumerate() {
         if let Some(first) = hooks
             .iter()
             .position(|h| h == hook)
+            .map(|first| hook.same_as.unwrap_or(first))
             .filter(|first| *first < index)
         {
             commands.push(commands[first].clone());
@@ -333,6 +357,9 @@ fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
         if hook.sleep > 0 {
             let _ = writeln!(script, "sleep {}", hook.sleep);
         }
+        if !hook.shell.is_empty() {
+            let _ = writeln!(script, "{}", hook.shell.replace("{FLAG}", &quote(&side.flag)));
+        }
         let _ = write!(
             script,
             "cat {}\ncat {} >&2\nexit {exit}\n",
@@ -368,10 +395,14 @@ fn toml_config(event: &str, hooks: &[Hook], commands: &[String]) -> String {
         let _ = writeln!(text, "[[hooks.{event}.hooks]]\ntype = \"command\"");
         let _ = writeln!(
             text,
-            "command = {}\ntimeout = {}\n",
+            "command = {}\ntimeout = {}",
             Value::from(command.as_str()),
             hook.timeout
         );
+        if hook.background {
+            let _ = writeln!(text, "async = true");
+        }
+        text.push('\n');
     }
     text
 }
@@ -385,6 +416,9 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
                 json!({"type": "command", "command": command, "timeout": hook.timeout});
             if let Some(when) = hook.when {
                 handler["if"] = json!(when);
+            }
+            if hook.background {
+                handler["async"] = json!(true);
             }
             let mut group = json!({"hooks": [handler]});
             if let Some(matcher) = hook.matcher {
@@ -406,7 +440,9 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             Agent::Codex => Wire::Responses,
             Agent::Claude => Wire::Messages,
         },
-        format!("touch {}", agent_side.marker.display()),
+        case.command
+            .replace("{MARKER}", &agent_side.marker.display().to_string()),
+        Duration::from_secs(case.answer_delay),
     )?;
     let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port)?;
     fs::write(agent_side.dir.join("agent.log"), &output)?;
@@ -442,6 +478,8 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             _ => "continued",
         },
         hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
+        env: saw_env(&agent_side),
+        late: background_finished(case, &agent_side),
     };
     let mut captures: Vec<PathBuf> = fs::read_dir(&agent_side.captures)?
         .flatten()
@@ -467,8 +505,8 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             let engine = run_engine(env, case, &case_dir, &hooks, payload)?;
             match engine {
                 Err(error) => (format!("engine error: {error}"), false),
-                Ok((outcome, engine_hooks)) => {
-                    let predicted = predict(case, &outcome, engine_hooks);
+                Ok((outcome, engine_hooks, late)) => {
+                    let predicted = predict(case, &outcome, engine_hooks, late);
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
                         .map(|runs| {
@@ -504,6 +542,27 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
         deliberate: deliberate(env.agent, case.name),
         captures,
     })
+}
+
+/// The marker holds what the tool command saw in `$CONF_ENV` (`env-file`).
+fn saw_env(side: &Side) -> bool {
+    fs::read_to_string(&side.marker).is_ok_and(|text| text.contains("ENVTOKEN"))
+}
+
+/// For a case with async hooks: whether the flag they write appears within a few seconds (they
+/// sleep one second first, so it cannot be there when the agent or `hook run` returns at once).
+fn background_finished(case: &Case, side: &Side) -> bool {
+    if !case.hooks.iter().any(|h| h.background) {
+        return false;
+    }
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(5) {
+        if side.flag.exists() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+    false
 }
 
 fn ran_hooks(captures: &Path, count: usize, probe: bool) -> Vec<usize> {
@@ -559,18 +618,8 @@ fn run_agent(
             )?;
             let mut command = Command::new(bin.join("claude"));
             command
-                .args([
-                    "-p",
-                    "Run the command.",
-                    "--output-format",
-                    "stream-json",
-                    "--verbose",
-                ])
-                .args([
-                    "--dangerously-skip-permissions",
-                    "--model",
-                    "claude-sonnet-4-5",
-                ])
+                .args(["-p", "--output-format", "stream-json", "--verbose"])
+                .args(["--model", "claude-sonnet-4-5"])
                 .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
                 .env("ANTHROPIC_API_KEY", "sk-ant-fake")
                 .env("IS_SANDBOX", "1")
@@ -578,19 +627,50 @@ fn run_agent(
                 .env("DISABLE_AUTOUPDATER", "1")
                 .env("DISABLE_ERROR_REPORTING", "1")
                 .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+            match case.permissions {
+                Permissions::Bypass => {
+                    command.args(["--dangerously-skip-permissions", "Run the command."]);
+                }
+                // Plain `-p` refuses a call that needs approval ("This command requires
+                // approval") without running PermissionRequest hooks. With the stdio prompt
+                // tool the hooks race the permission question sent to us as a control
+                // request; `prompt_user` answers it late, so a hook's decision always wins.
+                Permissions::Prompt => {
+                    command.args([
+                        "--input-format",
+                        "stream-json",
+                        "--permission-prompt-tool",
+                        "stdio",
+                    ]);
+                }
+            }
             command
         }
     };
+    let prompted = env.agent == Agent::Claude && case.permissions == Permissions::Prompt;
     command
         .current_dir(&project)
         .env("HOME", &home)
         .env_remove("CLAUDECODE")
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(side.dir.join("stdout"))?)
         .stderr(fs::File::create(side.dir.join("stderr"))?);
+    if prompted {
+        command.stdin(Stdio::piped()).stdout(Stdio::piped());
+    } else {
+        command
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(side.dir.join("stdout"))?);
+    }
     let mut child = command
         .spawn()
         .with_context(|| format!("starting {}", env.agent.name()))?;
+    let user = if prompted {
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let log = fs::File::create(side.dir.join("stdout"))?;
+        Some(thread::spawn(move || prompt_user(stdin, stdout, log)))
+    } else {
+        None
+    };
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -603,11 +683,61 @@ fn run_agent(
         }
         thread::sleep(Duration::from_millis(100));
     };
+    if let Some(user) = user {
+        let _ignored = user.join();
+    }
     let stdout = fs::read_to_string(side.dir.join("stdout")).unwrap_or_default();
     let stderr = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
     Ok(format!(
         "status: {status}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     ))
+}
+
+/// How long the harness, as the user, takes to answer a permission question: long enough that
+/// every PermissionRequest hook of a case has answered first.
+const USER_DELAY: Duration = Duration::from_secs(3);
+
+/// Plays the user of a Claude Code stream-json session: sends the prompt, copies every output
+/// line to `log`, declines each permission question after `USER_DELAY`, and closes stdin once
+/// the result arrives so the agent exits.
+fn prompt_user(stdin: std::process::ChildStdin, stdout: std::process::ChildStdout, mut log: fs::File) {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let stdin = std::sync::Arc::new(Mutex::new(Some(stdin)));
+    let send = |stdin: &Mutex<Option<std::process::ChildStdin>>, message: &Value| {
+        if let Ok(mut guard) = stdin.lock()
+            && let Some(pipe) = guard.as_mut()
+        {
+            let _ignored = writeln!(pipe, "{message}").and_then(|()| pipe.flush());
+        }
+    };
+    send(
+        &stdin,
+        &json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
+            "message": {"role": "user", "content": "Run the command."}}),
+    );
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let _ignored = writeln!(log, "{line}");
+        let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if message["type"] == "control_request" && message["request"]["subtype"] == "can_use_tool"
+        {
+            let id = message["request_id"].clone();
+            let stdin = std::sync::Arc::clone(&stdin);
+            thread::spawn(move || {
+                thread::sleep(USER_DELAY);
+                send(
+                    &stdin,
+                    &json!({"type": "control_response", "response": {"subtype": "success",
+                        "request_id": id, "response": {"behavior": "deny",
+                        "message": "declined by the user"}}}),
+                );
+            });
+        } else if message["type"] == "result"
+            && let Ok(mut guard) = stdin.lock()
+        {
+            guard.take();
+        }
+    }
 }
 
 /// Runs `hook run` with the same hooks on the captured payload: the outcome and the hooks that ran.
@@ -617,7 +747,7 @@ fn run_engine(
     case_dir: &Path,
     hooks: &[Hook],
     payload: &Path,
-) -> Result<std::result::Result<(Value, Vec<usize>), String>> {
+) -> Result<std::result::Result<(Value, Vec<usize>, bool), String>> {
     let engine = side(case_dir, "engine")?;
     let commands = scripts(&engine, hooks)?;
     let home = engine.dir.join("home");
@@ -675,14 +805,25 @@ fn run_engine(
         )));
     }
     let outcome: Value = serde_json::from_slice(&output.stdout).context("parsing the outcome")?;
+    // Async hooks must still finish after `hook run` returned; checked before the captures are
+    // listed, so a hook that was started late is seen too.
+    let late = background_finished(case, &engine);
     Ok(Ok((
         outcome,
         ran_hooks(&engine.captures, hooks.len(), case.probe),
+        late,
     )))
 }
 
-/// What the agent would do, by the engine's outcome.
-fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>) -> Seen {
+/// What the agent would do, by the engine's outcome: the embedder contract, i.e. how an agent
+/// that embeds the engine must act on each outcome field to behave as the real agent does.
+///
+/// `hooks` are the hooks whose process really started (they saved their stdin), not the `runs`
+/// entries: a run `skipped` for any reason (`untrusted`, `disabled`, and `invalid` for a handler
+/// or group the engine could not load, such as matcher `[` or verboo `timeout: 0`) started no
+/// process and decided nothing, so it is never counted as a hook that ran. `late` is whether the
+/// engine's async hooks finished after `hook run` returned (only measured, nothing to predict).
+fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen {
     let decision = outcome["decision"].as_str().unwrap_or("");
     let stop = outcome["stop"] == true;
     let reason = outcome["reason"].as_str().unwrap_or("");
@@ -692,60 +833,92 @@ fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>) -> Seen {
         .is_some_and(|c| c.contains("CONTEXT_TOKEN"));
     let command = outcome["updated_input"]["command"].as_str();
     let reason_token = |token: &str| blocking && reason.contains(token);
+    // verboo `CLAUDE_ENV_FILE`: the embedder sources `session_env` before later Bash commands.
+    let env = outcome["session_env"]
+        .as_str()
+        .is_some_and(|text| text.contains("CONF_ENV=ENVTOKEN"));
+    let seen = |ran, reason, second, context, turns| Seen {
+        ran,
+        reason,
+        second,
+        context,
+        turns,
+        hooks: hooks.clone(),
+        env,
+        late,
+    };
     match case.event {
-        "PreToolUse" => Seen {
-            ran: match (blocking || stop, command) {
+        "PreToolUse" => {
+            // `defer` (verboo only; lime fails such a run, so it never reaches the outcome):
+            // Claude Code `-p` leaves the call undone and ends the run, so the embedder hands
+            // the pending call back to its caller: measured "ran none; turns stopped".
+            let deferred = decision == "defer";
+            // `stop` (`continue: false`): Claude Code 2.1 runs the call as the decision says
+            // (a block still blocks) and then ends the turn: measured "ran original; turns
+            // stopped". lime never sets `stop` on PreToolUse (Codex 0.169 treats
+            // `continue: false` there as an invalid output: "ran original; turns normal"), so
+            // a lime outcome with `stop` would be predicted to stop and disagree, as it should.
+            let ran = match (blocking || deferred, command) {
                 (true, _) => "none",
                 (false, Some(c)) if c.ends_with("-first") => "rewritten-first",
                 (false, Some(_)) => "rewritten",
                 (false, None) => "original",
-            },
-            reason: !stop && reason_token("REASON_TOKEN"),
-            second: !stop && reason_token("SECOND_TOKEN"),
+            };
+            let quiet = stop || deferred;
+            seen(
+                ran,
+                !quiet && reason_token("REASON_TOKEN"),
+                !quiet && reason_token("SECOND_TOKEN"),
+                context,
+                if quiet { "stopped" } else { "normal" },
+            )
+        }
+        // The tool already ran; a block gives the model the reason (lime `continue: false` is
+        // such a block, with the stop reason, and `stop` stays false: Codex 0.169 goes on).
+        "PostToolUse" => seen(
+            "original",
+            !stop && reason_token("REASON_TOKEN"),
+            false,
             context,
-            turns: if stop { "stopped" } else { "normal" },
-            hooks,
-        },
-        "PostToolUse" => Seen {
-            ran: "original",
-            reason: !stop && reason_token("REASON_TOKEN"),
-            second: false,
+            if stop { "stopped" } else { "normal" },
+        ),
+        // A block or stop drops the prompt: no model call, and no context (the engine reports
+        // none on a block).
+        "UserPromptSubmit" => seen(
+            if blocking || stop { "none" } else { "original" },
+            false,
+            false,
             context,
-            turns: if stop { "stopped" } else { "normal" },
-            hooks,
-        },
-        "UserPromptSubmit" => Seen {
-            ran: if blocking || stop { "none" } else { "original" },
-            reason: false,
-            second: false,
-            context,
-            turns: if blocking || stop {
+            if blocking || stop {
                 "no model call"
             } else {
                 "normal"
             },
-            hooks,
-        },
-        "Stop" => Seen {
-            ran: "original",
-            reason: reason_token("REASON_TOKEN") && !stop,
-            second: reason_token("SECOND_TOKEN") && !stop,
+        ),
+        // A block makes the agent take another turn with the reason; verboo context alone is
+        // reported as a block with `additional_context` and no reason, so it continues too.
+        "Stop" => seen(
+            "original",
+            reason_token("REASON_TOKEN") && !stop,
+            reason_token("SECOND_TOKEN") && !stop,
             context,
-            turns: if blocking && !stop {
+            if blocking && !stop {
                 "continued"
             } else {
                 "normal"
             },
-            hooks,
-        },
-        _ => Seen {
-            ran: "original",
-            reason: false,
-            second: false,
+        ),
+        // allow: the call runs without asking. A block (deny) refuses the call and the model
+        // gets the reason as the tool result. No decision: the agent asks as usual, which in
+        // a non-interactive run refuses the call (Claude Code `-p`; see `run_agent`).
+        "PermissionRequest" => seen(
+            if decision == "allow" { "original" } else { "none" },
+            reason_token("REASON_TOKEN"),
+            reason_token("SECOND_TOKEN"),
             context,
-            turns: "normal",
-            hooks,
-        },
+            if stop { "stopped" } else { "normal" },
+        ),
+        _ => seen("original", false, false, context, "normal"),
     }
 }
 

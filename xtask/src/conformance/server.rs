@@ -2,13 +2,15 @@
 //!
 //! Script: the first *main* request (Codex: any `POST …/responses`; Claude Code: a `POST
 //! …/messages` that offers the `Bash` tool) gets a tool call running `command`; every later
-//! request gets a final text answer. Every request body is logged, so a case can see what reached
-//! the model.
+//! request gets a final text answer, after `delay` (so the agent stays alive a while, e.g. for
+//! its async hooks to finish). Every request body is logged, so a case can see what reached the
+//! model.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
@@ -41,8 +43,9 @@ pub(crate) struct FakeServer {
 }
 
 impl FakeServer {
-    /// Starts a server that answers the first main request with a tool call running `command`.
-    pub(crate) fn start(wire: Wire, command: String) -> Result<Self> {
+    /// Starts a server that answers the first main request with a tool call running `command`
+    /// and every later main request with text after `delay`.
+    pub(crate) fn start(wire: Wire, command: String, delay: Duration) -> Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0").context("binding the fake model server")?;
         let port = listener.local_addr()?.port();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -52,7 +55,7 @@ impl FakeServer {
                 let log = Arc::clone(&shared);
                 let command = command.clone();
                 thread::spawn(move || {
-                    let _ignored = serve(stream, wire, &command, &log);
+                    let _ignored = serve(stream, wire, &command, delay, &log);
                 });
             }
         });
@@ -65,7 +68,13 @@ impl FakeServer {
     }
 }
 
-fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>) -> Result<()> {
+fn serve(
+    stream: TcpStream,
+    wire: Wire,
+    command: &str,
+    delay: Duration,
+    log: &Mutex<Vec<Logged>>,
+) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
@@ -101,6 +110,12 @@ fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>)
     };
     let body = String::from_utf8_lossy(&body).into_owned();
     let (status, content_type, payload, main) = answer(wire, &method, &path, &body, command, log);
+    let later = log
+        .lock()
+        .is_ok_and(|log| log.iter().any(|r| r.main));
+    if main && later {
+        thread::sleep(delay);
+    }
     if let Ok(mut log) = log.lock() {
         log.push(Logged {
             path: path.clone(),
