@@ -69,8 +69,9 @@ pub(crate) enum Permissions {
     /// Everything is allowed (Codex `--dangerously-bypass-approvals-and-sandbox`, Claude Code
     /// `--dangerously-skip-permissions`): no permission prompt ever happens.
     Bypass,
-    /// Claude Code's default mode, so the Bash call needs a permission and `PermissionRequest`
-    /// hooks fire (see `run_agent`).
+    /// The call needs a permission, so `PermissionRequest` hooks fire: Claude Code's default
+    /// mode with the stdio prompt tool, Codex `--approve-for-me` with an escalated call (see the
+    /// module doc and `run_agent`).
     Prompt,
 }
 
@@ -481,7 +482,8 @@ fn broken_neighbours() -> Vec<Case> {
 const PERM_ALLOW: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
 const PERM_DENY_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"REASON_TOKEN perm deny"}}}"#;
 
-/// verboo-only cases: `if`-sensitive dedup, `CLAUDE_ENV_FILE`, `PermissionRequest`.
+/// `if`-sensitive dedup and `CLAUDE_ENV_FILE` (verboo only), `PermissionRequest` (both agents,
+/// with a permission question: see `Permissions::Prompt`).
 fn claude_only() -> Vec<Case> {
     let bash = |h: Hook| Hook {
         matcher: Some("Bash"),
@@ -554,7 +556,10 @@ fn claude_only() -> Vec<Case> {
     for c in &mut cases {
         c.only = Only::Claude;
         if c.event == perm {
+            c.only = Only::Both;
             c.permissions = Permissions::Prompt;
+            // Claude Code refuses a `touch` outside its working directories before asking;
+            // through `sh -c` the call needs (and gets) a permission question.
             c.command = "sh -c 'touch {MARKER}'";
         }
     }

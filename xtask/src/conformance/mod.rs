@@ -9,6 +9,27 @@
 //! then a text answer, and logs every request. Every hook saves its stdin, so the engine is fed
 //! the exact payload the agent gave. The captured payloads are copied to
 //! `tests/fixtures/conformance/{codex,claude}/` as regression data.
+//!
+//! Some cases need more than one tool call and an answer:
+//! - *PermissionRequest* (`Permissions::Prompt`). `codex exec` forces approval `never`: an
+//!   escalated call is refused without asking and no PermissionRequest hook runs (config
+//!   `approval_policy` is overridden). With `--approve-for-me` (approvals go to Codex's automatic
+//!   reviewer) and a call that asks for `sandbox_permissions: "require_escalated"`, Codex 0.169
+//!   asks the hooks first; a call they leave undecided goes to the reviewer, a model request the
+//!   fake server answers with text, which declines. Claude Code 2.1 `-p` refuses a call that
+//!   needs approval ("This command requires approval") without running PermissionRequest hooks;
+//!   with `--permission-prompt-tool stdio` and stream-json input the hooks race a `can_use_tool`
+//!   control request, which the harness (as the user) declines after `USER_DELAY`, so a hook's
+//!   answer always comes first. The first hook to answer wins there (measured with an allow that
+//!   answers at once and a deny a second later), and exit 2 is no answer.
+//! - *Async hooks* (`async-runs`): both agents start them and go on at once, and both kill them
+//!   when the process exits (a hook that needs a second never finishes in a run that ends at
+//!   once); the case keeps the agent alive three more seconds (the fake model's last answer is
+//!   late), and then both agents let the hook finish. The engine must finish them after `hook run`
+//!   returned.
+//! - *`CLAUDE_ENV_FILE`* (`env-file`): Claude Code 2.1 gives SessionStart (and Setup, CwdChanged,
+//!   FileChanged) hooks a per-session file and sources what they wrote before each later Bash
+//!   command; the case's command writes `$CONF_ENV` into the marker.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -25,7 +46,7 @@ mod cases;
 mod server;
 
 use cases::{Case, Hook, Only, Permissions};
-use server::{FakeServer, Wire};
+use server::{FakeServer, Script, Wire};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -358,7 +379,11 @@ fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
             let _ = writeln!(script, "sleep {}", hook.sleep);
         }
         if !hook.shell.is_empty() {
-            let _ = writeln!(script, "{}", hook.shell.replace("{FLAG}", &quote(&side.flag)));
+            let _ = writeln!(
+                script,
+                "{}",
+                hook.shell.replace("{FLAG}", &quote(&side.flag))
+            );
         }
         let _ = write!(
             script,
@@ -440,9 +465,13 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             Agent::Codex => Wire::Responses,
             Agent::Claude => Wire::Messages,
         },
-        case.command
-            .replace("{MARKER}", &agent_side.marker.display().to_string()),
-        Duration::from_secs(case.answer_delay),
+        Script {
+            command: case
+                .command
+                .replace("{MARKER}", &agent_side.marker.display().to_string()),
+            delay: Duration::from_secs(case.answer_delay),
+            escalate: case.permissions == Permissions::Prompt,
+        },
     )?;
     let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port)?;
     fs::write(agent_side.dir.join("agent.log"), &output)?;
@@ -505,8 +534,12 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             let engine = run_engine(env, case, &case_dir, &hooks, payload)?;
             match engine {
                 Err(error) => (format!("engine error: {error}"), false),
-                Ok((outcome, engine_hooks, late)) => {
-                    let predicted = predict(case, &outcome, engine_hooks, late);
+                Ok(EngineRun {
+                    outcome,
+                    hooks,
+                    late,
+                }) => {
+                    let predicted = predict(case, &outcome, hooks, late);
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
                         .map(|runs| {
@@ -587,9 +620,13 @@ fn run_agent(
         Agent::Codex => {
             let codex_home = home.join(".codex");
             fs::create_dir_all(&codex_home)?;
+            let (approval, sandbox) = match case.permissions {
+                Permissions::Bypass => ("never".to_owned(), "danger-full-access"),
+                Permissions::Prompt => ("on-request".to_owned(), "workspace-write"),
+            };
             let config = format!(
-                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"never\"\n\
-                 sandbox_mode = \"danger-full-access\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
+                 sandbox_mode = \"{sandbox}\"\n\n[model_providers.fake]\nname = \"fake\"\n\
                  base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
                  request_max_retries = 0\nstream_max_retries = 0\n\n{}",
                 toml_config(case.event, hooks, commands)
@@ -602,11 +639,23 @@ fn run_agent(
                     "--skip-git-repo-check",
                     "--dangerously-bypass-hook-trust",
                 ])
-                .args(["--dangerously-bypass-approvals-and-sandbox", "-C"])
+                .arg("-C")
                 .arg(&project)
                 .arg("Run the command.")
                 .env("CODEX_HOME", &codex_home)
                 .env("OPENAI_API_KEY", "sk-fake");
+            match case.permissions {
+                Permissions::Bypass => {
+                    command.arg("--dangerously-bypass-approvals-and-sandbox");
+                }
+                // `codex exec` forces approval `never` (an escalated call is refused without
+                // asking, and no PermissionRequest hook runs) unless approvals go to the
+                // automatic reviewer: then the hooks are asked first, and a call they leave
+                // undecided goes to the reviewer, which the fake model makes decline.
+                Permissions::Prompt => {
+                    command.arg("--approve-for-me");
+                }
+            }
             command
         }
         Agent::Claude => {
@@ -700,7 +749,11 @@ const USER_DELAY: Duration = Duration::from_secs(3);
 /// Plays the user of a Claude Code stream-json session: sends the prompt, copies every output
 /// line to `log`, declines each permission question after `USER_DELAY`, and closes stdin once
 /// the result arrives so the agent exits.
-fn prompt_user(stdin: std::process::ChildStdin, stdout: std::process::ChildStdout, mut log: fs::File) {
+fn prompt_user(
+    stdin: std::process::ChildStdin,
+    stdout: std::process::ChildStdout,
+    mut log: fs::File,
+) {
     use std::io::{BufRead as _, BufReader, Write as _};
     let stdin = std::sync::Arc::new(Mutex::new(Some(stdin)));
     let send = |stdin: &Mutex<Option<std::process::ChildStdin>>, message: &Value| {
@@ -719,8 +772,7 @@ fn prompt_user(stdin: std::process::ChildStdin, stdout: std::process::ChildStdou
         let Ok(line) = line else { break };
         let _ignored = writeln!(log, "{line}");
         let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-        if message["type"] == "control_request" && message["request"]["subtype"] == "can_use_tool"
-        {
+        if message["type"] == "control_request" && message["request"]["subtype"] == "can_use_tool" {
             let id = message["request_id"].clone();
             let stdin = std::sync::Arc::clone(&stdin);
             thread::spawn(move || {
@@ -740,6 +792,15 @@ fn prompt_user(stdin: std::process::ChildStdin, stdout: std::process::ChildStdou
     }
 }
 
+/// What one `hook run` gave.
+struct EngineRun {
+    outcome: Value,
+    /// The hooks whose process started (see `predict`).
+    hooks: Vec<usize>,
+    /// The async hooks' flag appeared after `hook run` returned.
+    late: bool,
+}
+
 /// Runs `hook run` with the same hooks on the captured payload: the outcome and the hooks that ran.
 fn run_engine(
     env: &Env,
@@ -747,7 +808,7 @@ fn run_engine(
     case_dir: &Path,
     hooks: &[Hook],
     payload: &Path,
-) -> Result<std::result::Result<(Value, Vec<usize>, bool), String>> {
+) -> Result<std::result::Result<EngineRun, String>> {
     let engine = side(case_dir, "engine")?;
     let commands = scripts(&engine, hooks)?;
     let home = engine.dir.join("home");
@@ -808,11 +869,11 @@ fn run_engine(
     // Async hooks must still finish after `hook run` returned; checked before the captures are
     // listed, so a hook that was started late is seen too.
     let late = background_finished(case, &engine);
-    Ok(Ok((
+    Ok(Ok(EngineRun {
         outcome,
-        ran_hooks(&engine.captures, hooks.len(), case.probe),
+        hooks: ran_hooks(&engine.captures, hooks.len(), case.probe),
         late,
-    )))
+    }))
 }
 
 /// What the agent would do, by the engine's outcome: the embedder contract, i.e. how an agent
@@ -912,7 +973,11 @@ fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen 
         // gets the reason as the tool result. No decision: the agent asks as usual, which in
         // a non-interactive run refuses the call (Claude Code `-p`; see `run_agent`).
         "PermissionRequest" => seen(
-            if decision == "allow" { "original" } else { "none" },
+            if decision == "allow" {
+                "original"
+            } else {
+                "none"
+            },
             reason_token("REASON_TOKEN"),
             reason_token("SECOND_TOKEN"),
             context,
@@ -937,6 +1002,17 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
         ),
         (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(
             "verboo: truncated or trailing JSON is a failed run with a message (Claude Code treats it as text)",
+        ),
+        // Claude Code 2.1 takes the first PermissionRequest hook to answer (it races them and
+        // the user's prompt) and ignores exit 2 there (the call goes to the user).
+        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny") => Some(
+            "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)",
+        ),
+        // Claude Code 2.1 rejects the whole settings file (no hook of it runs) when one handler
+        // has `timeout: 0`; a matcher `[` drops only its group there.
+        (Agent::Claude, "bad-timeout-others-run") => Some(
+            "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
+             and the rest run (Claude Code 2.1 drops every hook of that settings file)",
         ),
         _ => None,
     }

@@ -15,6 +15,18 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
+/// What the fake model does.
+#[derive(Clone, Debug)]
+pub(crate) struct Script {
+    /// The shell command of its one tool call.
+    pub(crate) command: String,
+    /// How long it takes for every later answer (the agent lives that much longer).
+    pub(crate) delay: Duration,
+    /// Codex: the call asks to run outside the sandbox (`sandbox_permissions:
+    /// "require_escalated"`), so it needs an approval.
+    pub(crate) escalate: bool,
+}
+
 /// Which wire protocol the server speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Wire {
@@ -43,9 +55,9 @@ pub(crate) struct FakeServer {
 }
 
 impl FakeServer {
-    /// Starts a server that answers the first main request with a tool call running `command`
-    /// and every later main request with text after `delay`.
-    pub(crate) fn start(wire: Wire, command: String, delay: Duration) -> Result<Self> {
+    /// Starts a server that answers the first main request with the script's tool call and
+    /// every later main request with text after the script's delay.
+    pub(crate) fn start(wire: Wire, script: Script) -> Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0").context("binding the fake model server")?;
         let port = listener.local_addr()?.port();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -53,9 +65,9 @@ impl FakeServer {
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let log = Arc::clone(&shared);
-                let command = command.clone();
+                let script = script.clone();
                 thread::spawn(move || {
-                    let _ignored = serve(stream, wire, &command, delay, &log);
+                    let _ignored = serve(stream, wire, &script, &log);
                 });
             }
         });
@@ -68,13 +80,7 @@ impl FakeServer {
     }
 }
 
-fn serve(
-    stream: TcpStream,
-    wire: Wire,
-    command: &str,
-    delay: Duration,
-    log: &Mutex<Vec<Logged>>,
-) -> Result<()> {
+fn serve(stream: TcpStream, wire: Wire, script: &Script, log: &Mutex<Vec<Logged>>) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
@@ -109,12 +115,10 @@ fn serve(
         read_exact(&mut reader, length)?
     };
     let body = String::from_utf8_lossy(&body).into_owned();
-    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, command, log);
-    let later = log
-        .lock()
-        .is_ok_and(|log| log.iter().any(|r| r.main));
+    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, script, log);
+    let later = log.lock().is_ok_and(|log| log.iter().any(|r| r.main));
     if main && later {
-        thread::sleep(delay);
+        thread::sleep(script.delay);
     }
     if let Ok(mut log) = log.lock() {
         log.push(Logged {
@@ -161,7 +165,7 @@ fn answer(
     method: &str,
     path: &str,
     body: &str,
-    command: &str,
+    script: &Script,
     log: &Mutex<Vec<Logged>>,
 ) -> (&'static str, &'static str, String, bool) {
     let earlier_main = log
@@ -179,8 +183,13 @@ fn answer(
                     false,
                 );
             }
+            // Codex's automatic approval review (`--approve-for-me`) asks the model too: not
+            // part of the agent loop; a text answer is not a verdict, so the review declines.
+            if body.contains("You are judging one planned coding-agent action") {
+                return ("200 OK", "text/event-stream", codex_text("done"), false);
+            }
             let sse = if earlier_main == 0 {
-                codex_tool_call(&request, command)
+                codex_tool_call(&request, &script.command, script.escalate)
             } else {
                 codex_text("done")
             };
@@ -203,7 +212,7 @@ fn answer(
                 .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
             let streaming = request["stream"] == true;
             if offers_bash && earlier_main == 0 {
-                let (ct, text) = claude_message(streaming, Some(command), "");
+                let (ct, text) = claude_message(streaming, Some(&script.command), "");
                 ("200 OK", ct, text, true)
             } else {
                 let (ct, text) = claude_message(streaming, None, "done");
@@ -231,9 +240,15 @@ fn codex_completed() -> Value {
         "output_tokens_details": null, "total_tokens": 15}}})
 }
 
-fn codex_tool_call(request: &Value, command: &str) -> String {
+fn codex_tool_call(request: &Value, command: &str, escalate: bool) -> String {
     let tools = request["tools"].to_string();
-    let (name, arguments) = if tools.contains("\"exec_command\"") {
+    let (name, arguments) = if tools.contains("\"exec_command\"") && escalate {
+        (
+            "exec_command",
+            json!({"cmd": command, "sandbox_permissions": "require_escalated",
+                "justification": "conformance: needs to write outside the workspace"}),
+        )
+    } else if tools.contains("\"exec_command\"") {
         ("exec_command", json!({"cmd": command}))
     } else if tools.contains("\"shell_command\"") {
         ("shell_command", json!({"command": command}))
