@@ -61,6 +61,7 @@ const fn code(exit: i32, stderr: &'static str) -> Hook {
 pub(crate) enum Only {
     Both,
     Claude,
+    Codex,
 }
 
 /// How the agent treats permissions.
@@ -99,6 +100,9 @@ pub(crate) struct Case {
     pub(crate) permissions: Permissions,
     /// Seconds the fake model takes for its final answer (the agent lives that much longer).
     pub(crate) answer_delay: u64,
+    /// Codex only: the tool call is `apply_patch` adding the marker file, not a shell command
+    /// (`command` is then unused).
+    pub(crate) patch: bool,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -111,6 +115,7 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         command: TOUCH,
         permissions: Permissions::Bypass,
         answer_delay: 0,
+        patch: false,
     }
 }
 
@@ -424,6 +429,29 @@ pub(crate) fn all() -> Vec<Case> {
         }],
     ));
     cases.extend(broken_neighbours());
+    // lime: `apply_patch` is also matched by `Edit` and `Write` (Codex's aliases); each runs once.
+    cases.push(Case {
+        only: Only::Codex,
+        patch: true,
+        ..case(
+            "patch-edit-write-aliases",
+            pre,
+            vec![
+                Hook {
+                    matcher: Some("Edit"),
+                    ..hook()
+                },
+                Hook {
+                    matcher: Some("Write"),
+                    ..hook()
+                },
+                Hook {
+                    matcher: Some("Edit|Write"),
+                    ..hook()
+                },
+            ],
+        )
+    });
     cases.extend(claude_only());
     // An async hook that needs a second; the agent lives three more seconds (both agents kill
     // their async hooks when they exit: with no delay neither finishes).

@@ -86,6 +86,17 @@ const PACKAGES: [(&str, &str, &str); 2] = [
     ),
 ];
 
+/// Codex model metadata for the fake model with the freeform `apply_patch` tool (the fields
+/// Codex 0.169 requires in `model_catalog_json`).
+const PATCH_MODEL_CATALOG: &str = r#"{"models":[{"slug":"gpt-5.1-codex","display_name":"gpt-5.1-codex",
+"description":"fake","apply_patch_tool_type":"freeform","shell_type":"shell_command",
+"supports_reasoning_summaries":false,"support_verbosity":false,"default_verbosity":null,
+"input_modalities":["text"],"truncation_policy":{"mode":"tokens","limit":10000},
+"supports_parallel_tool_calls":false,"context_window":272000,"reasoning_summary_format":"none",
+"default_reasoning_level":"medium","supported_reasoning_levels":[{"effort":"medium","description":"m"}],
+"visibility":"list","minimal_client_version":"0.0.1","supported_in_api":true,"upgrade":null,
+"priority":0,"base_instructions":"You are a fake model.","experimental_supported_tools":[]}]}"#;
+
 /// How long one agent run may take before it is killed.
 const AGENT_DEADLINE: Duration = Duration::from_secs(90);
 
@@ -116,6 +127,7 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             .filter(|c| match c.only {
                 Only::Both => true,
                 Only::Claude => agent == Agent::Claude,
+                Only::Codex => agent == Agent::Codex,
             })
             .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
             .collect();
@@ -466,9 +478,16 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             Agent::Claude => Wire::Messages,
         },
         Script {
-            command: case
-                .command
-                .replace("{MARKER}", &agent_side.marker.display().to_string()),
+            command: if case.patch {
+                format!(
+                    "*** Begin Patch\n*** Add File: {}\n+patched\n*** End Patch\n",
+                    agent_side.marker.display()
+                )
+            } else {
+                case.command
+                    .replace("{MARKER}", &agent_side.marker.display().to_string())
+            },
+            patch: case.patch,
             delay: Duration::from_secs(case.answer_delay),
             escalate: case.permissions == Permissions::Prompt,
         },
@@ -624,9 +643,21 @@ fn run_agent(
                 Permissions::Bypass => ("never".to_owned(), "danger-full-access"),
                 Permissions::Prompt => ("on-request".to_owned(), "workspace-write"),
             };
+            // Codex offers `apply_patch` only to a model whose metadata says so, and knows no
+            // metadata for the fake model: a one-model catalog gives it.
+            let catalog = if case.patch {
+                let path = codex_home.join("models.json");
+                fs::write(&path, PATCH_MODEL_CATALOG)?;
+                format!(
+                    "model_catalog_json = {}\n",
+                    Value::from(path.display().to_string())
+                )
+            } else {
+                String::new()
+            };
             let config = format!(
                 "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
-                 sandbox_mode = \"{sandbox}\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+                 sandbox_mode = \"{sandbox}\"\n{catalog}\n[model_providers.fake]\nname = \"fake\"\n\
                  base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
                  request_max_retries = 0\nstream_max_retries = 0\n\n{}",
                 toml_config(case.event, hooks, commands)

@@ -25,6 +25,8 @@ pub(crate) struct Script {
     /// Codex: the call asks to run outside the sandbox (`sandbox_permissions:
     /// "require_escalated"`), so it needs an approval.
     pub(crate) escalate: bool,
+    /// Codex: the call is the freeform `apply_patch` tool with `command` as the patch.
+    pub(crate) patch: bool,
 }
 
 /// Which wire protocol the server speaks.
@@ -188,7 +190,9 @@ fn answer(
             if body.contains("You are judging one planned coding-agent action") {
                 return ("200 OK", "text/event-stream", codex_text("done"), false);
             }
-            let sse = if earlier_main == 0 {
+            let sse = if earlier_main == 0 && script.patch {
+                codex_patch_call(&script.command)
+            } else if earlier_main == 0 {
                 codex_tool_call(&request, &script.command, script.escalate)
             } else {
                 codex_text("done")
@@ -260,6 +264,17 @@ fn codex_tool_call(request: &Value, command: &str, escalate: bool) -> String {
         json!({"type": "response.output_item.done", "item": {
             "type": "function_call", "id": "fc-1", "call_id": "call-1", "name": name,
             "arguments": arguments.to_string()}}),
+        codex_completed(),
+    ])
+}
+
+/// Codex's `apply_patch` is a custom (freeform) tool: its input is the patch text itself.
+fn codex_patch_call(patch: &str) -> String {
+    sse(&[
+        json!({"type": "response.created", "response": {"id": "resp-1"}}),
+        json!({"type": "response.output_item.done", "item": {
+            "type": "custom_tool_call", "id": "ctc-1", "call_id": "call-1",
+            "name": "apply_patch", "input": patch}}),
         codex_completed(),
     ])
 }
