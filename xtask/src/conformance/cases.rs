@@ -91,6 +91,9 @@ pub(crate) struct Case {
     /// Whether to add a silent, matcher-less probe hook last (so a payload is captured even when
     /// no hook under test matched).
     pub(crate) probe: bool,
+    /// Claude Code / verboo: the probe sits alone in the project's `.claude/settings.json`, so
+    /// it still runs when the agent rejects the user's file.
+    pub(crate) probe_apart: bool,
     /// Which agents.
     pub(crate) only: Only,
     /// The tool command the fake model asks for; `{MARKER}` becomes the marker file, which the
@@ -111,6 +114,7 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         event,
         hooks,
         probe: false,
+        probe_apart: false,
         only: Only::Both,
         command: TOUCH,
         permissions: Permissions::Bypass,
@@ -489,21 +493,26 @@ fn broken_neighbours() -> Vec<Case> {
                 },
             ],
         ),
-        case(
-            "bad-timeout-others-run",
-            pre,
-            vec![
-                Hook {
-                    matcher: Some("Bash"),
-                    timeout: 0,
-                    ..code(2, "SECOND_TOKEN zero timeout")
-                },
-                Hook {
-                    matcher: Some("Bash"),
-                    ..code(2, "REASON_TOKEN good hook")
-                },
-            ],
-        ),
+        // Claude Code rejects the whole user file here, so the probe sits in the project file.
+        Case {
+            probe: true,
+            probe_apart: true,
+            ..case(
+                "bad-timeout-others-run",
+                pre,
+                vec![
+                    Hook {
+                        matcher: Some("Bash"),
+                        timeout: 0,
+                        ..code(2, "SECOND_TOKEN zero timeout")
+                    },
+                    Hook {
+                        matcher: Some("Bash"),
+                        ..code(2, "REASON_TOKEN good hook")
+                    },
+                ],
+            )
+        },
     ]
 }
 

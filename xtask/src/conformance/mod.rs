@@ -10,7 +10,7 @@
 //! the exact payload the agent gave. The captured payloads are copied to
 //! `tests/fixtures/conformance/{codex,claude}/` as regression data.
 //!
-//! Some cases need more than one tool call and an answer:
+//! Some cases need more than that setup:
 //! - *PermissionRequest* (`Permissions::Prompt`). `codex exec` forces approval `never`: an
 //!   escalated call is refused without asking and no PermissionRequest hook runs (config
 //!   `approval_policy` is overridden). With `--approve-for-me` (approvals go to Codex's automatic
@@ -467,6 +467,44 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
     json!({"hooks": {event: groups}})
 }
 
+/// Claude Code / verboo settings: the user's `settings.json` in `user_dir`, and with
+/// `probe_apart` the probe alone in the project's `.claude/settings.json`.
+fn write_claude_settings(
+    user_dir: &Path,
+    project: &Path,
+    case: &Case,
+    hooks: &[Hook],
+    commands: &[String],
+) -> Result<()> {
+    let split = if case.probe && case.probe_apart {
+        hooks.len() - 1
+    } else {
+        hooks.len()
+    };
+    fs::create_dir_all(user_dir)?;
+    fs::write(
+        user_dir.join("settings.json"),
+        serde_json::to_string_pretty(&json_config(
+            case.event,
+            &hooks[..split],
+            &commands[..split],
+        ))?,
+    )?;
+    if split < hooks.len() {
+        let dir = project.join(".claude");
+        fs::create_dir_all(&dir)?;
+        fs::write(
+            dir.join("settings.json"),
+            serde_json::to_string_pretty(&json_config(
+                case.event,
+                &hooks[split..],
+                &commands[split..],
+            ))?,
+        )?;
+    }
+    Ok(())
+}
+
 fn run_case(env: &Env, case: &Case) -> Result<Row> {
     let case_dir = env.work.join(case.name);
     let hooks = hooks_of(case);
@@ -690,12 +728,7 @@ fn run_agent(
             command
         }
         Agent::Claude => {
-            let claude = home.join(".claude");
-            fs::create_dir_all(&claude)?;
-            fs::write(
-                claude.join("settings.json"),
-                serde_json::to_string_pretty(&json_config(case.event, hooks, commands))?,
-            )?;
+            write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
             let mut command = Command::new(bin.join("claude"));
             command
                 .args(["-p", "--output-format", "stream-json", "--verbose"])
@@ -864,12 +897,7 @@ fn run_engine(
                 )));
             }
         }
-        Agent::Claude => {
-            fs::write(
-                home.join("settings.json"),
-                serde_json::to_string_pretty(&json_config(case.event, hooks, &commands))?,
-            )?;
-        }
+        Agent::Claude => write_claude_settings(&home, &project, case, hooks, &commands)?,
     }
     let output = Command::new(&env.hook)
         .args(["run", "--dialect", dialect, "--event", case.event, "--home"])
