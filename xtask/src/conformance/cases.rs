@@ -106,6 +106,9 @@ pub(crate) struct Case {
     /// Codex only: the tool call is `apply_patch` adding the marker file, not a shell command
     /// (`command` is then unused).
     pub(crate) patch: bool,
+    /// Codex only: a text of Codex's own that must reach the model (and be the engine's
+    /// `reason`), such as its default denial message.
+    pub(crate) codex_text: Option<&'static str>,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -120,6 +123,7 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         permissions: Permissions::Bypass,
         answer_delay: 0,
         patch: false,
+        codex_text: None,
     }
 }
 
@@ -560,13 +564,18 @@ fn claude_only() -> Vec<Case> {
         case("perm-no-decision", perm, vec![bash(hook())]),
         case("perm-allow", perm, vec![bash(out(PERM_ALLOW))]),
         case("perm-deny-message", perm, vec![bash(out(PERM_DENY_R))]),
-        case(
-            "perm-deny-no-message",
-            perm,
-            vec![bash(out(
-                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#,
-            ))],
-        ),
+        // Codex tells the model "PermissionRequest hook denied approval" (Claude Code: "Permission
+        // denied by PermissionRequest hook", its own text, not checked).
+        Case {
+            codex_text: Some("PermissionRequest hook denied approval"),
+            ..case(
+                "perm-deny-no-message",
+                perm,
+                vec![bash(out(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#,
+                ))],
+            )
+        },
         case(
             "perm-exit2",
             perm,

@@ -277,6 +277,9 @@ struct Seen {
     hooks: Vec<usize>,
     /// The tool command saw `CONF_ENV=ENVTOKEN` in its environment (`env-file`).
     env: bool,
+    /// Codex: the case's `codex_text` reached the model (the engine: it is the outcome's
+    /// `reason`).
+    text: bool,
     /// The flag file an async hook writes after a second existed a few seconds after the agent
     /// (or `hook run`) returned (`async-runs`).
     late: bool,
@@ -296,6 +299,9 @@ impl Seen {
         }
         if self.env {
             s.push_str("; env→command");
+        }
+        if self.text {
+            s.push_str("; agent's text→model");
         }
         if self.late {
             s.push_str("; async hook finished");
@@ -565,6 +571,10 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
         },
         hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
         env: saw_env(&agent_side),
+        text: env.agent == Agent::Codex
+            && case
+                .codex_text
+                .is_some_and(|text| all_bodies.contains(text)),
         late: background_finished(case, &agent_side),
     };
     let mut captures: Vec<PathBuf> = fs::read_dir(&agent_side.captures)?
@@ -596,7 +606,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     hooks,
                     late,
                 }) => {
-                    let predicted = predict(case, &outcome, hooks, late);
+                    let predicted = predict(env.agent, case, &outcome, hooks, late);
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
                         .map(|runs| {
@@ -943,7 +953,7 @@ fn run_engine(
 /// or group the engine could not load, such as matcher `[` or verboo `timeout: 0`) started no
 /// process and decided nothing, so it is never counted as a hook that ran. `late` is whether the
 /// engine's async hooks finished after `hook run` returned (only measured, nothing to predict).
-fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen {
+fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen {
     let decision = outcome["decision"].as_str().unwrap_or("");
     let stop = outcome["stop"] == true;
     let reason = outcome["reason"].as_str().unwrap_or("");
@@ -957,6 +967,12 @@ fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen 
     let env = outcome["session_env"]
         .as_str()
         .is_some_and(|text| text.contains("CONF_ENV=ENVTOKEN"));
+    // lime: the engine gives the agent's own words where the hook gave none (e.g. Codex's
+    // "PermissionRequest hook denied approval"); the embedder passes `reason` on as it is.
+    let text = agent == Agent::Codex
+        && case
+            .codex_text
+            .is_some_and(|text| blocking && reason.contains(text));
     let seen = |ran, reason, second, context, turns| Seen {
         ran,
         reason,
@@ -965,6 +981,7 @@ fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen 
         turns,
         hooks: hooks.clone(),
         env,
+        text,
         late,
     };
     match case.event {
