@@ -523,8 +523,9 @@ fn broken_neighbours() -> Vec<Case> {
 const PERM_ALLOW: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
 const PERM_DENY_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"REASON_TOKEN perm deny"}}}"#;
 
-/// `if`-sensitive dedup and `CLAUDE_ENV_FILE` (verboo only), `PermissionRequest` (both agents,
-/// with a permission question: see `Permissions::Prompt`).
+/// `if`-sensitive dedup and `CLAUDE_ENV_FILE` (verboo only); `PermissionRequest`, and
+/// PreToolUse on a call that needs an approval (both agents, with a permission question: see
+/// `Permissions::Prompt`).
 fn claude_only() -> Vec<Case> {
     let bash = |h: Hook| Hook {
         matcher: Some("Bash"),
@@ -608,6 +609,26 @@ fn claude_only() -> Vec<Case> {
             // through `sh -c` the call needs (and gets) a permission question.
             c.command = "sh -c 'touch {MARKER}'";
         }
+    }
+    // PreToolUse where the call needs an approval: does an allow skip it? (With every call
+    // allowed, an allow and no decision look the same.)
+    for (name, stdout) in [
+        ("approval-pre-silent", ""),
+        (
+            "approval-pre-allow",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        ),
+        ("approval-pre-allow-reason", ALLOW_R),
+        (
+            "approval-pre-rewrite-allow",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"sh -c '{REWRITE}'"}}}"#,
+        ),
+    ] {
+        cases.push(Case {
+            permissions: Permissions::Prompt,
+            command: "sh -c 'touch {MARKER}'",
+            ..case(name, "PreToolUse", vec![bash(out(stdout))])
+        });
     }
     cases
 }

@@ -280,6 +280,9 @@ struct Seen {
     /// Codex: the case's `codex_text` reached the model (the engine: it is the outcome's
     /// `reason`).
     text: bool,
+    /// Codex: how its hook runs ended, as it reports them (`hook: PreToolUse Failed`), counted
+    /// by status (`blocked`, `completed`, `failed`); empty for Claude Code and for Stop (loops).
+    statuses: String,
     /// The flag file an async hook writes after a second existed a few seconds after the agent
     /// (or `hook run`) returned (`async-runs`).
     late: bool,
@@ -305,6 +308,9 @@ impl Seen {
         }
         if self.late {
             s.push_str("; async hook finished");
+        }
+        if !self.statuses.is_empty() {
+            let _ = write!(s, "; runs {}", self.statuses);
         }
         let _ = write!(s, "; hooks {:?}", self.hooks);
         s
@@ -570,6 +576,11 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             _ => "continued",
         },
         hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
+        statuses: if env.agent == Agent::Codex && case.event != "Stop" {
+            codex_statuses(&output, case.event)
+        } else {
+            String::new()
+        },
         env: saw_env(&agent_side),
         text: env.agent == Agent::Codex
             && case
@@ -642,6 +653,47 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
         deliberate: deliberate(env.agent, case.name),
         captures,
     })
+}
+
+/// Counts statuses, sorted: `blocked 1, failed 1`.
+fn count_statuses(statuses: impl Iterator<Item = String>) -> String {
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for status in statuses {
+        *counts.entry(status).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(status, n)| format!("{status} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The end of each hook run Codex reports on stderr: `hook: <Event> <Status>` (async hooks and
+/// hooks it skips report none).
+fn codex_statuses(log: &str, event: &str) -> String {
+    let prefix = format!("hook: {event} ");
+    count_statuses(
+        log.lines()
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .map(|status| status.trim().to_ascii_lowercase()),
+    )
+}
+
+/// The engine's runs as Codex would report them: `ok` completed, `blocked`, `failed` and
+/// `timed_out` failed; skipped and async runs report nothing.
+fn engine_statuses(outcome: &Value) -> String {
+    count_statuses(
+        outcome["runs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|run| match run["status"].as_str() {
+                Some("ok") => Some("completed".to_owned()),
+                Some("blocked") => Some("blocked".to_owned()),
+                Some("failed" | "timed_out") => Some("failed".to_owned()),
+                _ => None,
+            }),
+    )
 }
 
 /// The marker holds what the tool command saw in `$CONF_ENV` (`env-file`).
@@ -973,6 +1025,11 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
         && case
             .codex_text
             .is_some_and(|text| blocking && reason.contains(text));
+    let statuses = if agent == Agent::Codex && case.event != "Stop" {
+        engine_statuses(outcome)
+    } else {
+        String::new()
+    };
     let seen = |ran, reason, second, context, turns| Seen {
         ran,
         reason,
@@ -980,6 +1037,7 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
         context,
         turns,
         hooks: hooks.clone(),
+        statuses: statuses.clone(),
         env,
         text,
         late,
@@ -995,7 +1053,14 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
             // stopped". lime never sets `stop` on PreToolUse (Codex 0.169 treats
             // `continue: false` there as an invalid output: "ran original; turns normal"), so
             // a lime outcome with `stop` would be predicted to stop and disagree, as it should.
-            let ran = match (blocking || deferred, command) {
+            // A call that needs an approval (`Permissions::Prompt`) goes to the usual approval,
+            // which the harness declines, unless a verboo hook allowed it: Claude Code 2.1 runs
+            // an allowed call (rewritten or not) without asking. A lime `allow` is no
+            // authorization (SPEC: a hook never widens it): Codex 0.169 asks its approval for
+            // the call, the rewritten one too, whatever the hook said.
+            let authorized = decision == "allow" && agent == Agent::Claude;
+            let declined = case.permissions == Permissions::Prompt && !authorized;
+            let ran = match (blocking || deferred || declined, command) {
                 (true, _) => "none",
                 (false, Some(c)) if c.ends_with("-first") => "rewritten-first",
                 (false, Some(_)) => "rewritten",
@@ -1142,7 +1207,12 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
          `none`; *turns* counts model requests of the agent loop (`normal` = tool call + answer, \
          `stopped` = no answer after the tool, `continued` = a Stop hook made it go on, `no model call`); \
          `reason→model`/`context→model`: the hook's reason or context reached the model; *hooks*: \
-         which of the case's handlers (config index) ran.\n\n",
+         which of the case's handlers (config index) ran; Codex only: *runs* counts how its hook runs \
+         ended as Codex reports them (`completed`, `blocked`, `failed`), and `agent's text→model`: \
+         Codex's own message for the case reached the model; `env→command`: a variable a \
+         SessionStart hook wrote to `CLAUDE_ENV_FILE` reached the later Bash command; \
+         `async hook finished`: an async hook's work was done a few seconds after the agent (or \
+         `hook run`) went on.\n\n",
     );
     for (agent, rows) in sections {
         let agreed = rows.iter().filter(|r| r.agree).count();
