@@ -680,14 +680,18 @@ fn codex_statuses(log: &str, event: &str) -> String {
 }
 
 /// The engine's runs as Codex would report them: `ok` completed, `blocked`, `failed` and
-/// `timed_out` failed; skipped and async runs report nothing.
-fn engine_statuses(outcome: &Value) -> String {
+/// `timed_out` failed; skipped and async runs report nothing. Codex reports a run whose
+/// `continue: false` it obeyed as `stopped`; the engine's run has no such status, so an `ok` or
+/// `blocked` run of a case whose one hook says `continue: false` counts as stopped.
+fn engine_statuses(case: &Case, outcome: &Value) -> String {
+    let stops = case.hooks.len() == 1 && case.hooks[0].stdout.contains(r#""continue":false"#);
     count_statuses(
         outcome["runs"]
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(|run| match run["status"].as_str() {
+                Some("ok" | "blocked") if stops => Some("stopped".to_owned()),
                 Some("ok") => Some("completed".to_owned()),
                 Some("blocked") => Some("blocked".to_owned()),
                 Some("failed" | "timed_out") => Some("failed".to_owned()),
@@ -1026,7 +1030,7 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
             .codex_text
             .is_some_and(|text| blocking && reason.contains(text));
     let statuses = if agent == Agent::Codex && case.event != "Stop" {
-        engine_statuses(outcome)
+        engine_statuses(case, outcome)
     } else {
         String::new()
     };
