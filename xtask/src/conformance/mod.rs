@@ -1139,6 +1139,12 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
             "lime: a `hookEventName` naming another event fails the run (the published schema), \
              though Codex 0.169 accepts it",
         ),
+        // Both hooks exit 2 at once: Claude Code 2.1 gives the model the reason of the one that
+        // finished first (measured both ways); Codex 0.169 the first in config order.
+        (Agent::Claude, "pre-two-blocks") => Some(
+            "several PreToolUse blocks: the first in config order gives the reason (Claude Code 2.1: \
+             the first to finish, a race)",
+        ),
         (_, "pre-two-rewrites") => Some(
             "several rewrites: the last in config order wins (both agents: the last to finish, a race)",
         ),
