@@ -17,6 +17,15 @@ pub(crate) struct Hook {
     pub(crate) timeout: u32,
     /// verboo only: the handler's `if`.
     pub(crate) when: Option<&'static str>,
+    /// The handler is `async` (runs in the background).
+    pub(crate) background: bool,
+    /// Shell lines run after the capture and the sleep, before the output; `{FLAG}` becomes the
+    /// side's flag file (see `Seen::late`).
+    pub(crate) shell: &'static str,
+    /// Use the command (the very same script) of the hook at this index instead of its own: the
+    /// two handlers differ only in the other fields. What it prints is that hook's, and its stdin
+    /// is captured under that hook's index.
+    pub(crate) same_as: Option<usize>,
 }
 
 /// A hook with the defaults: no matcher, silent, exit 0, 5 s timeout.
@@ -29,6 +38,9 @@ pub(crate) const fn hook() -> Hook {
         sleep: 0,
         timeout: 5,
         when: None,
+        background: false,
+        shell: "",
+        same_as: None,
     }
 }
 
@@ -49,7 +61,23 @@ const fn code(exit: i32, stderr: &'static str) -> Hook {
 pub(crate) enum Only {
     Both,
     Claude,
+    Codex,
 }
+
+/// How the agent treats permissions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Permissions {
+    /// Everything is allowed (Codex `--dangerously-bypass-approvals-and-sandbox`, Claude Code
+    /// `--dangerously-skip-permissions`): no permission prompt ever happens.
+    Bypass,
+    /// The call needs a permission, so `PermissionRequest` hooks fire: Claude Code's default
+    /// mode with the stdio prompt tool, Codex `--approve-for-me` with an escalated call (see the
+    /// module doc and `run_agent`).
+    Prompt,
+}
+
+/// The default scripted tool command; `{MARKER}` becomes the marker file.
+pub(crate) const TOUCH: &str = "touch {MARKER}";
 
 /// One case.
 #[derive(Clone, Debug)]
@@ -63,8 +91,24 @@ pub(crate) struct Case {
     /// Whether to add a silent, matcher-less probe hook last (so a payload is captured even when
     /// no hook under test matched).
     pub(crate) probe: bool,
+    /// Claude Code / verboo: the probe sits alone in the project's `.claude/settings.json`, so
+    /// it still runs when the agent rejects the user's file.
+    pub(crate) probe_apart: bool,
     /// Which agents.
     pub(crate) only: Only,
+    /// The tool command the fake model asks for; `{MARKER}` becomes the marker file, which the
+    /// command must create.
+    pub(crate) command: &'static str,
+    /// How the agent treats permissions.
+    pub(crate) permissions: Permissions,
+    /// Seconds the fake model takes for its final answer (the agent lives that much longer).
+    pub(crate) answer_delay: u64,
+    /// Codex only: the tool call is `apply_patch` adding the marker file, not a shell command
+    /// (`command` is then unused).
+    pub(crate) patch: bool,
+    /// Codex only: a text of Codex's own that must reach the model (and be the engine's
+    /// `reason`), such as its default denial message.
+    pub(crate) codex_text: Option<&'static str>,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -73,7 +117,13 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         event,
         hooks,
         probe: false,
+        probe_apart: false,
         only: Only::Both,
+        command: TOUCH,
+        permissions: Permissions::Bypass,
+        answer_delay: 0,
+        patch: false,
+        codex_text: None,
     }
 }
 
@@ -386,5 +436,199 @@ pub(crate) fn all() -> Vec<Case> {
             ..bash(code(2, "REASON_TOKEN zero"))
         }],
     ));
+    cases.extend(broken_neighbours());
+    // lime: `apply_patch` is also matched by `Edit` and `Write` (Codex's aliases); each runs once.
+    cases.push(Case {
+        only: Only::Codex,
+        patch: true,
+        ..case(
+            "patch-edit-write-aliases",
+            pre,
+            vec![
+                Hook {
+                    matcher: Some("Edit"),
+                    ..hook()
+                },
+                Hook {
+                    matcher: Some("Write"),
+                    ..hook()
+                },
+                Hook {
+                    matcher: Some("Edit|Write"),
+                    ..hook()
+                },
+            ],
+        )
+    });
+    cases.extend(claude_only());
+    // An async hook that needs a second; the agent lives three more seconds (both agents kill
+    // their async hooks when they exit: with no delay neither finishes).
+    cases.push(Case {
+        answer_delay: 3,
+        ..case(
+            "async-runs",
+            post,
+            vec![Hook {
+                background: true,
+                sleep: 1,
+                shell: "touch {FLAG}",
+                ..hook()
+            }],
+        )
+    });
+    cases
+}
+
+/// One broken handler next to a good one: the good one still decides.
+fn broken_neighbours() -> Vec<Case> {
+    let pre = "PreToolUse";
+    vec![
+        case(
+            "bad-matcher-others-run",
+            pre,
+            vec![
+                Hook {
+                    matcher: Some("["),
+                    ..code(2, "SECOND_TOKEN bad matcher")
+                },
+                Hook {
+                    matcher: Some("Bash"),
+                    ..code(2, "REASON_TOKEN good hook")
+                },
+            ],
+        ),
+        // Claude Code rejects the whole user file here, so the probe sits in the project file.
+        Case {
+            probe: true,
+            probe_apart: true,
+            ..case(
+                "bad-timeout-others-run",
+                pre,
+                vec![
+                    Hook {
+                        matcher: Some("Bash"),
+                        timeout: 0,
+                        ..code(2, "SECOND_TOKEN zero timeout")
+                    },
+                    Hook {
+                        matcher: Some("Bash"),
+                        ..code(2, "REASON_TOKEN good hook")
+                    },
+                ],
+            )
+        },
+    ]
+}
+
+const PERM_ALLOW: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#;
+const PERM_DENY_R: &str = r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"REASON_TOKEN perm deny"}}}"#;
+
+/// `if`-sensitive dedup and `CLAUDE_ENV_FILE` (verboo only); `PermissionRequest`, and
+/// PreToolUse on a call that needs an approval (both agents, with a permission question: see
+/// `Permissions::Prompt`).
+fn claude_only() -> Vec<Case> {
+    let bash = |h: Hook| Hook {
+        matcher: Some("Bash"),
+        ..h
+    };
+    let perm = "PermissionRequest";
+    let mut cases = vec![
+        // The same command twice, told apart only by `if`: the second matches the call.
+        case(
+            "dedup-differs-in-if",
+            "PreToolUse",
+            vec![
+                Hook {
+                    when: Some("Bash(git push:*)"),
+                    ..bash(code(2, "REASON_TOKEN dedup if"))
+                },
+                Hook {
+                    when: Some("Bash(touch *)"),
+                    same_as: Some(0),
+                    ..bash(code(2, "REASON_TOKEN dedup if"))
+                },
+            ],
+        ),
+        // A SessionStart hook exports a variable through `CLAUDE_ENV_FILE`; the later Bash
+        // command writes what it sees into the marker.
+        Case {
+            command: r#"printf '%s' "$CONF_ENV" > {MARKER}"#,
+            ..case(
+                "env-file",
+                "SessionStart",
+                vec![Hook {
+                    shell: r#"echo 'export CONF_ENV=ENVTOKEN' >> "$CLAUDE_ENV_FILE""#,
+                    ..hook()
+                }],
+            )
+        },
+        case("perm-no-decision", perm, vec![bash(hook())]),
+        case("perm-allow", perm, vec![bash(out(PERM_ALLOW))]),
+        case("perm-deny-message", perm, vec![bash(out(PERM_DENY_R))]),
+        // Codex tells the model "PermissionRequest hook denied approval" (Claude Code: "Permission
+        // denied by PermissionRequest hook", its own text, not checked).
+        Case {
+            codex_text: Some("PermissionRequest hook denied approval"),
+            ..case(
+                "perm-deny-no-message",
+                perm,
+                vec![bash(out(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}"#,
+                ))],
+            )
+        },
+        case(
+            "perm-exit2",
+            perm,
+            vec![bash(code(2, "REASON_TOKEN perm exit2"))],
+        ),
+        case(
+            "perm-deny-and-allow",
+            perm,
+            vec![bash(out(PERM_DENY_R)), bash(out(PERM_ALLOW))],
+        ),
+        // The allow answers at once, the deny a second later.
+        case(
+            "perm-allow-and-slow-deny",
+            perm,
+            vec![
+                bash(out(PERM_ALLOW)),
+                bash(Hook {
+                    sleep: 1,
+                    ..out(PERM_DENY_R)
+                }),
+            ],
+        ),
+    ];
+    for c in &mut cases {
+        c.only = Only::Claude;
+        if c.event == perm {
+            c.only = Only::Both;
+            c.permissions = Permissions::Prompt;
+            // Claude Code refuses a `touch` outside its working directories before asking;
+            // through `sh -c` the call needs (and gets) a permission question.
+            c.command = "sh -c 'touch {MARKER}'";
+        }
+    }
+    // PreToolUse where the call needs an approval: does an allow skip it? (With every call
+    // allowed, an allow and no decision look the same.)
+    for (name, stdout) in [
+        ("approval-pre-silent", ""),
+        (
+            "approval-pre-allow",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+        ),
+        ("approval-pre-allow-reason", ALLOW_R),
+        (
+            "approval-pre-rewrite-allow",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"sh -c '{REWRITE}'"}}}"#,
+        ),
+    ] {
+        cases.push(Case {
+            permissions: Permissions::Prompt,
+            command: "sh -c 'touch {MARKER}'",
+            ..case(name, "PreToolUse", vec![bash(out(stdout))])
+        });
+    }
     cases
 }

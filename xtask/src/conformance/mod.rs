@@ -9,6 +9,27 @@
 //! then a text answer, and logs every request. Every hook saves its stdin, so the engine is fed
 //! the exact payload the agent gave. The captured payloads are copied to
 //! `tests/fixtures/conformance/{codex,claude}/` as regression data.
+//!
+//! Some cases need more than that setup:
+//! - *PermissionRequest* (`Permissions::Prompt`). `codex exec` forces approval `never`: an
+//!   escalated call is refused without asking and no PermissionRequest hook runs (config
+//!   `approval_policy` is overridden). With `--approve-for-me` (approvals go to Codex's automatic
+//!   reviewer) and a call that asks for `sandbox_permissions: "require_escalated"`, Codex 0.169
+//!   asks the hooks first; a call they leave undecided goes to the reviewer, a model request the
+//!   fake server answers with text, which declines. Claude Code 2.1 `-p` refuses a call that
+//!   needs approval ("This command requires approval") without running PermissionRequest hooks;
+//!   with `--permission-prompt-tool stdio` and stream-json input the hooks race a `can_use_tool`
+//!   control request, which the harness (as the user) declines after `USER_DELAY`, so a hook's
+//!   answer always comes first. The first hook to answer wins there (measured with an allow that
+//!   answers at once and a deny a second later), and exit 2 is no answer.
+//! - *Async hooks* (`async-runs`): both agents start them and go on at once, and both kill them
+//!   when the process exits (a hook that needs a second never finishes in a run that ends at
+//!   once); the case keeps the agent alive three more seconds (the fake model's last answer is
+//!   late), and then both agents let the hook finish. The engine must finish them after `hook run`
+//!   returned.
+//! - *`CLAUDE_ENV_FILE`* (`env-file`): Claude Code 2.1 gives SessionStart (and Setup, CwdChanged,
+//!   FileChanged) hooks a per-session file and sources what they wrote before each later Bash
+//!   command; the case's command writes `$CONF_ENV` into the marker.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -24,8 +45,8 @@ use serde_json::{Value, json};
 mod cases;
 mod server;
 
-use cases::{Case, Hook, Only};
-use server::{FakeServer, Wire};
+use cases::{Case, Hook, Only, Permissions};
+use server::{FakeServer, Script, Wire};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +86,17 @@ const PACKAGES: [(&str, &str, &str); 2] = [
     ),
 ];
 
+/// Codex model metadata for the fake model with the freeform `apply_patch` tool (the fields
+/// Codex 0.169 requires in `model_catalog_json`).
+const PATCH_MODEL_CATALOG: &str = r#"{"models":[{"slug":"gpt-5.1-codex","display_name":"gpt-5.1-codex",
+"description":"fake","apply_patch_tool_type":"freeform","shell_type":"shell_command",
+"supports_reasoning_summaries":false,"support_verbosity":false,"default_verbosity":null,
+"input_modalities":["text"],"truncation_policy":{"mode":"tokens","limit":10000},
+"supports_parallel_tool_calls":false,"context_window":272000,"reasoning_summary_format":"none",
+"default_reasoning_level":"medium","supported_reasoning_levels":[{"effort":"medium","description":"m"}],
+"visibility":"list","minimal_client_version":"0.0.1","supported_in_api":true,"upgrade":null,
+"priority":0,"base_instructions":"You are a fake model.","experimental_supported_tools":[]}]}"#;
+
 /// How long one agent run may take before it is killed.
 const AGENT_DEADLINE: Duration = Duration::from_secs(90);
 
@@ -95,6 +127,7 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             .filter(|c| match c.only {
                 Only::Both => true,
                 Only::Claude => agent == Agent::Claude,
+                Only::Codex => agent == Agent::Codex,
             })
             .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
             .collect();
@@ -117,6 +150,15 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             rows.len(),
             rows.len() - agreed - deliberate
         );
+        if filter.is_some() {
+            for row in rows.iter().filter(|r| r.agree || r.deliberate.is_some()) {
+                let verdict = if row.agree { "agree" } else { "DELIBERATE" };
+                println!(
+                    "  {verdict} {}: agent {} | engine {}",
+                    row.name, row.agent, row.engine
+                );
+            }
+        }
         for row in rows.iter().filter(|r| !r.agree && r.deliberate.is_none()) {
             println!(
                 "  DIFFER {}: agent {} | engine {}",
@@ -233,6 +275,17 @@ struct Seen {
     turns: &'static str,
     /// Which hooks (config index) ran.
     hooks: Vec<usize>,
+    /// The tool command saw `CONF_ENV=ENVTOKEN` in its environment (`env-file`).
+    env: bool,
+    /// Codex: the case's `codex_text` reached the model (the engine: it is the outcome's
+    /// `reason`).
+    text: bool,
+    /// Codex: how its hook runs ended, as it reports them (`hook: PreToolUse Failed`), counted
+    /// by status (`blocked`, `completed`, `failed`); empty for Claude Code and for Stop (loops).
+    statuses: String,
+    /// The flag file an async hook writes after a second existed a few seconds after the agent
+    /// (or `hook run`) returned (`async-runs`).
+    late: bool,
 }
 
 impl Seen {
@@ -247,6 +300,18 @@ impl Seen {
         if self.context {
             s.push_str("; context→model");
         }
+        if self.env {
+            s.push_str("; env→command");
+        }
+        if self.text {
+            s.push_str("; agent's text→model");
+        }
+        if self.late {
+            s.push_str("; async hook finished");
+        }
+        if !self.statuses.is_empty() {
+            let _ = write!(s, "; runs {}", self.statuses);
+        }
         let _ = write!(s, "; hooks {:?}", self.hooks);
         s
     }
@@ -255,6 +320,7 @@ impl Seen {
 struct Side {
     dir: PathBuf,
     marker: PathBuf,
+    flag: PathBuf,
     rewritten: PathBuf,
     captures: PathBuf,
 }
@@ -266,6 +332,7 @@ fn side(case_dir: &Path, name: &str) -> Result<Side> {
     }
     Ok(Side {
         marker: dir.join("marker"),
+        flag: dir.join("flag"),
         rewritten: dir.join("rewritten"),
         captures: dir.join("captures"),
         dir,
@@ -276,13 +343,15 @@ fn quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 
-/// Writes one script per distinct hook; returns each hook's command.
+/// Writes one script per distinct hook (a hook with `same_as` reuses that one's); returns each
+/// hook's command.
 fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
     let mut commands: Vec<String> = Vec::new();
     for (index, hook) in hooks.iter().enumerate() {
         if let Some(first) = hooks
             .iter()
             .position(|h| h == hook)
+            .map(|first| hook.same_as.unwrap_or(first))
             .filter(|first| *first < index)
         {
             commands.push(commands[first].clone());
@@ -333,6 +402,13 @@ fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
         if hook.sleep > 0 {
             let _ = writeln!(script, "sleep {}", hook.sleep);
         }
+        if !hook.shell.is_empty() {
+            let _ = writeln!(
+                script,
+                "{}",
+                hook.shell.replace("{FLAG}", &quote(&side.flag))
+            );
+        }
         let _ = write!(
             script,
             "cat {}\ncat {} >&2\nexit {exit}\n",
@@ -368,10 +444,14 @@ fn toml_config(event: &str, hooks: &[Hook], commands: &[String]) -> String {
         let _ = writeln!(text, "[[hooks.{event}.hooks]]\ntype = \"command\"");
         let _ = writeln!(
             text,
-            "command = {}\ntimeout = {}\n",
+            "command = {}\ntimeout = {}",
             Value::from(command.as_str()),
             hook.timeout
         );
+        if hook.background {
+            let _ = writeln!(text, "async = true");
+        }
+        text.push('\n');
     }
     text
 }
@@ -386,6 +466,9 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
             if let Some(when) = hook.when {
                 handler["if"] = json!(when);
             }
+            if hook.background {
+                handler["async"] = json!(true);
+            }
             let mut group = json!({"hooks": [handler]});
             if let Some(matcher) = hook.matcher {
                 group["matcher"] = json!(matcher);
@@ -394,6 +477,44 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
         })
         .collect();
     json!({"hooks": {event: groups}})
+}
+
+/// Claude Code / verboo settings: the user's `settings.json` in `user_dir`, and with
+/// `probe_apart` the probe alone in the project's `.claude/settings.json`.
+fn write_claude_settings(
+    user_dir: &Path,
+    project: &Path,
+    case: &Case,
+    hooks: &[Hook],
+    commands: &[String],
+) -> Result<()> {
+    let split = if case.probe && case.probe_apart {
+        hooks.len() - 1
+    } else {
+        hooks.len()
+    };
+    fs::create_dir_all(user_dir)?;
+    fs::write(
+        user_dir.join("settings.json"),
+        serde_json::to_string_pretty(&json_config(
+            case.event,
+            &hooks[..split],
+            &commands[..split],
+        ))?,
+    )?;
+    if split < hooks.len() {
+        let dir = project.join(".claude");
+        fs::create_dir_all(&dir)?;
+        fs::write(
+            dir.join("settings.json"),
+            serde_json::to_string_pretty(&json_config(
+                case.event,
+                &hooks[split..],
+                &commands[split..],
+            ))?,
+        )?;
+    }
+    Ok(())
 }
 
 fn run_case(env: &Env, case: &Case) -> Result<Row> {
@@ -406,7 +527,20 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             Agent::Codex => Wire::Responses,
             Agent::Claude => Wire::Messages,
         },
-        format!("touch {}", agent_side.marker.display()),
+        Script {
+            command: if case.patch {
+                format!(
+                    "*** Begin Patch\n*** Add File: {}\n+patched\n*** End Patch\n",
+                    agent_side.marker.display()
+                )
+            } else {
+                case.command
+                    .replace("{MARKER}", &agent_side.marker.display().to_string())
+            },
+            patch: case.patch,
+            delay: Duration::from_secs(case.answer_delay),
+            escalate: case.permissions == Permissions::Prompt,
+        },
     )?;
     let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port)?;
     fs::write(agent_side.dir.join("agent.log"), &output)?;
@@ -442,6 +576,17 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             _ => "continued",
         },
         hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
+        statuses: if env.agent == Agent::Codex && case.event != "Stop" {
+            codex_statuses(&output, case.event)
+        } else {
+            String::new()
+        },
+        env: saw_env(&agent_side),
+        text: env.agent == Agent::Codex
+            && case
+                .codex_text
+                .is_some_and(|text| all_bodies.contains(text)),
+        late: background_finished(case, &agent_side),
     };
     let mut captures: Vec<PathBuf> = fs::read_dir(&agent_side.captures)?
         .flatten()
@@ -467,8 +612,12 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             let engine = run_engine(env, case, &case_dir, &hooks, payload)?;
             match engine {
                 Err(error) => (format!("engine error: {error}"), false),
-                Ok((outcome, engine_hooks)) => {
-                    let predicted = predict(case, &outcome, engine_hooks);
+                Ok(EngineRun {
+                    outcome,
+                    hooks,
+                    late,
+                }) => {
+                    let predicted = predict(env.agent, case, &outcome, hooks, late);
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
                         .map(|runs| {
@@ -506,6 +655,72 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
     })
 }
 
+/// Counts statuses, sorted: `blocked 1, failed 1`.
+fn count_statuses(statuses: impl Iterator<Item = String>) -> String {
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for status in statuses {
+        *counts.entry(status).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(status, n)| format!("{status} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The end of each hook run Codex reports on stderr: `hook: <Event> <Status>` (async hooks and
+/// hooks it skips report none).
+fn codex_statuses(log: &str, event: &str) -> String {
+    let prefix = format!("hook: {event} ");
+    count_statuses(
+        log.lines()
+            .filter_map(|line| line.strip_prefix(&prefix))
+            .map(|status| status.trim().to_ascii_lowercase()),
+    )
+}
+
+/// The engine's runs as Codex would report them: `ok` completed, `blocked`, `failed` and
+/// `timed_out` failed; skipped and async runs report nothing. Codex reports a run whose
+/// `continue: false` it obeyed as `stopped`; the engine's run has no such status, so an `ok` or
+/// `blocked` run of a case whose one hook says `continue: false` counts as stopped.
+fn engine_statuses(case: &Case, outcome: &Value) -> String {
+    let stops = case.hooks.len() == 1 && case.hooks[0].stdout.contains(r#""continue":false"#);
+    count_statuses(
+        outcome["runs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|run| match run["status"].as_str() {
+                Some("ok" | "blocked") if stops => Some("stopped".to_owned()),
+                Some("ok") => Some("completed".to_owned()),
+                Some("blocked") => Some("blocked".to_owned()),
+                Some("failed" | "timed_out") => Some("failed".to_owned()),
+                _ => None,
+            }),
+    )
+}
+
+/// The marker holds what the tool command saw in `$CONF_ENV` (`env-file`).
+fn saw_env(side: &Side) -> bool {
+    fs::read_to_string(&side.marker).is_ok_and(|text| text.contains("ENVTOKEN"))
+}
+
+/// For a case with async hooks: whether the flag they write appears within a few seconds (they
+/// sleep one second first, so it cannot be there when the agent or `hook run` returns at once).
+fn background_finished(case: &Case, side: &Side) -> bool {
+    if !case.hooks.iter().any(|h| h.background) {
+        return false;
+    }
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(5) {
+        if side.flag.exists() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
 fn ran_hooks(captures: &Path, count: usize, probe: bool) -> Vec<usize> {
     let under_test = if probe { count - 1 } else { count };
     (0..under_test)
@@ -528,9 +743,25 @@ fn run_agent(
         Agent::Codex => {
             let codex_home = home.join(".codex");
             fs::create_dir_all(&codex_home)?;
+            let (approval, sandbox) = match case.permissions {
+                Permissions::Bypass => ("never".to_owned(), "danger-full-access"),
+                Permissions::Prompt => ("on-request".to_owned(), "workspace-write"),
+            };
+            // Codex offers `apply_patch` only to a model whose metadata says so, and knows no
+            // metadata for the fake model: a one-model catalog gives it.
+            let catalog = if case.patch {
+                let path = codex_home.join("models.json");
+                fs::write(&path, PATCH_MODEL_CATALOG)?;
+                format!(
+                    "model_catalog_json = {}\n",
+                    Value::from(path.display().to_string())
+                )
+            } else {
+                String::new()
+            };
             let config = format!(
-                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"never\"\n\
-                 sandbox_mode = \"danger-full-access\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
+                 sandbox_mode = \"{sandbox}\"\n{catalog}\n[model_providers.fake]\nname = \"fake\"\n\
                  base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
                  request_max_retries = 0\nstream_max_retries = 0\n\n{}",
                 toml_config(case.event, hooks, commands)
@@ -543,34 +774,31 @@ fn run_agent(
                     "--skip-git-repo-check",
                     "--dangerously-bypass-hook-trust",
                 ])
-                .args(["--dangerously-bypass-approvals-and-sandbox", "-C"])
+                .arg("-C")
                 .arg(&project)
                 .arg("Run the command.")
                 .env("CODEX_HOME", &codex_home)
                 .env("OPENAI_API_KEY", "sk-fake");
+            match case.permissions {
+                Permissions::Bypass => {
+                    command.arg("--dangerously-bypass-approvals-and-sandbox");
+                }
+                // `codex exec` forces approval `never` (an escalated call is refused without
+                // asking, and no PermissionRequest hook runs) unless approvals go to the
+                // automatic reviewer: then the hooks are asked first, and a call they leave
+                // undecided goes to the reviewer, which the fake model makes decline.
+                Permissions::Prompt => {
+                    command.arg("--approve-for-me");
+                }
+            }
             command
         }
         Agent::Claude => {
-            let claude = home.join(".claude");
-            fs::create_dir_all(&claude)?;
-            fs::write(
-                claude.join("settings.json"),
-                serde_json::to_string_pretty(&json_config(case.event, hooks, commands))?,
-            )?;
+            write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
             let mut command = Command::new(bin.join("claude"));
             command
-                .args([
-                    "-p",
-                    "Run the command.",
-                    "--output-format",
-                    "stream-json",
-                    "--verbose",
-                ])
-                .args([
-                    "--dangerously-skip-permissions",
-                    "--model",
-                    "claude-sonnet-4-5",
-                ])
+                .args(["-p", "--output-format", "stream-json", "--verbose"])
+                .args(["--model", "claude-sonnet-4-5"])
                 .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
                 .env("ANTHROPIC_API_KEY", "sk-ant-fake")
                 .env("IS_SANDBOX", "1")
@@ -578,19 +806,50 @@ fn run_agent(
                 .env("DISABLE_AUTOUPDATER", "1")
                 .env("DISABLE_ERROR_REPORTING", "1")
                 .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+            match case.permissions {
+                Permissions::Bypass => {
+                    command.args(["--dangerously-skip-permissions", "Run the command."]);
+                }
+                // Plain `-p` refuses a call that needs approval ("This command requires
+                // approval") without running PermissionRequest hooks. With the stdio prompt
+                // tool the hooks race the permission question sent to us as a control
+                // request; `prompt_user` answers it late, so a hook's decision always wins.
+                Permissions::Prompt => {
+                    command.args([
+                        "--input-format",
+                        "stream-json",
+                        "--permission-prompt-tool",
+                        "stdio",
+                    ]);
+                }
+            }
             command
         }
     };
+    let prompted = env.agent == Agent::Claude && case.permissions == Permissions::Prompt;
     command
         .current_dir(&project)
         .env("HOME", &home)
         .env_remove("CLAUDECODE")
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(side.dir.join("stdout"))?)
         .stderr(fs::File::create(side.dir.join("stderr"))?);
+    if prompted {
+        command.stdin(Stdio::piped()).stdout(Stdio::piped());
+    } else {
+        command
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(side.dir.join("stdout"))?);
+    }
     let mut child = command
         .spawn()
         .with_context(|| format!("starting {}", env.agent.name()))?;
+    let user = if prompted {
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let log = fs::File::create(side.dir.join("stdout"))?;
+        Some(thread::spawn(move || prompt_user(stdin, stdout, log)))
+    } else {
+        None
+    };
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -603,11 +862,73 @@ fn run_agent(
         }
         thread::sleep(Duration::from_millis(100));
     };
+    if let Some(user) = user {
+        let _ignored = user.join();
+    }
     let stdout = fs::read_to_string(side.dir.join("stdout")).unwrap_or_default();
     let stderr = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
     Ok(format!(
         "status: {status}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     ))
+}
+
+/// How long the harness, as the user, takes to answer a permission question: long enough that
+/// every PermissionRequest hook of a case has answered first.
+const USER_DELAY: Duration = Duration::from_secs(3);
+
+/// Plays the user of a Claude Code stream-json session: sends the prompt, copies every output
+/// line to `log`, declines each permission question after `USER_DELAY`, and closes stdin once
+/// the result arrives so the agent exits.
+fn prompt_user(
+    stdin: std::process::ChildStdin,
+    stdout: std::process::ChildStdout,
+    mut log: fs::File,
+) {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let stdin = std::sync::Arc::new(Mutex::new(Some(stdin)));
+    let send = |stdin: &Mutex<Option<std::process::ChildStdin>>, message: &Value| {
+        if let Ok(mut guard) = stdin.lock()
+            && let Some(pipe) = guard.as_mut()
+        {
+            let _ignored = writeln!(pipe, "{message}").and_then(|()| pipe.flush());
+        }
+    };
+    send(
+        &stdin,
+        &json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
+            "message": {"role": "user", "content": "Run the command."}}),
+    );
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let _ignored = writeln!(log, "{line}");
+        let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if message["type"] == "control_request" && message["request"]["subtype"] == "can_use_tool" {
+            let id = message["request_id"].clone();
+            let stdin = std::sync::Arc::clone(&stdin);
+            thread::spawn(move || {
+                thread::sleep(USER_DELAY);
+                send(
+                    &stdin,
+                    &json!({"type": "control_response", "response": {"subtype": "success",
+                        "request_id": id, "response": {"behavior": "deny",
+                        "message": "declined by the user"}}}),
+                );
+            });
+        } else if message["type"] == "result"
+            && let Ok(mut guard) = stdin.lock()
+        {
+            guard.take();
+        }
+    }
+}
+
+/// What one `hook run` gave.
+struct EngineRun {
+    outcome: Value,
+    /// The hooks whose process started (see `predict`).
+    hooks: Vec<usize>,
+    /// The async hooks' flag appeared after `hook run` returned.
+    late: bool,
 }
 
 /// Runs `hook run` with the same hooks on the captured payload: the outcome and the hooks that ran.
@@ -617,7 +938,7 @@ fn run_engine(
     case_dir: &Path,
     hooks: &[Hook],
     payload: &Path,
-) -> Result<std::result::Result<(Value, Vec<usize>), String>> {
+) -> Result<std::result::Result<EngineRun, String>> {
     let engine = side(case_dir, "engine")?;
     let commands = scripts(&engine, hooks)?;
     let home = engine.dir.join("home");
@@ -642,12 +963,7 @@ fn run_engine(
                 )));
             }
         }
-        Agent::Claude => {
-            fs::write(
-                home.join("settings.json"),
-                serde_json::to_string_pretty(&json_config(case.event, hooks, &commands))?,
-            )?;
-        }
+        Agent::Claude => write_claude_settings(&home, &project, case, hooks, &commands)?,
     }
     let output = Command::new(&env.hook)
         .args(["run", "--dialect", dialect, "--event", case.event, "--home"])
@@ -675,14 +991,25 @@ fn run_engine(
         )));
     }
     let outcome: Value = serde_json::from_slice(&output.stdout).context("parsing the outcome")?;
-    Ok(Ok((
+    // Async hooks must still finish after `hook run` returned; checked before the captures are
+    // listed, so a hook that was started late is seen too.
+    let late = background_finished(case, &engine);
+    Ok(Ok(EngineRun {
         outcome,
-        ran_hooks(&engine.captures, hooks.len(), case.probe),
-    )))
+        hooks: ran_hooks(&engine.captures, hooks.len(), case.probe),
+        late,
+    }))
 }
 
-/// What the agent would do, by the engine's outcome.
-fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>) -> Seen {
+/// What the agent would do, by the engine's outcome: the embedder contract, i.e. how an agent
+/// that embeds the engine must act on each outcome field to behave as the real agent does.
+///
+/// `hooks` are the hooks whose process really started (they saved their stdin), not the `runs`
+/// entries: a run `skipped` for any reason (`untrusted`, `disabled`, and `invalid` for a handler
+/// or group the engine could not load, such as matcher `[` or verboo `timeout: 0`) started no
+/// process and decided nothing, so it is never counted as a hook that ran. `late` is whether the
+/// engine's async hooks finished after `hook run` returned (only measured, nothing to predict).
+fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: bool) -> Seen {
     let decision = outcome["decision"].as_str().unwrap_or("");
     let stop = outcome["stop"] == true;
     let reason = outcome["reason"].as_str().unwrap_or("");
@@ -692,60 +1019,116 @@ fn predict(case: &Case, outcome: &Value, hooks: Vec<usize>) -> Seen {
         .is_some_and(|c| c.contains("CONTEXT_TOKEN"));
     let command = outcome["updated_input"]["command"].as_str();
     let reason_token = |token: &str| blocking && reason.contains(token);
+    // verboo `CLAUDE_ENV_FILE`: the embedder sources `session_env` before later Bash commands.
+    let env = outcome["session_env"]
+        .as_str()
+        .is_some_and(|text| text.contains("CONF_ENV=ENVTOKEN"));
+    // lime: the engine gives the agent's own words where the hook gave none (e.g. Codex's
+    // "PermissionRequest hook denied approval"); the embedder passes `reason` on as it is.
+    let text = agent == Agent::Codex
+        && case
+            .codex_text
+            .is_some_and(|text| blocking && reason.contains(text));
+    let statuses = if agent == Agent::Codex && case.event != "Stop" {
+        engine_statuses(case, outcome)
+    } else {
+        String::new()
+    };
+    let seen = |ran, reason, second, context, turns| Seen {
+        ran,
+        reason,
+        second,
+        context,
+        turns,
+        hooks: hooks.clone(),
+        statuses: statuses.clone(),
+        env,
+        text,
+        late,
+    };
     match case.event {
-        "PreToolUse" => Seen {
-            ran: match (blocking || stop, command) {
+        "PreToolUse" => {
+            // `defer` (verboo only; lime fails such a run, so it never reaches the outcome):
+            // Claude Code `-p` leaves the call undone and ends the run, so the embedder hands
+            // the pending call back to its caller: measured "ran none; turns stopped".
+            let deferred = decision == "defer";
+            // `stop` (`continue: false`): Claude Code 2.1 runs the call as the decision says
+            // (a block still blocks) and then ends the turn: measured "ran original; turns
+            // stopped". lime never sets `stop` on PreToolUse (Codex 0.169 treats
+            // `continue: false` there as an invalid output: "ran original; turns normal"), so
+            // a lime outcome with `stop` would be predicted to stop and disagree, as it should.
+            // A call that needs an approval (`Permissions::Prompt`) goes to the usual approval,
+            // which the harness declines, unless a verboo hook allowed it: Claude Code 2.1 runs
+            // an allowed call (rewritten or not) without asking. A lime `allow` is no
+            // authorization (SPEC: a hook never widens it): Codex 0.169 asks its approval for
+            // the call, the rewritten one too, whatever the hook said.
+            let authorized = decision == "allow" && agent == Agent::Claude;
+            let declined = case.permissions == Permissions::Prompt && !authorized;
+            let ran = match (blocking || deferred || declined, command) {
                 (true, _) => "none",
                 (false, Some(c)) if c.ends_with("-first") => "rewritten-first",
                 (false, Some(_)) => "rewritten",
                 (false, None) => "original",
-            },
-            reason: !stop && reason_token("REASON_TOKEN"),
-            second: !stop && reason_token("SECOND_TOKEN"),
+            };
+            let quiet = stop || deferred;
+            seen(
+                ran,
+                !quiet && reason_token("REASON_TOKEN"),
+                !quiet && reason_token("SECOND_TOKEN"),
+                context,
+                if quiet { "stopped" } else { "normal" },
+            )
+        }
+        // The tool already ran; a block gives the model the reason (lime `continue: false` is
+        // such a block, with the stop reason, and `stop` stays false: Codex 0.169 goes on).
+        "PostToolUse" => seen(
+            "original",
+            !stop && reason_token("REASON_TOKEN"),
+            false,
             context,
-            turns: if stop { "stopped" } else { "normal" },
-            hooks,
-        },
-        "PostToolUse" => Seen {
-            ran: "original",
-            reason: !stop && reason_token("REASON_TOKEN"),
-            second: false,
+            if stop { "stopped" } else { "normal" },
+        ),
+        // A block or stop drops the prompt: no model call, and no context (the engine reports
+        // none on a block).
+        "UserPromptSubmit" => seen(
+            if blocking || stop { "none" } else { "original" },
+            false,
+            false,
             context,
-            turns: if stop { "stopped" } else { "normal" },
-            hooks,
-        },
-        "UserPromptSubmit" => Seen {
-            ran: if blocking || stop { "none" } else { "original" },
-            reason: false,
-            second: false,
-            context,
-            turns: if blocking || stop {
+            if blocking || stop {
                 "no model call"
             } else {
                 "normal"
             },
-            hooks,
-        },
-        "Stop" => Seen {
-            ran: "original",
-            reason: reason_token("REASON_TOKEN") && !stop,
-            second: reason_token("SECOND_TOKEN") && !stop,
+        ),
+        // A block makes the agent take another turn with the reason; verboo context alone is
+        // reported as a block with `additional_context` and no reason, so it continues too.
+        "Stop" => seen(
+            "original",
+            reason_token("REASON_TOKEN") && !stop,
+            reason_token("SECOND_TOKEN") && !stop,
             context,
-            turns: if blocking && !stop {
+            if blocking && !stop {
                 "continued"
             } else {
                 "normal"
             },
-            hooks,
-        },
-        _ => Seen {
-            ran: "original",
-            reason: false,
-            second: false,
+        ),
+        // allow: the call runs without asking. A block (deny) refuses the call and the model
+        // gets the reason as the tool result. No decision: the agent asks as usual, which in
+        // a non-interactive run refuses the call (Claude Code `-p`; see `run_agent`).
+        "PermissionRequest" => seen(
+            if decision == "allow" {
+                "original"
+            } else {
+                "none"
+            },
+            reason_token("REASON_TOKEN"),
+            reason_token("SECOND_TOKEN"),
             context,
-            turns: "normal",
-            hooks,
-        },
+            if stop { "stopped" } else { "normal" },
+        ),
+        _ => seen("original", false, false, context, "normal"),
     }
 }
 
@@ -756,6 +1139,12 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
             "lime: a `hookEventName` naming another event fails the run (the published schema), \
              though Codex 0.169 accepts it",
         ),
+        // Both hooks exit 2 at once: Claude Code 2.1 gives the model the reason of the one that
+        // finished first (measured both ways); Codex 0.169 the first in config order.
+        (Agent::Claude, "pre-two-blocks") => Some(
+            "several PreToolUse blocks: the first in config order gives the reason (Claude Code 2.1: \
+             the first to finish, a race)",
+        ),
         (_, "pre-two-rewrites") => Some(
             "several rewrites: the last in config order wins (both agents: the last to finish, a race)",
         ),
@@ -764,6 +1153,17 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
         ),
         (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(
             "verboo: truncated or trailing JSON is a failed run with a message (Claude Code treats it as text)",
+        ),
+        // Claude Code 2.1 takes the first PermissionRequest hook to answer (it races them and
+        // the user's prompt) and ignores exit 2 there (the call goes to the user).
+        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny") => Some(
+            "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)",
+        ),
+        // Claude Code 2.1 rejects the whole settings file (no hook of it runs) when one handler
+        // has `timeout: 0`; a matcher `[` drops only its group there.
+        (Agent::Claude, "bad-timeout-others-run") => Some(
+            "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
+             and the rest run (Claude Code 2.1 drops every hook of that settings file)",
         ),
         _ => None,
     }
@@ -817,7 +1217,12 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
          `none`; *turns* counts model requests of the agent loop (`normal` = tool call + answer, \
          `stopped` = no answer after the tool, `continued` = a Stop hook made it go on, `no model call`); \
          `reason→model`/`context→model`: the hook's reason or context reached the model; *hooks*: \
-         which of the case's handlers (config index) ran.\n\n",
+         which of the case's handlers (config index) ran; Codex only: *runs* counts how its hook runs \
+         ended as Codex reports them (`completed`, `blocked`, `failed`), and `agent's text→model`: \
+         Codex's own message for the case reached the model; `env→command`: a variable a \
+         SessionStart hook wrote to `CLAUDE_ENV_FILE` reached the later Bash command; \
+         `async hook finished`: an async hook's work was done a few seconds after the agent (or \
+         `hook run`) went on.\n\n",
     );
     for (agent, rows) in sections {
         let agreed = rows.iter().filter(|r| r.agree).count();

@@ -2,16 +2,32 @@
 //!
 //! Script: the first *main* request (Codex: any `POST …/responses`; Claude Code: a `POST
 //! …/messages` that offers the `Bash` tool) gets a tool call running `command`; every later
-//! request gets a final text answer. Every request body is logged, so a case can see what reached
-//! the model.
+//! request gets a final text answer, after `delay` (so the agent stays alive a while, e.g. for
+//! its async hooks to finish). Every request body is logged, so a case can see what reached the
+//! model.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
+
+/// What the fake model does.
+#[derive(Clone, Debug)]
+pub(crate) struct Script {
+    /// The shell command of its one tool call.
+    pub(crate) command: String,
+    /// How long it takes for every later answer (the agent lives that much longer).
+    pub(crate) delay: Duration,
+    /// Codex: the call asks to run outside the sandbox (`sandbox_permissions:
+    /// "require_escalated"`), so it needs an approval.
+    pub(crate) escalate: bool,
+    /// Codex: the call is the freeform `apply_patch` tool with `command` as the patch.
+    pub(crate) patch: bool,
+}
 
 /// Which wire protocol the server speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,8 +57,9 @@ pub(crate) struct FakeServer {
 }
 
 impl FakeServer {
-    /// Starts a server that answers the first main request with a tool call running `command`.
-    pub(crate) fn start(wire: Wire, command: String) -> Result<Self> {
+    /// Starts a server that answers the first main request with the script's tool call and
+    /// every later main request with text after the script's delay.
+    pub(crate) fn start(wire: Wire, script: Script) -> Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0").context("binding the fake model server")?;
         let port = listener.local_addr()?.port();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -50,9 +67,9 @@ impl FakeServer {
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let log = Arc::clone(&shared);
-                let command = command.clone();
+                let script = script.clone();
                 thread::spawn(move || {
-                    let _ignored = serve(stream, wire, &command, &log);
+                    let _ignored = serve(stream, wire, &script, &log);
                 });
             }
         });
@@ -65,7 +82,7 @@ impl FakeServer {
     }
 }
 
-fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>) -> Result<()> {
+fn serve(stream: TcpStream, wire: Wire, script: &Script, log: &Mutex<Vec<Logged>>) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
@@ -100,7 +117,11 @@ fn serve(stream: TcpStream, wire: Wire, command: &str, log: &Mutex<Vec<Logged>>)
         read_exact(&mut reader, length)?
     };
     let body = String::from_utf8_lossy(&body).into_owned();
-    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, command, log);
+    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, script, log);
+    let later = log.lock().is_ok_and(|log| log.iter().any(|r| r.main));
+    if main && later {
+        thread::sleep(script.delay);
+    }
     if let Ok(mut log) = log.lock() {
         log.push(Logged {
             path: path.clone(),
@@ -146,7 +167,7 @@ fn answer(
     method: &str,
     path: &str,
     body: &str,
-    command: &str,
+    script: &Script,
     log: &Mutex<Vec<Logged>>,
 ) -> (&'static str, &'static str, String, bool) {
     let earlier_main = log
@@ -164,8 +185,15 @@ fn answer(
                     false,
                 );
             }
-            let sse = if earlier_main == 0 {
-                codex_tool_call(&request, command)
+            // Codex's automatic approval review (`--approve-for-me`) asks the model too: not
+            // part of the agent loop; a text answer is not a verdict, so the review declines.
+            if body.contains("You are judging one planned coding-agent action") {
+                return ("200 OK", "text/event-stream", codex_text("done"), false);
+            }
+            let sse = if earlier_main == 0 && script.patch {
+                codex_patch_call(&script.command)
+            } else if earlier_main == 0 {
+                codex_tool_call(&request, &script.command, script.escalate)
             } else {
                 codex_text("done")
             };
@@ -188,7 +216,7 @@ fn answer(
                 .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
             let streaming = request["stream"] == true;
             if offers_bash && earlier_main == 0 {
-                let (ct, text) = claude_message(streaming, Some(command), "");
+                let (ct, text) = claude_message(streaming, Some(&script.command), "");
                 ("200 OK", ct, text, true)
             } else {
                 let (ct, text) = claude_message(streaming, None, "done");
@@ -216,9 +244,15 @@ fn codex_completed() -> Value {
         "output_tokens_details": null, "total_tokens": 15}}})
 }
 
-fn codex_tool_call(request: &Value, command: &str) -> String {
+fn codex_tool_call(request: &Value, command: &str, escalate: bool) -> String {
     let tools = request["tools"].to_string();
-    let (name, arguments) = if tools.contains("\"exec_command\"") {
+    let (name, arguments) = if tools.contains("\"exec_command\"") && escalate {
+        (
+            "exec_command",
+            json!({"cmd": command, "sandbox_permissions": "require_escalated",
+                "justification": "conformance: needs to write outside the workspace"}),
+        )
+    } else if tools.contains("\"exec_command\"") {
         ("exec_command", json!({"cmd": command}))
     } else if tools.contains("\"shell_command\"") {
         ("shell_command", json!({"command": command}))
@@ -230,6 +264,17 @@ fn codex_tool_call(request: &Value, command: &str) -> String {
         json!({"type": "response.output_item.done", "item": {
             "type": "function_call", "id": "fc-1", "call_id": "call-1", "name": name,
             "arguments": arguments.to_string()}}),
+        codex_completed(),
+    ])
+}
+
+/// Codex's `apply_patch` is a custom (freeform) tool: its input is the patch text itself.
+fn codex_patch_call(patch: &str) -> String {
+    sse(&[
+        json!({"type": "response.created", "response": {"id": "resp-1"}}),
+        json!({"type": "response.output_item.done", "item": {
+            "type": "custom_tool_call", "id": "ctc-1", "call_id": "call-1",
+            "name": "apply_patch", "input": patch}}),
         codex_completed(),
     ])
 }
