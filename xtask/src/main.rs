@@ -7,6 +7,8 @@
 //!
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
+//! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
+//!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
 //!
 //! # Limitations
 //!
@@ -19,6 +21,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod bench;
 mod conformance;
 mod schemas;
 
@@ -55,10 +58,11 @@ fn run(args: Vec<String>) -> Result<()> {
                 )
             }
         }
+        ["bench", "cli"] => bench::cli(&root()),
         ["conformance", agent] => conformance::run(&root(), agent, None),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask conformance codex|claude|all [CASE-PREFIX]"
+            "usage: cargo xtask schemas [--check] | cargo xtask conformance codex|claude|all [CASE-PREFIX] | cargo xtask bench cli"
         ),
     }
 }

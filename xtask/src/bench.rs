@@ -1,0 +1,206 @@
+//! `cargo xtask bench cli`: what `hook run` costs a caller that spawns it once per event.
+//!
+//! Builds `hook` with the release profile, then times whole processes, alternating the two
+//! sides of each pair in one run so that a busy machine slows both alike:
+//!
+//! - `hook run` with no matching hook vs `/bin/true`;
+//! - `hook run` with one `exit 0` hook vs `/bin/sh -c 'exit 0'` fed the same stdin;
+//! - `hook run` with 1,000 configured handlers (10 matching) vs the one-hook run, with the peak
+//!   RSS of each (from `wait4`).
+//!
+//! Prints the medians and their ratios; BENCHMARKS.md records a run.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+/// Runs of each side of a pair.
+const RUNS: usize = 200;
+
+/// One process to time: program, arguments, stdin.
+struct Job {
+    program: PathBuf,
+    args: Vec<String>,
+    stdin: Vec<u8>,
+}
+
+impl Job {
+    fn new(program: impl Into<PathBuf>, args: &[&str], stdin: &[u8]) -> Job {
+        Job {
+            program: program.into(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            stdin: stdin.to_vec(),
+        }
+    }
+
+    /// Wall time and peak RSS (KiB) of one run; fails on a non-zero exit.
+    fn run_once(&self) -> Result<(Duration, i64)> {
+        let started = Instant::now();
+        let mut child = Command::new(&self.program)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", self.program.display()))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // A program that does not read its stdin may close it first: that is fine.
+            let _ = stdin.write_all(&self.stdin);
+        }
+        let (status, rss) = wait_with_rss(child.id())?;
+        let took = started.elapsed();
+        if status != 0 {
+            bail!("{} exited with status {status}", self.program.display());
+        }
+        Ok((took, rss))
+    }
+}
+
+/// `wait4` on `pid`: its wait status and peak RSS in KiB.
+fn wait_with_rss(pid: u32) -> Result<(i32, i64)> {
+    let pid = libc::pid_t::try_from(pid).context("pid out of range")?;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain old data, zeroed before the call; wait4 fills it and `status`
+    // for our own child, whose handle (`Child`) is never waited on again.
+    #[allow(unsafe_code)]
+    let (waited, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let waited = libc::wait4(pid, &mut status, 0, &mut usage);
+        (waited, usage)
+    };
+    if waited != pid {
+        bail!("wait4 failed: {}", std::io::Error::last_os_error());
+    }
+    Ok((status, usage.ru_maxrss))
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort_unstable();
+    samples[samples.len() / 2]
+}
+
+/// Times `a` and `b`, alternating, `RUNS` times each: medians and the largest RSS of each.
+fn pair(a: &Job, b: &Job) -> Result<((Duration, i64), (Duration, i64))> {
+    // Warm the page cache and the binaries first.
+    for _ in 0..10 {
+        a.run_once()?;
+        b.run_once()?;
+    }
+    let (mut ta, mut tb) = (Vec::with_capacity(RUNS), Vec::with_capacity(RUNS));
+    let (mut ra, mut rb) = (0, 0);
+    for _ in 0..RUNS {
+        let (t, r) = a.run_once()?;
+        ta.push(t);
+        ra = ra.max(r);
+        let (t, r) = b.run_once()?;
+        tb.push(t);
+        rb = rb.max(r);
+    }
+    Ok(((median(ta), ra), (median(tb), rb)))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64()
+}
+
+/// A verboo home whose user settings hold `groups` PreToolUse groups; the first `matching` of
+/// them match `Bash` and run `exit 0`.
+fn home_with(dir: &Path, name: &str, groups: usize, matching: usize) -> Result<PathBuf> {
+    let home = dir.join(name);
+    fs::create_dir_all(&home)?;
+    let groups: Vec<serde_json::Value> = (0..groups)
+        .map(|i| {
+            let matcher = if i < matching {
+                "Bash".to_owned()
+            } else {
+                format!("Tool{i}")
+            };
+            serde_json::json!({"matcher": matcher,
+                "hooks": [{"type": "command", "command": format!("exit 0 # {i}")}]})
+        })
+        .collect();
+    let settings = serde_json::json!({"hooks": {"PreToolUse": groups}});
+    fs::write(home.join("settings.json"), settings.to_string())?;
+    Ok(home)
+}
+
+pub(crate) fn cli(root: &Path) -> Result<()> {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "hook-cli", "--bin", "hook"])
+        .current_dir(root)
+        .status()?;
+    if !status.success() {
+        bail!("cargo build --release failed");
+    }
+    let hook = root.join("target/release/hook");
+    let size = fs::metadata(&hook)?.len();
+    let work = tempfile::tempdir()?;
+    let dir = work.path();
+    let project = dir.join("project");
+    fs::create_dir_all(&project)?;
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "t", "transcript_path": "/t.jsonl"});
+    let stdin = event.to_string().into_bytes();
+    let run = |home: &Path| -> Job {
+        let home = home.display().to_string();
+        let project = project.display().to_string();
+        Job::new(
+            &hook,
+            &[
+                "run",
+                "--dialect",
+                "verboo",
+                "--event",
+                "PreToolUse",
+                "--home",
+                &home,
+                "--project",
+                &project,
+            ],
+            &stdin,
+        )
+    };
+    let none = home_with(dir, "none", 1, 0)?;
+    let one = home_with(dir, "one", 1, 1)?;
+    let many = home_with(dir, "many", 1000, 10)?;
+
+    println!(
+        "hook binary: {} ({:.1} MB)",
+        hook.display(),
+        size as f64 / 1e6
+    );
+    let ((hook_none, _), (truth, _)) = pair(&run(&none), &Job::new("/bin/true", &[], b""))?;
+    println!(
+        "hook run, no matching hook {} vs /bin/true {}: ratio {:.2}",
+        ms(hook_none),
+        ms(truth),
+        ratio(hook_none, truth)
+    );
+    let ((hook_one, rss_one), (sh, _)) =
+        pair(&run(&one), &Job::new("/bin/sh", &["-c", "exit 0"], &stdin))?;
+    println!(
+        "hook run, one exit-0 hook {} vs sh -c 'exit 0' {}: ratio {:.2}",
+        ms(hook_one),
+        ms(sh),
+        ratio(hook_one, sh)
+    );
+    let ((hook_many, rss_many), (hook_one_again, _)) = pair(&run(&many), &run(&one))?;
+    println!(
+        "hook run, 1000 handlers (10 matching) {} vs one hook {}: ratio {:.2}; peak RSS {:.1} MiB (one hook: {:.1} MiB)",
+        ms(hook_many),
+        ms(hook_one_again),
+        ratio(hook_many, hook_one_again),
+        rss_many as f64 / 1024.0,
+        rss_one as f64 / 1024.0
+    );
+    Ok(())
+}
