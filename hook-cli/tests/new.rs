@@ -42,8 +42,13 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace().join("target"));
+    // The workspace's dev profile, so the scaffold reuses the dependencies the suite already
+    // built instead of compiling them all again with other settings.
     let output = Command::new(env!("CARGO"))
         .args(["test", "--offline", "--quiet"])
+        .args(["--config", "profile.dev.debug=\"line-tables-only\""])
+        .args(["--config", "profile.dev.package.\"*\".opt-level=1"])
+        .args(["--config", "profile.dev.package.\"*\".debug=false"])
         .current_dir(&crate_dir)
         .env("CARGO_TARGET_DIR", target)
         .output()

@@ -8,7 +8,10 @@ use std::process::Command;
 /// The examples' folder, after building them (a no-op when they are current).
 fn examples() -> PathBuf {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "hook-sdk", "--examples"])
+        // `--workspace`: the same feature set as `cargo test --workspace`, so every dependency
+        // the suite already built is reused (`-p hook-sdk` alone resolves other features and
+        // rebuilds them).
+        .args(["build", "--quiet", "--workspace", "--examples"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .unwrap();

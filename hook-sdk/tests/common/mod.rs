@@ -25,7 +25,10 @@ pub fn examples_dir() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "-p", "hook-sdk", "--examples"])
+            // `--workspace`: the same feature set as `cargo test --workspace`, so every dependency
+            // the suite already built is reused (`-p hook-sdk` alone resolves other features and
+            // rebuilds them).
+            .args(["build", "--quiet", "--workspace", "--examples"])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .unwrap();

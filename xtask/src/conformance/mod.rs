@@ -1132,39 +1132,48 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
     }
 }
 
-/// Deliberate differences: the SPEC rule that makes each.
+/// The deliberate differences issue 11 keeps, each with the rule that makes it: the rows of
+/// `deliberate` use these texts, and the report lists every one, hit by a case or not.
+const RULE_EVENT_NAME: &str = "lime: a `hookEventName` naming another event fails the run (the published schema), \
+     though Codex 0.169 accepts it";
+const RULE_TWO_BLOCKS: &str = "several PreToolUse blocks: the first in config order gives the reason (Claude Code 2.1: \
+     the first to finish, a race)";
+const RULE_TWO_REWRITES: &str =
+    "several rewrites: the last in config order wins (both agents: the last to finish, a race)";
+const RULE_EXIT_1_JSON: &str = "verboo: JSON is read on exit 0 only; exit 1/3 with JSON is a failed run (Claude Code 2.1 obeys the JSON)";
+const RULE_TRAILING_JSON: &str = "verboo: truncated or trailing JSON is a failed run with a message (Claude Code treats it as text)";
+const RULE_PERMISSION: &str =
+    "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)";
+const RULE_BAD_TIMEOUT: &str = "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
+     and the rest run (Claude Code 2.1 drops every hook of that settings file)";
+
+/// Every deliberate rule, in the order the report lists them.
+const RULES: [&str; 7] = [
+    RULE_EVENT_NAME,
+    RULE_TWO_BLOCKS,
+    RULE_TWO_REWRITES,
+    RULE_EXIT_1_JSON,
+    RULE_TRAILING_JSON,
+    RULE_PERMISSION,
+    RULE_BAD_TIMEOUT,
+];
+
+/// Deliberate differences: the rule that makes each.
 fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
     match (agent, case) {
-        (Agent::Codex, "pre-wrong-event-name") => Some(
-            "lime: a `hookEventName` naming another event fails the run (the published schema), \
-             though Codex 0.169 accepts it",
-        ),
+        (Agent::Codex, "pre-wrong-event-name") => Some(RULE_EVENT_NAME),
         // Both hooks exit 2 at once: Claude Code 2.1 gives the model the reason of the one that
         // finished first (measured both ways); Codex 0.169 the first in config order.
-        (Agent::Claude, "pre-two-blocks") => Some(
-            "several PreToolUse blocks: the first in config order gives the reason (Claude Code 2.1: \
-             the first to finish, a race)",
-        ),
-        (_, "pre-two-rewrites") => Some(
-            "several rewrites: the last in config order wins (both agents: the last to finish, a race)",
-        ),
-        (Agent::Claude, "pre-exit1-json-allow") => Some(
-            "verboo: JSON is read on exit 0 only; exit 1/3 with JSON is a failed run (Claude Code 2.1 obeys the JSON)",
-        ),
-        (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(
-            "verboo: truncated or trailing JSON is a failed run with a message (Claude Code treats it as text)",
-        ),
+        (Agent::Claude, "pre-two-blocks") => Some(RULE_TWO_BLOCKS),
+        (_, "pre-two-rewrites") => Some(RULE_TWO_REWRITES),
+        (Agent::Claude, "pre-exit1-json-allow") => Some(RULE_EXIT_1_JSON),
+        (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(RULE_TRAILING_JSON),
         // Claude Code 2.1 takes the first PermissionRequest hook to answer (it races them and
         // the user's prompt) and ignores exit 2 there (the call goes to the user).
-        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny") => Some(
-            "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)",
-        ),
+        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny") => Some(RULE_PERMISSION),
         // Claude Code 2.1 rejects the whole settings file (no hook of it runs) when one handler
         // has `timeout: 0`; a matcher `[` drops only its group there.
-        (Agent::Claude, "bad-timeout-others-run") => Some(
-            "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
-             and the rest run (Claude Code 2.1 drops every hook of that settings file)",
-        ),
+        (Agent::Claude, "bad-timeout-others-run") => Some(RULE_BAD_TIMEOUT),
         _ => None,
     }
 }
@@ -1257,6 +1266,28 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
             );
         }
         text.push('\n');
+    }
+    text.push_str(
+        "## Deliberate differences\n\n\
+         Each rule the engine keeps on purpose where the agents differ (issue 11), with the cases \
+         that show it. A rule no case shows differs where these cases cannot see it (e.g. both \
+         sides run the call in bypass mode).\n\n",
+    );
+    for rule in RULES {
+        let shown: Vec<String> = sections
+            .iter()
+            .flat_map(|(agent, rows)| {
+                rows.iter()
+                    .filter(|r| !r.agree && r.deliberate == Some(rule))
+                    .map(move |r| format!("{} `{}`", agent.name(), r.name))
+            })
+            .collect();
+        let shown = if shown.is_empty() {
+            "no case shows it".to_owned()
+        } else {
+            shown.join(", ")
+        };
+        let _ = writeln!(text, "- {rule}: {shown}.");
     }
     text
 }
