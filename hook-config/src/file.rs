@@ -9,8 +9,8 @@ use hook_protocol::{Dialect, Event, Layer};
 use crate::diagnostic::Diagnostic;
 use crate::fileread::{Owner, ReadError, read_config_text};
 use crate::handler::HandlerConfig;
+use crate::load::parse_document;
 use crate::read::DocKind;
-use crate::registry::parse_document;
 
 /// One handler of a file, as written, with its effective timeout.
 #[derive(Debug, Clone, PartialEq)]

@@ -194,7 +194,9 @@ mod discover;
 mod file;
 mod fileread;
 mod handler;
+mod load;
 mod matcher;
+mod merge;
 mod node;
 mod read;
 mod registry;
@@ -208,6 +210,7 @@ pub use discover::{
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
+pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};
-pub use registry::{Broken, LoadError, Loaded, Registry, load};
+pub use registry::{Broken, Registry};
 pub use rule::{PermissionRule, RuleError};

@@ -1,0 +1,376 @@
+//! Loading every layer of a dialect: the files, the enabled plugins and the session fragments,
+//! each read bounded and parsed with positions; a file that cannot be used is one broken entry.
+
+use std::path::Path;
+
+use hook_protocol::{Dialect, Layer, PluginRef, Source};
+
+use crate::diagnostic::{Diagnostic, Pos};
+use crate::discover::{DiscoverError, Discovery, LoadOptions, ManagedSource, discover};
+use crate::fileread::{Owner, ReadError, read_config_text};
+use crate::merge::merge;
+use crate::node::{Kind, Node, parse_json, parse_toml};
+use crate::read::{DocKind, ParsedFile, RawBroken, is_plugin_name, read_document};
+use crate::registry::Registry;
+
+/// What [`load`] returns: the registry and every problem found on the way.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The merged, indexed handlers.
+    pub registry: Registry,
+    /// Errors (a file or plugin was skipped) and warnings, in load order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The files that were looked for.
+    pub discovery: Discovery,
+}
+
+impl Loaded {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loading could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The dialect's home could not be found.
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+}
+
+/// Reads every layer of `options.dialect` and merges them into a [`Registry`].
+///
+/// Never fails because of a file: a problem is reported in [`Loaded::diagnostics`], the
+/// smallest part that cannot be read (a handler, a group, a whole file or plugin) is left out
+/// and kept in [`Registry::broken`], and everything else loads (see the crate docs, "Broken
+/// configuration").
+pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
+    let discovery = discover(options)?;
+    let dialect = options.dialect;
+    let mut diagnostics = Vec::new();
+    let mut sources: Vec<SourceFile> = Vec::new();
+    let mut seen_paths = Vec::new();
+    for file in &discovery.files {
+        let owner = match (file.layer, &options.managed) {
+            (Layer::Managed, ManagedSource::File(_)) => Owner::RootOrSelf,
+            (Layer::Managed, _) => Owner::Root,
+            _ => Owner::Anyone,
+        };
+        let display = file.path.display().to_string();
+        let source = Source {
+            layer: file.layer,
+            path: Some(display.clone()),
+            plugin: None,
+        };
+        // The user file's keys name it relative to the home, so they survive moving the home
+        // (and a home checked into a repository keeps its trust records in any clone).
+        let key_name = match file.path.strip_prefix(&discovery.home) {
+            Ok(relative) if file.layer == Layer::User => relative.display().to_string(),
+            _ => display.clone(),
+        };
+        let errors_before = diagnostics.len();
+        let Some(text) = read_text(&file.path, owner, &mut diagnostics) else {
+            // Missing is an empty layer; unreadable is reported on every event.
+            if let Some(parsed) = unreadable(&diagnostics[errors_before..]) {
+                sources.push((source, key_name, None, parsed));
+            }
+            continue;
+        };
+        // A project that is the home's parent would read the user file twice.
+        let canonical = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+        if seen_paths.contains(&canonical) {
+            continue;
+        }
+        seen_paths.push(canonical);
+        let toml = dialect == Dialect::Lime;
+        let parsed = parse_document(
+            dialect,
+            &text,
+            &display,
+            toml,
+            DocKind::Settings(file.layer),
+            &mut diagnostics,
+        );
+        sources.push((source, key_name, None, parsed));
+    }
+    let enabled: Vec<String> = sources
+        .iter()
+        .filter(|(source, ..)| source.layer == Layer::User)
+        .flat_map(|(.., parsed)| parsed.settings.plugins.iter())
+        .filter(|(_, enabled)| *enabled)
+        .map(|(name, _)| name.clone())
+        .collect();
+    let mut loaded_plugins: Vec<String> = Vec::new();
+    for name in enabled {
+        if loaded_plugins.contains(&name) {
+            continue;
+        }
+        loaded_plugins.push(name.clone());
+        sources.extend(load_plugin(dialect, &discovery, &name, &mut diagnostics));
+    }
+    for session in &options.session {
+        let label = format!("session:{}", session.name);
+        let parsed = parse_document(
+            dialect,
+            &session.json,
+            &label,
+            false,
+            DocKind::HooksOnly,
+            &mut diagnostics,
+        );
+        sources.push((
+            Source::new(Layer::Session),
+            session.name.clone(),
+            None,
+            parsed,
+        ));
+    }
+    let registry = merge(dialect, sources, options);
+    Ok(Loaded {
+        registry,
+        diagnostics,
+        discovery,
+    })
+}
+
+/// A file (or plugin) that could not be used, as one broken entry for every event, from the
+/// error [`read_text`] or the plugin checks reported; `None` when nothing was reported (a
+/// missing file is an empty layer).
+fn unreadable(reported: &[Diagnostic]) -> Option<ParsedFile> {
+    let error = reported.iter().find(|d| d.is_error())?;
+    Some(ParsedFile {
+        broken: vec![RawBroken {
+            event: None,
+            matcher: None,
+            compiled: None,
+            handler_type: None,
+            pos: Pos {
+                line: error.line.unwrap_or(1),
+                column: error.column.unwrap_or(1),
+            },
+            error: error.to_string(),
+        }],
+        ..ParsedFile::default()
+    })
+}
+
+/// A file's text, read bounded ([`read_config_text`]); `None` (and no diagnostic) when it does
+/// not exist, `None` and an error diagnostic when it cannot be used.
+fn read_text(path: &Path, owner: Owner, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    match read_config_text(path, owner) {
+        Ok(text) => Some(text),
+        Err(error) if error.is_not_found() => None,
+        Err(error) => {
+            let consequence = if owner == Owner::Anyone {
+                "file skipped"
+            } else {
+                "the managed layer is not loaded"
+            };
+            diagnostics.push(error.diagnostic(path, consequence));
+            None
+        }
+    }
+}
+
+fn parse_node(
+    text: &str,
+    path: &str,
+    toml: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Node> {
+    let parsed = if toml {
+        parse_toml(text)
+    } else {
+        parse_json(text)
+    };
+    match parsed {
+        Ok(node) => Some(node),
+        Err(error) => {
+            let what = if toml { "TOML" } else { "JSON" };
+            diagnostics.push(Diagnostic::error(
+                path,
+                error.pos,
+                format!("invalid {what}: {}; file skipped", error.message),
+            ));
+            None
+        }
+    }
+}
+
+/// Parses and reads one document; a syntax error makes the whole file one broken entry.
+pub(crate) fn parse_document(
+    dialect: Dialect,
+    text: &str,
+    path: &str,
+    toml: bool,
+    kind: DocKind,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ParsedFile {
+    let errors_before = diagnostics.len();
+    match parse_node(text, path, toml, diagnostics) {
+        Some(node) => read_document(dialect, &node, path, toml, kind, diagnostics),
+        None => unreadable(&diagnostics[errors_before..]).unwrap_or_default(),
+    }
+}
+
+/// A file read without errors: its source, the name its keys use, the plugin root, its content.
+pub(crate) type SourceFile = (Source, String, Option<std::path::PathBuf>, ParsedFile);
+
+/// An enabled plugin: its hooks, or (when it cannot be loaded) one broken entry for every
+/// event; `None` only for a name that cannot be a folder (the readers never give one).
+fn load_plugin(
+    dialect: Dialect,
+    discovery: &Discovery,
+    name: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SourceFile> {
+    let errors_before = diagnostics.len();
+    let loaded = load_plugin_hooks(dialect, discovery, name, diagnostics);
+    if loaded.is_some() || !is_plugin_name(name) {
+        return loaded;
+    }
+    let source = Source {
+        layer: Layer::Plugin,
+        path: Some(discovery.plugins_dir().join(name).display().to_string()),
+        plugin: None,
+    };
+    let parsed = unreadable(&diagnostics[errors_before..])?;
+    Some((source, name.to_owned(), None, parsed))
+}
+
+fn load_plugin_hooks(
+    dialect: Dialect,
+    discovery: &Discovery,
+    name: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<SourceFile> {
+    if !is_plugin_name(name) {
+        // The readers only return valid names; this keeps a path from ever being built of one.
+        diagnostics.push(Diagnostic::error(
+            discovery.plugins_dir().display().to_string(),
+            None,
+            format!(
+                "`{}` is not a plugin folder name (letters, digits, `.`, `_` and `-` only); plugin skipped",
+                name.escape_debug()
+            ),
+        ));
+        return None;
+    }
+    let root = discovery.plugins_dir().join(name);
+    let manifest_path = root.join("plugin.json");
+    let manifest_display = manifest_path.display().to_string();
+    let text = match read_config_text(&manifest_path, Owner::Anyone) {
+        Ok(text) => text,
+        Err(error) => {
+            let why = match &error {
+                error if error.is_not_found() => "is missing".to_owned(),
+                ReadError::Io(error) => format!("cannot be read: {error}"),
+                other => other.to_string(),
+            };
+            diagnostics.push(Diagnostic::error(
+                manifest_display,
+                error.pos(),
+                format!("plugin `{name}` is enabled but its plugin.json {why}; plugin skipped"),
+            ));
+            return None;
+        }
+    };
+    let node = parse_node(&text, &manifest_display, false, diagnostics)?;
+    let plugin = read_manifest(&node, name, &manifest_display, diagnostics)?;
+    let hooks_path = root.join("hooks").join("hooks.json");
+    let hooks_display = hooks_path.display().to_string();
+    let errors_before = diagnostics.len();
+    let parsed = match read_text(&hooks_path, Owner::Anyone, diagnostics) {
+        Some(text) => parse_document(
+            dialect,
+            &text,
+            &hooks_display,
+            false,
+            DocKind::HooksOnly,
+            diagnostics,
+        ),
+        None => unreadable(&diagnostics[errors_before..]).unwrap_or_default(),
+    };
+    // The folder name: `read_manifest` checked that the manifest says the same.
+    let key_name = name.to_owned();
+    let source = Source {
+        layer: Layer::Plugin,
+        path: Some(hooks_display),
+        plugin: Some(plugin),
+    };
+    Some((source, key_name, Some(root), parsed))
+}
+
+/// `plugin.json`: `name` and a semver `version` are required, and `name` must be the plugin's
+/// folder name (SPEC.md "Plugins": a plugin is identified by its folder, so a manifest copied
+/// into another folder never carries the first plugin's keys and trust hashes).
+fn read_manifest(
+    node: &Node,
+    folder: &str,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<PluginRef> {
+    let mut error = |pos: Pos, message: String| {
+        diagnostics.push(Diagnostic::error(
+            path,
+            Some(pos),
+            format!("{message}; plugin `{folder}` skipped"),
+        ));
+    };
+    let Kind::Table(fields) = &node.kind else {
+        error(
+            node.pos,
+            format!("expected an object, found {}", node.type_name()),
+        );
+        return None;
+    };
+    let get = |name: &str| fields.iter().find(|(k, _)| k.name == name).map(|(_, v)| v);
+    let string = |name: &str, error: &mut dyn FnMut(Pos, String)| match get(name) {
+        Some(Node {
+            kind: Kind::Str(s), ..
+        }) => Some(s.clone()),
+        Some(other) => {
+            error(
+                other.pos,
+                format!("`{name}`: expected a string, found {}", other.type_name()),
+            );
+            None
+        }
+        None => {
+            error(node.pos, format!("missing field `{name}`"));
+            None
+        }
+    };
+    let name = string("name", &mut error)?;
+    let name_pos = get("name").map_or(node.pos, |v| v.pos);
+    if !is_plugin_name(&name) {
+        error(
+            name_pos,
+            format!(
+                "`name`: `{}` is not a valid plugin name: use letters, digits, `.`, `_` and `-` only (not `.` or `..`), the same as the plugin's folder",
+                name.escape_debug()
+            ),
+        );
+        return None;
+    }
+    if name != folder {
+        error(
+            name_pos,
+            format!(
+                "`name`: `{name}` is not the plugin's folder name `{folder}`: a plugin is identified by its folder, so rename the folder or fix `name`"
+            ),
+        );
+        return None;
+    }
+    let version = string("version", &mut error)?;
+    if let Err(e) = semver::Version::parse(&version) {
+        let pos = get("version").map_or(node.pos, |v| v.pos);
+        error(
+            pos,
+            format!("`version`: `{version}` is not a semver version ({e})"),
+        );
+        return None;
+    }
+    Some(PluginRef { name, version })
+}

@@ -1,0 +1,247 @@
+//! Merging the layers into one [`Registry`]: keys, verboo's switches and deduplication.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use hook_protocol::{Dialect, Event, Layer, Source};
+
+use crate::diagnostic::Pos;
+use crate::discover::LoadOptions;
+use crate::handler::{Handler, Suppression};
+use crate::load::SourceFile;
+use crate::read::RawHandler;
+use crate::registry::{Broken, Compiled, Registry, build_index};
+
+pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
+    let switches = Switches::read(dialect, &sources);
+    let mut handlers = Vec::new();
+    let mut broken = Vec::new();
+    let mut raws: Vec<RawHandler> = Vec::new();
+    // Session hooks have no file: their relative native libraries resolve against the project.
+    let project_dir = (options.project_dir.as_deref())
+        .or(options.env.current_dir())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for (source, key_name, plugin_root, parsed) in sources {
+        let mut counters: HashMap<(String, String), usize> = HashMap::new();
+        let layer = source.layer.as_str();
+        let suppressed = switches.suppression(source.layer);
+        for raw in parsed.broken {
+            let event = raw.event.as_ref().map_or("*", Event::as_str);
+            let matcher = raw.matcher.as_deref().unwrap_or_default();
+            let Pos { line, column } = raw.pos;
+            broken.push(Broken {
+                key: format!("{layer}:{key_name}:{event}:{matcher}:invalid@{line}:{column}"),
+                source: source.clone(),
+                event: raw.event,
+                matcher: raw.matcher,
+                handler_type: raw.handler_type,
+                error: raw.error,
+                compiled: raw.compiled,
+            });
+        }
+        for raw in parsed.handlers {
+            let matcher = raw.matcher.clone().unwrap_or_default();
+            let counter = counters
+                .entry((raw.event.as_str().to_owned(), matcher.clone()))
+                .or_insert(0);
+            let key = format!("{layer}:{key_name}:{}:{matcher}:{counter}", raw.event);
+            *counter += 1;
+            handlers.push(Handler {
+                key,
+                event: raw.event.clone(),
+                matcher: raw.matcher.clone(),
+                config: raw.config.clone(),
+                timeout: raw.timeout,
+                source: source.clone(),
+                position: (source.layer != Layer::Session).then_some(raw.pos),
+                plugin_root: plugin_root.clone(),
+                library_path: crate::handler::resolve_library(
+                    &raw.config,
+                    source.path.as_deref().map(Path::new),
+                    plugin_root.as_deref(),
+                    &project_dir,
+                ),
+                duplicates: Vec::new(),
+                suppressed: suppressed.clone(),
+            });
+            raws.push(raw);
+        }
+    }
+    // verboo: identical handlers (same event, matcher and what runs) collapse into the first
+    // (see `Dedup`).
+    let mut identities: HashMap<(String, Option<Source>), u32> = HashMap::new();
+    let mut texts = Vec::with_capacity(handlers.len());
+    let mut ids = Vec::with_capacity(handlers.len());
+    for (i, handler) in handlers.iter().enumerate() {
+        let id = if dialect == Dialect::Verboo {
+            let text = handler.config.identity(handler.plugin_root.as_deref());
+            let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
+            let id = *identities
+                .entry((text.clone(), dedup_domain(handler)))
+                .or_insert(next);
+            texts.push(text);
+            id
+        } else {
+            u32::try_from(i).unwrap_or(u32::MAX)
+        };
+        ids.push(id);
+    }
+    let mut keep = vec![true; handlers.len()];
+    if dialect == Dialect::Verboo {
+        type Group<'t> = (Event, Option<String>, &'t str, Option<Source>);
+        let mut first: HashMap<Group<'_>, usize> = HashMap::new();
+        for i in 0..handlers.len() {
+            if handlers[i].suppressed.is_some() {
+                continue;
+            }
+            let group = |domain| {
+                (
+                    handlers[i].event.clone(),
+                    handlers[i].matcher.clone(),
+                    texts[i].as_str(),
+                    domain,
+                )
+            };
+            let own = group(dedup_domain(&handlers[i]));
+            let kept = first.get(&group(None)).or_else(|| first.get(&own)).copied();
+            match kept {
+                Some(j) => {
+                    let source = handlers[i].source.clone();
+                    handlers[j].duplicates.push(source);
+                    keep[i] = false;
+                }
+                None => {
+                    first.insert(own, i);
+                }
+            }
+        }
+    }
+    let mut kept_handlers = Vec::new();
+    let mut compiled = Vec::new();
+    let mut matchers = Vec::new();
+    for (((handler, raw), id), keep) in handlers.into_iter().zip(raws).zip(ids).zip(keep) {
+        if keep {
+            kept_handlers.push(handler);
+            matchers.push(raw.compiled);
+            compiled.push(Compiled {
+                rule: raw.rule,
+                identity: id,
+            });
+        }
+    }
+    let events = build_index(dialect, &kept_handlers, &matchers);
+    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    for (alias, canonical) in &options.tool_aliases {
+        let (alias, canonical) = if dialect == Dialect::Wuu {
+            (alias.to_lowercase(), canonical.to_lowercase())
+        } else {
+            (alias.clone(), canonical.clone())
+        };
+        aliases
+            .entry(canonical.clone())
+            .or_default()
+            .push(alias.clone());
+        aliases.entry(alias).or_default().push(canonical);
+    }
+    Registry {
+        dialect,
+        handlers: kept_handlers,
+        broken,
+        compiled,
+        events,
+        aliases,
+    }
+}
+
+/// verboo's two switches, and what each layer's handlers are suppressed by.
+///
+/// Claude Code documents `disableAllHooks` as turning hooks off and managed hooks as beyond a
+/// user's reach; SPEC.md ("What a project may not do") adds that a project's files, which are
+/// untrusted content, never switch off anything but the project's own hooks. So:
+/// - managed `disableAllHooks: true`: every hook, managed ones included;
+/// - managed `allowManagedHooksOnly: true`: user, project, local and plugin hooks (session
+///   hooks are the embedder's own);
+/// - user `disableAllHooks: true`: every hook but the managed ones; a project or local `false`
+///   does not turn the user's switch back on;
+/// - project or local `disableAllHooks` (the local file's value wins when both set it): the
+///   hooks of the project and local files only.
+#[derive(Debug, Default)]
+struct Switches {
+    managed_disable: Option<String>,
+    managed_only: Option<String>,
+    user_disable: Option<String>,
+    project_disable: Option<String>,
+}
+
+impl Switches {
+    fn read(dialect: Dialect, sources: &[SourceFile]) -> Switches {
+        let mut switches = Switches::default();
+        if dialect != Dialect::Verboo {
+            return switches;
+        }
+        for (source, display, _, parsed) in sources {
+            let settings = &parsed.settings;
+            // The file's path as discovered (the key name of the user file is relative).
+            let path = source.path.clone().unwrap_or_else(|| display.clone());
+            let disable = settings.disable_all_hooks;
+            match source.layer {
+                Layer::Managed => {
+                    if disable == Some(true) {
+                        switches.managed_disable = Some(path.clone());
+                    }
+                    if settings.allow_managed_hooks_only == Some(true) {
+                        switches.managed_only = Some(path);
+                    }
+                }
+                Layer::User => {
+                    if disable == Some(true) {
+                        switches.user_disable = Some(path);
+                    }
+                }
+                // project < local: the more specific file that sets it wins.
+                Layer::Project | Layer::Local => {
+                    if let Some(flag) = disable {
+                        switches.project_disable = flag.then_some(path);
+                    }
+                }
+                Layer::Plugin | Layer::Session => {}
+            }
+        }
+        switches
+    }
+
+    fn suppression(&self, layer: Layer) -> Option<Suppression> {
+        let disable = |path: &String| Some(Suppression::DisableAllHooks { path: path.clone() });
+        if let Some(path) = &self.managed_disable {
+            return disable(path);
+        }
+        if layer == Layer::Managed {
+            return None;
+        }
+        if let Some(path) = &self.user_disable {
+            return disable(path);
+        }
+        if layer != Layer::Session
+            && let Some(path) = &self.managed_only
+        {
+            return Some(Suppression::AllowManagedHooksOnly { path: path.clone() });
+        }
+        match (layer, &self.project_disable) {
+            (Layer::Project | Layer::Local, Some(path)) => disable(path),
+            _ => None,
+        }
+    }
+}
+
+/// Which handlers may stand for each other in verboo's deduplication: `None` for managed and
+/// user hooks (they run as written, so an identical hook of any later file collapses into
+/// them), else the handler's own source, so a project, local, plugin or session hook is only
+/// ever merged with an identical one of the same file or plugin. An untrusted copy can then
+/// never take the place of a hook that would have run, and two plugins never share a hook.
+fn dedup_domain(handler: &Handler) -> Option<Source> {
+    match handler.source.layer {
+        Layer::Managed | Layer::User => None,
+        _ => Some(handler.source.clone()),
+    }
+}
