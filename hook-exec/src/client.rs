@@ -5,8 +5,6 @@
 //! Both traits return boxed futures so they stay object-safe (`Arc<dyn ModelClient>`) without a
 //! macro crate; an implementation writes `Box::pin(async move { ... })`.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use hook_protocol::HandlerType;
@@ -14,8 +12,8 @@ use serde_json::{Value, json};
 
 use crate::http::read_capped_body;
 
-/// A boxed, sendable future: what the client traits return.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed, sendable future: what the client traits return (`futures`' own alias).
+pub use futures::future::BoxFuture;
 
 /// One question for a model, from a `prompt` or `agent` handler.
 #[derive(Debug, Clone, PartialEq)]
