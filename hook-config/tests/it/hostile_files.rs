@@ -4,13 +4,11 @@
 //! handlers. Every case loads to a diagnostic that names the file (and the position when the
 //! problem is inside the text); nothing aborts, hangs or reads without bound.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{load_ok, options, shown, write};
+use crate::common::{load_ok, options, shown, write};
 use hook_config::{
     Diagnostic, Environment, LIME_MANAGED_PATH, LoadOptions, Loaded, ManagedSource,
     VERBOO_MANAGED_PATH, discover, load, read_hooks_file,
@@ -146,9 +144,9 @@ fn a_deep_plugin_manifest_or_plugin_hooks_file_skips_the_plugin() {
 #[test]
 fn nesting_is_bounded_at_exactly_128_levels() {
     // The document is level 1, so 127 arrays inside it are 128 levels: loaded.
-    let (_dir, _path, loaded) = common::load_user_file(Dialect::Verboo, &deep_json(127));
+    let (_dir, _path, loaded) = crate::common::load_user_file(Dialect::Verboo, &deep_json(127));
     assert!(loaded.diagnostics.is_empty(), "{:?}", shown(&loaded));
-    let (_dir, path, loaded) = common::load_user_file(Dialect::Verboo, &deep_json(128));
+    let (_dir, path, loaded) = crate::common::load_user_file(Dialect::Verboo, &deep_json(128));
     assert_eq!(
         shown(&loaded),
         [format!(
@@ -355,7 +353,7 @@ fn text_that_is_not_utf8_is_an_error_at_its_first_bad_byte() {
 #[test]
 fn a_toml_integer_that_does_not_fit_is_an_error_at_the_integer() {
     let text = "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"x\"\ntimeout = 99999999999999999999\n";
-    let (_dir, path, loaded) = common::load_user_file(Dialect::Lime, text);
+    let (_dir, path, loaded) = crate::common::load_user_file(Dialect::Lime, text);
     assert_eq!(
         shown(&loaded),
         [format!(
@@ -365,7 +363,7 @@ fn a_toml_integer_that_does_not_fit_is_an_error_at_the_integer() {
     );
     assert!(loaded.registry.handlers().is_empty());
     // Anywhere in the file, hooks or not (the whole file is TOML that `toml_edit` must read).
-    let (_dir, _path, loaded) = common::load_user_file(
+    let (_dir, _path, loaded) = crate::common::load_user_file(
         Dialect::Lime,
         &format!(
             "model_limit = -0x8000000000000001\n{}",
@@ -539,7 +537,7 @@ fn a_minified_file_of_100k_handlers_loads() {
         .collect();
     let text = format!(r#"{{"hooks":{{"PreToolUse":[{}]}}}}"#, groups.join(","));
     assert!(text.len() < 8 << 20, "under the size cap");
-    let (_dir, _path, loaded) = common::load_user_file(Dialect::Verboo, &text);
+    let (_dir, _path, loaded) = crate::common::load_user_file(Dialect::Verboo, &text);
     assert!(
         loaded.diagnostics.is_empty(),
         "{:?}",

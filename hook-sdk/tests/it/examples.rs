@@ -3,9 +3,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
-use common::{Runs, Setup, example, matcher, run_and_validate, tool};
+use crate::common::{Runs, Setup, example, matcher, run_and_validate, tool};
 use hook_protocol::{Decision, Dialect, RunStatus};
 use serde_json::{Value, json};
 

@@ -1,9 +1,7 @@
 //! A plugin is identified by its folder: `plugin.json`'s `name` must equal the folder name and
 //! be made of `[A-Za-z0-9._-]`, keys use it, and two plugins' hooks are never merged into one.
 
-mod common;
-
-use common::{load_ok, options, shown, write};
+use crate::common::{load_ok, options, shown, write};
 use hook_config::Loaded;
 use hook_protocol::{Dialect, Event, Layer};
 use serde_json::json;

@@ -3,9 +3,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
-use common::{Runs, Setup, matcher, sdk_library, tool};
+use crate::common::{Runs, Setup, matcher, sdk_library, tool};
 use hook_protocol::native_abi;
 use hook_protocol::{Decision, Dialect, RunStatus};
 use serde_json::json;

@@ -1,8 +1,6 @@
 //! Every layer of every dialect, from real files: merged list, sources, keys and order.
 
-mod common;
-
-use common::{load_ok, shown, summaries, write};
+use crate::common::{load_ok, shown, summaries, write};
 use hook_config::{Environment, LoadOptions, Suppression};
 use hook_protocol::{Dialect, Event, HandlerType, Layer};
 use serde_json::json;

@@ -1,8 +1,6 @@
 //! Keys do not move when other groups are reordered or hooks are added elsewhere.
 
-mod common;
-
-use common::load_user_file;
+use crate::common::load_user_file;
 use hook_protocol::Dialect;
 
 fn key_of(dialect: Dialect, text: &str, command: &str) -> String {

@@ -19,8 +19,6 @@
 //! It keeps starting fresh randomly seeded proptest runners until the deadline, then prints
 //! the number of cases. A failure prints the minimal input proptest shrank it to.
 
-mod common;
-
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -296,9 +294,10 @@ fn one_case(
             Dialect::Verboo => "settings.json",
             Dialect::Lime => "config.toml",
         };
-        let user = common::write(dir, &format!("home/{user}"), "");
+        let user = crate::common::write(dir, &format!("home/{user}"), "");
         std::fs::write(&user, bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let loaded = common::load_ok(&common::options(dialect, &dir.join("home"), dir));
+        let loaded =
+            crate::common::load_ok(&crate::common::options(dialect, &dir.join("home"), dir));
         // Enabled plugins are missing: only the user file's own errors must have positions.
         let user = user.display().to_string();
         check_positions(&loaded.diagnostics, Some(&user))?;

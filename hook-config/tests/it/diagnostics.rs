@@ -1,8 +1,6 @@
 //! Every diagnostic, with its exact `file:line:col: message` text.
 
-mod common;
-
-use common::{load_ok, load_user_file, options, shown, summaries, write};
+use crate::common::{load_ok, load_user_file, options, shown, summaries, write};
 use hook_config::Severity;
 use hook_protocol::{Dialect, Event, Layer};
 

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-#[path = "../../hook-protocol/tests/support/lime_corpus.rs"]
+#[path = "../../../hook-protocol/tests/it/support/lime_corpus.rs"]
 mod lime_corpus;
 
 fn hook_validate(event: &str, document: &str) -> i32 {

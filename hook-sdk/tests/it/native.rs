@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
-use common::{Runs, Setup, example, matcher, native_example, raw_library, sdk_library, tool};
+use crate::common::{
+    Runs, Setup, example, matcher, native_example, raw_library, sdk_library, tool,
+};
 use hook_protocol::{Decision, Dialect, HandlerType, RunStatus};
 use serde_json::json;
 

@@ -1,8 +1,6 @@
 //! Matcher and `if` rules of each dialect, table-driven.
 
-mod common;
-
-use common::{load_user_file, summaries};
+use crate::common::{load_user_file, summaries};
 use hook_config::{Matcher, PermissionRule, Severity};
 use hook_protocol::{Dialect, Event};
 use serde_json::json;
@@ -63,7 +61,7 @@ fn events_without_a_match_value() {
             "SessionStart": [{"command": "start"}]}}"#,
     );
     assert_eq!(
-        common::shown(&loaded),
+        crate::common::shown(&loaded),
         [format!(
             "{}:1:33: matcher `bash` never matches: wuu matchers are tool names and Stop has no tool",
             path.display()
@@ -370,7 +368,7 @@ fn if_rules_filter_selection() {
 }}"#,
     );
     assert_eq!(
-        common::shown(&loaded),
+        crate::common::shown(&loaded),
         [format!(
             "{}:5:69: hooks.Stop[0].hooks[0].if: Stop has no tool call, so this handler never runs",
             path.display()

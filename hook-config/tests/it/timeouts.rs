@@ -2,8 +2,6 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use hook_protocol::Dialect;
 
 /// (dialect, config text, effective timeouts in seconds in handler order, diagnostics expected)
@@ -36,7 +34,7 @@ fn effective_timeouts_follow_each_dialects_defaults_and_caps() {
         ),
     ];
     for (dialect, text, want, diagnostics) in table {
-        let (_dir, _path, loaded) = common::load_user_file(*dialect, text);
+        let (_dir, _path, loaded) = crate::common::load_user_file(*dialect, text);
         assert!(!loaded.has_errors(), "{dialect}: {:?}", loaded.diagnostics);
         let got: Vec<f64> = loaded
             .registry

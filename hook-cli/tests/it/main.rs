@@ -1,0 +1,18 @@
+//! Every integration test of `hook-cli` in one binary: one link instead of one per file, which
+//! was a large share of the suite's time. Each file is a module; shared helpers are in `common`.
+
+mod as_the_agents_do;
+mod author;
+mod bad_input;
+mod cli;
+mod demo;
+mod hostile_config;
+mod list;
+mod new;
+mod sdk_examples;
+mod side_files;
+mod signals;
+mod terminal;
+mod trust;
+mod trust_native;
+mod validate_conformance;
