@@ -59,6 +59,10 @@ pub struct ReadFileError {
 /// most 8 MiB, UTF-8), so both give the same verdict: a file the loader would skip has an
 /// error diagnostic here. Only a file the operating system cannot open or read (missing,
 /// permission denied) is an `Err`.
+///
+/// # Errors
+///
+/// [`ReadFileError`] when the operating system cannot open or read the file.
 pub fn read_hooks_file(dialect: Dialect, path: &Path) -> Result<FileHooks, ReadFileError> {
     let label = path.display().to_string();
     let text = match read_config_text(path, Owner::Anyone) {

@@ -45,6 +45,10 @@ pub enum LoadError {
 /// smallest part that cannot be read (a handler, a group, a whole file or plugin) is left out
 /// and kept in [`Registry::broken`], and everything else loads (see the crate docs, "Broken
 /// configuration").
+///
+/// # Errors
+///
+/// [`LoadError::Discover`] when the dialect's home cannot be found (no `--home`, no `HOME`).
 pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     let discovery = discover(options)?;
     let dialect = options.dialect;

@@ -41,6 +41,10 @@ pub enum MatcherError {
 
 impl Matcher {
     /// Compiles `raw` (the `matcher` field; `None` when absent) by `dialect`'s rules.
+    ///
+    /// # Errors
+    ///
+    /// [`MatcherError`] when `raw` is not a valid regular expression (verboo, lime).
     pub fn compile(dialect: Dialect, raw: Option<&str>) -> Result<Matcher, MatcherError> {
         let raw = raw.unwrap_or("");
         if raw.is_empty() || raw == "*" {

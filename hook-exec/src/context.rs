@@ -91,6 +91,10 @@ pub enum SideFileError {
 /// first and last `limit / 2` characters around a note naming the side file written under
 /// `dir` (or, with no `dir`, saying the middle was dropped). An error when the side file cannot
 /// be written.
+///
+/// # Errors
+///
+/// The reason, when the side file cannot be written (the folder is unsafe or not writable).
 pub fn limit_context(
     text: &str,
     limit: u64,

@@ -21,6 +21,10 @@ impl Event {
     ///
     /// Errors name the field that is missing or wrong, including the fields of a common tool's
     /// input (`tool_input.command` of a `Bash` call...).
+    ///
+    /// # Errors
+    ///
+    /// [`EventError`] naming the field that is missing or of the wrong type.
     pub fn from_value(dialect: Dialect, value: Value) -> Result<Event, EventError> {
         let input = hook_protocol::input_from_value(dialect, value.clone())?;
         let kind = EventKind::from_input(&input)?;
@@ -32,6 +36,10 @@ impl Event {
     }
 
     /// Reads an event of `dialect` from JSON bytes; see [`Event::from_value`].
+    ///
+    /// # Errors
+    ///
+    /// [`EventError`] when the bytes are not JSON, or as [`Event::from_value`].
     pub fn parse(dialect: Dialect, bytes: &[u8]) -> Result<Event, EventError> {
         let value: Value = serde_json::from_slice(bytes).map_err(|error| {
             EventError::Input(InputError::NotJson {
@@ -44,6 +52,10 @@ impl Event {
     }
 
     /// Builds the event of a protocol input.
+    ///
+    /// # Errors
+    ///
+    /// [`EventError`] when a common tool's input has a field of the wrong type.
     pub fn from_input(input: EventInput) -> Result<Event, EventError> {
         let kind = EventKind::from_input(&input)?;
         let raw = input.to_value();

@@ -82,6 +82,11 @@ fn lime_refusal(
 }
 
 /// The output object of `response` for `event` in `dialect`.
+///
+/// # Errors
+///
+/// [`RenderError`] when the dialect cannot express the response on this event; its message
+/// says what to use instead.
 pub fn render(
     dialect: Dialect,
     event: &Event,

@@ -88,6 +88,10 @@ impl TestRun {
 
     /// Checks stdout against the dialect's output schema for the event (as `hook validate`
     /// does); `Ok` when there is nothing on stdout to check.
+    ///
+    /// # Errors
+    ///
+    /// The validation error, each problem with its JSON pointer.
     pub fn validate(&self) -> Result<(), String> {
         if self.stdout.is_empty() {
             return Ok(());

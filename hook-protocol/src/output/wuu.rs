@@ -39,6 +39,10 @@ pub const FIELDS: &[&str] = &[
 ];
 
 /// Reads a wuu output object.
+///
+/// # Errors
+///
+/// A field of the wrong type or an unknown `decision`, named by its JSON pointer.
 pub fn read_output(value: Value) -> Result<OutputFields, FieldError> {
     let output: Output = read_typed(value)?;
     Ok(OutputFields {
