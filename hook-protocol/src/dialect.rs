@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 ///
 /// Each dialect has its own configuration files, wire format and rules for combining results;
 /// see SPEC.md, "The three dialects".
+///
+/// Closed on purpose (not `#[non_exhaustive]`): the three dialects are the specification, and a
+/// fourth would change what every consumer must do, so it should not compile unnoticed.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]

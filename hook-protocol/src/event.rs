@@ -19,6 +19,7 @@ macro_rules! events {
         /// agent's) is kept as [`Event::Other`], never rejected: it loads with a warning and is
         /// treated as an event that cannot block.
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
         pub enum Event {
             $( $(#[$doc])* $name, )*
             /// An event name this engine does not know.
@@ -195,6 +196,7 @@ impl Dialect {
 
 /// What exit code 2 (or a block decision) does on an event, in one dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BlockEffect {
     /// The event cannot block: a block is reported as an error of the hook, never obeyed.
     Cannot,
@@ -311,6 +313,7 @@ impl Event {
 
 /// The value of an event's input that a handler's `matcher` is tested against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MatchTarget {
     /// `tool_name`.
     ToolName,

@@ -136,6 +136,7 @@ pub struct Elicitation {
 
 /// Why a run cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Failure {
     /// The hook exited with a code that means failure.
     #[error("hook exited with code {code}{}", detail(.stderr))]

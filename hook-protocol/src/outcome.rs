@@ -10,6 +10,9 @@ use serde_json::Value;
 use crate::{Dialect, Event};
 
 /// The combined decision of every hook that ran for an event.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): SPEC.md's five outcomes; an agent must handle
+/// each, and a new one would change what the agent does, so it should not compile unnoticed.
 #[derive(
     Debug,
     Clone,
@@ -42,6 +45,9 @@ pub enum Decision {
 }
 
 /// Which configuration layer a handler came from.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): trust and switch rules are decided per layer,
+/// so a new layer must be handled everywhere it matters.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -115,6 +121,9 @@ impl Source {
 }
 
 /// The kind of a handler.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): each kind needs its own runner and trust
+/// identity, so a new one must not compile unnoticed.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -157,6 +166,7 @@ impl std::fmt::Display for HandlerType {
 /// What happened to one matching handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RunStatus {
     /// It ran and its output was used (it may have allowed, asked, added context...).
     Ok,
@@ -175,6 +185,7 @@ pub enum RunStatus {
 /// Why a matching handler did not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SkipReason {
     /// It needs trust and has never been trusted.
     Untrusted,

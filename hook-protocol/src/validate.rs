@@ -41,6 +41,7 @@ impl std::fmt::Display for OutputIssue {
 
 /// Why an output failed validation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ValidateError {
     /// The dialect has no such event, so there is no schema to check against.
     #[error("`{event}` is not a {dialect} event; {dialect} events are: {known}")]

@@ -34,6 +34,7 @@ pub struct OtherInput<C> {
 
 /// Why an event input could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InputError {
     /// The bytes are not one JSON document.
     #[error("input is not valid JSON at line {line}, column {column}: {message}")]
