@@ -1170,7 +1170,11 @@ fn deliberate(agent: Agent, case: &str) -> Option<&'static str> {
         (Agent::Claude, "pre-invalid-json" | "pre-json-trailing-text") => Some(RULE_TRAILING_JSON),
         // Claude Code 2.1 takes the first PermissionRequest hook to answer (it races them and
         // the user's prompt) and ignores exit 2 there (the call goes to the user).
-        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny") => Some(RULE_PERMISSION),
+        // `perm-deny-and-allow` agrees when the deny answers first and differs when the allow
+        // does (seen both ways on one machine).
+        (Agent::Claude, "perm-exit2" | "perm-allow-and-slow-deny" | "perm-deny-and-allow") => {
+            Some(RULE_PERMISSION)
+        }
         // Claude Code 2.1 rejects the whole settings file (no hook of it runs) when one handler
         // has `timeout: 0`; a matcher `[` drops only its group there.
         (Agent::Claude, "bad-timeout-others-run") => Some(RULE_BAD_TIMEOUT),
