@@ -109,20 +109,12 @@ mod tests {
     use serde_json::json;
 
     fn finished(key: &str, status: RunStatus, response: Option<Response>) -> Finished {
-        Finished {
-            run: Run {
-                key: key.into(),
-                source: Source::new(Layer::User),
-                handler_type: HandlerType::Command,
-                status,
-                skip_reason: None,
-                exit_code: Some(0),
-                duration_ms: Some(1),
-                error: (status == RunStatus::Failed).then(|| "exit 1".to_owned()),
-                warnings: vec![],
-            },
-            response,
-        }
+        let mut run = Run::new(key, Source::new(Layer::User), HandlerType::Command);
+        run.status = status;
+        run.exit_code = Some(0);
+        run.duration_ms = Some(1);
+        run.error = (status == RunStatus::Failed).then(|| "exit 1".to_owned());
+        Finished { run, response }
     }
 
     fn says(decision: Decision, reason: &str) -> Option<Response> {

@@ -611,33 +611,25 @@ fn seconds(duration: Duration) -> String {
 }
 
 fn base_run(handler: &Handler) -> Run {
-    Run {
-        key: handler.key.clone(),
-        source: handler.source.clone(),
-        handler_type: handler.config.handler_type,
-        status: RunStatus::Ok,
-        skip_reason: None,
-        exit_code: None,
-        duration_ms: None,
-        error: None,
-        warnings: Vec::new(),
-    }
+    Run::new(
+        handler.key.clone(),
+        handler.source.clone(),
+        handler.config.handler_type,
+    )
 }
 
 /// The `runs` entry of a handler, group or file that could not be read.
 fn broken_run(broken: &Broken) -> Finished {
+    let mut run = Run::new(
+        broken.key.clone(),
+        broken.source.clone(),
+        broken.handler_type.unwrap_or(HandlerType::Command),
+    );
+    run.status = RunStatus::Skipped;
+    run.skip_reason = Some(SkipReason::Invalid);
+    run.error = Some(broken.error.clone());
     Finished {
-        run: Run {
-            key: broken.key.clone(),
-            source: broken.source.clone(),
-            handler_type: broken.handler_type.unwrap_or(HandlerType::Command),
-            status: RunStatus::Skipped,
-            skip_reason: Some(SkipReason::Invalid),
-            exit_code: None,
-            duration_ms: None,
-            error: Some(broken.error.clone()),
-            warnings: Vec::new(),
-        },
+        run,
         response: None,
     }
 }

@@ -210,7 +210,10 @@ pub enum SkipReason {
 }
 
 /// One matching handler's part in an outcome.
+///
+/// `#[non_exhaustive]`: fields may be added; build one with [`Run::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Run {
     /// The handler's stable key (see the trust store).
     pub key: String,
@@ -235,7 +238,11 @@ pub struct Run {
 }
 
 /// The result of dispatching one event through every matching hook.
+///
+/// `#[non_exhaustive]`: fields may be added (as `session_env` was); start from
+/// [`Outcome::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The dialect whose rules combined the results.
     pub dialect: Dialect,
@@ -268,6 +275,23 @@ pub struct Outcome {
     pub session_env: Option<String>,
     /// One entry per matching handler, in configuration order.
     pub runs: Vec<Run>,
+}
+
+impl Run {
+    /// The entry of handler `key` from `source`: `ok`, with nothing else set yet.
+    pub fn new(key: impl Into<String>, source: Source, handler_type: HandlerType) -> Self {
+        Run {
+            key: key.into(),
+            source,
+            handler_type,
+            status: RunStatus::Ok,
+            skip_reason: None,
+            exit_code: None,
+            duration_ms: None,
+            error: None,
+            warnings: Vec::new(),
+        }
+    }
 }
 
 impl Outcome {

@@ -43,17 +43,14 @@ fn the_outcome_schema_accepts_a_real_outcome() {
     let mut outcome = Outcome::new(Dialect::Lime, Event::PreToolUse);
     outcome.decision = Decision::Block;
     outcome.reason = Some("no".into());
-    outcome.runs.push(Run {
-        key: "user:config.toml:PreToolUse:Bash:0".into(),
-        source: Source::new(Layer::User),
-        handler_type: HandlerType::Command,
-        status: RunStatus::Skipped,
-        skip_reason: Some(SkipReason::Untrusted),
-        exit_code: None,
-        duration_ms: None,
-        error: None,
-        warnings: vec![],
-    });
+    let mut run = Run::new(
+        "user:config.toml:PreToolUse:Bash:0",
+        Source::new(Layer::User),
+        HandlerType::Command,
+    );
+    run.status = RunStatus::Skipped;
+    run.skip_reason = Some(SkipReason::Untrusted);
+    outcome.runs.push(run);
     let validator = jsonschema::validator_for(&outcome_schema()).unwrap();
     let value = serde_json::to_value(&outcome).unwrap();
     assert!(validator.is_valid(&value), "{value}");
