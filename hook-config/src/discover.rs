@@ -95,6 +95,7 @@ impl Environment {
 /// Hooks an embedding agent adds for one session, in the dialect's own shape as JSON
 /// (`{"hooks": {...}}`; lime uses its plugin `hooks.json` shape).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SessionHooks {
     /// A name for the fragment; it appears in keys (`session:<name>:...`) and diagnostics.
     pub name: String,
@@ -104,6 +105,7 @@ pub struct SessionHooks {
 
 /// Everything [`crate::load`] needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// Whose files and rules.
     pub dialect: Dialect,
@@ -189,6 +191,7 @@ impl LoadOptions {
 
 /// One configuration file a dialect reads (it may not exist).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConfigFile {
     /// Its layer.
     pub layer: Layer,
@@ -198,6 +201,7 @@ pub struct ConfigFile {
 
 /// The files of one dialect, in merge order (managed, user, project, local).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Discovery {
     /// The dialect.
     pub dialect: Dialect,

@@ -16,6 +16,7 @@ use crate::diagnostic::Pos;
 /// Every field that changes what runs or what it may do is here, so `hook-trust` can hash it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HandlerConfig {
     /// The handler's type (`command` when a wuu entry omits it).
     #[serde(rename = "type")]
@@ -218,6 +219,7 @@ impl std::fmt::Display for Suppression {
 
 /// One handler of the merged configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Handler {
     /// The stable key: `<layer>:<file or plugin or session name>:<event>:<matcher>:<n>` (see
     /// the crate docs).

@@ -15,6 +15,7 @@ use crate::registry::Registry;
 
 /// What [`load`] returns: the registry and every problem found on the way.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Loaded {
     /// The merged, indexed handlers.
     pub registry: Registry,

@@ -32,6 +32,7 @@ pub struct Registry {
 /// ([`Registry::broken_for`]), while every other handler runs (SPEC.md "Hostile input": one
 /// broken handler, group or file is skipped with a diagnostic while everything else runs).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Broken {
     /// A key for the report: `<layer>:<where>:<Event>:<matcher>:invalid@<line>:<col>`, with
     /// `*` for the event when the whole file or plugin could not be read. Never trusted or
