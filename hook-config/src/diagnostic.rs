@@ -6,6 +6,9 @@ use std::fmt;
 use serde::Serialize;
 
 /// How serious a [`Diagnostic`] is.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): a diagnostic either lost something written or
+/// did not; callers decide on exactly that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

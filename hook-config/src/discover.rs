@@ -33,6 +33,7 @@ pub const LIME_MANAGED_PATH: &str = "/etc/lime/managed_config.toml";
 
 /// Where the managed layer (the administrator's policy) is read from. wuu has none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ManagedSource {
     /// The dialect's fixed system path ([`VERBOO_MANAGED_PATH`], [`LIME_MANAGED_PATH`]),
     /// honoured only when owned by root and not group- or world-writable; otherwise an error
@@ -230,6 +231,7 @@ impl Discovery {
 
 /// Discovery could not find where configuration lives.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiscoverError {
     /// No home override, no dialect home variable and no `HOME`.
     #[error("cannot find the {dialect} home: set HOME{hint} or pass a home directory")]

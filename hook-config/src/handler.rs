@@ -189,6 +189,7 @@ fn expand_plugin_root(text: &str, root: &std::path::Path) -> String {
 /// with this as its message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "by")]
+#[non_exhaustive]
 pub enum Suppression {
     /// verboo `disableAllHooks: true` in this file.
     DisableAllHooks {

@@ -34,6 +34,7 @@ impl Loaded {
 
 /// Loading could not start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The dialect's home could not be found.
     #[error(transparent)]

@@ -15,6 +15,7 @@ use regex::Regex;
 /// [`hook_protocol::MatchTarget`] is `Nothing`, verboo and lime ignore the matcher and a non-empty
 /// wuu matcher never matches.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Matcher {
     /// Matches every value.
     All,
@@ -28,6 +29,7 @@ pub enum Matcher {
 
 /// A matcher that could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MatcherError {
     /// The matcher is neither a name list nor a valid regular expression.
     #[error("invalid regex in matcher `{pattern}`: {message}")]
