@@ -64,11 +64,7 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             _ => Owner::Anyone,
         };
         let display = file.path.display().to_string();
-        let source = Source {
-            layer: file.layer,
-            path: Some(display.clone()),
-            plugin: None,
-        };
+        let source = Source::new(file.layer).with_path(display.clone());
         // The user file's keys name it relative to the home, so they survive moving the home
         // (and a home checked into a repository keeps its trust records in any clone).
         let key_name = match file.path.strip_prefix(&discovery.home) {
@@ -236,11 +232,8 @@ fn load_plugin(
     if loaded.is_some() || !is_plugin_name(name) {
         return loaded;
     }
-    let source = Source {
-        layer: Layer::Plugin,
-        path: Some(discovery.plugins_dir().join(name).display().to_string()),
-        plugin: None,
-    };
+    let source = Source::new(Layer::Plugin)
+        .with_path(discovery.plugins_dir().join(name).display().to_string());
     let parsed = unreadable(&diagnostics[errors_before..])?;
     Some((source, name.to_owned(), None, parsed))
 }
@@ -300,11 +293,9 @@ fn load_plugin_hooks(
     };
     // The folder name: `read_manifest` checked that the manifest says the same.
     let key_name = name.to_owned();
-    let source = Source {
-        layer: Layer::Plugin,
-        path: Some(hooks_display),
-        plugin: Some(plugin),
-    };
+    let source = Source::new(Layer::Plugin)
+        .with_path(hooks_display)
+        .with_plugin(plugin);
     Some((source, key_name, Some(root), parsed))
 }
 
@@ -378,5 +369,5 @@ fn read_manifest(
         );
         return None;
     }
-    Some(PluginRef { name, version })
+    Some(PluginRef::new(name, version))
 }

@@ -69,6 +69,7 @@ pub enum Layer {
 
 /// The plugin a handler came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PluginRef {
     /// The plugin's name, from its `plugin.json`.
     pub name: String,
@@ -78,6 +79,7 @@ pub struct PluginRef {
 
 /// Where a handler was configured.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Source {
     /// The configuration layer.
     pub layer: Layer,
@@ -116,6 +118,28 @@ impl Source {
             layer,
             path: None,
             plugin: None,
+        }
+    }
+
+    /// This source, read from the file at `path`.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// This source, from `plugin`.
+    pub fn with_plugin(mut self, plugin: PluginRef) -> Self {
+        self.plugin = Some(plugin);
+        self
+    }
+}
+
+impl PluginRef {
+    /// The plugin `name` at `version`.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        PluginRef {
+            name: name.into(),
+            version: version.into(),
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::{Dialect, Event};
 
 /// One reason an output does not match its schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OutputIssue {
     /// JSON pointer of the offending value (empty for the whole document).
     pub pointer: String,

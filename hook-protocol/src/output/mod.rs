@@ -74,6 +74,7 @@ pub enum ElicitationAction {
 
 /// The fields of one hook output, read from any dialect, before they are judged for the event.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct OutputFields {
     /// `continue` (false asks the agent to stop; in wuu it blocks).
     pub continue_: Option<bool>,
@@ -127,6 +128,7 @@ pub struct PermissionRequestDecision {
 
 /// Why an output object could not be read for an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldError {
     /// JSON pointer of the field (empty for the whole object).
     pub pointer: String,
