@@ -1,12 +1,12 @@
 //! The engine's gate: trust and disabled state decide what runs.
 
+use hook_config::Gate;
 use hook_config::Handler;
-use hook_exec::Gate;
 use hook_protocol::SkipReason;
 
 use crate::policy::{FixCommands, TrustView};
 
-/// A [`hook_exec::Gate`] that lets a handler run only if it is managed or trusted, and not
+/// A [`hook_config::Gate`] that lets a handler run only if it is managed or trusted, and not
 /// disabled; any other is skipped with `untrusted`, `modified` or `disabled` and a message
 /// naming the command that lets it run.
 ///
