@@ -9,8 +9,8 @@ use crate::Handler;
 /// Decides whether a selected handler may run (trust, disabled state). The trust crate (`hook_trust::TrustGate`)
 /// supplies the real one; [`AllowAll`] lets everything run.
 pub trait Gate: Send + Sync {
-    /// `None` when the handler may run, else why not and a one-line explanation naming the
-    /// command that would let it run.
+    /// `None` when the handler may run, else why not and a one-line explanation (the CLI's
+    /// gate also names the command that would let it run).
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)>;
 
     /// [`Gate::check`] for a `native` handler whose library the engine has just read, once:
