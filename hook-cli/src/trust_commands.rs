@@ -9,7 +9,7 @@ use clap::Args;
 use hook_config::{Handler, Loaded};
 use hook_protocol::{Layer, SkipReason};
 use hook_trust::{
-    FixCommands, Grant, HashContext, Policy, TrustGate, TrustStatus, TrustView, check_keys,
+    Grant, HashContext, Policy, Refusal, TrustGate, TrustStatus, TrustView, check_keys,
     shell_quote, store_for,
 };
 
@@ -70,8 +70,20 @@ pub(crate) fn gate(location: &Location, loaded: &Loaded) -> TrustGate {
             shell_quote(&project.display().to_string())
         ));
     }
+    let trust = format!("hook trust --dialect {}{extra}", location.dialect);
+    let enable = format!("hook enable --dialect {}{extra}", location.dialect);
     TrustGate::new(trust_view(loaded))
-        .with_fix_commands(FixCommands::for_dialect(location.dialect, &extra))
+        .with_phrasing(move |refusal| refusal_message(refusal, &trust, &enable))
+}
+
+/// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)
+/// and the command that lets it run, `trust` or `enable` followed by the quoted key.
+fn refusal_message(refusal: &Refusal, trust: &str, enable: &str) -> String {
+    let key = shell_quote(&refusal.trust.key);
+    match refusal.reason {
+        SkipReason::Disabled => format!("{refusal}: run `{enable} {key}` to enable it"),
+        _ => format!("{refusal}: review it, then run `{trust} {key}`"),
+    }
 }
 
 /// The one-line warnings `hook run` prints for what trust or a settings switch kept from

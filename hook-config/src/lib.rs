@@ -193,7 +193,9 @@ mod diagnostic;
 mod discover;
 mod file;
 mod fileread;
+mod gate;
 mod handler;
+pub mod library;
 mod load;
 mod matcher;
 mod merge;
@@ -209,6 +211,7 @@ pub use discover::{
     ManagedSource, SessionHooks, VERBOO_MANAGED_PATH, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
+pub use gate::{AllowAll, Gate};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};

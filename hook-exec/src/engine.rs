@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hook_config::{Broken, Handler, Registry};
+use hook_config::{AllowAll, Broken, Gate, Handler, Registry};
 use hook_protocol::{
     Decision, Dialect, Event, EventInput, HandlerResult, HandlerType, Outcome, Response, Run,
     RunStatus, SkipReason, interpret,
@@ -18,38 +18,6 @@ use crate::combine::{Finished, combine};
 use crate::command::{CommandSpec, RunEnd, run_command};
 use crate::context::limit_context;
 use crate::http::{HttpCall, HttpEnd, interpolate_headers};
-
-/// Decides whether a selected handler may run (trust, disabled state). The trust crate supplies
-/// the real one; [`AllowAll`] lets everything run.
-pub trait Gate: Send + Sync {
-    /// `None` when the handler may run, else why not and a one-line explanation naming the
-    /// command that would let it run.
-    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)>;
-
-    /// [`Gate::check`] for a `native` handler whose library the engine has just read, once:
-    /// `library_sha256` is the hex SHA-256 of the bytes it will load if the handler may run
-    /// (`None` when the library could not be read; the run then fails with why). A gate that
-    /// hashes libraries must decide on this digest and never read the file again, so what it
-    /// approves is what runs. The default ignores the digest and calls [`Gate::check`].
-    fn check_native(
-        &self,
-        handler: &Handler,
-        library_sha256: Option<&str>,
-    ) -> Option<(SkipReason, String)> {
-        let _ = library_sha256;
-        self.check(handler)
-    }
-}
-
-/// A gate that lets every handler run.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AllowAll;
-
-impl Gate for AllowAll {
-    fn check(&self, _: &Handler) -> Option<(SkipReason, String)> {
-        None
-    }
-}
 
 /// Settings of an [`Engine`].
 #[derive(Debug, Clone)]

@@ -147,4 +147,5 @@ pub use background::AsyncResult;
 pub use client::{
     BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest, OpenAiCompatibleClient,
 };
-pub use engine::{AllowAll, Engine, EngineOptions, Gate};
+pub use engine::{Engine, EngineOptions};
+pub use hook_config::{AllowAll, Gate};

@@ -47,7 +47,7 @@
 use std::collections::HashMap;
 use std::ffi::CStr;
 use std::fs::File;
-use std::io::{Read, Write};
+
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
@@ -56,7 +56,6 @@ use hook_config::Handler;
 use hook_protocol::Dialect;
 use hook_protocol::native_abi::{CallFn, FreeFn, NativeOutput, VersionFn};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::command::OUTPUT_CAP;
 
@@ -64,77 +63,13 @@ use crate::command::OUTPUT_CAP;
 /// which the SDK's plugins speak too).
 pub const ABI_VERSION: &str = hook_protocol::native_abi::ABI_VERSION;
 
-/// The largest native library read, hashed or loaded: 256 MiB (a release build of a hook is a
-/// few MiB; the cap bounds what a project's `library` can make the engine read).
-pub const LIBRARY_SIZE_CAP: u64 = 256 * 1024 * 1024;
+pub use hook_config::library::{LIBRARY_SIZE_CAP, LibraryError, library_digest};
+use hook_config::library::{hash_into, open_checked};
 
 /// The symbol names (libloading adds the NUL).
 const SYMBOL_VERSION: &[u8] = hook_protocol::native_abi::SYMBOL_VERSION.as_bytes();
 const SYMBOL_CALL: &[u8] = hook_protocol::native_abi::SYMBOL_CALL.as_bytes();
 const SYMBOL_FREE: &[u8] = hook_protocol::native_abi::SYMBOL_FREE.as_bytes();
-
-/// A native library could not be read (nothing was loaded). Every variant names the file.
-#[derive(Debug, thiserror::Error)]
-pub enum LibraryError {
-    /// The handler names no library.
-    #[error("the native handler has no `library`: name the shared library built with hook-sdk")]
-    Missing,
-    /// The file cannot be opened (missing, not readable).
-    #[error("native library {} cannot be opened: {source}; check the handler's `library` (relative paths are relative to the folder of the file that declares it, or the plugin folder)", path.display())]
-    Open {
-        /// The library's path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// Not a regular file: a device, FIFO, socket or folder is never read.
-    #[error("native library {} is not a regular file but a {kind}; `library` must name a shared library file", path.display())]
-    NotRegular {
-        /// The library's path.
-        path: PathBuf,
-        /// What it is instead.
-        kind: &'static str,
-    },
-    /// Larger than [`LIBRARY_SIZE_CAP`].
-    #[error("native library {} is larger than the {} MiB cap (at least {size} bytes); a hook library is far smaller: check `library`", path.display(), LIBRARY_SIZE_CAP / (1024 * 1024))]
-    TooLarge {
-        /// The library's path.
-        path: PathBuf,
-        /// Its size (or how much was read before the cap).
-        size: u64,
-    },
-    /// Reading failed midway.
-    #[error("native library {} cannot be read: {source}", path.display())]
-    Read {
-        /// The library's path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The in-memory copy the library is loaded from could not be made.
-    #[error("native library {}: cannot copy it into memory to load it ({source}); the engine loads only the bytes it hashed", path.display())]
-    Memory {
-        /// The library's path.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-}
-
-/// The hex SHA-256 of the native library at `path`, read as the engine reads it before loading
-/// it: a regular file of at most [`LIBRARY_SIZE_CAP`] bytes, streamed (never whole in memory);
-/// a FIFO or a device is refused without being read or waited for.
-///
-/// ```
-/// let error = hook_exec::native::library_digest("/dev/zero".as_ref()).unwrap_err();
-/// assert!(error.to_string().contains("not a regular file"), "{error}");
-/// ```
-pub fn library_digest(path: &Path) -> Result<String, LibraryError> {
-    stream(path, &mut std::io::sink(), |error| LibraryError::Read {
-        path: path.to_path_buf(),
-        source: error,
-    })
-}
 
 /// A library read once: its digest and the sealed copy it will be loaded from.
 #[derive(Debug)]
@@ -282,118 +217,6 @@ impl FileIdentity {
     }
 }
 
-/// Opens `path` without blocking and checks, on the open file, that it is a regular file
-/// under the cap.
-fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryError> {
-    let file = open_nonblocking(path).map_err(|source| LibraryError::Open {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let metadata = file.metadata().map_err(|source| LibraryError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if !metadata.is_file() {
-        return Err(LibraryError::NotRegular {
-            path: path.to_path_buf(),
-            kind: file_kind(&metadata.file_type()),
-        });
-    }
-    if metadata.len() > LIBRARY_SIZE_CAP {
-        return Err(LibraryError::TooLarge {
-            path: path.to_path_buf(),
-            size: metadata.len(),
-        });
-    }
-    Ok((file, metadata))
-}
-
-/// Opens `path` (see [`open_checked`]) and copies it to `sink` while hashing it; `sink_error`
-/// wraps a failed write.
-fn stream(
-    path: &Path,
-    sink: &mut impl Write,
-    sink_error: impl Fn(std::io::Error) -> LibraryError,
-) -> Result<String, LibraryError> {
-    let (file, _) = open_checked(path)?;
-    hash_into(&file, path, sink, sink_error)
-}
-
-/// Reads `file` to its end (at most the cap), hashing it and copying it to `sink`.
-fn hash_into(
-    file: &File,
-    path: &Path,
-    sink: &mut impl Write,
-    sink_error: impl Fn(std::io::Error) -> LibraryError,
-) -> Result<String, LibraryError> {
-    // The cap holds even if the file grows while it is read.
-    let mut reader = file.take(LIBRARY_SIZE_CAP + 1);
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let mut total: u64 = 0;
-    loop {
-        let n = match reader.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(source) => {
-                return Err(LibraryError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                });
-            }
-        };
-        total += n as u64;
-        if total > LIBRARY_SIZE_CAP {
-            return Err(LibraryError::TooLarge {
-                path: path.to_path_buf(),
-                size: total,
-            });
-        }
-        let chunk = &buffer[..n];
-        hasher.update(chunk);
-        sink.write_all(chunk).map_err(&sink_error)?;
-    }
-    Ok(hex(&hasher.finalize()))
-}
-
-/// Opens for reading without waiting for a FIFO's writer (`O_NONBLOCK`; regular files read
-/// as usual).
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    options.open(path)
-}
-
-fn file_kind(file_type: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "FIFO";
-        }
-        if file_type.is_char_device() {
-            return "character device";
-        }
-        if file_type.is_block_device() {
-            return "block device";
-        }
-        if file_type.is_socket() {
-            return "socket";
-        }
-    }
-    if file_type.is_dir() {
-        "folder"
-    } else {
-        "special file"
-    }
-}
-
 /// An anonymous memory file that can be sealed (and mapped executable).
 #[cfg(target_os = "linux")]
 fn memory_file() -> std::io::Result<File> {
@@ -425,16 +248,6 @@ fn seal(file: &File) -> std::io::Result<()> {
         return Err(std::io::Error::last_os_error());
     }
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        text.push(char::from(HEX[usize::from(byte >> 4)]));
-        text.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    text
 }
 
 /// The entry points of a loaded plugin; valid for the life of the process (never unloaded).

@@ -1,14 +1,16 @@
 //! The engine's gate: trust and disabled state decide what runs.
 
+use hook_config::Gate;
 use hook_config::Handler;
-use hook_exec::Gate;
 use hook_protocol::SkipReason;
 
-use crate::policy::{FixCommands, TrustView};
+use std::sync::Arc;
 
-/// A [`hook_exec::Gate`] that lets a handler run only if it is managed or trusted, and not
+use crate::policy::{Refusal, TrustView};
+
+/// A [`hook_config::Gate`] that lets a handler run only if it is managed or trusted, and not
 /// disabled; any other is skipped with `untrusted`, `modified` or `disabled` and a message
-/// naming the command that lets it run.
+/// the caller words from the [`Refusal`] ([`TrustGate::with_phrasing`]).
 ///
 /// ```
 /// # use hook_protocol::Dialect;
@@ -21,22 +23,39 @@ use crate::policy::{FixCommands, TrustView};
 /// # let _ = gate;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TrustGate {
     view: TrustView,
-    fix: FixCommands,
+    phrase: Arc<Phrase>,
+}
+
+/// How a [`TrustGate`] words a [`Refusal`] in the run's message.
+type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
+
+impl std::fmt::Debug for TrustGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TrustGate")
+            .field("view", &self.view)
+            .finish_non_exhaustive()
+    }
 }
 
 impl TrustGate {
-    /// A gate over `view`, whose messages name `hook trust --dialect D KEY`.
+    /// A gate over `view`, whose messages are the [`Refusal`]'s plain sentence.
     pub fn new(view: TrustView) -> Self {
-        let fix = FixCommands::for_dialect(view.policy().dialect(), "");
-        TrustGate { view, fix }
+        TrustGate {
+            view,
+            phrase: Arc::new(|refusal: &Refusal| refusal.to_string()),
+        }
     }
 
-    /// Names `fix` in skip messages instead.
-    pub fn with_fix_commands(mut self, fix: FixCommands) -> Self {
-        self.fix = fix;
+    /// Words refusals with `phrase` instead (`hook-cli` names the command that lets the hook
+    /// run, with its `--home`/`--project`).
+    pub fn with_phrasing(
+        mut self,
+        phrase: impl Fn(&Refusal) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.phrase = Arc::new(phrase);
         self
     }
 
@@ -48,7 +67,8 @@ impl TrustGate {
 
 impl Gate for TrustGate {
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
-        self.view.skip_reason(handler, &self.fix)
+        let refusal = self.view.refusal(handler)?;
+        Some((refusal.reason, (self.phrase)(&refusal)))
     }
 
     /// Decides on the digest of the bytes the engine read and will load, never on a second
@@ -58,7 +78,7 @@ impl Gate for TrustGate {
         handler: &Handler,
         library_sha256: Option<&str>,
     ) -> Option<(SkipReason, String)> {
-        self.view
-            .skip_reason_native(handler, library_sha256, &self.fix)
+        let refusal = self.view.refusal_native(handler, library_sha256)?;
+        Some((refusal.reason, (self.phrase)(&refusal)))
     }
 }

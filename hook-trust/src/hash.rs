@@ -52,14 +52,14 @@ impl HashContext {
     }
 
     /// The hex SHA-256 of a native handler's library as the engine reads it
-    /// ([`hook_exec::native::library_digest`]: a regular file under the size cap, streamed),
+    /// ([`hook_config::library::library_digest`]: a regular file under the size cap, streamed),
     /// `None` when it is not a native handler or the library cannot be read.
     pub fn library_sha256(&self, handler: &Handler) -> Option<String> {
         if handler.config.handler_type != HandlerType::Native {
             return None;
         }
         let path = self.library_path(handler)?;
-        hook_exec::native::library_digest(&path).ok()
+        hook_config::library::library_digest(&path).ok()
     }
 }
 

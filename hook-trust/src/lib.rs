@@ -4,7 +4,7 @@
 //! trust ([`Policy`]), the stores ([`TrustStore`]: lime's `config.toml` state tables in
 //! [`LimeStore`], the JSON file of wuu and verboo in [`JsonStore`]), the status of every
 //! handler ([`TrustView::evaluate`]) and the engine's gate ([`TrustGate`], a
-//! [`hook_exec::Gate`]).
+//! [`hook_config::Gate`]).
 //!
 //! **Never**: runs a hook, prints, or reads trust from any layer but the user's own: the
 //! stores live in the dialect's home, and `hook-config` skips lime's `[hooks.state]` when it
@@ -74,7 +74,7 @@
 //!   `continueOnBlock`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`,
 //!   `tool`, `input`, `additionalContextLimit`, `library`), plus `librarySha256` for native
 //!   handlers (the hex SHA-256 of the library file, `null` when it cannot be read, is not a
-//!   regular file or is over `hook_exec::native::LIBRARY_SIZE_CAP`: the hash then changes
+//!   regular file or is over `hook_config::library::LIBRARY_SIZE_CAP`: the hash then changes
 //!   when the file appears or changes, so a rebuilt library needs a new review).
 //! - `plugin`: the plugin's name and version, `null` outside plugins: upgrading a plugin
 //!   changes every hook's hash, so its hooks are `modified` until trusted again (the key keeps
@@ -101,7 +101,7 @@
 //! `hook trust` hash that file ([`HashContext::library_sha256`], streamed, regular files under
 //! the cap only). When the engine runs the hook it reads the file once more, into a sealed
 //! memory copy, and [`TrustGate`] decides on the digest of that copy
-//! ([`hook_exec::Gate::check_native`], [`TrustView::evaluate_native`]), which is then what is
+//! ([`hook_config::Gate::check_native`], [`TrustView::evaluate_native`]), which is then what is
 //! loaded: a library replaced after `hook trust`, or between the check and the load, is
 //! `modified` and does not run.
 //!
@@ -174,7 +174,7 @@ pub use hash::{
     trust_hash, trust_hash_with_library,
 };
 pub use keys::{UnknownKey, check_keys, nearest_keys};
-pub use policy::{FixCommands, HookTrust, Policy, TrustStatus, TrustView, shell_quote};
+pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView, shell_quote};
 pub use store::{
     Grant, JsonStore, LOCK_TIMEOUT, LimeStore, Position, Records, StoreError, TrustRecord,
     TrustStore, store_for,

@@ -201,91 +201,89 @@ impl TrustView {
         }
     }
 
-    /// Why `handler` may not run, with a message naming the command that fixes it; `None`
-    /// when it may run. `fix` is the command prefix to name (`hook trust --dialect lime`).
-    pub fn skip_reason(
-        &self,
-        handler: &Handler,
-        fix: &FixCommands,
-    ) -> Option<(SkipReason, String)> {
-        self.skip_reason_of(self.evaluate(handler), fix)
+    /// Why `handler` may not run, as data (the reason, its trust, the store's error); `None`
+    /// when it may run. A caller phrases it ([`Refusal`]'s `Display` is a plain sentence;
+    /// `hook-cli` adds the command that lets the hook run).
+    pub fn refusal(&self, handler: &Handler) -> Option<Refusal> {
+        self.refusal_of(self.evaluate(handler))
     }
 
-    /// [`TrustView::skip_reason`] of a native handler, deciding on the given library digest
+    /// [`TrustView::refusal`] of a native handler, deciding on the given library digest
     /// ([`TrustView::evaluate_native`]).
-    pub fn skip_reason_native(
+    pub fn refusal_native(
         &self,
         handler: &Handler,
         library_sha256: Option<&str>,
-        fix: &FixCommands,
-    ) -> Option<(SkipReason, String)> {
-        self.skip_reason_of(self.evaluate_native(handler, library_sha256), fix)
+    ) -> Option<Refusal> {
+        self.refusal_of(self.evaluate_native(handler, library_sha256))
     }
 
-    fn skip_reason_of(&self, trust: HookTrust, fix: &FixCommands) -> Option<(SkipReason, String)> {
+    fn refusal_of(&self, trust: HookTrust) -> Option<Refusal> {
         if trust.may_run() {
             return None;
         }
-        let key = shell_quote(&trust.key);
-        let store_note = match self.store_error() {
-            Some(error) if trust.needs_trust => {
-                format!(" (the trust store cannot be read, so no hook is trusted: {error})")
-            }
-            _ => String::new(),
+        let store_error = match self.store_error() {
+            Some(error) if trust.needs_trust => Some(error.to_string()),
+            _ => None,
         };
-        if !trust.enabled {
-            let also = match trust.status {
-                TrustStatus::Untrusted | TrustStatus::Modified => {
-                    format!("; it is also {}", trust.status)
-                }
-                TrustStatus::Managed | TrustStatus::Trusted => String::new(),
-            };
-            return Some((
-                SkipReason::Disabled,
-                format!(
-                    "hook {} is disabled{also}: run `{} {key}` to enable it",
-                    trust.key, fix.enable
-                ),
-            ));
-        }
-        match trust.status {
-            TrustStatus::Modified => Some((
-                SkipReason::Modified,
-                format!(
-                    "hook {} changed since it was trusted ({} -> {}): review it, then run `{} {key}`",
-                    trust.key,
-                    trust.trusted_hash.as_deref().unwrap_or(""),
-                    trust.hash,
-                    fix.trust
-                ),
-            )),
-            _ => Some((
-                SkipReason::Untrusted,
-                format!(
-                    "hook {} is not trusted{store_note}: review it, then run `{} {key}`",
-                    trust.key, fix.trust
-                ),
-            )),
-        }
+        let reason = if !trust.enabled {
+            SkipReason::Disabled
+        } else if trust.status == TrustStatus::Modified {
+            SkipReason::Modified
+        } else {
+            SkipReason::Untrusted
+        };
+        Some(Refusal {
+            reason,
+            trust,
+            store_error,
+        })
     }
 }
 
-/// The commands skip messages name: `hook trust --dialect lime` and `hook enable --dialect
-/// lime` by default; a CLI adds its `--home`/`--project`, an embedder its own wording.
+/// Why trust keeps a hook from running, as data: the caller phrases it and names the command
+/// that would let it run (its `Display` is the sentence without the command).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FixCommands {
-    /// Followed by the key, trusts a hook.
-    pub trust: String,
-    /// Followed by the key, enables a hook.
-    pub enable: String,
+#[non_exhaustive]
+pub struct Refusal {
+    /// `disabled` (whatever the trust), `modified` or `untrusted`.
+    pub reason: SkipReason,
+    /// The hook's trust: its key, status, current and trusted hashes.
+    pub trust: HookTrust,
+    /// Why the trust store could not be read, when that is why the hook is untrusted.
+    pub store_error: Option<String>,
 }
 
-impl FixCommands {
-    /// `hook trust --dialect D{extra}` and `hook enable --dialect D{extra}`.
-    pub fn for_dialect(dialect: Dialect, extra: &str) -> Self {
-        FixCommands {
-            trust: format!("hook trust --dialect {dialect}{extra}"),
-            enable: format!("hook enable --dialect {dialect}{extra}"),
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let trust = &self.trust;
+        match self.reason {
+            SkipReason::Disabled => {
+                write!(f, "hook {} is disabled", trust.key)?;
+                match trust.status {
+                    TrustStatus::Untrusted | TrustStatus::Modified => {
+                        write!(f, "; it is also {}", trust.status)
+                    }
+                    TrustStatus::Managed | TrustStatus::Trusted => Ok(()),
+                }
+            }
+            SkipReason::Modified => write!(
+                f,
+                "hook {} changed since it was trusted ({} -> {})",
+                trust.key,
+                trust.trusted_hash.as_deref().unwrap_or(""),
+                trust.hash
+            ),
+            _ => {
+                write!(f, "hook {} is not trusted", trust.key)?;
+                match &self.store_error {
+                    Some(error) => write!(
+                        f,
+                        " (the trust store cannot be read, so no hook is trusted: {error})"
+                    ),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }

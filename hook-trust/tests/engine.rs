@@ -30,8 +30,8 @@ fn trust_edit_retrust_disable_enable() {
     assert_eq!(runs(&outcome), skipped("untrusted"));
     let message = outcome.runs[0].error.clone().unwrap();
     assert!(
-        message.contains("run `hook trust --dialect lime user:config.toml:PreToolUse:Bash:0`"),
-        "{message}"
+        message == "hook user:config.toml:PreToolUse:Bash:0 is not trusted",
+        "{message} (the gate's plain sentence; hook-cli adds the command)"
     );
 
     // Trusted: it runs.
@@ -74,7 +74,7 @@ fn trust_edit_retrust_disable_enable() {
             .error
             .as_deref()
             .unwrap()
-            .contains("hook enable --dialect lime")
+            .ends_with(" is disabled")
     );
     let loaded = setup.load();
     let trust = setup

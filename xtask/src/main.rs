@@ -4,6 +4,9 @@
 //!   `hook-protocol`.
 //! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema differs from
 //!   what the types generate (CI runs this), or when `schemas/` holds a file nothing generates.
+//! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
+//!   draw, on tokio/reqwest in the crates that must not have them, and on a library crate that
+//!   prints (CI runs this before the tests; see `tidy.rs`).
 //!
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
@@ -24,6 +27,7 @@ use anyhow::{Result, bail};
 mod bench;
 mod conformance;
 mod schemas;
+mod tidy;
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -58,11 +62,12 @@ fn run(args: Vec<String>) -> Result<()> {
                 )
             }
         }
+        ["tidy"] => tidy::run(&root()),
         ["bench", "cli"] => bench::cli(&root()),
         ["conformance", agent] => conformance::run(&root(), agent, None),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask conformance codex|claude|all [CASE-PREFIX] | cargo xtask bench cli"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all [CASE-PREFIX] | cargo xtask bench cli"
         ),
     }
 }

@@ -1,0 +1,394 @@
+//! `cargo xtask tidy`: the crate graph ARCHITECTURE.md draws ("Layers"), enforced.
+//!
+//! From `cargo metadata --format-version 1 --no-deps`, three checks, each failing with the
+//! edge (or file and line) and the fix:
+//!
+//! - every internal dependency (normal or build, not dev) of a workspace crate is in
+//!   [`ALLOWED`], which is the "Layers" picture as a table;
+//! - the crates in [`FORBIDDEN_EXTERNAL`] do not depend (normally) on the external crates
+//!   listed there (a hashes-and-stores crate does not compile an async runtime or an HTTP
+//!   client);
+//! - a library crate's `src/` (every crate but those in [`MAY_PRINT`]) holds no `println!`,
+//!   `eprintln!`, `print!`, `eprint!` or `dbg!` outside comments.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// The internal dependencies each workspace crate may have (normal and build dependencies;
+/// dev-dependencies are free). `None`: any. Keep equal to ARCHITECTURE.md "Layers".
+pub(crate) const ALLOWED: &[(&str, Option<&[&str]>)] = &[
+    ("hook-protocol", Some(&[])),
+    ("hook-config", Some(&["hook-protocol"])),
+    ("hook-trust", Some(&["hook-protocol", "hook-config"])),
+    ("hook-exec", Some(&["hook-protocol", "hook-config"])),
+    ("hook-sdk", Some(&["hook-protocol"])),
+    ("hook-cli", None),
+    ("xtask", Some(&["hook-protocol"])),
+];
+
+/// External crates a workspace crate must not depend on (normal dependencies).
+pub(crate) const FORBIDDEN_EXTERNAL: &[(&str, &[&str])] = &[
+    ("hook-protocol", &["tokio", "reqwest"]),
+    ("hook-config", &["tokio", "reqwest"]),
+    ("hook-trust", &["tokio", "reqwest"]),
+];
+
+/// The crates that may print (binaries); every other crate is a library.
+pub(crate) const MAY_PRINT: &[&str] = &["hook-cli", "xtask"];
+
+/// The macros a library never calls.
+const PRINT_MACROS: &[&str] = &["println", "eprintln", "print", "eprint", "dbg"];
+
+/// Runs every check on the workspace at `root`; fails listing each problem.
+pub(crate) fn run(root: &Path) -> Result<()> {
+    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root)
+        .output()
+        .context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let metadata: Value =
+        serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
+    let mut problems = check_graph(&metadata);
+    for (name, src) in library_sources(&metadata) {
+        for file in rust_files(&src)? {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let shown = file.strip_prefix(root).unwrap_or(&file);
+            problems.extend(check_prints(&name, &shown.display().to_string(), &text));
+        }
+    }
+    if problems.is_empty() {
+        println!("tidy: the crate graph is the one ARCHITECTURE.md draws; no library prints");
+        return Ok(());
+    }
+    for problem in &problems {
+        eprintln!("  {problem}");
+    }
+    bail!("{} tidy problem(s)", problems.len())
+}
+
+/// The workspace packages of `metadata`.
+fn packages(metadata: &Value) -> Vec<&Value> {
+    metadata["packages"]
+        .as_array()
+        .map(|packages| packages.iter().collect())
+        .unwrap_or_default()
+}
+
+/// Whether a dependency entry is a normal or build dependency (not dev).
+fn is_shipped(dependency: &Value) -> bool {
+    dependency["kind"].as_str() != Some("dev")
+}
+
+/// The dependency-graph problems of `metadata`: internal edges not in [`ALLOWED`], crates
+/// missing from it, and external dependencies in [`FORBIDDEN_EXTERNAL`].
+pub(crate) fn check_graph(metadata: &Value) -> Vec<String> {
+    let packages = packages(metadata);
+    let internal: Vec<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let mut problems = Vec::new();
+    for package in &packages {
+        let name = package["name"].as_str().unwrap_or_default();
+        let Some((_, allowed)) = ALLOWED.iter().find(|(crate_name, _)| *crate_name == name) else {
+            problems.push(format!(
+                "{name} is a workspace crate missing from the allow-list: add it to ALLOWED in xtask/src/tidy.rs and to ARCHITECTURE.md \"Layers\""
+            ));
+            continue;
+        };
+        let forbidden = FORBIDDEN_EXTERNAL
+            .iter()
+            .find(|(crate_name, _)| *crate_name == name)
+            .map_or(&[][..], |(_, list)| *list);
+        let dependencies = package["dependencies"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        for dependency in dependencies.iter().filter(|d| is_shipped(d)) {
+            let target = dependency["name"].as_str().unwrap_or_default();
+            if internal.contains(&target) {
+                if let Some(allowed) = allowed
+                    && !allowed.contains(&target)
+                {
+                    problems.push(format!(
+                        "{name} -> {target}: not in ARCHITECTURE.md \"Layers\" ({name} may depend on {}); move what {name} needs from {target} into a crate it may see (or make it a dev-dependency), or change the picture and ALLOWED in xtask/src/tidy.rs together",
+                        if allowed.is_empty() { "no workspace crate".to_owned() } else { allowed.join(", ") }
+                    ));
+                }
+            } else if forbidden.contains(&target) {
+                problems.push(format!(
+                    "{name} -> {target}: {name} must not depend on {target} (FORBIDDEN_EXTERNAL in xtask/src/tidy.rs); keep the code that needs it in hook-exec or hook-cli"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The `src/` folder of every library crate (all but [`MAY_PRINT`]).
+fn library_sources(metadata: &Value) -> Vec<(String, std::path::PathBuf)> {
+    packages(metadata)
+        .into_iter()
+        .filter_map(|package| {
+            let name = package["name"].as_str()?;
+            if MAY_PRINT.contains(&name) {
+                return None;
+            }
+            let manifest = Path::new(package["manifest_path"].as_str()?);
+            Some((name.to_owned(), manifest.parent()?.join("src")))
+        })
+        .collect()
+}
+
+/// Every `.rs` file under `folder`, sorted.
+fn rust_files(folder: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in
+            std::fs::read_dir(&folder).with_context(|| format!("reading {}", folder.display()))?
+        {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The print macros called in `text` (a source file of crate `name`, shown as `file`),
+/// outside `//` and `/* */` comments.
+pub(crate) fn check_prints(name: &str, file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut in_block = false;
+    for (number, line) in text.lines().enumerate() {
+        let code = strip_comments(line, &mut in_block);
+        for found in print_macros(&code) {
+            problems.push(format!(
+                "{file}:{}: `{found}!` in library crate {name}: a library returns values and errors, only hook-cli prints (ARCHITECTURE.md \"Invariants\")",
+                number + 1
+            ));
+        }
+    }
+    problems
+}
+
+/// `line` without its comments; `in_block` carries an open `/* */` across lines. String
+/// literals are not parsed: a `//` inside one ends the code early (a missed hit, never a
+/// false one).
+fn strip_comments(line: &str, in_block: &mut bool) -> String {
+    let mut code = String::new();
+    let mut rest = line;
+    loop {
+        if *in_block {
+            match rest.find("*/") {
+                Some(end) => {
+                    rest = &rest[end + 2..];
+                    *in_block = false;
+                }
+                None => return code,
+            }
+        }
+        let line_comment = rest.find("//");
+        let block = rest.find("/*");
+        match (line_comment, block) {
+            (Some(l), Some(b)) if b < l => {
+                code.push_str(&rest[..b]);
+                rest = &rest[b + 2..];
+                *in_block = true;
+            }
+            (Some(l), _) => {
+                code.push_str(&rest[..l]);
+                return code;
+            }
+            (None, Some(b)) => {
+                code.push_str(&rest[..b]);
+                rest = &rest[b + 2..];
+                *in_block = true;
+            }
+            (None, None) => {
+                code.push_str(rest);
+                return code;
+            }
+        }
+    }
+}
+
+/// The print macro names invoked in `code` (`name!` not preceded by an identifier character).
+fn print_macros(code: &str) -> Vec<&'static str> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    for name in PRINT_MACROS {
+        let pattern = format!("{name}!");
+        let mut from = 0;
+        while let Some(at) = code[from..].find(&pattern) {
+            let start = from + at;
+            let before = start.checked_sub(1).map(|i| bytes[i]);
+            if !before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                found.push(*name);
+            }
+            from = start + pattern.len();
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A metadata document with the real graph, where `extra` adds `(crate, dependency, kind)`.
+    fn metadata(extra: &[(&str, &str, Option<&str>)]) -> Value {
+        let edges: &[(&str, &[&str])] = &[
+            ("hook-protocol", &["serde", "serde_json"]),
+            ("hook-config", &["hook-protocol", "sha2"]),
+            ("hook-trust", &["hook-protocol", "hook-config", "sha2"]),
+            (
+                "hook-exec",
+                &["hook-protocol", "hook-config", "tokio", "reqwest"],
+            ),
+            ("hook-sdk", &["hook-protocol"]),
+            (
+                "hook-cli",
+                &[
+                    "hook-protocol",
+                    "hook-config",
+                    "hook-exec",
+                    "hook-trust",
+                    "tokio",
+                ],
+            ),
+            ("xtask", &["hook-protocol", "anyhow"]),
+        ];
+        let packages: Vec<Value> = edges
+            .iter()
+            .map(|(name, dependencies)| {
+                let mut list: Vec<Value> = dependencies
+                    .iter()
+                    .map(|d| json!({"name": d, "kind": null}))
+                    .collect();
+                for (from, to, kind) in extra {
+                    if from == name {
+                        list.push(json!({"name": to, "kind": kind}));
+                    }
+                }
+                json!({"name": name, "manifest_path": format!("/w/{name}/Cargo.toml"), "dependencies": list})
+            })
+            .collect();
+        json!({ "packages": packages })
+    }
+
+    #[test]
+    fn the_real_graph_passes() {
+        assert_eq!(check_graph(&metadata(&[])), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_forbidden_internal_edge_fails_naming_it_and_the_fix() {
+        let problems = check_graph(&metadata(&[("hook-trust", "hook-exec", None)]));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("hook-trust -> hook-exec: not in ARCHITECTURE.md"),
+            "{}",
+            problems[0]
+        );
+        assert!(
+            problems[0].contains("may depend on hook-protocol, hook-config"),
+            "{}",
+            problems[0]
+        );
+        // Upward edges too.
+        let problems = check_graph(&metadata(&[(
+            "hook-protocol",
+            "hook-config",
+            Some("build"),
+        )]));
+        assert!(
+            problems[0].contains("hook-protocol may depend on no workspace crate"),
+            "{problems:?}"
+        );
+        let problems = check_graph(&metadata(&[("hook-sdk", "hook-trust", None)]));
+        assert!(
+            problems[0].starts_with("hook-sdk -> hook-trust"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn dev_dependencies_are_free() {
+        let extra = [
+            ("hook-trust", "hook-exec", Some("dev")),
+            ("hook-trust", "tokio", Some("dev")),
+        ];
+        assert_eq!(check_graph(&metadata(&extra)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_forbidden_external_dependency_fails() {
+        for forbidden in ["tokio", "reqwest"] {
+            let problems = check_graph(&metadata(&[("hook-trust", forbidden, None)]));
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(
+                problems[0].starts_with(&format!("hook-trust -> {forbidden}: hook-trust must not")),
+                "{problems:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_workspace_crate_fails() {
+        let mut document = metadata(&[]);
+        document["packages"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": "hook-new", "manifest_path": "/w/hook-new/Cargo.toml", "dependencies": []}));
+        let problems = check_graph(&document);
+        assert!(
+            problems[0].starts_with("hook-new is a workspace crate missing"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_library_that_prints_fails_outside_comments() {
+        let text = "fn f() {\n    println!(\"x\");\n    let _ = dbg!(1); eprint!(\"y\");\n}\n";
+        let problems = check_prints("hook-config", "hook-config/src/x.rs", text);
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0]
+                .starts_with("hook-config/src/x.rs:2: `println!` in library crate hook-config"),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.starts_with("hook-config/src/x.rs:3: `dbg!`")),
+            "{problems:?}"
+        );
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.starts_with("hook-config/src/x.rs:3: `eprint!`")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn comments_and_lookalikes_pass() {
+        let text = "//! println!(\"doc\")\n/// eprintln!(\"doc\")\nlet a = 1; // dbg!(a)\n/* print!(\n eprint!( */ writeln!(out, \"x\")?;\nmy_println!(1);\n";
+        assert_eq!(
+            check_prints("hook-config", "f.rs", text),
+            Vec::<String>::new()
+        );
+    }
+}
