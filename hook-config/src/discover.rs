@@ -244,6 +244,10 @@ pub enum DiscoverError {
 }
 
 /// The files `options.dialect` reads, per SPEC.md "Homes and files".
+///
+/// # Errors
+///
+/// [`DiscoverError::NoHome`] when no home is given and none can be found in the environment.
 pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let env = &options.env;
     let dialect = options.dialect;

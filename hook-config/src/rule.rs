@@ -123,6 +123,11 @@ const MAX_RULE_LEN: usize = 4096;
 
 impl PermissionRule {
     /// Parses a rule.
+    ///
+    /// # Errors
+    ///
+    /// [`RuleError`] naming what is wrong (an unclosed `(`, an empty tool name...) and the
+    /// expected form.
     pub fn parse(rule: &str) -> Result<PermissionRule, RuleError> {
         let error = |reason| RuleError {
             rule: rule.to_owned(),

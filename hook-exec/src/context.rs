@@ -125,6 +125,11 @@ pub fn limit_context(
 
 /// Writes `text` to a new file `name` in the private folder `dir` (created 0700 if missing),
 /// then applies the retention bound. Never follows or overwrites an existing name.
+///
+/// # Errors
+///
+/// [`SideFileError`] when the folder is unsafe (a symlink, not the user's, writable by others)
+/// or the file cannot be created or written.
 pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, SideFileError> {
     private_folder(dir)?;
     let path = dir.join(name);

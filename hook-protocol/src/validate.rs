@@ -113,6 +113,10 @@ pub(crate) fn validator(
 ///
 /// Returns every error with its JSON pointer. Leading and trailing whitespace is allowed;
 /// anything else around the JSON object (a log line, a second object) is an error.
+///
+/// # Errors
+///
+/// [`ValidateError`] with every problem and its JSON pointer.
 pub fn validate_output(dialect: Dialect, event: &Event, bytes: &[u8]) -> Result<(), ValidateError> {
     let value: Value = serde_json::from_slice(bytes).map_err(|error| ValidateError::NotJson {
         line: error.line(),
@@ -123,6 +127,10 @@ pub fn validate_output(dialect: Dialect, event: &Event, bytes: &[u8]) -> Result<
 }
 
 /// Checks a parsed hook output against the output schema of `event` in `dialect`.
+///
+/// # Errors
+///
+/// [`ValidateError`] with every problem and its JSON pointer.
 pub fn validate_output_value(
     dialect: Dialect,
     event: &Event,

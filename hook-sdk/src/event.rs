@@ -216,6 +216,10 @@ pub struct ToolCall {
 impl ToolCall {
     /// Reads a tool call; the common tools' inputs are typed (their names are matched
     /// case-insensitively: `Bash`/`bash`/`shell`, `Write`, `Edit`, `Read`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tool::parse`].
     pub fn new(
         name: impl Into<String>,
         input: Value,
@@ -307,6 +311,10 @@ struct ReadInput {
 
 impl Tool {
     /// Types `input` by the tool's name; unknown tools are [`Tool::Other`].
+    ///
+    /// # Errors
+    ///
+    /// [`EventError`] when a common tool's input lacks a field or has one of the wrong type.
     pub fn parse(name: &str, input: &Value) -> Result<Tool, EventError> {
         fn read<T: serde::de::DeserializeOwned>(
             name: &str,
@@ -495,6 +503,10 @@ pub struct FileChanged {
 
 impl EventKind {
     /// The typed event of a protocol input.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tool::parse`], for the tool input of a tool event.
     pub fn from_input(input: &EventInput) -> Result<EventKind, EventError> {
         match input {
             EventInput::Wuu(input) => from_wuu(input),

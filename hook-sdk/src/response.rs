@@ -189,6 +189,10 @@ impl std::error::Error for HookError {}
 /// displayed (so `?` works with `std::io::Error`, `anyhow::Error`...).
 pub trait IntoResponse {
     /// The response, or the error to report.
+    ///
+    /// # Errors
+    ///
+    /// The handler's own error, to be reported as a failed run.
     fn into_response(self) -> Result<Response, HookError>;
 }
 
@@ -210,6 +214,10 @@ impl<E: fmt::Display> IntoResponse for Result<Response, E> {
 /// `Result<Response, E: Display>`.
 pub trait Handler {
     /// Answers one event.
+    ///
+    /// # Errors
+    ///
+    /// Whatever went wrong in the handler; the SDK reports it as a failed run (exit 1).
     fn handle(&self, event: &crate::Event) -> Result<Response, HookError>;
 }
 

@@ -20,6 +20,10 @@ fn nearest_list(nearest: &[String]) -> String {
 
 /// Checks that every key of `keys` is in `known`; the first that is not is an error listing
 /// the nearest known keys.
+///
+/// # Errors
+///
+/// The first unknown key, with the nearest known ones as suggestions.
 pub fn check_keys<'a>(
     keys: &[String],
     known: impl IntoIterator<Item = &'a str> + Clone,

@@ -130,6 +130,11 @@ impl EventInput {
 /// The event is read from `hook_event_name` first, then the object is read as that event's
 /// struct, so an error names the field that is wrong rather than "no variant matched". An event
 /// the dialect does not know is kept as that dialect's `Input::Other`.
+///
+/// # Errors
+///
+/// [`InputError`]: not JSON (with line and column), not an object, no `hook_event_name`, or a
+/// field missing or of the wrong type (with its JSON pointer).
 pub fn parse_input(dialect: Dialect, bytes: &[u8]) -> Result<EventInput, InputError> {
     let value: Value = serde_json::from_slice(bytes).map_err(|error| InputError::NotJson {
         line: error.line(),
@@ -140,6 +145,10 @@ pub fn parse_input(dialect: Dialect, bytes: &[u8]) -> Result<EventInput, InputEr
 }
 
 /// Reads one event input of `dialect` from a JSON value; see [`parse_input`].
+///
+/// # Errors
+///
+/// As [`parse_input`], after the JSON is read.
 pub fn input_from_value(dialect: Dialect, value: Value) -> Result<EventInput, InputError> {
     let Value::Object(object) = &value else {
         return Err(InputError::NotAnObject {

@@ -338,6 +338,11 @@ pub(crate) fn with_output<V: OutputVisitor>(event: &Event, visitor: V) -> Result
 
 /// Reads a lime output object for `event`. An event lime does not know takes the common
 /// fields only.
+///
+/// # Errors
+///
+/// [`FieldError`] for an unknown field, `null` where a value is expected, a wrong
+/// `hookEventName` or a field of the wrong type, named by its JSON pointer.
 pub fn read_output(event: &Event, value: Value) -> Result<OutputFields, FieldError> {
     struct Read(Value);
     impl OutputVisitor for Read {

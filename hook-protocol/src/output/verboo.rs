@@ -242,6 +242,11 @@ pub const FIELDS: &[&str] = &[
 ];
 
 /// Reads a verboo output object for `event`.
+///
+/// # Errors
+///
+/// [`FieldError`] for a known field of the wrong type, named by its JSON pointer (unknown
+/// fields are kept out of the result, not an error).
 pub fn read_output(event: &Event, value: Value) -> Result<OutputFields, FieldError> {
     struct Read(Value);
     impl SpecificVisitor for Read {

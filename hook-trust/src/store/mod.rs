@@ -71,15 +71,31 @@ pub trait TrustStore: Send + Sync + std::fmt::Debug {
 
     /// Every record. A missing store is empty; a corrupt or unsafe one is an error, never an
     /// empty store.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read, is corrupt or is unsafe.
     fn load(&self) -> Result<Records, StoreError>;
 
     /// Records each grant's hash as trusted (and its command where the store keeps it).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read, locked or written; nothing is changed then.
     fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError>;
 
     /// Forgets the trusted hash of each key (its disabled state stays).
+    ///
+    /// # Errors
+    ///
+    /// As [`TrustStore::set_trusted`].
     fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError>;
 
     /// Enables or disables each key (its trust stays).
+    ///
+    /// # Errors
+    ///
+    /// As [`TrustStore::set_trusted`].
     fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError>;
 }
 
