@@ -4,6 +4,9 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
+// Its own binary: it counts this process's open file descriptors, which tests running
+// beside it in one binary would change.
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::time::Duration;

@@ -4,11 +4,9 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 
-use common::{Setup, pre_tool_use, write};
+use crate::common::{Setup, pre_tool_use, write};
 use hook_config::load;
 use hook_protocol::{Dialect, Layer};
 use hook_trust::TrustGate;

@@ -3,11 +3,9 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Reply, Server, Setup, pre_tool_use, statuses};
+use crate::common::{Reply, Server, Setup, pre_tool_use, statuses};
 use hook_exec::EngineOptions;
 use hook_protocol::{Decision, Dialect, RunStatus};
 use serde_json::{Value, json};

@@ -2,9 +2,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{Setup, handler, lime_hook, runs, write};
+use crate::common::{Setup, handler, lime_hook, runs, write};
 use hook_protocol::Dialect;
 use hook_trust::{Grant, TrustStatus};
 

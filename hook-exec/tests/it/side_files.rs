@@ -4,13 +4,11 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::Setup;
+use crate::common::Setup;
 use hook_exec::EngineOptions;
 use hook_exec::context::{
     SIDE_FILE_MAX_AGE, SIDE_FILE_MAX_COUNT, SideFileError, limit_context, write_side_file,

@@ -4,11 +4,9 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Setup, pre_tool_use, statuses};
+use crate::common::{Setup, pre_tool_use, statuses};
 use hook_exec::EngineOptions;
 use hook_protocol::{Decision, Dialect, Event, RunStatus};
 use serde_json::json;

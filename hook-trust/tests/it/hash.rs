@@ -2,9 +2,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{Setup, handler, lime_hook};
+use crate::common::{Setup, handler, lime_hook};
 use hook_config::Loaded;
 use hook_protocol::Dialect;
 use hook_trust::{HashContext, TrustStatus, canonical_json, identity, is_trust_hash, trust_hash};
@@ -145,8 +143,8 @@ fn a_native_library_is_hashed_by_its_bytes() {
     )
     .unwrap();
     // A relative library resolves against the folder of the file that declares it (the home).
-    let library = common::write(&setup.home(), "lib/libguard.so", "version one");
-    common::write(&setup.project(), "lib/libguard.so", "another file");
+    let library = crate::common::write(&setup.home(), "lib/libguard.so", "version one");
+    crate::common::write(&setup.project(), "lib/libguard.so", "another file");
     let loaded = setup.load();
     let hook = &loaded.registry.handlers()[0];
     assert_eq!(hook.library_path, Some(library.clone()));

@@ -5,13 +5,12 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-#[path = "../../hook-exec/tests/support/raw_plugin.rs"]
+#[path = "../../../hook-exec/tests/it/support/raw_plugin.rs"]
 mod raw_plugin;
 
 use std::path::{Path, PathBuf};
 
-use common::{Setup, pre_tool_use};
+use crate::common::{Setup, pre_tool_use};
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason};
 use hook_trust::{Grant, TrustGate, TrustStatus, identity};
 use raw_plugin::{Answer, raw_plugin};
@@ -158,12 +157,12 @@ fn a_plugin_library_resolves_against_the_plugin_folder() {
     let setup = Setup::new(Dialect::Verboo);
     std::fs::write(setup.user_file(), r#"{"enabledPlugins": {"guard": true}}"#).unwrap();
     let root = setup.home().join("plugins/guard");
-    common::write(
+    crate::common::write(
         &root,
         "plugin.json",
         r#"{"name": "guard", "version": "1.0.0"}"#,
     );
-    common::write(
+    crate::common::write(
         &root,
         "hooks/hooks.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "native", "library": "lib/hook.so"}]}]}}"#,

@@ -5,11 +5,9 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 
-use common::{Reply, Server, Setup, pre_tool_use, statuses};
+use crate::common::{Reply, Server, Setup, pre_tool_use, statuses};
 use hook_exec::{
     BoxFuture, EngineOptions, McpClient, McpError, ModelClient, ModelError, ModelRequest,
     OpenAiCompatibleClient,

@@ -5,13 +5,12 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-mod common;
 #[path = "support/raw_plugin.rs"]
 mod raw_plugin;
 
 use std::path::{Path, PathBuf};
 
-use common::{Setup, pre_tool_use};
+use crate::common::{Setup, pre_tool_use};
 use hook_config::Handler;
 use hook_exec::{EngineOptions, Gate};
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason};

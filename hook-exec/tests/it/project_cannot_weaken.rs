@@ -4,9 +4,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{Setup, pre_tool_use, statuses};
+use crate::common::{Setup, pre_tool_use, statuses};
 use hook_exec::EngineOptions;
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus};
 use serde_json::json;

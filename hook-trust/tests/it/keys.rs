@@ -2,9 +2,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{Setup, handler};
+use crate::common::{Setup, handler};
 use hook_protocol::Dialect;
 use hook_trust::TrustStatus;
 

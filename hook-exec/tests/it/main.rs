@@ -1,0 +1,13 @@
+//! Every integration test of `hook-exec` in one binary: one link instead of one per file, which
+//! was a large share of the suite's time. Each file is a module; shared helpers are in `common`.
+
+mod async_hooks;
+mod clients;
+mod command;
+mod common;
+mod engine;
+mod hostile;
+mod http;
+mod native;
+mod project_cannot_weaken;
+mod side_files;
