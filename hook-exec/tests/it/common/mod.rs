@@ -1,5 +1,7 @@
 //! Shared setup of the engine tests: a home folder with one user config, a project folder, and
 //! inputs completed with each dialect's required fields.
+// Setup helpers panic on a broken test environment, like the tests themselves.
+#![allow(clippy::unwrap_used)]
 // Not every test file uses every helper.
 #![allow(dead_code)]
 
