@@ -13,7 +13,7 @@
 //! The normal suite runs a short pass (a few seconds). A longer run, e.g. ten minutes:
 //!
 //! ```text
-//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-config --test fuzz -- --nocapture
+//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-config --test it fuzz:: -- --nocapture
 //! ```
 //!
 //! It keeps starting fresh randomly seeded proptest runners until the deadline, then prints

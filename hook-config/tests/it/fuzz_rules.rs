@@ -7,7 +7,7 @@
 //! many seconds have passed, then prints how many cases ran:
 //!
 //! ```text
-//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-config --test fuzz_rules -- --nocapture
+//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-config --test it fuzz_rules:: -- --nocapture
 //! ```
 //!
 //! Last long run (600 s, debug build, 2026-12-02): 150,784 rule/input cases and 7,120,128

@@ -9,7 +9,7 @@
 //! The normal suite runs a short pass. A long run keeps generating for N seconds per driver:
 //!
 //! ```text
-//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-protocol --test fuzz -- --nocapture --test-threads 1
+//! HOOK_FUZZ_SECONDS=600 cargo test --release -p hook-protocol --test it fuzz:: -- --nocapture --test-threads 1
 //! ```
 //!
 //! Each driver then prints how many cases it ran. A failure prints the minimal input found.
