@@ -311,7 +311,13 @@ fn concurrent_writers_all_land() {
         let children: Vec<_> = (0..WRITERS)
             .map(|id| {
                 Command::new(&exe)
-                    .args(["child_writer", "--exact", "--ignored", "--test-threads=1"])
+                    // The test's full name in this binary (module `store`).
+                    .args([
+                        "store::child_writer",
+                        "--exact",
+                        "--ignored",
+                        "--test-threads=1",
+                    ])
                     .env("HOOK_TRUST_CHILD_STORE", &path)
                     .env("HOOK_TRUST_CHILD_KIND", kind)
                     .env("HOOK_TRUST_CHILD_ID", id.to_string())
