@@ -105,15 +105,13 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
     let loaded = args.location.load()?;
     let project = args.location.project_dir()?;
-    let options = hook_exec::EngineOptions {
-        project_dir: Some(project),
+    let options = hook_exec::EngineOptions::default()
+        .with_project_dir(project)
         // lime's over-limit context goes to a private folder of the user's.
-        side_file_dir: Some(loaded.discovery.home.join("hook-context")),
+        .with_side_file_dir(loaded.discovery.home.join("hook-context"))
         // Hooks start on this thread (a current-thread runtime below), which lives until the
         // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
-        kill_on_parent_death: true,
-        ..hook_exec::EngineOptions::default()
-    };
+        .with_kill_on_parent_death(true);
     // Trust decides what may run; each skip is also a warning on stderr.
     let gate = crate::trust_commands::gate(&args.location, &loaded);
     let view = gate.view().clone();

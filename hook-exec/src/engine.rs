@@ -19,8 +19,10 @@ use crate::command::{CommandSpec, RunEnd, run_command};
 use crate::context::limit_context;
 use crate::http::{HttpCall, HttpEnd, interpolate_headers};
 
-/// Settings of an [`Engine`].
+/// Settings of an [`Engine`]: start from [`EngineOptions::default`] and the `with_*` methods
+/// (`#[non_exhaustive]`: settings get added).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct EngineOptions {
     /// How many consecutive `Stop`/`SubagentStop` blocks a session may get before the engine
     /// lets the stop through (and says so). Default 8.
@@ -44,6 +46,44 @@ pub struct EngineOptions {
     /// dispatch (and async hook) is started from threads that live as long as the engine, as
     /// in `hook run` (a current-thread runtime on the main thread).
     pub kill_on_parent_death: bool,
+}
+
+impl EngineOptions {
+    /// These options with [`EngineOptions::stop_loop_cap`] set.
+    pub fn with_stop_loop_cap(mut self, cap: u32) -> Self {
+        self.stop_loop_cap = cap;
+        self
+    }
+
+    /// These options with [`EngineOptions::side_file_dir`] set.
+    pub fn with_side_file_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.side_file_dir = Some(dir.into());
+        self
+    }
+
+    /// These options with [`EngineOptions::project_dir`] set.
+    pub fn with_project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = Some(dir.into());
+        self
+    }
+
+    /// These options with [`EngineOptions::max_async`] set.
+    pub fn with_max_async(mut self, max: usize) -> Self {
+        self.max_async = max;
+        self
+    }
+
+    /// These options with [`EngineOptions::pipe_grace`] set.
+    pub fn with_pipe_grace(mut self, grace: Duration) -> Self {
+        self.pipe_grace = grace;
+        self
+    }
+
+    /// These options with [`EngineOptions::kill_on_parent_death`] set.
+    pub fn with_kill_on_parent_death(mut self, kill: bool) -> Self {
+        self.kill_on_parent_death = kill;
+        self
+    }
 }
 
 impl Default for EngineOptions {

@@ -131,10 +131,7 @@ async fn twenty_dropped_dispatches_leave_no_process_and_no_open_pipe() {
 async fn cancelling_async_hooks_leaves_no_process_and_no_open_pipe() {
     let _one = ONE_AT_A_TIME.lock().await;
     let setup = Setup::new(Dialect::Verboo, &config(true));
-    let engine = setup.engine(EngineOptions {
-        max_async: HOOKS,
-        ..EngineOptions::default()
-    });
+    let engine = setup.engine(EngineOptions::default().with_max_async(HOOKS));
     let warm = Setup::new(Dialect::Verboo, WARM_UP);
     warm_up(&warm.engine(EngineOptions::default()), &warm).await;
     let files = open_files();

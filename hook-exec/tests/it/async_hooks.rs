@@ -122,10 +122,7 @@ async fn async_hooks_run_at_most_max_async_at_once() {
         {"type": "command", "command": format!("{hook} # 3"), "async": true},
     ]}]}});
     let setup = Setup::new(Dialect::Verboo, &config.to_string());
-    let engine = setup.engine(EngineOptions {
-        max_async: 1,
-        ..EngineOptions::default()
-    });
+    let engine = setup.engine(EngineOptions::default().with_max_async(1));
     let outcome = engine
         .dispatch(&setup.input(json!({"hook_event_name": "Stop", "stop_hook_active": false})))
         .await;

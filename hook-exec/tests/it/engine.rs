@@ -354,10 +354,7 @@ command = "head -c 300 /dev/zero | tr '\\0' 'x'"
 additionalContextLimit = 100
 "#;
     let setup = Setup::new(Dialect::Lime, config);
-    let options = EngineOptions {
-        side_file_dir: Some(setup.path("side")),
-        ..EngineOptions::default()
-    };
+    let options = EngineOptions::default().with_side_file_dir(setup.path("side"));
     let mut event = json!({"hook_event_name": "SessionStart", "source": "startup"});
     let outcome = setup.dispatch_with(Dialect::Lime, options, &mut event);
     let context = outcome.additional_context.unwrap();
@@ -406,10 +403,7 @@ type = "command"
 command = "echo '{\"decision\":\"block\",\"reason\":\"not done\"}'"
 "#;
     let setup = Setup::new(Dialect::Lime, config);
-    let options = EngineOptions {
-        stop_loop_cap: 2,
-        ..EngineOptions::default()
-    };
+    let options = EngineOptions::default().with_stop_loop_cap(2);
     let engine = setup.engine(Dialect::Lime, options);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let mut event = json!({"hook_event_name": "Stop", "stop_hook_active": true,

@@ -54,10 +54,7 @@ fn session_start(setup: &Setup, options: EngineOptions) -> Outcome {
 fn the_folder_is_created_0700_and_the_file_0600() {
     let setup = Setup::new(Dialect::Lime, LONG_CONTEXT);
     let side = setup.path("home/hook-context");
-    let options = EngineOptions {
-        side_file_dir: Some(side.clone()),
-        ..EngineOptions::default()
-    };
+    let options = EngineOptions::default().with_side_file_dir(side.clone());
     let outcome = session_start(&setup, options);
     assert_eq!(outcome.runs[0].warnings, Vec::<String>::new());
     assert_eq!(mode(&side), 0o700);
@@ -155,10 +152,7 @@ fn a_refused_folder_keeps_the_whole_text_with_a_warning() {
     let setup = Setup::new(Dialect::Lime, LONG_CONTEXT);
     let side = setup.path("home/hook-context");
     std::os::unix::fs::symlink("/tmp", &side).unwrap();
-    let options = EngineOptions {
-        side_file_dir: Some(side),
-        ..EngineOptions::default()
-    };
+    let options = EngineOptions::default().with_side_file_dir(side);
     let outcome = session_start(&setup, options);
     assert_eq!(outcome.additional_context.unwrap(), "x".repeat(300));
     let warning = &outcome.runs[0].warnings[0];
