@@ -308,6 +308,11 @@ fn judge(
             return report;
         }
         RunEnd::Exited => {}
+        // A way of ending a newer hook-exec knows: never taken as a clean exit.
+        other => {
+            report.problem = Some(format!("the run did not end normally: {other:?}"));
+            return report;
+        }
     }
     if matches!(run.exit_code, Some(126 | 127)) {
         let stderr = String::from_utf8_lossy(&run.stderr).trim().to_owned();

@@ -20,6 +20,7 @@ use crate::handler::timeout_limits;
 
 /// The translated configuration and what could not be translated.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Converted {
     /// The target file: JSON for wuu and verboo, TOML for lime.
     pub text: String,

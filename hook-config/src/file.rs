@@ -14,6 +14,7 @@ use crate::read::DocKind;
 
 /// One handler of a file, as written, with its effective timeout.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct FileHook {
     /// The event it handles.
     pub event: Event,
@@ -27,6 +28,7 @@ pub struct FileHook {
 
 /// The hooks of one file and what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct FileHooks {
     /// Every handler in file order; empty when the file has an error.
     pub hooks: Vec<FileHook>,

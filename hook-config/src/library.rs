@@ -19,6 +19,7 @@ pub const LIBRARY_SIZE_CAP: u64 = 256 * 1024 * 1024;
 
 /// A native library could not be read (nothing was loaded). Every variant names the file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LibraryError {
     /// The handler names no library.
     #[error("the native handler has no `library`: name the shared library built with hook-sdk")]

@@ -95,6 +95,7 @@ impl Eq for PermissionRule {}
 #[error(
     "invalid `if` rule `{rule}`: {reason}; expected `Tool` or `Tool(pattern)`, e.g. `Bash(git *)`"
 )]
+#[non_exhaustive]
 pub struct RuleError {
     /// The rule as written.
     pub rule: String,

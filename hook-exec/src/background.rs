@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 /// deliver is context for the model and a message for the user. Every other field it printed is
 /// dropped, with a warning in `run.warnings`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AsyncResult {
     /// The session whose event started the handler.
     pub session_id: String,

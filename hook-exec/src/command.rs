@@ -73,6 +73,7 @@ impl CommandSpec {
 
 /// How a command run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RunEnd {
     /// The hook exited (or was killed by a signal it did not get from us) and its output is whole.
     Exited,
@@ -104,6 +105,7 @@ pub enum RunEnd {
 
 /// The result of running a command.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct CommandRun {
     /// How it ended.
     pub end: RunEnd,

@@ -32,6 +32,7 @@ pub const SIDE_FILE_MAX_COUNT: usize = 100;
 
 /// Why a side file could not be written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SideFileError {
     /// The folder is a symbolic link: it could send the file anywhere.
     #[error(

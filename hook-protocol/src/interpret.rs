@@ -42,6 +42,9 @@ use crate::validate::{OutputIssue, issues, validator};
 use crate::{BlockEffect, Decision, Dialect, Event, RunStatus};
 
 /// The result of one hook run, ready to be combined with the others of the event.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): a run is read, a non-blocking error or a
+/// failure, and every consumer must treat each of the three.
 // `Response` is the common case; boxing it would cost an allocation per run to save stack space.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]

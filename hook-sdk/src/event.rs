@@ -132,6 +132,7 @@ pub(crate) fn without_position(error: &serde_json::Error) -> String {
 
 /// Why an event could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EventError {
     /// The input is not JSON, not an object, has no event name, or a field of the event is
     /// missing or wrong (the message names it).

@@ -13,6 +13,7 @@ use crate::Response;
 
 /// A response the dialect cannot express on this event.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RenderError {
     /// The dialect.
     pub dialect: Dialect,

@@ -59,6 +59,7 @@ impl Options {
 
 /// What a hook process emits.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Emitted {
     /// The bytes written to stdout.
     pub stdout: Vec<u8>,
@@ -70,6 +71,7 @@ pub struct Emitted {
 
 /// The result of running a handler on one input, in memory.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Processed {
     /// The dialect used, when it could be learned.
     pub dialect: Option<Dialect>,

@@ -37,6 +37,7 @@ use crate::{Event, Handler, Response};
 
 /// What a hook did with one input, in memory.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TestRun {
     /// The dialect used, when it could be learned.
     pub dialect: Option<Dialect>,

@@ -3,6 +3,7 @@
 /// A key that names no known hook.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("no hook has the key `{key}`{}", nearest_list(nearest))]
+#[non_exhaustive]
 pub struct UnknownKey {
     /// The key given.
     pub key: String,

@@ -42,6 +42,7 @@ impl Policy {
 /// A handler's trust status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TrustStatus {
     /// From the managed layer: never needs trust, cannot be disabled.
     Managed,
@@ -66,6 +67,7 @@ impl std::fmt::Display for TrustStatus {
 
 /// Everything known about one handler's trust.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct HookTrust {
     /// The handler's key.
     pub key: String,

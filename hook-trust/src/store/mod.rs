@@ -17,6 +17,7 @@ pub use lime::LimeStore;
 
 /// What a store keeps about one hook key.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TrustRecord {
     /// The hash the hook had when it was trusted; `None` when it was never trusted (a record
     /// may exist only to disable a hook).
@@ -165,6 +166,7 @@ pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
 
 /// A position in a store file, 1-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Position {
     /// Line, from 1.
     pub line: usize,
@@ -196,6 +198,7 @@ fn at(position: Option<&Position>) -> String {
 
 /// A store could not be read or written. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// The file is not valid TOML or JSON, or a record has the wrong shape.
     #[error("{}{}: corrupt trust store: {message}; fix or remove the entry (nothing was changed)", path.display(), at(position.as_ref()))]
