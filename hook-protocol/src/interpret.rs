@@ -33,6 +33,10 @@
 //! the model while the turn goes on, as Codex 0.169 does, not a stop; `SubagentStart` ignores
 //! `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
 //! reason "PermissionRequest hook denied approval".
+//!
+//! A lime `allow` (which always carries `updatedInput`) rewrites the call and nothing more:
+//! Codex 0.169 still asks for approval where it would have without the hook (measured). An
+//! embedder must not read `decision: allow` from lime as an approval.
 
 use serde_json::Value;
 
