@@ -117,11 +117,17 @@ mod tests {
         Finished { run, response }
     }
 
+    /// A response with the fields `edit` sets.
+    fn response(edit: impl FnOnce(&mut Response)) -> Option<Response> {
+        let mut response = Response::default();
+        edit(&mut response);
+        Some(response)
+    }
+
     fn says(decision: Decision, reason: &str) -> Option<Response> {
-        Some(Response {
-            decision: Some(decision),
-            reason: Some(reason.into()),
-            ..Response::default()
+        response(|r| {
+            r.decision = Some(decision);
+            r.reason = Some(reason.into());
         })
     }
 
@@ -189,9 +195,8 @@ mod tests {
     #[test]
     fn a_blocked_prompt_drops_every_context() {
         for dialect in [Dialect::Verboo, Dialect::Lime] {
-            let context = Some(Response {
-                additional_context: Some("ctx".into()),
-                ..Response::default()
+            let context = response(|r| {
+                r.additional_context = Some("ctx".into());
             });
             let outcome = combine(
                 dialect,
@@ -214,9 +219,8 @@ mod tests {
 
     #[test]
     fn verboo_stop_context_continues_the_agent_lime_does_not() {
-        let context = Some(Response {
-            additional_context: Some("one more thing".into()),
-            ..Response::default()
+        let context = response(|r| {
+            r.additional_context = Some("one more thing".into());
         });
         for (dialect, event, want) in [
             (Dialect::Verboo, Event::Stop, Decision::Block),
@@ -245,9 +249,8 @@ mod tests {
                 finished(
                     "b",
                     RunStatus::Ok,
-                    Some(Response {
-                        stop: Some(StopRequest { reason: None }),
-                        ..Response::default()
+                    response(|r| {
+                        r.stop = Some(StopRequest::new(None));
                     }),
                 ),
             ],
@@ -259,10 +262,9 @@ mod tests {
     #[test]
     fn the_last_rewrite_in_config_order_wins_and_context_accumulates() {
         let rewrite = |n: i32, context: &str| {
-            Some(Response {
-                updated_input: Some(json!({"n": n})),
-                additional_context: Some(context.into()),
-                ..Response::default()
+            response(|r| {
+                r.updated_input = Some(json!({"n": n}));
+                r.additional_context = Some(context.into());
             })
         };
         let outcome = combine(
@@ -299,9 +301,8 @@ mod tests {
                 finished(
                     "a",
                     RunStatus::Ok,
-                    Some(Response {
-                        updated_input: Some(json!({})),
-                        ..Response::default()
+                    response(|r| {
+                        r.updated_input = Some(json!({}));
                     }),
                 ),
                 finished("b", RunStatus::Blocked, says(Decision::Block, "no")),
@@ -313,11 +314,8 @@ mod tests {
 
     #[test]
     fn stop_beats_a_block_on_stop_events_only() {
-        let stop = Some(Response {
-            stop: Some(StopRequest {
-                reason: Some("enough".into()),
-            }),
-            ..Response::default()
+        let stop = response(|r| {
+            r.stop = Some(StopRequest::new(Some("enough".into())));
         });
         for (event, want) in [
             (Event::Stop, Decision::Continue),

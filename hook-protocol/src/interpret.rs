@@ -96,7 +96,10 @@ impl HandlerResult {
 }
 
 /// What a hook asked for. Every field is optional: the default is "no opinion, continue".
+///
+/// `#[non_exhaustive]`: start from [`Response::default`] and set fields.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Response {
     /// `Allow`, `Ask`, `Defer` or `Block`; `None` (or `Continue`) is no decision.
     pub decision: Option<Decision>,
@@ -127,13 +130,22 @@ pub struct Response {
 
 /// A request to stop the agent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct StopRequest {
     /// Why, for the user.
     pub reason: Option<String>,
 }
 
+impl StopRequest {
+    /// A request to stop, with why (for the user).
+    pub fn new(reason: Option<String>) -> Self {
+        StopRequest { reason }
+    }
+}
+
 /// An elicitation answer (verboo).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Elicitation {
     /// Accept, decline or cancel.
     pub action: ElicitationAction,
