@@ -49,7 +49,7 @@ pub fn nearest_keys<'a>(
 ) -> Vec<String> {
     let mut scored: Vec<(usize, &str)> = known
         .into_iter()
-        .map(|candidate| (edit_distance(key, candidate), candidate))
+        .map(|candidate| (strsim::levenshtein(key, candidate), candidate))
         .filter(|(distance, candidate)| {
             *distance <= key.chars().count().max(candidate.chars().count()) * 2 / 3
         })
@@ -61,22 +61,6 @@ pub fn nearest_keys<'a>(
         .take(n)
         .map(|(_, k)| k.to_owned())
         .collect()
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]
