@@ -167,7 +167,7 @@ pub fn hash_into(
         hasher.update(chunk);
         sink.write_all(chunk).map_err(&sink_error)?;
     }
-    Ok(hex(&hasher.finalize()))
+    Ok(hex::encode(hasher.finalize()))
 }
 
 /// Opens for reading without waiting for a FIFO's writer (`O_NONBLOCK`; regular files read
@@ -205,14 +205,4 @@ fn file_kind(file_type: &std::fs::FileType) -> &'static str {
     } else {
         "special file"
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        text.push(char::from(HEX[usize::from(byte >> 4)]));
-        text.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    text
 }

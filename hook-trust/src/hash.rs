@@ -180,13 +180,5 @@ fn seconds(secs: f64) -> Value {
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
-        hex.push(char::from(HEX[usize::from(byte >> 4)]));
-        hex.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    hex
+    hex::encode(Sha256::digest(bytes))
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
