@@ -663,6 +663,14 @@ mod lime {
                 None
             }
         };
+        // A top-level `reason` with no `decision` to give it to.
+        let reason_alone = || {
+            (fields.decision.is_none() && fields.reason.is_some()).then(|| {
+                format!(
+                    "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
+                )
+            })
+        };
         match event {
             Event::PreToolUse => {
                 let permission = fields.permission_decision;
@@ -674,10 +682,8 @@ mod lime {
                         "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
                     );
                 }
-                if fields.decision.is_none() && fields.reason.is_some() {
-                    return Some(format!(
-                        "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
-                    ));
+                if let Some(refused) = reason_alone() {
+                    return Some(refused);
                 }
                 match permission {
                     Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
@@ -709,12 +715,8 @@ mod lime {
                     unsupported("`suppressOutput`")
                 } else if fields.updated_mcp_tool_output.is_some() {
                     unsupported("`updatedMCPToolOutput`")
-                } else if fields.decision.is_none() && fields.reason.is_some() {
-                    Some(format!(
-                        "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
-                    ))
                 } else {
-                    None
+                    reason_alone()
                 }
             }
             _ => None,
