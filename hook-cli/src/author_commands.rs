@@ -236,11 +236,7 @@ fn cases(
         } else {
             "Read"
         };
-        let other = if dialect == Dialect::Wuu {
-            other.to_ascii_lowercase()
-        } else {
-            other.to_owned()
-        };
+        let other = dialect.rules().tool_name(other).into_owned();
         cases.push(Case {
             name: "another tool",
             event: event.clone(),
@@ -320,12 +316,7 @@ fn judge(
         return report;
     }
     let stdout = run.stdout.trim_ascii();
-    let structured = match dialect {
-        Dialect::Verboo => stdout.first() == Some(&b'{'),
-        Dialect::Wuu | Dialect::Lime => {
-            !stdout.is_empty() && matches!(stdout.first(), Some(b'{' | b'['))
-        }
-    };
+    let structured = dialect.rules().reads_as_json(stdout);
     report.output = if stdout.is_empty() {
         "empty".into()
     } else if !structured {

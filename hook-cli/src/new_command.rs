@@ -155,7 +155,7 @@ mod tests {{
     const DIALECTS: &[Dialect] = &[{list}];
 
     fn bash(dialect: Dialect, command: &str) -> hook_sdk::serde_json::Value {{
-        let tool = if dialect == Dialect::Wuu {{ "bash" }} else {{ "Bash" }};
+        let tool = dialect.rules().tool_name("Bash");
         input(
             dialect,
             "PreToolUse",
@@ -188,12 +188,13 @@ mod tests {{
     )
 }
 
-fn capitalized(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Wuu => "Wuu",
-        Dialect::Verboo => "Verboo",
-        Dialect::Lime => "Lime",
-    }
+fn capitalized(dialect: Dialect) -> String {
+    let name = dialect.as_str();
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use hook_protocol::{Dialect, Event, HandlerType, MatchTarget};
+use hook_protocol::{ConfigFormat, ConfigLayout, Dialect, Event, MatchTarget, MatcherStyle};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -26,62 +26,6 @@ pub struct Converted {
     pub text: String,
     /// One sentence per thing that has no equivalent in the target.
     pub warnings: Vec<String>,
-}
-
-/// The handler fields of each dialect, in the names of the configuration files.
-fn fields_of(dialect: Dialect) -> &'static [&'static str] {
-    match dialect {
-        Dialect::Wuu => &["type", "command", "prompt", "model", "timeout", "library"],
-        Dialect::Verboo => &[
-            "type",
-            "command",
-            "args",
-            "shell",
-            "timeout",
-            "async",
-            "asyncRewake",
-            "continueOnBlock",
-            "statusMessage",
-            "if",
-            "url",
-            "headers",
-            "allowedEnvVars",
-            "prompt",
-            "model",
-            "server",
-            "tool",
-            "input",
-            "library",
-        ],
-        Dialect::Lime => &[
-            "type",
-            "command",
-            "commandWindows",
-            "timeout",
-            "async",
-            "statusMessage",
-            "additionalContextLimit",
-            "prompt",
-            "model",
-            "server",
-            "tool",
-            "input",
-            "library",
-        ],
-    }
-}
-
-fn runs_type(dialect: Dialect, handler_type: HandlerType) -> bool {
-    match dialect {
-        Dialect::Wuu => {
-            matches!(
-                handler_type,
-                HandlerType::Command | HandlerType::Prompt | HandlerType::Native
-            )
-        }
-        Dialect::Verboo => true,
-        Dialect::Lime => handler_type != HandlerType::Http,
-    }
 }
 
 /// A JSON object that keeps the order its entries were added in (for files people read).
@@ -156,16 +100,16 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
             continue;
         }
         let handler_type = hook.config.handler_type;
-        if !runs_type(to, handler_type) {
+        if !to.rules().parses(handler_type) {
             warnings.push(format!(
                 "{label}: {to} has no {} handlers; handler dropped",
                 handler_type.as_str()
             ));
             continue;
         }
-        if to == Dialect::Lime && matches!(handler_type, HandlerType::Prompt | HandlerType::Agent) {
+        if !to.rules().runs(handler_type) {
             warnings.push(format!(
-                "{label}: lime parses {} handlers but never runs them",
+                "{label}: {to} parses {} handlers but never runs them",
                 handler_type.as_str()
             ));
         }
@@ -182,7 +126,9 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
         };
         for matcher in matchers {
             match groups.last_mut() {
-                Some((last, handlers)) if *last == matcher && to != Dialect::Wuu => {
+                Some((last, handlers))
+                    if *last == matcher && to.rules().config_layout == ConfigLayout::Grouped =>
+                {
                     handlers.push(fields.clone());
                 }
                 _ => groups.push((matcher, vec![fields.clone()])),
@@ -201,13 +147,13 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
     }
     let mut root = Ordered::default();
     root.push("hooks", Node::Object(hooks_table));
-    let text = match to {
-        Dialect::Wuu | Dialect::Verboo => {
+    let text = match to.rules().config_format {
+        ConfigFormat::Json => {
             let mut text = serde_json::to_string_pretty(&root).expect("JSON values serialize");
             text.push('\n');
             text
         }
-        Dialect::Lime => toml::to_string(&root).unwrap_or_else(|error| {
+        ConfigFormat::Toml => toml::to_string(&root).unwrap_or_else(|error| {
             warnings.push(format!("cannot write TOML: {error}"));
             String::new()
         }),
@@ -216,9 +162,9 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
 }
 
 fn render_group(to: Dialect, matcher: Option<String>, handlers: Vec<Ordered>) -> Vec<Node> {
-    match to {
-        // wuu entries are flat: the matcher sits in each handler.
-        Dialect::Wuu => handlers
+    match to.rules().config_layout {
+        // Flat entries: the matcher sits in each handler.
+        ConfigLayout::Flat => handlers
             .into_iter()
             .map(|fields| {
                 let mut entry = Ordered::default();
@@ -229,7 +175,7 @@ fn render_group(to: Dialect, matcher: Option<String>, handlers: Vec<Ordered>) ->
                 Node::Object(entry)
             })
             .collect(),
-        Dialect::Verboo | Dialect::Lime => {
+        ConfigLayout::Grouped => {
             let mut group = Ordered::default();
             if let Some(matcher) = matcher {
                 group.push("matcher", Node::Value(matcher.into()));
@@ -267,10 +213,10 @@ fn translate_matcher(
             plain.then_some(name)
         })
         .collect();
-    if to == Dialect::Wuu {
-        if hook.event.match_target(Dialect::Wuu) == MatchTarget::Nothing {
+    if to.rules().matcher_style == MatcherStyle::NameIgnoreCase {
+        if hook.event.match_target(to) == MatchTarget::Nothing {
             warnings.push(format!(
-                "{label}: wuu matches tool names only, so matcher `{written}` is dropped and the handler runs on every {}",
+                "{label}: {to} matches tool names only, so matcher `{written}` is dropped and the handler runs on every {}",
                 hook.event
             ));
             return Some(vec![None]);
@@ -279,15 +225,16 @@ fn translate_matcher(
             Some(names) => Some(names.into_iter().map(|n| Some(n.to_owned())).collect()),
             None => {
                 warnings.push(format!(
-                    "{label}: wuu matchers are exact tool names, so the regular expression `{written}` has no equivalent; handler dropped"
+                    "{label}: {to} matchers are exact tool names, so the regular expression `{written}` has no equivalent; handler dropped"
                 ));
                 None
             }
         };
     }
-    if from == Dialect::Wuu && written.chars().any(|c| c.is_ascii_alphabetic()) {
+    let ignores_case = from.rules().matcher_style == MatcherStyle::NameIgnoreCase;
+    if ignores_case && written.chars().any(|c| c.is_ascii_alphabetic()) {
         warnings.push(format!(
-            "{label}: wuu matches `{written}` case-insensitively, {to} matches tool names exactly: check the tool's name as {to} spells it"
+            "{label}: {from} matches `{written}` case-insensitively, {to} matches tool names exactly: check the tool's name as {to} spells it"
         ));
     }
     Some(vec![matcher])
@@ -303,15 +250,16 @@ fn translate_fields(
     let Value::Object(written) = written else {
         unreachable!("a struct serializes to an object")
     };
-    let allowed = fields_of(to);
+    let allowed = to.rules().handler_fields;
     let mut fields = Ordered::default();
     // The target's own field order first (type, command, ...), so files read naturally.
     for name in allowed {
         let Some(value) = written.get(*name) else {
             continue;
         };
-        let wuu_default_type = *name == "type" && to == Dialect::Wuu && value == "command";
-        if *name != "timeout" && !wuu_default_type {
+        let implied_type = *name == "type"
+            && (to.rules().default_handler_type).is_some_and(|implied| value == implied.as_str());
+        if *name != "timeout" && !implied_type {
             fields.push(name, Node::Value(value.clone()));
         }
     }

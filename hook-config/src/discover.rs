@@ -23,19 +23,12 @@ pub struct Environment {
 /// make any file "managed", i.e. run unreviewed. Use [`LoadOptions::with_managed_file`].
 pub const ENV_VARS: &[&str] = &["HOME", "WUU_HOME", "LIME_HOME"];
 
-/// The verboo managed settings, honoured only when owned by root and not group- or
-/// world-writable.
-pub const VERBOO_MANAGED_PATH: &str = "/etc/claude-code/managed-settings.json";
-
-/// The lime managed configuration, honoured only when owned by root and not group- or
-/// world-writable.
-pub const LIME_MANAGED_PATH: &str = "/etc/lime/managed_config.toml";
-
 /// Where the managed layer (the administrator's policy) is read from. wuu has none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ManagedSource {
-    /// The dialect's fixed system path ([`VERBOO_MANAGED_PATH`], [`LIME_MANAGED_PATH`]),
+    /// The dialect's fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules): verboo
+    /// `/etc/claude-code/managed-settings.json`, lime `/etc/lime/managed_config.toml`),
     /// honoured only when owned by root and not group- or world-writable; otherwise an error
     /// diagnostic names the file and the fix, and the layer is not loaded.
     #[default]
@@ -131,13 +124,12 @@ pub struct LoadOptions {
 impl LoadOptions {
     /// Options for `dialect` in `env`, with no overrides (and the dialect's own tool aliases).
     pub fn new(dialect: Dialect, env: Environment) -> Self {
-        let tool_aliases = match dialect {
-            Dialect::Lime => [("Edit", "apply_patch"), ("Write", "apply_patch")]
-                .into_iter()
-                .map(|(alias, canonical)| (alias.to_owned(), canonical.to_owned()))
-                .collect(),
-            Dialect::Wuu | Dialect::Verboo => BTreeMap::new(),
-        };
+        let tool_aliases = dialect
+            .rules()
+            .tool_aliases
+            .iter()
+            .map(|(alias, canonical)| ((*alias).to_owned(), (*canonical).to_owned()))
+            .collect();
         LoadOptions {
             dialect,
             home: None,
@@ -234,12 +226,13 @@ impl Discovery {
 #[non_exhaustive]
 pub enum DiscoverError {
     /// No home override, no dialect home variable and no `HOME`.
-    #[error("cannot find the {dialect} home: set HOME{hint} or pass a home directory")]
+    #[error(
+        "cannot find the {dialect} home: set HOME{} or pass a home directory",
+        dialect.rules().home_env.map(|var| format!(", {var}")).unwrap_or_default()
+    )]
     NoHome {
         /// The dialect.
         dialect: Dialect,
-        /// `, WUU_HOME` or `, LIME_HOME` (empty for verboo).
-        hint: &'static str,
     },
 }
 
@@ -251,17 +244,13 @@ pub enum DiscoverError {
 pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let env = &options.env;
     let dialect = options.dialect;
-    let (home_var, dir, hint) = match dialect {
-        Dialect::Wuu => (Some("WUU_HOME"), ".wuu", ", WUU_HOME"),
-        Dialect::Verboo => (None, ".claude", ""),
-        Dialect::Lime => (Some("LIME_HOME"), ".lime", ", LIME_HOME"),
-    };
+    let rules = dialect.rules();
     let home = options
         .home
         .clone()
-        .or_else(|| home_var.and_then(|v| env.var(v)).map(PathBuf::from))
-        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(dir)))
-        .ok_or(DiscoverError::NoHome { dialect, hint })?;
+        .or_else(|| rules.home_env.and_then(|v| env.var(v)).map(PathBuf::from))
+        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(rules.home_dir)))
+        .ok_or(DiscoverError::NoHome { dialect })?;
     let project = options
         .project_dir
         .clone()
@@ -272,38 +261,15 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         ManagedSource::File(path) => Some(path.clone()),
         ManagedSource::None => None,
     };
-    match dialect {
-        Dialect::Wuu => {
-            files.push(file(Layer::User, home.join("config.json")));
-            if let Some(project) = &project {
-                files.push(file(
-                    Layer::Project,
-                    project.join(".wuu").join("config.json"),
-                ));
-            }
-        }
-        Dialect::Verboo => {
-            if let Some(path) = managed(VERBOO_MANAGED_PATH) {
-                files.push(file(Layer::Managed, path));
-            }
-            files.push(file(Layer::User, home.join("settings.json")));
-            if let Some(project) = &project {
-                let dir = project.join(".claude");
-                files.push(file(Layer::Project, dir.join("settings.json")));
-                files.push(file(Layer::Local, dir.join("settings.local.json")));
-            }
-        }
-        Dialect::Lime => {
-            if let Some(path) = managed(LIME_MANAGED_PATH) {
-                files.push(file(Layer::Managed, path));
-            }
-            files.push(file(Layer::User, home.join("config.toml")));
-            if let Some(project) = &project {
-                files.push(file(
-                    Layer::Project,
-                    project.join(".lime").join("config.toml"),
-                ));
-            }
+    if let Some(path) = rules.managed_path.and_then(managed) {
+        files.push(file(Layer::Managed, path));
+    }
+    files.push(file(Layer::User, home.join(rules.config_file)));
+    if let Some(project) = &project {
+        let dir = project.join(rules.home_dir);
+        files.push(file(Layer::Project, dir.join(rules.config_file)));
+        if let Some(local) = rules.local_config_file {
+            files.push(file(Layer::Local, dir.join(local)));
         }
     }
     Ok(Discovery {

@@ -330,7 +330,8 @@ pub fn resolve_library(
     Some(std::path::absolute(&joined).unwrap_or(joined))
 }
 
-/// Default and maximum timeouts (seconds) of a handler type on an event, per dialect.
+/// Default and maximum timeouts (seconds) of a handler type on an event, per dialect: the
+/// dialect's [`DialectRules::timeout_limits`](hook_protocol::DialectRules::timeout_limits).
 ///
 /// - wuu: 30 s for every handler; a non-positive value means the default; no maximum.
 /// - verboo: command, http, mcp_tool and native 600 s, prompt 30 s, agent 60 s; no maximum.
@@ -341,17 +342,5 @@ pub fn timeout_limits(
     event: &Event,
     handler_type: HandlerType,
 ) -> (f64, Option<f64>) {
-    match dialect {
-        Dialect::Wuu => (30.0, None),
-        Dialect::Verboo => match handler_type {
-            HandlerType::Prompt => (30.0, None),
-            HandlerType::Agent => (60.0, None),
-            _ => (600.0, None),
-        },
-        Dialect::Lime => match event {
-            Event::SessionEnd => (1.0, Some(3.0)),
-            Event::Interrupt => (5.0, Some(10.0)),
-            _ => (600.0, None),
-        },
-    }
+    dialect.rules().timeout_limits(event, handler_type)
 }

@@ -42,7 +42,7 @@
 //! [`discover`] lists the files of SPEC.md "Homes and files" from an explicit [`Environment`]
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
 //! process environment). A missing file is an empty layer. The managed layer comes only from
-//! its fixed system path ([`VERBOO_MANAGED_PATH`], [`LIME_MANAGED_PATH`]), honoured only when
+//! its fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules)), honoured only when
 //! owned by root and not group- or world-writable (otherwise an error names the file and the
 //! fix, and the layer is not loaded); the environment never chooses it. Embedders and tests
 //! name another file with [`LoadOptions::with_managed_file`] (owned by root or by the
@@ -207,8 +207,8 @@ mod rule;
 pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
-    ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LIME_MANAGED_PATH, LoadOptions,
-    ManagedSource, SessionHooks, VERBOO_MANAGED_PATH, discover,
+    ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, ManagedSource,
+    SessionHooks, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use gate::{AllowAll, Gate};

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hook_protocol::{Dialect, Layer, PluginRef, Source};
+use hook_protocol::{ConfigFormat, Dialect, Layer, PluginRef, Source};
 
 use crate::diagnostic::{Diagnostic, Pos};
 use crate::discover::{DiscoverError, Discovery, LoadOptions, ManagedSource, discover};
@@ -85,7 +85,7 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             continue;
         }
         seen_paths.push(canonical);
-        let toml = dialect == Dialect::Lime;
+        let toml = dialect.rules().config_format == ConfigFormat::Toml;
         let parsed = parse_document(
             dialect,
             &text,

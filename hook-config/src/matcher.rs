@@ -1,6 +1,6 @@
 //! Matchers: which match values (tool names, session sources...) a handler applies to.
 
-use hook_protocol::Dialect;
+use hook_protocol::{Dialect, MatcherStyle};
 use regex::Regex;
 
 /// A compiled `matcher`.
@@ -52,7 +52,7 @@ impl Matcher {
         if raw.is_empty() || raw == "*" {
             return Ok(Matcher::All);
         }
-        if dialect == Dialect::Wuu {
+        if dialect.rules().matcher_style == MatcherStyle::NameIgnoreCase {
             return Ok(Matcher::NameIgnoreCase(raw.to_lowercase()));
         }
         if is_name_list(raw) {

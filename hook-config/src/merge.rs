@@ -74,7 +74,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     let mut texts = Vec::with_capacity(handlers.len());
     let mut ids = Vec::with_capacity(handlers.len());
     for (i, handler) in handlers.iter().enumerate() {
-        let id = if dialect == Dialect::Verboo {
+        let id = if dialect.rules().dedup_identical {
             let text = handler.config.identity(handler.plugin_root.as_deref());
             let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
             let id = *identities
@@ -88,7 +88,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
         ids.push(id);
     }
     let mut keep = vec![true; handlers.len()];
-    if dialect == Dialect::Verboo {
+    if dialect.rules().dedup_identical {
         type Group<'t> = (Event, Option<String>, &'t str, Option<Source>);
         let mut first: HashMap<Group<'_>, usize> = HashMap::new();
         for i in 0..handlers.len() {
@@ -133,11 +133,11 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     let events = build_index(dialect, &kept_handlers, &matchers);
     let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
     for (alias, canonical) in &options.tool_aliases {
-        let (alias, canonical) = if dialect == Dialect::Wuu {
-            (alias.to_lowercase(), canonical.to_lowercase())
-        } else {
-            (alias.clone(), canonical.clone())
-        };
+        let rules = dialect.rules();
+        let (alias, canonical) = (
+            rules.match_name(alias).into_owned(),
+            rules.match_name(canonical).into_owned(),
+        );
         aliases
             .entry(canonical.clone())
             .or_default()
@@ -177,7 +177,7 @@ struct Switches {
 impl Switches {
     fn read(dialect: Dialect, sources: &[SourceFile]) -> Switches {
         let mut switches = Switches::default();
-        if dialect != Dialect::Verboo {
+        if !dialect.rules().settings_switches {
             return switches;
         }
         for (source, display, _, parsed) in sources {

@@ -4,7 +4,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use hook_protocol::{Dialect, Event, HandlerType, Layer, MatchTarget};
+use hook_protocol::{
+    ConfigLayout, Dialect, DialectRules, Event, HandlerType, Layer, MatchTarget,
+    NonPositiveTimeout, PluginSettings, UntargetedMatcher,
+};
 
 use crate::diagnostic::{Diagnostic, Pos};
 use crate::handler::{HandlerConfig, timeout_limits};
@@ -108,19 +111,24 @@ pub(crate) fn read_document(
         parsed.broken = reader.broken;
         return parsed;
     };
+    let rules = dialect.rules();
+    let plugins = rules.plugin_settings;
+    let switches = rules.settings_switches;
     for (key, value) in entries {
-        match (key.name.as_str(), dialect, kind) {
-            ("hooks", _, _) => reader.hooks(value, &mut parsed.handlers),
-            ("plugins", Dialect::Wuu | Dialect::Lime, DocKind::Settings(Layer::User)) => {
+        match (key.name.as_str(), kind) {
+            ("hooks", _) => reader.hooks(value, &mut parsed.handlers),
+            ("plugins", DocKind::Settings(Layer::User)) if plugins == PluginSettings::Tables => {
                 reader.plugin_tables(value, &mut parsed.settings.plugins);
             }
-            ("enabledPlugins", Dialect::Verboo, DocKind::Settings(Layer::User)) => {
+            ("enabledPlugins", DocKind::Settings(Layer::User))
+                if plugins == PluginSettings::EnabledFlags =>
+            {
                 reader.plugin_flags(value, &mut parsed.settings.plugins);
             }
-            ("disableAllHooks", Dialect::Verboo, DocKind::Settings(_)) => {
+            ("disableAllHooks", DocKind::Settings(_)) if switches => {
                 parsed.settings.disable_all_hooks = reader.boolean(value, "disableAllHooks");
             }
-            ("allowManagedHooksOnly", Dialect::Verboo, DocKind::Settings(layer)) => {
+            ("allowManagedHooksOnly", DocKind::Settings(layer)) if switches => {
                 let flag = reader.boolean(value, "allowManagedHooksOnly");
                 if layer == Layer::Managed {
                     parsed.settings.allow_managed_hooks_only = flag;
@@ -150,6 +158,10 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    fn rules(&self) -> &'static DialectRules {
+        self.dialect.rules()
+    }
+
     fn error(&mut self, pos: Pos, message: impl Into<String>) {
         let message = message.into();
         self.errors.push(format!(
@@ -315,8 +327,11 @@ impl Reader<'_> {
             return;
         };
         for (key, value) in events {
-            // lime keeps its trust store in `[hooks.state."<key>"]`: not an event.
-            if self.dialect == Dialect::Lime && key.name == "state" {
+            if self
+                .rules()
+                .reserved_hooks_keys
+                .contains(&key.name.as_str())
+            {
                 continue;
             }
             let event = Event::from_name(&key.name);
@@ -337,12 +352,13 @@ impl Reader<'_> {
             };
             for (i, item) in items.iter().enumerate() {
                 let what = format!("{what}[{i}]");
-                if self.dialect == Dialect::Wuu {
-                    if let Some(handler) = self.handler(item, &event, None, &what) {
-                        out.push(handler);
+                match self.rules().config_layout {
+                    ConfigLayout::Flat => {
+                        if let Some(handler) = self.handler(item, &event, None, &what) {
+                            out.push(handler);
+                        }
                     }
-                } else {
-                    self.group(item, &event, &what, out);
+                    ConfigLayout::Grouped => self.group(item, &event, &what, out),
                 }
             }
         }
@@ -415,9 +431,8 @@ impl Reader<'_> {
     fn matcher(&mut self, matcher: Option<&(String, Pos)>, event: &Event) -> Option<Matcher> {
         let raw = matcher.map(|(raw, _)| raw.as_str());
         let no_match_value = event.match_target(self.dialect) == MatchTarget::Nothing;
-        if let (Some((raw, pos)), Dialect::Verboo | Dialect::Lime, true) =
-            (matcher, self.dialect, no_match_value)
-        {
+        let ignored = self.rules().untargeted_matcher == UntargetedMatcher::Ignored;
+        if let (Some((raw, pos)), true, true) = (matcher, ignored, no_match_value) {
             // Claude Code and Codex ignore the matcher where the event has no match value, and
             // do not validate it: `"["` on UserPromptSubmit runs the hook.
             if !raw.is_empty() && raw != "*" {
@@ -430,13 +445,14 @@ impl Reader<'_> {
         }
         match Matcher::compile(self.dialect, raw) {
             Ok(compiled) => {
-                if let (Some((raw, pos)), Dialect::Wuu) = (matcher, self.dialect) {
+                if let (Some((raw, pos)), false) = (matcher, ignored) {
                     let all = matches!(compiled, Matcher::All);
-                    if !all && event.match_target(Dialect::Wuu) == MatchTarget::Nothing {
+                    if !all && no_match_value {
+                        let dialect = self.dialect;
                         self.warn(
                             *pos,
                             format!(
-                                "matcher `{raw}` never matches: wuu matchers are tool names and {event} has no tool"
+                                "matcher `{raw}` never matches: {dialect} matchers are tool names and {event} has no tool"
                             ),
                         );
                     }
@@ -549,7 +565,7 @@ impl Reader<'_> {
         let handler = handler_type.and_then(|handler_type| {
             config.handler_type = handler_type;
             self.required_fields(&config, node.pos, what)?;
-            if self.dialect == Dialect::Lime
+            if self.rules().skips_blank_command
                 && handler_type == HandlerType::Command
                 && config
                     .command
@@ -608,36 +624,15 @@ impl Reader<'_> {
         table_pos: Pos,
         what: &str,
     ) -> Option<HandlerType> {
-        let allowed: &[(&str, HandlerType)] = match self.dialect {
-            Dialect::Wuu => &[
-                ("command", HandlerType::Command),
-                ("prompt", HandlerType::Prompt),
-                ("native", HandlerType::Native),
-            ],
-            Dialect::Verboo => &[
-                ("command", HandlerType::Command),
-                ("http", HandlerType::Http),
-                ("prompt", HandlerType::Prompt),
-                ("agent", HandlerType::Agent),
-                ("mcp_tool", HandlerType::McpTool),
-                ("native", HandlerType::Native),
-            ],
-            Dialect::Lime => &[
-                ("command", HandlerType::Command),
-                ("prompt", HandlerType::Prompt),
-                ("agent", HandlerType::Agent),
-                ("mcp_tool", HandlerType::McpTool),
-                ("native", HandlerType::Native),
-            ],
-        };
+        let allowed = self.rules().handler_types;
         let expected = allowed
             .iter()
             .map(|(n, _)| *n)
             .collect::<Vec<_>>()
             .join(", ");
         let Some((name, pos)) = name else {
-            if self.dialect == Dialect::Wuu {
-                return Some(HandlerType::Command);
+            if let Some(implied) = self.rules().default_handler_type {
+                return Some(implied);
             }
             self.error(
                 table_pos,
@@ -662,7 +657,7 @@ impl Reader<'_> {
 
     fn required_fields(&mut self, config: &HandlerConfig, pos: Pos, what: &str) -> Option<()> {
         let missing = match config.handler_type {
-            HandlerType::Command if self.dialect == Dialect::Lime => (config.command.is_none()
+            HandlerType::Command if self.rules().command_windows => (config.command.is_none()
                 && config.command_windows.is_none())
             .then_some("`command`"),
             HandlerType::Command => config.command.is_none().then_some("`command`"),
@@ -698,7 +693,7 @@ impl Reader<'_> {
         let (Some(rule), Some(pos)) = (config.condition.as_deref(), pos) else {
             return None;
         };
-        if self.dialect != Dialect::Verboo {
+        if !self.rules().conditions {
             self.warn(
                 pos,
                 format!(
@@ -742,16 +737,16 @@ impl Reader<'_> {
                 );
                 return None;
             }
-            Some((t, pos)) if t <= 0.0 && self.dialect == Dialect::Lime => {
-                // Codex raises a timeout under one second to one second.
-                self.warn(
-                    pos,
-                    format!("{what}.timeout: {t} is not positive: 1 s applies (as in Codex)"),
-                );
-                1.0
-            }
-            Some((t, pos)) if t <= 0.0 => {
-                if self.dialect == Dialect::Wuu {
+            Some((t, pos)) if t <= 0.0 => match self.rules().non_positive_timeout {
+                NonPositiveTimeout::OneSecond => {
+                    // Codex raises a timeout under one second to one second.
+                    self.warn(
+                        pos,
+                        format!("{what}.timeout: {t} is not positive: 1 s applies (as in Codex)"),
+                    );
+                    1.0
+                }
+                NonPositiveTimeout::Default => {
                     self.warn(
                         pos,
                         format!(
@@ -759,14 +754,15 @@ impl Reader<'_> {
                         ),
                     );
                     default
-                } else {
+                }
+                NonPositiveTimeout::Invalid => {
                     self.error(
                         pos,
                         format!("{what}.timeout: expected a positive number of seconds, found {t}"),
                     );
                     return None;
                 }
-            }
+            },
             Some((t, pos)) => match max {
                 Some(max) if t > max => {
                     self.warn(

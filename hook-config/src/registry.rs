@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use hook_protocol::{Dialect, Event, HandlerType, MatchTarget, Source};
+use hook_protocol::{Dialect, Event, HandlerType, MatchTarget, Source, UntargetedMatcher};
 use regex::RegexSet;
 use serde_json::Value;
 
@@ -106,7 +106,8 @@ pub(crate) fn build_index(
             });
         if target == MatchTarget::Nothing {
             // verboo/lime ignore the matcher; a non-empty wuu matcher never matches.
-            if dialect != Dialect::Wuu || matches!(matcher, Matcher::All) {
+            let ignored = dialect.rules().untargeted_matcher == UntargetedMatcher::Ignored;
+            if ignored || matches!(matcher, Matcher::All) {
                 b.always.push(id);
             }
             continue;
@@ -272,7 +273,7 @@ impl Registry {
                     continue;
                 }
             }
-            if self.dialect == Dialect::Verboo {
+            if self.dialect.rules().dedup_identical {
                 let identity = (compiled.identity, is_suppressed);
                 if seen.contains(&identity) {
                     continue;
@@ -310,11 +311,7 @@ impl Registry {
         if target == MatchTarget::Nothing {
             return Vec::new();
         }
-        let value: Cow<'v, str> = if self.dialect == Dialect::Wuu {
-            Cow::Owned(value.to_lowercase())
-        } else {
-            Cow::Borrowed(value)
-        };
+        let value: Cow<'v, str> = self.dialect.rules().match_name(value);
         let mut names = vec![value];
         if target == MatchTarget::ToolName
             && let Some(aliases) = self.aliases.get(names[0].as_ref())

@@ -118,82 +118,6 @@ events! {
 
 use Event as E;
 
-const WUU_EVENTS: &[Event] = &[
-    E::PreToolUse,
-    E::PermissionRequest,
-    E::PostToolUse,
-    E::PostToolUseFailure,
-    E::UserPromptSubmit,
-    E::PreCompact,
-    E::PostCompact,
-    E::SubagentStart,
-    E::SubagentStop,
-    E::SessionStart,
-    E::SessionEnd,
-    E::Stop,
-    E::FileChanged,
-];
-
-const LIME_EVENTS: &[Event] = &[
-    E::SessionStart,
-    E::SessionEnd,
-    E::UserPromptSubmit,
-    E::PreToolUse,
-    E::PermissionRequest,
-    E::PostToolUse,
-    E::PreCompact,
-    E::PostCompact,
-    E::SubagentStart,
-    E::SubagentStop,
-    E::Stop,
-    E::Interrupt,
-];
-
-const VERBOO_EVENTS: &[Event] = &[
-    E::SessionStart,
-    E::Setup,
-    E::InstructionsLoaded,
-    E::UserPromptSubmit,
-    E::UserPromptExpansion,
-    E::MessageDisplay,
-    E::PreToolUse,
-    E::PermissionRequest,
-    E::PermissionDenied,
-    E::PostToolUse,
-    E::PostToolUseFailure,
-    E::PostToolBatch,
-    E::Notification,
-    E::SubagentStart,
-    E::SubagentStop,
-    E::TaskCreated,
-    E::TaskCompleted,
-    E::Stop,
-    E::StopFailure,
-    E::TeammateIdle,
-    E::ConfigChange,
-    E::CwdChanged,
-    E::DirectoryAdded,
-    E::FileChanged,
-    E::WorktreeCreate,
-    E::WorktreeRemove,
-    E::PreCompact,
-    E::PostCompact,
-    E::Elicitation,
-    E::ElicitationResult,
-    E::SessionEnd,
-];
-
-impl Dialect {
-    /// The events this dialect knows, in the order its documentation lists them.
-    pub fn events(self) -> &'static [Event] {
-        match self {
-            Dialect::Wuu => WUU_EVENTS,
-            Dialect::Verboo => VERBOO_EVENTS,
-            Dialect::Lime => LIME_EVENTS,
-        }
-    }
-}
-
 /// What exit code 2 (or a block decision) does on an event, in one dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -220,7 +144,7 @@ impl BlockEffect {
 impl Event {
     /// Whether `dialect` knows this event.
     pub fn is_known_in(&self, dialect: Dialect) -> bool {
-        dialect.events().contains(self)
+        dialect.rules().knows(self)
     }
 
     /// The dialects that know this event.
@@ -233,45 +157,7 @@ impl Event {
 
     /// What a block does on this event in `dialect`. Unknown events cannot block.
     pub fn block_effect(&self, dialect: Dialect) -> BlockEffect {
-        use BlockEffect::{AnyNonZeroExit, Blocks, Cannot, Feedback};
-        if !self.is_known_in(dialect) {
-            return Cannot;
-        }
-        match dialect {
-            // wuu: every event can stop its operation except the two that only observe.
-            Dialect::Wuu => match self {
-                E::PostToolUse | E::PostToolUseFailure | E::FileChanged => Cannot,
-                _ => Blocks,
-            },
-            Dialect::Verboo => match self {
-                E::UserPromptSubmit
-                | E::UserPromptExpansion
-                | E::PreToolUse
-                | E::PermissionRequest
-                | E::PostToolBatch
-                | E::SubagentStop
-                | E::TaskCreated
-                | E::TaskCompleted
-                | E::Stop
-                | E::TeammateIdle
-                | E::ConfigChange
-                | E::PreCompact
-                | E::Elicitation
-                | E::ElicitationResult => Blocks,
-                E::PostToolUse | E::PostToolUseFailure => Feedback,
-                E::WorktreeCreate => AnyNonZeroExit,
-                _ => Cannot,
-            },
-            Dialect::Lime => match self {
-                E::PreToolUse
-                | E::PermissionRequest
-                | E::UserPromptSubmit
-                | E::Stop
-                | E::SubagentStop => Blocks,
-                E::PostToolUse => Feedback,
-                _ => Cannot,
-            },
-        }
+        dialect.rules().block_effect(self)
     }
 
     /// What a matcher is tested against on this event in `dialect`.
@@ -291,23 +177,7 @@ impl Event {
         if tool_event {
             return T::ToolName;
         }
-        match dialect {
-            // wuu matchers are tool names only; every other event has no match value.
-            Dialect::Wuu => T::Nothing,
-            Dialect::Verboo | Dialect::Lime => match self {
-                E::SessionStart | E::ConfigChange | E::DirectoryAdded => T::Source,
-                E::Setup | E::PreCompact | E::PostCompact => T::Trigger,
-                E::InstructionsLoaded => T::LoadReason,
-                E::UserPromptExpansion => T::CommandName,
-                E::Notification => T::NotificationType,
-                E::SubagentStart | E::SubagentStop => T::AgentType,
-                E::StopFailure => T::ErrorKind,
-                E::FileChanged => T::FileName,
-                E::Elicitation | E::ElicitationResult => T::McpServerName,
-                E::SessionEnd => T::EndReason,
-                _ => T::Nothing,
-            },
-        }
+        (dialect.rules().match_target)(self)
     }
 }
 

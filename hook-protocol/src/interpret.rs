@@ -40,10 +40,10 @@
 
 use serde_json::Value;
 
+use crate::dialect::{ContinueFalse, FieldCase, PlainText};
 use crate::output::{self, ApproveOrBlock, ElicitationAction, OutputFields, PermissionBehavior};
-use crate::schema::SchemaKind;
-use crate::validate::{OutputIssue, issues, validator};
-use crate::{BlockEffect, Decision, Dialect, Event, RunStatus};
+use crate::validate::OutputIssue;
+use crate::{Decision, Dialect, Event, RunStatus};
 
 /// The result of one hook run, ready to be combined with the others of the event.
 ///
@@ -206,7 +206,7 @@ pub enum Failure {
     Refused(String),
 }
 
-fn detail(stderr: &str) -> String {
+pub(crate) fn detail(stderr: &str) -> String {
     if stderr.is_empty() {
         String::new()
     } else {
@@ -236,67 +236,25 @@ pub fn interpret(
     stderr: &[u8],
 ) -> HandlerResult {
     let stderr_text = String::from_utf8_lossy(stderr).trim().to_owned();
-    let effect = event.block_effect(dialect);
     let Some(code) = exit_code else {
         return HandlerResult::Failed(Failure::Signal {
             stderr: stderr_text,
         });
     };
-    match (dialect, code) {
-        (_, 0) => read_stdout(dialect, event, stdout),
-        (Dialect::Wuu, 2) => {
-            if !effect.can_block() {
-                return cannot_block(event, stderr_text);
-            }
-            // The JSON `reason` wins when stdout is a valid wuu object that has one.
-            let json_reason = parse_object(stdout)
-                .ok()
-                .and_then(|value| output::wuu::read_output(value).ok())
-                .and_then(|fields| fields.reason)
-                .filter(|reason| !reason.trim().is_empty());
-            block(json_reason.unwrap_or(stderr_text), code)
-        }
-        (Dialect::Verboo, 2) => match effect {
-            BlockEffect::Cannot => HandlerResult::NonBlockingError {
-                message: format!(
-                    "exit 2 on {event}, which cannot block{}",
-                    detail(&stderr_text)
-                ),
-            },
-            _ => block(stderr_text, code),
-        },
-        (Dialect::Verboo, _) if effect == BlockEffect::AnyNonZeroExit => block(stderr_text, code),
-        (Dialect::Verboo, _) => HandlerResult::NonBlockingError {
-            message: Failure::NonZeroExit {
-                code,
-                stderr: stderr_text,
-            }
-            .to_string(),
-        },
-        (Dialect::Lime, 2) => {
-            if stderr_text.is_empty() {
-                HandlerResult::Failed(Failure::BlockWithoutReason)
-            } else if !effect.can_block() {
-                cannot_block(event, stderr_text)
-            } else {
-                block(stderr_text, code)
-            }
-        }
-        (Dialect::Wuu | Dialect::Lime, _) => HandlerResult::Failed(Failure::NonZeroExit {
-            code,
-            stderr: stderr_text,
-        }),
+    match code {
+        0 => read_stdout(dialect, event, stdout),
+        _ => (dialect.rules().nonzero_exit)(event, code, stdout, stderr_text),
     }
 }
 
-fn cannot_block(event: &Event, stderr: String) -> HandlerResult {
+pub(crate) fn cannot_block(event: &Event, stderr: String) -> HandlerResult {
     HandlerResult::Failed(Failure::CannotBlock {
         event: event.to_string(),
         stderr,
     })
 }
 
-fn block(reason: String, code: i32) -> HandlerResult {
+pub(crate) fn block(reason: String, code: i32) -> HandlerResult {
     let reason = if reason.is_empty() {
         format!("blocked by hook (exit code {code})")
     } else {
@@ -310,7 +268,7 @@ fn block(reason: String, code: i32) -> HandlerResult {
 }
 
 /// Exactly one JSON object, surrounded by nothing but whitespace.
-fn parse_object(stdout: &[u8]) -> Result<Value, String> {
+pub(crate) fn parse_object(stdout: &[u8]) -> Result<Value, String> {
     let text = std::str::from_utf8(stdout)
         .map_err(|e| format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()))?;
     let value: Value = serde_json::from_str(text).map_err(|e| {
@@ -333,52 +291,23 @@ fn read_stdout(dialect: Dialect, event: &Event, stdout: &[u8]) -> HandlerResult 
     if trimmed.is_empty() {
         return HandlerResult::Response(Response::default());
     }
-    let plain_text_is_context = matches!(event, Event::UserPromptSubmit | Event::SessionStart);
-    let looks_like_json = matches!(trimmed.first(), Some(b'{' | b'['));
-    let fields = match dialect {
-        Dialect::Wuu => parse_object(trimmed)
-            .map_err(|what| Failure::NotJson { what })
-            .and_then(|value| {
-                let warnings = unknown_fields(&value, output::wuu::FIELDS);
-                read_fields(dialect, event, output::wuu::read_output(value), warnings)
-            }),
-        Dialect::Verboo if trimmed.first() != Some(&b'{') => {
-            return plain_text(trimmed, plain_text_is_context);
+    let rules = dialect.rules();
+    if !rules.reads_as_json(trimmed) {
+        match rules.plain_text(event) {
+            PlainText::Context => return plain_text(trimmed, true),
+            PlainText::Ignored => return plain_text(trimmed, false),
+            PlainText::Refused => {
+                return HandlerResult::Failed(Failure::NotJson {
+                    what: format!("plain text, which {event} does not take"),
+                });
+            }
+            // Read as JSON below, where text fails with the position of the first bad byte.
+            PlainText::Json => {}
         }
-        Dialect::Verboo => parse_object(trimmed)
-            .map_err(|what| Failure::NotJson { what })
-            .and_then(|value| {
-                let warnings = unknown_fields(&value, output::verboo::FIELDS);
-                read_fields(
-                    dialect,
-                    event,
-                    output::verboo::read_output(event, value),
-                    warnings,
-                )
-            }),
-        Dialect::Lime if !looks_like_json => match lime::plain_text(event) {
-            Some(is_context) => return plain_text(trimmed, is_context),
-            None => Err(Failure::NotJson {
-                what: format!("plain text, which {event} does not take"),
-            }),
-        },
-        Dialect::Lime => parse_object(trimmed)
-            .map_err(|what| Failure::NotJson { what })
-            .and_then(|value| {
-                if let Some(validator) = validator(dialect, event, SchemaKind::Output) {
-                    let found = issues(dialect, validator, &value);
-                    if !found.is_empty() {
-                        return Err(invalid(dialect, event, found));
-                    }
-                }
-                read_fields(
-                    dialect,
-                    event,
-                    output::lime::read_output(event, value),
-                    Vec::new(),
-                )
-            }),
-    };
+    }
+    let fields = parse_object(trimmed)
+        .map_err(|what| Failure::NotJson { what })
+        .and_then(|value| (rules.read_output)(event, value));
     match fields {
         Ok((fields, warnings)) => judge(dialect, event, fields, warnings),
         Err(failure) => HandlerResult::Failed(failure),
@@ -393,7 +322,7 @@ fn plain_text(trimmed: &[u8], is_context: bool) -> HandlerResult {
     HandlerResult::Response(response)
 }
 
-fn invalid(dialect: Dialect, event: &Event, issues: Vec<OutputIssue>) -> Failure {
+pub(crate) fn invalid(dialect: Dialect, event: &Event, issues: Vec<OutputIssue>) -> Failure {
     Failure::InvalidOutput {
         dialect,
         event: event.to_string(),
@@ -401,9 +330,10 @@ fn invalid(dialect: Dialect, event: &Event, issues: Vec<OutputIssue>) -> Failure
     }
 }
 
-type Read = Result<(OutputFields, Vec<String>), Failure>;
+/// An output's fields and the warnings reading them gave, or why they cannot be used.
+pub(crate) type Read = Result<(OutputFields, Vec<String>), Failure>;
 
-fn read_fields(
+pub(crate) fn read_fields(
     dialect: Dialect,
     event: &Event,
     fields: Result<OutputFields, output::FieldError>,
@@ -422,7 +352,7 @@ fn read_fields(
     })
 }
 
-fn unknown_fields(value: &Value, known: &[&str]) -> Vec<String> {
+pub(crate) fn unknown_fields(value: &Value, known: &[&str]) -> Vec<String> {
     let Some(object) = value.as_object() else {
         return Vec::new();
     };
@@ -440,21 +370,11 @@ fn judge(
     fields: OutputFields,
     mut warnings: Vec<String>,
 ) -> HandlerResult {
-    let effect = event.block_effect(dialect);
+    let rules = dialect.rules();
+    let effect = rules.block_effect(event);
     let mut fields = fields;
-    if dialect == Dialect::Lime {
-        if let Some(refusal) = lime::refusal(event, &fields) {
-            return HandlerResult::Failed(Failure::Refused(refusal));
-        }
-        if let Some(feedback) = lime::post_tool_use_stop(event, &mut fields) {
-            return HandlerResult::Response(feedback);
-        }
-        if *event == Event::SubagentStart && fields.continue_ == Some(false) {
-            // Codex stops only on SessionStart; SubagentStart ignores `continue: false`.
-            fields.continue_ = None;
-            fields.stop_reason = None;
-            warnings.push(format!("`continue: false` has no effect on {event}"));
-        }
+    if let Some(result) = (rules.refine_output)(event, &mut fields, &mut warnings) {
+        return result;
     }
     let mut response = Response {
         system_message: fields.system_message,
@@ -466,8 +386,8 @@ fn judge(
     // Decisions, most restrictive last so that it wins within one output.
     let mut decisions: Vec<(Decision, Option<String>)> = Vec::new();
 
-    match dialect {
-        Dialect::Wuu => {
+    match rules.continue_false {
+        ContinueFalse::Blocks => {
             // wuu: `decision: "block"` and `continue: false` both block; there is no "stop".
             let blocks =
                 fields.decision == Some(ApproveOrBlock::Block) || fields.continue_ == Some(false);
@@ -479,7 +399,7 @@ fn judge(
                 }
             }
         }
-        Dialect::Verboo | Dialect::Lime => {
+        ContinueFalse::Stops => {
             if fields.continue_ == Some(false) {
                 response.stop = Some(StopRequest {
                     reason: fields.stop_reason.clone(),
@@ -487,13 +407,6 @@ fn judge(
             }
             match fields.decision {
                 Some(ApproveOrBlock::Block) if effect.can_block() => {
-                    if dialect == Dialect::Lime
-                        && fields.reason.as_deref().is_none_or(|r| r.trim().is_empty())
-                    {
-                        return HandlerResult::Failed(Failure::Refused(format!(
-                            "`decision: \"block\"` on {event} needs a non-empty `reason`"
-                        )));
-                    }
                     decisions.push((Decision::Block, fields.reason.clone()));
                 }
                 Some(ApproveOrBlock::Approve) if *event == Event::PreToolUse => {
@@ -518,26 +431,6 @@ fn judge(
     }
 
     if let Some(request) = fields.permission_request {
-        if dialect == Dialect::Lime {
-            let refused = if request.updated_input.as_ref().is_some_and(|v| !v.is_null()) {
-                Some("updatedInput")
-            } else if request
-                .updated_permissions
-                .as_ref()
-                .is_some_and(|v| !v.is_null())
-            {
-                Some("updatedPermissions")
-            } else if request.interrupt == Some(true) {
-                Some("interrupt: true")
-            } else {
-                None
-            };
-            if let Some(field) = refused {
-                return HandlerResult::Failed(Failure::Refused(format!(
-                    "a lime PermissionRequest hook may not return `{field}`: remove it and decide with `behavior` alone"
-                )));
-            }
-        }
         match request.behavior {
             PermissionBehavior::Allow => {
                 decisions.push((Decision::Allow, request.message.clone()));
@@ -545,14 +438,13 @@ fn judge(
                 response.updated_permissions = request.updated_permissions;
             }
             PermissionBehavior::Deny => {
-                let message = match dialect {
-                    // Codex gives a deny without a message this text.
-                    Dialect::Lime => request
+                let message = match rules.denied_permission_message {
+                    Some(default) => request
                         .message
                         .clone()
                         .filter(|m| !m.trim().is_empty())
-                        .or_else(|| Some(lime::DENIED_APPROVAL.to_owned())),
-                    _ => request.message.clone(),
+                        .or_else(|| Some(default.to_owned())),
+                    None => request.message.clone(),
                 };
                 decisions.push((Decision::Block, message));
             }
@@ -593,15 +485,13 @@ fn judge(
     }
 
     if let Some(context) = fields.additional_context {
-        let accepted = match dialect {
-            // The wuu seed names one place for context: after a successful PostToolUse.
-            Dialect::Wuu => *event == Event::PostToolUse,
-            Dialect::Verboo | Dialect::Lime => true,
-        };
-        if accepted {
+        if rules.accepts_context(event) {
             response.additional_context = Some(context);
         } else {
-            ignore("additional_context");
+            ignore(match rules.field_case {
+                FieldCase::Snake => "additional_context",
+                FieldCase::Camel => "additionalContext",
+            });
         }
     }
 
@@ -615,134 +505,6 @@ fn judge(
 
     response.warnings = warnings;
     HandlerResult::Response(response)
-}
-
-/// lime's reading of an output that its schema accepts, as Codex CLI 0.169 parses it.
-///
-/// The published schemas accept more than Codex obeys: these outputs validate but Codex fails
-/// the run and takes nothing from it, so lime does too.
-mod lime {
-    use super::{ApproveOrBlock, Decision, Event, OutputFields, Response};
-    use crate::output::PermissionDecision;
-
-    /// What lime plain-text stdout is on `event`, as Codex reads it: `Some(true)` context for
-    /// the model, `Some(false)` ignored (the run is ok), `None` a failed run.
-    pub(super) fn plain_text(event: &Event) -> Option<bool> {
-        match event {
-            Event::SessionStart | Event::UserPromptSubmit | Event::SubagentStart => Some(true),
-            Event::PreToolUse
-            | Event::PostToolUse
-            | Event::PermissionRequest
-            | Event::PreCompact
-            | Event::PostCompact => Some(false),
-            _ => None,
-        }
-    }
-
-    /// The reason of a lime `PermissionRequest` deny that gave no message.
-    pub(super) const DENIED_APPROVAL: &str = "PermissionRequest hook denied approval";
-
-    /// The text of a lime `PostToolUse` `continue: false` without a `stopReason`.
-    const POST_TOOL_USE_STOPPED: &str = "PostToolUse hook stopped execution";
-
-    fn blank(text: Option<&String>) -> bool {
-        text.is_none_or(|t| t.trim().is_empty())
-    }
-
-    /// Why Codex refuses this output on `event`, if it does.
-    pub(super) fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
-        let unsupported = |what: &str| Some(format!("{event} hook returned unsupported {what}"));
-        let common = || {
-            if fields.continue_ == Some(false) {
-                unsupported("`continue: false`")
-            } else if fields.stop_reason.is_some() {
-                unsupported("`stopReason`")
-            } else if fields.suppress_output == Some(true) {
-                unsupported("`suppressOutput`")
-            } else {
-                None
-            }
-        };
-        // A top-level `reason` with no `decision` to give it to.
-        let reason_alone = || {
-            (fields.decision.is_none() && fields.reason.is_some()).then(|| {
-                format!(
-                    "{event} hook returned `reason` without `decision`: add `decision: \"block\"` or remove `reason`"
-                )
-            })
-        };
-        match event {
-            Event::PreToolUse => {
-                let permission = fields.permission_decision;
-                if let Some(refused) = common() {
-                    return Some(refused);
-                }
-                if fields.decision == Some(ApproveOrBlock::Approve) {
-                    return unsupported(
-                        "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
-                    );
-                }
-                if let Some(refused) = reason_alone() {
-                    return Some(refused);
-                }
-                match permission {
-                    Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
-                    Some(PermissionDecision::Defer) => {
-                        unsupported("`permissionDecision: \"defer\"`")
-                    }
-                    Some(PermissionDecision::Allow) if fields.updated_input.is_none() => {
-                        Some(format!(
-                            "{event} hook returned `permissionDecision: \"allow\"` without `updatedInput`: a lime allow only rewrites the input; print nothing to let the call go on"
-                        ))
-                    }
-                    Some(PermissionDecision::Deny)
-                        if blank(fields.permission_decision_reason.as_ref()) =>
-                    {
-                        Some(format!(
-                            "{event} hook returned `permissionDecision: \"deny\"` without a non-empty `permissionDecisionReason`"
-                        ))
-                    }
-                    Some(PermissionDecision::Allow) => None,
-                    _ if fields.updated_input.is_some() => Some(format!(
-                        "{event} hook returned `updatedInput` without `permissionDecision: \"allow\"`"
-                    )),
-                    _ => None,
-                }
-            }
-            Event::PermissionRequest => common(),
-            Event::PostToolUse => {
-                if fields.suppress_output == Some(true) {
-                    unsupported("`suppressOutput`")
-                } else if fields.updated_mcp_tool_output.is_some() {
-                    unsupported("`updatedMCPToolOutput`")
-                } else {
-                    reason_alone()
-                }
-            }
-            _ => None,
-        }
-    }
-
-    /// A lime `PostToolUse` `continue: false`: Codex 0.169 sends the text to the model as
-    /// feedback in place of the tool's result and the turn goes on (measured), so it is a block
-    /// with that reason, not a stop.
-    pub(super) fn post_tool_use_stop(event: &Event, fields: &mut OutputFields) -> Option<Response> {
-        if *event != Event::PostToolUse || fields.continue_ != Some(false) {
-            return None;
-        }
-        let reason = [fields.reason.take(), fields.stop_reason.take()]
-            .into_iter()
-            .flatten()
-            .find(|text| !text.trim().is_empty())
-            .unwrap_or_else(|| POST_TOOL_USE_STOPPED.to_owned());
-        Some(Response {
-            decision: Some(Decision::Block),
-            reason: Some(reason),
-            additional_context: fields.additional_context.take(),
-            system_message: fields.system_message.take(),
-            ..Response::default()
-        })
-    }
 }
 
 /// How restrictive a decision is: the order in which decisions win when combined.

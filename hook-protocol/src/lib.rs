@@ -83,7 +83,10 @@ pub mod schema;
 pub mod tag;
 mod validate;
 
-pub use dialect::{Dialect, UnknownDialect};
+pub use dialect::{
+    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules, FieldCase,
+    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, UnknownDialect, UntargetedMatcher,
+};
 pub use event::{BlockEffect, Event, MatchTarget};
 pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};

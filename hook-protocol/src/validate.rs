@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::input::{json_type, strip_position};
 use crate::json_path::display_pointer;
 use crate::schema::{SchemaKind, schema};
-use crate::{Dialect, Event};
+use crate::{Dialect, Event, FieldCase};
 
 /// One reason an output does not match its schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,12 +268,14 @@ fn keyword_message(kind: &ValidationErrorKind) -> String {
 
 /// The spelling a field probably meant, in the dialect's case convention.
 fn case_hint(dialect: Dialect, name: &str) -> Option<String> {
-    match dialect {
-        Dialect::Wuu => {
+    let case = dialect.rules().field_case;
+    match case {
+        FieldCase::Snake => {
             let snake = to_snake(name);
-            (snake != name).then(|| format!("wuu fields are snake_case: did you mean `{snake}`?"))
+            (snake != name)
+                .then(|| format!("{dialect} fields are snake_case: did you mean `{snake}`?"))
         }
-        Dialect::Verboo | Dialect::Lime => {
+        FieldCase::Camel => {
             let camel = to_camel(name);
             (camel != name)
                 .then(|| format!("{dialect} fields are camelCase: did you mean `{camel}`?"))

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use hook_protocol::{Decision, Dialect, Event};
+use hook_protocol::{Decision, Dialect, Event, FieldCase};
 use serde_json::{Map, Value, json};
 
 use crate::Response;
@@ -35,28 +35,9 @@ impl fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
-/// Whether `dialect` takes `additionalContext` on `event`.
-pub(crate) fn accepts_context(dialect: Dialect, event: &Event) -> bool {
-    match dialect {
-        Dialect::Wuu => *event == Event::PostToolUse,
-        Dialect::Verboo => !matches!(
-            event,
-            Event::PermissionRequest | Event::Elicitation | Event::ElicitationResult
-        ),
-        Dialect::Lime => matches!(
-            event,
-            Event::SessionStart
-                | Event::SubagentStart
-                | Event::UserPromptSubmit
-                | Event::PreToolUse
-                | Event::PostToolUse
-        ),
-    }
-}
-
-/// What lime (as Codex CLI 0.169 reads it) refuses that verboo would take: such an output would
-/// be a failed run, so it is not written.
-fn lime_refusal(
+/// What a strict dialect (lime, as Codex CLI 0.169 reads it) refuses that verboo would take: such
+/// an output would be a failed run, so it is not written.
+fn strict_refusal(
     event: &Event,
     response: &Response,
     decision: Option<Decision>,
@@ -117,18 +98,24 @@ pub fn render(
             "a rewritten input with a block: the call is cancelled, so drop the rewrite".into(),
         ));
     }
-    if response.additional_context.is_some() && !accepts_context(dialect, event) {
+    let rules = dialect.rules();
+    if response.additional_context.is_some() && !rules.accepts_context(event) {
+        let places: Vec<&Event> = rules
+            .events
+            .iter()
+            .filter(|e| rules.accepts_context(e))
+            .collect();
+        let only = match places.as_slice() {
+            [one] => format!(" ({dialect}: {one} only)"),
+            _ => String::new(),
+        };
         return Err(error(format!(
-            "{dialect} takes no additional context on {event}{}",
-            if dialect == Dialect::Wuu {
-                " (wuu: PostToolUse only)"
-            } else {
-                ""
-            }
+            "{dialect} takes no additional context on {event}{only}"
         )));
     }
     let mut out = Map::new();
-    if dialect == Dialect::Wuu {
+    // The flat snake_case output (wuu): no `hookSpecificOutput`, no stop.
+    if rules.field_case == FieldCase::Snake {
         match decision {
             None | Some(Decision::Allow | Decision::Continue) => {}
             Some(Decision::Block) => {
@@ -163,9 +150,9 @@ pub fn render(
         return Ok(out);
     }
 
-    // verboo and lime.
-    let lime = dialect == Dialect::Lime;
-    if lime && let Some(refused) = lime_refusal(event, response, decision) {
+    // The camelCase output with `hookSpecificOutput` (verboo, lime).
+    let lime = rules.strict_output;
+    if lime && let Some(refused) = strict_refusal(event, response, decision) {
         return Err(error(refused.into()));
     }
     let mut specific = Map::new();

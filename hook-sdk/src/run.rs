@@ -229,7 +229,7 @@ pub fn run<H: Handler>(handler: H) -> ! {
 pub fn run_with<H: Handler>(handler: H, mut options: Options) -> ! {
     // The SDK reports panics itself, on stderr, in the dialect's way.
     std::panic::set_hook(Box::new(|_| {}));
-    let emitted = match dialect_from_environment(&options) {
+    let emitted = match environment_dialect(&options) {
         Ok(dialect) => {
             options.dialect = dialect;
             let mut bytes = Vec::new();
@@ -264,7 +264,7 @@ fn failure(options: &Options, message: String) -> Emitted {
 }
 
 /// `options.dialect`, else `--dialect`, else `HOOK_DIALECT`.
-fn dialect_from_environment(options: &Options) -> Result<Option<Dialect>, String> {
+fn environment_dialect(options: &Options) -> Result<Option<Dialect>, String> {
     if options.dialect.is_some() {
         return Ok(options.dialect);
     }

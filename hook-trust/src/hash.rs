@@ -10,9 +10,6 @@ use sha2::{Digest, Sha256};
 /// The prefix of every trust hash.
 pub const HASH_PREFIX: &str = "sha256:";
 
-/// lime's default `additionalContextLimit` (characters); writing it explicitly is the same hook.
-const LIME_CONTEXT_LIMIT: u64 = 10_000;
-
 /// What hashing needs besides the handler: where a hand-built handler's relative `library`
 /// path points.
 ///
@@ -98,11 +95,9 @@ pub fn identity_with_library(
     let mut fields = config_fields(&handler.config);
     fields.remove("statusMessage");
     fields.insert("timeout".to_owned(), seconds(handler.timeout.as_secs_f64()));
-    if dialect == Dialect::Lime {
-        let limit = handler
-            .config
-            .additional_context_limit
-            .unwrap_or(LIME_CONTEXT_LIMIT);
+    // A dialect with a context limit hashes the limit that applies, written or not.
+    if let Some(default) = dialect.rules().context_limit {
+        let limit = handler.config.additional_context_limit.unwrap_or(default);
         fields.insert("additionalContextLimit".to_owned(), Value::from(limit));
     }
     if handler.config.handler_type == HandlerType::Native {

@@ -30,12 +30,7 @@ impl Policy {
 
     /// Whether a hook of `layer` must be trusted before it runs.
     pub fn needs_trust(&self, layer: Layer) -> bool {
-        match (self.dialect, layer) {
-            (_, Layer::Managed) => false,
-            (Dialect::Lime, _) => true,
-            (Dialect::Wuu | Dialect::Verboo, Layer::Project | Layer::Local | Layer::Plugin) => true,
-            (Dialect::Wuu | Dialect::Verboo, Layer::User | Layer::Session) => false,
-        }
+        layer != Layer::Managed && self.dialect.rules().trust_layers.contains(&layer)
     }
 }
 

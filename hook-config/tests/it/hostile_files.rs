@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use crate::common::{load_ok, options, shown, write};
 use hook_config::{
-    Diagnostic, Environment, LIME_MANAGED_PATH, LoadOptions, Loaded, ManagedSource,
-    VERBOO_MANAGED_PATH, discover, load, read_hooks_file,
+    Diagnostic, Environment, LoadOptions, Loaded, ManagedSource, discover, load, read_hooks_file,
 };
 use hook_protocol::{Dialect, Event, Layer};
 
@@ -388,13 +387,13 @@ fn the_environment_no_longer_chooses_the_managed_file() {
             Dialect::Verboo,
             "VERBOO_MANAGED_SETTINGS",
             "managed.json",
-            VERBOO_MANAGED_PATH,
+            "/etc/claude-code/managed-settings.json",
         ),
         (
             Dialect::Lime,
             "LIME_MANAGED_CONFIG",
             "managed.toml",
-            LIME_MANAGED_PATH,
+            "/etc/lime/managed_config.toml",
         ),
     ] {
         let tmp = tempfile::tempdir().expect("tempdir");

@@ -33,18 +33,16 @@ pub fn example_input(
     }
     input.insert("hook_event_name".into(), event.as_str().into());
     input.insert("cwd".into(), cwd.into());
-    if input.contains_key("session_id") || dialect != Dialect::Wuu {
+    let rules = dialect.rules();
+    if input.contains_key("session_id") || rules.session_id_always {
         input.insert("session_id".into(), "hook-test".into());
     }
-    if dialect == Dialect::Lime {
+    if rules.transcript_and_model_always {
         // Codex sends it on every event, `null` when there is no transcript.
         input.insert("transcript_path".into(), Value::Null);
     }
-    let tool_name = tool.unwrap_or(if dialect == Dialect::Wuu {
-        "bash"
-    } else {
-        "Bash"
-    });
+    let shell = rules.tool_name("Bash");
+    let tool_name = tool.unwrap_or(&shell);
     if input.contains_key("tool_name") {
         input.insert("tool_name".into(), tool_name.into());
         let tool_input = match tool_name.to_ascii_lowercase().as_str() {

@@ -160,21 +160,7 @@ pub fn input_from_value(dialect: Dialect, value: Value) -> Result<EventInput, In
         .and_then(Value::as_str)
         .ok_or(InputError::MissingEventName)?;
     let event = Event::from_name(name);
-    Ok(match dialect {
-        Dialect::Wuu => EventInput::Wuu(wuu::Input::from_value(&event, value)?),
-        Dialect::Verboo => EventInput::Verboo(verboo::Input::from_value(&event, value)?),
-        Dialect::Lime => {
-            let input = lime::Input::from_value(&event, value)?;
-            if input.common().model.is_none() && lime::model_required(&event) {
-                return Err(InputError::Field {
-                    event: event.to_string(),
-                    pointer: String::new(),
-                    message: "missing field `model`".to_owned(),
-                });
-            }
-            EventInput::Lime(input)
-        }
-    })
+    (dialect.rules().read_input)(&event, value)
 }
 
 /// Deserializes `value` as `T`, naming the failing field by JSON pointer.

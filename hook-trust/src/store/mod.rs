@@ -158,9 +158,12 @@ use file_trust_store;
 /// The dialect's own store in `home`: lime `config.toml` (`[hooks.state."<key>"]`), wuu and
 /// verboo `hook-trust.json`.
 pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
-    match dialect {
-        Dialect::Lime => Box::new(LimeStore::new(home.join("config.toml"))),
-        Dialect::Wuu | Dialect::Verboo => Box::new(JsonStore::new(home.join("hook-trust.json"))),
+    let rules = dialect.rules();
+    if rules.trust_state_in_config {
+        // The only such dialect writes TOML; `LimeStore` edits it in place.
+        Box::new(LimeStore::new(home.join(rules.config_file)))
+    } else {
+        Box::new(JsonStore::new(home.join("hook-trust.json")))
     }
 }
 

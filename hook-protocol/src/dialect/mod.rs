@@ -1,0 +1,444 @@
+//! The three hook dialects, and each one's rules in one place.
+//!
+//! [`Dialect`] names a hook system; [`DialectRules`] says how it behaves wherever the three
+//! differ: which files it reads and in which format, which handler types it parses and runs,
+//! how its matchers compare, whether its hooks run one by one or together, where it takes
+//! context for the model and how much, which extra environment variables its hooks get, and
+//! how it spells its fields and tools. Every crate of the workspace asks [`Dialect::rules`]
+//! instead of branching on the dialect, so a rule of one dialect is written in one file:
+//! `wuu.rs`, `verboo.rs` or `lime.rs` beside this one.
+
+mod lime;
+mod verboo;
+mod wuu;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::output::OutputFields;
+use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
+
+/// One of the hook systems this workspace implements.
+///
+/// Each dialect has its own configuration files, wire format and rules for combining results;
+/// see SPEC.md, "The three dialects".
+///
+/// Closed on purpose (not `#[non_exhaustive]`): the three dialects are the specification, and a
+/// fourth would change what every consumer must do, so it should not compile unnoticed.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Wuu: flat `hooks` entries in `config.json`, serial execution, snake_case output.
+    Wuu,
+    /// Verboo Code (modelled on Claude Code): grouped settings files, concurrent execution,
+    /// `hookSpecificOutput`.
+    Verboo,
+    /// Lime (modelled on Codex CLI): TOML configuration, trust hashes, strict camelCase output.
+    Lime,
+}
+
+impl Dialect {
+    /// Every dialect, in a fixed order.
+    pub const ALL: [Dialect; 3] = [Dialect::Wuu, Dialect::Verboo, Dialect::Lime];
+
+    /// Everything this dialect does differently from the others.
+    ///
+    /// ```
+    /// use hook_protocol::{Dialect, Event};
+    ///
+    /// let lime = Dialect::Lime.rules();
+    /// assert_eq!(lime.context_limit, Some(10_000));
+    /// assert!(!Dialect::Wuu.rules().accepts_context(&Event::UserPromptSubmit));
+    /// assert_eq!(Dialect::Wuu.rules().tool_name("Bash"), "bash");
+    /// ```
+    pub fn rules(self) -> &'static DialectRules {
+        match self {
+            Dialect::Wuu => &wuu::RULES,
+            Dialect::Verboo => &verboo::RULES,
+            Dialect::Lime => &lime::RULES,
+        }
+    }
+
+    /// The events this dialect knows, in the order its documentation lists them.
+    pub fn events(self) -> &'static [Event] {
+        self.rules().events
+    }
+
+    /// The lowercase name used on the command line, in `HOOK_DIALECT` and in schema paths.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Wuu => "wuu",
+            Dialect::Verboo => "verboo",
+            Dialect::Lime => "lime",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A dialect name that is not `wuu`, `verboo` or `lime`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown dialect `{0}`: expected one of wuu, verboo, lime")]
+pub struct UnknownDialect(pub String);
+
+impl FromStr for Dialect {
+    type Err = UnknownDialect;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownDialect(s.to_owned()))
+    }
+}
+
+/// How a dialect behaves wherever the three differ. Obtained from [`Dialect::rules`].
+///
+/// The enums of single rules ([`ConfigFormat`], [`ConfigLayout`], [`NonPositiveTimeout`],
+/// [`MatcherStyle`], [`UntargetedMatcher`], [`PluginSettings`], [`Concurrency`], [`FieldCase`], [`PlainText`],
+/// [`ContinueFalse`]) are closed on purpose, like [`Dialect`]: whoever reads a rule must handle
+/// each of its values, so a new value must not compile unnoticed.
+///
+/// Each field is one rule, stated once for each dialect in its own file. The fields are read
+/// by the crates of this workspace (configuration reading, matching, the engine, the trust
+/// hash, the SDK, the CLI) and by embedders who want the same answers; nothing else in the
+/// workspace decides by naming a dialect.
+///
+/// `#[non_exhaustive]`: a rule may be added in a minor release; it is built here only.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct DialectRules {
+    /// The dialect these rules are for.
+    pub dialect: Dialect,
+
+    // --- Events ---
+    /// The events the dialect knows, in the order its documentation lists them.
+    pub events: &'static [Event],
+    /// What a block does on a known event (see [`Event::block_effect`]).
+    pub(crate) block_effect: fn(&Event) -> BlockEffect,
+    /// What a matcher is tested against on a known event that is not a tool event (tool
+    /// events match the tool name in every dialect).
+    pub(crate) match_target: fn(&Event) -> MatchTarget,
+
+    // --- Files ---
+    /// The format of its configuration files.
+    pub config_format: ConfigFormat,
+    /// Whether handlers are written flat under the event or in matcher groups.
+    pub config_layout: ConfigLayout,
+    /// The environment variable that overrides the home folder (`WUU_HOME`, `LIME_HOME`).
+    pub home_env: Option<&'static str>,
+    /// The home folder's name under `$HOME` (`.wuu`, `.claude`, `.lime`); the project folder
+    /// has the same name under the project root.
+    pub home_dir: &'static str,
+    /// The user file's name in the home folder, and the project file's in the project folder.
+    pub config_file: &'static str,
+    /// The personal, uncommitted project file beside the project file (verboo
+    /// `settings.local.json`).
+    pub local_config_file: Option<&'static str>,
+    /// The fixed system path of the administrator's managed file, if the dialect has one.
+    pub managed_path: Option<&'static str>,
+    /// Keys under `hooks` that are not events (lime keeps its trust state in
+    /// `[hooks.state]`).
+    pub reserved_hooks_keys: &'static [&'static str],
+    /// Whether the trust state lives in the user's own configuration file (lime:
+    /// `[hooks.state."<key>"]` of `config.toml`) rather than in a store file beside it.
+    pub trust_state_in_config: bool,
+    /// How the user file enables plugins.
+    pub plugin_settings: PluginSettings,
+    /// The layers whose hooks must be trusted before they run (managed hooks never need it).
+    pub trust_layers: &'static [Layer],
+    /// Whether `disableAllHooks` and the managed-only switches of settings files apply.
+    pub settings_switches: bool,
+
+    // --- Handlers ---
+    /// The handler types the dialect parses, with their names in configuration files.
+    pub handler_types: &'static [(&'static str, HandlerType)],
+    /// The type of a handler that names none (wuu: a command); `None` makes `type` required.
+    pub default_handler_type: Option<HandlerType>,
+    /// Handler types the dialect parses but never runs (lime: prompt and agent): they load,
+    /// and are reported as skipped.
+    pub parsed_never_run: &'static [HandlerType],
+    /// The handler fields the dialect knows, in the names and order of its files.
+    pub handler_fields: &'static [&'static str],
+    /// Whether a command handler may give `command_windows` instead of `command` (lime).
+    pub command_windows: bool,
+    /// Whether a blank `command` skips the handler with a warning (lime, as Codex) rather than
+    /// running nothing.
+    pub skips_blank_command: bool,
+    /// Whether handlers may carry an `if` permission rule (verboo).
+    pub conditions: bool,
+    /// What a zero or negative `timeout` means.
+    pub non_positive_timeout: NonPositiveTimeout,
+    /// The default timeout of a handler and the most it may be raised to, in seconds.
+    pub(crate) timeout_limits: fn(&Event, HandlerType) -> (f64, Option<f64>),
+
+    // --- Matching ---
+    /// How a matcher compares.
+    pub matcher_style: MatcherStyle,
+    /// What a non-empty matcher does on an event with nothing to match.
+    pub untargeted_matcher: UntargetedMatcher,
+    /// Whether identical handlers from several files run once (verboo).
+    pub dedup_identical: bool,
+    /// Tool names that are another name of a tool, `(alias, canonical)`: a matcher for one
+    /// matches the other (lime: `Edit` and `Write` are `apply_patch`).
+    pub tool_aliases: &'static [(&'static str, &'static str)],
+    /// Whether the dialect spells tool names in lowercase (`bash`, `read`).
+    pub lowercase_tool_names: bool,
+
+    // --- Running ---
+    /// Whether the matching handlers of one event run one after another or all at once.
+    pub concurrency: Concurrency,
+    /// Whether command handlers may run in the background (`async`).
+    pub async_handlers: bool,
+    /// Whether a prompt hook that cannot ask its model allows (wuu fails open).
+    pub model_hooks_fail_open: bool,
+    /// The variable naming the project folder in every hook's environment
+    /// (`CLAUDE_PROJECT_DIR`).
+    pub project_dir_env: Option<&'static str>,
+    /// The events whose command hooks get a file to write environment variables into for the
+    /// rest of the session (verboo `CLAUDE_ENV_FILE`).
+    pub env_file_events: &'static [Event],
+
+    // --- Output ---
+    /// How the dialect spells output and input fields.
+    pub field_case: FieldCase,
+    /// The first bytes of a stdout the dialect reads as JSON; anything else is plain text.
+    pub json_starts: &'static [u8],
+    /// What plain-text stdout (not starting with [`json_starts`](Self::json_starts)) is on
+    /// an event.
+    pub(crate) plain_text: fn(&Event) -> PlainText,
+    /// Where `additionalContext` is taken.
+    pub(crate) accepts_context: fn(&Event) -> bool,
+    /// The most context characters one handler may add before the rest is written to a side
+    /// file; a handler's `additionalContextLimit` overrides it (lime: 10,000).
+    pub context_limit: Option<u64>,
+    /// What `continue: false` does.
+    pub continue_false: ContinueFalse,
+    /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
+    /// given to the model as a block's reason).
+    pub stop_context_blocks: bool,
+    /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
+    pub denied_permission_message: Option<&'static str>,
+    /// What a run that exited with a non-zero code means: `(event, code, stdout, stderr)`.
+    pub(crate) nonzero_exit: fn(&Event, i32, &[u8], String) -> crate::HandlerResult,
+    /// Reads an output object into its fields (known fields, validation, warnings).
+    pub(crate) read_output: fn(&Event, Value) -> crate::interpret::Read,
+    /// The outputs the dialect refuses although its schema accepts them, and the rewrites it
+    /// makes before judging; `Some` is the whole result of the run.
+    pub(crate) refine_output:
+        fn(&Event, &mut OutputFields, &mut Vec<String>) -> Option<crate::HandlerResult>,
+    /// Whether outputs the agent would refuse are refused (lime, as Codex): the hook fails and
+    /// nothing of its output is used. The SDK refuses to write them.
+    pub strict_output: bool,
+
+    // --- Inputs ---
+    /// Reads an event input into the dialect's typed input.
+    pub(crate) read_input: fn(&Event, Value) -> Result<crate::EventInput, crate::InputError>,
+    /// Whether every input carries `session_id` (wuu: only where its schema has one).
+    pub session_id_always: bool,
+    /// Whether every input carries `transcript_path`, `null` when there is none, and `model`
+    /// (lime, as Codex).
+    pub transcript_and_model_always: bool,
+}
+
+impl DialectRules {
+    /// What a block does on `event` in this dialect; unknown events cannot block.
+    pub fn block_effect(&self, event: &Event) -> BlockEffect {
+        if self.knows(event) {
+            (self.block_effect)(event)
+        } else {
+            BlockEffect::Cannot
+        }
+    }
+
+    /// Whether the dialect knows `event`.
+    pub fn knows(&self, event: &Event) -> bool {
+        self.events.contains(event)
+    }
+
+    /// The handler type a configuration file names `name`, if this dialect parses it.
+    pub fn handler_type(&self, name: &str) -> Option<HandlerType> {
+        self.handler_types
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+    }
+
+    /// Whether this dialect parses handlers of `handler_type`.
+    pub fn parses(&self, handler_type: HandlerType) -> bool {
+        self.handler_types.iter().any(|(_, t)| *t == handler_type)
+    }
+
+    /// Whether this dialect runs handlers of `handler_type` (it parses them and does not
+    /// leave them unrun).
+    pub fn runs(&self, handler_type: HandlerType) -> bool {
+        self.parses(handler_type) && !self.parsed_never_run.contains(&handler_type)
+    }
+
+    /// The default timeout of a handler of `handler_type` on `event`, in seconds, and the most
+    /// a handler's own `timeout` may raise it to (`None`: no bound).
+    pub fn timeout_limits(&self, event: &Event, handler_type: HandlerType) -> (f64, Option<f64>) {
+        (self.timeout_limits)(event, handler_type)
+    }
+
+    /// Whether `additionalContext` from a hook on `event` reaches the model.
+    pub fn accepts_context(&self, event: &Event) -> bool {
+        (self.accepts_context)(event)
+    }
+
+    /// What plain-text stdout is on `event`.
+    pub fn plain_text(&self, event: &Event) -> PlainText {
+        (self.plain_text)(event)
+    }
+
+    /// Whether `stdout` (trimmed) is read as JSON rather than as plain text.
+    pub fn reads_as_json(&self, stdout: &[u8]) -> bool {
+        stdout
+            .first()
+            .is_some_and(|first| self.json_starts.contains(first))
+    }
+
+    /// A tool's name as this dialect spells it: `tool_name("Bash")` is `bash` in wuu.
+    pub fn tool_name<'n>(&self, canonical: &'n str) -> Cow<'n, str> {
+        if self.lowercase_tool_names {
+            Cow::Owned(canonical.to_lowercase())
+        } else {
+            Cow::Borrowed(canonical)
+        }
+    }
+
+    /// A name as matchers compare it: lowercased where matching ignores case.
+    pub fn match_name<'n>(&self, name: &'n str) -> Cow<'n, str> {
+        match self.matcher_style {
+            MatcherStyle::NameIgnoreCase => Cow::Owned(name.to_lowercase()),
+            MatcherStyle::Regex => Cow::Borrowed(name),
+        }
+    }
+}
+
+/// The format of a dialect's configuration files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConfigFormat {
+    /// JSON (wuu `config.json`, verboo `settings.json`).
+    Json,
+    /// TOML (lime `config.toml`).
+    Toml,
+}
+
+/// How handlers are written under an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConfigLayout {
+    /// Each entry is one handler with its own `matcher` (wuu).
+    Flat,
+    /// Each entry is a group `{matcher, hooks: [...]}` (verboo, lime).
+    Grouped,
+}
+
+/// How a dialect's user file enables plugins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PluginSettings {
+    /// `plugins` tables, one per plugin with its folder (wuu, lime).
+    Tables,
+    /// `enabledPlugins` flags, `"name@marketplace": true` (verboo).
+    EnabledFlags,
+}
+
+/// What a zero or negative `timeout` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NonPositiveTimeout {
+    /// The default applies, with a warning (wuu).
+    Default,
+    /// One second applies, with a warning (lime, as Codex).
+    OneSecond,
+    /// The handler is invalid (verboo).
+    Invalid,
+}
+
+/// How a matcher compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatcherStyle {
+    /// A tool name, compared ignoring case (wuu).
+    NameIgnoreCase,
+    /// `|`-separated exact names, or else a regular expression (verboo, lime).
+    Regex,
+}
+
+/// What a non-empty matcher does on an event that has nothing to match it against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UntargetedMatcher {
+    /// It is ignored: the handler runs (verboo, lime).
+    Ignored,
+    /// It never matches: the handler never runs (wuu).
+    NeverMatches,
+}
+
+/// Whether the handlers of one event run one by one or together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Concurrency {
+    /// In order; a rewrite feeds the next handler, a block stops the rest (wuu).
+    Serial,
+    /// All at once, results combined (verboo, lime).
+    Concurrent,
+}
+
+/// How a dialect spells its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldCase {
+    /// `snake_case` (wuu).
+    Snake,
+    /// `camelCase` (verboo, lime).
+    Camel,
+}
+
+/// What plain-text stdout is on an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlainText {
+    /// There is no plain text: stdout is read as JSON, and text fails the hook (wuu).
+    Json,
+    /// Context for the model.
+    Context,
+    /// Ignored; the run is ok.
+    Ignored,
+    /// A failed run: the event takes no plain text (lime, as Codex).
+    Refused,
+}
+
+/// What `continue: false` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContinueFalse {
+    /// It blocks, like `decision: "block"`; there is no stop (wuu).
+    Blocks,
+    /// It asks the agent to stop (verboo, lime).
+    Stops,
+}
+
+/// What a matcher is tested against on a known event that is not a tool event, in the dialects
+/// whose matchers test more than tool names (verboo, lime).
+fn named_match_target(event: &Event) -> MatchTarget {
+    use Event as E;
+    use MatchTarget as T;
+    match event {
+        E::SessionStart | E::ConfigChange | E::DirectoryAdded => T::Source,
+        E::Setup | E::PreCompact | E::PostCompact => T::Trigger,
+        E::InstructionsLoaded => T::LoadReason,
+        E::UserPromptExpansion => T::CommandName,
+        E::Notification => T::NotificationType,
+        E::SubagentStart | E::SubagentStop => T::AgentType,
+        E::StopFailure => T::ErrorKind,
+        E::FileChanged => T::FileName,
+        E::Elicitation | E::ElicitationResult => T::McpServerName,
+        E::SessionEnd => T::EndReason,
+        _ => T::Nothing,
+    }
+}

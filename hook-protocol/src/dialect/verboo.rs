@@ -1,0 +1,214 @@
+//! verboo's rules (modelled on Claude Code): grouped settings files, handlers run together,
+//! camelCase `hookSpecificOutput`, identical handlers run once.
+
+use serde_json::Value;
+
+use super::wuu::no_refinement;
+use super::{
+    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
+    NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher, named_match_target,
+};
+use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
+use crate::output;
+use crate::{
+    BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError,
+    Layer, input,
+};
+
+use Event as E;
+
+pub(super) static RULES: DialectRules = DialectRules {
+    dialect: Dialect::Verboo,
+    events: EVENTS,
+    block_effect,
+    match_target: named_match_target,
+    config_format: ConfigFormat::Json,
+    config_layout: ConfigLayout::Grouped,
+    home_env: None,
+    home_dir: ".claude",
+    config_file: "settings.json",
+    local_config_file: Some("settings.local.json"),
+    managed_path: Some("/etc/claude-code/managed-settings.json"),
+    reserved_hooks_keys: &[],
+    trust_state_in_config: false,
+    plugin_settings: PluginSettings::EnabledFlags,
+    trust_layers: &[Layer::Project, Layer::Local, Layer::Plugin],
+    settings_switches: true,
+    handler_types: &[
+        ("command", HandlerType::Command),
+        ("http", HandlerType::Http),
+        ("prompt", HandlerType::Prompt),
+        ("agent", HandlerType::Agent),
+        ("mcp_tool", HandlerType::McpTool),
+        ("native", HandlerType::Native),
+    ],
+    default_handler_type: None,
+    parsed_never_run: &[],
+    handler_fields: &[
+        "type",
+        "command",
+        "args",
+        "shell",
+        "timeout",
+        "async",
+        "asyncRewake",
+        "continueOnBlock",
+        "statusMessage",
+        "if",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "prompt",
+        "model",
+        "server",
+        "tool",
+        "input",
+        "library",
+    ],
+    command_windows: false,
+    skips_blank_command: false,
+    conditions: true,
+    non_positive_timeout: NonPositiveTimeout::Invalid,
+    timeout_limits,
+    matcher_style: MatcherStyle::Regex,
+    untargeted_matcher: UntargetedMatcher::Ignored,
+    dedup_identical: true,
+    tool_aliases: &[],
+    lowercase_tool_names: false,
+    concurrency: Concurrency::Concurrent,
+    async_handlers: true,
+    model_hooks_fail_open: false,
+    project_dir_env: Some("CLAUDE_PROJECT_DIR"),
+    env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
+    field_case: FieldCase::Camel,
+    json_starts: b"{",
+    plain_text,
+    accepts_context,
+    context_limit: None,
+    continue_false: ContinueFalse::Stops,
+    stop_context_blocks: true,
+    denied_permission_message: None,
+    nonzero_exit,
+    read_output,
+    refine_output: no_refinement,
+    strict_output: false,
+    read_input,
+    session_id_always: true,
+    transcript_and_model_always: false,
+};
+
+const EVENTS: &[Event] = &[
+    E::SessionStart,
+    E::Setup,
+    E::InstructionsLoaded,
+    E::UserPromptSubmit,
+    E::UserPromptExpansion,
+    E::MessageDisplay,
+    E::PreToolUse,
+    E::PermissionRequest,
+    E::PermissionDenied,
+    E::PostToolUse,
+    E::PostToolUseFailure,
+    E::PostToolBatch,
+    E::Notification,
+    E::SubagentStart,
+    E::SubagentStop,
+    E::TaskCreated,
+    E::TaskCompleted,
+    E::Stop,
+    E::StopFailure,
+    E::TeammateIdle,
+    E::ConfigChange,
+    E::CwdChanged,
+    E::DirectoryAdded,
+    E::FileChanged,
+    E::WorktreeCreate,
+    E::WorktreeRemove,
+    E::PreCompact,
+    E::PostCompact,
+    E::Elicitation,
+    E::ElicitationResult,
+    E::SessionEnd,
+];
+
+/// SPEC.md's table of Verboo Code's events.
+fn block_effect(event: &Event) -> BlockEffect {
+    match event {
+        E::UserPromptSubmit
+        | E::UserPromptExpansion
+        | E::PreToolUse
+        | E::PermissionRequest
+        | E::PostToolBatch
+        | E::SubagentStop
+        | E::TaskCreated
+        | E::TaskCompleted
+        | E::Stop
+        | E::TeammateIdle
+        | E::ConfigChange
+        | E::PreCompact
+        | E::Elicitation
+        | E::ElicitationResult => BlockEffect::Blocks,
+        E::PostToolUse | E::PostToolUseFailure => BlockEffect::Feedback,
+        E::WorktreeCreate => BlockEffect::AnyNonZeroExit,
+        _ => BlockEffect::Cannot,
+    }
+}
+
+/// Prompt hooks answer in 30 s, agents in 60 s, everything else in 10 minutes.
+fn timeout_limits(_: &Event, handler_type: HandlerType) -> (f64, Option<f64>) {
+    match handler_type {
+        HandlerType::Prompt => (30.0, None),
+        HandlerType::Agent => (60.0, None),
+        _ => (600.0, None),
+    }
+}
+
+/// Text is context where Claude Code adds it for the model; elsewhere it is shown, not used.
+fn plain_text(event: &Event) -> PlainText {
+    match event {
+        E::UserPromptSubmit | E::SessionStart => PlainText::Context,
+        _ => PlainText::Ignored,
+    }
+}
+
+/// Every event but the permission and elicitation answers, whose output is a decision.
+fn accepts_context(event: &Event) -> bool {
+    !matches!(
+        event,
+        E::PermissionRequest | E::Elicitation | E::ElicitationResult
+    )
+}
+
+/// Unknown fields are ignored with a warning, as Claude Code does.
+fn read_output(event: &Event, value: Value) -> Read {
+    let warnings = unknown_fields(&value, output::verboo::FIELDS);
+    read_fields(
+        Dialect::Verboo,
+        event,
+        output::verboo::read_output(event, value),
+        warnings,
+    )
+}
+
+fn read_input(event: &Event, value: Value) -> Result<EventInput, InputError> {
+    Ok(EventInput::Verboo(input::verboo::Input::from_value(
+        event, value,
+    )?))
+}
+
+/// As Claude Code: exit 2 blocks where the event can block and is a non-blocking error
+/// elsewhere; `WorktreeCreate` fails on any non-zero exit; any other exit is a non-blocking
+/// error (its stderr is shown to the user only).
+fn nonzero_exit(event: &Event, code: i32, _stdout: &[u8], stderr: String) -> HandlerResult {
+    let effect = RULES.block_effect(event);
+    match code {
+        2 if effect == BlockEffect::Cannot => HandlerResult::NonBlockingError {
+            message: format!("exit 2 on {event}, which cannot block{}", detail(&stderr)),
+        },
+        2 => block(stderr, code),
+        _ if effect == BlockEffect::AnyNonZeroExit => block(stderr, code),
+        _ => HandlerResult::NonBlockingError {
+            message: Failure::NonZeroExit { code, stderr }.to_string(),
+        },
+    }
+}
