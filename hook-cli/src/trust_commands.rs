@@ -49,8 +49,9 @@ pub(crate) enum Action {
 pub(crate) fn trust_view(loaded: &Loaded) -> TrustView {
     let dialect = loaded.registry.dialect();
     let store = store_for(dialect, &loaded.discovery.home);
-    let context = HashContext {
-        base_dir: loaded.discovery.project.clone(),
+    let context = match &loaded.discovery.project {
+        Some(project) => HashContext::with_base_dir(project),
+        None => HashContext::default(),
     };
     TrustView::load(store.as_ref(), Policy::for_dialect(dialect), context)
 }
@@ -180,11 +181,7 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
                 }
                 let hash = view.hash(handler);
                 changed.push(format!("trusted {key} ({hash})"));
-                grants.push(Grant {
-                    key: key.to_owned(),
-                    hash,
-                    command: Some(handler.config.summary()),
-                });
+                grants.push(Grant::new(key, hash).with_command(handler.config.summary()));
             }
             if !grants.is_empty() {
                 store.set_trusted(&grants)?;

@@ -33,6 +33,7 @@ impl fmt::Display for Severity {
 /// e.g. an unreadable file). Lines and columns are 1-based; columns count characters, except for
 /// JSON syntax errors where they are serde_json's byte columns (the same for ASCII text).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// The file the problem is in, as it was found (e.g. `/home/me/.claude/settings.json`).
     pub path: String,
@@ -93,6 +94,9 @@ impl fmt::Display for Diagnostic {
 }
 
 /// A 1-based line and column in a configuration file.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): a position is a line and a column, and
+/// embedders build one to point at their own files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Pos {
     /// 1-based line.

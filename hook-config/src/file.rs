@@ -46,6 +46,7 @@ impl FileHooks {
 /// Why a file could not be read at all.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot read {path}: {source}")]
+#[non_exhaustive]
 pub struct ReadFileError {
     /// The file.
     pub path: String,

@@ -247,7 +247,11 @@ impl ToolCall {
 }
 
 /// The input of a tool call, typed for the common tools.
+///
+/// `#[non_exhaustive]`: a common tool may get its own variant in a minor release (until then
+/// it is [`Tool::Other`]), so a `match` needs a `_` arm.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Tool {
     /// A shell command (`Bash`, wuu `bash`, `shell`).
     Bash {

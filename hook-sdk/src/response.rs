@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 /// The default is "no decision": the agent carries on as it would have.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[must_use]
+#[non_exhaustive]
 pub struct Response {
     /// `Allow`, `Ask`, `Defer` or `Block` (a deny); `None` is no decision.
     pub decision: Option<Decision>,
@@ -32,6 +33,7 @@ pub struct Response {
 
 /// A request to stop the agent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct StopAgent {
     /// Why, for the user.
     pub reason: Option<String>,

@@ -18,6 +18,7 @@ pub const HASH_PREFIX: &str = "sha256:";
 /// plugin folder), which is what is hashed and what the engine loads: `base_dir` is used only
 /// for a handler built without it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HashContext {
     /// The folder relative `library` paths of hand-built handlers (no
     /// [`Handler::library_path`]) resolve against; the current directory when `None`.

@@ -30,7 +30,7 @@
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Untrusted);
 //!
-//! let grant = Grant { key: handler.key.clone(), hash: view.hash(handler), command: None };
+//! let grant = Grant::new(handler.key.clone(), view.hash(handler));
 //! store.set_trusted(&[grant])?;
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Trusted);

@@ -88,6 +88,8 @@ impl fmt::Display for Dialect {
 }
 
 /// A dialect name that is not `wuu`, `verboo` or `lime`.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): it is the name that was given, nothing more.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown dialect `{0}`: expected one of wuu, verboo, lime")]
 pub struct UnknownDialect(pub String);
@@ -328,6 +330,8 @@ impl DialectRules {
 }
 
 /// The format of a dialect's configuration files.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConfigFormat {
     /// JSON (wuu `config.json`, verboo `settings.json`).
@@ -337,6 +341,8 @@ pub enum ConfigFormat {
 }
 
 /// How handlers are written under an event.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ConfigLayout {
     /// Each entry is one handler with its own `matcher` (wuu).
@@ -346,6 +352,8 @@ pub enum ConfigLayout {
 }
 
 /// How a dialect's user file enables plugins.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PluginSettings {
     /// `plugins` tables, one per plugin with its folder (wuu, lime).
@@ -355,6 +363,8 @@ pub enum PluginSettings {
 }
 
 /// What a zero or negative `timeout` means.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NonPositiveTimeout {
     /// The default applies, with a warning (wuu).
@@ -366,6 +376,8 @@ pub enum NonPositiveTimeout {
 }
 
 /// How a matcher compares.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MatcherStyle {
     /// A tool name, compared ignoring case (wuu).
@@ -375,6 +387,8 @@ pub enum MatcherStyle {
 }
 
 /// What a non-empty matcher does on an event that has nothing to match it against.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UntargetedMatcher {
     /// It is ignored: the handler runs (verboo, lime).
@@ -384,6 +398,8 @@ pub enum UntargetedMatcher {
 }
 
 /// Whether the handlers of one event run one by one or together.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Concurrency {
     /// In order; a rewrite feeds the next handler, a block stops the rest (wuu).
@@ -393,6 +409,8 @@ pub enum Concurrency {
 }
 
 /// How a dialect spells its fields.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FieldCase {
     /// `snake_case` (wuu).
@@ -402,6 +420,8 @@ pub enum FieldCase {
 }
 
 /// What plain-text stdout is on an event.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlainText {
     /// There is no plain text: stdout is read as JSON, and text fails the hook (wuu).
@@ -415,6 +435,8 @@ pub enum PlainText {
 }
 
 /// What `continue: false` does.
+///
+/// Closed on purpose, like every rule enum (see [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ContinueFalse {
     /// It blocks, like `decision: "block"`; there is no stop (wuu).

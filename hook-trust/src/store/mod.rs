@@ -51,6 +51,7 @@ pub type Records = BTreeMap<String, TrustRecord>;
 
 /// Trusting one hook: its key, the hash it has now, and what it runs (kept when the store can).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Grant {
     /// The hook's key.
     pub key: String,
@@ -58,6 +59,24 @@ pub struct Grant {
     pub hash: String,
     /// What it runs ([`hook_config::HandlerConfig::summary`]), for showing a later change.
     pub command: Option<String>,
+}
+
+impl Grant {
+    /// Trusting the hook `key` at its current `hash`.
+    pub fn new(key: impl Into<String>, hash: impl Into<String>) -> Self {
+        Grant {
+            key: key.into(),
+            hash: hash.into(),
+            command: None,
+        }
+    }
+
+    /// The same grant, keeping what the hook runs (shown if it later changes).
+    #[must_use]
+    pub fn with_command(mut self, command: impl Into<String>) -> Self {
+        self.command = Some(command.into());
+        self
+    }
 }
 
 /// Where trust and disabled state persist. Bring your own by implementing this; the built-in

@@ -323,11 +323,10 @@ fn a_corrupt_store_trusts_nothing_and_says_so() {
 fn grants_for_unrelated_keys_change_nothing_else() {
     let setup = Setup::new(Dialect::Lime);
     std::fs::write(setup.user_file(), lime_hook("cat >/dev/null")).unwrap();
-    let grant = Grant {
-        key: "user:config.toml:Stop::0".to_owned(),
-        hash: format!("sha256:{}", "0".repeat(64)),
-        command: None,
-    };
+    let grant = Grant::new(
+        "user:config.toml:Stop::0",
+        format!("sha256:{}", "0".repeat(64)),
+    );
     setup.store().set_trusted(&[grant]).unwrap();
     assert_eq!(runs(&setup.dispatch()), skipped("untrusted"));
 }

@@ -180,11 +180,7 @@ trait TrustNative {
 
 impl TrustNative for Setup {
     fn trust_native(&self, hash: &str) {
-        let grant = hook_trust::Grant {
-            key: "user:config.toml:Stop::0".to_owned(),
-            hash: hash.to_owned(),
-            command: None,
-        };
+        let grant = hook_trust::Grant::new("user:config.toml:Stop::0", hash);
         self.store().set_trusted(&[grant]).unwrap();
     }
 }

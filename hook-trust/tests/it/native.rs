@@ -55,11 +55,7 @@ fn trust_all(setup: &Setup) {
         .registry
         .handlers()
         .iter()
-        .map(|h| Grant {
-            key: h.key.clone(),
-            hash: view.hash(h),
-            command: Some(h.config.summary()),
-        })
+        .map(|h| Grant::new(h.key.clone(), view.hash(h)).with_command(h.config.summary()))
         .collect();
     setup.store().set_trusted(&grants).unwrap();
 }

@@ -8,11 +8,8 @@ use std::process::Command;
 use hook_trust::{Grant, JsonStore, LimeStore, StoreError, TrustStore};
 
 fn grant(key: &str, n: u8) -> Grant {
-    Grant {
-        key: key.to_owned(),
-        hash: format!("sha256:{}", format!("{n:02x}").repeat(32)),
-        command: Some(format!("./hook-{n}.sh")),
-    }
+    Grant::new(key, format!("sha256:{}", format!("{n:02x}").repeat(32)))
+        .with_command(format!("./hook-{n}.sh"))
 }
 
 /// The text without its `[hooks.state.*]` tables (each runs to the next header or the end).

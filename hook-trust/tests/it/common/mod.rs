@@ -100,11 +100,7 @@ impl Setup {
             .handlers()
             .iter()
             .filter(|h| h.config.command.as_deref() == Some(command))
-            .map(|h| Grant {
-                key: h.key.clone(),
-                hash: view.hash(h),
-                command: Some(h.config.summary()),
-            })
+            .map(|h| Grant::new(h.key.clone(), view.hash(h)).with_command(h.config.summary()))
             .collect();
         assert!(!grants.is_empty(), "no handler runs {command}");
         self.store().set_trusted(&grants).expect("trust");
