@@ -406,17 +406,7 @@ fn print_table(reports: &[Report]) {
 fn shell_join(words: &[String]) -> String {
     words
         .iter()
-        .map(|word| {
-            let plain = !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
-            if plain {
-                word.clone()
-            } else {
-                format!("'{}'", word.replace('\'', r"'\''"))
-            }
-        })
+        .map(|word| crate::trust_commands::shell_quote(word))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -9,8 +9,7 @@ use clap::Args;
 use hook_config::{Handler, Loaded};
 use hook_protocol::{Layer, SkipReason};
 use hook_trust::{
-    Grant, HashContext, Policy, Refusal, TrustGate, TrustStatus, TrustView, check_keys,
-    shell_quote, store_for,
+    Grant, HashContext, Policy, Refusal, TrustGate, TrustStatus, TrustView, check_keys, store_for,
 };
 
 use crate::terminal::outln;
@@ -245,4 +244,14 @@ pub(crate) fn list_lines(view: &TrustView, handler: &Handler) -> (String, Vec<St
         }
     }
     (label, details)
+}
+
+/// `text` quoted for a POSIX shell when it holds anything but safe characters (a NUL, which no
+/// shell word can hold, is kept as is: the command is shown, never run).
+pub(crate) fn shell_quote(text: &str) -> String {
+    shlex::bytes::Quoter::new()
+        .allow_nul(true)
+        .quote(text.as_bytes())
+        .map(|quoted| String::from_utf8_lossy(&quoted).into_owned())
+        .unwrap_or_else(|_| text.to_owned())
 }

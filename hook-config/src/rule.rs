@@ -228,7 +228,7 @@ impl PermissionRule {
         {
             return field("url")
                 .and_then(url_host)
-                .is_some_and(|host| domain.is_match(&host.to_ascii_lowercase()));
+                .is_some_and(|host| domain.is_match(&host));
         }
         match input {
             Value::Object(map) => map
@@ -339,12 +339,17 @@ fn path_regex(pattern: &str) -> String {
     format!(r"(?s-u)(?:\A|/)(?:{})\z", glob_body(relative, true))
 }
 
-fn url_host(url: &str) -> Option<&str> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority.rsplit('@').next()?;
-    let host = host.split(':').next()?;
-    (!host.is_empty()).then_some(host)
+/// The host of `text` as a WHATWG URL parser (the fetching tool's) reads it, lowercased; a URL
+/// without a scheme is read as `https://`. Reading it any other way would let
+/// `http://evil.example\@good.example/` match a rule for `good.example` while the fetch goes to
+/// `evil.example`.
+fn url_host(text: &str) -> Option<String> {
+    let parsed = url::Url::parse(text)
+        .ok()
+        .filter(|url| url.has_host())
+        .or_else(|| url::Url::parse(&format!("https://{text}")).ok())?;
+    let host = parsed.host_str()?;
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
 /// One word of a simple command: as written (quotes kept) and unquoted.
@@ -716,10 +721,19 @@ mod tests {
 
     #[test]
     fn url_hosts() {
+        let host = |url| url_host(url);
         assert_eq!(
-            url_host("https://user@Example.com:443/x"),
-            Some("Example.com")
+            host("https://user@Example.com:443/x").as_deref(),
+            Some("example.com")
         );
-        assert_eq!(url_host("example.com/x"), Some("example.com"));
+        assert_eq!(host("example.com/x").as_deref(), Some("example.com"));
+        // A backslash ends the authority for http(s), as in the fetching tool: the host is
+        // the one before it, not the text after `@`.
+        assert_eq!(
+            host("http://evil.example\\@good.example/").as_deref(),
+            Some("evil.example")
+        );
+        assert_eq!(host("https://[::1]:8080/").as_deref(), Some("[::1]"));
+        assert_eq!(host("not a url at all"), None);
     }
 }

@@ -174,7 +174,7 @@ pub use hash::{
     trust_hash, trust_hash_with_library,
 };
 pub use keys::{UnknownKey, check_keys, nearest_keys};
-pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView, shell_quote};
+pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView};
 pub use store::{
     Grant, JsonStore, LOCK_TIMEOUT, LimeStore, Position, Records, StoreError, TrustRecord,
     TrustStore, store_for,

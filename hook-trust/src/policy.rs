@@ -284,13 +284,3 @@ impl std::fmt::Display for Refusal {
         }
     }
 }
-
-/// `text` quoted for a POSIX shell when it holds anything but safe characters.
-pub fn shell_quote(text: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c);
-    if !text.is_empty() && text.chars().all(safe) {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
