@@ -105,6 +105,15 @@ pub struct Pos {
     pub column: usize,
 }
 
+impl Pos {
+    /// The position of byte `offset` in `text` (clamped to the text; columns count
+    /// characters). For many positions in one text, the crate's index is linear overall; this
+    /// is for one.
+    pub fn of_offset(text: &str, offset: usize) -> Pos {
+        LineIndex::new(text).pos(offset)
+    }
+}
+
 /// Maps byte offsets of a text to lines and columns, in linear total time.
 ///
 /// Built in one pass: the byte offset and the character count of every line start, and the

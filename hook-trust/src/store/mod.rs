@@ -205,11 +205,11 @@ impl std::fmt::Display for Position {
 impl Position {
     /// The position of byte `offset` in `text`.
     pub fn of_offset(text: &str, offset: usize) -> Self {
-        let before = text.get(..offset).unwrap_or(text);
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-        Position { line, column }
+        let pos = hook_config::Pos::of_offset(text, offset);
+        Position {
+            line: pos.line,
+            column: pos.column,
+        }
     }
 }
 
