@@ -2,9 +2,10 @@
 
 use hook_config::Gate;
 use hook_config::Handler;
-use hook_protocol::SkipReason;
+use hook_protocol::{HandlerType, SkipReason};
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::policy::{Refusal, TrustView};
 
@@ -23,11 +24,20 @@ use crate::policy::{Refusal, TrustView};
 /// # let _ = gate;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// The decision on a handler that runs no library is made once per hook key for the gate's life
+/// (the view's records and the handler do not change; a different handler under the same key,
+/// from a reloaded registry, is decided anew): a long-lived engine does not re-hash its hooks on
+/// every event. Native handlers are decided on every run, on the digest of the bytes read.
 #[derive(Clone)]
 pub struct TrustGate {
     view: TrustView,
     phrase: Arc<Phrase>,
+    decided: Arc<Mutex<HashMap<String, Decided>>>,
 }
+
+/// A handler and the gate's decision on it.
+type Decided = (Handler, Option<(SkipReason, String)>);
 
 /// How a [`TrustGate`] words a [`Refusal`] in the run's message.
 type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
@@ -46,6 +56,7 @@ impl TrustGate {
         TrustGate {
             view,
             phrase: Arc::new(|refusal: &Refusal| refusal.to_string()),
+            decided: Arc::default(),
         }
     }
 
@@ -56,6 +67,7 @@ impl TrustGate {
         phrase: impl Fn(&Refusal) -> String + Send + Sync + 'static,
     ) -> Self {
         self.phrase = Arc::new(phrase);
+        self.decided = Arc::default();
         self
     }
 
@@ -67,8 +79,31 @@ impl TrustGate {
 
 impl Gate for TrustGate {
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
-        let refusal = self.view.refusal(handler)?;
-        Some((refusal.reason, (self.phrase)(&refusal)))
+        if handler.config.handler_type == HandlerType::Native {
+            // Its hash covers the library file, which may change under the same handler.
+            let refusal = self.view.refusal(handler)?;
+            return Some((refusal.reason, (self.phrase)(&refusal)));
+        }
+        // A poisoned map only means another thread panicked mid-insert: its entries are whole.
+        let cached = |decided: &HashMap<String, Decided>| {
+            decided
+                .get(&handler.key)
+                .filter(|(seen, _)| seen == handler)
+                .map(|(_, decision)| decision.clone())
+        };
+        if let Some(decision) = cached(&self.decided.lock().unwrap_or_else(PoisonError::into_inner))
+        {
+            return decision;
+        }
+        let decision = self
+            .view
+            .refusal(handler)
+            .map(|refusal| (refusal.reason, (self.phrase)(&refusal)));
+        self.decided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(handler.key.clone(), (handler.clone(), decision.clone()));
+        decision
     }
 
     /// Decides on the digest of the bytes the engine read and will load, never on a second

@@ -330,3 +330,32 @@ fn grants_for_unrelated_keys_change_nothing_else() {
     setup.store().set_trusted(&[grant]).unwrap();
     assert_eq!(runs(&setup.dispatch()), skipped("untrusted"));
 }
+
+/// The gate decides once per key, but never reuses a decision for a different handler under
+/// the same key: a trusted hook edited in place (a reloaded registry, the same gate) is
+/// `modified`, not trusted from memory.
+#[test]
+fn a_gate_remembers_decisions_only_for_the_same_handler() {
+    use hook_config::Gate;
+    use hook_protocol::SkipReason;
+
+    let setup = Setup::new(Dialect::Lime);
+    let config = setup.user_file();
+    std::fs::write(&config, lime_hook("cat >/dev/null # v1")).unwrap();
+    setup.trust("cat >/dev/null # v1");
+    let gate = hook_trust::TrustGate::new(setup.view());
+
+    let trusted = setup.load();
+    let v1 = handler(&trusted, "cat >/dev/null # v1");
+    assert_eq!(gate.check(v1), None);
+    assert_eq!(gate.check(v1), None, "asked again: the same answer");
+
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("# v1", "# v2")).unwrap();
+    let edited = setup.load();
+    let v2 = handler(&edited, "cat >/dev/null # v2");
+    assert_eq!(v1.key, v2.key, "an edit in place keeps the key");
+    let decision = gate.check(v2).map(|(reason, _)| reason);
+    assert_eq!(decision, Some(SkipReason::Modified));
+    assert_eq!(gate.check(v1), None, "the first handler is still trusted");
+}
