@@ -93,13 +93,13 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use hook_exec::command::{CommandSpec, RunEnd, run_command};
+//! use hook_exec::command::{CommandSpec, run_command};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let mut spec = CommandSpec::new("cat; echo oops >&2; exit 2", ".", Duration::from_secs(5));
 //! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec();
 //! let run = run_command(&spec).await;
-//! assert_eq!(run.end, RunEnd::Exited);
+//! assert!(run.end.is_ok());
 //! assert_eq!(run.exit_code, Some(2));
 //! assert_eq!(run.stdout, spec.stdin);
 //! assert_eq!(run.stderr, b"oops\n");
@@ -137,15 +137,22 @@ pub mod client;
 pub mod combine;
 pub mod command;
 pub mod context;
-mod engine;
+mod dispatch;
 mod env_file;
-mod http;
+#[cfg(feature = "http")]
+pub mod http;
 mod mcp;
 pub mod native;
+mod runner;
+mod schedule;
 
 pub use background::AsyncResult;
-pub use client::{
-    BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest, OpenAiCompatibleClient,
-};
-pub use engine::{Engine, EngineOptions};
+#[cfg(feature = "http")]
+pub use client::OpenAiCompatibleClient;
+pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
+pub use command::CommandError;
+pub use dispatch::{Engine, EngineOptions};
 pub use hook_config::{AllowAll, Gate};
+#[cfg(feature = "http")]
+pub use http::HttpError;
+pub use native::NativeError;
