@@ -18,7 +18,7 @@ use hook_protocol::Dialect;
 #[tokio::test]
 async fn a_child_that_leaves_the_group_holding_the_output_is_pipes_held_open() {
     // `setsid` puts the child in a session of its own: killing the hook's group misses it.
-    let mut spec = CommandSpec::new("setsid sleep 3 & exit 0", ".", Duration::from_secs(10));
+    let mut spec = CommandSpec::new("setsid sleep 2 & exit 0", ".", Duration::from_secs(10));
     spec.pipe_grace = Duration::from_millis(100);
     let run = run_command(&spec).await;
     let Err(CommandError::PipesHeldOpen { grace }) = run.end else {
@@ -30,26 +30,21 @@ async fn a_child_that_leaves_the_group_holding_the_output_is_pipes_held_open() {
 
 #[tokio::test]
 async fn a_shell_that_cannot_start_is_a_spawn_error_with_the_os_error_as_source() {
-    // An existing directory the engine may not enter: the shell never starts.
+    // One argument longer than the kernel takes (128 KiB on Linux): exec fails with E2BIG, so
+    // the shell never starts, in a directory that exists.
     let dir = tempfile::tempdir().unwrap();
-    let locked = dir.path().join("locked");
-    std::fs::create_dir(&locked).unwrap();
-    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
-    let spec = CommandSpec::new("true", &locked, Duration::from_secs(5));
+    let command = format!("echo {}", "x".repeat(256 * 1024));
+    let spec = CommandSpec::new(command, dir.path(), Duration::from_secs(5));
     let run = run_command(&spec).await;
-    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
-    if nix::unistd::geteuid().is_root() {
-        // root enters any directory: nothing to show.
-        return;
-    }
     let Err(error) = run.end else {
-        panic!("the hook started in a folder it may not enter");
+        panic!("a 256 KiB argument was accepted");
     };
     let CommandError::Spawn { cwd, source } = &error else {
         panic!("{error:?}");
     };
-    assert_eq!(cwd, &locked);
-    assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied);
+    assert_eq!(cwd, dir.path());
+    assert_eq!(source.raw_os_error(), Some(nix::libc::E2BIG));
+    assert!(error.source().is_some());
     assert_eq!(
         error.to_string(),
         format!("cannot start the hook: {source}")
