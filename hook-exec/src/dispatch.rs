@@ -34,10 +34,10 @@ pub struct EngineOptions {
     /// Default 8; 0 counts as 1.
     pub max_async: usize,
     /// How long a command hook's leftover children may hold its output open after it exits
-    /// ([`CommandSpec::pipe_grace`]). Default 2 s.
+    /// ([`CommandSpec::pipe_grace`](crate::command::CommandSpec::pipe_grace)). Default 2 s.
     pub pipe_grace: Duration,
     /// Linux: command hooks get SIGKILL when the thread that started them exits
-    /// ([`CommandSpec::kill_on_parent_death`]). Default off: turn it on only when every
+    /// ([`CommandSpec::kill_on_parent_death`](crate::command::CommandSpec::kill_on_parent_death)). Default off: turn it on only when every
     /// dispatch (and async hook) is started from threads that live as long as the engine, as
     /// in `hook run` (a current-thread runtime on the main thread).
     pub kill_on_parent_death: bool,

@@ -6,7 +6,7 @@
 //!   `allowedEnvVars` are expanded, every other one becomes the empty string and the run gets a
 //!   warning saying so (a hook config never reads the agent's secrets by accident).
 //! - A 2xx reply's body is read like the stdout of a command that exited 0; any other status, a
-//!   connection error or a body over [`OUTPUT_CAP`](crate::command::OUTPUT_CAP) is a non-blocking
+//!   connection error or a body over [`OUTPUT_CAP`] is a non-blocking
 //!   error (the run fails and decides nothing); running out of time is `timed_out`. Each is an
 //!   [`HttpError`] variant.
 
