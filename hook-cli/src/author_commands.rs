@@ -168,7 +168,7 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
     let mut reports = Vec::new();
     for case in cases {
         let mut spec = CommandSpec::new(&command, &cwd, Duration::from_secs_f64(args.timeout));
-        spec.stdin = serde_json::to_vec(&case.input)?;
+        spec.stdin = serde_json::to_vec(&case.input)?.into();
         spec.env = vec![
             ("HOOK_DIALECT".into(), dialect.to_string()),
             ("HOOK_EVENT".into(), case.event.to_string()),

@@ -17,6 +17,7 @@
 
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop};
@@ -38,8 +39,9 @@ pub struct CommandSpec {
     pub cwd: PathBuf,
     /// Variables added to the inherited environment.
     pub env: Vec<(String, String)>,
-    /// Bytes written to the hook's stdin (the event JSON).
-    pub stdin: Vec<u8>,
+    /// Bytes written to the hook's stdin (the event JSON), shared: the engine serializes an
+    /// event once per dispatch and gives every command hook the same bytes.
+    pub stdin: Arc<[u8]>,
     /// How long the hook may run.
     pub timeout: Duration,
     /// Cap on each of stdout and stderr.
@@ -62,7 +64,7 @@ impl CommandSpec {
             command: command.into(),
             cwd: cwd.into(),
             env: Vec::new(),
-            stdin: Vec::new(),
+            stdin: Arc::from(&[][..]),
             timeout,
             output_cap: OUTPUT_CAP,
             pipe_grace: PIPE_GRACE,
@@ -188,7 +190,7 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
     let mut group = Group::new(child);
 
     let stdin = group.child.stdin().take();
-    let input = spec.stdin.clone();
+    let input = Arc::clone(&spec.stdin);
     let _writer = AbortOnDrop(tokio::spawn(async move {
         if let Some(mut stdin) = stdin {
             // A hook that exits without reading, or closes stdin early, is fine.

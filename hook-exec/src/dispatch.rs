@@ -216,7 +216,7 @@ impl Engine {
     pub async fn dispatch(&self, input: &EventInput) -> Outcome {
         let dialect = self.dialect();
         let event = input.event();
-        let mut value = input.to_value();
+        let mut value = crate::schedule::Payload::new(input.to_value());
         let match_value = event
             .match_target(dialect)
             .value_in(&value)

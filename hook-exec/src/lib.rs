@@ -128,11 +128,11 @@
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let mut spec = CommandSpec::new("cat; echo oops >&2; exit 2", ".", Duration::from_secs(5));
-//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec();
+//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec().into();
 //! let run = run_command(&spec).await;
 //! assert!(run.end.is_ok());
 //! assert_eq!(run.exit_code, Some(2));
-//! assert_eq!(run.stdout, spec.stdin);
+//! assert_eq!(run.stdout, &spec.stdin[..]);
 //! assert_eq!(run.stderr, b"oops\n");
 //! # });
 //! ```

@@ -49,13 +49,12 @@ use std::ffi::CStr;
 use std::fs::File;
 
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use hook_config::Handler;
 use hook_protocol::Dialect;
 use hook_protocol::native_abi::{CallFn, FreeFn, NativeOutput, VersionFn};
-use serde_json::Value;
 
 use crate::command::OUTPUT_CAP;
 
@@ -409,28 +408,28 @@ pub async fn call_library(
     timeout: Duration,
 ) -> Result<NativeReply, NativeError> {
     let library = open_path(path.to_owned()).await;
-    call_under(library, dialect, input.to_vec(), timeout).await
+    call_under(library, dialect, input.into(), timeout).await
 }
 
 /// Runs a native handler on the event `value`, on the blocking pool, under its timeout:
-/// loads `library` (what [`open`] read, and the gate approved) and calls it. Returns how long
+/// loads `library` (what [`open`] read, and the gate approved) and calls it with the event
+/// JSON `input` (serialized once per dispatch). Returns how long
 /// it took too.
 pub(crate) async fn run(
     dialect: Dialect,
     handler: &Handler,
     library: Result<OpenedLibrary, LibraryError>,
-    value: &Value,
+    input: &Arc<[u8]>,
 ) -> (Result<NativeReply, NativeError>, Duration) {
     let started = Instant::now();
-    let input = serde_json::to_vec(value).expect("a JSON value always serializes");
-    let end = call_under(library, dialect, input, handler.timeout).await;
+    let end = call_under(library, dialect, Arc::clone(input), handler.timeout).await;
     (end, started.elapsed())
 }
 
 async fn call_under(
     library: Result<OpenedLibrary, LibraryError>,
     dialect: Dialect,
-    input: Vec<u8>,
+    input: Arc<[u8]>,
     timeout: Duration,
 ) -> Result<NativeReply, NativeError> {
     let library = library?;

@@ -13,6 +13,52 @@ use crate::combine::Finished;
 use crate::dispatch::Engine;
 use crate::runner::{base_run, run_command_handler, skipped};
 
+/// The event as every handler of one dispatch gets it: its JSON value, and that value
+/// serialized once (the stdin of command hooks, the body of http hooks, the input of native
+/// ones), shared by every handler instead of serialized per handler. Cheap to clone.
+#[derive(Debug, Clone)]
+pub(crate) struct Payload {
+    value: Arc<Value>,
+    bytes: Arc<[u8]>,
+}
+
+impl Payload {
+    pub(crate) fn new(value: Value) -> Self {
+        let bytes = serialize(&value);
+        Payload {
+            value: Arc::new(value),
+            bytes,
+        }
+    }
+
+    /// The event JSON, serialized.
+    pub(crate) fn bytes(&self) -> &Arc<[u8]> {
+        &self.bytes
+    }
+
+    /// wuu: a hook's rewrite becomes the next hook's `tool_input` (serialized again).
+    fn set_tool_input(&mut self, updated: Value) {
+        if let Some(object) = Arc::make_mut(&mut self.value).as_object_mut() {
+            object.insert("tool_input".to_owned(), updated);
+            self.bytes = serialize(&self.value);
+        }
+    }
+}
+
+impl std::ops::Deref for Payload {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+fn serialize(value: &Value) -> Arc<[u8]> {
+    serde_json::to_vec(value)
+        .expect("a JSON value always serializes")
+        .into()
+}
+
 impl Engine {
     /// wuu: in configuration order, each rewrite feeding the next hook's `tool_input`; the
     /// chain stops at the first block or error.
@@ -20,7 +66,7 @@ impl Engine {
         &self,
         event: &Event,
         handlers: &[&Handler],
-        value: &mut Value,
+        value: &mut Payload,
     ) -> Vec<Finished> {
         let mut finished = Vec::with_capacity(handlers.len());
         let mut stopped_by: Option<String> = None;
@@ -35,10 +81,8 @@ impl Engine {
                 done.run.status,
                 RunStatus::Blocked | RunStatus::Failed | RunStatus::TimedOut
             );
-            if let Some(updated) = done.response.as_ref().and_then(|r| r.updated_input.clone())
-                && let Some(object) = value.as_object_mut()
-            {
-                object.insert("tool_input".to_owned(), updated);
+            if let Some(updated) = done.response.as_ref().and_then(|r| r.updated_input.clone()) {
+                value.set_tool_input(updated);
             }
             if stops {
                 stopped_by = Some(handler.key.clone());
@@ -53,7 +97,7 @@ impl Engine {
         &self,
         event: &Event,
         handlers: &[&Handler],
-        value: &Value,
+        value: &Payload,
         env_file: Option<&Path>,
     ) -> Vec<Finished> {
         let runs = handlers
@@ -69,7 +113,7 @@ impl Engine {
         &self,
         event: &Event,
         handler: &Handler,
-        value: &Value,
+        value: &Payload,
         env_file: Option<&Path>,
     ) -> Finished {
         let dialect = self.dialect();
@@ -134,7 +178,12 @@ impl Engine {
     }
 
     /// Starts an async command handler in the background; its `runs` entry says `async`.
-    pub(crate) fn start_async(&self, event: &Event, handler: &Handler, value: &Value) -> Finished {
+    pub(crate) fn start_async(
+        &self,
+        event: &Event,
+        handler: &Handler,
+        value: &Payload,
+    ) -> Finished {
         let session_id = value
             .get("session_id")
             .and_then(Value::as_str)
@@ -252,4 +301,37 @@ fn into_async_result(
         result.system_message = response.system_message;
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::Payload;
+
+    #[test]
+    fn the_event_is_serialized_once_and_again_only_after_a_wuu_rewrite() {
+        let mut payload =
+            Payload::new(json!({"tool_name": "bash", "tool_input": {"command": "ls"}}));
+        let shared = payload.clone();
+        // Every handler of the dispatch gets the same bytes, not a copy.
+        assert!(Arc::ptr_eq(payload.bytes(), shared.bytes()));
+        let read = |payload: &Payload| -> serde_json::Value {
+            serde_json::from_slice(payload.bytes()).expect("the bytes are the event JSON")
+        };
+        assert_eq!(
+            read(&payload),
+            json!({"tool_name": "bash", "tool_input": {"command": "ls"}})
+        );
+        payload.set_tool_input(json!({"command": "ls -a"}));
+        assert_eq!(
+            read(&payload),
+            json!({"tool_name": "bash", "tool_input": {"command": "ls -a"}})
+        );
+        assert_eq!(payload["tool_input"]["command"], "ls -a");
+        // A handler that already had the event keeps what it was given.
+        assert_eq!(shared["tool_input"]["command"], "ls");
+    }
 }

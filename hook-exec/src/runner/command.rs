@@ -3,6 +3,7 @@
 //! `hook_protocol::interpret`.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use hook_config::Handler;
 use hook_protocol::{Dialect, Event, SkipReason, interpret};
@@ -12,6 +13,7 @@ use super::{base_run, failed, millis, read_result, skipped, timed_out_with};
 use crate::combine::Finished;
 use crate::command::{CommandError, CommandSpec, run_command};
 use crate::dispatch::EngineOptions;
+use crate::schedule::Payload;
 
 fn command_for_platform(handler: &Handler) -> Option<String> {
     if cfg!(windows)
@@ -28,7 +30,7 @@ pub(crate) async fn run_command_handler(
     options: &EngineOptions,
     event: &Event,
     handler: &Handler,
-    value: &Value,
+    value: &Payload,
     env_file: Option<&Path>,
 ) -> Finished {
     let Some(command) = command_for_platform(handler) else {
@@ -37,7 +39,7 @@ pub(crate) async fn run_command_handler(
     };
     let cwd = value.get("cwd").and_then(Value::as_str).unwrap_or(".");
     let mut spec = CommandSpec::new(command, cwd, handler.timeout);
-    spec.stdin = serde_json::to_vec(value).expect("a JSON value always serializes");
+    spec.stdin = Arc::clone(value.bytes());
     spec.env = environment(dialect, options, event, handler, Path::new(cwd));
     if let Some(path) = env_file {
         spec.env

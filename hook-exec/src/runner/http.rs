@@ -3,12 +3,12 @@
 
 use hook_config::Handler;
 use hook_protocol::{Event, interpret};
-use serde_json::Value;
 
 use super::{base_run, failed, millis, read_result, timed_out_with};
 use crate::combine::Finished;
 use crate::dispatch::Engine;
 use crate::http::{HttpCall, HttpError, interpolate_headers};
+use crate::schedule::Payload;
 
 impl Engine {
     /// The HTTP client, set up on first use.
@@ -21,7 +21,7 @@ impl Engine {
         &self,
         event: &Event,
         handler: &Handler,
-        value: &Value,
+        value: &Payload,
     ) -> Finished {
         let mut entry = base_run(handler);
         let Some(url) = handler.config.url.as_deref() else {
@@ -41,7 +41,8 @@ impl Engine {
         let call = HttpCall {
             url,
             headers,
-            body: serde_json::to_vec(value).expect("a JSON value always serializes"),
+            // reqwest takes the body by value: one copy of the shared bytes.
+            body: value.bytes().to_vec(),
             timeout: handler.timeout,
         };
         let (end, took) = crate::http::post(client, call).await;

@@ -10,6 +10,7 @@ use super::{base_run, failed, millis, read_result, skipped, timed_out};
 use crate::combine::Finished;
 use crate::dispatch::Engine;
 use crate::mcp::ToolError;
+use crate::schedule::Payload;
 
 impl Engine {
     /// `mcp_tool`: calls the tool with the expanded `input`; its result is the hook's output.
@@ -17,7 +18,7 @@ impl Engine {
         &self,
         event: &Event,
         handler: &Handler,
-        value: &Value,
+        value: &Payload,
     ) -> Finished {
         let dialect = self.dialect();
         let mut entry = base_run(handler);

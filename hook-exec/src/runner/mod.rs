@@ -129,7 +129,7 @@ impl crate::dispatch::Engine {
         &self,
         _event: &hook_protocol::Event,
         handler: &Handler,
-        _value: &serde_json::Value,
+        _value: &crate::schedule::Payload,
     ) -> Finished {
         skipped(handler, SkipReason::Unsupported, NO_HTTP.to_owned())
     }

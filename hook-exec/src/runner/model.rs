@@ -13,6 +13,7 @@ use super::{base_run, failed, millis, read_result, skipped, timed_out};
 use crate::client::{ANSWER_FORMAT, ModelError, ModelRequest};
 use crate::combine::Finished;
 use crate::dispatch::Engine;
+use crate::schedule::Payload;
 
 impl Engine {
     /// `prompt` and `agent`: asks the model client; `ok: false` blocks.
@@ -20,7 +21,7 @@ impl Engine {
         &self,
         event: &Event,
         handler: &Handler,
-        value: &Value,
+        value: &Payload,
     ) -> Finished {
         let dialect = self.dialect();
         let mut entry = base_run(handler);
@@ -33,7 +34,7 @@ impl Engine {
             return skipped(handler, SkipReason::NoClient, why.to_owned());
         };
         let template = handler.config.prompt.as_deref().unwrap_or("");
-        let arguments = value.to_string();
+        let arguments = String::from_utf8_lossy(value.bytes());
         let prompt = if template.contains("$ARGUMENTS") {
             template.replace("$ARGUMENTS", &arguments)
         } else {

@@ -3,12 +3,12 @@
 
 use hook_config::Handler;
 use hook_protocol::{Event, interpret};
-use serde_json::Value;
 
 use super::{base_run, failed, millis, read_result, timed_out_with};
 use crate::combine::Finished;
 use crate::dispatch::Engine;
 use crate::native::{LibraryError, NativeError, OpenedLibrary};
+use crate::schedule::Payload;
 
 impl Engine {
     /// `native`: calls the plugin `library` holds (read once, before the gate).
@@ -17,12 +17,12 @@ impl Engine {
         event: &Event,
         handler: &Handler,
         library: Option<Result<OpenedLibrary, LibraryError>>,
-        value: &Value,
+        value: &Payload,
     ) -> Finished {
         let dialect = self.dialect();
         let mut entry = base_run(handler);
         let library = library.unwrap_or(Err(LibraryError::Missing));
-        let (end, took) = crate::native::run(dialect, handler, library, value).await;
+        let (end, took) = crate::native::run(dialect, handler, library, value.bytes()).await;
         entry.duration_ms = Some(millis(took));
         match end {
             Ok(reply) => {

@@ -12,7 +12,7 @@ fn run_hook(command: &str, stdin: &[u8], timeout: Duration) -> (CommandRun, temp
     let mut spec = CommandSpec::new(command, dir.path(), timeout);
     // Grandchildren holding the pipe are waited for briefly: 100 ms is enough to show it.
     spec.pipe_grace = Duration::from_millis(100);
-    spec.stdin = stdin.to_vec();
+    spec.stdin = stdin.into();
     spec.env
         .push(("HOOK_TEST_VAR".into(), "from-the-engine".into()));
     let runtime = tokio::runtime::Runtime::new().unwrap();
