@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hook_exec::command::{CommandSpec, RunEnd, run_command};
+use hook_exec::command::{CommandError, CommandSpec, run_command};
 use hook_protocol::input::example_input;
 use hook_protocol::{
     Decision, Dialect, Event, HandlerResult, MatchTarget, ValidateError, interpret, validate_output,
@@ -168,7 +168,7 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
     let mut reports = Vec::new();
     for case in cases {
         let mut spec = CommandSpec::new(&command, &cwd, Duration::from_secs_f64(args.timeout));
-        spec.stdin = serde_json::to_vec(&case.input)?;
+        spec.stdin = serde_json::to_vec(&case.input)?.into();
         spec.env = vec![
             ("HOOK_DIALECT".into(), dialect.to_string()),
             ("HOOK_EVENT".into(), case.event.to_string()),
@@ -278,37 +278,26 @@ fn judge(
         decision: String::new(),
         problem: None,
     };
-    match &run.end {
-        RunEnd::TimedOut => {
-            report.decision = "none".into();
-            report.problem = Some(format!("timed out: still running after {timeout} s"));
-            return report;
-        }
-        RunEnd::SpawnFailed { error } => {
-            report.problem = Some(error.clone());
-            return report;
-        }
-        RunEnd::OutputTooLarge { stream } => {
-            report.problem = Some(format!("{stream} is over 1 MiB"));
-            return report;
-        }
-        RunEnd::PipesHeldOpen => {
-            report.problem =
-                Some("a process that left the hook's group kept its output open".into());
-            return report;
-        }
-        RunEnd::OutputUnreadable { stream, error } => {
-            report.problem = Some(format!(
-                "reading its {stream} failed part way ({error}): the output may be truncated"
-            ));
-            return report;
-        }
-        RunEnd::Exited => {}
-        // A way of ending a newer hook-exec knows: never taken as a clean exit.
-        other => {
-            report.problem = Some(format!("the run did not end normally: {other:?}"));
-            return report;
-        }
+    if let Err(error) = &run.end {
+        report.problem = Some(match error {
+            CommandError::TimedOut { .. } => {
+                report.decision = "none".into();
+                format!("timed out: still running after {timeout} s")
+            }
+            CommandError::Spawn { .. } | CommandError::NoWorkingDirectory { .. } => {
+                error.to_string()
+            }
+            CommandError::OutputTooLarge { stream, .. } => format!("{stream} is over 1 MiB"),
+            CommandError::PipesHeldOpen { .. } => {
+                "a process that left the hook's group kept its output open".into()
+            }
+            CommandError::OutputUnreadable { stream, source } => format!(
+                "reading its {stream} failed part way ({source}): the output may be truncated"
+            ),
+            // A way of failing a newer hook-exec knows: never taken as a clean exit.
+            other => format!("the run did not end normally: {other}"),
+        });
+        return report;
     }
     if matches!(run.exit_code, Some(126 | 127)) {
         let stderr = String::from_utf8_lossy(&run.stderr).trim().to_owned();

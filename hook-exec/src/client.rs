@@ -8,8 +8,11 @@
 use std::time::Duration;
 
 use hook_protocol::HandlerType;
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(feature = "http")]
+use serde_json::json;
 
+#[cfg(feature = "http")]
 use crate::http::read_capped_body;
 
 /// A boxed, sendable future: what the client traits return (`futures`' own alias).
@@ -33,20 +36,88 @@ pub struct ModelRequest {
     pub timeout: Duration,
 }
 
-/// Why a model could not answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ModelError {
-    /// What went wrong, in one sentence.
-    pub message: String,
+/// A cause an embedder's client attaches to its error.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why a model could not answer: what a [`ModelClient`] returns.
+///
+/// A client of the embedder's builds one with [`ModelError::new`] (or
+/// [`ModelError::with_source`] to chain the cause); [`OpenAiCompatibleClient`] tells an HTTP
+/// failure ([`ModelError::Http`]: no connection, a status, a timeout) from a reply it cannot read
+/// ([`ModelError::NotJson`], [`ModelError::NoContent`]). `Display` is the whole sentence, the cause's text included (the
+/// engine puts it in the run's `error`); `source()` gives the cause.
+///
+/// [`OpenAiCompatibleClient`]: crate::OpenAiCompatibleClient
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The HTTP exchange with the endpoint failed (feature `http`).
+    #[cfg(feature = "http")]
+    #[error("{}", model_http_text(endpoint, source))]
+    Http {
+        /// The URL the request went to.
+        endpoint: String,
+        /// What failed: [`HttpError::Transport`](crate::HttpError::Transport) (refused,
+        /// unreachable, reqwest's own timeout), [`HttpError::Status`](crate::HttpError::Status),
+        /// a body too large...
+        #[source]
+        source: crate::HttpError,
+    },
+    /// The endpoint answered 2xx with a body that is not JSON.
+    #[error("{endpoint} did not answer JSON: {source}")]
+    NotJson {
+        /// The URL the request went to.
+        endpoint: String,
+        /// The parse error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The endpoint answered JSON without the answer's text (`choices[0].message.content`).
+    #[error("{endpoint}'s reply has no choices[0].message.content")]
+    NoContent {
+        /// The URL the request went to.
+        endpoint: String,
+    },
+    /// Any other failure, as a client of the embedder's reports it.
+    #[error("{message}")]
+    Client {
+        /// What went wrong, in one sentence.
+        message: String,
+        /// The cause, when the client gave one.
+        #[source]
+        source: Option<BoxError>,
+    },
 }
 
 impl ModelError {
-    /// An error with this message.
+    /// A [`ModelError::Client`] with this message and no cause.
     pub fn new(message: impl Into<String>) -> Self {
-        ModelError {
+        ModelError::Client {
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// A [`ModelError::Client`] with this message and its cause (kept as the error's
+    /// `source()`; the message should say what the cause means for the request).
+    pub fn with_source(message: impl Into<String>, source: impl Into<BoxError>) -> Self {
+        ModelError::Client {
+            message: message.into(),
+            source: Some(source.into()),
+        }
+    }
+}
+
+/// How an HTTP failure of the model client reads.
+#[cfg(feature = "http")]
+fn model_http_text(endpoint: &str, error: &crate::HttpError) -> String {
+    use crate::HttpError;
+    match error {
+        HttpError::Transport { source, .. } => format!("cannot reach {endpoint}: {source}"),
+        HttpError::Body { .. } | HttpError::TooLarge { .. } => {
+            format!("reading the reply of {endpoint}: {error}")
+        }
+        other => other.to_string(),
     }
 }
 
@@ -60,20 +131,112 @@ pub trait ModelClient: Send + Sync {
     fn complete(&self, request: ModelRequest) -> BoxFuture<'_, Result<String, ModelError>>;
 }
 
-/// Why an MCP tool call failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct McpError {
-    /// What went wrong, in one sentence (unknown server, tool error, transport...).
-    pub message: String,
+/// Why an MCP tool call failed: what an [`McpClient`] returns.
+///
+/// The variant says whose failure it was: the server (unknown, not connected, gone), the tool
+/// (unknown, refused the arguments, failed), or the protocol (a malformed message, a transport
+/// error). Build one with [`McpError::server`], [`McpError::tool`] or [`McpError::protocol`]
+/// ([`McpError::new`] when the client cannot tell), and chain a cause with
+/// [`McpError::with_source`]. `Display` is the message (the engine puts it in the run's
+/// `error` after "the MCP tool call failed: ").
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// The server: unknown, not connected or not approved, gone.
+    #[error("{message}")]
+    Server {
+        /// The server the handler names.
+        server: String,
+        /// What went wrong, in one sentence.
+        message: String,
+        /// The cause, when the client gave one.
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// The tool: unknown, refused the arguments, failed.
+    #[error("{message}")]
+    Tool {
+        /// The server the handler names.
+        server: String,
+        /// The tool the handler names.
+        tool: String,
+        /// What went wrong, in one sentence.
+        message: String,
+        /// The cause, when the client gave one.
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// The protocol: a malformed message or a broken transport.
+    #[error("{message}")]
+    Protocol {
+        /// What went wrong, in one sentence.
+        message: String,
+        /// The cause, when the client gave one.
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// A failure the client does not classify.
+    #[error("{message}")]
+    Other {
+        /// What went wrong, in one sentence.
+        message: String,
+        /// The cause, when the client gave one.
+        #[source]
+        source: Option<BoxError>,
+    },
 }
 
 impl McpError {
-    /// An error with this message.
+    /// An [`McpError::Other`] with this message: a failure the client does not classify.
     pub fn new(message: impl Into<String>) -> Self {
-        McpError {
+        McpError::Other {
             message: message.into(),
+            source: None,
         }
+    }
+
+    /// An [`McpError::Server`]: `server` is unknown, not connected, not approved or gone.
+    pub fn server(server: impl Into<String>, message: impl Into<String>) -> Self {
+        McpError::Server {
+            server: server.into(),
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An [`McpError::Tool`]: `tool` of `server` is unknown, refused the arguments or failed.
+    pub fn tool(
+        server: impl Into<String>,
+        tool: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        McpError::Tool {
+            server: server.into(),
+            tool: tool.into(),
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An [`McpError::Protocol`]: a malformed message or a broken transport.
+    pub fn protocol(message: impl Into<String>) -> Self {
+        McpError::Protocol {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// This error with `cause` as its `source()`.
+    #[must_use]
+    pub fn with_source(mut self, cause: impl Into<BoxError>) -> Self {
+        let slot = match &mut self {
+            McpError::Server { source, .. }
+            | McpError::Tool { source, .. }
+            | McpError::Protocol { source, .. }
+            | McpError::Other { source, .. } => source,
+        };
+        *slot = Some(cause.into());
+        self
     }
 }
 
@@ -92,7 +255,7 @@ pub trait McpClient: Send + Sync {
     ) -> BoxFuture<'a, Result<Value, McpError>>;
 }
 
-/// A [`ModelClient`] for an OpenAI-compatible chat completions endpoint.
+/// A [`ModelClient`] for an OpenAI-compatible chat completions endpoint (feature `http`).
 ///
 /// [`OpenAiCompatibleClient::from_env`] reads:
 /// - `HOOK_MODEL_URL`: the API base (`http://127.0.0.1:8080/v1`); requests go to
@@ -102,15 +265,17 @@ pub trait McpClient: Send + Sync {
 ///
 /// Each request is one system message (the request's `system`) and one user message (the prompt), at
 /// temperature 0; the reply is `choices[0].message.content`.
+#[cfg(feature = "http")]
 #[derive(Clone)]
 pub struct OpenAiCompatibleClient {
     endpoint: String,
     api_key: Option<String>,
     default_model: String,
     /// The HTTP client, or why it could not be set up (reported by every request).
-    http: Result<reqwest::Client, String>,
+    http: std::sync::Arc<Result<reqwest::Client, crate::HttpError>>,
 }
 
+#[cfg(feature = "http")]
 impl std::fmt::Debug for OpenAiCompatibleClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpenAiCompatibleClient")
@@ -126,6 +291,7 @@ pub const ANSWER_FORMAT: &str = "You check an action of an AI coding agent for a
 one JSON object and nothing else: {\"ok\": true} to let it go ahead, or {\"ok\": false, \
 \"reason\": \"why\"} to block it.";
 
+#[cfg(feature = "http")]
 impl OpenAiCompatibleClient {
     /// A client for the API at `base_url` (see the type's docs for how the endpoint is formed).
     pub fn new(
@@ -144,7 +310,7 @@ impl OpenAiCompatibleClient {
             endpoint,
             api_key: api_key.filter(|k| !k.is_empty()),
             default_model: default_model.into(),
-            http: crate::http::client(),
+            http: std::sync::Arc::new(crate::http::client()),
         }
     }
 
@@ -177,46 +343,57 @@ impl OpenAiCompatibleClient {
                 {"role": "user", "content": request.prompt},
             ],
         });
-        let http = self.http.as_ref().map_err(|e| ModelError::new(e.clone()))?;
+        let endpoint = &self.endpoint;
+        let http_error = |source| ModelError::Http {
+            endpoint: endpoint.clone(),
+            source,
+        };
+        let http = match self.http.as_ref() {
+            Ok(http) => http,
+            // The setup failed once; every request reports it again.
+            Err(error) => return Err(ModelError::new(error.to_string())),
+        };
         let mut post = http
-            .post(&self.endpoint)
+            .post(endpoint)
             .timeout(request.timeout)
             .header("content-type", "application/json")
             .body(body.to_string());
         if let Some(key) = &self.api_key {
             post = post.bearer_auth(key);
         }
-        let response = post
-            .send()
-            .await
-            .map_err(|e| ModelError::new(format!("cannot reach {}: {e}", self.endpoint)))?;
+        let response = post.send().await.map_err(|source| {
+            http_error(crate::HttpError::Transport {
+                url: endpoint.clone(),
+                source,
+            })
+        })?;
         let status = response.status();
-        let body = read_capped_body(response)
+        let body = read_capped_body(endpoint, response)
             .await
-            .map_err(|e| ModelError::new(format!("reading the reply of {}: {e}", self.endpoint)))?;
+            .map_err(http_error)?;
         if !status.is_success() {
             let text = String::from_utf8_lossy(&body);
-            return Err(ModelError::new(format!(
-                "{} answered HTTP {status}: {}",
-                self.endpoint,
-                text.trim()
-            )));
+            return Err(http_error(crate::HttpError::Status {
+                url: endpoint.clone(),
+                status: status.as_u16(),
+                body: text.trim().chars().take(200).collect(),
+            }));
         }
-        let reply: Value = serde_json::from_slice(&body)
-            .map_err(|e| ModelError::new(format!("{} did not answer JSON: {e}", self.endpoint)))?;
+        let reply: Value = serde_json::from_slice(&body).map_err(|source| ModelError::NotJson {
+            endpoint: endpoint.clone(),
+            source,
+        })?;
         reply
             .pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .ok_or_else(|| {
-                ModelError::new(format!(
-                    "{}'s reply has no choices[0].message.content",
-                    self.endpoint
-                ))
+            .ok_or_else(|| ModelError::NoContent {
+                endpoint: endpoint.clone(),
             })
     }
 }
 
+#[cfg(feature = "http")]
 impl ModelClient for OpenAiCompatibleClient {
     fn complete(&self, request: ModelRequest) -> BoxFuture<'_, Result<String, ModelError>> {
         Box::pin(self.ask(request))

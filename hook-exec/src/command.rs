@@ -4,7 +4,7 @@
 //! # What is killed, and when
 //!
 //! - **Timeout**: the whole process group of the hook is killed (SIGKILL); the run is
-//!   [`RunEnd::TimedOut`].
+//!   [`CommandError::TimedOut`].
 //! - **Exit**: after the hook's shell exits, output still held open by its leftover children is
 //!   waited for at most [`CommandSpec::pipe_grace`], then whatever is left of the group is killed.
 //! - **Drop**: dropping the future of [`run_command`] (a cancelled dispatch, an aborted async
@@ -17,6 +17,7 @@
 
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop};
@@ -38,8 +39,9 @@ pub struct CommandSpec {
     pub cwd: PathBuf,
     /// Variables added to the inherited environment.
     pub env: Vec<(String, String)>,
-    /// Bytes written to the hook's stdin (the event JSON).
-    pub stdin: Vec<u8>,
+    /// Bytes written to the hook's stdin (the event JSON), shared: the engine serializes an
+    /// event once per dispatch and gives every command hook the same bytes.
+    pub stdin: Arc<[u8]>,
     /// How long the hook may run.
     pub timeout: Duration,
     /// Cap on each of stdout and stderr.
@@ -62,7 +64,7 @@ impl CommandSpec {
             command: command.into(),
             cwd: cwd.into(),
             env: Vec::new(),
-            stdin: Vec::new(),
+            stdin: Arc::from(&[][..]),
             timeout,
             output_cap: OUTPUT_CAP,
             pipe_grace: PIPE_GRACE,
@@ -71,44 +73,75 @@ impl CommandSpec {
     }
 }
 
-/// How a command run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a command run gives no output to read: [`CommandRun::end`] when it is not `Ok`.
+///
+/// `Display` is the whole sentence the engine puts in the run's `error`, the cause's text
+/// included; [`std::error::Error::source`] gives the cause itself.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum RunEnd {
-    /// The hook exited (or was killed by a signal it did not get from us) and its output is whole.
-    Exited,
-    /// The hook ran out of time; its group was killed. It makes no decision.
-    TimedOut,
-    /// The hook printed more than the cap on this stream; it fails, and nothing it printed is
-    /// read as a decision.
+pub enum CommandError {
+    /// The working directory does not exist: nothing was started. Run the hook from an
+    /// existing directory (the event's `cwd`).
+    #[error("cannot start the hook: its working directory {} does not exist", cwd.display())]
+    NoWorkingDirectory {
+        /// The working directory asked for.
+        cwd: PathBuf,
+        /// What the operating system said when asked to start there.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The shell could not be started (missing, not executable, no process left...).
+    #[error("cannot start the hook: {source}")]
+    Spawn {
+        /// The working directory it was started in.
+        cwd: PathBuf,
+        /// Why, from the operating system.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The hook ran out of time; its whole process group was killed. It makes no decision.
+    #[error("timed out after {} s; the hook's process group was killed", limit.as_secs_f64())]
+    TimedOut {
+        /// The time it was given ([`CommandSpec::timeout`]).
+        limit: Duration,
+    },
+    /// The hook printed more than the cap on one stream; nothing it printed is read as a
+    /// decision.
+    #[error("{stream} went over {cap} bytes; nothing it printed is used")]
     OutputTooLarge {
         /// `"stdout"` or `"stderr"`.
         stream: &'static str,
+        /// The cap ([`CommandSpec::output_cap`]).
+        cap: usize,
     },
     /// The hook exited but a process that left its group still holds its output open, so the
     /// output may be incomplete: it is not read.
-    PipesHeldOpen,
+    #[error("a process that left the hook's group kept its output open; the output is not used")]
+    PipesHeldOpen {
+        /// How long the output was waited for after the exit ([`CommandSpec::pipe_grace`]).
+        grace: Duration,
+    },
     /// Reading the hook's output failed part way: what was read may be truncated, so it is not
-    /// read as a decision and the run fails.
+    /// read as a decision.
+    #[error(
+        "reading the hook's {stream} failed part way ({source}); its output may be truncated and is not used"
+    )]
     OutputUnreadable {
         /// `"stdout"` or `"stderr"`.
         stream: &'static str,
         /// The read error, from the operating system.
-        error: String,
-    },
-    /// The process could not be started.
-    SpawnFailed {
-        /// Why, from the operating system.
-        error: String,
+        #[source]
+        source: std::io::Error,
     },
 }
 
 /// The result of running a command.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub struct CommandRun {
-    /// How it ended.
-    pub end: RunEnd,
+    /// How it ended: `Ok` when the hook exited (or was killed by a signal it did not get from
+    /// the engine) and its output is whole; otherwise why its output is not read.
+    pub end: Result<(), CommandError>,
     /// The exit code, if the process exited normally.
     pub exit_code: Option<i32>,
     /// What it printed on stdout, up to the cap.
@@ -145,9 +178,7 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
         Ok(child) => child,
         Err(error) => {
             return CommandRun {
-                end: RunEnd::SpawnFailed {
-                    error: spawn_error(&spec.cwd, &error),
-                },
+                end: Err(spawn_error(&spec.cwd, error)),
                 exit_code: None,
                 stdout: Vec::new(),
                 stderr: Vec::new(),
@@ -159,7 +190,7 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
     let mut group = Group::new(child);
 
     let stdin = group.child.stdin().take();
-    let input = spec.stdin.clone();
+    let input = Arc::clone(&spec.stdin);
     let _writer = AbortOnDrop(tokio::spawn(async move {
         if let Some(mut stdin) = stdin {
             // A hook that exits without reading, or closes stdin early, is fine.
@@ -210,11 +241,15 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
     let exit_code = status.and_then(|s| s.code());
     let Some((Some(out), Some(err))) = outputs else {
         return CommandRun {
-            end: if timed_out {
-                RunEnd::TimedOut
+            end: Err(if timed_out {
+                CommandError::TimedOut {
+                    limit: spec.timeout,
+                }
             } else {
-                RunEnd::PipesHeldOpen
-            },
+                CommandError::PipesHeldOpen {
+                    grace: spec.pipe_grace,
+                }
+            }),
             exit_code,
             stdout: Vec::new(),
             stderr: Vec::new(),
@@ -222,24 +257,33 @@ pub async fn run_command(spec: &CommandSpec) -> CommandRun {
         };
     };
 
+    let cap = spec.output_cap;
     let end = if timed_out {
-        RunEnd::TimedOut
+        Err(CommandError::TimedOut {
+            limit: spec.timeout,
+        })
     } else if out.over {
-        RunEnd::OutputTooLarge { stream: "stdout" }
-    } else if err.over {
-        RunEnd::OutputTooLarge { stream: "stderr" }
-    } else if let Some(error) = out.error {
-        RunEnd::OutputUnreadable {
+        Err(CommandError::OutputTooLarge {
             stream: "stdout",
-            error,
-        }
-    } else if let Some(error) = err.error {
-        RunEnd::OutputUnreadable {
+            cap,
+        })
+    } else if err.over {
+        Err(CommandError::OutputTooLarge {
             stream: "stderr",
-            error,
-        }
+            cap,
+        })
+    } else if let Some(source) = out.error {
+        Err(CommandError::OutputUnreadable {
+            stream: "stdout",
+            source,
+        })
+    } else if let Some(source) = err.error {
+        Err(CommandError::OutputUnreadable {
+            stream: "stderr",
+            source,
+        })
     } else {
-        RunEnd::Exited
+        Ok(())
     };
     CommandRun {
         end,
@@ -337,14 +381,12 @@ fn shell(command: &str) -> tokio::process::Command {
     shell
 }
 
-fn spawn_error(cwd: &std::path::Path, error: &std::io::Error) -> String {
-    if !cwd.is_dir() {
-        format!(
-            "cannot start the hook: its working directory {} does not exist",
-            cwd.display()
-        )
+fn spawn_error(cwd: &std::path::Path, source: std::io::Error) -> CommandError {
+    let cwd = cwd.to_owned();
+    if cwd.is_dir() {
+        CommandError::Spawn { cwd, source }
     } else {
-        format!("cannot start the hook: {error}")
+        CommandError::NoWorkingDirectory { cwd, source }
     }
 }
 
@@ -369,7 +411,7 @@ struct Captured {
     /// More than the cap was printed.
     over: bool,
     /// Reading failed before the end: the output may be truncated.
-    error: Option<String>,
+    error: Option<std::io::Error>,
 }
 
 /// Reads a stream to its end, keeping at most `cap` bytes; past the cap it keeps draining, so
@@ -393,7 +435,7 @@ async fn read_capped<R: AsyncRead + Unpin>(stream: Option<R>, cap: usize) -> Cap
             }
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             Err(error) => {
-                captured.error = Some(error.to_string());
+                captured.error = Some(error);
                 break;
             }
         }
@@ -438,7 +480,8 @@ mod tests {
         let captured = read_capped(Some(reader), OUTPUT_CAP).await;
         assert_eq!(captured.bytes, b"{\"decision\":\"allow\"");
         assert!(!captured.over);
-        assert_eq!(captured.error.as_deref(), Some("the device went away"));
+        let error = captured.error.map(|e| e.to_string());
+        assert_eq!(error.as_deref(), Some("the device went away"));
     }
 
     #[tokio::test]
@@ -459,6 +502,6 @@ mod tests {
             }
         }
         let captured = read_capped(Some(InterruptedOnce(false)), OUTPUT_CAP).await;
-        assert_eq!(captured.error, None);
+        assert!(captured.error.is_none());
     }
 }

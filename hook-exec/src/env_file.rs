@@ -19,8 +19,38 @@ use hook_protocol::{Dialect, Event, HandlerType, Outcome};
 /// The most a hook may write to the file; more is reported and not used.
 const CAP: u64 = 1024 * 1024;
 
+/// Why the file could not be made or read (its text goes in a system message of the outcome).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum EnvFileError {
+    /// The private folder could not be created.
+    #[error("cannot create a private folder for the file: {source}")]
+    Folder {
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file could not be created in it.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// What the hooks wrote could not be read.
+    #[error("cannot read it: {source}")]
+    Read {
+        #[source]
+        source: std::io::Error,
+    },
+    /// The hooks wrote more than the cap.
+    #[error("the hooks wrote more than {cap} bytes")]
+    TooLarge { cap: u64 },
+    /// The hooks wrote text that is not UTF-8.
+    #[error("the hooks wrote text that is not UTF-8")]
+    NotUtf8,
+}
+
 /// The file of one dispatch, or why it could not be made.
-pub(crate) struct EnvFile(Result<(tempfile::TempDir, PathBuf), String>);
+pub(crate) struct EnvFile(Result<(tempfile::TempDir, PathBuf), EnvFileError>);
 
 impl EnvFile {
     /// A new file when `event` gets one in `dialect` and a command hook will run.
@@ -58,30 +88,34 @@ impl EnvFile {
     }
 }
 
-fn create() -> Result<(tempfile::TempDir, PathBuf), String> {
+fn create() -> Result<(tempfile::TempDir, PathBuf), EnvFileError> {
     // `tempfile` makes the folder 0700 and the file 0600, with a random name, without
     // following links.
     let dir = tempfile::Builder::new()
         .prefix("hook-env-")
         .tempdir()
-        .map_err(|e| format!("cannot create a private folder for the file: {e}"))?;
+        .map_err(|source| EnvFileError::Folder { source })?;
     let path = dir.path().join("env.sh");
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        .map_err(|source| EnvFileError::Create {
+            path: path.clone(),
+            source,
+        })?;
     Ok((dir, path))
 }
 
-fn read_capped(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+fn read_capped(path: &Path) -> Result<String, EnvFileError> {
+    let read_error = |source| EnvFileError::Read { source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
     let mut bytes = Vec::new();
     file.take(CAP + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read it: {e}"))?;
+        .map_err(read_error)?;
     if bytes.len() as u64 > CAP {
-        return Err(format!("the hooks wrote more than {CAP} bytes"));
+        return Err(EnvFileError::TooLarge { cap: CAP });
     }
-    String::from_utf8(bytes).map_err(|_| "the hooks wrote text that is not UTF-8".to_owned())
+    String::from_utf8(bytes).map_err(|_| EnvFileError::NotUtf8)
 }

@@ -6,45 +6,141 @@
 //!   `allowedEnvVars` are expanded, every other one becomes the empty string and the run gets a
 //!   warning saying so (a hook config never reads the agent's secrets by accident).
 //! - A 2xx reply's body is read like the stdout of a command that exited 0; any other status, a
-//!   connection error or a body over [`OUTPUT_CAP`](crate::command::OUTPUT_CAP) is a non-blocking
-//!   error (the run fails and decides nothing); running out of time is `timed_out`.
+//!   connection error or a body over [`OUTPUT_CAP`] is a non-blocking
+//!   error (the run fails and decides nothing); running out of time is `timed_out`. Each is an
+//!   [`HttpError`] variant.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::command::OUTPUT_CAP;
 
+/// Why an HTTP request of the engine (an `http` hook, or [`OpenAiCompatibleClient`]) got no
+/// usable reply.
+///
+/// `Display` is the whole sentence the engine puts in the run's `error`, the cause's text
+/// included; [`std::error::Error::source`] gives reqwest's error where there is one
+/// (`is_connect()`, `is_timeout()`...).
+///
+/// [`OpenAiCompatibleClient`]: crate::OpenAiCompatibleClient
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpError {
+    /// The HTTP client could not be set up (e.g. no usable root certificates).
+    #[error("cannot set up the HTTP client: {source}")]
+    Setup {
+        /// reqwest's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// No reply: the request could not be built (a bad URL or header), the connection was
+    /// refused or failed (DNS, TLS), or it broke before the reply's head arrived. The text says
+    /// which; so does the source (`is_builder()`, `is_connect()`).
+    #[error("{}", transport_text(url, source))]
+    Transport {
+        /// The URL requested.
+        url: String,
+        /// reqwest's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The reply's body could not be read to its end (the connection broke).
+    #[error("{source}")]
+    Body {
+        /// The URL requested.
+        url: String,
+        /// reqwest's error.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// A reply whose status is not 2xx (redirects are not followed): it decides nothing.
+    #[error("{url} answered HTTP {}{}", status_text(*status), body_text(body))]
+    Status {
+        /// The URL requested.
+        url: String,
+        /// The status code.
+        status: u16,
+        /// The start of the reply's body (at most 200 characters, trimmed), for the message.
+        body: String,
+    },
+    /// The reply's body is larger than the cap; nothing in it is used.
+    #[error("the reply body went over {cap} bytes; nothing in it is used")]
+    TooLarge {
+        /// The URL requested.
+        url: String,
+        /// The cap ([`OUTPUT_CAP`]).
+        cap: usize,
+    },
+    /// No whole reply within the limit; the request was dropped.
+    #[error("timed out after {} s; the request was dropped", limit.as_secs_f64())]
+    TimedOut {
+        /// The URL requested.
+        url: String,
+        /// The handler's timeout.
+        limit: Duration,
+    },
+}
+
+impl HttpError {
+    /// The status code, for [`HttpError::Status`].
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            HttpError::Status { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+fn transport_text(url: &str, error: &reqwest::Error) -> String {
+    if error.is_builder() {
+        format!("invalid request to {url}: {error}")
+    } else if error.is_connect() {
+        format!("cannot connect to {url}: {error}")
+    } else {
+        format!("request to {url} failed: {error}")
+    }
+}
+
+/// `404 Not Found`, as `reqwest::StatusCode` shows it.
+fn status_text(code: u16) -> String {
+    reqwest::StatusCode::from_u16(code).map_or_else(|_| code.to_string(), |s| s.to_string())
+}
+
+fn body_text(body: &str) -> String {
+    if body.is_empty() {
+        String::new()
+    } else {
+        format!(": {body}")
+    }
+}
+
 /// The HTTP client of the engine and of [`OpenAiCompatibleClient`](crate::OpenAiCompatibleClient).
-pub(crate) fn client() -> Result<reqwest::Client, String> {
+pub(crate) fn client() -> Result<reqwest::Client, HttpError> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+        .map_err(|source| HttpError::Setup { source })
 }
 
 /// Reads a response body, failing past [`OUTPUT_CAP`].
-pub(crate) async fn read_capped_body(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_capped_body(
+    url: &str,
+    mut response: reqwest::Response,
+) -> Result<Vec<u8>, HttpError> {
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
+    while let Some(chunk) = response.chunk().await.map_err(|source| HttpError::Body {
+        url: url.to_owned(),
+        source,
+    })? {
         if body.len() + chunk.len() > OUTPUT_CAP {
-            return Err(format!(
-                "the reply body went over {OUTPUT_CAP} bytes; nothing in it is used"
-            ));
+            return Err(HttpError::TooLarge {
+                url: url.to_owned(),
+                cap: OUTPUT_CAP,
+            });
         }
         body.extend_from_slice(&chunk);
     }
     Ok(body)
-}
-
-/// How an HTTP hook's request ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum HttpEnd {
-    /// A 2xx reply and its whole body.
-    Success(Vec<u8>),
-    /// Anything that makes no decision: another status, a connection error, a body too large.
-    Failed(String),
-    /// No complete reply within the timeout.
-    TimedOut,
 }
 
 /// One request of an HTTP hook.
@@ -56,49 +152,77 @@ pub(crate) struct HttpCall<'a> {
     pub(crate) timeout: Duration,
 }
 
-/// POSTs the call and reads the reply; returns how it ended and how long it took.
-pub(crate) async fn post(client: &reqwest::Client, call: HttpCall<'_>) -> (HttpEnd, Duration) {
+/// POSTs `body` (the event JSON) to `url` with `headers` as one verboo `http` hook does
+/// (redirects not followed, the reply's body capped at [`OUTPUT_CAP`], the whole exchange
+/// under `timeout`) and returns a 2xx reply's body: what the engine reads as the hook's stdout.
+///
+/// Each call sets up its own HTTP client; the engine keeps one for its life.
+///
+/// # Errors
+///
+/// An [`HttpError`]: [`HttpError::Transport`] when there is no reply (refused, unreachable, a
+/// bad URL), [`HttpError::Status`] for a reply that is not 2xx, [`HttpError::TooLarge`],
+/// [`HttpError::Body`], or [`HttpError::TimedOut`] past `timeout`.
+pub async fn post_hook(
+    url: &str,
+    headers: &[(String, String)],
+    body: Vec<u8>,
+    timeout: Duration,
+) -> Result<Vec<u8>, HttpError> {
+    let client = client()?;
+    let call = HttpCall {
+        url,
+        headers: headers.to_vec(),
+        body,
+        timeout,
+    };
+    post(&client, call).await.0
+}
+
+/// POSTs the call and reads the reply: a 2xx reply's whole body, or why there is none; and how
+/// long it took.
+pub(crate) async fn post(
+    client: &reqwest::Client,
+    call: HttpCall<'_>,
+) -> (Result<Vec<u8>, HttpError>, Duration) {
     let started = Instant::now();
+    let url = call.url;
     let exchange = async {
         let mut request = client
-            .post(call.url)
+            .post(url)
             .header("content-type", "application/json")
             .body(call.body);
         for (name, value) in &call.headers {
             request = request.header(name.as_str(), value.as_str());
         }
-        let response = request.send().await.map_err(|e| describe(&e, call.url))?;
+        let response = request
+            .send()
+            .await
+            .map_err(|source| HttpError::Transport {
+                url: url.to_owned(),
+                source,
+            })?;
         let status = response.status();
-        let body = read_capped_body(response).await?;
+        let body = read_capped_body(url, response).await?;
         if status.is_success() {
             Ok(body)
         } else {
             let text = String::from_utf8_lossy(&body);
-            let text = text.trim();
-            let shown: String = text.chars().take(200).collect();
-            Err(if shown.is_empty() {
-                format!("{} answered HTTP {status}", call.url)
-            } else {
-                format!("{} answered HTTP {status}: {shown}", call.url)
+            Err(HttpError::Status {
+                url: url.to_owned(),
+                status: status.as_u16(),
+                body: text.trim().chars().take(200).collect(),
             })
         }
     };
     let end = match tokio::time::timeout(call.timeout, exchange).await {
-        Ok(Ok(body)) => HttpEnd::Success(body),
-        Ok(Err(error)) => HttpEnd::Failed(error),
-        Err(_) => HttpEnd::TimedOut,
+        Ok(end) => end,
+        Err(_) => Err(HttpError::TimedOut {
+            url: url.to_owned(),
+            limit: call.timeout,
+        }),
     };
     (end, started.elapsed())
-}
-
-fn describe(error: &reqwest::Error, url: &str) -> String {
-    if error.is_builder() {
-        format!("invalid request to {url}: {error}")
-    } else if error.is_connect() {
-        format!("cannot connect to {url}: {error}")
-    } else {
-        format!("request to {url} failed: {error}")
-    }
 }
 
 /// The handler's headers with `$VAR`/`${VAR}` expanded for the names in `allowed` only, looked

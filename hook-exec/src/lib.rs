@@ -18,10 +18,41 @@
 //! | handler | runs in | how |
 //! |---|---|---|
 //! | `command` | every dialect | [`command::run_command`]: `/bin/sh -c`, event JSON on stdin |
-//! | `http` | verboo | POST of the event JSON; a 2xx body is read like stdout (see below) |
+//! | `http` | verboo | POST of the event JSON; a 2xx body is read like stdout (see below); feature `http` |
 //! | `prompt`, `agent` | verboo, wuu (`prompt`) | a [`ModelClient`] from [`Engine::with_model_client`]; lime: `skipped: unsupported` |
 //! | `mcp_tool` | lime, verboo | an [`McpClient`] from [`Engine::with_mcp_client`] |
 //! | `native` | every dialect | the SDK's in-process plugins |
+//!
+//! # Errors an embedder can match
+//!
+//! Every way a handler can fail is a variant of a `#[non_exhaustive]` error enum, with the
+//! path, URL or limit it concerns and its cause as [`std::error::Error::source`]:
+//!
+//! | operation | error | variants |
+//! |---|---|---|
+//! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
+//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (reqwest source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (libloading source), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
+//! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
+//! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
+//!
+//! An error's `Display` is the whole sentence, the cause's text included: it is exactly what
+//! the engine writes in the run's `error` when it turns the failure into a `runs` entry, so a
+//! printer that also walks `source()` shows the cause twice. [`Engine::dispatch`] itself never
+//! fails: every failure is one run's `failed` or `timed_out` status and that text.
+//!
+//! # Features
+//!
+//! - **`http`** (on by default): verboo `type = "http"` hooks, [`http`] and
+//!   [`OpenAiCompatibleClient`]: everything that needs reqwest and its TLS stack. It is on by
+//!   default because http hooks are part of verboo's contract (Claude Code runs them): an
+//!   embedder who takes the defaults runs a verboo configuration as the agent does, and one who
+//!   never runs http hooks nor uses the bundled model client turns it off
+//!   (`default-features = false`) to drop reqwest, hyper and rustls. Without it an http handler
+//!   is never run silently: its run is `skipped: unsupported`, saying the engine was built
+//!   without `http`. `prompt`/`agent` handlers still run through any [`ModelClient`] the
+//!   embedder gives. `hook` (hook-cli) enables it explicitly.
 //!
 //! # Choices where the spec is silent
 //!
@@ -93,15 +124,15 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use hook_exec::command::{CommandSpec, RunEnd, run_command};
+//! use hook_exec::command::{CommandSpec, run_command};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let mut spec = CommandSpec::new("cat; echo oops >&2; exit 2", ".", Duration::from_secs(5));
-//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec();
+//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec().into();
 //! let run = run_command(&spec).await;
-//! assert_eq!(run.end, RunEnd::Exited);
+//! assert!(run.end.is_ok());
 //! assert_eq!(run.exit_code, Some(2));
-//! assert_eq!(run.stdout, spec.stdin);
+//! assert_eq!(run.stdout, &spec.stdin[..]);
 //! assert_eq!(run.stderr, b"oops\n");
 //! # });
 //! ```
@@ -132,20 +163,30 @@
 //! - http handlers speak HTTP/1.1 only (no HTTP/2) and trust the system's root certificates.
 //! - The prompt/agent answer format is one JSON object: a model that cannot keep to it fails
 //!   open in wuu and fails the run in verboo.
+// The docs name the `http` items (on by default); built without it, those links have no target.
+#![cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
+
 mod background;
 pub mod client;
 pub mod combine;
 pub mod command;
 pub mod context;
-mod engine;
+mod dispatch;
 mod env_file;
-mod http;
+#[cfg(feature = "http")]
+pub mod http;
 mod mcp;
 pub mod native;
+mod runner;
+mod schedule;
 
 pub use background::AsyncResult;
-pub use client::{
-    BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest, OpenAiCompatibleClient,
-};
-pub use engine::{Engine, EngineOptions};
+#[cfg(feature = "http")]
+pub use client::OpenAiCompatibleClient;
+pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
+pub use command::CommandError;
+pub use dispatch::{Engine, EngineOptions};
 pub use hook_config::{AllowAll, Gate};
+#[cfg(feature = "http")]
+pub use http::HttpError;
+pub use native::NativeError;

@@ -21,8 +21,59 @@
 
 use serde_json::Value;
 
+use crate::client::McpError;
+
+/// Why a handler's `input` could not be expanded: the tool is not called.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ExpandError {
+    /// `${` without its `}`.
+    #[error("`{text}`: a `${{` is never closed by `}}`")]
+    Unclosed {
+        /// The string value.
+        text: String,
+    },
+    /// `${}`.
+    #[error("`${{}}` names no field: write a path such as `${{tool_input.command}}`")]
+    EmptyPath,
+    /// A path the event does not have.
+    #[error("`${{{path}}}` names a field this event does not have; the tool was not called")]
+    Missing {
+        /// The dotted path.
+        path: String,
+    },
+    /// A null, object or array placeholder inside a longer string.
+    #[error(
+        "`${{{path}}}` is {kind} and cannot be written inside the text `{text}`; make the placeholder the whole string to pass it as JSON"
+    )]
+    NotText {
+        /// The dotted path.
+        path: String,
+        /// Its JSON type, with an article ("an object").
+        kind: String,
+        /// The string value.
+        text: String,
+    },
+}
+
+/// Why an `mcp_tool` call gave no hook output.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ToolError {
+    /// The embedder's client failed.
+    #[error("the MCP tool call failed: {source}")]
+    Call {
+        #[source]
+        source: McpError,
+    },
+    /// The tool answered `isError: true`.
+    #[error("the tool reported an error{}", if text.is_empty() { String::new() } else { format!(": {text}") })]
+    Reported {
+        /// Its text content, joined by newlines.
+        text: String,
+    },
+}
+
 /// Expands every `${path}` placeholder of `input` from `event`.
-pub(crate) fn expand(input: &Value, event: &Value) -> Result<Value, String> {
+pub(crate) fn expand(input: &Value, event: &Value) -> Result<Value, ExpandError> {
     match input {
         Value::String(text) => expand_string(text, event),
         Value::Array(items) => items
@@ -33,13 +84,13 @@ pub(crate) fn expand(input: &Value, event: &Value) -> Result<Value, String> {
         Value::Object(fields) => fields
             .iter()
             .map(|(key, value)| Ok((key.clone(), expand(value, event)?)))
-            .collect::<Result<_, String>>()
+            .collect::<Result<_, ExpandError>>()
             .map(Value::Object),
         other => Ok(other.clone()),
     }
 }
 
-fn expand_string(text: &str, event: &Value) -> Result<Value, String> {
+fn expand_string(text: &str, event: &Value) -> Result<Value, ExpandError> {
     if let Some(path) = text
         .strip_prefix("${")
         .and_then(|rest| rest.strip_suffix('}'))
@@ -53,17 +104,20 @@ fn expand_string(text: &str, event: &Value) -> Result<Value, String> {
         out.push_str(&rest[..at]);
         let after = &rest[at + 2..];
         let Some(end) = after.find('}') else {
-            return Err(format!("`{text}`: a `${{` is never closed by `}}`"));
+            return Err(ExpandError::Unclosed {
+                text: text.to_owned(),
+            });
         };
         let path = &after[..end];
         match lookup(event, path)? {
             Value::String(s) => out.push_str(s),
             value @ (Value::Number(_) | Value::Bool(_)) => out.push_str(&value.to_string()),
             other => {
-                return Err(format!(
-                    "`${{{path}}}` is {} and cannot be written inside the text `{text}`; make the placeholder the whole string to pass it as JSON",
-                    hook_protocol::json_type(other)
-                ));
+                return Err(ExpandError::NotText {
+                    path: path.to_owned(),
+                    kind: hook_protocol::json_type(other).to_string(),
+                    text: text.to_owned(),
+                });
             }
         }
         rest = &after[end + 1..];
@@ -72,9 +126,9 @@ fn expand_string(text: &str, event: &Value) -> Result<Value, String> {
     Ok(Value::String(out))
 }
 
-fn lookup<'a>(event: &'a Value, path: &str) -> Result<&'a Value, String> {
+fn lookup<'a>(event: &'a Value, path: &str) -> Result<&'a Value, ExpandError> {
     if path.is_empty() {
-        return Err("`${}` names no field: write a path such as `${tool_input.command}`".into());
+        return Err(ExpandError::EmptyPath);
     }
     let mut at = event;
     for segment in path.split('.') {
@@ -83,15 +137,15 @@ fn lookup<'a>(event: &'a Value, path: &str) -> Result<&'a Value, String> {
             Value::Array(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         };
-        at = next.ok_or_else(|| {
-            format!("`${{{path}}}` names a field this event does not have; the tool was not called")
+        at = next.ok_or_else(|| ExpandError::Missing {
+            path: path.to_owned(),
         })?;
     }
     Ok(at)
 }
 
 /// The hook output carried by a tool result, as bytes to interpret, or the error it reports.
-pub(crate) fn output_of(result: &Value) -> Result<Vec<u8>, String> {
+pub(crate) fn output_of(result: &Value) -> Result<Vec<u8>, ToolError> {
     let text_items = || {
         result
             .get("content")
@@ -106,11 +160,8 @@ pub(crate) fn output_of(result: &Value) -> Result<Vec<u8>, String> {
             .unwrap_or_default()
     };
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        let text = text_items().join("\n");
-        return Err(if text.is_empty() {
-            "the tool reported an error".to_owned()
-        } else {
-            format!("the tool reported an error: {text}")
+        return Err(ToolError::Reported {
+            text: text_items().join("\n"),
         });
     }
     if let Some(structured) = result.get("structuredContent").filter(|s| s.is_object()) {
@@ -160,11 +211,18 @@ mod tests {
     #[test]
     fn missing_paths_and_untextable_values_are_errors() {
         let missing = expand(&json!({"x": "${tool_input.nope}"}), &event()).unwrap_err();
-        assert!(missing.contains("does not have"), "{missing}");
+        assert!(
+            matches!(&missing, ExpandError::Missing { path } if path == "tool_input.nope"),
+            "{missing:?}"
+        );
+        assert!(missing.to_string().contains("does not have"), "{missing}");
         let object = expand(&json!("all: ${tool_input}"), &event()).unwrap_err();
-        assert!(object.contains("is an object"), "{object}");
-        assert!(expand(&json!("${unclosed"), &event()).is_err());
-        assert!(expand(&json!("${}"), &event()).is_err());
+        assert!(object.to_string().contains("is an object"), "{object}");
+        assert!(matches!(
+            expand(&json!("${unclosed"), &event()),
+            Err(ExpandError::Unclosed { .. })
+        ));
+        assert_eq!(expand(&json!("${}"), &event()), Err(ExpandError::EmptyPath));
     }
 
     #[test]
@@ -180,7 +238,7 @@ mod tests {
         assert_eq!(output_of(&plain).unwrap(), plain.to_string().into_bytes());
         let error = json!({"isError": true, "content": [{"type": "text", "text": "boom"}]});
         assert_eq!(
-            output_of(&error).unwrap_err(),
+            output_of(&error).unwrap_err().to_string(),
             "the tool reported an error: boom"
         );
     }

@@ -49,13 +49,12 @@ use std::ffi::CStr;
 use std::fs::File;
 
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use hook_config::Handler;
 use hook_protocol::Dialect;
 use hook_protocol::native_abi::{CallFn, FreeFn, NativeOutput, VersionFn};
-use serde_json::Value;
 
 use crate::command::OUTPUT_CAP;
 
@@ -92,6 +91,11 @@ impl OpenedLibrary {
 /// sealed memory file (Linux).
 pub(crate) async fn open(handler: &Handler) -> Result<OpenedLibrary, LibraryError> {
     let path = library_path(handler).ok_or(LibraryError::Missing)?;
+    open_path(path).await
+}
+
+/// Reads the library at `path` once (on the blocking pool).
+async fn open_path(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
     match tokio::task::spawn_blocking(move || open_blocking(path)).await {
         Ok(result) => result,
         Err(error) => Err(LibraryError::Read {
@@ -261,48 +265,180 @@ struct Plugin {
 static PLUGINS: LazyLock<Mutex<HashMap<String, Plugin>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// How a native call ended.
-#[derive(Debug)]
-pub(crate) enum NativeEnd {
-    /// The plugin answered.
-    Exited {
-        /// The exit code the hook executable would have had.
-        exit_code: i32,
-        /// Its stdout.
-        stdout: Vec<u8>,
-        /// Its stderr.
-        stderr: Vec<u8>,
+/// What a native plugin answered: what a hook executable would have printed and exited with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NativeReply {
+    /// The exit code the hook executable would have had.
+    pub exit_code: i32,
+    /// Its stdout.
+    pub stdout: Vec<u8>,
+    /// Its stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// Why a native handler gave no answer to read.
+///
+/// `Display` is the whole sentence the engine puts in the run's `error`, the cause's text
+/// included; [`std::error::Error::source`] gives the cause itself (libloading's, semver's...).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum NativeError {
+    /// The library file could not be read (missing, not a regular file, too large...).
+    #[error(transparent)]
+    Library(#[from] LibraryError),
+    /// The dynamic loader refused the file: not a library for this system, a missing
+    /// dependency...
+    #[error("native library {} cannot be loaded: {source}", path.display())]
+    Load {
+        /// The library's path.
+        path: PathBuf,
+        /// The loader's error.
+        #[source]
+        source: libloading::Error,
     },
-    /// The library could not be loaded or called; why.
-    Failed(String),
-    /// The call did not return within the handler's timeout.
-    TimedOut,
+    /// The library lacks one of the ABI's symbols: it was not built with
+    /// `hook_sdk::export_native!`.
+    #[error(
+        "native library {} lacks the symbol `{symbol}` ({source}): build it with `hook_sdk::export_native!`",
+        path.display()
+    )]
+    MissingSymbol {
+        /// The library's path.
+        path: PathBuf,
+        /// The symbol's name.
+        symbol: String,
+        /// The loader's error.
+        #[source]
+        source: libloading::Error,
+    },
+    /// The plugin's ABI version cannot be read (a null pointer, or not semver).
+    #[error(
+        "native library {}{}",
+        path.display(),
+        unreadable_version(version.as_deref(), source.as_ref())
+    )]
+    UnreadableVersion {
+        /// The library's path.
+        path: PathBuf,
+        /// What it gave, when it gave something.
+        version: Option<String>,
+        /// Why that is not semver.
+        #[source]
+        source: Option<semver::Error>,
+    },
+    /// The plugin speaks an ABI this engine cannot call: rebuild it with a compatible hook-sdk.
+    #[error(
+        "native library {}: ABI version {plugin} is not compatible with this engine's {engine}: rebuild the plugin with a hook-sdk of ABI {}.x",
+        path.display(),
+        engine_major(engine)
+    )]
+    IncompatibleAbi {
+        /// The library's path.
+        path: PathBuf,
+        /// The plugin's ABI version.
+        plugin: String,
+        /// The engine's ([`ABI_VERSION`]).
+        engine: &'static str,
+    },
+    /// The plugin's call returned a non-zero status: it could not answer.
+    #[error("the native hook {} could not answer (status {status})", path.display())]
+    CallFailed {
+        /// The library's path.
+        path: PathBuf,
+        /// The status it returned.
+        status: i32,
+    },
+    /// The plugin reported more output than the cap on one stream; nothing it printed is used.
+    #[error("{stream} went over {cap} bytes ({len}); nothing it printed is used")]
+    OutputTooLarge {
+        /// `"stdout"` or `"stderr"`.
+        stream: &'static str,
+        /// The length it reported.
+        len: usize,
+        /// The cap ([`OUTPUT_CAP`]).
+        cap: usize,
+    },
+    /// The engine's thread running the call panicked (or was cancelled) before it returned.
+    #[error("the native call did not finish: {source}")]
+    Panicked {
+        /// The task's error.
+        #[source]
+        source: tokio::task::JoinError,
+    },
+    /// The call did not return within the handler's timeout. It cannot be killed: it finishes
+    /// on its own thread and its result is dropped.
+    #[error(
+        "timed out after {} s; the in-process call cannot be killed: it finishes on its own thread and its result is dropped",
+        limit.as_secs_f64()
+    )]
+    TimedOut {
+        /// The handler's timeout.
+        limit: Duration,
+    },
+}
+
+fn unreadable_version(version: Option<&str>, error: Option<&semver::Error>) -> String {
+    match (version, error) {
+        (Some(version), Some(error)) => format!(": ABI version `{version}` is not semver: {error}"),
+        (Some(version), None) => format!(": ABI version `{version}` is not semver"),
+        (None, _) => " gives no ABI version".to_owned(),
+    }
+}
+
+fn engine_major(engine: &str) -> String {
+    engine.split('.').next().unwrap_or(engine).to_owned()
+}
+
+/// Reads, loads (once per content, as the engine does) and calls the native plugin at `path`
+/// with the event JSON `input`, on tokio's blocking pool, under `timeout`.
+///
+/// This asks no [`Gate`](crate::Gate): it is what the engine does once the gate approved the
+/// library. Check the library first ([`library_digest`] and your trust) if it may not be yours.
+///
+/// # Errors
+///
+/// A [`NativeError`]: the file cannot be read ([`NativeError::Library`]) or loaded
+/// ([`NativeError::Load`]), its ABI is missing or incompatible, the call failed, panicked or
+/// timed out, or its output is over the cap.
+pub async fn call_library(
+    path: &Path,
+    dialect: Dialect,
+    input: &[u8],
+    timeout: Duration,
+) -> Result<NativeReply, NativeError> {
+    let library = open_path(path.to_owned()).await;
+    call_under(library, dialect, input.into(), timeout).await
 }
 
 /// Runs a native handler on the event `value`, on the blocking pool, under its timeout:
-/// loads `library` (what [`open`] read, and the gate approved) and calls it.
+/// loads `library` (what [`open`] read, and the gate approved) and calls it with the event
+/// JSON `input` (serialized once per dispatch). Returns how long
+/// it took too.
 pub(crate) async fn run(
     dialect: Dialect,
     handler: &Handler,
     library: Result<OpenedLibrary, LibraryError>,
-    value: &Value,
-) -> (NativeEnd, Duration) {
+    input: &Arc<[u8]>,
+) -> (Result<NativeReply, NativeError>, Duration) {
     let started = Instant::now();
-    let library = match library {
-        Ok(library) => library,
-        Err(error) => return (NativeEnd::Failed(error.to_string()), started.elapsed()),
-    };
-    let input = match serde_json::to_vec(value) {
-        Ok(input) => input,
-        Err(error) => return (NativeEnd::Failed(error.to_string()), started.elapsed()),
-    };
-    let task = tokio::task::spawn_blocking(move || call(library, dialect, &input));
-    let end = match tokio::time::timeout(handler.timeout, task).await {
-        Ok(Ok(end)) => end,
-        Ok(Err(error)) => NativeEnd::Failed(format!("the native call did not finish: {error}")),
-        Err(_) => NativeEnd::TimedOut,
-    };
+    let end = call_under(library, dialect, Arc::clone(input), handler.timeout).await;
     (end, started.elapsed())
+}
+
+async fn call_under(
+    library: Result<OpenedLibrary, LibraryError>,
+    dialect: Dialect,
+    input: Arc<[u8]>,
+    timeout: Duration,
+) -> Result<NativeReply, NativeError> {
+    let library = library?;
+    let task = tokio::task::spawn_blocking(move || call(library, dialect, &input));
+    match tokio::time::timeout(timeout, task).await {
+        Ok(Ok(end)) => end,
+        Ok(Err(source)) => Err(NativeError::Panicked { source }),
+        Err(_) => Err(NativeError::TimedOut { limit: timeout }),
+    }
 }
 
 /// The library's path: [`Handler::library_path`], resolved at load; for a handler built by
@@ -321,12 +457,13 @@ fn library_path(handler: &Handler) -> Option<PathBuf> {
 }
 
 /// Loads (once) and calls the plugin; runs on a blocking thread.
-fn call(library: OpenedLibrary, dialect: Dialect, input: &[u8]) -> NativeEnd {
+fn call(
+    library: OpenedLibrary,
+    dialect: Dialect,
+    input: &[u8],
+) -> Result<NativeReply, NativeError> {
     let path = library.path.clone();
-    let plugin = match load(library) {
-        Ok(plugin) => plugin,
-        Err(error) => return NativeEnd::Failed(error),
-    };
+    let plugin = load(library)?;
     let mut out = NativeOutput::empty();
     let dialect = dialect.as_str().as_bytes();
     // SAFETY: `call` has the signature `load` checked the ABI version for; the input and
@@ -342,10 +479,7 @@ fn call(library: OpenedLibrary, dialect: Dialect, input: &[u8]) -> NativeEnd {
         )
     };
     if status != 0 {
-        return NativeEnd::Failed(format!(
-            "the native hook {} could not answer (status {status})",
-            path.display()
-        ));
+        return Err(NativeError::CallFailed { path, status });
     }
     // The lengths are checked before a byte is copied: a plugin that reports a huge length
     // costs nothing.
@@ -355,9 +489,11 @@ fn call(library: OpenedLibrary, dialect: Dialect, input: &[u8]) -> NativeEnd {
     if let Some((name, len)) = over {
         // SAFETY: `out` was filled by this plugin's `call` and is freed once, by the plugin.
         unsafe { (plugin.free)(&mut out) };
-        return NativeEnd::Failed(format!(
-            "{name} went over {OUTPUT_CAP} bytes ({len}); nothing it printed is used"
-        ));
+        return Err(NativeError::OutputTooLarge {
+            stream: name,
+            len,
+            cap: OUTPUT_CAP,
+        });
     }
     // SAFETY: on status 0 the plugin filled `out` with buffers of the lengths given, which
     // stay valid until `free` below.
@@ -370,11 +506,11 @@ fn call(library: OpenedLibrary, dialect: Dialect, input: &[u8]) -> NativeEnd {
     let exit_code = out.exit_code;
     // SAFETY: `out` was filled by this plugin's `call` and is freed once, by the plugin.
     unsafe { (plugin.free)(&mut out) };
-    NativeEnd::Exited {
+    Ok(NativeReply {
         exit_code,
         stdout,
         stderr,
-    }
+    })
 }
 
 /// Copies `len` bytes from `ptr` (nothing when null).
@@ -391,14 +527,14 @@ unsafe fn copy(ptr: *const u8, len: usize) -> Vec<u8> {
 }
 
 /// The plugin of `library`'s bytes, loaded and checked on first use.
-fn load(library: OpenedLibrary) -> Result<Plugin, String> {
+fn load(library: OpenedLibrary) -> Result<Plugin, NativeError> {
     let mut plugins = PLUGINS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(plugin) = plugins.get(&library.sha256) {
         return Ok(*plugin);
     }
-    let shown = library.path.display().to_string();
+    let path = library.path.clone();
     let load_path = match &library.image {
         Some(image) => image_path(image),
         None => library.path.clone(),
@@ -406,19 +542,21 @@ fn load(library: OpenedLibrary) -> Result<Plugin, String> {
     // SAFETY: loading a library runs its initializers. Native handlers are trusted code, like
     // command hooks (the trust gate decided on these very bytes before this runs); this is the
     // documented contract.
-    let loaded = unsafe { libloading::Library::new(&load_path) }
-        .map_err(|error| format!("native library {shown} cannot be loaded: {error}"))?;
+    let loaded =
+        unsafe { libloading::Library::new(&load_path) }.map_err(|source| NativeError::Load {
+            path: path.clone(),
+            source,
+        })?;
     // A library is never unloaded: its functions may still run on a timed-out call's thread.
     let loaded: &'static libloading::Library = Box::leak(Box::new(loaded));
     // Its memory file stays open as long: the dynamic loader knows a loaded library by its
     // path name (`/proc/self/fd/N`) and by device and inode, which a closed descriptor would
     // let another library reuse.
     std::mem::forget(library.image);
-    let symbol_error = |name: &[u8], error: libloading::Error| {
-        let name = String::from_utf8_lossy(name).into_owned();
-        format!(
-            "native library {shown} lacks the symbol `{name}` ({error}): build it with `hook_sdk::export_native!`"
-        )
+    let symbol_error = |name: &[u8], source: libloading::Error| NativeError::MissingSymbol {
+        path: path.clone(),
+        symbol: String::from_utf8_lossy(name).into_owned(),
+        source,
     };
     // SAFETY: the symbol is declared with the ABI's signature for it; a library that exports
     // the name with another type breaks the ABI contract its version promises.
@@ -428,13 +566,17 @@ fn load(library: OpenedLibrary) -> Result<Plugin, String> {
     // SAFETY: `hook_sdk_abi_version` returns a pointer to a static NUL-terminated string.
     let version_ptr = unsafe { version() };
     if version_ptr.is_null() {
-        return Err(format!("native library {shown} gives no ABI version"));
+        return Err(NativeError::UnreadableVersion {
+            path,
+            version: None,
+            source: None,
+        });
     }
     // SAFETY: non-null, and a static NUL-terminated string per the ABI.
     let plugin_version = unsafe { CStr::from_ptr(version_ptr) }
         .to_string_lossy()
         .into_owned();
-    check_version(&plugin_version).map_err(|why| format!("native library {shown}: {why}"))?;
+    check_version(&path, &plugin_version)?;
     // SAFETY: as for the version symbol; the version check above says the types match.
     let call: CallFn = unsafe { loaded.get::<CallFn>(SYMBOL_CALL) }
         .map(|symbol| *symbol)
@@ -463,10 +605,14 @@ fn image_path(image: &File) -> PathBuf {
 }
 
 /// Whether a plugin speaking ABI `plugin` can be called by this engine.
-fn check_version(plugin: &str) -> Result<(), String> {
-    let parsed = semver::Version::parse(plugin)
-        .map_err(|error| format!("ABI version `{plugin}` is not semver: {error}"))?;
-    let ours = semver::Version::parse(ABI_VERSION).map_err(|error| error.to_string())?;
+fn check_version(path: &Path, plugin: &str) -> Result<(), NativeError> {
+    let parsed =
+        semver::Version::parse(plugin).map_err(|source| NativeError::UnreadableVersion {
+            path: path.to_owned(),
+            version: Some(plugin.to_owned()),
+            source: Some(source),
+        })?;
+    let ours = semver::Version::parse(ABI_VERSION).expect("ABI_VERSION is a semver version");
     let requirement = semver::VersionReq {
         comparators: vec![semver::Comparator {
             op: semver::Op::Caret,
@@ -479,31 +625,46 @@ fn check_version(plugin: &str) -> Result<(), String> {
     if requirement.matches(&ours) {
         Ok(())
     } else {
-        Err(format!(
-            "ABI version {plugin} is not compatible with this engine's {ABI_VERSION}: rebuild the plugin with a hook-sdk of ABI {}.x",
-            ours.major
-        ))
+        Err(NativeError::IncompatibleAbi {
+            path: path.to_owned(),
+            plugin: plugin.to_owned(),
+            engine: ABI_VERSION,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::check_version;
+    use std::path::Path;
+
+    use super::{NativeError, check_version};
 
     #[test]
     fn versions_are_checked_with_semver() {
-        assert!(check_version("1.0.0").is_ok());
+        let path = Path::new("/lib/plugin.so");
+        assert!(check_version(path, "1.0.0").is_ok());
+        for newer in ["2.0.0", "1.9.0", "0.1.0"] {
+            let error = check_version(path, newer).unwrap_err();
+            assert!(
+                matches!(&error, NativeError::IncompatibleAbi { plugin, .. } if plugin == newer),
+                "{error:?}"
+            );
+            assert!(error.to_string().contains("not compatible"), "{error}");
+        }
+        let error = check_version(path, "one").unwrap_err();
         assert!(
-            check_version("2.0.0")
-                .unwrap_err()
-                .contains("not compatible")
+            matches!(
+                &error,
+                NativeError::UnreadableVersion {
+                    source: Some(_),
+                    ..
+                }
+            ),
+            "{error:?}"
         );
-        assert!(
-            check_version("1.9.0")
-                .unwrap_err()
-                .contains("not compatible")
+        assert_eq!(
+            error.to_string(),
+            "native library /lib/plugin.so: ABI version `one` is not semver: unexpected character 'o' while parsing major version number"
         );
-        assert!(check_version("0.1.0").is_err());
-        assert!(check_version("one").unwrap_err().contains("not semver"));
     }
 }

@@ -7,10 +7,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::common::{Reply, Server, Setup, pre_tool_use, statuses};
+use crate::common::{Setup, pre_tool_use, statuses};
 use hook_exec::{
     BoxFuture, EngineOptions, McpClient, McpError, ModelClient, ModelError, ModelRequest,
-    OpenAiCompatibleClient,
 };
 use hook_protocol::{Decision, Dialect, HandlerType, RunStatus, SkipReason};
 use serde_json::{Value, json};
@@ -171,67 +170,6 @@ prompt = "done?"
         .await;
     assert_eq!(outcome.runs[0].skip_reason, Some(SkipReason::Unsupported));
     assert!(model.asked.lock().unwrap().is_empty());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_openai_compatible_client_talks_to_a_chat_endpoint() {
-    let server = Server::start(|_| {
-        let content = "{\"ok\": false, \"reason\": \"not on Fridays\"}";
-        Reply::new(
-            200,
-            json!({"choices": [{"message": {"role": "assistant", "content": content}}]})
-                .to_string(),
-        )
-    })
-    .await;
-    let client =
-        OpenAiCompatibleClient::new(format!("{}/v1/", server.url), Some("k3y".into()), "small");
-    assert_eq!(
-        client.endpoint(),
-        format!("{}/v1/chat/completions", server.url)
-    );
-    let config = json!({"hooks": {"UserPromptSubmit": [{"hooks": [
-        {"type": "prompt", "prompt": "Allowed? $ARGUMENTS"},
-    ]}]}});
-    let setup = Setup::new(Dialect::Verboo, &config.to_string());
-    let input = setup.input(json!({"hook_event_name": "UserPromptSubmit", "prompt": "deploy"}));
-    let outcome = setup
-        .engine(EngineOptions::default())
-        .with_model_client(client)
-        .dispatch(&input)
-        .await;
-    assert_eq!(outcome.decision, Decision::Block, "{outcome:#?}");
-    assert_eq!(outcome.reason.as_deref(), Some("not on Fridays"));
-
-    let request = &server.requests()[0];
-    assert!(request.head.starts_with("POST /v1/chat/completions "));
-    assert_eq!(
-        request.header("authorization").as_deref(),
-        Some("Bearer k3y")
-    );
-    let body: Value = serde_json::from_slice(&request.body).unwrap();
-    assert_eq!(body["model"], "small");
-    assert_eq!(body["messages"][0]["role"], "system");
-    assert_eq!(
-        body["messages"][1]["content"],
-        format!("Allowed? {}", input.to_value())
-    );
-
-    // A server error is a failed request.
-    let failing = Server::start(|_| Reply::new(500, "overloaded")).await;
-    let client = OpenAiCompatibleClient::new(failing.url.clone(), None, "m");
-    let error = client
-        .complete(ModelRequest {
-            kind: HandlerType::Prompt,
-            system: String::new(),
-            prompt: "p".into(),
-            model: None,
-            timeout: std::time::Duration::from_secs(5),
-        })
-        .await
-        .unwrap_err();
-    assert!(error.message.contains("answered HTTP 500"), "{error}");
-    assert!(failing.requests()[0].header("authorization").is_none());
 }
 
 /// An MCP client whose tools answer from a script, recording every call.

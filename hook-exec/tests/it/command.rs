@@ -5,14 +5,14 @@
 
 use std::time::Duration;
 
-use hook_exec::command::{CommandRun, CommandSpec, OUTPUT_CAP, RunEnd, run_command};
+use hook_exec::command::{CommandError, CommandRun, CommandSpec, OUTPUT_CAP, run_command};
 
 fn run_hook(command: &str, stdin: &[u8], timeout: Duration) -> (CommandRun, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let mut spec = CommandSpec::new(command, dir.path(), timeout);
     // Grandchildren holding the pipe are waited for briefly: 100 ms is enough to show it.
     spec.pipe_grace = Duration::from_millis(100);
-    spec.stdin = stdin.to_vec();
+    spec.stdin = stdin.into();
     spec.env
         .push(("HOOK_TEST_VAR".into(), "from-the-engine".into()));
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -59,7 +59,7 @@ fn stdin_cwd_and_environment_reach_the_hook() {
         b"{\"a\":1}",
         Duration::from_secs(10),
     );
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert_eq!(run.exit_code, Some(0));
     assert_eq!(run.stdout, b"{\"a\":1}");
     let stderr = String::from_utf8(run.stderr).unwrap();
@@ -71,7 +71,7 @@ fn stdin_cwd_and_environment_reach_the_hook() {
 fn a_hook_that_never_reads_stdin_is_fine() {
     let big = vec![b'x'; 4 * 1024 * 1024];
     let (run, _dir) = run_hook("echo done", &big, Duration::from_secs(10));
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert_eq!(run.stdout, b"done\n");
 }
 
@@ -82,7 +82,17 @@ fn five_mib_of_output_fails_the_run_without_hanging() {
         b"",
         Duration::from_secs(20),
     );
-    assert_eq!(run.end, RunEnd::OutputTooLarge { stream: "stdout" });
+    assert!(
+        matches!(
+            run.end,
+            Err(CommandError::OutputTooLarge {
+                stream: "stdout",
+                cap: OUTPUT_CAP
+            })
+        ),
+        "{:?}",
+        run.end
+    );
     assert_eq!(run.stdout.len(), OUTPUT_CAP);
 
     let (run, _dir) = run_hook(
@@ -90,13 +100,23 @@ fn five_mib_of_output_fails_the_run_without_hanging() {
         b"",
         Duration::from_secs(20),
     );
-    assert_eq!(run.end, RunEnd::OutputTooLarge { stream: "stderr" });
+    assert!(
+        matches!(
+            run.end,
+            Err(CommandError::OutputTooLarge {
+                stream: "stderr",
+                cap: OUTPUT_CAP
+            })
+        ),
+        "{:?}",
+        run.end
+    );
 }
 
 #[test]
 fn exactly_the_cap_is_not_too_large() {
     let (run, _dir) = run_hook("head -c 1048576 /dev/zero", b"", Duration::from_secs(20));
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert_eq!(run.stdout.len(), OUTPUT_CAP);
 }
 
@@ -107,7 +127,11 @@ fn a_hook_that_never_exits_times_out_and_its_whole_group_dies() {
         b"",
         Duration::from_millis(500),
     );
-    assert_eq!(run.end, RunEnd::TimedOut);
+    assert!(
+        matches!(run.end, Err(CommandError::TimedOut { limit }) if limit == Duration::from_millis(500)),
+        "{:?}",
+        run.end
+    );
     assert_eq!(run.exit_code, None);
     let pid = pid_in(&dir);
     assert!(
@@ -124,7 +148,7 @@ fn a_grandchild_holding_the_pipe_is_waited_for_briefly_then_killed() {
         b"",
         Duration::from_secs(30),
     );
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert_eq!(run.exit_code, Some(0));
     assert_eq!(run.stdout, b"{}\n");
     let pid = pid_in(&dir);
@@ -138,14 +162,14 @@ fn a_background_child_with_its_output_redirected_does_not_survive_either() {
         b"",
         Duration::from_secs(10),
     );
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert!(dies(&pid_in(&dir)));
 }
 
 #[test]
 fn a_hook_that_kills_itself_has_no_exit_code() {
     let (run, _dir) = run_hook("kill -9 $$", b"", Duration::from_secs(10));
-    assert_eq!(run.end, RunEnd::Exited);
+    assert!(run.end.is_ok(), "{:?}", run.end);
     assert_eq!(run.exit_code, None);
 }
 
@@ -165,13 +189,18 @@ fn a_missing_working_directory_is_a_spawn_failure() {
     let run = tokio::runtime::Runtime::new()
         .unwrap()
         .block_on(run_command(&spec));
+    let Err(error) = run.end else {
+        panic!("a missing directory started a hook: {run:?}");
+    };
     assert_eq!(
-        run.end,
-        RunEnd::SpawnFailed {
-            error: "cannot start the hook: its working directory /no/such/dir does not exist"
-                .into()
-        }
+        error.to_string(),
+        "cannot start the hook: its working directory /no/such/dir does not exist"
     );
+    let CommandError::NoWorkingDirectory { cwd, source } = &error else {
+        panic!("not a missing directory: {error:?}");
+    };
+    assert_eq!(cwd, std::path::Path::new("/no/such/dir"));
+    assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
 }
 
 #[test]

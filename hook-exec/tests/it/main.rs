@@ -6,6 +6,7 @@ mod clients;
 mod command;
 mod common;
 mod engine;
+mod errors;
 mod hostile;
 mod http;
 mod native;

@@ -6,7 +6,7 @@
 #![cfg(unix)]
 
 #[path = "support/raw_plugin.rs"]
-mod raw_plugin;
+pub(crate) mod raw_plugin;
 
 use std::path::{Path, PathBuf};
 

@@ -78,6 +78,7 @@ pub(crate) fn pre_tool_use(tool: &str, command: &str) -> Value {
 }
 
 /// A request the test server received.
+#[cfg(feature = "http")]
 #[derive(Debug, Clone)]
 pub(crate) struct Received {
     /// The request line and headers, lowercased header names as sent.
@@ -85,6 +86,7 @@ pub(crate) struct Received {
     pub(crate) body: Vec<u8>,
 }
 
+#[cfg(feature = "http")]
 impl Received {
     /// The value of header `name` (case-insensitive).
     pub(crate) fn header(&self, name: &str) -> Option<String> {
@@ -101,12 +103,14 @@ impl Received {
 }
 
 /// What the test server answers.
+#[cfg(feature = "http")]
 pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) body: Vec<u8>,
     pub(crate) delay: std::time::Duration,
 }
 
+#[cfg(feature = "http")]
 impl Reply {
     pub(crate) fn new(status: u16, body: impl Into<Vec<u8>>) -> Reply {
         Reply {
@@ -119,11 +123,13 @@ impl Reply {
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers each request with `reply(request)` and
 /// records every request. It lives as long as the test's runtime.
+#[cfg(feature = "http")]
 pub(crate) struct Server {
     pub(crate) url: String,
     pub(crate) received: std::sync::Arc<std::sync::Mutex<Vec<Received>>>,
 }
 
+#[cfg(feature = "http")]
 impl Server {
     pub(crate) async fn start(
         reply: impl Fn(&Received) -> Reply + Send + Sync + 'static,

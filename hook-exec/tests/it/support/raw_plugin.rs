@@ -107,6 +107,40 @@ pub unsafe extern "C" fn hook_sdk_free(_out: *mut NativeOutput) {{}}
         stdout_len = answer.stdout_len,
         exit_code = answer.exit_code,
     );
+    build(&dir, &name, &source)
+}
+
+/// A plugin named `name` that reports ABI version `abi` and whose `hook_sdk_call` runs `body`
+/// (Rust statements ending in the `i32` status it returns; it never fills `out`). For the
+/// failures a well-behaved plugin never shows: a foreign ABI, a refusal, a call that hangs.
+pub fn custom_plugin(name: &str, abi: &str, body: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "raw-plugins-{}-{}",
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_CRATE_NAME"),
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = format!(
+        r#"
+use std::ffi::{{c_char, c_void}};
+#[unsafe(no_mangle)]
+pub extern "C" fn hook_sdk_abi_version() -> *const c_char {{ c"{abi}".as_ptr() }}
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hook_sdk_call(
+    _input: *const u8, _input_len: usize, _dialect: *const u8, _dialect_len: usize,
+    _out: *mut c_void,
+) -> i32 {{
+    {body}
+}}
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hook_sdk_free(_out: *mut c_void) {{}}
+"#
+    );
+    build(&dir, name, &source)
+}
+
+/// Compiles `source` into the library `name` in `dir`.
+fn build(dir: &Path, name: &str, source: &str) -> PathBuf {
     let src = dir.join(format!("{name}.rs"));
     std::fs::write(&src, source).unwrap();
     let out = dir.join(format!(
@@ -124,7 +158,7 @@ pub unsafe extern "C" fn hook_sdk_free(_out: *mut NativeOutput) {{}}
             "cdylib",
             "--crate-name",
         ])
-        .arg(&name)
+        .arg(name)
         .args(["-C", "debuginfo=0", "-C", "strip=debuginfo", "-o"])
         .arg(&partial)
         .arg(&src)

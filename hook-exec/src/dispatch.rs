@@ -1,0 +1,295 @@
+//! The engine an agent embeds: build once from a loaded configuration, then `dispatch` events.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hook_config::{AllowAll, Broken, Gate, Handler, Registry};
+use hook_protocol::{
+    Decision, Dialect, Event, EventInput, HandlerType, Outcome, Run, RunStatus, SkipReason,
+};
+
+use crate::background::{AsyncResult, Background};
+use crate::client::{McpClient, ModelClient};
+use crate::combine::{Finished, combine};
+
+/// Settings of an [`Engine`]: start from [`EngineOptions::default`] and the `with_*` methods
+/// (`#[non_exhaustive]`: settings get added).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct EngineOptions {
+    /// How many consecutive `Stop`/`SubagentStop` blocks a session may get before the engine
+    /// lets the stop through (and says so). Default 8.
+    pub stop_loop_cap: u32,
+    /// The private folder where lime writes the whole text of an `additionalContext` over its
+    /// limit (see [`crate::context`]: created 0700 if missing, refused when it is a symlink, not
+    /// the user's, or writable by others; files 0600, old ones removed). `None` (the default)
+    /// writes no side file: the model gets the head and tail preview only, and the note in it
+    /// says the rest was dropped. `hook run` passes `<home>/hook-context`.
+    pub side_file_dir: Option<PathBuf>,
+    /// The project directory, for verboo's `CLAUDE_PROJECT_DIR`; the event's `cwd` when `None`.
+    pub project_dir: Option<PathBuf>,
+    /// How many async (background) handlers may run at once; the others wait for a slot.
+    /// Default 8; 0 counts as 1.
+    pub max_async: usize,
+    /// How long a command hook's leftover children may hold its output open after it exits
+    /// ([`CommandSpec::pipe_grace`](crate::command::CommandSpec::pipe_grace)). Default 2 s.
+    pub pipe_grace: Duration,
+    /// Linux: command hooks get SIGKILL when the thread that started them exits
+    /// ([`CommandSpec::kill_on_parent_death`](crate::command::CommandSpec::kill_on_parent_death)). Default off: turn it on only when every
+    /// dispatch (and async hook) is started from threads that live as long as the engine, as
+    /// in `hook run` (a current-thread runtime on the main thread).
+    pub kill_on_parent_death: bool,
+}
+
+impl EngineOptions {
+    /// These options with [`EngineOptions::stop_loop_cap`] set.
+    pub fn with_stop_loop_cap(mut self, cap: u32) -> Self {
+        self.stop_loop_cap = cap;
+        self
+    }
+
+    /// These options with [`EngineOptions::side_file_dir`] set.
+    pub fn with_side_file_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.side_file_dir = Some(dir.into());
+        self
+    }
+
+    /// These options with [`EngineOptions::project_dir`] set.
+    pub fn with_project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = Some(dir.into());
+        self
+    }
+
+    /// These options with [`EngineOptions::max_async`] set.
+    pub fn with_max_async(mut self, max: usize) -> Self {
+        self.max_async = max;
+        self
+    }
+
+    /// These options with [`EngineOptions::pipe_grace`] set.
+    pub fn with_pipe_grace(mut self, grace: Duration) -> Self {
+        self.pipe_grace = grace;
+        self
+    }
+
+    /// These options with [`EngineOptions::kill_on_parent_death`] set.
+    pub fn with_kill_on_parent_death(mut self, kill: bool) -> Self {
+        self.kill_on_parent_death = kill;
+        self
+    }
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            stop_loop_cap: 8,
+            side_file_dir: None,
+            project_dir: None,
+            max_async: 8,
+            pipe_grace: crate::command::PIPE_GRACE,
+            kill_on_parent_death: false,
+        }
+    }
+}
+
+/// Runs the hooks of one loaded configuration.
+///
+/// No global state: two engines in one process never share anything. Dropping a `dispatch`
+/// future kills the hooks it started.
+pub struct Engine {
+    pub(crate) registry: Registry,
+    pub(crate) gate: Box<dyn Gate>,
+    pub(crate) options: Arc<EngineOptions>,
+    /// Consecutive Stop/SubagentStop blocks per session.
+    pub(crate) stop_blocks: Mutex<HashMap<String, u32>>,
+    /// Answers `prompt` and `agent` handlers.
+    pub(crate) model: Option<Arc<dyn ModelClient>>,
+    /// Calls the tools of `mcp_tool` handlers.
+    pub(crate) mcp: Option<Arc<dyn McpClient>>,
+    /// The HTTP client of `http` handlers, set up on first use.
+    #[cfg(feature = "http")]
+    pub(crate) http: std::sync::OnceLock<Result<reqwest::Client, crate::http::HttpError>>,
+    /// Async handlers started and not collected yet.
+    pub(crate) background: Background,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("dialect", &self.registry.dialect())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// An engine over `registry` that lets every handler run.
+    pub fn new(registry: Registry) -> Self {
+        let options = EngineOptions::default();
+        Engine {
+            registry,
+            gate: Box::new(AllowAll),
+            background: Background::new(options.max_async),
+            options: Arc::new(options),
+            stop_blocks: Mutex::new(HashMap::new()),
+            model: None,
+            mcp: None,
+            #[cfg(feature = "http")]
+            http: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Uses `gate` to decide which handlers may run.
+    pub fn with_gate(mut self, gate: impl Gate + 'static) -> Self {
+        self.gate = Box::new(gate);
+        self
+    }
+
+    /// Replaces the engine's options. Call it while building the engine: it also resets the
+    /// slots of async handlers, cancelling any already started.
+    pub fn with_options(mut self, options: EngineOptions) -> Self {
+        self.background = Background::new(options.max_async);
+        self.options = Arc::new(options);
+        self
+    }
+
+    /// Uses `client` to answer `prompt` and `agent` handlers (verboo, wuu). Without one, wuu
+    /// prompt hooks allow (fail-open) and verboo's are skipped with `no_client`.
+    pub fn with_model_client(mut self, client: impl ModelClient + 'static) -> Self {
+        self.model = Some(Arc::new(client));
+        self
+    }
+
+    /// Uses `client` to call the tools of `mcp_tool` handlers (lime, verboo). Without one they
+    /// are skipped with `no_client`.
+    pub fn with_mcp_client(mut self, client: impl McpClient + 'static) -> Self {
+        self.mcp = Some(Arc::new(client));
+        self
+    }
+
+    /// Waits for the async handlers started by events of `session_id` (and of `turn_id`, when
+    /// given: the input's `turn_id`) and returns their results, in the order they were started.
+    ///
+    /// Each result is delivered once, and only to the session (and turn) that started it: two
+    /// sessions of one engine never see each other's.
+    pub async fn collect_async(&self, session_id: &str, turn_id: Option<&str>) -> Vec<AsyncResult> {
+        self.background.collect(session_id, turn_id, false).await
+    }
+
+    /// Like [`collect_async`](Self::collect_async) but without waiting: only the results of the
+    /// handlers that have already finished; the others stay pending.
+    pub async fn collect_finished_async(
+        &self,
+        session_id: &str,
+        turn_id: Option<&str>,
+    ) -> Vec<AsyncResult> {
+        self.background.collect(session_id, turn_id, true).await
+    }
+
+    /// Cancels every async handler of `session_id` that has not been collected (at session end):
+    /// running hooks are killed with their whole process group (as the runtime drops their
+    /// aborted tasks, at its next turn), results are dropped. Returns how many were cancelled.
+    pub fn cancel_async(&self, session_id: &str) -> usize {
+        self.background.cancel(session_id)
+    }
+
+    /// How many async handlers of `session_id` have not been collected or cancelled yet.
+    pub fn pending_async(&self, session_id: &str) -> usize {
+        self.background.count(session_id)
+    }
+
+    /// The dialect whose rules this engine follows.
+    pub fn dialect(&self) -> Dialect {
+        self.registry.dialect()
+    }
+
+    /// The configuration this engine runs.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Runs every matching hook of `input`'s event and combines their results.
+    ///
+    /// The outcome's `updated_input` is a proposal, not an authorization: the agent must run its
+    /// own permission check on it again. A hook never widens what the agent may do.
+    pub async fn dispatch(&self, input: &EventInput) -> Outcome {
+        let dialect = self.dialect();
+        let event = input.event();
+        let mut value = crate::schedule::Payload::new(input.to_value());
+        let match_value = event
+            .match_target(dialect)
+            .value_in(&value)
+            .map(|v| v.into_owned());
+        let tool_input = value.get("tool_input").cloned();
+        let handlers: Vec<&Handler> = self
+            .registry
+            // Suppressed handlers too: each is reported as skipped, never run.
+            .select_including_suppressed(&event, match_value.as_deref(), tool_input.as_ref())
+            .collect();
+
+        let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers);
+        let env_path = env_file.as_ref().and_then(|f| f.path());
+        let mut finished = match dialect {
+            Dialect::Wuu => self.run_serially(&event, &handlers, &mut value).await,
+            Dialect::Verboo | Dialect::Lime => {
+                self.run_concurrently(&event, &handlers, &value, env_path)
+                    .await
+            }
+        };
+        // What could not be read never runs, and is never left out silently either.
+        finished.extend(
+            self.registry
+                .broken_for(&event, match_value.as_deref())
+                .map(broken_run),
+        );
+        let mut outcome = combine(dialect, event, finished);
+        if let Some(env_file) = env_file {
+            env_file.report(&mut outcome);
+        }
+        self.limit_stop_loops(input.session_id(), &mut outcome);
+        outcome
+    }
+
+    /// Past the cap of consecutive Stop/SubagentStop blocks, lets the stop through.
+    fn limit_stop_loops(&self, session_id: &str, outcome: &mut Outcome) {
+        if !matches!(outcome.event, Event::Stop | Event::SubagentStop) {
+            return;
+        }
+        let mut counts = self
+            .stop_blocks
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if outcome.decision != Decision::Block {
+            counts.remove(session_id);
+            return;
+        }
+        let count = counts.entry(session_id.to_owned()).or_insert(0);
+        *count += 1;
+        if *count > self.options.stop_loop_cap {
+            outcome.decision = Decision::Continue;
+            outcome.system_messages.push(format!(
+                "{} blocked {} times in a row (cap {}): letting the agent stop",
+                outcome.event, count, self.options.stop_loop_cap
+            ));
+            outcome.reason = None;
+            counts.remove(session_id);
+        }
+    }
+}
+
+/// The `runs` entry of a handler, group or file that could not be read.
+fn broken_run(broken: &Broken) -> Finished {
+    let mut run = Run::new(
+        broken.key.clone(),
+        broken.source.clone(),
+        broken.handler_type.unwrap_or(HandlerType::Command),
+    );
+    run.status = RunStatus::Skipped;
+    run.skip_reason = Some(SkipReason::Invalid);
+    run.error = Some(broken.error.clone());
+    Finished {
+        run,
+        response: None,
+    }
+}

@@ -1,0 +1,91 @@
+//! `command` handlers: the shell command with the event JSON on stdin (see
+//! [`crate::command`] for the process itself), its exit code and output read by
+//! `hook_protocol::interpret`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hook_config::Handler;
+use hook_protocol::{Dialect, Event, SkipReason, interpret};
+use serde_json::Value;
+
+use super::{base_run, failed, millis, read_result, skipped, timed_out_with};
+use crate::combine::Finished;
+use crate::command::{CommandError, CommandSpec, run_command};
+use crate::dispatch::EngineOptions;
+use crate::schedule::Payload;
+
+fn command_for_platform(handler: &Handler) -> Option<String> {
+    if cfg!(windows)
+        && let Some(command) = &handler.config.command_windows
+    {
+        return Some(command.clone());
+    }
+    handler.expanded_command()
+}
+
+/// Runs one command handler to its end (a free function so background tasks can own its inputs).
+pub(crate) async fn run_command_handler(
+    dialect: Dialect,
+    options: &EngineOptions,
+    event: &Event,
+    handler: &Handler,
+    value: &Payload,
+    env_file: Option<&Path>,
+) -> Finished {
+    let Some(command) = command_for_platform(handler) else {
+        let why = "no command for this platform".to_owned();
+        return skipped(handler, SkipReason::Unsupported, why);
+    };
+    let cwd = value.get("cwd").and_then(Value::as_str).unwrap_or(".");
+    let mut spec = CommandSpec::new(command, cwd, handler.timeout);
+    spec.stdin = Arc::clone(value.bytes());
+    spec.env = environment(dialect, options, event, handler, Path::new(cwd));
+    if let Some(path) = env_file {
+        spec.env
+            .push(("CLAUDE_ENV_FILE".to_owned(), path.display().to_string()));
+    }
+    spec.pipe_grace = options.pipe_grace;
+    spec.kill_on_parent_death = options.kill_on_parent_death;
+
+    let run = run_command(&spec).await;
+    let mut entry = base_run(handler);
+    entry.duration_ms = Some(millis(run.duration));
+    entry.exit_code = run.exit_code;
+    if let Err(error) = run.end {
+        // The error's text is the run's: "timed out after ..." included.
+        return match error {
+            CommandError::TimedOut { .. } => timed_out_with(entry, error.to_string()),
+            error => failed(entry, error.to_string()),
+        };
+    }
+    let result = interpret(dialect, event, run.exit_code, &run.stdout, &run.stderr);
+    read_result(dialect, options, handler, entry, result)
+}
+
+/// The variables a command hook gets on top of the inherited environment.
+fn environment(
+    dialect: Dialect,
+    options: &EngineOptions,
+    event: &Event,
+    handler: &Handler,
+    cwd: &Path,
+) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("HOOK_DIALECT".to_owned(), dialect.to_string()),
+        ("HOOK_EVENT".to_owned(), event.to_string()),
+    ];
+    if dialect == Dialect::Verboo {
+        let project = options.project_dir.as_deref().unwrap_or(cwd);
+        env.push((
+            "CLAUDE_PROJECT_DIR".to_owned(),
+            project.display().to_string(),
+        ));
+    }
+    if let Some(root) = &handler.plugin_root {
+        // Every dialect: lime as Codex does, for plugins written for Claude Code.
+        env.push(("PLUGIN_ROOT".to_owned(), root.display().to_string()));
+        env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
+    }
+    env
+}

@@ -1,0 +1,337 @@
+//! Scheduling one event's handlers: serially (wuu's chain) or all at once (verboo, lime), the
+//! gate's verdict, async (background) handlers, and which runner a handler goes to.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hook_config::Handler;
+use hook_protocol::{Decision, Dialect, Event, HandlerType, RunStatus, SkipReason};
+use serde_json::Value;
+
+use crate::background::AsyncResult;
+use crate::combine::Finished;
+use crate::dispatch::Engine;
+use crate::runner::{base_run, run_command_handler, skipped};
+
+/// The event as every handler of one dispatch gets it: its JSON value, and that value
+/// serialized once (the stdin of command hooks, the body of http hooks, the input of native
+/// ones), shared by every handler instead of serialized per handler. Cheap to clone.
+#[derive(Debug, Clone)]
+pub(crate) struct Payload {
+    value: Arc<Value>,
+    bytes: Arc<[u8]>,
+}
+
+impl Payload {
+    pub(crate) fn new(value: Value) -> Self {
+        let bytes = serialize(&value);
+        Payload {
+            value: Arc::new(value),
+            bytes,
+        }
+    }
+
+    /// The event JSON, serialized.
+    pub(crate) fn bytes(&self) -> &Arc<[u8]> {
+        &self.bytes
+    }
+
+    /// wuu: a hook's rewrite becomes the next hook's `tool_input` (serialized again).
+    fn set_tool_input(&mut self, updated: Value) {
+        if let Some(object) = Arc::make_mut(&mut self.value).as_object_mut() {
+            object.insert("tool_input".to_owned(), updated);
+            self.bytes = serialize(&self.value);
+        }
+    }
+}
+
+impl std::ops::Deref for Payload {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+fn serialize(value: &Value) -> Arc<[u8]> {
+    serde_json::to_vec(value)
+        .expect("a JSON value always serializes")
+        .into()
+}
+
+impl Engine {
+    /// wuu: in configuration order, each rewrite feeding the next hook's `tool_input`; the
+    /// chain stops at the first block or error.
+    pub(crate) async fn run_serially(
+        &self,
+        event: &Event,
+        handlers: &[&Handler],
+        value: &mut Payload,
+    ) -> Vec<Finished> {
+        let mut finished = Vec::with_capacity(handlers.len());
+        let mut stopped_by: Option<String> = None;
+        for handler in handlers {
+            if let Some(key) = &stopped_by {
+                let why = format!("not run: {key} blocked or failed first");
+                finished.push(skipped(handler, SkipReason::ChainStopped, why));
+                continue;
+            }
+            let done = self.run_handler(event, handler, value, None).await;
+            let stops = matches!(
+                done.run.status,
+                RunStatus::Blocked | RunStatus::Failed | RunStatus::TimedOut
+            );
+            if let Some(updated) = done.response.as_ref().and_then(|r| r.updated_input.clone()) {
+                value.set_tool_input(updated);
+            }
+            if stops {
+                stopped_by = Some(handler.key.clone());
+            }
+            finished.push(done);
+        }
+        finished
+    }
+
+    /// verboo and lime: all at once, reported in configuration order.
+    pub(crate) async fn run_concurrently(
+        &self,
+        event: &Event,
+        handlers: &[&Handler],
+        value: &Payload,
+        env_file: Option<&Path>,
+    ) -> Vec<Finished> {
+        let runs = handlers
+            .iter()
+            .map(|handler| self.run_handler(event, handler, value, env_file));
+        // Concurrently on this task, results in configuration order.
+        futures::future::join_all(runs).await
+    }
+
+    /// Runs one handler, or says why it does not run. `env_file` is verboo's `CLAUDE_ENV_FILE`
+    /// for command hooks of the events that get one.
+    pub(crate) async fn run_handler(
+        &self,
+        event: &Event,
+        handler: &Handler,
+        value: &Payload,
+        env_file: Option<&Path>,
+    ) -> Finished {
+        let dialect = self.dialect();
+        if let Some(suppression) = &handler.suppressed {
+            return skipped(
+                handler,
+                SkipReason::DisabledBySettings,
+                suppression.to_string(),
+            );
+        }
+        // A native library is read once, before the gate: the gate decides on the digest of
+        // the bytes that will be loaded (see `native`).
+        let mut library = None;
+        let verdict = if handler.config.handler_type == HandlerType::Native {
+            let opened = crate::native::open(handler).await;
+            let verdict = self
+                .gate
+                .check_native(handler, opened.as_ref().ok().map(|l| l.sha256()));
+            library = Some(opened);
+            verdict
+        } else {
+            self.gate.check(handler)
+        };
+        if let Some((reason, why)) = verdict {
+            return skipped(handler, reason, why);
+        }
+        let ignored_async = match async_mode(dialect, event, handler) {
+            AsyncMode::Background => return self.start_async(event, handler, value),
+            AsyncMode::Foreground(why) => Some(why),
+            AsyncMode::NotAsync => None,
+        };
+        let mut done = match handler.config.handler_type {
+            HandlerType::Command => {
+                run_command_handler(dialect, &self.options, event, handler, value, env_file).await
+            }
+            HandlerType::Prompt | HandlerType::Agent if dialect == Dialect::Lime => {
+                let why = "lime parses prompt and agent handlers but never runs them";
+                skipped(handler, SkipReason::Unsupported, why.to_owned())
+            }
+            HandlerType::Prompt | HandlerType::Agent => {
+                self.run_model_handler(event, handler, value).await
+            }
+            HandlerType::McpTool => self.run_mcp_handler(event, handler, value).await,
+            HandlerType::Http if dialect == Dialect::Verboo => {
+                self.run_http_handler(event, handler, value).await
+            }
+            HandlerType::Http => {
+                let why = format!("{dialect} does not run http handlers");
+                skipped(handler, SkipReason::Unsupported, why)
+            }
+            HandlerType::Native => {
+                self.run_native_handler(event, handler, library, value)
+                    .await
+            }
+        };
+        if let Some(why) = ignored_async
+            && done.run.status != RunStatus::Skipped
+        {
+            done.run.warnings.push(why);
+        }
+        done
+    }
+
+    /// Starts an async command handler in the background; its `runs` entry says `async`.
+    pub(crate) fn start_async(
+        &self,
+        event: &Event,
+        handler: &Handler,
+        value: &Payload,
+    ) -> Finished {
+        let session_id = value
+            .get("session_id")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let turn_id = value
+            .get("turn_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let dialect = self.dialect();
+        let options = Arc::clone(&self.options);
+        let permits = self.background.permits();
+        let task = (
+            event.clone(),
+            handler.clone(),
+            value.clone(),
+            session_id.clone(),
+            turn_id.clone(),
+        );
+        let handle = tokio::spawn(async move {
+            let (event, handler, value, session_id, turn_id) = task;
+            // The semaphore is never closed, so this only waits for a free slot.
+            let _permit = permits.acquire_owned().await;
+            // The env file lives as long as the dispatch: a background hook gets none.
+            let done = run_command_handler(dialect, &options, &event, &handler, &value, None).await;
+            into_async_result(session_id, turn_id, event, done)
+        });
+        let mut run = base_run(handler);
+        run.status = RunStatus::Async;
+        self.background
+            .add(&session_id, turn_id, event.clone(), run.clone(), handle);
+        Finished {
+            run,
+            response: None,
+        }
+    }
+}
+
+/// Whether a handler runs in the background.
+enum AsyncMode {
+    /// Not an async handler.
+    NotAsync,
+    /// Run it in the background.
+    Background,
+    /// Marked async but run in the foreground; the warning says why.
+    Foreground(String),
+}
+
+fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
+    if !handler.config.is_async {
+        return AsyncMode::NotAsync;
+    }
+    let why = if dialect == Dialect::Wuu {
+        "wuu has no async hooks: `async` is ignored and the hook ran in the foreground".to_owned()
+    } else if handler.config.handler_type != HandlerType::Command {
+        format!(
+            "`async` applies to command handlers only: this {} handler ran in the foreground",
+            handler.config.handler_type.as_str()
+        )
+    } else if *event == Event::SessionEnd {
+        "SessionEnd hooks run synchronously at session end: `async` is ignored".to_owned()
+    } else {
+        return AsyncMode::Background;
+    };
+    AsyncMode::Foreground(why)
+}
+
+/// What an async handler delivers: context and a message; every decision is dropped, with a
+/// warning.
+fn into_async_result(
+    session_id: String,
+    turn_id: Option<String>,
+    event: Event,
+    done: Finished,
+) -> AsyncResult {
+    let Finished { mut run, response } = done;
+    if run.status == RunStatus::Blocked {
+        run.status = RunStatus::Ok;
+    }
+    let mut result = AsyncResult {
+        session_id,
+        turn_id,
+        event,
+        run,
+        additional_context: None,
+        system_message: None,
+    };
+    if let Some(response) = response {
+        let dropped = |what: &str| {
+            format!("{what} dropped: an async hook can never block, approve, rewrite or stop")
+        };
+        let warnings = &mut result.run.warnings;
+        if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
+            let reason = response
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            let name = serde_json::to_value(decision)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            warnings.push(dropped(&format!("decision `{name}`{reason}")));
+        }
+        if response.updated_input.is_some() {
+            warnings.push(dropped("updated input"));
+        }
+        if response.stop.is_some() {
+            warnings.push(dropped("`continue: false`"));
+        }
+        if response.updated_permissions.is_some() || response.updated_mcp_tool_output.is_some() {
+            warnings.push(dropped("updated permissions or MCP tool output"));
+        }
+        result.additional_context = response.additional_context;
+        result.system_message = response.system_message;
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::Payload;
+
+    #[test]
+    fn the_event_is_serialized_once_and_again_only_after_a_wuu_rewrite() {
+        let mut payload =
+            Payload::new(json!({"tool_name": "bash", "tool_input": {"command": "ls"}}));
+        let shared = payload.clone();
+        // Every handler of the dispatch gets the same bytes, not a copy.
+        assert!(Arc::ptr_eq(payload.bytes(), shared.bytes()));
+        let read = |payload: &Payload| -> serde_json::Value {
+            serde_json::from_slice(payload.bytes()).expect("the bytes are the event JSON")
+        };
+        assert_eq!(
+            read(&payload),
+            json!({"tool_name": "bash", "tool_input": {"command": "ls"}})
+        );
+        payload.set_tool_input(json!({"command": "ls -a"}));
+        assert_eq!(
+            read(&payload),
+            json!({"tool_name": "bash", "tool_input": {"command": "ls -a"}})
+        );
+        assert_eq!(payload["tool_input"]["command"], "ls -a");
+        // A handler that already had the event keeps what it was given.
+        assert_eq!(shared["tool_input"]["command"], "ls");
+    }
+}
