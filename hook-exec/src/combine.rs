@@ -79,7 +79,7 @@ pub fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -> Outco
     }
 
     let stop_event = matches!(outcome.event, Event::Stop | Event::SubagentStop);
-    if dialect == Dialect::Verboo && stop_event && !contexts.is_empty() {
+    if dialect.rules().stop_context_blocks && stop_event && !contexts.is_empty() {
         winner = Decision::Block;
     }
     if outcome.stop && winner == Decision::Block && stop_event {

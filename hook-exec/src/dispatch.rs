@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use hook_config::{AllowAll, Broken, Gate, Handler, Registry};
 use hook_protocol::{
-    Decision, Dialect, Event, EventInput, HandlerType, Outcome, Run, RunStatus, SkipReason,
+    Concurrency, Decision, Dialect, Event, EventInput, HandlerType, Outcome, Run, RunStatus,
+    SkipReason,
 };
 
 use crate::background::{AsyncResult, Background};
@@ -230,9 +231,10 @@ impl Engine {
 
         let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers);
         let env_path = env_file.as_ref().and_then(|f| f.path());
-        let mut finished = match dialect {
-            Dialect::Wuu => self.run_serially(&event, &handlers, &mut value).await,
-            Dialect::Verboo | Dialect::Lime => {
+        let concurrency = dialect.rules().concurrency;
+        let mut finished = match concurrency {
+            Concurrency::Serial => self.run_serially(&event, &handlers, &mut value).await,
+            Concurrency::Concurrent => {
                 self.run_concurrently(&event, &handlers, &value, env_path)
                     .await
             }

@@ -59,11 +59,7 @@ impl EnvFile {
         event: &Event,
         handlers: &[&Handler],
     ) -> Option<Self> {
-        let gets_one = dialect == Dialect::Verboo
-            && matches!(
-                event,
-                Event::SessionStart | Event::Setup | Event::CwdChanged | Event::FileChanged
-            )
+        let gets_one = dialect.rules().env_file_events.contains(event)
             && handlers
                 .iter()
                 .any(|h| h.config.handler_type == HandlerType::Command && h.suppressed.is_none());

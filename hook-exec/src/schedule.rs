@@ -145,25 +145,25 @@ impl Engine {
             AsyncMode::Foreground(why) => Some(why),
             AsyncMode::NotAsync => None,
         };
-        let mut done = match handler.config.handler_type {
+        let rules = dialect.rules();
+        let handler_type = handler.config.handler_type;
+        let mut done = match handler_type {
+            _ if !rules.runs(handler_type) => {
+                let why = if rules.parses(handler_type) {
+                    format!("{dialect} parses {handler_type} handlers but never runs them")
+                } else {
+                    format!("{dialect} does not run {handler_type} handlers")
+                };
+                skipped(handler, SkipReason::Unsupported, why)
+            }
             HandlerType::Command => {
                 run_command_handler(dialect, &self.options, event, handler, value, env_file).await
-            }
-            HandlerType::Prompt | HandlerType::Agent if dialect == Dialect::Lime => {
-                let why = "lime parses prompt and agent handlers but never runs them";
-                skipped(handler, SkipReason::Unsupported, why.to_owned())
             }
             HandlerType::Prompt | HandlerType::Agent => {
                 self.run_model_handler(event, handler, value).await
             }
             HandlerType::McpTool => self.run_mcp_handler(event, handler, value).await,
-            HandlerType::Http if dialect == Dialect::Verboo => {
-                self.run_http_handler(event, handler, value).await
-            }
-            HandlerType::Http => {
-                let why = format!("{dialect} does not run http handlers");
-                skipped(handler, SkipReason::Unsupported, why)
-            }
+            HandlerType::Http => self.run_http_handler(event, handler, value).await,
             HandlerType::Native => {
                 self.run_native_handler(event, handler, library, value)
                     .await
@@ -236,8 +236,10 @@ fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
     if !handler.config.is_async {
         return AsyncMode::NotAsync;
     }
-    let why = if dialect == Dialect::Wuu {
-        "wuu has no async hooks: `async` is ignored and the hook ran in the foreground".to_owned()
+    let why = if !dialect.rules().async_handlers {
+        format!(
+            "{dialect} has no async hooks: `async` is ignored and the hook ran in the foreground"
+        )
     } else if handler.config.handler_type != HandlerType::Command {
         format!(
             "`async` applies to command handlers only: this {} handler ran in the foreground",

@@ -75,12 +75,9 @@ fn environment(
         ("HOOK_DIALECT".to_owned(), dialect.to_string()),
         ("HOOK_EVENT".to_owned(), event.to_string()),
     ];
-    if dialect == Dialect::Verboo {
+    if let Some(var) = dialect.rules().project_dir_env {
         let project = options.project_dir.as_deref().unwrap_or(cwd);
-        env.push((
-            "CLAUDE_PROJECT_DIR".to_owned(),
-            project.display().to_string(),
-        ));
+        env.push((var.to_owned(), project.display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {
         // Every dialect: lime as Codex does, for plugins written for Claude Code.

@@ -73,10 +73,10 @@ pub(crate) fn apply_context_limit(
     handler: &Handler,
     response: &mut Response,
 ) {
-    if dialect != Dialect::Lime {
+    let Some(default) = dialect.rules().context_limit else {
         return;
-    }
-    let limit = handler.config.additional_context_limit.unwrap_or(10_000);
+    };
+    let limit = handler.config.additional_context_limit.unwrap_or(default);
     if let Some(context) = response.additional_context.take() {
         match limit_context(
             &context,

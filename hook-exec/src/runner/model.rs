@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use hook_config::Handler;
-use hook_protocol::{Dialect, Event, SkipReason, interpret};
+use hook_protocol::{Event, SkipReason, interpret};
 use serde_json::Value;
 
 use super::{base_run, failed, millis, read_result, skipped, timed_out};
@@ -25,10 +25,13 @@ impl Engine {
     ) -> Finished {
         let dialect = self.dialect();
         let mut entry = base_run(handler);
+        let fails_open = dialect.rules().model_hooks_fail_open;
         let Some(client) = &self.model else {
-            if dialect == Dialect::Wuu {
-                let why = "no model client: wuu prompt hooks fail open, so this one allows";
-                return skipped(handler, SkipReason::NoClient, why.to_owned());
+            if fails_open {
+                let why = format!(
+                    "no model client: {dialect} prompt hooks fail open, so this one allows"
+                );
+                return skipped(handler, SkipReason::NoClient, why);
             }
             let why = "no model client is configured for prompt and agent hooks";
             return skipped(handler, SkipReason::NoClient, why.to_owned());
@@ -62,9 +65,9 @@ impl Engine {
             Ok(Some(reason)) => {
                 serde_json::json!({"decision": "block", "reason": reason}).to_string()
             }
-            Err(error) if dialect == Dialect::Wuu => {
+            Err(error) if fails_open => {
                 entry.warnings.push(format!(
-                    "{error}; wuu prompt hooks fail open, so this one allowed"
+                    "{error}; {dialect} prompt hooks fail open, so this one allowed"
                 ));
                 "{}".to_owned()
             }
