@@ -19,7 +19,10 @@ use crate::http::read_capped_body;
 pub use futures::future::BoxFuture;
 
 /// One question for a model, from a `prompt` or `agent` handler.
+///
+/// `#[non_exhaustive]`: the engine builds it; a client reads it, and a field may be added.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ModelRequest {
     /// `Prompt` (one quick answer) or `Agent` (a verifier that may take several steps: how many
     /// is the client's business).
@@ -34,6 +37,27 @@ pub struct ModelRequest {
     /// The handler's timeout. The engine enforces it too (dropping the future); a client may
     /// pass it on to its transport.
     pub timeout: Duration,
+}
+
+impl ModelRequest {
+    /// A `kind` question (`Prompt` or `Agent`) asking `prompt` within `timeout`, with the
+    /// answer format as its system instruction and the client's default model.
+    pub fn new(kind: HandlerType, prompt: impl Into<String>, timeout: Duration) -> Self {
+        ModelRequest {
+            kind,
+            system: ANSWER_FORMAT.to_owned(),
+            prompt: prompt.into(),
+            model: None,
+            timeout,
+        }
+    }
+
+    /// The same request for the model `model`.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
 }
 
 /// A cause an embedder's client attaches to its error.

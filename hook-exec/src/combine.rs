@@ -29,15 +29,15 @@ use hook_protocol::{Decision, Dialect, Event, Outcome, Response, Run, RunStatus}
 
 /// One handler's part of an event: its `runs` entry and, if it ran and was read, its response.
 #[derive(Debug, Clone)]
-pub struct Finished {
+pub(crate) struct Finished {
     /// The entry for the outcome's `runs`.
-    pub run: Run,
+    pub(crate) run: Run,
     /// What the handler asked for, if it ran and its output was read.
-    pub response: Option<Response>,
+    pub(crate) response: Option<Response>,
 }
 
 /// Combines handler results, given in configuration order, into the outcome of `event`.
-pub fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -> Outcome {
+pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -> Outcome {
     let mut outcome = Outcome::new(dialect, event);
     let mut winner = Decision::Continue;
     let mut reasons: Vec<String> = Vec::new();

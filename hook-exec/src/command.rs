@@ -30,8 +30,9 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 /// The default of [`CommandSpec::pipe_grace`]: 2 s.
 pub const PIPE_GRACE: Duration = Duration::from_secs(2);
 
-/// What to run.
+/// What to run. Build it with [`CommandSpec::new`] and set the fields you need.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct CommandSpec {
     /// The shell command (`/bin/sh -c`; `cmd /C` on Windows).
     pub command: String,

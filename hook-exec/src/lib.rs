@@ -100,7 +100,7 @@
 //!   project file can never switch off the user's own guard.
 //! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): see
 //!   the `env_file` module; what the hooks wrote is [`hook_protocol::Outcome::session_env`].
-//! - **How results combine** per event: [`combine`] (first block reason on tool calls, a
+//! - **How results combine** per event: the `combine` module (first block reason on tool calls, a
 //!   blocked prompt drops its context, verboo `Stop` context continues the agent).
 //!
 //! # Cancellation: what survives and what does not
@@ -168,8 +168,10 @@
 
 mod background;
 pub mod client;
-pub mod combine;
+mod combine;
 pub mod command;
+// Side files of over-limit lime context: public for the integration tests, not API.
+#[doc(hidden)]
 pub mod context;
 mod dispatch;
 mod env_file;

@@ -225,13 +225,7 @@ mod http {
     }
 
     fn request(timeout: Duration) -> ModelRequest {
-        ModelRequest {
-            kind: HandlerType::Prompt,
-            system: String::new(),
-            prompt: "p".into(),
-            model: None,
-            timeout,
-        }
+        ModelRequest::new(HandlerType::Prompt, "p", timeout)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -200,13 +200,11 @@ async fn the_openai_compatible_client_talks_to_a_chat_endpoint() {
     let failing = Server::start(|_| Reply::new(500, "overloaded")).await;
     let client = OpenAiCompatibleClient::new(failing.url.clone(), None, "m");
     let error = client
-        .complete(ModelRequest {
-            kind: HandlerType::Prompt,
-            system: String::new(),
-            prompt: "p".into(),
-            model: None,
-            timeout: std::time::Duration::from_secs(5),
-        })
+        .complete(ModelRequest::new(
+            HandlerType::Prompt,
+            "p",
+            std::time::Duration::from_secs(5),
+        ))
         .await
         .unwrap_err();
     assert!(error.to_string().contains("answered HTTP 500"), "{error}");
