@@ -41,7 +41,7 @@ fn schema_prints_the_committed_schema() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let committed = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../schemas/lime/Stop.output.schema.json"),
+            .join("../hook-protocol/schemas/lime/Stop.output.schema.json"),
     )
     .unwrap();
     assert_eq!(text(&out.stdout), committed);
