@@ -63,7 +63,7 @@ fn schema_all_writes_the_committed_tree() {
         text(&out.stdout),
         format!("wrote 113 schemas under {}\n", dir.path().display())
     );
-    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-protocol/schemas");
     for name in [
         "outcome.schema.json",
         "wuu/Stop.input.schema.json",
