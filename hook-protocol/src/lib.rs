@@ -18,8 +18,9 @@
 //!   its schema with every problem, its JSON pointer and a hint. Without it, lime output is
 //!   still read by its strict serde types (unknown fields, wrong types and a wrong
 //!   `hookEventName` fail the hook), but only the first problem is reported, without a hint,
-//!   and an explicit `null` for an optional field reads as absent. `hook-exec` and `hook-cli`
-//!   enable it; `hook-sdk` does not (a hook binary never validates).
+//!   and an explicit `null` for an optional field reads as absent. `hook-cli` enables it and
+//!   `hook-exec` needs it (it interprets lime output); `hook-sdk` does not (a hook binary never
+//!   validates).
 //! - `schema` (off): the `schemars::JsonSchema` derives and `schema::generate`, which generates
 //!   the schemas from the types; only `cargo xtask schemas` (which writes and checks the
 //!   committed files) needs it. [`schema::schema`], [`schema::all`] and validation read the
