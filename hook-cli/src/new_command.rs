@@ -102,6 +102,11 @@ publish = false
 # workspace. Once it is published, replace it with `hook-sdk = "0.1"`.
 hook-sdk = {{ path = "{sdk}" }}
 
+[dev-dependencies]
+# `hook_sdk::testing` (and the schema validation it does) for the tests only: the hook binary
+# compiles no validator.
+hook-sdk = {{ path = "{sdk}", features = ["testing"] }}
+
 # A crate of its own, even when created inside another workspace.
 [workspace]
 

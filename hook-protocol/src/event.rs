@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+#[cfg(feature = "schema")]
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -263,6 +264,7 @@ impl<'de> Deserialize<'de> for Event {
     }
 }
 
+#[cfg(feature = "schema")]
 impl JsonSchema for Event {
     fn schema_name() -> Cow<'static, str> {
         "Event".into()

@@ -3,13 +3,28 @@
 //! **Owns**: event names and what each dialect does with them ([`Event`], [`BlockEffect`],
 //! [`MatchTarget`]); the typed input a hook reads ([`input`]) and output it prints ([`output`]),
 //! per dialect; the interpretation of one finished run ([`interpret()`]); the [`Outcome`] of a
-//! dispatched event; JSON Schemas generated from these types ([`schema`]); and validation of
-//! third-party output against them ([`validate_output`]); and the C ABI of native plugins
+//! dispatched event; JSON Schemas of these types ([`schema`]); and validation of
+//! third-party output against them (`validate_output`); and the C ABI of native plugins
 //! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
 //!
 //! **Never**: does I/O. It spawns nothing, reads no file, prints nothing: every function here is
 //! a pure function of its arguments, so the engine, the SDK and the CLI agree on the protocol
 //! by construction.
+//!
+//! # Features
+//!
+//! - `validate` (default): `validate_output` and `validate_output_value` (jsonschema, against
+//!   the committed schemas), and lime's [`interpret()`] refusing an output that does not match
+//!   its schema with every problem, its JSON pointer and a hint. Without it, lime output is
+//!   still read by its strict serde types (unknown fields, wrong types and a wrong
+//!   `hookEventName` fail the hook), but only the first problem is reported, without a hint,
+//!   and an explicit `null` for an optional field reads as absent. `hook-cli` enables it and
+//!   `hook-exec` needs it (it interprets lime output); `hook-sdk` does not (a hook binary never
+//!   validates).
+//! - `schema` (off): the `schemars::JsonSchema` derives and `schema::generate`, which generates
+//!   the schemas from the types; only `cargo xtask schemas` (which writes and checks the
+//!   committed files) needs it. [`schema::schema`], [`schema::all`] and validation read the
+//!   committed schemas embedded in this crate, without schemars.
 //!
 //! # Example
 //!
@@ -94,4 +109,6 @@ pub use outcome::{
     Decision, HandlerType, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason, Source,
 };
 pub use schema::SchemaKind;
-pub use validate::{OutputIssue, ValidateError, validate_output, validate_output_value};
+pub use validate::OutputIssue;
+#[cfg(feature = "validate")]
+pub use validate::{ValidateError, validate_output, validate_output_value};

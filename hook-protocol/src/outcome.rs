@@ -1,8 +1,9 @@
 //! The one result of dispatching one event: [`Outcome`] (SPEC.md, "The outcome").
 //!
 //! The same struct is returned by the Rust API and printed by `hook run`; its schema is
-//! `schemas/outcome.schema.json`.
+//! `hook-protocol/schemas/outcome.schema.json`.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,19 +15,9 @@ use crate::{Dialect, Event};
 /// Closed on purpose (not `#[non_exhaustive]`): SPEC.md's five outcomes; an agent must handle
 /// each, and a new one would change what the agent does, so it should not compile unnoticed.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-    Serialize,
-    Deserialize,
-    JsonSchema,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// No hook decided anything: the agent carries on as it would have.
@@ -48,9 +39,8 @@ pub enum Decision {
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): trust and switch rules are decided per layer,
 /// so a new layer must be handled everywhere it matters.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
     /// Managed by an administrator; never needs trust.
@@ -68,7 +58,8 @@ pub enum Layer {
 }
 
 /// The plugin a handler came from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PluginRef {
     /// The plugin's name, from its `plugin.json`.
@@ -78,7 +69,8 @@ pub struct PluginRef {
 }
 
 /// Where a handler was configured.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Source {
     /// The configuration layer.
@@ -148,9 +140,8 @@ impl PluginRef {
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): each kind needs its own runner and trust
 /// identity, so a new one must not compile unnoticed.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HandlerType {
     /// A shell command.
@@ -188,7 +179,8 @@ impl std::fmt::Display for HandlerType {
 }
 
 /// What happened to one matching handler.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RunStatus {
@@ -207,7 +199,8 @@ pub enum RunStatus {
 }
 
 /// Why a matching handler did not run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SkipReason {
@@ -236,7 +229,8 @@ pub enum SkipReason {
 /// One matching handler's part in an outcome.
 ///
 /// `#[non_exhaustive]`: fields may be added; build one with [`Run::new`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Run {
     /// The handler's stable key (see the trust store).
@@ -265,7 +259,8 @@ pub struct Run {
 ///
 /// `#[non_exhaustive]`: fields may be added (as `session_env` was); start from
 /// [`Outcome::new`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Outcome {
     /// The dialect whose rules combined the results.

@@ -33,6 +33,7 @@ macro_rules! tags {
             }
         }
 
+        #[cfg(feature = "schema")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> Cow<'static, str> {
                 concat!(stringify!($name), "Tag").into()

@@ -2,7 +2,7 @@
 //!
 //! **Owns**: the hook author's API (typed events in, typed responses out, a one-line `main`),
 //! the writing of a response in each dialect's wire format with its exit code ([`render()`]),
-//! in-memory testing of hooks ([`testing`]), and the native in-process plugin ABI ([`native`],
+//! in-memory testing of hooks (`testing`, feature `testing`), and the native in-process plugin ABI ([`native`],
 //! [`export_native!`]).
 //!
 //! **Never**: spawns processes or reads hook configuration: a hook built on it is a handler, not
@@ -83,6 +83,24 @@
 //!
 //! `hook new NAME` (in `hook-cli`) scaffolds a crate on this SDK with a working hook and tests.
 //!
+//! # Features
+//!
+//! - `testing` (off by default): the `testing` module, which runs a handler in memory, reads
+//!   its output as the engine does (`hook_protocol::interpret`) and validates it against the
+//!   dialect's schema (`hook-protocol`'s `validate` feature, jsonschema). Enable it for tests
+//!   only, so the hook binary compiles neither:
+//!
+//!   ```toml
+//!   [dependencies]
+//!   hook-sdk = { path = "../hook-sdk" }
+//!
+//!   [dev-dependencies]
+//!   hook-sdk = { path = "../hook-sdk", features = ["testing"] }
+//!   ```
+//!
+//! Without features the SDK depends on `hook-protocol` without its `schema` and `validate`
+//! features: no schemars, no jsonschema.
+//!
 //! # Limitations
 //!
 //! - Events beyond the common ones are [`EventKind::Other`]: their fields are read from
@@ -100,6 +118,7 @@ pub mod native;
 pub mod render;
 pub mod response;
 pub mod run;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use event::{

@@ -1,12 +1,15 @@
 //! Repository chores, run as `cargo xtask <task>`.
 //!
-//! - `cargo xtask schemas`: regenerate every JSON Schema under `schemas/` from the types in
-//!   `hook-protocol`.
-//! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema differs from
-//!   what the types generate (CI runs this), or when `schemas/` holds a file nothing generates.
+//! - `cargo xtask schemas`: regenerate every JSON Schema under `hook-protocol/schemas/` from the
+//!   types in `hook-protocol` (its `schema` feature), and the table that embeds them
+//!   (`hook-protocol/src/schema/files.rs`).
+//! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema or the
+//!   table differs from what the types generate (CI runs this), or when `hook-protocol/schemas/`
+//!   holds a file nothing generates.
 //! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
-//!   draw, on tokio/reqwest in the crates that must not have them, and on a library crate that
-//!   prints (CI runs this before the tests; see `tidy.rs`).
+//!   draw, on tokio/reqwest in the crates that must not have them, on a forbidden crate reached
+//!   even transitively (jsonschema or schemars from hook-sdk; hook-exec, tokio or reqwest from
+//!   hook-trust), and on a library crate that prints (CI runs this before the tests; see `tidy.rs`).
 //!
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
@@ -15,7 +18,8 @@
 //!
 //! # Limitations
 //!
-//! Only the schemas are generated; nothing else in the repository is codegen.
+//! Only the schemas and their embedding table are generated; nothing else in the repository is
+//! codegen.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -43,21 +47,21 @@ fn run(args: Vec<String>) -> Result<()> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {
         ["schemas"] => {
-            let written = schemas::write(&schemas_dir())?;
-            println!("wrote {written} schemas under schemas/");
+            let written = schemas::write(&protocol_dir())?;
+            println!("wrote {written} schemas under hook-protocol/schemas/ and their table");
             Ok(())
         }
         ["schemas", "--check"] => {
-            let stale = schemas::check(&schemas_dir())?;
+            let stale = schemas::check(&protocol_dir())?;
             if stale.is_empty() {
-                println!("schemas/ is current");
+                println!("hook-protocol/schemas/ is current");
                 Ok(())
             } else {
                 for problem in &stale {
                     eprintln!("  {problem}");
                 }
                 bail!(
-                    "{} schema file(s) are stale: run `cargo xtask schemas` and commit schemas/",
+                    "{} schema file(s) are stale: run `cargo xtask schemas` and commit hook-protocol/schemas/ and hook-protocol/src/schema/files.rs",
                     stale.len()
                 )
             }
@@ -72,9 +76,9 @@ fn run(args: Vec<String>) -> Result<()> {
     }
 }
 
-/// `schemas/` at the root of the workspace.
-fn schemas_dir() -> PathBuf {
-    root().join("schemas")
+/// The `hook-protocol` crate, which holds the committed schemas (`schemas/`) and embeds them.
+fn protocol_dir() -> PathBuf {
+    root().join("hook-protocol")
 }
 
 /// The root of the workspace.

@@ -1,13 +1,18 @@
 //! `cargo xtask tidy`: the crate graph ARCHITECTURE.md draws ("Layers"), enforced.
 //!
-//! From `cargo metadata --format-version 1 --no-deps`, three checks, each failing with the
-//! edge (or file and line) and the fix:
+//! From `cargo metadata --format-version 1 --no-deps` and `cargo tree`, four checks, each
+//! failing with the edge (or path, or file and line) and the fix:
 //!
 //! - every internal dependency (normal or build, not dev) of a workspace crate is in
 //!   [`ALLOWED`], which is the "Layers" picture as a table;
 //! - the crates in [`FORBIDDEN_EXTERNAL`] do not depend (normally) on the external crates
 //!   listed there (a hashes-and-stores crate does not compile an async runtime or an HTTP
 //!   client);
+//! - the crates in [`FORBIDDEN_TRANSITIVE`] do not reach the crates listed there through normal
+//!   dependencies, even transitively, with the features they really get: `cargo tree -e normal
+//!   -p CRATE` resolves them for that crate alone, as a vendor depending on it would (the
+//!   resolve graph of `cargo metadata` unifies the features of the whole workspace, so it would
+//!   show hook-sdk reaching the validator that only hook-cli enables);
 //! - a library crate's `src/` (every crate but those in [`MAY_PRINT`]) holds no `println!`,
 //!   `eprintln!`, `print!`, `eprint!` or `dbg!` outside comments.
 
@@ -35,6 +40,21 @@ pub(crate) const FORBIDDEN_EXTERNAL: &[(&str, &[&str])] = &[
     ("hook-trust", &["tokio", "reqwest"]),
 ];
 
+/// Crates a workspace crate must not reach through normal dependencies, even transitively:
+/// (crate, forbidden crates, the fix).
+pub(crate) const FORBIDDEN_TRANSITIVE: &[(&str, &[&str], &str)] = &[
+    (
+        "hook-sdk",
+        &["jsonschema", "schemars"],
+        "a hook binary neither validates nor generates schemas: hook-sdk depends on hook-protocol without its `validate` and `schema` features (its `testing` feature, for dev-dependencies, turns `validate` on)",
+    ),
+    (
+        "hook-trust",
+        &["hook-exec", "tokio", "reqwest"],
+        "hashes and stores need no engine, runtime or HTTP client: move what hook-trust needs into hook-config or hook-protocol, or make the dependency a dev-dependency",
+    ),
+];
+
 /// The crates that may print (binaries); every other crate is a library.
 pub(crate) const MAY_PRINT: &[&str] = &["hook-cli", "xtask"];
 
@@ -57,6 +77,10 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     let metadata: Value =
         serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
     let mut problems = check_graph(&metadata);
+    for (name, forbidden, fix) in FORBIDDEN_TRANSITIVE {
+        let tree = cargo_tree(root, name)?;
+        problems.extend(check_transitive(name, forbidden, fix, &tree));
+    }
     for (name, src) in library_sources(&metadata) {
         for file in rust_files(&src)? {
             let text = std::fs::read_to_string(&file)
@@ -66,13 +90,65 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         }
     }
     if problems.is_empty() {
-        println!("tidy: the crate graph is the one ARCHITECTURE.md draws; no library prints");
+        println!(
+            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints"
+        );
         return Ok(());
     }
     for problem in &problems {
         eprintln!("  {problem}");
     }
     bail!("{} tidy problem(s)", problems.len())
+}
+
+/// `cargo tree -e normal -p name --prefix depth`: `name`'s normal dependencies, features
+/// resolved for it alone, one per line after its depth.
+fn cargo_tree(root: &Path, name: &str) -> Result<String> {
+    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
+        .args(["tree", "-e", "normal", "--prefix", "depth", "-p", name])
+        .current_dir(root)
+        .output()
+        .with_context(|| format!("running cargo tree -p {name}"))?;
+    if !output.status.success() {
+        bail!(
+            "cargo tree -p {name} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    String::from_utf8(output.stdout).with_context(|| format!("cargo tree -p {name}: not UTF-8"))
+}
+
+/// The crates of `forbidden` that `tree` (the output of [`cargo_tree`] for `name`) reaches, each
+/// with the first path that reaches it and `fix`.
+pub(crate) fn check_transitive(
+    name: &str,
+    forbidden: &[&str],
+    fix: &str,
+    tree: &str,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    // The crates from the root down to the current line, by depth.
+    let mut path: Vec<&str> = Vec::new();
+    let mut reported: Vec<&str> = Vec::new();
+    for line in tree.lines() {
+        let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let Ok(depth) = line[..digits].parse::<usize>() else {
+            continue;
+        };
+        let Some(crate_name) = line[digits..].split_whitespace().next() else {
+            continue;
+        };
+        path.truncate(depth);
+        path.push(crate_name);
+        if depth > 0 && forbidden.contains(&crate_name) && !reported.contains(&crate_name) {
+            reported.push(crate_name);
+            problems.push(format!(
+                "{name} reaches {crate_name} ({}): {fix} (FORBIDDEN_TRANSITIVE in xtask/src/tidy.rs)",
+                path.join(" -> ")
+            ));
+        }
+    }
+    problems
 }
 
 /// The workspace packages of `metadata`.
@@ -356,6 +432,70 @@ mod tests {
         assert!(
             problems[0].starts_with("hook-new is a workspace crate missing"),
             "{problems:?}"
+        );
+    }
+
+    /// `cargo tree -e normal --prefix depth -p hook-sdk` output, with `extra` lines appended.
+    fn sdk_tree(extra: &str) -> String {
+        format!(
+            "0hook-sdk v0.1.0 (/w/hook-sdk)\n\
+             1hook-protocol v0.1.0 (/w/hook-protocol)\n\
+             2serde v1.0.229\n\
+             3serde_derive v1.0.229 (proc-macro)\n\
+             2serde_json v1.0.154\n\
+             {extra}\
+             1serde v1.0.229 (*)\n"
+        )
+    }
+
+    #[test]
+    fn the_real_sdk_tree_passes() {
+        let fix = "the fix";
+        let tree = sdk_tree("");
+        assert_eq!(
+            check_transitive("hook-sdk", &["jsonschema", "schemars"], fix, &tree),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_forbidden_transitive_dependency_fails_naming_the_path_and_the_fix() {
+        let (name, forbidden, fix) = FORBIDDEN_TRANSITIVE[0];
+        assert_eq!(name, "hook-sdk");
+        // hook-protocol's `validate` feature turned on for the SDK pulls jsonschema.
+        let tree = sdk_tree(
+            "2jsonschema v0.61.2\n\
+             3referencing v0.61.2\n\
+             2jsonschema v0.61.2 (*)\n",
+        );
+        let problems = check_transitive(name, forbidden, fix, &tree);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with(
+                "hook-sdk reaches jsonschema (hook-sdk -> hook-protocol -> jsonschema): "
+            ),
+            "{}",
+            problems[0]
+        );
+        assert!(
+            problems[0].contains("without its `validate` and `schema` features"),
+            "{}",
+            problems[0]
+        );
+
+        // A forbidden crate deep down, through a crate that is fine itself.
+        let (name, forbidden, fix) = FORBIDDEN_TRANSITIVE[1];
+        let tree = "0hook-trust v0.1.0 (/w/hook-trust)\n\
+                    1hook-config v0.1.0 (/w/hook-config)\n\
+                    2hook-protocol v0.1.0 (/w/hook-protocol)\n\
+                    1some-cache v1.0.0\n\
+                    2tokio v1.47.0\n";
+        let problems = check_transitive(name, forbidden, fix, tree);
+        assert_eq!(
+            problems,
+            vec![format!(
+                "hook-trust reaches tokio (hook-trust -> some-cache -> tokio): {fix} (FORBIDDEN_TRANSITIVE in xtask/src/tidy.rs)"
+            )]
         );
     }
 

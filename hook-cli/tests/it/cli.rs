@@ -41,7 +41,7 @@ fn schema_prints_the_committed_schema() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let committed = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../schemas/lime/Stop.output.schema.json"),
+            .join("../hook-protocol/schemas/lime/Stop.output.schema.json"),
     )
     .unwrap();
     assert_eq!(text(&out.stdout), committed);
@@ -63,7 +63,7 @@ fn schema_all_writes_the_committed_tree() {
         text(&out.stdout),
         format!("wrote 113 schemas under {}\n", dir.path().display())
     );
-    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-protocol/schemas");
     for name in [
         "outcome.schema.json",
         "wuu/Stop.input.schema.json",

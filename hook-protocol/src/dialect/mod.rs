@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -30,9 +31,8 @@ use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): the three dialects are the specification, and a
 /// fourth would change what every consumer must do, so it should not compile unnoticed.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// Wuu: flat `hooks` entries in `config.json`, serial execution, snake_case output.

@@ -6,6 +6,7 @@
 //! `hook_event_name`, `model`, and where they apply `permission_mode`, `agent_id`, `agent_type`.
 //! Turn-scoped events carry `turn_id`.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,7 +14,8 @@ use serde_json::Value;
 use super::event_inputs;
 
 /// The fields every lime event carries.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct Common {
     /// The session id.
     pub session_id: String,

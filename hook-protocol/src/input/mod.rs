@@ -11,6 +11,7 @@ pub mod wuu;
 
 pub use example::example_input;
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,8 @@ use crate::json_path::{display_pointer, pointer_of};
 use crate::{Dialect, Event};
 
 /// The input of an event the dialect does not know: the common fields and everything else kept.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct OtherInput<C> {
     /// The event name, as the agent sent it.
     pub hook_event_name: String,
@@ -209,7 +211,8 @@ macro_rules! event_inputs {
     ) => {
         $(
             $(#[$doc])*
-            #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+            #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+            #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
             pub struct $Struct {
                 /// The event name.
                 pub hook_event_name: crate::tag::$Event,
@@ -272,6 +275,7 @@ macro_rules! event_inputs {
             }
 
             /// The schema of `event`'s input, if this dialect knows the event.
+            #[cfg(feature = "schema")]
             pub(crate) fn schema(
                 event: &crate::Event,
                 generator: &mut schemars::SchemaGenerator,

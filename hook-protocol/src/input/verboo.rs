@@ -4,6 +4,7 @@
 //! Common to every event: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, and where
 //! they apply `permission_mode`, `agent_id` and `agent_type`.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +12,8 @@ use serde_json::Value;
 use super::event_inputs;
 
 /// The fields every verboo event carries.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct Common {
     /// The session id.
     #[serde(default)]
@@ -33,7 +35,8 @@ pub struct Common {
 }
 
 /// What happened to a watched file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum FileChange {
     /// The file's content changed.

@@ -4,6 +4,7 @@
 //! `tool_name` and `tool_input`; the others add `tool_response`, `error`, `prompt`, `file_path`,
 //! `compact_reason` or `agent_id`. Rich tool results reach hooks as text.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +12,8 @@ use serde_json::Value;
 use super::event_inputs;
 
 /// The fields every wuu event carries.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct Common {
     /// The session id; not every path provides a non-empty one.
     #[serde(default)]

@@ -6,6 +6,7 @@
 //! The generated schemas of these types must accept and reject exactly what the reference
 //! schemas do; a test holds them to it.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -23,7 +24,8 @@ macro_rules! lime_output {
             $( $(#[$fattr:meta])* $field:ident : $ty:ty ),* $(,)?
         }
     ) => {
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(JsonSchema))]
         #[serde(deny_unknown_fields, rename_all = "camelCase")]
         $(#[$doc])*
         pub struct $Name $(<$T>)? {
@@ -117,7 +119,8 @@ lime_output! {
 }
 
 /// `hookSpecificOutput` carrying context for the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ContextSpecific<T> {
     /// Must be the event.
@@ -128,7 +131,8 @@ pub struct ContextSpecific<T> {
 }
 
 /// `hookSpecificOutput` of `PostToolUse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PostToolUseSpecific {
     /// Must be `PostToolUse`.
@@ -146,7 +150,8 @@ pub struct PostToolUseSpecific {
 }
 
 /// The permission decisions lime's `PreToolUse` accepts (no `defer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PreToolUsePermission {
     /// Allow; may carry `updatedInput`.
@@ -158,7 +163,8 @@ pub enum PreToolUsePermission {
 }
 
 /// `hookSpecificOutput` of `PreToolUse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PreToolUseSpecific {
     /// Must be `PreToolUse`.
@@ -179,7 +185,8 @@ pub struct PreToolUseSpecific {
 }
 
 /// `hookSpecificOutput` of `PermissionRequest`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PermissionRequestSpecific {
     /// Must be `PermissionRequest`.
@@ -193,7 +200,8 @@ pub struct PermissionRequestSpecific {
 ///
 /// `updatedInput` and `updatedPermissions` are reserved: present (and not null), they fail the
 /// hook, as does `interrupt: true`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PermissionRequestDecision {
     /// `allow` or `deny`; deny wins among handlers.
@@ -213,7 +221,7 @@ pub struct PermissionRequestDecision {
 }
 
 /// A lime output type: how its fields land in [`OutputFields`].
-pub trait LimeOutput: DeserializeOwned + JsonSchema {
+pub trait LimeOutput: DeserializeOwned + super::SchemaType {
     /// This object's fields.
     fn into_fields(self) -> OutputFields;
 }
@@ -236,7 +244,7 @@ impl LimeOutput for CommonOutput {
     }
 }
 
-impl<T: DeserializeOwned + JsonSchema> LimeOutput for ContextOutput<T> {
+impl<T: DeserializeOwned + super::SchemaType> LimeOutput for ContextOutput<T> {
     fn into_fields(self) -> OutputFields {
         let mut fields = common_fields!(self);
         fields.additional_context = self.hook_specific_output.and_then(|s| s.additional_context);

@@ -13,12 +13,30 @@ pub mod lime;
 pub mod verboo;
 pub mod wuu;
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The bound every typed output carries: `schemars::JsonSchema` with the `schema` feature (the
+/// schemas are generated from these types), nothing without it. Implemented for every type that
+/// qualifies; there is nothing to implement by hand.
+#[cfg(feature = "schema")]
+pub trait SchemaType: JsonSchema {}
+#[cfg(feature = "schema")]
+impl<T: JsonSchema + ?Sized> SchemaType for T {}
+
+/// The bound every typed output carries: `schemars::JsonSchema` with the `schema` feature (the
+/// schemas are generated from these types), nothing without it. Implemented for every type that
+/// qualifies; there is nothing to implement by hand.
+#[cfg(not(feature = "schema"))]
+pub trait SchemaType {}
+#[cfg(not(feature = "schema"))]
+impl<T: ?Sized> SchemaType for T {}
+
 /// A permission decision a hook can give in `hookSpecificOutput` (verboo and lime `PreToolUse`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PermissionDecision {
     /// Let the call through (it still goes through the agent's own permission check).
@@ -32,7 +50,8 @@ pub enum PermissionDecision {
 }
 
 /// The behaviour a `PermissionRequest` hook chooses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PermissionBehavior {
     /// Grant the permission.
@@ -43,7 +62,8 @@ pub enum PermissionBehavior {
 
 /// A top-level `decision` as verboo and lime's `PreToolUse` accept it: `approve` is the
 /// deprecated spelling of allow, `block` of deny.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ApproveOrBlock {
     /// Deprecated: allow.
@@ -53,7 +73,8 @@ pub enum ApproveOrBlock {
 }
 
 /// The only top-level `decision` most events accept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum BlockOnly {
     /// Block.
@@ -61,7 +82,8 @@ pub enum BlockOnly {
 }
 
 /// The answer an elicitation hook gives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ElicitationAction {
     /// Answer with `content`.
@@ -107,7 +129,8 @@ pub struct OutputFields {
 }
 
 /// The `decision` object of a `PermissionRequest` output (verboo and lime).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionRequestDecision {
     /// Allow or deny.

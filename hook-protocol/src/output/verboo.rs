@@ -5,6 +5,7 @@
 //! whose `hookEventName` must be the event. Fields verboo does not define are ignored (and
 //! reported as warnings by the interpretation).
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,8 @@ use super::{
 use crate::{Event, tag};
 
 /// A verboo hook's output for one event; `S` is that event's `hookSpecificOutput`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase", bound(deserialize = "S: Deserialize<'de>"))]
 pub struct Output<S> {
     /// `false` stops the agent and overrides every decision.
@@ -44,7 +46,8 @@ pub struct Output<S> {
 }
 
 /// `hookSpecificOutput` of `PreToolUse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreToolUseSpecific {
     /// Must be `PreToolUse`.
@@ -64,7 +67,8 @@ pub struct PreToolUseSpecific {
 }
 
 /// `hookSpecificOutput` of `PermissionRequest`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionRequestSpecific {
     /// Must be `PermissionRequest`.
@@ -75,7 +79,8 @@ pub struct PermissionRequestSpecific {
 }
 
 /// `hookSpecificOutput` of `PostToolUse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PostToolUseSpecific {
     /// Must be `PostToolUse`.
@@ -93,7 +98,8 @@ pub struct PostToolUseSpecific {
 }
 
 /// `hookSpecificOutput` of `Elicitation` and `ElicitationResult`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ElicitationSpecific<T> {
     /// Must be the event.
@@ -107,7 +113,8 @@ pub struct ElicitationSpecific<T> {
 }
 
 /// `hookSpecificOutput` of every other event: context for the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContextSpecific<T> {
     /// Must be the event.
@@ -118,7 +125,8 @@ pub struct ContextSpecific<T> {
 }
 
 /// `hookSpecificOutput` of an event this engine does not know.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OtherSpecific {
     /// The event named.
@@ -129,7 +137,7 @@ pub struct OtherSpecific {
 }
 
 /// A `hookSpecificOutput` type: how its fields land in [`OutputFields`].
-pub trait Specific: DeserializeOwned + JsonSchema {
+pub trait Specific: DeserializeOwned + super::SchemaType {
     /// Moves this object's fields into `fields`.
     fn merge_into(self, fields: &mut OutputFields);
 }
@@ -156,14 +164,14 @@ impl Specific for PostToolUseSpecific {
     }
 }
 
-impl<T: DeserializeOwned + JsonSchema> Specific for ElicitationSpecific<T> {
+impl<T: DeserializeOwned + super::SchemaType> Specific for ElicitationSpecific<T> {
     fn merge_into(self, fields: &mut OutputFields) {
         fields.elicitation_action = self.action;
         fields.elicitation_content = self.content;
     }
 }
 
-impl<T: DeserializeOwned + JsonSchema> Specific for ContextSpecific<T> {
+impl<T: DeserializeOwned + super::SchemaType> Specific for ContextSpecific<T> {
     fn merge_into(self, fields: &mut OutputFields) {
         fields.additional_context = self.additional_context;
     }

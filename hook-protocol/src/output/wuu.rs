@@ -3,6 +3,7 @@
 //! Fields wuu does not define are ignored, as wuu's own reader ignores them; the interpretation
 //! reports each one as a warning so that a misspelt field is never lost silently.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -10,7 +11,8 @@ use serde_json::Value;
 use super::{ApproveOrBlock, BlockOnly, FieldError, OutputFields, read_typed};
 
 /// A wuu hook's output.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct Output {
     /// `"block"` blocks where the event allows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

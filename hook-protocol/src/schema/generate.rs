@@ -1,35 +1,18 @@
-//! JSON Schemas (draft 2020-12) generated from the typed inputs, outputs and outcome.
+//! Generating the JSON Schemas from the types (feature `schema`, with `schemars`).
 //!
-//! `cargo xtask schemas` writes every schema [`all`] returns under `schemas/`; CI checks the
-//! committed files are current. The lime output schemas are generated without `null` for
-//! optional fields, since lime (like the system it is modelled on) rejects `null` there.
+//! `cargo xtask schemas` writes every schema [`all`] returns under `hook-protocol/schemas/`
+//! (the files [`super::schema`] embeds); `cargo xtask schemas --check` fails when a committed
+//! file differs. The lime output schemas are generated without `null` for optional fields,
+//! since lime (like the system it is modelled on) rejects `null` there.
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::{RecursiveTransform, Transform, transform_subschemas};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
+use super::{OUTCOME_PATH, SchemaKind, every_pair, path};
 use crate::output::{lime, verboo};
 use crate::{Dialect, Event, Outcome, input};
-
-/// Whether a schema describes what a hook receives or what it prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SchemaKind {
-    /// The event JSON a hook reads on stdin.
-    Input,
-    /// The JSON a hook writes on stdout.
-    Output,
-}
-
-impl SchemaKind {
-    /// `"input"` or `"output"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SchemaKind::Input => "input",
-            SchemaKind::Output => "output",
-        }
-    }
-}
 
 fn generator() -> SchemaGenerator {
     SchemaSettings::draft2020_12()
@@ -61,8 +44,8 @@ fn simple_enum(schema: &mut Schema) {
     }
 }
 
-/// The schema of `event`'s input or output in `dialect`, or `None` if the dialect does not know
-/// the event.
+/// The schema the types generate for `event`'s input or output in `dialect`, or `None` if the
+/// dialect does not know the event.
 pub fn schema(dialect: Dialect, event: &Event, kind: SchemaKind) -> Option<Value> {
     if !event.is_known_in(dialect) {
         return None;
@@ -135,7 +118,7 @@ fn schema_id(name: &str) -> String {
     format!("urn:hook-schemas:{name}")
 }
 
-/// The schema of [`Outcome`], the result of dispatching one event.
+/// The schema the types generate for [`Outcome`], the result of dispatching one event.
 pub fn outcome_schema() -> Value {
     let mut schema = generator().root_schema_for::<Outcome>();
     schema.insert("$id".into(), schema_id("outcome").into());
@@ -143,21 +126,14 @@ pub fn outcome_schema() -> Value {
     schema.to_value()
 }
 
-/// Every schema of the workspace with its path under `schemas/`, e.g.
-/// `lime/PreToolUse.output.schema.json`, in a fixed order.
+/// Every schema the types generate, with its path under `hook-protocol/schemas/`, in the order
+/// of [`super::all`].
 pub fn all() -> Vec<(String, Value)> {
-    let mut schemas = vec![("outcome.schema.json".to_owned(), outcome_schema())];
-    for dialect in Dialect::ALL {
-        for event in dialect.events() {
-            for kind in [SchemaKind::Input, SchemaKind::Output] {
-                let schema = schema(dialect, event, kind)
-                    .expect("every event a dialect lists has a schema of each kind");
-                schemas.push((
-                    format!("{dialect}/{event}.{}.schema.json", kind.as_str()),
-                    schema,
-                ));
-            }
-        }
+    let mut schemas = vec![(OUTCOME_PATH.to_owned(), outcome_schema())];
+    for (dialect, event, kind) in every_pair() {
+        let schema = schema(dialect, event, kind)
+            .expect("every event a dialect lists has a schema of each kind");
+        schemas.push((path(dialect, event, kind), schema));
     }
     schemas
 }

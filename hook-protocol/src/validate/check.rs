@@ -1,4 +1,4 @@
-//! Validation of a hook's raw output against the generated schema of one dialect and event.
+//! Validation with `jsonschema` (feature `validate`) against the committed schemas.
 //!
 //! The event is given (or read from the output's own tag) first and the output is checked
 //! against that one event's schema, so every error names the field at fault by its JSON pointer
@@ -13,32 +13,10 @@ use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
+use super::OutputIssue;
 use crate::input::{json_type, strip_position};
-use crate::json_path::display_pointer;
 use crate::schema::{SchemaKind, schema};
 use crate::{Dialect, Event, FieldCase};
-
-/// One reason an output does not match its schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct OutputIssue {
-    /// JSON pointer of the offending value (empty for the whole document).
-    pub pointer: String,
-    /// What is wrong, and what was expected.
-    pub message: String,
-    /// A likely fix, when one is known (a snake_case field in a camelCase dialect...).
-    pub hint: Option<String>,
-}
-
-impl std::fmt::Display for OutputIssue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", display_pointer(&self.pointer), self.message)?;
-        if let Some(hint) = &self.hint {
-            write!(f, " (hint: {hint})")?;
-        }
-        Ok(())
-    }
-}
 
 /// Why an output failed validation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -105,7 +83,7 @@ pub(crate) fn validator(
     Some(slot.get_or_init(|| {
         let schema = schema(dialect, event, kind).expect("a slot exists only for known events");
         jsonschema::validator_for(&schema)
-            .expect("generated schemas are valid draft 2020-12 (checked by the schema tests)")
+            .expect("the committed schemas are valid draft 2020-12 (checked by the schema tests)")
     }))
 }
 
