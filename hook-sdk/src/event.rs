@@ -563,7 +563,8 @@ fn from_wuu(input: &wuu::Input) -> Result<EventKind, EventError> {
         I::FileChanged(i) => EventKind::FileChanged(FileChanged {
             file_path: i.file_path.clone(),
         }),
-        I::Other(_) => EventKind::Other,
+        // `Other`, and an event this SDK does not type yet.
+        _ => EventKind::Other,
     })
 }
 
@@ -666,6 +667,7 @@ fn from_lime(input: &lime::Input) -> Result<EventKind, EventError> {
         I::PostCompact(i) => EventKind::PostCompact(Compact {
             trigger: Some(i.trigger.clone()),
         }),
-        I::Interrupt(_) | I::Other(_) => EventKind::Other,
+        // `Interrupt`, `Other`, and an event this SDK does not type yet.
+        _ => EventKind::Other,
     })
 }

@@ -30,6 +30,7 @@ use anyhow::{Result, bail};
 
 mod bench;
 mod conformance;
+mod public_api;
 mod schemas;
 mod tidy;
 

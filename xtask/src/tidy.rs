@@ -86,12 +86,14 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("reading {}", file.display()))?;
             let shown = file.strip_prefix(root).unwrap_or(&file);
-            problems.extend(check_prints(&name, &shown.display().to_string(), &text));
+            let shown = shown.display().to_string();
+            problems.extend(check_prints(&name, &shown, &text));
+            problems.extend(crate::public_api::check_public_types(&shown, &text));
         }
     }
     if problems.is_empty() {
         println!(
-            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints"
+            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose"
         );
         return Ok(());
     }

@@ -16,6 +16,7 @@ use super::event_inputs;
 /// The fields every lime event carries.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
 pub struct Common {
     /// The session id.
     pub session_id: String,

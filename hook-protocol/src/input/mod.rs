@@ -23,6 +23,7 @@ use crate::{Dialect, Event};
 /// The input of an event the dialect does not know: the common fields and everything else kept.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
 pub struct OtherInput<C> {
     /// The event name, as the agent sent it.
     pub hook_event_name: String,
@@ -70,6 +71,8 @@ pub enum InputError {
 }
 
 /// An event input of any dialect.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): one variant per [`Dialect`], which is closed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventInput {
     /// A wuu input.
@@ -213,6 +216,7 @@ macro_rules! event_inputs {
             $(#[$doc])*
             #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
             #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+            #[non_exhaustive]
             pub struct $Struct {
                 /// The event name.
                 pub hook_event_name: crate::tag::$Event,
@@ -226,8 +230,9 @@ macro_rules! event_inputs {
             }
         )*
 
-        /// An event input of this dialect.
+        /// An event input of this dialect. `#[non_exhaustive]`: the dialect may gain an event.
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum Input {
             $(
                 #[doc = concat!("A `", stringify!($Event), "` input.")]

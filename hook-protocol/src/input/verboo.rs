@@ -14,6 +14,7 @@ use super::event_inputs;
 /// The fields every verboo event carries.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
 pub struct Common {
     /// The session id.
     #[serde(default)]
@@ -38,6 +39,7 @@ pub struct Common {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum FileChange {
     /// The file's content changed.
     Change,

@@ -14,6 +14,7 @@ use super::event_inputs;
 /// The fields every wuu event carries.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
 pub struct Common {
     /// The session id; not every path provides a non-empty one.
     #[serde(default)]

@@ -122,6 +122,7 @@ lime_output! {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ContextSpecific<T> {
     /// Must be the event.
     pub hook_event_name: T,
@@ -134,6 +135,7 @@ pub struct ContextSpecific<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PostToolUseSpecific {
     /// Must be `PostToolUse`.
     pub hook_event_name: tag::PostToolUse,
@@ -153,6 +155,7 @@ pub struct PostToolUseSpecific {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PreToolUsePermission {
     /// Allow; may carry `updatedInput`.
     Allow,
@@ -166,6 +169,7 @@ pub enum PreToolUsePermission {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PreToolUseSpecific {
     /// Must be `PreToolUse`.
     pub hook_event_name: tag::PreToolUse,
@@ -188,6 +192,7 @@ pub struct PreToolUseSpecific {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PermissionRequestSpecific {
     /// Must be `PermissionRequest`.
     pub hook_event_name: tag::PermissionRequest,
@@ -203,6 +208,7 @@ pub struct PermissionRequestSpecific {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PermissionRequestDecision {
     /// `allow` or `deny`; deny wins among handlers.
     pub behavior: PermissionBehavior,

@@ -38,6 +38,7 @@ impl<T: ?Sized> SchemaType for T {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PermissionDecision {
     /// Let the call through (it still goes through the agent's own permission check).
     Allow,
@@ -53,6 +54,7 @@ pub enum PermissionDecision {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PermissionBehavior {
     /// Grant the permission.
     Allow,
@@ -65,6 +67,7 @@ pub enum PermissionBehavior {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ApproveOrBlock {
     /// Deprecated: allow.
     Approve,
@@ -76,6 +79,7 @@ pub enum ApproveOrBlock {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum BlockOnly {
     /// Block.
     Block,
@@ -85,6 +89,7 @@ pub enum BlockOnly {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ElicitationAction {
     /// Answer with `content`.
     Accept,
@@ -132,6 +137,7 @@ pub struct OutputFields {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PermissionRequestDecision {
     /// Allow or deny.
     pub behavior: PermissionBehavior,

@@ -21,6 +21,7 @@ use crate::{Event, tag};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase", bound(deserialize = "S: Deserialize<'de>"))]
+#[non_exhaustive]
 pub struct Output<S> {
     /// `false` stops the agent and overrides every decision.
     #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
@@ -49,6 +50,7 @@ pub struct Output<S> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PreToolUseSpecific {
     /// Must be `PreToolUse`.
     pub hook_event_name: tag::PreToolUse,
@@ -70,6 +72,7 @@ pub struct PreToolUseSpecific {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PermissionRequestSpecific {
     /// Must be `PermissionRequest`.
     pub hook_event_name: tag::PermissionRequest,
@@ -82,6 +85,7 @@ pub struct PermissionRequestSpecific {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PostToolUseSpecific {
     /// Must be `PostToolUse`.
     pub hook_event_name: tag::PostToolUse,
@@ -101,6 +105,7 @@ pub struct PostToolUseSpecific {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ElicitationSpecific<T> {
     /// Must be the event.
     pub hook_event_name: T,
@@ -116,6 +121,7 @@ pub struct ElicitationSpecific<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ContextSpecific<T> {
     /// Must be the event.
     pub hook_event_name: T,
@@ -128,6 +134,7 @@ pub struct ContextSpecific<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct OtherSpecific {
     /// The event named.
     pub hook_event_name: String,

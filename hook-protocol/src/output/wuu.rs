@@ -13,6 +13,7 @@ use super::{ApproveOrBlock, BlockOnly, FieldError, OutputFields, read_typed};
 /// A wuu hook's output.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
 pub struct Output {
     /// `"block"` blocks where the event allows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -21,6 +21,8 @@ mod files;
 pub mod generate;
 
 /// Whether a schema describes what a hook receives or what it prints.
+///
+/// Closed on purpose (not `#[non_exhaustive]`): a hook receives and prints, nothing else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SchemaKind {
     /// The event JSON a hook reads on stdin.
