@@ -39,7 +39,7 @@ pub type FreeFn = unsafe extern "C" fn(*mut NativeOutput);
 /// What a native hook emits, in buffers owned by the plugin until `hook_sdk_free`.
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): its layout is the ABI; a field is a new major
-/// [`ABI_VERSION`](crate::native_abi::ABI_VERSION), and plugins build it.
+/// [`ABI_VERSION`], and plugins build it.
 #[repr(C)]
 #[derive(Debug)]
 pub struct NativeOutput {
