@@ -124,16 +124,11 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         engine = engine.with_model_client(client);
     }
     if std::io::stderr().is_terminal() {
-        // The status messages of the handlers this event selects (the same selection the
-        // engine makes), shown before they run.
-        let value = input.to_value();
-        let match_value = event.match_target(dialect).value_in(&value);
-        let selected =
-            engine
-                .registry()
-                .select(&event, match_value.as_deref(), value.get("tool_input"));
-        for message in selected.filter_map(|handler| handler.config.status_message.as_deref()) {
-            errln!("{message}");
+        // The status messages of the handlers the engine will start, shown before they run.
+        for handler in engine.preview(&input) {
+            if let Some(message) = handler.config.status_message.as_deref() {
+                errln!("{message}");
+            }
         }
     }
     // One thread: every hook is started (and, on a signal, killed) from this one, and dropping

@@ -210,6 +210,19 @@ impl Engine {
         &self.registry
     }
 
+    /// The handlers [`Engine::dispatch`] would start for `input`, in configuration order,
+    /// without running anything: what a front end shows first (each handler's
+    /// `statusMessage`, say). Handlers a settings switch suppressed are left out; trust is
+    /// still decided by the gate at dispatch.
+    pub fn preview(&self, input: &EventInput) -> Vec<&Handler> {
+        let value = input.to_value();
+        let event = input.event();
+        let match_value = event.match_target(self.dialect()).value_in(&value);
+        self.registry
+            .select(&event, match_value.as_deref(), value.get("tool_input"))
+            .collect()
+    }
+
     /// Runs every matching hook of `input`'s event and combines their results.
     ///
     /// The outcome's `updated_input` is a proposal, not an authorization: the agent must run its

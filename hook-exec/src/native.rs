@@ -613,15 +613,16 @@ fn check_version(path: &Path, plugin: &str) -> Result<(), NativeError> {
             source: Some(source),
         })?;
     let ours = semver::Version::parse(ABI_VERSION).expect("ABI_VERSION is a semver version");
-    let requirement = semver::VersionReq {
-        comparators: vec![semver::Comparator {
-            op: semver::Op::Caret,
-            major: parsed.major,
-            minor: Some(parsed.minor),
-            patch: Some(parsed.patch),
-            pre: parsed.pre.clone(),
-        }],
-    };
+    // The plugin's version as a caret requirement (build metadata is not part of one).
+    let mut caret = semver::Version::new(parsed.major, parsed.minor, parsed.patch);
+    caret.pre = parsed.pre.clone();
+    let requirement = semver::VersionReq::parse(&format!("^{caret}")).map_err(|source| {
+        NativeError::UnreadableVersion {
+            path: path.to_owned(),
+            version: Some(plugin.to_owned()),
+            source: Some(source),
+        }
+    })?;
     if requirement.matches(&ours) {
         Ok(())
     } else {

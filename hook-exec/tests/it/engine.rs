@@ -424,3 +424,36 @@ command = "echo '{\"decision\":\"block\",\"reason\":\"not done\"}'"
         "the count starts again after the stop"
     );
 }
+
+// ---------------------------------------------------------------- preview
+
+/// `Engine::preview` names the handlers a dispatch would start, in order, and runs none of them.
+#[test]
+fn preview_lists_what_dispatch_would_start_and_runs_nothing() {
+    let setup = Setup::new(Dialect::Verboo, "{}");
+    let flag = setup.path("ran");
+    let touch = format!("touch {}", flag.display());
+    let config = json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": touch, "statusMessage": "checking"}]},
+        {"matcher": "Read", "hooks": [{"type": "command", "command": "exit 0", "statusMessage": "reading"}]},
+    ]}});
+    std::fs::write(setup.path("home/settings.json"), config.to_string()).unwrap();
+    let engine = setup.engine(Dialect::Verboo, EngineOptions::default());
+    let mut event = pre_tool_use("Bash", "ls");
+    complete(Dialect::Verboo, &mut event, &setup.path("project"));
+    let input = parse_input(Dialect::Verboo, event.to_string().as_bytes()).unwrap();
+
+    let previewed: Vec<Option<&str>> = engine
+        .preview(&input)
+        .iter()
+        .map(|handler| handler.config.status_message.as_deref())
+        .collect();
+    assert_eq!(previewed, [Some("checking")]);
+    assert!(!flag.exists(), "a preview runs nothing");
+
+    let outcome = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(engine.dispatch(&input));
+    assert_eq!(statuses(&outcome), [RunStatus::Ok]);
+    assert!(flag.exists(), "the dispatch ran what the preview named");
+}
