@@ -38,6 +38,8 @@ pub use hook_protocol::native_abi::{
 ///
 /// `input` must point to `input_len` readable bytes (or be null with length 0), likewise
 /// `dialect`, and `out` must point to a writable [`NativeOutput`].
+// Support for `export_native!`, which expands in the hook crate: public, not API.
+#[doc(hidden)]
 pub unsafe fn call<H: Handler>(
     handler: &H,
     options: &Options,
@@ -107,6 +109,8 @@ pub unsafe fn call<H: Handler>(
 ///
 /// `out` must be null or point to a writable [`NativeOutput`] that `body` has not filled (a
 /// panic inside [`call`] is already caught there, so `body` panics only before filling it).
+// Support for `export_native!`, which expands in the hook crate: public, not API.
+#[doc(hidden)]
 pub unsafe fn guarded(out: *mut NativeOutput, body: impl FnOnce() -> i32) -> i32 {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(status) => status,
@@ -139,6 +143,8 @@ pub unsafe fn guarded(out: *mut NativeOutput, body: impl FnOnce() -> i32) -> i32
 ///
 /// `out` must be null or point to a [`NativeOutput`] filled by [`call`] of this same plugin
 /// and not freed since.
+// Support for `export_native!`, which expands in the hook crate: public, not API.
+#[doc(hidden)]
 pub unsafe fn free(out: *mut NativeOutput) {
     if out.is_null() {
         return;
@@ -176,6 +182,8 @@ unsafe fn drop_raw(ptr: *mut u8, len: usize, cap: usize) {
 }
 
 /// The version string, for `hook_sdk_abi_version`.
+// Support for `export_native!`, which expands in the hook crate: public, not API.
+#[doc(hidden)]
 pub fn abi_version_ptr() -> *const c_char {
     ABI_VERSION_C.as_ptr()
 }
