@@ -1,8 +1,10 @@
 //! The wire protocol of agent lifecycle hooks, for the wuu, verboo and lime dialects.
 //!
-//! **Owns**: event names and what each dialect does with them ([`Event`], [`BlockEffect`],
-//! [`MatchTarget`]); the typed input a hook reads ([`input`]) and output it prints ([`output`]),
-//! per dialect; the interpretation of one finished run ([`interpret()`]); the [`Outcome`] of a
+//! **Owns**: each dialect's rules, in one place per dialect ([`DialectRules`], from
+//! [`Dialect::rules`]: the one thing every crate asks instead of branching on a dialect); event
+//! names and what each dialect does with them ([`Event`], [`BlockEffect`], [`MatchTarget`]);
+//! the typed input a hook reads ([`input`]) and output it prints ([`output`]), per dialect; the
+//! interpretation of one finished run ([`interpret()`]); the [`Outcome`] of a
 //! dispatched event; JSON Schemas of these types ([`schema`]); and validation of
 //! third-party output against them (`validate_output`); and the C ABI of native plugins
 //! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
@@ -60,8 +62,12 @@
 //!   non-blocking error in verboo (Claude Code shows that stderr to the user only).
 //! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; SPEC.md's "no (decides via
 //!   output)" is read as "the tool call is not cancelled by the exit code alone".
-//! - **wuu `additional_context`** is taken on `PostToolUse` only, the one place the seed names;
-//!   elsewhere it is a warning. wuu has no "stop": `continue: false` blocks, as the seed says.
+//! - **Where context is taken** ([`DialectRules::accepts_context`], one list read by the engine
+//!   and the SDK alike): wuu `additional_context` on `PostToolUse` only, the one place the seed
+//!   names; verboo on every event but `PermissionRequest`, `Elicitation` and
+//!   `ElicitationResult` (their output is a decision); lime on `SessionStart`, `SubagentStart`,
+//!   `UserPromptSubmit`, `PreToolUse` and `PostToolUse`, where Codex's output carries it.
+//!   Elsewhere it is a warning. wuu has no "stop": `continue: false` blocks, as the seed says.
 //! - **lime plain-text stdout** becomes context on `SessionStart` and `UserPromptSubmit`, as in
 //!   the system lime is modelled on; elsewhere it fails the hook.
 //! - **lime `decision: "block"` needs a non-empty `reason`** on every event (the reference states

@@ -44,7 +44,7 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
         .unwrap_or_else(|| workspace().join("target"));
     // The workspace's dev profile, so the scaffold reuses the dependencies the suite already
     // built instead of compiling them all again with other settings.
-    let output = Command::new(env!("CARGO"))
+    let output = crate::cargo()
         .args(["test", "--offline", "--quiet"])
         .args(["--config", "profile.dev.debug=\"line-tables-only\""])
         .args(["--config", "profile.dev.package.\"*\".opt-level=1"])

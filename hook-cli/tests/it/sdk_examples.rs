@@ -7,7 +7,7 @@ use std::process::Command;
 
 /// The examples' folder, after building them (a no-op when they are current).
 fn examples() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
+    let status = crate::cargo()
         // The very build `cargo test --workspace` makes (it builds the examples too), so this is
         // a no-op under it: `cargo build --examples` resolves features without the other crates'
         // dev-dependencies, and rebuilt tokio, hyper and reqwest with other features.

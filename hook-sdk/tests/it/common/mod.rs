@@ -24,7 +24,7 @@ pub fn target_dir() -> PathBuf {
 pub fn examples_dir() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
+        let status = cargo()
             // The very build `cargo test --workspace` makes (it builds the examples too), so this is
             // a no-op under it: `cargo build --examples` resolves features without the other crates'
             // dev-dependencies, and rebuilt tokio, hyper and reqwest with other features.
@@ -263,4 +263,25 @@ fn rustc_cdylib(dir: &Path, name: &str, source: &str, extra: &[String]) -> PathB
         .unwrap();
     assert!(status.success());
     out
+}
+
+/// `cargo` as a shell would start it: without the variables cargo sets for a test process.
+/// Build scripts watch some of them (`ring` reruns when `CARGO_MANIFEST_DIR` or a `CARGO_PKG_*`
+/// changes), so a nested build that inherits them rebuilds half the tree, twice.
+pub fn cargo() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO"));
+    let set_for_tests = [
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_CRATE_",
+        "CARGO_BIN_",
+        "OUT_DIR",
+    ];
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if set_for_tests.iter().any(|p| name.starts_with(p)) || name == "CARGO_PRIMARY_PACKAGE" {
+            command.env_remove(&*name);
+        }
+    }
+    command
 }
