@@ -108,9 +108,9 @@ impl FromStr for Dialect {
 /// How a dialect behaves wherever the three differ. Obtained from [`Dialect::rules`].
 ///
 /// The enums of single rules ([`ConfigFormat`], [`ConfigLayout`], [`NonPositiveTimeout`],
-/// [`MatcherStyle`], [`UntargetedMatcher`], [`PluginSettings`], [`Concurrency`], [`FieldCase`], [`PlainText`],
-/// [`ContinueFalse`]) are closed on purpose, like [`Dialect`]: whoever reads a rule must handle
-/// each of its values, so a new value must not compile unnoticed.
+/// [`MatcherStyle`], [`UntargetedMatcher`], [`PluginSettings`], [`Concurrency`], [`FieldCase`],
+/// [`PlainText`], [`ContinueFalse`]) are closed on purpose, like [`Dialect`]: whoever reads a
+/// rule must handle each of its values, so a new value must not compile unnoticed.
 ///
 /// Each field is one rule, stated once for each dialect in its own file. The fields are read
 /// by the crates of this workspace (configuration reading, matching, the engine, the trust
