@@ -10,8 +10,8 @@
 //! - a struct whose fields are all private (adding one breaks nobody).
 //!
 //! The scan is line-based, like `check_prints`: a type is read from its `pub struct`/`pub enum`
-//! line, its attributes and doc comments are the lines just above it, and a `#[cfg(test)]` line
-//! ends the file's public part (test modules sit at the end). Types declared inside
+//! line, its attributes and doc comments are the lines just above it, and a `#[cfg(test)]`
+//! module ends the file's public part (test modules sit at the end). Types declared inside
 //! `macro_rules!` bodies (`pub struct $name`) are not seen; the macros' own docs state their
 //! rule.
 
@@ -25,7 +25,8 @@ pub(crate) fn check_public_types(file: &str, text: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for (index, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        if trimmed.starts_with("#[cfg(test)]") {
+        let next = lines.get(index + 1).map_or("", |l| l.trim_start());
+        if trimmed.starts_with("#[cfg(test)]") && next.starts_with("mod ") {
             break;
         }
         let Some((kind, name)) = public_type(trimmed) else {
@@ -154,6 +155,12 @@ pub(crate) struct Internal {
         let text = "pub struct Open {\n    pub field: u8,\n}\n\npub struct Tuple(pub u8);\n";
         let problems = check_public_types("f.rs", text);
         assert_eq!(problems.len(), 2, "{problems:?}");
+    }
+
+    #[test]
+    fn a_test_only_function_does_not_end_the_scan() {
+        let text = "#[cfg(test)]\nfn helper() {}\n\npub enum Later {\n    A,\n}\n";
+        assert_eq!(check_public_types("f.rs", text).len(), 1);
     }
 
     #[test]
