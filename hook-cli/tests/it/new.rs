@@ -47,7 +47,7 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
     let output = crate::cargo()
         .args(["test", "--offline", "--quiet"])
         .args(["--config", "profile.dev.debug=\"line-tables-only\""])
-        .args(["--config", "profile.dev.package.\"*\".opt-level=1"])
+        .args(["--config", "profile.dev.package.\"*\".opt-level=0"])
         .args(["--config", "profile.dev.package.\"*\".debug=false"])
         .current_dir(&crate_dir)
         .env("CARGO_TARGET_DIR", target)
