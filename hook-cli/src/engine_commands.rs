@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hook_config::{Environment, Handler, LoadOptions, Loaded, Severity, load};
-use hook_exec::Engine;
+use hook_exec::Hooks;
 use hook_protocol::{Dialect, input_from_value};
 use serde_json::Value;
 
@@ -31,21 +31,28 @@ pub(crate) struct Location {
 impl Location {
     /// Loads the configuration, printing its diagnostics on stderr.
     pub(crate) fn load(&self) -> Result<Loaded> {
+        let loaded = load(&self.load_options()?).context("cannot load the hook configuration")?;
+        print_diagnostics(&loaded.diagnostics);
+        Ok(loaded)
+    }
+
+    /// Loads configuration, trust and engine ([`Hooks::load`]), printing the diagnostics on
+    /// stderr.
+    pub(crate) fn hooks(&self) -> Result<Hooks> {
+        let hooks =
+            Hooks::load(self.load_options()?).context("cannot load the hook configuration")?;
+        print_diagnostics(hooks.diagnostics());
+        Ok(hooks)
+    }
+
+    fn load_options(&self) -> Result<LoadOptions> {
         let project = self.project_dir()?;
         let mut options =
             LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
         if let Some(home) = &self.home {
             options = options.with_home(existing_dir(home, "home")?);
         }
-        let loaded = load(&options).context("cannot load the hook configuration")?;
-        for diagnostic in &loaded.diagnostics {
-            let label = match diagnostic.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            errln!("{label}: {diagnostic}");
-        }
-        Ok(loaded)
+        Ok(options)
     }
 
     /// The project directory, absolute, so that keys do not depend on how it was typed.
@@ -54,6 +61,17 @@ impl Location {
             Some(dir) => existing_dir(dir, "project"),
             None => std::env::current_dir().context("cannot read the current directory"),
         }
+    }
+}
+
+/// Each diagnostic on its own stderr line, labelled `error:` or `warning:`.
+fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
+    for diagnostic in diagnostics {
+        let label = match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        errln!("{label}: {diagnostic}");
     }
 }
 
@@ -103,26 +121,23 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
 
     // A broken handler, group or file was reported above and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
-    let loaded = args.location.load()?;
-    let project = args.location.project_dir()?;
+    let hooks = args.location.hooks()?;
     let options = hook_exec::EngineOptions::default()
-        .with_project_dir(project)
-        // lime's over-limit context goes to a private folder of the user's.
-        .with_side_file_dir(loaded.discovery.home.join("hook-context"))
         // Hooks start on this thread (a current-thread runtime below), which lives until the
         // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
         .with_kill_on_parent_death(true);
-    // Trust decides what may run; each skip is also a warning on stderr.
-    let gate = crate::trust_commands::gate(&args.location, &loaded);
-    let view = gate.view().clone();
-    let mut engine = Engine::new(loaded.registry)
-        .with_options(options)
-        .with_gate(gate);
+    // Trust decides what may run; each skip is also a warning on stderr naming the command
+    // that lets the hook run.
+    let mut hooks = hooks
+        .with_engine_options(options)
+        .with_refusal_phrasing(crate::trust_commands::refusal_phrasing(&args.location));
     // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
     // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
-        engine = engine.with_model_client(client);
+        hooks = hooks.with_model_client(client);
     }
+    let view = hooks.trust().clone();
+    let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
         // The status messages of the handlers the engine will start, shown before they run.
         for handler in engine.preview(&input) {
@@ -175,7 +190,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // Anything still running (after a signal) is cancelled: dropping the engine aborts its
     // tasks, and the runtime drops them (killing their groups) without waiting for a native
     // call that timed out: its thread cannot be stopped and must not keep `hook run` alive.
-    drop(engine);
+    drop(hooks);
     runtime.shutdown_background();
     match ended? {
         Ok(()) => Ok(ExitCode::SUCCESS),

@@ -211,7 +211,7 @@ pub use discover::{
     SessionHooks, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
-pub use gate::{AllowAll, Gate};
+pub use gate::{AllowAll, Gate, RefuseUntrusted};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};

@@ -175,6 +175,7 @@ pub mod command;
 pub mod context;
 mod dispatch;
 mod env_file;
+mod hooks;
 #[cfg(feature = "http")]
 pub mod http;
 mod mcp;
@@ -188,7 +189,12 @@ pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
 pub use dispatch::{Engine, EngineOptions};
-pub use hook_config::{AllowAll, Gate};
+/// The configuration crate [`Hooks::load`] reads with (its `LoadOptions`, `Environment`).
+pub use hook_config;
+pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
+/// The trust crate [`Hooks`] gates with (its `TrustView`, `TrustGate`, `Refusal`).
+pub use hook_trust;
+pub use hooks::Hooks;
 #[cfg(feature = "http")]
 pub use http::HttpError;
 pub use native::NativeError;

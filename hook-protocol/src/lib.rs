@@ -112,7 +112,8 @@ pub use event::{BlockEffect, Event, MatchTarget};
 pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
-    Decision, HandlerType, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason, Source,
+    Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason,
+    Source,
 };
 pub use schema::SchemaKind;
 pub use validate::OutputIssue;

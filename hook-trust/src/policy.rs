@@ -113,6 +113,23 @@ impl TrustView {
         }
     }
 
+    /// The trust of a loaded configuration, as `hook` decides it: the dialect's store in the
+    /// discovered home ([`crate::store_for`]), its policy, and hashes whose relative paths are
+    /// read against the discovered project (so a key's hash does not depend on the process's
+    /// working directory).
+    pub fn for_discovery(discovery: &hook_config::Discovery) -> Self {
+        let store = crate::store_for(discovery.dialect, &discovery.home);
+        let context = match &discovery.project {
+            Some(project) => HashContext::with_base_dir(project),
+            None => HashContext::default(),
+        };
+        TrustView::load(
+            store.as_ref(),
+            Policy::for_dialect(discovery.dialect),
+            context,
+        )
+    }
+
     /// A view over records already read (for tests and embedders with their own storage).
     pub fn from_records(policy: Policy, context: HashContext, records: Records) -> Self {
         TrustView {
