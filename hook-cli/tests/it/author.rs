@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../../../hook-exec/tests/it/support/raw_plugin.rs"]
+mod raw_plugin;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -182,6 +185,48 @@ fn test_fills_a_partial_input_fails_on_exit_1_and_shows_a_rewrite() {
     );
     assert_eq!(given["decision"], "ask: pnpm here");
     assert_eq!(given["filled"][0], "cwd");
+}
+
+#[test]
+fn test_runs_a_native_library_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = raw_plugin::raw_plugin(raw_plugin::Answer::block("no rm here"));
+    let library = library.display().to_string();
+    let args = [
+        "test",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--native",
+        library.as_str(),
+    ];
+    let out = hook(&args, dir.path());
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("block: no rm here"), "{stdout}");
+
+    let missing = dir.path().join("missing.so").display().to_string();
+    let out = hook(
+        &[
+            "test",
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--native",
+            missing.as_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("does not exist: build it first"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
