@@ -30,3 +30,37 @@ async fn the_embedding_example_honours_every_hook_and_cancels_cleanly() {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
 }
+
+/// The README's vendor quick start is the crate doc's, which `cargo test` compiles: the code a
+/// vendor copies from the README builds.
+#[test]
+fn the_readme_quick_start_is_the_compiled_crate_doc_example() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).expect("README.md");
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).expect("src/lib.rs");
+    let section = readme
+        .split("## Embed the engine (agent vendors)")
+        .nth(1)
+        .expect("README has the vendor section");
+    let in_readme = section
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a rust block in the vendor section");
+    let doc: String = lib
+        .split("//! # Quick start (vendors)")
+        .nth(1)
+        .and_then(|rest| rest.split("//! ```no_run\n").nth(1))
+        .and_then(|rest| rest.split("//! ```").next())
+        .expect("the crate doc's quick start")
+        .lines()
+        .map(|line| {
+            let line = line.strip_prefix("//!").unwrap_or(line);
+            format!("{}\n", line.strip_prefix(' ').unwrap_or(line))
+        })
+        .collect();
+    assert_eq!(
+        in_readme, doc,
+        "README.md and hook-exec's quick start differ"
+    );
+}
