@@ -47,9 +47,15 @@
 //! |---|---|---|---|
 //! | [`Response::deny`] on `PreToolUse` | `{"decision":"block","reason":..}` | `hookSpecificOutput.permissionDecision: "deny"` | same as verboo |
 //! | [`Response::block`] elsewhere | `decision: "block"` | top-level `decision: "block"` + `reason` | same, where lime's schema has `decision` |
-//! | [`Response::rewrite`] | `updated_input` | `permissionDecision: "allow"` + `updatedInput` | same as verboo |
+//! | [`Response::allow`] | `{}` (wuu has no allow) | `permissionDecision: "allow"` (skips the prompt); `PermissionRequest`: `behavior: "allow"`; elsewhere `{}` | `PreToolUse`: `{}` (a lime allow only carries a rewrite); `PermissionRequest`: `behavior: "allow"` |
+//! | [`Response::ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason; `PermissionRequest`: `{}` (asking is the default) | error on `PreToolUse`; `PermissionRequest`: `{}` |
+//! | [`Response::defer`] | error | `permissionDecision: "defer"` (`PreToolUse` only) | error |
+//! | [`Response::rewrite`] (no decision) | `updated_input` | `updatedInput` alone: the agent's permission rules decide | `permissionDecision: "allow"` + `updatedInput`: lime's allow only rewrites, the agent still asks where it would have |
+//! | [`Response::rewrite_and_allow`] | `updated_input` (no allow in wuu: its permission check runs) | `permissionDecision: "allow"` + `updatedInput`: skips the prompt; `PermissionRequest`: `behavior: "allow"` + `updatedInput` | as [`Response::rewrite`] (never an approval in lime) |
+//! | [`Response::rewrite_and_ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason + `updatedInput` | error: lime has no ask |
 //! | [`Response::context`] | `additional_context` (PostToolUse only) | `hookSpecificOutput.additionalContext` | same, on the events whose schema has it |
-//! | [`Response::stop`] | error: wuu has no stop | `continue: false` + `stopReason` | same |
+//! | [`Response::stop`] | error: wuu has no stop | `continue: false` + `stopReason` | same (error on tool events) |
+//! | [`Response::system_message`] | error | `systemMessage` | same |
 //! | [`Response::none`] | `{}` | `{}` | `{}` |
 //!
 //! Every answer is one JSON object on stdout with exit code 0, a block included. A failure
@@ -105,8 +111,14 @@
 //!
 //! - Events beyond the common ones are [`EventKind::Other`]: their fields are read from
 //!   [`Event::input`] (the protocol's typed input) or [`Event::raw`].
-//! - Only `Bash` (`bash`, `shell`), `Write`, `Edit` and `Read` inputs are typed; other tools are
-//!   [`Tool::Other`] with the raw input.
+//! - Typed tools: `Bash` (`bash`, `shell`), `Read`, `Write`, `Edit`, `MultiEdit`, `Glob`,
+//!   `Grep`, `WebFetch`, `WebSearch`, `Task`, `NotebookEdit`, lime's `apply_patch` and MCP tools
+//!   (`mcp__server__tool`); other tools are [`Tool::Other`] with the raw input. Field names
+//!   are those of the agents' own tools (`file_path`, `old_string`...); a tool of the same name
+//!   with other required fields is an [`EventError`] naming the field, a failed run.
+//! - [`Tool::ApplyPatch`]'s files come from the patch's headers (`*** Add File:`...); the
+//!   SDK does not apply or check the hunks. A `Bash` command's files are not known
+//!   ([`Tool::paths`] is empty): read the command.
 //! - Dialect inference is a heuristic (see [`infer_dialect`]); an ambiguous `SessionStart` is
 //!   read as verboo. The engine sets `HOOK_DIALECT`, so this only matters outside it.
 //! - A native plugin shares the agent's process: it cannot be killed on timeout (the engine
@@ -123,7 +135,7 @@ pub mod testing;
 
 pub use event::{
     Compact, Event, EventError, EventKind, FileChanged, Prompt, SessionEnd, SessionStart, Stop,
-    Subagent, Tool, ToolCall, ToolFailure, ToolResult,
+    Subagent, TextEdit, Tool, ToolCall, ToolFailure, ToolResult, patch_files,
 };
 pub use hook_protocol::{Decision, Dialect};
 pub use render::{RenderError, render};
