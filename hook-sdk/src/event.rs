@@ -644,14 +644,12 @@ impl Tool {
             "applypatch" => {
                 let text = match input {
                     Value::String(text) => Some(text),
-                    Value::Object(object) => {
-                        ["command", "patch", "input"]
-                            .iter()
-                            .find_map(|key| match object.get(*key) {
-                                Some(Value::String(text)) => Some(text),
-                                _ => None,
-                            })
-                    }
+                    Value::Object(object) => ["command", "patch", "input"].iter().find_map(|key| {
+                        match object.get(*key) {
+                            Some(Value::String(text)) => Some(text),
+                            _ => None,
+                        }
+                    }),
                     _ => None,
                 };
                 let Some(patch) = text else {

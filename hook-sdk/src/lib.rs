@@ -40,6 +40,12 @@
 //! }
 //! ```
 //!
+//! For hooks that handle several events or tools, the optional [`Router`] dispatches on the
+//! event and the typed tool (`Router::new().pre_tool("Bash", |call| ..).on_prompt(..)`, tool
+//! names compared as each dialect does); the first handler that answers wins (see
+//! [`router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
+//! take it unchanged.
+//!
 //! The same binary serves every dialect. It learns the dialect from `--dialect D`, else
 //! `HOOK_DIALECT` (which `hook-exec` sets), else from the input ([`infer_dialect`]), and writes:
 //!
@@ -93,7 +99,9 @@
 //!
 //! - `testing` (off by default): the `testing` module, which runs a handler in memory, reads
 //!   its output as the engine does (`hook_protocol::interpret`) and validates it against the
-//!   dialect's schema (`hook-protocol`'s `validate` feature, jsonschema). Enable it for tests
+//!   dialect's schema (`hook-protocol`'s `validate` feature, jsonschema); dialect-aware input
+//!   builders (`testing::bash(dialect, "ls")` spells the tool `bash` in wuu) and assertions
+//!   (`run.assert_blocked()`, `assert_rewritten(..)`, `assert_context_contains(..)`). Enable it for tests
 //!   only, so the hook binary compiles neither:
 //!
 //!   ```toml
@@ -129,6 +137,7 @@ pub mod event;
 pub mod native;
 pub mod render;
 pub mod response;
+pub mod router;
 pub mod run;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -140,6 +149,7 @@ pub use event::{
 pub use hook_protocol::{Decision, Dialect};
 pub use render::{RenderError, render};
 pub use response::{Handler, HookError, IntoResponse, Response, StopAgent};
+pub use router::{Routed, Router};
 pub use run::{
     DEFAULT_MAX_INPUT_BYTES, Emitted, Options, Processed, infer_dialect, process, run, run_with,
 };

@@ -44,13 +44,13 @@ fn strict_refusal(
 ) -> Option<&'static str> {
     let stop = response.stop.is_some();
     match event {
-        Event::PreToolUse if decision == Some(Decision::Ask) => Some(
-            if response.updated_input.is_some() {
+        Event::PreToolUse if decision == Some(Decision::Ask) => {
+            Some(if response.updated_input.is_some() {
                 "lime has no `ask` on PreToolUse: rewrite with no decision (`Response::rewrite`: lime still asks where it would have), or deny"
             } else {
                 "lime has no `ask` on PreToolUse: deny, or give no decision"
-            },
-        ),
+            })
+        }
         Event::PreToolUse | Event::PermissionRequest if stop => {
             Some("lime takes no `continue: false` on tool calls: deny (or block) the call instead")
         }

@@ -190,7 +190,7 @@ impl Response {
     }
 
     /// Whether this is [`Response::none`]: no decision, no rewrite, no context, no stop, no
-    /// message (what a `Router` handler returns to let the next one answer).
+    /// message (what a [`Router`](crate::Router) handler returns to let the next one answer).
     pub fn is_none(&self) -> bool {
         *self == Response::none()
     }

@@ -3,7 +3,7 @@
 //! [`run_json`] and [`run_event`] call a handler exactly as the binary built with
 //! [`run`](crate::run()) would, and return the typed response together with the exact stdout,
 //! stderr and exit code the binary would emit. [`input`] fills in the fields each dialect's
-//! input requires, so a test only writes the fields it cares about; [`bash`], [`write`],
+//! input requires, so a test only writes the fields it cares about; [`bash`], [`write()`],
 //! [`edit`], [`apply_patch`], [`mcp`], [`prompt`]... build the common inputs of a dialect (the
 //! tool spelled as that dialect spells it), and [`TestRun`]'s `assert_*` methods check what
 //! the hook did, with messages saying what it did instead.
@@ -162,7 +162,7 @@ pub fn input(dialect: Dialect, event: &str, fields: Value) -> Value {
     Value::Object(base)
 }
 
-/// An input for a hook's test, built by [`bash`], [`write`], [`prompt`]... for one dialect:
+/// An input for a hook's test, built by [`bash`], [`write()`], [`prompt`]... for one dialect:
 /// the tool spelled as the dialect spells it and every field the dialect requires filled in
 /// (see [`input`]). Run it with [`TestInput::run`], or take its JSON with
 /// [`TestInput::into_json`].
@@ -377,10 +377,7 @@ impl TestRun {
         }
         match self.interpreted() {
             Some(HandlerResult::Response(response)) if self.exit_code == 0 => response,
-            _ => panic!(
-                "expected {expected}, but the hook failed; {}",
-                self.what()
-            ),
+            _ => panic!("expected {expected}, but the hook failed; {}", self.what()),
         }
     }
 

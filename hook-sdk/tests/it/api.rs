@@ -23,7 +23,10 @@ fn responses() -> Vec<(&'static str, Response)> {
             "rewrite_and_allow",
             Response::rewrite_and_allow(rewrite.clone()),
         ),
-        ("rewrite_and_ask", Response::rewrite_and_ask(rewrite, "check")),
+        (
+            "rewrite_and_ask",
+            Response::rewrite_and_ask(rewrite, "check"),
+        ),
         ("context", Response::context("ctx")),
         ("stop", Response::stop("enough")),
         ("system_message", Response::system_message("hi")),
@@ -219,14 +222,19 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
     // A rewrite says which decision goes with it.
     let mut ls = Map::new();
     ls.insert("command".into(), json!("ls"));
-    let specific = |run: &hook_sdk::testing::TestRun| run.stdout_json().unwrap()["hookSpecificOutput"].clone();
+    let specific =
+        |run: &hook_sdk::testing::TestRun| run.stdout_json().unwrap()["hookSpecificOutput"].clone();
     let run = on(Dialect::Verboo, "PreToolUse", Response::rewrite(ls.clone()));
     assert_eq!(
         specific(&run),
         json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "ls"}})
     );
     assert_eq!(run.decision(), Decision::Continue);
-    let run = on(Dialect::Verboo, "PreToolUse", Response::rewrite_and_allow(ls.clone()));
+    let run = on(
+        Dialect::Verboo,
+        "PreToolUse",
+        Response::rewrite_and_allow(ls.clone()),
+    );
     assert_eq!(specific(&run)["permissionDecision"], "allow");
     assert_eq!(run.decision(), Decision::Allow);
     let run = on(
@@ -240,7 +248,10 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
             "permissionDecisionReason": "pnpm, not npm", "updatedInput": {"command": "ls"}})
     );
     assert_eq!(run.decision(), Decision::Ask);
-    for rewrite in [Response::rewrite(ls.clone()), Response::rewrite_and_allow(ls.clone())] {
+    for rewrite in [
+        Response::rewrite(ls.clone()),
+        Response::rewrite_and_allow(ls.clone()),
+    ] {
         let run = on(Dialect::Lime, "PreToolUse", rewrite.clone());
         assert_eq!(
             specific(&run),
@@ -248,13 +259,32 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
                 "updatedInput": {"command": "ls"}})
         );
         let run = on(Dialect::Wuu, "PreToolUse", rewrite);
-        assert_eq!(run.stdout_json().unwrap(), json!({"updated_input": {"command": "ls"}}));
+        assert_eq!(
+            run.stdout_json().unwrap(),
+            json!({"updated_input": {"command": "ls"}})
+        );
     }
-    let run = on(Dialect::Lime, "PreToolUse", Response::rewrite_and_ask(ls.clone(), "?"));
+    let run = on(
+        Dialect::Lime,
+        "PreToolUse",
+        Response::rewrite_and_ask(ls.clone(), "?"),
+    );
     assert_eq!(run.exit_code, 1);
-    assert!(run.stderr_text().contains("rewrite with no decision"), "{}", run.stderr_text());
-    let run = on(Dialect::Wuu, "PreToolUse", Response::rewrite_and_ask(ls, "?"));
-    assert!(run.stderr_text().contains("wuu has no ask"), "{}", run.stderr_text());
+    assert!(
+        run.stderr_text().contains("rewrite with no decision"),
+        "{}",
+        run.stderr_text()
+    );
+    let run = on(
+        Dialect::Wuu,
+        "PreToolUse",
+        Response::rewrite_and_ask(ls, "?"),
+    );
+    assert!(
+        run.stderr_text().contains("wuu has no ask"),
+        "{}",
+        run.stderr_text()
+    );
 }
 
 #[test]
@@ -344,11 +374,27 @@ fn every_tool_the_dialects_name_is_typed() {
     }
     let cases = [
         ("Glob", json!({"pattern": "**/*.rs", "path": "src"}), "Glob"),
-        ("grep", json!({"pattern": "fn main", "glob": "*.rs"}), "Grep"),
-        ("WebFetch", json!({"url": "https://x.io", "prompt": "?"}), "WebFetch"),
+        (
+            "grep",
+            json!({"pattern": "fn main", "glob": "*.rs"}),
+            "Grep",
+        ),
+        (
+            "WebFetch",
+            json!({"url": "https://x.io", "prompt": "?"}),
+            "WebFetch",
+        ),
         ("websearch", json!({"query": "rust"}), "WebSearch"),
-        ("Task", json!({"prompt": "do", "description": "d", "subagent_type": "t"}), "Task"),
-        ("NotebookEdit", json!({"notebook_path": "n.ipynb", "new_source": "x"}), "NotebookEdit"),
+        (
+            "Task",
+            json!({"prompt": "do", "description": "d", "subagent_type": "t"}),
+            "Task",
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "n.ipynb", "new_source": "x"}),
+            "NotebookEdit",
+        ),
         ("Read", json!({"file_path": "r"}), "Read"),
     ];
     for (name, input, canonical) in cases {
@@ -365,7 +411,10 @@ fn every_tool_the_dialects_name_is_typed() {
         ["n.ipynb"]
     );
     let missing = Tool::parse("WebFetch", &json!({"prompt": "?"})).unwrap_err();
-    assert!(missing.to_string().contains("missing field `url`"), "{missing}");
+    assert!(
+        missing.to_string().contains("missing field `url`"),
+        "{missing}"
+    );
 
     // lime's apply_patch: the files come from the patch's headers.
     let patch = "*** Begin Patch\n*** Add File: new.txt\n+hi\n*** Update File: src/a.rs\n\
@@ -375,10 +424,7 @@ fn every_tool_the_dialects_name_is_typed() {
     assert_eq!(tool.paths(), ["new.txt", "src/a.rs", "src/b.rs", ".env"]);
     assert_eq!(tool.file_path(), None);
     assert_eq!(tool.canonical_name(), Some("apply_patch"));
-    assert_eq!(
-        Value::Object(Map::from(tool)),
-        json!({"command": patch})
-    );
+    assert_eq!(Value::Object(Map::from(tool)), json!({"command": patch}));
     let bare = Tool::parse("apply_patch", &json!(patch)).unwrap();
     assert_eq!(bare.paths().len(), 4);
     let missing = Tool::parse("apply_patch", &json!({})).unwrap_err();
