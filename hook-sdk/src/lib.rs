@@ -56,7 +56,7 @@
 //! | [`Response::allow`] | `{}` (wuu has no allow) | `permissionDecision: "allow"` (skips the prompt); `PermissionRequest`: `behavior: "allow"`; elsewhere `{}` | `PreToolUse`: `{}` (a lime allow only carries a rewrite); `PermissionRequest`: `behavior: "allow"` |
 //! | [`Response::ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason; `PermissionRequest`: `{}` (asking is the default) | error on `PreToolUse`; `PermissionRequest`: `{}` |
 //! | [`Response::defer`] | error | `permissionDecision: "defer"` (`PreToolUse` only) | error |
-//! | [`Response::rewrite`] (no decision) | `updated_input` | `updatedInput` alone: the agent's permission rules decide | `permissionDecision: "allow"` + `updatedInput`: lime's allow only rewrites, the agent still asks where it would have |
+//! | [`Response::rewrite`] (no decision) | `updated_input` (`PreToolUse` only) | `updatedInput` alone: the agent's permission rules decide | `permissionDecision: "allow"` + `updatedInput`: lime's allow only rewrites, the agent still asks where it would have |
 //! | [`Response::rewrite_and_allow`] | `updated_input` (no allow in wuu: its permission check runs) | `permissionDecision: "allow"` + `updatedInput`: skips the prompt; `PermissionRequest`: `behavior: "allow"` + `updatedInput` | as [`Response::rewrite`] (never an approval in lime) |
 //! | [`Response::rewrite_and_ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason + `updatedInput` | error: lime has no ask |
 //! | [`Response::context`] | `additional_context` (PostToolUse only) | `hookSpecificOutput.additionalContext` | same, on the events whose schema has it |
@@ -81,6 +81,10 @@
 //!   dialect, event and the alternative ([`RenderError`]).
 //! - **`--dialect` beats `HOOK_DIALECT`**: an explicit argument in the hook's own command line
 //!   is the more specific statement.
+//! - **A rewrite says its decision.** [`Response::rewrite`] decides nothing (the agent's
+//!   permission rules still apply), [`Response::rewrite_and_allow`] also skips the prompt
+//!   where the dialect can, [`Response::rewrite_and_ask`] shows the user the new input: an
+//!   input rewrite never becomes an approval by accident.
 //! - **Ask on `PermissionRequest`** gives no decision: leaving it to the user is what asking is.
 //! - **Allow outside permission decisions** means "no objection" and writes nothing.
 //!
@@ -93,7 +97,8 @@
 //! 3.6 ms as an executable (about 60x); and for the executable alone 1.3 ms of wall time against
 //! 44 ms for the same check in Python 3 with `json` (about 34x).
 //!
-//! `hook new NAME` (in `hook-cli`) scaffolds a crate on this SDK with a working hook and tests.
+//! `hook new NAME` (in `hook-cli`) scaffolds a crate on this SDK with a working hook and tests;
+//! `hook new --native NAME` the same hook as a native plugin (`cdylib`).
 //!
 //! # Features
 //!
@@ -127,6 +132,8 @@
 //! - [`Tool::ApplyPatch`]'s files come from the patch's headers (`*** Add File:`...); the
 //!   SDK does not apply or check the hunks. A `Bash` command's files are not known
 //!   ([`Tool::paths`] is empty): read the command.
+//! - A [`Router`] takes the first handler's answer; it does not merge responses (context
+//!   from one handler and a decision from another): return both from one handler.
 //! - Dialect inference is a heuristic (see [`infer_dialect`]); an ambiguous `SessionStart` is
 //!   read as verboo. The engine sets `HOOK_DIALECT`, so this only matters outside it.
 //! - A native plugin shares the agent's process: it cannot be killed on timeout (the engine

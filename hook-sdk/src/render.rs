@@ -199,7 +199,7 @@ pub fn render(
                 return Err(error(if lime {
                     "lime accepts no rewritten input on PermissionRequest".into()
                 } else {
-                    "a rewritten input on PermissionRequest goes with an allow".into()
+                    "a rewritten input on PermissionRequest goes with an allow: use Response::rewrite_and_allow".into()
                 }));
             }
             let decision = match decision {

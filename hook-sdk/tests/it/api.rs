@@ -170,6 +170,12 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
             "lime accepts no rewritten input",
         ),
         (
+            Dialect::Verboo,
+            "PermissionRequest",
+            Response::rewrite(Map::new()),
+            "use Response::rewrite_and_allow",
+        ),
+        (
             Dialect::Lime,
             "PreToolUse",
             Response::ask("?"),
