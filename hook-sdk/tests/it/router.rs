@@ -294,3 +294,67 @@ fn builders_spell_tools_as_each_dialect_does() {
     assert_eq!(post.json()["tool_response"], "{\"stdout\":\"x\"}");
     assert_eq!(post.json()["hook_event_name"], "PostToolUse");
 }
+
+#[test]
+fn permission_requests_and_stops_have_routes_and_a_router_runs_natively() {
+    let router = || {
+        Router::new()
+            .permission_request("Bash", |call| match &call.tool {
+                Tool::Bash { command, .. } if command.starts_with("sudo") => {
+                    Response::deny("no sudo")
+                }
+                _ => Response::none(),
+            })
+            .on_stop(|stop| {
+                if stop.stop_hook_active {
+                    Response::none()
+                } else {
+                    Response::block("run the tests first")
+                }
+            })
+    };
+    for dialect in Dialect::ALL {
+        testing::bash(dialect, "sudo ls")
+            .on("PermissionRequest")
+            .run(router())
+            .assert_blocked_because("no sudo");
+        testing::bash(dialect, "sudo ls")
+            .run(router())
+            .assert_no_decision();
+        testing::stop(dialect)
+            .run(router())
+            .assert_blocked_because("run the tests first");
+    }
+
+    // What `export_native!(router())` calls: the router is the plugin's handler.
+    use hook_sdk::native::{NativeOutput, call, free};
+    let input = testing::stop(Dialect::Lime).into_json().to_string();
+    let mut out = NativeOutput::empty();
+    // SAFETY: valid buffers and a writable output.
+    #[allow(unsafe_code)]
+    let status = unsafe {
+        call(
+            &router(),
+            &hook_sdk::Options::default(),
+            input.as_ptr(),
+            input.len(),
+            b"lime".as_ptr(),
+            4,
+            &mut out,
+        )
+    };
+    assert_eq!((status, out.exit_code), (0, 0));
+    // SAFETY: filled by `call` above, read before `free`.
+    #[allow(unsafe_code)]
+    let stdout = unsafe { std::slice::from_raw_parts(out.stdout_ptr, out.stdout_len) }.to_vec();
+    assert!(
+        String::from_utf8_lossy(&stdout).contains("run the tests first"),
+        "{}",
+        String::from_utf8_lossy(&stdout)
+    );
+    // SAFETY: filled by `call` above, freed once.
+    #[allow(unsafe_code)]
+    unsafe {
+        free(&mut out)
+    };
+}
