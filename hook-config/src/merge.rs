@@ -171,8 +171,8 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
 /// verboo's two switches, and what each layer's handlers are suppressed by.
 ///
 /// Claude Code documents `disableAllHooks` as turning hooks off and managed hooks as beyond a
-/// user's reach; SPEC.md ("What a project may not do") adds that a project's files, which are
-/// untrusted content, never switch off anything but the project's own hooks. So:
+/// user's reach; this engine adds that a project's files, which are untrusted content, never
+/// switch off anything but the project's own hooks. So:
 /// - managed `disableAllHooks: true`: every hook, managed ones included;
 /// - managed `allowManagedHooksOnly: true`: user, project, local and plugin hooks (session
 ///   hooks are the embedder's own);

@@ -1,6 +1,6 @@
 //! Combining the results of every handler of one event into one [`Outcome`], per dialect.
 //!
-//! The rules (SPEC.md, "Combining results"):
+//! The rules:
 //! - **decision**: the most restrictive wins: block (deny) > defer > ask > allow. On
 //!   `PreToolUse` and `PermissionRequest` the reason is the first one in configuration order of
 //!   the handlers that gave the winning decision (Claude Code 2.1 and Codex 0.169 both show the

@@ -1,4 +1,4 @@
-//! The one result of dispatching one event: [`Outcome`] (SPEC.md, "The outcome").
+//! The one result of dispatching one event: [`Outcome`].
 //!
 //! The same struct is returned by the Rust API and printed by `hook run`; its schema is
 //! `hook-protocol/schemas/outcome.schema.json`.
@@ -12,7 +12,7 @@ use crate::{Dialect, Event};
 
 /// The combined decision of every hook that ran for an event.
 ///
-/// Closed on purpose (not `#[non_exhaustive]`): SPEC.md's five outcomes; an agent must handle
+/// Closed on purpose (not `#[non_exhaustive]`): the five outcomes; an agent must handle
 /// each, and a new one would change what the agent does, so it should not compile unnoticed.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::hash::{HashContext, trust_hash, trust_hash_with_library};
 use crate::store::{Records, StoreError, TrustRecord, TrustStore};
 
-/// Who needs trust before running (SPEC.md "Trust").
+/// Who needs trust before running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy {
     dialect: Dialect,

@@ -26,8 +26,8 @@ use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
 
 /// One of the hook systems this workspace implements.
 ///
-/// Each dialect has its own configuration files, wire format and rules for combining results;
-/// see SPEC.md, "The three dialects".
+/// Each dialect has its own configuration files, wire format and rules for combining results
+/// (its [`DialectRules`]).
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): the three dialects are the specification, and a
 /// fourth would change what every consumer must do, so it should not compile unnoticed.

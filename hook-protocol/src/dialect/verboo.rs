@@ -131,7 +131,7 @@ const EVENTS: &[Event] = &[
     E::SessionEnd,
 ];
 
-/// SPEC.md's table of Verboo Code's events.
+/// What a block does on each of verboo's events.
 fn block_effect(event: &Event) -> BlockEffect {
     match event {
         E::UserPromptSubmit
