@@ -26,6 +26,10 @@ pub(crate) struct Location {
     /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
+    /// The hooks `hook relay` runs (`<home>/hook-relay/`, `<project>/.claude/hook-relay/` or
+    /// `<project>/.lime/hook-relay/`) instead of the agent's own.
+    #[arg(long)]
+    pub(crate) relay: bool,
 }
 
 impl Location {
@@ -51,6 +55,9 @@ impl Location {
             LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
         if let Some(home) = &self.home {
             options = options.with_home(existing_dir(home, "home")?);
+        }
+        if self.relay {
+            options = options.for_relay();
         }
         Ok(options)
     }
@@ -122,6 +129,22 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // A broken handler, group or file was reported above and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
     let hooks = args.location.hooks()?;
+    drive(&args.location, hooks, &input, |outcome| {
+        println_exact(&serde_json::to_string_pretty(outcome)?);
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Runs `input` through `hooks` as `hook run` and `hook relay` do: trust gates each hook (its
+/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
+/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
+/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
+pub(crate) fn drive(
+    location: &Location,
+    hooks: Hooks,
+    input: &hook_protocol::EventInput,
+    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
+) -> Result<ExitCode> {
     let options = hook_exec::EngineOptions::default()
         // Hooks start on this thread (a current-thread runtime below), which lives until the
         // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
@@ -130,7 +153,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // that lets the hook run.
     let mut hooks = hooks
         .with_engine_options(options)
-        .with_refusal_phrasing(crate::trust_commands::refusal_phrasing(&args.location));
+        .with_refusal_phrasing(crate::trust_commands::refusal_phrasing(location));
     // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
     // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
@@ -140,7 +163,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
         // The status messages of the handlers the engine will start, shown before they run.
-        for handler in engine.preview(&input) {
+        for handler in engine.preview(input) {
             if let Some(message) = handler.config.status_message.as_deref() {
                 errln!("{message}");
             }
@@ -159,16 +182,16 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         let signal = signals.received();
         tokio::pin!(signal);
         let outcome = tokio::select! {
-            outcome = engine.dispatch(&input) => outcome,
+            outcome = engine.dispatch(input) => outcome,
             // Dropping the dispatch (the other branch) kills every hook group still running.
             signal = &mut signal => return Ok::<_, anyhow::Error>(Err(signal)),
         };
         for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
             errln!("{warning}");
         }
-        println_exact(&serde_json::to_string_pretty(&outcome)?);
+        let code = report(&outcome)?;
         if engine.pending_async(&session_id) == 0 {
-            return Ok(Ok(()));
+            return Ok(Ok(code));
         }
         // The outcome is complete: the caller reads it up to the end of stdout now. Async
         // hooks still run to their end or their own timeout; their results have no one to go
@@ -181,7 +204,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
                         errln!("async hook {} {}: {error}", result.run.key, status_word(result.run.status));
                     }
                 }
-                Ok(Ok(()))
+                Ok(Ok(code))
             }
             // Dropping the collection, then the engine, kills every async group still running.
             signal = &mut signal => Ok(Err(signal)),
@@ -193,9 +216,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     drop(hooks);
     runtime.shutdown_background();
     match ended? {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(code) => Ok(code),
         Err((name, number)) => {
-            errln!("hook run: {name} received; every running hook was killed");
+            errln!("hook: {name} received; every running hook was killed");
             Ok(ExitCode::from(128 + number))
         }
     }

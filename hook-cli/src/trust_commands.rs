@@ -66,6 +66,9 @@ pub(crate) fn refusal_phrasing(
             shell_quote(&project.display().to_string())
         ));
     }
+    if location.relay {
+        extra.push_str(" --relay");
+    }
     let trust = format!("hook trust --dialect {}{extra}", location.dialect);
     let enable = format!("hook enable --dialect {}{extra}", location.dialect);
     move |refusal| refusal_message(refusal, &trust, &enable)

@@ -208,6 +208,9 @@ pub struct DialectRules {
     /// The variable naming the project folder in every hook's environment
     /// (`CLAUDE_PROJECT_DIR`).
     pub project_dir_env: Option<&'static str>,
+    /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
+    /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
+    pub relay_agent: Option<&'static str>,
     /// The events whose command hooks get a file to write environment variables into for the
     /// rest of the session (verboo `CLAUDE_ENV_FILE`).
     pub env_file_events: &'static [Event],
