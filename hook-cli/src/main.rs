@@ -35,6 +35,11 @@
 //! - lime side files (context over `additionalContextLimit`) go to `<home>/hook-context`, a
 //!   private folder (0700, files 0600) where side files older than 7 days, and beyond the newest
 //!   100, are removed as new ones are written.
+//! - `hook relay` answers the agent once every hook is done: it does not stream per-hook
+//!   progress to the agent (neither agent has a way to show it), and its install edits the
+//!   agent's JSON settings whole (content kept, keys sorted; the backup has the original text).
+//!   It does not write Codex's own hook-trust records: the user trusts the relay entries in
+//!   Codex's `/hooks`.
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.
