@@ -144,18 +144,32 @@ pub(crate) fn issues(
     validator: &jsonschema::Validator,
     value: &Value,
 ) -> Vec<OutputIssue> {
-    let mut issues = Vec::new();
+    let mut found = Vec::new();
     for error in validator.iter_errors(value) {
-        collect(dialect, &error, &mut issues);
+        collect(dialect, &error, &mut found);
     }
+    // A rule of the top-level `allOf` (lime's rules beyond the types) that fails where the
+    // types already failed says nothing new (`"continue": "yes"` is not a boolean, and so not
+    // `true` either): the types' error is kept alone.
+    let typed: Vec<String> = found
+        .iter()
+        .filter(|(_, rule)| !rule)
+        .map(|(issue, _)| issue.pointer.clone())
+        .collect();
+    let mut issues: Vec<OutputIssue> = found
+        .into_iter()
+        .filter(|(issue, rule)| !rule || !typed.contains(&issue.pointer))
+        .map(|(issue, _)| issue)
+        .collect();
     issues.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     issues.dedup();
     issues
 }
 
-/// Adds the issues of one error. An `anyOf` whose other branch is `{"type": "null"}` (an
-/// optional field) reports the errors of the branch that was meant, not "fails anyOf".
-fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<OutputIssue>) {
+/// Adds the issues of one error, each with whether a rule of the top-level `allOf` found it. An
+/// `anyOf` whose other branch is `{"type": "null"}` (an optional field) reports the errors of
+/// the branch that was meant, not "fails anyOf".
+fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<(OutputIssue, bool)>) {
     if let ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } =
         error.kind()
     {
@@ -172,11 +186,15 @@ fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<Outpu
     }
     let pointer = error.instance_path().as_str().to_owned();
     let (message, hint) = describe(dialect, error.kind(), error.instance());
-    issues.push(OutputIssue {
-        pointer,
-        message,
-        hint,
-    });
+    let rule = error.schema_path().as_str().starts_with("/allOf/");
+    issues.push((
+        OutputIssue {
+            pointer,
+            message,
+            hint,
+        },
+        rule,
+    ));
 }
 
 fn only_wants_null(branch: &[ValidationError<'_>]) -> bool {
@@ -233,6 +251,11 @@ fn describe(
             )
         }
         ValidationErrorKind::FalseSchema => ("this field is not allowed here".to_owned(), None),
+        // The one pattern of the schemas: a reason lime needs (`\S`, not blank).
+        ValidationErrorKind::Pattern { .. } => (
+            format!("{instance} is blank: this reason must not be empty"),
+            None,
+        ),
         other => (
             format!("{instance} is invalid: {}", keyword_message(other)),
             None,
