@@ -117,4 +117,6 @@ pub use outcome::{
 pub use schema::SchemaKind;
 pub use validate::OutputIssue;
 #[cfg(feature = "validate")]
-pub use validate::{ValidateError, validate_output, validate_output_value};
+pub use validate::{
+    UnknownField, ValidateError, unknown_output_fields, validate_output, validate_output_value,
+};

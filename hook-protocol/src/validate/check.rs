@@ -114,18 +114,8 @@ pub fn validate_output_value(
     event: &Event,
     value: &Value,
 ) -> Result<(), ValidateError> {
-    let validator = validator(dialect, event, SchemaKind::Output).ok_or_else(|| {
-        ValidateError::UnknownEvent {
-            dialect,
-            event: event.to_string(),
-            known: dialect
-                .events()
-                .iter()
-                .map(Event::as_str)
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    })?;
+    let validator = validator(dialect, event, SchemaKind::Output)
+        .ok_or_else(|| unknown_event(dialect, event))?;
     let issues = issues(dialect, validator, value);
     if issues.is_empty() {
         Ok(())
@@ -135,6 +125,20 @@ pub fn validate_output_value(
             event: event.to_string(),
             issues,
         })
+    }
+}
+
+/// The error for an event `dialect` does not know.
+pub(super) fn unknown_event(dialect: Dialect, event: &Event) -> ValidateError {
+    ValidateError::UnknownEvent {
+        dialect,
+        event: event.to_string(),
+        known: dialect
+            .events()
+            .iter()
+            .map(Event::as_str)
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
@@ -221,8 +225,19 @@ fn describe(
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let hint = (name == "hookEventName")
-                .then(|| "add \"hookEventName\" naming the event this output answers".to_owned());
+            let hint = match name {
+                "hookEventName" => Some("add \"hookEventName\" naming the event this output answers"),
+                "reason" => Some("a `decision: \"block\"` needs a `reason` for the model"),
+                "updatedInput" => Some(
+                    "a lime `permissionDecision: \"allow\"` only rewrites the input: add `updatedInput`, or print nothing to let the call go on",
+                ),
+                "permissionDecisionReason" => {
+                    Some("a `permissionDecision: \"deny\"` needs a reason for the model")
+                }
+                "decision" => Some("a top-level `reason` goes with `decision: \"block\"`"),
+                _ => None,
+            }
+            .map(str::to_owned);
             (format!("missing required field `{name}`"), hint)
         }
         ValidationErrorKind::Enum { options } => {
