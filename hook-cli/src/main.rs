@@ -16,6 +16,14 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! `hook validate` warns (on stderr, and in `--json` as `warnings`) on the fields a wuu or
+//! verboo output has that its dialect does not define, each at its JSON pointer with the closest
+//! known field when one is close (`permisionDecision`: did you mean `permissionDecision`?). Those
+//! agents ignore such fields, so they are not errors and the exit code stays 0; but a misspelt
+//! field is a decision lost without a word, hence the warning, and `--strict` makes warnings
+//! fail. lime rejects unknown fields: there they are errors. Without `--event`, the event is
+//! the output's `hookSpecificOutput.hookEventName`.
+//!
 //! # Limitations
 //!
 //! - `hook run` prints `statusMessage`s before dispatching (when stderr is a terminal), not as

@@ -20,7 +20,8 @@
 //!
 //! The published schemas accept outputs that Codex then refuses; lime refuses them too (the run
 //! is `failed` with the reason, and nothing it said takes effect), measured against the real
-//! binary by `cargo xtask conformance codex`:
+//! binary by `cargo xtask conformance codex`. lime's own generated schemas refuse them as well,
+//! so `validate_output` and the engine agree:
 //!
 //! | event | a failed run |
 //! |---|---|

@@ -2,7 +2,9 @@
 //! output read as Codex CLI 0.169 reads it.
 //!
 //! The published schemas accept more than Codex obeys: the outputs [`refine_output`] refuses
-//! validate, but Codex fails the run and takes nothing from it, so lime does too.
+//! validate there, but Codex fails the run and takes nothing from it, so lime does too. lime's
+//! own generated schemas encode those rules ([`output_schema_rules`]), so that they, validation
+//! and the engine give one verdict.
 
 use serde_json::Value;
 

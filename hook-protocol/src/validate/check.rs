@@ -152,9 +152,10 @@ pub(crate) fn issues(
     for error in validator.iter_errors(value) {
         collect(dialect, &error, &mut found);
     }
-    // A rule of the top-level `allOf` (lime's rules beyond the types) that fails where the
-    // types already failed says nothing new (`"continue": "yes"` is not a boolean, and so not
-    // `true` either): the types' error is kept alone.
+    // A rule of the top-level `allOf` (lime's rules beyond the types) that fails on a value the
+    // types already refused says nothing new (`"continue": "yes"` is not a boolean, and so not
+    // `true` either): the types' error is kept alone. On an object, a rule's error (a missing
+    // `reason`) is a problem of its own and is kept.
     let typed: Vec<String> = found
         .iter()
         .filter(|(_, rule)| !rule)
@@ -170,7 +171,8 @@ pub(crate) fn issues(
     issues
 }
 
-/// Adds the issues of one error, each with whether a rule of the top-level `allOf` found it. An
+/// Adds the issues of one error, each with whether a rule of the top-level `allOf` found it on a
+/// value that is not an object (such an issue is dropped when the types failed there too). An
 /// `anyOf` whose other branch is `{"type": "null"}` (an optional field) reports the errors of
 /// the branch that was meant, not "fails anyOf".
 fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<(OutputIssue, bool)>) {
@@ -190,7 +192,7 @@ fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<(Outp
     }
     let pointer = error.instance_path().as_str().to_owned();
     let (message, hint) = describe(dialect, error.kind(), error.instance());
-    let rule = error.schema_path().as_str().starts_with("/allOf/");
+    let rule = error.schema_path().as_str().starts_with("/allOf/") && !error.instance().is_object();
     issues.push((
         OutputIssue {
             pointer,
