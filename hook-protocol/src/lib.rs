@@ -93,9 +93,10 @@
 //!   schemas; unknown input fields are kept rather than rejected, for agents newer than this
 //!   crate.
 //! - wuu and verboo outputs ignore unknown fields (as those agents do) and report them as
-//!   warnings; lime outputs are strict. The engine's warnings name top-level fields only;
-//!   `unknown_output_fields` (what `hook validate` reports) walks `hookSpecificOutput` too and
-//!   suggests the field probably meant.
+//!   warnings; lime outputs are strict. With `validate`, those warnings come from
+//!   `unknown_output_fields` (what `hook validate` reports): nested fields too, each with the
+//!   field probably meant; without it (`hook-sdk`), top-level fields only, from
+//!   [`output::verboo::FIELDS`] and [`output::wuu::FIELDS`].
 //! - verboo `ConfigChange` blocks except for policy settings: that exception depends on the
 //!   input's `source` and is left to the engine.
 //! - The per-event output types of verboo follow Claude Code's documented fields; newer fields

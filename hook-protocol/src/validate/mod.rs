@@ -23,6 +23,8 @@ pub use check::{ValidateError, validate_output, validate_output_value};
 #[cfg(feature = "validate")]
 pub(crate) use check::{issues, validator};
 #[cfg(feature = "validate")]
+pub(crate) use unknown::warning as unknown_field_warning;
+#[cfg(feature = "validate")]
 pub use unknown::{UnknownField, unknown_output_fields};
 #[cfg(not(feature = "validate"))]
 pub(crate) use without::{issues, validator};

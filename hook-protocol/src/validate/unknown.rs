@@ -8,6 +8,9 @@
 //! forbid unknown fields (`additionalProperties: false`): there they are errors of
 //! [`validate_output`](crate::validate_output), never warnings.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock};
+
 use serde_json::Value;
 
 use super::ValidateError;
@@ -72,12 +75,53 @@ pub fn unknown_output_fields(
     event: &Event,
     value: &Value,
 ) -> Result<Vec<UnknownField>, ValidateError> {
-    let root =
-        schema(dialect, event, SchemaKind::Output).ok_or_else(|| unknown_event(dialect, event))?;
+    let root = output_schema(dialect, event).ok_or_else(|| unknown_event(dialect, event))?;
     let mut found = Vec::new();
-    walk(&root, &root, value, String::new(), &mut found);
+    walk(root, root, value, String::new(), &mut found);
     found.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     Ok(found)
+}
+
+/// A parsed output schema, once it was asked for.
+type SchemaSlot = OnceLock<Option<Value>>;
+
+/// One slot per known (dialect, event): its output schema, parsed on first use (the engine
+/// asks on every wuu and verboo output).
+static OUTPUT_SCHEMAS: LazyLock<HashMap<(Dialect, Event), SchemaSlot>> = LazyLock::new(|| {
+    Dialect::ALL
+        .into_iter()
+        .flat_map(|dialect| {
+            dialect
+                .events()
+                .iter()
+                .map(move |event| ((dialect, event.clone()), OnceLock::new()))
+        })
+        .collect()
+});
+
+/// The output schema of `event` in `dialect`, or `None` if the dialect does not know it.
+fn output_schema(dialect: Dialect, event: &Event) -> Option<&'static Value> {
+    OUTPUT_SCHEMAS
+        .get(&(dialect, event.clone()))?
+        .get_or_init(|| schema(dialect, event, SchemaKind::Output))
+        .as_ref()
+}
+
+/// The engine's warning for an unknown field: `unknown field `extra` ignored`, with where it is
+/// when it is not at the top level and the field probably meant.
+pub(crate) fn warning(field: &UnknownField) -> String {
+    let mut text = format!("unknown field `{}` ignored", field.name);
+    let parent = field
+        .pointer
+        .rsplit_once('/')
+        .map_or("", |(parent, _)| parent);
+    if !parent.is_empty() {
+        text.push_str(&format!(" in {parent}"));
+    }
+    if let Some(suggestion) = &field.suggestion {
+        text.push_str(&format!(" (did you mean `{suggestion}`?)"));
+    }
+    text
 }
 
 /// How deep `$ref`s and `anyOf`s are followed: far more than any generated schema nests.
