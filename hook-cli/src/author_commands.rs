@@ -103,8 +103,12 @@ pub(crate) struct TestArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Test a native plugin (a `cdylib` built with hook-sdk's `export_native!`) instead of a
+    /// command: the library is loaded in this process and called on each case.
+    #[arg(long, value_name = "LIBRARY", conflicts_with = "command")]
+    native: Option<PathBuf>,
     /// The hook's command and arguments.
-    #[arg(last = true, required = true, num_args = 1..)]
+    #[arg(last = true, required_unless_present = "native", num_args = 1..)]
     command: Vec<String>,
 }
 
@@ -131,6 +135,18 @@ struct Case {
     name: &'static str,
     event: Event,
     input: Value,
+    /// The fields `hook test` added to a partial `--input` (required fields it lacked).
+    filled: Vec<String>,
+}
+
+/// How one case ran, from a command or a native library.
+struct Ran {
+    exit_code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    duration: Duration,
+    /// Why the run gave no output to judge (timed out, could not start...).
+    failure: Option<String>,
 }
 
 /// What one run showed.
@@ -143,6 +159,17 @@ struct Report {
     duration_ms: u64,
     output: String,
     decision: String,
+    /// The fields added to a partial `--input`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    filled: Vec<String>,
+    /// The tool input the hook rewrote the call to.
+    updated_input: Option<Value>,
+    /// Context the hook added for the model.
+    additional_context: Option<String>,
+    /// Its message for the user.
+    system_message: Option<String>,
+    /// Its request that the agent stop, with the reason.
+    stop: Option<String>,
     problem: Option<String>,
 }
 
@@ -153,6 +180,14 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let cwd_text = cwd.display().to_string();
     let command = shell_join(&args.command);
+    if let Some(library) = &args.native
+        && !library.is_file()
+    {
+        bail!(
+            "native library {} does not exist: build it first (`cargo build` in the hook's crate)",
+            library.display()
+        );
+    }
     let cases = cases(
         dialect,
         &event,
@@ -166,15 +201,22 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     let mut reports = Vec::new();
+    let timeout = Duration::from_secs_f64(args.timeout);
     for case in cases {
-        let mut spec = CommandSpec::new(&command, &cwd, Duration::from_secs_f64(args.timeout));
-        spec.stdin = serde_json::to_vec(&case.input)?.into();
-        spec.env = vec![
-            ("HOOK_DIALECT".into(), dialect.to_string()),
-            ("HOOK_EVENT".into(), case.event.to_string()),
-        ];
-        let run = runtime.block_on(run_command(&spec));
-        reports.push(judge(dialect, &case, &run, args.timeout));
+        let stdin = serde_json::to_vec(&case.input)?;
+        let ran = match &args.native {
+            Some(library) => runtime.block_on(run_native(library, dialect, &stdin, timeout)),
+            None => {
+                let mut spec = CommandSpec::new(&command, &cwd, timeout);
+                spec.stdin = stdin.into();
+                spec.env = vec![
+                    ("HOOK_DIALECT".into(), dialect.to_string()),
+                    ("HOOK_EVENT".into(), case.event.to_string()),
+                ];
+                command_ran(&runtime.block_on(run_command(&spec)), args.timeout)
+            }
+        };
+        reports.push(judge(dialect, &case, &ran));
     }
 
     let failed = reports.iter().any(|r| r.problem.is_some());
@@ -214,6 +256,7 @@ fn cases(
         name: "minimal event",
         event: event.clone(),
         input: example(event, tool)?,
+        filled: Vec::new(),
     }];
     if let Some(path) = input {
         let text =
@@ -224,10 +267,16 @@ fn cases(
             .get("hook_event_name")
             .and_then(Value::as_str)
             .map_or_else(|| event.clone(), Event::from_name);
+        let Value::Object(fields) = value else {
+            bail!("{} must hold a JSON object (an event)", path.display());
+        };
+        let given_tool = fields.get("tool_name").and_then(Value::as_str).or(tool);
+        let (input, filled) = fill(example(&given, given_tool)?, fields);
         cases.push(Case {
             name: "given input",
             event: given,
-            input: value,
+            input,
+            filled,
         });
     }
     if event.match_target(dialect) == MatchTarget::ToolName {
@@ -241,6 +290,7 @@ fn cases(
             name: "another tool",
             event: event.clone(),
             input: example(event, Some(&other))?,
+            filled: Vec::new(),
         });
     }
     let other_event = dialect
@@ -252,17 +302,73 @@ fn cases(
             name: "another event",
             event: other_event.clone(),
             input: example(other_event, None)?,
+            filled: Vec::new(),
         });
     }
     Ok(cases)
 }
 
-fn judge(
-    dialect: Dialect,
-    case: &Case,
-    run: &hook_exec::command::CommandRun,
-    timeout: f64,
-) -> Report {
+/// `given` over the minimal event: the fields of `example` that `given` lacks are added, as the
+/// SDK's test helpers do, and named (in order) so the report can say what was filled.
+fn fill(example: Value, given: serde_json::Map<String, Value>) -> (Value, Vec<String>) {
+    let Value::Object(mut input) = example else {
+        return (Value::Object(given), Vec::new());
+    };
+    let filled = input
+        .keys()
+        .filter(|key| !given.contains_key(*key))
+        .cloned()
+        .collect();
+    input.extend(given);
+    (Value::Object(input), filled)
+}
+
+/// A command's run as `hook test` judges it.
+fn command_ran(run: &hook_exec::command::CommandRun, timeout: f64) -> Ran {
+    let failure = run.end.as_ref().err().map(|error| match error {
+        CommandError::TimedOut { .. } => format!("timed out: still running after {timeout} s"),
+        CommandError::Spawn { .. } | CommandError::NoWorkingDirectory { .. } => error.to_string(),
+        CommandError::OutputTooLarge { stream, .. } => format!("{stream} is over 1 MiB"),
+        CommandError::PipesHeldOpen { .. } => {
+            "a process that left the hook's group kept its output open".into()
+        }
+        CommandError::OutputUnreadable { stream, source } => {
+            format!("reading its {stream} failed part way ({source}): the output may be truncated")
+        }
+        // A way of failing a newer hook-exec knows: never taken as a clean exit.
+        other => format!("the run did not end normally: {other}"),
+    });
+    Ran {
+        exit_code: run.exit_code,
+        stdout: run.stdout.clone(),
+        stderr: run.stderr.clone(),
+        duration: run.duration,
+        failure,
+    }
+}
+
+/// A native library's run on one case: loaded in this process and called, as the engine does.
+async fn run_native(library: &Path, dialect: Dialect, stdin: &[u8], timeout: Duration) -> Ran {
+    let started = std::time::Instant::now();
+    match hook_exec::native::call_library(library, dialect, stdin, timeout).await {
+        Ok(reply) => Ran {
+            exit_code: Some(reply.exit_code),
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+            duration: started.elapsed(),
+            failure: None,
+        },
+        Err(error) => Ran {
+            exit_code: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            duration: started.elapsed(),
+            failure: Some(error.to_string()),
+        },
+    }
+}
+
+fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
     let tool = case
         .input
         .get("tool_name")
@@ -276,27 +382,16 @@ fn judge(
         duration_ms: u64::try_from(run.duration.as_millis()).unwrap_or(u64::MAX),
         output: String::new(),
         decision: String::new(),
+        filled: case.filled.clone(),
+        updated_input: None,
+        additional_context: None,
+        system_message: None,
+        stop: None,
         problem: None,
     };
-    if let Err(error) = &run.end {
-        report.problem = Some(match error {
-            CommandError::TimedOut { .. } => {
-                report.decision = "none".into();
-                format!("timed out: still running after {timeout} s")
-            }
-            CommandError::Spawn { .. } | CommandError::NoWorkingDirectory { .. } => {
-                error.to_string()
-            }
-            CommandError::OutputTooLarge { stream, .. } => format!("{stream} is over 1 MiB"),
-            CommandError::PipesHeldOpen { .. } => {
-                "a process that left the hook's group kept its output open".into()
-            }
-            CommandError::OutputUnreadable { stream, source } => format!(
-                "reading its {stream} failed part way ({source}): the output may be truncated"
-            ),
-            // A way of failing a newer hook-exec knows: never taken as a clean exit.
-            other => format!("the run did not end normally: {other}"),
-        });
+    if let Some(failure) = &run.failure {
+        report.decision = "none".into();
+        report.problem = Some(failure.clone());
         return report;
     }
     if matches!(run.exit_code, Some(126 | 127)) {
@@ -348,17 +443,37 @@ fn judge(
         HandlerResult::NonBlockingError { message } => format!("error: {message}"),
         HandlerResult::Failed(failure) => format!("failed: {failure}"),
     };
-    if report.problem.is_none()
-        && matches!(
-            result,
-            HandlerResult::Failed(_) | HandlerResult::NonBlockingError { .. }
-        )
-        && case.name == "minimal event"
-    {
-        report.problem = Some(format!(
-            "the hook fails on a minimal valid {} event",
-            case.event
-        ));
+    if let HandlerResult::Response(response) = &result {
+        report.updated_input = response.updated_input.clone();
+        report.additional_context = response.additional_context.clone();
+        report.system_message = response.system_message.clone();
+        report.stop = response.stop.as_ref().map(|stop| {
+            stop.reason
+                .clone()
+                .unwrap_or_else(|| "(no reason)".to_owned())
+        });
+    }
+    let failed = matches!(
+        result,
+        HandlerResult::Failed(_) | HandlerResult::NonBlockingError { .. }
+    );
+    if report.problem.is_none() && failed {
+        // The two inputs the author chose must run cleanly; on another tool or event an error
+        // may be the hook's way of saying "not for me".
+        report.problem = match case.name {
+            "minimal event" => Some(format!(
+                "the hook fails on a minimal valid {} event",
+                case.event
+            )),
+            "given input" => Some(format!(
+                "the hook fails on the given input ({}): a hook that means to block exits 2 or prints a decision",
+                match run.exit_code {
+                    Some(code) => format!("exit {code}"),
+                    None => "killed by a signal".to_owned(),
+                }
+            )),
+            _ => None,
+        };
     }
     report
 }
@@ -385,6 +500,21 @@ fn print_table(reports: &[Report]) {
             r.output,
             r.decision
         );
+        if !r.filled.is_empty() {
+            outln!("  filled in (absent from --input): {}", r.filled.join(", "));
+        }
+        if let Some(input) = &r.updated_input {
+            outln!("  rewrites the input to: {input}");
+        }
+        if let Some(context) = &r.additional_context {
+            outln!("  adds context: {context}");
+        }
+        if let Some(message) = &r.system_message {
+            outln!("  tells the user: {message}");
+        }
+        if let Some(reason) = &r.stop {
+            outln!("  stops the agent: {reason}");
+        }
         if let Some(problem) = &r.problem {
             outln!("  problem: {problem}");
         }

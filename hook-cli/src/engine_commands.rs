@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hook_config::{Environment, Handler, LoadOptions, Loaded, Severity, load};
-use hook_exec::Engine;
+use hook_exec::Hooks;
 use hook_protocol::{Dialect, input_from_value};
 use serde_json::Value;
 
@@ -26,26 +26,40 @@ pub(crate) struct Location {
     /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
+    /// The hooks `hook relay` runs (`<home>/hook-relay/`, `<project>/.claude/hook-relay/` or
+    /// `<project>/.lime/hook-relay/`) instead of the agent's own.
+    #[arg(long)]
+    pub(crate) relay: bool,
 }
 
 impl Location {
     /// Loads the configuration, printing its diagnostics on stderr.
     pub(crate) fn load(&self) -> Result<Loaded> {
+        let loaded = load(&self.load_options()?).context("cannot load the hook configuration")?;
+        print_diagnostics(&loaded.diagnostics);
+        Ok(loaded)
+    }
+
+    /// Loads configuration, trust and engine ([`Hooks::load`]), printing the diagnostics on
+    /// stderr.
+    pub(crate) fn hooks(&self) -> Result<Hooks> {
+        let hooks =
+            Hooks::load(self.load_options()?).context("cannot load the hook configuration")?;
+        print_diagnostics(hooks.diagnostics());
+        Ok(hooks)
+    }
+
+    fn load_options(&self) -> Result<LoadOptions> {
         let project = self.project_dir()?;
         let mut options =
             LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
         if let Some(home) = &self.home {
             options = options.with_home(existing_dir(home, "home")?);
         }
-        let loaded = load(&options).context("cannot load the hook configuration")?;
-        for diagnostic in &loaded.diagnostics {
-            let label = match diagnostic.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            errln!("{label}: {diagnostic}");
+        if self.relay {
+            options = options.for_relay();
         }
-        Ok(loaded)
+        Ok(options)
     }
 
     /// The project directory, absolute, so that keys do not depend on how it was typed.
@@ -54,6 +68,17 @@ impl Location {
             Some(dir) => existing_dir(dir, "project"),
             None => std::env::current_dir().context("cannot read the current directory"),
         }
+    }
+}
+
+/// Each diagnostic on its own stderr line, labelled `error:` or `warning:`.
+fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
+    for diagnostic in diagnostics {
+        let label = match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        errln!("{label}: {diagnostic}");
     }
 }
 
@@ -103,29 +128,42 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
 
     // A broken handler, group or file was reported above and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
-    let loaded = args.location.load()?;
-    let project = args.location.project_dir()?;
+    let hooks = args.location.hooks()?;
+    drive(&args.location, hooks, &input, |outcome| {
+        println_exact(&serde_json::to_string_pretty(outcome)?);
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Runs `input` through `hooks` as `hook run` and `hook relay` do: trust gates each hook (its
+/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
+/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
+/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
+pub(crate) fn drive(
+    location: &Location,
+    hooks: Hooks,
+    input: &hook_protocol::EventInput,
+    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
+) -> Result<ExitCode> {
     let options = hook_exec::EngineOptions::default()
-        .with_project_dir(project)
-        // lime's over-limit context goes to a private folder of the user's.
-        .with_side_file_dir(loaded.discovery.home.join("hook-context"))
         // Hooks start on this thread (a current-thread runtime below), which lives until the
         // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
         .with_kill_on_parent_death(true);
-    // Trust decides what may run; each skip is also a warning on stderr.
-    let gate = crate::trust_commands::gate(&args.location, &loaded);
-    let view = gate.view().clone();
-    let mut engine = Engine::new(loaded.registry)
-        .with_options(options)
-        .with_gate(gate);
+    // Trust decides what may run; each skip is also a warning on stderr naming the command
+    // that lets the hook run.
+    let mut hooks = hooks
+        .with_engine_options(options)
+        .with_refusal_phrasing(crate::trust_commands::refusal_phrasing(location));
     // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
     // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
-        engine = engine.with_model_client(client);
+        hooks = hooks.with_model_client(client);
     }
+    let view = hooks.trust().clone();
+    let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
         // The status messages of the handlers the engine will start, shown before they run.
-        for handler in engine.preview(&input) {
+        for handler in engine.preview(input) {
             if let Some(message) = handler.config.status_message.as_deref() {
                 errln!("{message}");
             }
@@ -144,16 +182,16 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         let signal = signals.received();
         tokio::pin!(signal);
         let outcome = tokio::select! {
-            outcome = engine.dispatch(&input) => outcome,
+            outcome = engine.dispatch(input) => outcome,
             // Dropping the dispatch (the other branch) kills every hook group still running.
             signal = &mut signal => return Ok::<_, anyhow::Error>(Err(signal)),
         };
         for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
             errln!("{warning}");
         }
-        println_exact(&serde_json::to_string_pretty(&outcome)?);
+        let code = report(&outcome)?;
         if engine.pending_async(&session_id) == 0 {
-            return Ok(Ok(()));
+            return Ok(Ok(code));
         }
         // The outcome is complete: the caller reads it up to the end of stdout now. Async
         // hooks still run to their end or their own timeout; their results have no one to go
@@ -166,7 +204,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
                         errln!("async hook {} {}: {error}", result.run.key, status_word(result.run.status));
                     }
                 }
-                Ok(Ok(()))
+                Ok(Ok(code))
             }
             // Dropping the collection, then the engine, kills every async group still running.
             signal = &mut signal => Ok(Err(signal)),
@@ -175,12 +213,12 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // Anything still running (after a signal) is cancelled: dropping the engine aborts its
     // tasks, and the runtime drops them (killing their groups) without waiting for a native
     // call that timed out: its thread cannot be stopped and must not keep `hook run` alive.
-    drop(engine);
+    drop(hooks);
     runtime.shutdown_background();
     match ended? {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(code) => Ok(code),
         Err((name, number)) => {
-            errln!("hook run: {name} received; every running hook was killed");
+            errln!("hook: {name} received; every running hook was killed");
             Ok(ExitCode::from(128 + number))
         }
     }

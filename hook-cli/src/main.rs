@@ -63,6 +63,7 @@ use hook_protocol::{
 mod author_commands;
 mod engine_commands;
 mod new_command;
+mod relay_command;
 mod terminal;
 mod trust_commands;
 
@@ -133,6 +134,12 @@ enum Command {
         after_help = "Examples:\n  hook new block-secrets\n  hook new my-hook --dialect lime --path hooks/my-hook"
     )]
     New(new_command::NewArgs),
+    /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
+    /// one hook: the event on stdin, the agent's own hook output on stdout.
+    #[command(
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON, 2 for a block the event only takes by exit code, 1 when the relay itself failed."
+    )]
+    Relay(relay_command::RelayArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -212,6 +219,7 @@ fn main() -> ExitCode {
         Command::Enable(args) => trust_commands::run(trust_commands::Action::Enable, args),
         Command::Disable(args) => trust_commands::run(trust_commands::Action::Disable, args),
         Command::Test(args) => author_commands::test(args),
+        Command::Relay(args) => relay_command::relay(args),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {

@@ -1,9 +1,13 @@
-//! `hook new NAME [--dialect D] [--path DIR]`: scaffold a typed Rust hook crate on `hook-sdk`.
+//! `hook new NAME [--native] [--dialect D] [--path DIR]`: scaffold a typed Rust hook crate on
+//! `hook-sdk`.
 //!
 //! The crate depends on `hook-sdk` by path (the crates are not published yet): by default the
 //! `hook-sdk` folder of the workspace this `hook` binary was built from; `--sdk DIR` names
 //! another checkout. It holds a working hook (deny `rm -rf /` in Bash), tests that use
-//! `hook_sdk::testing`, and a README with the config snippet of each dialect.
+//! `hook_sdk::testing`, and a README with the config snippet of each dialect. With `--native`
+//! the hook is a `cdylib` exporting the SDK's native ABI (`hook_sdk::export_native!`), which
+//! the engine loads in-process (`{"type": "native", "library": ...}`); its tests also call the
+//! exported symbol as the engine does.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,6 +33,9 @@ pub(crate) struct NewArgs {
     /// built from).
     #[arg(long)]
     sdk: Option<PathBuf>,
+    /// A native plugin (a `cdylib` the engine loads in-process) instead of an executable.
+    #[arg(long)]
+    native: bool,
 }
 
 /// Creates the crate and prints where.
@@ -73,30 +80,67 @@ pub(crate) fn new(args: NewArgs) -> Result<ExitCode> {
         Some(dialect) => vec![dialect],
         None => Dialect::ALL.to_vec(),
     };
-    let files = [
-        ("Cargo.toml", cargo_toml(name, &sdk)),
-        ("src/main.rs", main_rs(name, &dialects)),
-        ("README.md", readme(name, &dir, &dialects)),
-        (".gitignore", "/target\n".to_owned()),
-    ];
+    let files = if args.native {
+        [
+            ("Cargo.toml", cargo_toml(name, &sdk, true)),
+            ("src/lib.rs", native_lib_rs(name, &dialects)),
+            ("README.md", native_readme(name, &dir, &dialects)),
+            (".gitignore", "/target\n".to_owned()),
+        ]
+    } else {
+        [
+            ("Cargo.toml", cargo_toml(name, &sdk, false)),
+            ("src/main.rs", main_rs(name, &dialects)),
+            ("README.md", readme(name, &dir, &dialects)),
+            (".gitignore", "/target\n".to_owned()),
+        ]
+    };
     for (file, text) in files {
         let path = dir.join(file);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    outln!("created the hook crate `{name}` in {}", dir.display());
-    outln!("  cd {} && cargo test", dir.display());
-    outln!("then wire target/release/{name} into your agent's config (see README.md)");
+    if args.native {
+        outln!(
+            "created the native hook crate `{name}` in {}",
+            dir.display()
+        );
+        outln!("  cd {} && cargo test", dir.display());
+        outln!(
+            "then wire target/release/{} into your agent's config as a `native` handler (see README.md)",
+            library_file(name)
+        );
+    } else {
+        outln!("created the hook crate `{name}` in {}", dir.display());
+        outln!("  cd {} && cargo test", dir.display());
+        outln!("then wire target/release/{name} into your agent's config (see README.md)");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn cargo_toml(name: &str, sdk: &Path) -> String {
+/// The file name of the native library cargo builds for the crate `name` on this platform
+/// (`libmy_hook.so`, `libmy_hook.dylib`, `my_hook.dll`).
+fn library_file(name: &str) -> String {
+    format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        name.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    )
+}
+
+fn cargo_toml(name: &str, sdk: &Path, native: bool) -> String {
+    let lib = if native {
+        "\n[lib]\n# A shared library the engine loads in-process (`type = \"native\"`).\ncrate-type = [\"cdylib\"]\n"
+    } else {
+        ""
+    };
     format!(
         r#"[package]
 name = "{name}"
 version = "0.1.0"
 edition = "2024"
 publish = false
-
+{lib}
 [dependencies]
 # hook-sdk is not on crates.io yet: this is a path dependency on a checkout of the hooks
 # workspace. Once it is published, replace it with `hook-sdk = "0.1"`.
@@ -153,44 +197,173 @@ fn main() {{
 #[cfg(test)]
 mod tests {{
     use super::handle;
-    use hook_sdk::serde_json::json;
-    use hook_sdk::testing::{{input, run_json}};
-    use hook_sdk::{{Decision, Dialect}};
+    use hook_sdk::Dialect;
+    use hook_sdk::testing;
 
     const DIALECTS: &[Dialect] = &[{list}];
-
-    fn bash(dialect: Dialect, command: &str) -> hook_sdk::serde_json::Value {{
-        let tool = dialect.rules().tool_name("Bash");
-        input(
-            dialect,
-            "PreToolUse",
-            json!({{"tool_name": tool, "tool_input": {{"command": command}}}}),
-        )
-    }}
 
     #[test]
     fn denies_deleting_the_root_directory() {{
         for &dialect in DIALECTS {{
-            let run = run_json(handle, dialect, bash(dialect, "rm -rf /"));
-            assert_eq!(run.exit_code, 0);
-            assert_eq!(run.decision(), Decision::Block, "{{dialect}}");
-            // What the binary prints is valid output for the dialect.
-            run.validate().unwrap();
+            // `testing::bash` spells the tool as the dialect does (wuu: `bash`); the assertion
+            // also checks the output is valid for the dialect.
+            testing::bash(dialect, "rm -rf /")
+                .run(handle)
+                .assert_blocked_because("rm -rf /");
         }}
     }}
 
     #[test]
     fn lets_other_commands_and_events_through() {{
         for &dialect in DIALECTS {{
-            let run = run_json(handle, dialect, bash(dialect, "cargo test"));
-            assert_eq!(run.decision(), Decision::Continue, "{{dialect}}");
-            let run = run_json(handle, dialect, input(dialect, "Stop", json!({{}})));
-            assert_eq!(run.stdout, b"{{}}\n");
+            testing::bash(dialect, "cargo test").run(handle).assert_no_decision();
+            testing::stop(dialect).run(handle).assert_no_decision();
         }}
     }}
 }}
 "#
     )
+}
+
+fn native_lib_rs(name: &str, dialects: &[Dialect]) -> String {
+    let list = dialects
+        .iter()
+        .map(|d| format!("Dialect::{}", capitalized(*d)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        r#"//! `{name}`: a native (in-process) hook for wuu, verboo and lime, built with hook-sdk.
+//!
+//! Built as a shared library that the engine loads and calls in its own process (no process
+//! per event): `hook_sdk::export_native!` exports the SDK's C ABI for `handle`. The dialect
+//! comes from the engine. Change `handle` to make it yours.
+
+use hook_sdk::{{Event, EventKind, Response, Tool}};
+
+/// Answers one event: denies Bash commands that would delete the root directory.
+pub fn handle(event: &Event) -> Response {{
+    match event.kind() {{
+        EventKind::PreToolUse(call) => match &call.tool {{
+            Tool::Bash {{ command, .. }} if command.contains("rm -rf /") => {{
+                Response::deny("refusing to run `rm -rf /`")
+            }}
+            _ => Response::none(),
+        }},
+        // Every other event: no decision, written the dialect's way.
+        _ => Response::none(),
+    }}
+}}
+
+hook_sdk::export_native!(handle);
+
+#[cfg(test)]
+mod tests {{
+    use super::handle;
+    use hook_sdk::Dialect;
+    use hook_sdk::native::NativeOutput;
+    use hook_sdk::testing;
+
+    const DIALECTS: &[Dialect] = &[{list}];
+
+    #[test]
+    fn denies_deleting_the_root_directory() {{
+        for &dialect in DIALECTS {{
+            // `testing::bash` spells the tool as the dialect does (wuu: `bash`); the assertion
+            // also checks the output is valid for the dialect.
+            testing::bash(dialect, "rm -rf /")
+                .run(handle)
+                .assert_blocked_because("rm -rf /");
+        }}
+    }}
+
+    #[test]
+    fn lets_other_commands_and_events_through() {{
+        for &dialect in DIALECTS {{
+            testing::bash(dialect, "cargo test").run(handle).assert_no_decision();
+            testing::stop(dialect).run(handle).assert_no_decision();
+        }}
+    }}
+
+    /// What the engine gets from the exported symbols: (exit code, stdout).
+    fn call_exported(dialect: Dialect, input: &str) -> (i32, String) {{
+        let name = dialect.as_str();
+        let mut out = NativeOutput::empty();
+        // SAFETY: the buffers are valid for the lengths given and `out` is writable, as
+        // `hook_sdk_call` requires.
+        let status = unsafe {{
+            super::hook_sdk_call(input.as_ptr(), input.len(), name.as_ptr(), name.len(), &mut out)
+        }};
+        assert_eq!(status, 0);
+        let stdout = if out.stdout_ptr.is_null() {{
+            Vec::new()
+        }} else {{
+            // SAFETY: filled by `hook_sdk_call` above, read before `hook_sdk_free`.
+            unsafe {{ std::slice::from_raw_parts(out.stdout_ptr, out.stdout_len) }}.to_vec()
+        }};
+        let exit_code = out.exit_code;
+        // SAFETY: filled by `hook_sdk_call` above, freed once.
+        unsafe {{ super::hook_sdk_free(&mut out) }};
+        (exit_code, String::from_utf8_lossy(&stdout).into_owned())
+    }}
+
+    #[test]
+    fn the_exported_symbols_answer_as_the_engine_calls_them() {{
+        for &dialect in DIALECTS {{
+            let input = testing::bash(dialect, "rm -rf /").into_json().to_string();
+            let (exit_code, stdout) = call_exported(dialect, &input);
+            assert_eq!(exit_code, 0, "{{dialect}}");
+            assert!(stdout.contains("refusing to run"), "{{dialect}}: {{stdout}}");
+            let input = testing::stop(dialect).into_json().to_string();
+            assert_eq!(call_exported(dialect, &input), (0, "{{}}\n".to_owned()), "{{dialect}}");
+        }}
+    }}
+}}
+"#
+    )
+}
+
+fn native_readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {
+    let library = dir
+        .join("target/release")
+        .join(library_file(name))
+        .display()
+        .to_string();
+    let mut text = format!(
+        r#"# {name}
+
+A native hook for AI coding agents, written in Rust with `hook-sdk`: a shared library the
+engine loads in-process (`"type": "native"`, this project's extension), with no process per
+event.
+
+```sh
+cargo test              # the hook's own tests (hook_sdk::testing, and the exported C ABI)
+cargo build --release   # the library: {library}
+```
+
+`hook-sdk` is a path dependency on the hooks workspace until it is published (see
+`Cargo.toml`). A native hook shares the agent's process: it cannot be killed on timeout, and a
+panic is caught only with `panic = "unwind"` (the default). The engine trusts the library by
+its bytes (lime): a rebuilt library must be trusted again.
+
+## Wiring it into your agent
+"#
+    );
+    for dialect in dialects {
+        let snippet = match dialect {
+            Dialect::Wuu => format!(
+                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"native\", \"library\": \"{library}\", \"timeout\": 10}}]}}}}\n```\n"
+            ),
+            Dialect::Verboo => format!(
+                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"native\", \"library\": \"{library}\"}}]}}]}}}}\n```\n"
+            ),
+            Dialect::Lime => format!(
+                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"native\"\nlibrary = \"{library}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
+            ),
+        };
+        text.push('\n');
+        text.push_str(&snippet);
+    }
+    text
 }
 
 fn capitalized(dialect: Dialect) -> String {

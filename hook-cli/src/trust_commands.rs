@@ -8,9 +8,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use hook_config::{Handler, Loaded};
 use hook_protocol::{Layer, SkipReason};
-use hook_trust::{
-    Grant, HashContext, Policy, Refusal, TrustGate, TrustStatus, TrustView, check_keys, store_for,
-};
+use hook_trust::{Grant, Refusal, TrustStatus, TrustView, check_keys, store_for};
 
 use crate::terminal::outln;
 
@@ -46,17 +44,15 @@ pub(crate) enum Action {
 /// The trust of `loaded`'s handlers: the dialect's store in its home, hashing native libraries
 /// relative to the project.
 pub(crate) fn trust_view(loaded: &Loaded) -> TrustView {
-    let dialect = loaded.registry.dialect();
-    let store = store_for(dialect, &loaded.discovery.home);
-    let context = match &loaded.discovery.project {
-        Some(project) => HashContext::with_base_dir(project),
-        None => HashContext::default(),
-    };
-    TrustView::load(store.as_ref(), Policy::for_dialect(dialect), context)
+    TrustView::for_discovery(&loaded.discovery)
 }
 
 /// The engine's gate, whose messages name the trust commands with this `--home`/`--project`.
-pub(crate) fn gate(location: &Location, loaded: &Loaded) -> TrustGate {
+/// How `hook run` words a refusal: the reason and the command, with this `--home`/`--project`,
+/// that lets the hook run.
+pub(crate) fn refusal_phrasing(
+    location: &Location,
+) -> impl Fn(&Refusal) -> String + Send + Sync + 'static {
     let mut extra = String::new();
     if let Some(home) = &location.home {
         extra.push_str(&format!(
@@ -70,10 +66,12 @@ pub(crate) fn gate(location: &Location, loaded: &Loaded) -> TrustGate {
             shell_quote(&project.display().to_string())
         ));
     }
+    if location.relay {
+        extra.push_str(" --relay");
+    }
     let trust = format!("hook trust --dialect {}{extra}", location.dialect);
     let enable = format!("hook enable --dialect {}{extra}", location.dialect);
-    TrustGate::new(trust_view(loaded))
-        .with_phrasing(move |refusal| refusal_message(refusal, &trust, &enable))
+    move |refusal| refusal_message(refusal, &trust, &enable)
 }
 
 /// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)

@@ -18,7 +18,8 @@ const EVENTS: [&str; 4] = ["PreToolUse", "PostToolUse", "PermissionRequest", "St
 fn settings(first: usize, count: usize) -> String {
     let mut events: Vec<Vec<serde_json::Value>> = vec![Vec::new(); EVENTS.len()];
     for i in first..first + count {
-        let matcher = if i % 1000 == 8 {
+        // Stop has no match value: a matcher there is a warning, so its groups have none.
+        let matcher = if i % 1000 == 8 || EVENTS[i % EVENTS.len()] == "Stop" {
             String::new()
         } else if i % 10 == 0 {
             format!("^mcp__srv{i}__.*")

@@ -1,4 +1,4 @@
-//! Where each dialect's configuration lives (SPEC.md, "Homes and files" and "Plugins").
+//! Where each dialect's configuration lives: homes, files and plugins.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -18,7 +18,7 @@ pub struct Environment {
 
 /// The variables discovery reads.
 ///
-/// The managed layer is never chosen by the environment (SPEC.md "Homes and files"): whoever
+/// The managed layer is never chosen by the environment: whoever
 /// controls it (a devcontainer, an `.envrc`, a wrapper) could drop the administrator's policy or
 /// make any file "managed", i.e. run unreviewed. Use [`LoadOptions::with_managed_file`].
 pub const ENV_VARS: &[&str] = &["HOME", "WUU_HOME", "LIME_HOME"];
@@ -119,7 +119,15 @@ pub struct LoadOptions {
     pub tool_aliases: BTreeMap<String, String>,
     /// Where the managed layer comes from (verboo and lime).
     pub managed: ManagedSource,
+    /// Read the relay's own files instead of the agent's ([`LoadOptions::for_relay`]).
+    pub relay: bool,
 }
+
+/// The folder, in the dialect's home and in the project's dialect folder, that holds the files
+/// `hook relay` reads: `~/.claude/hook-relay/settings.json`, `<project>/.claude/hook-relay/
+/// settings.json` (and `settings.local.json`); `~/.lime/hook-relay/config.toml`,
+/// `<project>/.lime/hook-relay/config.toml`.
+pub const RELAY_DIR: &str = "hook-relay";
 
 impl LoadOptions {
     /// Options for `dialect` in `env`, with no overrides (and the dialect's own tool aliases).
@@ -138,7 +146,19 @@ impl LoadOptions {
             session: Vec::new(),
             tool_aliases,
             managed: ManagedSource::System,
+            relay: false,
         }
+    }
+
+    /// These options reading the relay's files ([`RELAY_DIR`]) instead of the agent's: the hooks
+    /// `hook relay` runs for an agent that calls it as its one hook. They live apart from the
+    /// agent's own entries, which the agent runs itself, so nothing runs twice; for the same
+    /// reason the managed layer is not read (the agent runs it). The home (trust store,
+    /// plugins) is the dialect's.
+    pub fn for_relay(mut self) -> Self {
+        self.relay = true;
+        self.managed = ManagedSource::None;
+        self
     }
 
     /// These options with the managed layer read from `path` instead of the system path (see
@@ -236,7 +256,7 @@ pub enum DiscoverError {
     },
 }
 
-/// The files `options.dialect` reads, per SPEC.md "Homes and files".
+/// The files `options.dialect` reads, in merge order.
 ///
 /// # Errors
 ///
@@ -264,9 +284,19 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     if let Some(path) = rules.managed_path.and_then(managed) {
         files.push(file(Layer::Managed, path));
     }
-    files.push(file(Layer::User, home.join(rules.config_file)));
+    let relay = |dir: PathBuf| {
+        if options.relay {
+            dir.join(RELAY_DIR)
+        } else {
+            dir
+        }
+    };
+    files.push(file(
+        Layer::User,
+        relay(home.clone()).join(rules.config_file),
+    ));
     if let Some(project) = &project {
-        let dir = project.join(rules.home_dir);
+        let dir = relay(project.join(rules.home_dir));
         files.push(file(Layer::Project, dir.join(rules.config_file)));
         if let Some(local) = rules.local_config_file {
             files.push(file(Layer::Local, dir.join(local)));

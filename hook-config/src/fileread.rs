@@ -2,7 +2,7 @@
 //! reads (user, project, local, managed, `plugin.json`, plugin `hooks.json`) and for
 //! [`crate::read_hooks_file`] (`hook validate --config`, `hook convert`).
 //!
-//! SPEC.md "Hostile input": a configuration file must be a regular file after following
+//! Hostile input: a configuration file must be a regular file after following
 //! symlinks, of at most [`MAX_FILE_BYTES`], and UTF-8 text. The file is opened first (on Unix
 //! with `O_NONBLOCK | O_NOCTTY`, so a FIFO never blocks the open and a terminal never becomes
 //! the controlling one), then checked through the opened descriptor (`fstat`, no race with a

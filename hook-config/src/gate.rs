@@ -37,3 +37,39 @@ impl Gate for AllowAll {
         None
     }
 }
+
+/// The gate of an engine that was given none: a hook whose layer needs trust in the dialect
+/// (lime: every hook but managed ones; wuu and verboo: project, local and plugin hooks) is
+/// skipped as `untrusted`, with a message saying the engine has no trust gate; the others
+/// run. Forgetting a gate therefore never runs a project's hooks unreviewed; an embedder who
+/// wants every hook to run asks for [`AllowAll`] by name.
+#[derive(Debug, Clone, Copy)]
+pub struct RefuseUntrusted {
+    dialect: hook_protocol::Dialect,
+}
+
+impl RefuseUntrusted {
+    /// The gate for `dialect`'s trust layers.
+    pub fn new(dialect: hook_protocol::Dialect) -> Self {
+        RefuseUntrusted { dialect }
+    }
+}
+
+impl Gate for RefuseUntrusted {
+    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
+        let layer = handler.source.layer;
+        let needs_trust = layer != hook_protocol::Layer::Managed
+            && self.dialect.rules().trust_layers.contains(&layer);
+        needs_trust.then(|| {
+            (
+                SkipReason::Untrusted,
+                format!(
+                    "{} needs trust and this engine has no trust gate: build it with \
+                     `hook_exec::Hooks::load` (or `.with_gate(hook_trust::TrustGate::new(...))`), \
+                     or pass `.with_gate(AllowAll)` to run every hook",
+                    handler.key
+                ),
+            )
+        })
+    }
+}

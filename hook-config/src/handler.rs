@@ -275,8 +275,8 @@ impl Handler {
     }
 }
 
-/// Where a native handler's `library` is, resolved once at load (SPEC.md "Trust", native
-/// handlers): `${PLUGIN_ROOT}` (and `${CLAUDE_PLUGIN_ROOT}`) expanded to the plugin folder; a
+/// Where a native handler's `library` is, resolved once at load (its trust hash covers the
+/// file there): `${PLUGIN_ROOT}` (and `${CLAUDE_PLUGIN_ROOT}`) expanded to the plugin folder; a
 /// relative path joined to the plugin folder for plugin handlers, else to the folder of the
 /// file that declares it (`declared_in`), else (session hooks, which have no file) to
 /// `fallback_dir`, the project directory; then made absolute against the current directory

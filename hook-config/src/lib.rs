@@ -39,7 +39,7 @@
 //!
 //! # Files and layers
 //!
-//! [`discover`] lists the files of SPEC.md "Homes and files" from an explicit [`Environment`]
+//! [`discover`] lists each dialect's files (its [`DialectRules`](hook_protocol::DialectRules)) from an explicit [`Environment`]
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
 //! process environment). A missing file is an empty layer. The managed layer comes only from
 //! its fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules)), honoured only when
@@ -56,7 +56,7 @@
 //! plugin is `<home>/plugins/<name>/`: `plugin.json` must have a `name` and a semver `version`
 //! or the plugin is reported and skipped; `hooks/hooks.json` (missing: no hooks) is the
 //! dialect's own shape in JSON. [`Handler::expanded_command`] replaces `${PLUGIN_ROOT}`.
-//! A plugin is identified by its **folder** (SPEC.md "Plugins"): the name enabled in the user
+//! A plugin is identified by its **folder**: the name enabled in the user
 //! file and `plugin.json`'s `name` must both be that folder's name, made of `[A-Za-z0-9._-]`
 //! only (not `.` or `..`); anything else is an error naming the file, and that plugin is not
 //! loaded. So a name can never reach outside `<home>/plugins/` or inject text into a key, and
@@ -136,8 +136,7 @@
 //! is spawned; on events without a tool a handler with `if` is never selected.
 //!
 //! verboo's switches, as Claude Code documents them, except that a project never switches off
-//! more than its own hooks (SPEC.md "What a project may not do": its files are untrusted
-//! content): `disableAllHooks: true` in the managed settings suppresses every hook; in the
+//! more than its own hooks (its files are untrusted content): `disableAllHooks: true` in the managed settings suppresses every hook; in the
 //! user settings every hook but the managed ones (a project's `false` does not undo it); in
 //! the project or local settings (the local file wins when both set it) only the hooks of the
 //! project and local files. `allowManagedHooksOnly: true`, honoured only in the managed
@@ -158,7 +157,7 @@
 //!
 //! # Broken configuration
 //!
-//! Loading never stops at a mistake (SPEC.md "Hostile input"; Claude Code and Codex both run
+//! Loading never stops at a mistake (Claude Code and Codex both run
 //! the rest): the smallest unit that cannot be read is left out, reported as an error
 //! [`Diagnostic`] with its `file:line:col`, and kept in [`Registry::broken`] so that the engine
 //! lists it in `runs` as `skipped: invalid` ([`Registry::broken_for`]). The units: a handler (a
@@ -208,10 +207,10 @@ pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
     ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, ManagedSource,
-    SessionHooks, discover,
+    RELAY_DIR, SessionHooks, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
-pub use gate::{AllowAll, Gate};
+pub use gate::{AllowAll, Gate, RefuseUntrusted};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};

@@ -300,8 +300,8 @@ fn load_plugin_hooks(
 }
 
 /// `plugin.json`: `name` and a semver `version` are required, and `name` must be the plugin's
-/// folder name (SPEC.md "Plugins": a plugin is identified by its folder, so a manifest copied
-/// into another folder never carries the first plugin's keys and trust hashes).
+/// folder name (a plugin is identified by its folder, so a manifest copied into another folder
+/// never carries the first plugin's keys and trust hashes).
 fn read_manifest(
     node: &Node,
     folder: &str,

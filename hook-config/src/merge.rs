@@ -9,14 +9,16 @@ use crate::diagnostic::Pos;
 use crate::discover::LoadOptions;
 use crate::handler::{Handler, Suppression};
 use crate::load::SourceFile;
+use crate::matcher::Matcher;
 use crate::read::RawHandler;
 use crate::registry::{Broken, Compiled, Registry, build_index};
+use crate::rule::PermissionRule;
 
 pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
     let switches = Switches::read(dialect, &sources);
     let mut handlers = Vec::new();
     let mut broken = Vec::new();
-    let mut raws: Vec<RawHandler> = Vec::new();
+    let mut raws: Vec<(Matcher, Option<PermissionRule>)> = Vec::new();
     // Session hooks have no file: their relative native libraries resolve against the project.
     let project_dir = (options.project_dir.as_deref())
         .or(options.env.current_dir())
@@ -40,32 +42,45 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
                 compiled: raw.compiled,
             });
         }
+        handlers.reserve(parsed.handlers.len());
+        raws.reserve(parsed.handlers.len());
         for raw in parsed.handlers {
-            let matcher = raw.matcher.clone().unwrap_or_default();
+            // The handler takes the parsed fields; the matcher and rule stay behind for the index.
+            let RawHandler {
+                event,
+                matcher,
+                compiled,
+                rule,
+                config,
+                timeout,
+                pos,
+            } = raw;
+            let matcher_text = matcher.as_deref().unwrap_or_default();
             let counter = counters
-                .entry((raw.event.as_str().to_owned(), matcher.clone()))
+                .entry((event.as_str().to_owned(), matcher_text.to_owned()))
                 .or_insert(0);
-            let key = format!("{layer}:{key_name}:{}:{matcher}:{counter}", raw.event);
+            let key = format!("{layer}:{key_name}:{event}:{matcher_text}:{counter}");
             *counter += 1;
+            let library_path = crate::handler::resolve_library(
+                &config,
+                source.path.as_deref().map(Path::new),
+                plugin_root.as_deref(),
+                &project_dir,
+            );
             handlers.push(Handler {
                 key,
-                event: raw.event.clone(),
-                matcher: raw.matcher.clone(),
-                config: raw.config.clone(),
-                timeout: raw.timeout,
+                event,
+                matcher,
+                config,
+                timeout,
                 source: source.clone(),
-                position: (source.layer != Layer::Session).then_some(raw.pos),
+                position: (source.layer != Layer::Session).then_some(pos),
                 plugin_root: plugin_root.clone(),
-                library_path: crate::handler::resolve_library(
-                    &raw.config,
-                    source.path.as_deref().map(Path::new),
-                    plugin_root.as_deref(),
-                    &project_dir,
-                ),
+                library_path,
                 duplicates: Vec::new(),
                 suppressed: suppressed.clone(),
             });
-            raws.push(raw);
+            raws.push((compiled, rule));
         }
     }
     // verboo: identical handlers (same event, matcher and what runs) collapse into the first
@@ -120,14 +135,13 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     let mut kept_handlers = Vec::new();
     let mut compiled = Vec::new();
     let mut matchers = Vec::new();
-    for (((handler, raw), id), keep) in handlers.into_iter().zip(raws).zip(ids).zip(keep) {
+    for (((handler, (matcher, rule)), id), keep) in
+        handlers.into_iter().zip(raws).zip(ids).zip(keep)
+    {
         if keep {
             kept_handlers.push(handler);
-            matchers.push(raw.compiled);
-            compiled.push(Compiled {
-                rule: raw.rule,
-                identity: id,
-            });
+            matchers.push(matcher);
+            compiled.push(Compiled { rule, identity: id });
         }
     }
     let events = build_index(dialect, &kept_handlers, &matchers);
@@ -157,8 +171,8 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
 /// verboo's two switches, and what each layer's handlers are suppressed by.
 ///
 /// Claude Code documents `disableAllHooks` as turning hooks off and managed hooks as beyond a
-/// user's reach; SPEC.md ("What a project may not do") adds that a project's files, which are
-/// untrusted content, never switch off anything but the project's own hooks. So:
+/// user's reach; this engine adds that a project's files, which are untrusted content, never
+/// switch off anything but the project's own hooks. So:
 /// - managed `disableAllHooks: true`: every hook, managed ones included;
 /// - managed `allowManagedHooksOnly: true`: user, project, local and plugin hooks (session
 ///   hooks are the embedder's own);

@@ -5,7 +5,7 @@
 //! (wrong type, unknown handler type, invalid regex, negative timeout...) at the value's own
 //! line and column, with its field path, the same way for both formats.
 //!
-//! Hostile input (SPEC.md): nesting is bounded: JSON past [`MAX_DEPTH`] levels is a positioned
+//! Hostile input: nesting is bounded: JSON past [`MAX_DEPTH`] levels is a positioned
 //! error (serde_json's own recursion limit does not apply, it skips ignored values without
 //! counting), and `toml` stops at its own limit of 80 levels with a positioned error. A TOML
 //! integer that does not fit in 64 bits is an error at the integer (the TOML spec requires

@@ -74,7 +74,7 @@ pub(crate) enum DocKind {
     HooksOnly,
 }
 
-/// Whether `name` may name a plugin (SPEC.md "Plugins"): the folder `<home>/plugins/<name>/`
+/// Whether `name` may name a plugin: the folder `<home>/plugins/<name>/`
 /// and its `plugin.json` `name`, made of `[A-Za-z0-9._-]` only, and neither `.` nor `..`, so
 /// that it is one path component that can never inject shell text into a command or a key.
 pub(crate) fn is_plugin_name(name: &str) -> bool {

@@ -29,8 +29,8 @@ pub struct Registry {
 
 /// A handler, group, event list, file or plugin that could not be read. It never runs; the
 /// engine reports it, for each event it may have been on, in `runs` as `skipped: invalid`
-/// ([`Registry::broken_for`]), while every other handler runs (SPEC.md "Hostile input": one
-/// broken handler, group or file is skipped with a diagnostic while everything else runs).
+/// ([`Registry::broken_for`]), while every other handler runs: one broken handler, group or
+/// file is skipped with a diagnostic while everything else runs.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Broken {
@@ -230,7 +230,7 @@ impl Registry {
     /// Like [`Registry::select`], plus the handlers a verboo switch suppressed
     /// ([`Handler::suppressed`] is set on those), in configuration order: what an engine
     /// reports in an outcome's `runs`, each suppressed handler as skipped with its reason
-    /// (SPEC.md: nothing is turned off silently). An embedder must never run a handler whose
+    /// (nothing is turned off silently). An embedder must never run a handler whose
     /// `suppressed` is set.
     pub fn select_including_suppressed<'a>(
         &'a self,

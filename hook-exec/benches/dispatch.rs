@@ -73,7 +73,9 @@ fn engine(
     event["session_id"] = json!("bench");
     let input = parse_input(dialect, event.to_string().as_bytes()).unwrap();
     (
-        Engine::new(loaded.registry).with_options(EngineOptions::default()),
+        Engine::new(loaded.registry)
+            .with_gate(hook_exec::AllowAll)
+            .with_options(EngineOptions::default()),
         input,
     )
 }

@@ -1,6 +1,6 @@
 //! Combining the results of every handler of one event into one [`Outcome`], per dialect.
 //!
-//! The rules (SPEC.md, "Combining results"):
+//! The rules:
 //! - **decision**: the most restrictive wins: block (deny) > defer > ask > allow. On
 //!   `PreToolUse` and `PermissionRequest` the reason is the first one in configuration order of
 //!   the handlers that gave the winning decision (Claude Code 2.1 and Codex 0.169 both show the
@@ -25,7 +25,7 @@
 //! the engine's part: by the time results reach here, the chain has already stopped.
 
 use hook_protocol::interpret::rank;
-use hook_protocol::{Decision, Dialect, Event, Outcome, Response, Run, RunStatus};
+use hook_protocol::{Decision, Dialect, Event, HookContext, Outcome, Response, Run, RunStatus};
 
 /// One handler's part of an event: its `runs` entry and, if it ran and was read, its response.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     let mut outcome = Outcome::new(dialect, event);
     let mut winner = Decision::Continue;
     let mut reasons: Vec<String> = Vec::new();
-    let mut contexts: Vec<String> = Vec::new();
+    let mut contexts: Vec<HookContext> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
     let mut rewrite = None;
 
@@ -61,7 +61,10 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
             if let Some(updated) = response.updated_input {
                 rewrite = Some(updated);
             }
-            contexts.extend(response.additional_context.filter(|c| !c.is_empty()));
+            contexts.extend(
+                (response.additional_context.filter(|c| !c.is_empty()))
+                    .map(|text| HookContext::new(run.key.clone(), text)),
+            );
             if let Some(stop) = response.stop {
                 outcome.stop = true;
                 if outcome.stop_reason.is_none() {
@@ -97,7 +100,11 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     if winner != Decision::Block {
         outcome.updated_input = rewrite;
     }
-    outcome.additional_context = (!contexts.is_empty()).then(|| contexts.join("\n\n"));
+    outcome.additional_context = (!contexts.is_empty()).then(|| {
+        let texts: Vec<&str> = contexts.iter().map(|c| c.text.as_str()).collect();
+        texts.join("\n\n")
+    });
+    outcome.additional_contexts = contexts;
     outcome.system_messages.extend(failures);
     outcome
 }

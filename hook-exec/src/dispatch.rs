@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hook_config::{AllowAll, Broken, Gate, Handler, Registry};
+#[cfg(doc)]
+use hook_config::AllowAll;
+use hook_config::{Broken, Gate, Handler, RefuseUntrusted, Registry};
 use hook_protocol::{
     Concurrency, Decision, Dialect, Event, EventInput, HandlerType, Outcome, Run, RunStatus,
     SkipReason,
@@ -14,6 +16,7 @@ use hook_protocol::{
 use crate::background::{AsyncResult, Background};
 use crate::client::{McpClient, ModelClient};
 use crate::combine::{Finished, combine};
+use crate::schedule::Observer;
 
 /// Settings of an [`Engine`]: start from [`EngineOptions::default`] and the `with_*` methods
 /// (`#[non_exhaustive]`: settings get added).
@@ -125,12 +128,16 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// An engine over `registry` that lets every handler run.
+    /// An engine over `registry` whose gate is [`RefuseUntrusted`]: hooks that need trust in
+    /// the dialect are skipped as `untrusted` until a gate is given
+    /// ([`with_gate`](Self::with_gate): `hook_trust::TrustGate`, or [`AllowAll`] by name).
+    /// [`Hooks::load`](crate::Hooks::load) builds an engine with the trust gate in one call.
     pub fn new(registry: Registry) -> Self {
         let options = EngineOptions::default();
+        let dialect = registry.dialect();
         Engine {
             registry,
-            gate: Box::new(AllowAll),
+            gate: Box::new(RefuseUntrusted::new(dialect)),
             background: Background::new(options.max_async),
             options: Arc::new(options),
             stop_blocks: Mutex::new(HashMap::new()),
@@ -153,6 +160,13 @@ impl Engine {
         self.background = Background::new(options.max_async);
         self.options = Arc::new(options);
         self
+    }
+
+    /// Replaces options and gate in place (for [`Hooks`](crate::Hooks)' builder methods).
+    pub(crate) fn reconfigure(&mut self, options: EngineOptions, gate: Box<dyn Gate>) {
+        self.background = Background::new(options.max_async);
+        self.options = Arc::new(options);
+        self.gate = gate;
     }
 
     /// Uses `client` to answer `prompt` and `agent` handlers (verboo, wuu). Without one, wuu
@@ -228,6 +242,26 @@ impl Engine {
     /// The outcome's `updated_input` is a proposal, not an authorization: the agent must run its
     /// own permission check on it again. A hook never widens what the agent may do.
     pub async fn dispatch(&self, input: &EventInput) -> Outcome {
+        self.dispatch_inner(input, None).await
+    }
+
+    /// [`dispatch`](Self::dispatch), calling `on_finished` with each handler's run as soon as
+    /// that handler is done (or skipped): the completion stream a front end shows while the
+    /// others still run ("hook X allowed in 12 ms"). Calls come in completion order, from the
+    /// task that awaits this future; every entry of the outcome's `runs` is reported once
+    /// (a handler that could not be read, at the end). The outcome's entry may carry more than
+    /// the reported run (warnings added while the results are combined).
+    ///
+    /// `on_finished` should be quick (send on a channel): the hooks still running wait for it.
+    pub async fn dispatch_observed(
+        &self,
+        input: &EventInput,
+        on_finished: impl Fn(&Run) + Send + Sync,
+    ) -> Outcome {
+        self.dispatch_inner(input, Some(&on_finished)).await
+    }
+
+    async fn dispatch_inner(&self, input: &EventInput, observer: Observer<'_>) -> Outcome {
         let dialect = self.dialect();
         let event = input.event();
         let mut value = crate::schedule::Payload::new(input.to_value());
@@ -246,18 +280,21 @@ impl Engine {
         let env_path = env_file.as_ref().and_then(|f| f.path());
         let concurrency = dialect.rules().concurrency;
         let mut finished = match concurrency {
-            Concurrency::Serial => self.run_serially(&event, &handlers, &mut value).await,
+            Concurrency::Serial => {
+                self.run_serially(&event, &handlers, &mut value, observer)
+                    .await
+            }
             Concurrency::Concurrent => {
-                self.run_concurrently(&event, &handlers, &value, env_path)
+                self.run_concurrently(&event, &handlers, &value, env_path, observer)
                     .await
             }
         };
         // What could not be read never runs, and is never left out silently either.
-        finished.extend(
-            self.registry
-                .broken_for(&event, match_value.as_deref())
-                .map(broken_run),
-        );
+        for broken in self.registry.broken_for(&event, match_value.as_deref()) {
+            let done = broken_run(broken);
+            crate::schedule::observe(observer, &done);
+            finished.push(done);
+        }
         let mut outcome = combine(dialect, event, finished);
         if let Some(env_file) = env_file {
             env_file.report(&mut outcome);

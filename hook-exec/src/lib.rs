@@ -6,6 +6,64 @@
 //!
 //! **Never**: reads configuration files itself (it is given a loaded configuration) or prints.
 //!
+//! # Quick start (vendors)
+//!
+//! [`Hooks::load`] reads a dialect's configuration and trust for a home and project and builds
+//! an engine gated by that trust; an [`Engine`] built by hand with [`Engine::new`] refuses the
+//! hooks that need trust until it is given a gate ([`RefuseUntrusted`]; [`AllowAll`] must be
+//! asked for by name). `examples/embed_lime.rs` is a whole agent loop (trust, reload, block,
+//! rewrite, context, cancellation), run by the test suite. README.md shows this same code.
+//!
+//! ```no_run
+//! use hook_exec::Hooks;
+//! use hook_exec::hook_config::{Environment, LoadOptions};
+//! use hook_protocol::{Decision, Dialect, input_from_value};
+//!
+//! async fn before_tool_call(
+//!     home: &std::path::Path,
+//!     project: &std::path::Path,
+//! ) -> Result<(), Box<dyn std::error::Error>> {
+//!     // Once per session: configuration, trust and engine in one call. A project's hooks run
+//!     // only once the user has trusted them (`hook trust`); the others are reported as skipped.
+//!     let hooks = Hooks::load(
+//!         LoadOptions::new(Dialect::Lime, Environment::from_process())
+//!             .with_home(home)
+//!             .with_project(project),
+//!     )?;
+//!     for diagnostic in hooks.diagnostics() {
+//!         eprintln!("{diagnostic}");
+//!     }
+//!
+//!     // Before each tool call: show what will run, run it, honour what it says.
+//!     let call = input_from_value(Dialect::Lime, serde_json::json!({
+//!         "hook_event_name": "PreToolUse", "session_id": "s1", "turn_id": "t1",
+//!         "cwd": project, "transcript_path": null, "model": "gpt-5",
+//!         "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "c1",
+//!         "tool_input": {"command": "npm install"},
+//!     }))?;
+//!     for handler in hooks.engine().preview(&call) {
+//!         if let Some(status) = &handler.config.status_message {
+//!             eprintln!("{status}");
+//!         }
+//!     }
+//!     let outcome = hooks
+//!         .engine()
+//!         .dispatch_observed(&call, |run| eprintln!("{} {:?}", run.key, run.status))
+//!         .await;
+//!     match outcome.decision {
+//!         Decision::Block => eprintln!("refused: {}", outcome.reason.unwrap_or_default()),
+//!         _ => {
+//!             // A rewrite is a proposal: put it through the agent's own permission check.
+//!             let _input = outcome.updated_input.unwrap_or(serde_json::json!({"command": "npm install"}));
+//!         }
+//!     }
+//!     for context in &outcome.additional_contexts {
+//!         eprintln!("context from {}: {}", context.key, context.text);
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
 //! # The engine
 //!
 //! [`Engine`] is built once from a loaded [`hook_config::Registry`]; [`Engine::dispatch`] runs
@@ -32,7 +90,7 @@
 //! |---|---|---|
 //! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
 //! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (reqwest source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
-//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (libloading source), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (libloading source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
 //! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
@@ -175,6 +233,7 @@ pub mod command;
 pub mod context;
 mod dispatch;
 mod env_file;
+mod hooks;
 #[cfg(feature = "http")]
 pub mod http;
 mod mcp;
@@ -188,7 +247,12 @@ pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
 pub use dispatch::{Engine, EngineOptions};
-pub use hook_config::{AllowAll, Gate};
+/// The configuration crate [`Hooks::load`] reads with (its `LoadOptions`, `Environment`).
+pub use hook_config;
+pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
+/// The trust crate [`Hooks`] gates with (its `TrustView`, `TrustGate`, `Refusal`).
+pub use hook_trust;
+pub use hooks::Hooks;
 #[cfg(feature = "http")]
 pub use http::HttpError;
 pub use native::NativeError;

@@ -30,7 +30,11 @@
 //!   read an already loaded library again while the file is unchanged: same device, inode,
 //!   size, modification and status-change times (the latter set by the kernel on any change),
 //!   remembered only when the file had not changed for 2 s before it was read; any change, or
-//!   a replacement, reads and hashes it again. A library loaded from memory
+//!   a replacement, reads and hashes it again, so a plugin rebuilt during a session runs its
+//!   new code at the next dispatch (and is judged by the gate on its new bytes). Other
+//!   systems load by path, where the loader would hand back the old code: a library whose
+//!   bytes changed since the process loaded that path is refused
+//!   ([`NativeError::ChangedSinceLoaded`]: restart the agent). A library loaded from memory
 //!   has no folder of its own: dependencies it finds through `$ORIGIN` are not found (the SDK's
 //!   plugins have none).
 //! - **Version**: the plugin's ABI version ([`hook_protocol::native_abi`], the one definition
@@ -265,6 +269,12 @@ struct Plugin {
 static PLUGINS: LazyLock<Mutex<HashMap<String, Plugin>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
+/// The digest of the bytes each path was loaded with, for libraries loaded by path (systems
+/// without memory files): the dynamic loader knows a library by its path, so another digest
+/// under a loaded path cannot be loaded.
+static LOADED_BY_PATH: LazyLock<Mutex<HashMap<PathBuf, String>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
 /// What a native plugin answered: what a hook executable would have printed and exited with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -296,6 +306,17 @@ pub enum NativeError {
         /// The loader's error.
         #[source]
         source: libloading::Error,
+    },
+    /// The library's bytes changed since this process loaded it from the same path, on a
+    /// system where libraries are loaded by path (not Linux): the loader would hand back the
+    /// old code while the gate judged the new bytes, so the run is refused.
+    #[error(
+        "native library {} changed since this process loaded it, and this system loads a library by its path (the old code would run): restart the agent to run the new build",
+        path.display()
+    )]
+    ChangedSinceLoaded {
+        /// The library's path.
+        path: PathBuf,
     },
     /// The library lacks one of the ABI's symbols: it was not built with
     /// `hook_sdk::export_native!`.
@@ -537,7 +558,20 @@ fn load(library: OpenedLibrary) -> Result<Plugin, NativeError> {
     let path = library.path.clone();
     let load_path = match &library.image {
         Some(image) => image_path(image),
-        None => library.path.clone(),
+        None => {
+            let mut by_path = LOADED_BY_PATH
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            match by_path.get(&path) {
+                Some(loaded) if *loaded != library.sha256 => {
+                    return Err(NativeError::ChangedSinceLoaded { path });
+                }
+                _ => {
+                    by_path.insert(path.clone(), library.sha256.clone());
+                }
+            }
+            library.path.clone()
+        }
     };
     // SAFETY: loading a library runs its initializers. Native handlers are trusted code, like
     // command hooks (the trust gate decided on these very bytes before this runs); this is the

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hook_config::Handler;
-use hook_protocol::{Decision, Dialect, Event, HandlerType, RunStatus, SkipReason};
+use hook_protocol::{Decision, Dialect, Event, HandlerType, Run, RunStatus, SkipReason};
 use serde_json::Value;
 
 use crate::background::AsyncResult;
@@ -59,6 +59,16 @@ fn serialize(value: &Value) -> Arc<[u8]> {
         .into()
 }
 
+/// What [`Engine::dispatch_observed`] calls as each handler finishes.
+pub(crate) type Observer<'a> = Option<&'a (dyn Fn(&Run) + Send + Sync)>;
+
+/// Tells `observer`, if any, that `done` finished.
+pub(crate) fn observe(observer: Observer<'_>, done: &Finished) {
+    if let Some(observer) = observer {
+        observer(&done.run);
+    }
+}
+
 impl Engine {
     /// wuu: in configuration order, each rewrite feeding the next hook's `tool_input`; the
     /// chain stops at the first block or error.
@@ -67,13 +77,16 @@ impl Engine {
         event: &Event,
         handlers: &[&Handler],
         value: &mut Payload,
+        observer: Observer<'_>,
     ) -> Vec<Finished> {
         let mut finished = Vec::with_capacity(handlers.len());
         let mut stopped_by: Option<String> = None;
         for handler in handlers {
             if let Some(key) = &stopped_by {
                 let why = format!("not run: {key} blocked or failed first");
-                finished.push(skipped(handler, SkipReason::ChainStopped, why));
+                let done = skipped(handler, SkipReason::ChainStopped, why);
+                observe(observer, &done);
+                finished.push(done);
                 continue;
             }
             let done = self.run_handler(event, handler, value, None).await;
@@ -87,6 +100,7 @@ impl Engine {
             if stops {
                 stopped_by = Some(handler.key.clone());
             }
+            observe(observer, &done);
             finished.push(done);
         }
         finished
@@ -99,10 +113,13 @@ impl Engine {
         handlers: &[&Handler],
         value: &Payload,
         env_file: Option<&Path>,
+        observer: Observer<'_>,
     ) -> Vec<Finished> {
-        let runs = handlers
-            .iter()
-            .map(|handler| self.run_handler(event, handler, value, env_file));
+        let runs = handlers.iter().map(|handler| async move {
+            let done = self.run_handler(event, handler, value, env_file).await;
+            observe(observer, &done);
+            done
+        });
         // Concurrently on this task, results in configuration order.
         futures::future::join_all(runs).await
     }

@@ -1,6 +1,6 @@
 //! Event names, which dialect knows which, which can block, and what a matcher is tested against.
 //!
-//! The tables here restate SPEC.md ("The three dialects" and "Verboo Code's full event set").
+//! The tables here are each dialect's events, verboo's full set included.
 
 use std::borrow::Cow;
 use std::fmt;

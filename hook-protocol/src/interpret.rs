@@ -2,7 +2,7 @@
 //! [`HandlerResult`].
 //!
 //! This is a pure function of its inputs; it never panics, whatever the bytes. The rules, per
-//! dialect (SPEC.md, "Exit codes", "Output"):
+//! dialect (exit codes, then output):
 //!
 //! | exit | wuu | verboo | lime |
 //! |---|---|---|---|

@@ -52,18 +52,18 @@
 //! assert!(error.contains("did you mean `stopReason`?"), "{error}");
 //! ```
 //!
-//! # Choices where the seeds and SPEC.md leave room
+//! # Choices where the dialects' specifications leave room
 //!
 //! - **What can block.** wuu: every event but `PostToolUse`, `PostToolUseFailure` and
 //!   `FileChanged` (the seed says errors "fail" subagent and session operations: read as a block).
 //!   lime: `PreToolUse`, `PermissionRequest`, `UserPromptSubmit`, `Stop`, `SubagentStop`; its
-//!   `PreCompact` cannot, since the reference output schema has no `decision` there. verboo: the
-//!   SPEC.md table. On verboo and lime `PostToolUse` (and verboo `PostToolUseFailure`) a block is
+//!   `PreCompact` cannot, since the reference output schema has no `decision` there. verboo: its
+//!   table of events. On verboo and lime `PostToolUse` (and verboo `PostToolUseFailure`) a block is
 //!   feedback for the model: the tool already ran ([`BlockEffect::Feedback`]).
 //! - **Exit 2 where the event cannot block** is never obeyed: a failure in wuu and lime, a
 //!   non-blocking error in verboo (Claude Code shows that stderr to the user only).
-//! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; SPEC.md's "no (decides via
-//!   output)" is read as "the tool call is not cancelled by the exit code alone".
+//! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; the specification's "no
+//!   (decides via output)" is read as "the tool call is not cancelled by the exit code alone".
 //! - **Where context is taken** ([`DialectRules::accepts_context`], one list read by the engine
 //!   and the SDK alike): wuu `additional_context` on `PostToolUse` only, the one place the seed
 //!   names; verboo on every event but `PermissionRequest`, `Elicitation` and
@@ -122,7 +122,8 @@ pub use event::{BlockEffect, Event, MatchTarget};
 pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
-    Decision, HandlerType, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason, Source,
+    Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason,
+    Source,
 };
 pub use schema::SchemaKind;
 pub use validate::OutputIssue;

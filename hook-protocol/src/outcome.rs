@@ -1,4 +1,4 @@
-//! The one result of dispatching one event: [`Outcome`] (SPEC.md, "The outcome").
+//! The one result of dispatching one event: [`Outcome`].
 //!
 //! The same struct is returned by the Rust API and printed by `hook run`; its schema is
 //! `hook-protocol/schemas/outcome.schema.json`.
@@ -12,7 +12,7 @@ use crate::{Dialect, Event};
 
 /// The combined decision of every hook that ran for an event.
 ///
-/// Closed on purpose (not `#[non_exhaustive]`): SPEC.md's five outcomes; an agent must handle
+/// Closed on purpose (not `#[non_exhaustive]`): the five outcomes; an agent must handle
 /// each, and a new one would change what the agent does, so it should not compile unnoticed.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
@@ -255,6 +255,27 @@ pub struct Run {
     pub warnings: Vec<String>,
 }
 
+/// The context one hook added (an entry of [`Outcome::additional_contexts`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
+pub struct HookContext {
+    /// The key of the hook that added it (as in its `runs` entry).
+    pub key: String,
+    /// The text.
+    pub text: String,
+}
+
+impl HookContext {
+    /// The context `text` added by hook `key`.
+    pub fn new(key: impl Into<String>, text: impl Into<String>) -> Self {
+        HookContext {
+            key: key.into(),
+            text: text.into(),
+        }
+    }
+}
+
 /// The result of dispatching one event through every matching hook.
 ///
 /// `#[non_exhaustive]`: fields may be added (as `session_env` was); start from
@@ -278,6 +299,12 @@ pub struct Outcome {
     pub updated_input: Option<Value>,
     /// All context for the model, joined by a blank line, or `None`.
     pub additional_context: Option<String>,
+    /// The same context hook by hook, in configuration order: what a front end shows to say
+    /// which hook added what. Each text is the one joined into
+    /// [`additional_context`](Self::additional_context) (after the dialect's per-hook limit);
+    /// empty when no hook added context, or when the context was dropped (a blocked prompt).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub additional_contexts: Vec<HookContext>,
     /// A hook asked the agent to stop (`continue: false`).
     ///
     /// It ends the agent's turn; it does not decide a pending tool call, `decision` does. On
@@ -323,6 +350,7 @@ impl Outcome {
             reason: None,
             updated_input: None,
             additional_context: None,
+            additional_contexts: Vec::new(),
             stop: false,
             stop_reason: None,
             system_messages: Vec::new(),

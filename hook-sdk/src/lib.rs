@@ -40,6 +40,12 @@
 //! }
 //! ```
 //!
+//! For hooks that handle several events or tools, the optional [`Router`] dispatches on the
+//! event and the typed tool (`Router::new().pre_tool("Bash", |call| ..).on_prompt(..)`, tool
+//! names compared as each dialect does); the first handler that answers wins (see
+//! [`router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
+//! take it unchanged.
+//!
 //! The same binary serves every dialect. It learns the dialect from `--dialect D`, else
 //! `HOOK_DIALECT` (which `hook-exec` sets), else from the input ([`infer_dialect`]), and writes:
 //!
@@ -47,9 +53,15 @@
 //! |---|---|---|---|
 //! | [`Response::deny`] on `PreToolUse` | `{"decision":"block","reason":..}` | `hookSpecificOutput.permissionDecision: "deny"` | same as verboo |
 //! | [`Response::block`] elsewhere | `decision: "block"` | top-level `decision: "block"` + `reason` | same, where lime's schema has `decision` |
-//! | [`Response::rewrite`] | `updated_input` | `permissionDecision: "allow"` + `updatedInput` | same as verboo |
+//! | [`Response::allow`] | `{}` (wuu has no allow) | `permissionDecision: "allow"` (skips the prompt); `PermissionRequest`: `behavior: "allow"`; elsewhere `{}` | `PreToolUse`: `{}` (a lime allow only carries a rewrite); `PermissionRequest`: `behavior: "allow"` |
+//! | [`Response::ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason; `PermissionRequest`: `{}` (asking is the default) | error on `PreToolUse`; `PermissionRequest`: `{}` |
+//! | [`Response::defer`] | error | `permissionDecision: "defer"` (`PreToolUse` only) | error |
+//! | [`Response::rewrite`] (no decision) | `updated_input` (`PreToolUse` only) | `updatedInput` alone: the agent's permission rules decide | `permissionDecision: "allow"` + `updatedInput`: lime's allow only rewrites, the agent still asks where it would have |
+//! | [`Response::rewrite_and_allow`] | `updated_input` (no allow in wuu: its permission check runs) | `permissionDecision: "allow"` + `updatedInput`: skips the prompt; `PermissionRequest`: `behavior: "allow"` + `updatedInput` | as [`Response::rewrite`] (never an approval in lime) |
+//! | [`Response::rewrite_and_ask`] | error: wuu has no ask | `permissionDecision: "ask"` + reason + `updatedInput` | error: lime has no ask |
 //! | [`Response::context`] | `additional_context` (PostToolUse only) | `hookSpecificOutput.additionalContext` | same, on the events whose schema has it |
-//! | [`Response::stop`] | error: wuu has no stop | `continue: false` + `stopReason` | same |
+//! | [`Response::stop`] | error: wuu has no stop | `continue: false` + `stopReason` | same (error on tool events) |
+//! | [`Response::system_message`] | error | `systemMessage` | same |
 //! | [`Response::none`] | `{}` | `{}` | `{}` |
 //!
 //! Every answer is one JSON object on stdout with exit code 0, a block included. A failure
@@ -69,6 +81,10 @@
 //!   dialect, event and the alternative ([`RenderError`]).
 //! - **`--dialect` beats `HOOK_DIALECT`**: an explicit argument in the hook's own command line
 //!   is the more specific statement.
+//! - **A rewrite says its decision.** [`Response::rewrite`] decides nothing (the agent's
+//!   permission rules still apply), [`Response::rewrite_and_allow`] also skips the prompt
+//!   where the dialect can, [`Response::rewrite_and_ask`] shows the user the new input: an
+//!   input rewrite never becomes an approval by accident.
 //! - **Ask on `PermissionRequest`** gives no decision: leaving it to the user is what asking is.
 //! - **Allow outside permission decisions** means "no objection" and writes nothing.
 //!
@@ -81,13 +97,16 @@
 //! 3.6 ms as an executable (about 60x); and for the executable alone 1.3 ms of wall time against
 //! 44 ms for the same check in Python 3 with `json` (about 34x).
 //!
-//! `hook new NAME` (in `hook-cli`) scaffolds a crate on this SDK with a working hook and tests.
+//! `hook new NAME` (in `hook-cli`) scaffolds a crate on this SDK with a working hook and tests;
+//! `hook new --native NAME` the same hook as a native plugin (`cdylib`).
 //!
 //! # Features
 //!
 //! - `testing` (off by default): the `testing` module, which runs a handler in memory, reads
 //!   its output as the engine does (`hook_protocol::interpret`) and validates it against the
-//!   dialect's schema (`hook-protocol`'s `validate` feature, jsonschema). Enable it for tests
+//!   dialect's schema (`hook-protocol`'s `validate` feature, jsonschema); dialect-aware input
+//!   builders (`testing::bash(dialect, "ls")` spells the tool `bash` in wuu) and assertions
+//!   (`run.assert_blocked()`, `assert_rewritten(..)`, `assert_context_contains(..)`). Enable it for tests
 //!   only, so the hook binary compiles neither:
 //!
 //!   ```toml
@@ -105,8 +124,16 @@
 //!
 //! - Events beyond the common ones are [`EventKind::Other`]: their fields are read from
 //!   [`Event::input`] (the protocol's typed input) or [`Event::raw`].
-//! - Only `Bash` (`bash`, `shell`), `Write`, `Edit` and `Read` inputs are typed; other tools are
-//!   [`Tool::Other`] with the raw input.
+//! - Typed tools: `Bash` (`bash`, `shell`), `Read`, `Write`, `Edit`, `MultiEdit`, `Glob`,
+//!   `Grep`, `WebFetch`, `WebSearch`, `Task`, `NotebookEdit`, lime's `apply_patch` and MCP tools
+//!   (`mcp__server__tool`); other tools are [`Tool::Other`] with the raw input. Field names
+//!   are those of the agents' own tools (`file_path`, `old_string`...); a tool of the same name
+//!   with other required fields is an [`EventError`] naming the field, a failed run.
+//! - [`Tool::ApplyPatch`]'s files come from the patch's headers (`*** Add File:`...); the
+//!   SDK does not apply or check the hunks. A `Bash` command's files are not known
+//!   ([`Tool::paths`] is empty): read the command.
+//! - A [`Router`] takes the first handler's answer; it does not merge responses (context
+//!   from one handler and a decision from another): return both from one handler.
 //! - Dialect inference is a heuristic (see [`infer_dialect`]); an ambiguous `SessionStart` is
 //!   read as verboo. The engine sets `HOOK_DIALECT`, so this only matters outside it.
 //! - A native plugin shares the agent's process: it cannot be killed on timeout (the engine
@@ -117,17 +144,19 @@ pub mod event;
 pub mod native;
 pub mod render;
 pub mod response;
+pub mod router;
 pub mod run;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 pub use event::{
     Compact, Event, EventError, EventKind, FileChanged, Prompt, SessionEnd, SessionStart, Stop,
-    Subagent, Tool, ToolCall, ToolFailure, ToolResult,
+    Subagent, TextEdit, Tool, ToolCall, ToolFailure, ToolResult, patch_files,
 };
 pub use hook_protocol::{Decision, Dialect};
 pub use render::{RenderError, render};
 pub use response::{Handler, HookError, IntoResponse, Response, StopAgent};
+pub use router::{Routed, Router};
 pub use run::{
     DEFAULT_MAX_INPUT_BYTES, Emitted, Options, Processed, infer_dialect, process, run, run_with,
 };

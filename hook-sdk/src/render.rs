@@ -45,7 +45,11 @@ fn strict_refusal(
     let stop = response.stop.is_some();
     match event {
         Event::PreToolUse if decision == Some(Decision::Ask) => {
-            Some("lime has no `ask` on PreToolUse: deny, or give no decision")
+            Some(if response.updated_input.is_some() {
+                "lime has no `ask` on PreToolUse: rewrite with no decision (`Response::rewrite`: lime still asks where it would have), or deny"
+            } else {
+                "lime has no `ask` on PreToolUse: deny, or give no decision"
+            })
         }
         Event::PreToolUse | Event::PermissionRequest if stop => {
             Some("lime takes no `continue: false` on tool calls: deny (or block) the call instead")
@@ -159,7 +163,9 @@ pub fn render(
     match event {
         Event::PreToolUse => {
             let permission = match decision {
-                None if response.updated_input.is_some() => Some("allow"),
+                // lime writes every rewrite as an allow, which only rewrites (Codex still asks
+                // where it would have); verboo takes `updatedInput` with no decision.
+                None if lime && response.updated_input.is_some() => Some("allow"),
                 None | Some(Decision::Continue) => None,
                 // A lime allow only carries a rewrite (Codex refuses a bare one): without one,
                 // letting the call go on is saying nothing.
@@ -193,7 +199,7 @@ pub fn render(
                 return Err(error(if lime {
                     "lime accepts no rewritten input on PermissionRequest".into()
                 } else {
-                    "a rewritten input on PermissionRequest goes with an allow".into()
+                    "a rewritten input on PermissionRequest goes with an allow: use Response::rewrite_and_allow".into()
                 }));
             }
             let decision = match decision {

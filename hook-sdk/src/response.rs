@@ -87,12 +87,49 @@ impl Response {
         }
     }
 
-    /// Allow a tool call with a new input (`PreToolUse`). Pass a [`Tool`](crate::Tool), a
-    /// JSON object, or [`ToolCall::rewritten`](crate::ToolCall::rewritten) to keep the fields
-    /// the SDK does not type.
+    /// Rewrite a tool call's input (`PreToolUse`) with **no decision**: the call runs with
+    /// `input` and the agent's own permission rules decide as they would have (a prompt the
+    /// user would have seen is still shown). Pass a [`Tool`](crate::Tool), a JSON object, or
+    /// [`ToolCall::rewritten`](crate::ToolCall::rewritten) to keep the fields the SDK does not
+    /// type.
+    ///
+    /// Written as `updated_input` (wuu), `updatedInput` alone (verboo) and
+    /// `permissionDecision: "allow"` + `updatedInput` in lime, whose allow only rewrites (the
+    /// agent still asks where it would have). Use [`Response::rewrite_and_allow`] to also skip
+    /// the permission prompt, [`Response::rewrite_and_ask`] to show the user the new input.
+    ///
+    /// (It used to be an allow, which in verboo skips the permission prompt: that is
+    /// [`Response::rewrite_and_allow`] now.)
     pub fn rewrite(input: impl Into<Map<String, Value>>) -> Response {
         Response {
+            updated_input: Some(input.into()),
+            ..Response::default()
+        }
+    }
+
+    /// Rewrite a tool call's input and allow it (`PreToolUse`; verboo `PermissionRequest`):
+    /// in verboo `permissionDecision: "allow"` + `updatedInput`, which skips the permission
+    /// prompt. wuu has no allow and lime's allow never approves, so there it is written as
+    /// [`Response::rewrite`] is: the agent's permission check still runs.
+    pub fn rewrite_and_allow(input: impl Into<Map<String, Value>>) -> Response {
+        Response {
             decision: Some(Decision::Allow),
+            updated_input: Some(input.into()),
+            ..Response::default()
+        }
+    }
+
+    /// Rewrite a tool call's input and ask the user to confirm the new one, with a reason
+    /// (verboo `PreToolUse`: `permissionDecision: "ask"` + `updatedInput`). wuu and lime have
+    /// no ask: writing it there is a [`RenderError`](crate::RenderError) (use
+    /// [`Response::rewrite`], which leaves the decision to the agent).
+    pub fn rewrite_and_ask(
+        input: impl Into<Map<String, Value>>,
+        reason: impl Into<String>,
+    ) -> Response {
+        Response {
+            decision: Some(Decision::Ask),
+            reason: Some(reason.into()),
             updated_input: Some(input.into()),
             ..Response::default()
         }
@@ -150,6 +187,12 @@ impl Response {
     pub fn with_suppressed_output(mut self) -> Response {
         self.suppress_output = true;
         self
+    }
+
+    /// Whether this is [`Response::none`]: no decision, no rewrite, no context, no stop, no
+    /// message (what a [`Router`](crate::Router) handler returns to let the next one answer).
+    pub fn is_none(&self) -> bool {
+        *self == Response::none()
     }
 
     /// The decision, `Continue` when there is none.

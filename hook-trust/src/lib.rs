@@ -42,7 +42,7 @@
 //!
 //! # Who needs trust
 //!
-//! A hook runs only if it is managed or trusted, and not disabled (SPEC.md "Trust").
+//! A hook runs only if it is managed or trusted, and not disabled.
 //! [`Policy::for_dialect`]: lime, every non-managed hook (user, project, plugin and session
 //! alike, the seed's rule); wuu and verboo, hooks of the project, local and plugin layers,
 //! while the user's own file and the embedder's session hooks are trusted as written (status

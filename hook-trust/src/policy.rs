@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::hash::{HashContext, trust_hash, trust_hash_with_library};
 use crate::store::{Records, StoreError, TrustRecord, TrustStore};
 
-/// Who needs trust before running (SPEC.md "Trust").
+/// Who needs trust before running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy {
     dialect: Dialect,
@@ -111,6 +111,23 @@ impl TrustView {
             records: store.load().map_err(Arc::new),
             location: store.location().to_path_buf(),
         }
+    }
+
+    /// The trust of a loaded configuration, as `hook` decides it: the dialect's store in the
+    /// discovered home ([`crate::store_for`]), its policy, and hashes whose relative paths are
+    /// read against the discovered project (so a key's hash does not depend on the process's
+    /// working directory).
+    pub fn for_discovery(discovery: &hook_config::Discovery) -> Self {
+        let store = crate::store_for(discovery.dialect, &discovery.home);
+        let context = match &discovery.project {
+            Some(project) => HashContext::with_base_dir(project),
+            None => HashContext::default(),
+        };
+        TrustView::load(
+            store.as_ref(),
+            Policy::for_dialect(discovery.dialect),
+            context,
+        )
     }
 
     /// A view over records already read (for tests and embedders with their own storage).

@@ -8,6 +8,10 @@
 //! - `hook run` with 1,000 configured handlers (10 matching) vs the one-hook run, with the peak
 //!   RSS of each (from `wait4`).
 //!
+//! - the floors: `/bin/sh` starting one `sh -c 'exit 0'` vs `sh -c 'exit 0'`, and starting 10
+//!   of them at once vs one. A shell is the thinnest wrapper there is, so these ratios are the
+//!   least any program that starts hooks could reach.
+//!
 //! Prints the medians and their ratios; BENCHMARKS.md records a run.
 
 use std::fs;
@@ -201,6 +205,27 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ratio(hook_many, hook_one_again),
         rss_many as f64 / 1024.0,
         rss_one as f64 / 1024.0
+    );
+
+    // The floor of any wrapper: the thinnest program that starts hooks is a shell. Its ratios
+    // are the least the cases above could reach, whatever the engine did.
+    println!("floors (dash as the wrapper, same stdin):");
+    let sh = |script: &str| Job::new("/bin/sh", &["-c", script], &stdin);
+    let ((wrap_one, _), (bare, _)) = pair(&sh("/bin/sh -c 'exit 0' </dev/null"), &sh("exit 0"))?;
+    println!(
+        "  sh starting one sh -c 'exit 0' {} vs sh -c 'exit 0' {}: ratio {:.2}",
+        ms(wrap_one),
+        ms(bare),
+        ratio(wrap_one, bare)
+    );
+    let ten = "for i in 1 2 3 4 5 6 7 8 9 10; do /bin/sh -c 'exit 0' </dev/null & done; wait";
+    let ((wrap_ten, _), (wrap_one_again, _)) =
+        pair(&sh(ten), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
+    println!(
+        "  sh starting 10 hooks at once {} vs one {}: ratio {:.2}",
+        ms(wrap_ten),
+        ms(wrap_one_again),
+        ratio(wrap_ten, wrap_one_again)
     );
     Ok(())
 }

@@ -13,6 +13,8 @@
 //!
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
+//!   `cargo xtask conformance relay` runs a block, a rewrite, context and stops through
+//!   `hook relay` as the agents' one hook, and prints the counts.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
 //!
@@ -72,7 +74,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all [CASE-PREFIX] | cargo xtask bench cli"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli"
         ),
     }
 }

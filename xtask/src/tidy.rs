@@ -27,7 +27,10 @@ pub(crate) const ALLOWED: &[(&str, Option<&[&str]>)] = &[
     ("hook-protocol", Some(&[])),
     ("hook-config", Some(&["hook-protocol"])),
     ("hook-trust", Some(&["hook-protocol", "hook-config"])),
-    ("hook-exec", Some(&["hook-protocol", "hook-config"])),
+    (
+        "hook-exec",
+        Some(&["hook-protocol", "hook-config", "hook-trust"]),
+    ),
     ("hook-sdk", Some(&["hook-protocol"])),
     ("hook-cli", None),
     ("xtask", Some(&["hook-protocol"])),
@@ -333,7 +336,13 @@ mod tests {
             ("hook-trust", &["hook-protocol", "hook-config", "sha2"]),
             (
                 "hook-exec",
-                &["hook-protocol", "hook-config", "tokio", "reqwest"],
+                &[
+                    "hook-protocol",
+                    "hook-config",
+                    "hook-trust",
+                    "tokio",
+                    "reqwest",
+                ],
             ),
             ("hook-sdk", &["hook-protocol"]),
             (

@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../../../hook-exec/tests/it/support/raw_plugin.rs"]
+mod raw_plugin;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -113,6 +116,117 @@ fn test_fails_a_hook_that_hangs_prints_invalid_json_or_does_not_exist() {
             text(&out.stdout)
         );
     }
+}
+
+#[test]
+fn test_fills_a_partial_input_fails_on_exit_1_and_shows_a_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let partial = dir.path().join("partial.json");
+    std::fs::write(
+        &partial,
+        r#"{"tool_name":"Bash","tool_input":{"command":"npm install"}}"#,
+    )
+    .unwrap();
+    let partial = partial.display().to_string();
+    let base = [
+        "test",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        partial.as_str(),
+        "--",
+    ];
+
+    // Exit 1 on the given input is an error in verboo, not a decision: the test fails.
+    let mut failing = base.to_vec();
+    failing.extend(["sh", "-c", "cat >/dev/null; exit 1"]);
+    let out = hook(&failing, dir.path());
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "filled in (absent from --input): cwd, hook_event_name, session_id, tool_use_id"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the hook fails on the given input (exit 1)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("FAILED"), "{stdout}");
+
+    // A hook that rewrites npm to pnpm, only for npm: the new input is shown, in JSON too.
+    let rewrite = r#"input=$(cat); case "$input" in *'"npm install"'*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"pnpm here","updatedInput":{"command":"pnpm install"}}}';; esac"#;
+    let mut rewriting = base.to_vec();
+    rewriting.extend(["sh", "-c", rewrite]);
+    let out = hook(&rewriting, dir.path());
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(r#"rewrites the input to: {"command":"pnpm install"}"#),
+        "{stdout}"
+    );
+    rewriting.insert(1, "--json");
+    let out = hook(&rewriting, dir.path());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let given = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|run| run["case"] == "given input")
+        .unwrap();
+    assert_eq!(
+        given["updated_input"],
+        serde_json::json!({"command": "pnpm install"})
+    );
+    assert_eq!(given["decision"], "ask: pnpm here");
+    assert_eq!(given["filled"][0], "cwd");
+}
+
+#[test]
+fn test_runs_a_native_library_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = raw_plugin::raw_plugin(raw_plugin::Answer::block("no rm here"));
+    let library = library.display().to_string();
+    let args = [
+        "test",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--native",
+        library.as_str(),
+    ];
+    let out = hook(&args, dir.path());
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("block: no rm here"), "{stdout}");
+
+    let missing = dir.path().join("missing.so").display().to_string();
+    let out = hook(
+        &[
+            "test",
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--native",
+            missing.as_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("does not exist: build it first"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod demo;
 mod hostile_config;
 mod list;
 mod new;
+mod relay;
 mod sdk_examples;
 mod side_files;
 mod signals;

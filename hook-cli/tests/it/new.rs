@@ -37,29 +37,41 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
     let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("hook-sdk = { path = "), "{manifest}");
 
-    // The workspace's lock file pins the versions its target directory already built.
-    std::fs::copy(workspace().join("Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target"));
-    // The workspace's dev profile, so the scaffold reuses the dependencies the suite already
-    // built instead of compiling them all again with other settings.
-    let output = crate::cargo()
-        .args(["test", "--offline", "--quiet"])
-        .args(["--config", "profile.dev.debug=\"line-tables-only\""])
-        .args(["--config", "profile.dev.package.\"*\".opt-level=0"])
-        .args(["--config", "profile.dev.package.\"*\".debug=false"])
-        .current_dir(&crate_dir)
-        .env("CARGO_TARGET_DIR", target)
+    let log = cargo_test(&crate_dir);
+    assert!(log.contains("2 passed"), "{log}");
+
+    // `--native`: a cdylib on the SDK's native ABI, whose tests also call the exported
+    // symbols. It reuses the hook-sdk build of the scaffold above: one small extra build.
+    let native_dir = dir.path().join("deny-rm-native");
+    let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["new", "deny-rm-native", "--native", "--path"])
+        .arg(&native_dir)
         .output()
         .unwrap();
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
+    assert!(
+        output.status.success(),
+        "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(output.status.success(), "{log}");
-    assert!(log.contains("2 passed"), "{log}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("created the native hook crate `deny-rm-native`"),
+        "{stdout}"
+    );
+    let manifest = std::fs::read_to_string(native_dir.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("crate-type = [\"cdylib\"]"), "{manifest}");
+    let readme = std::fs::read_to_string(native_dir.join("README.md")).unwrap();
+    for snippet in [
+        "\"type\": \"native\"",
+        "type = \"native\"",
+        "deny_rm_native",
+    ] {
+        assert!(readme.contains(snippet), "{readme}");
+    }
+    let lib = std::fs::read_to_string(native_dir.join("src/lib.rs")).unwrap();
+    assert!(lib.contains("hook_sdk::export_native!(handle);"), "{lib}");
+    let log = cargo_test(&native_dir);
+    assert!(log.contains("3 passed"), "{log}");
 
     // Refuses to write over a crate, and checks the name.
     let output = Command::new(env!("CARGO_BIN_EXE_hook"))
@@ -76,6 +88,34 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a valid crate name"));
+}
+
+/// Runs the scaffold's own `cargo test`, offline, on the suite's target directory; returns its
+/// output.
+fn cargo_test(crate_dir: &Path) -> String {
+    // The workspace's lock file pins the versions its target directory already built.
+    std::fs::copy(workspace().join("Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    // The workspace's dev profile, so the scaffold reuses the dependencies the suite already
+    // built instead of compiling them all again with other settings.
+    let output = crate::cargo()
+        .args(["test", "--offline", "--quiet"])
+        .args(["--config", "profile.dev.debug=\"line-tables-only\""])
+        .args(["--config", "profile.dev.package.\"*\".opt-level=0"])
+        .args(["--config", "profile.dev.package.\"*\".debug=false"])
+        .current_dir(crate_dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{log}");
+    log
 }
 
 #[test]

@@ -33,6 +33,7 @@ fn hook_test_passes_every_sdk_example_in_every_dialect() {
         ("protect_secrets", "PreToolUse", Some("Read")),
         ("format_on_edit", "PostToolUse", Some("Edit")),
         ("git_context", "SessionStart", None),
+        ("guard_router", "PreToolUse", Some("Bash")),
     ];
     let mut failures = Vec::new();
     for (example, event, tool) in cases {

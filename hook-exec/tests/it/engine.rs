@@ -41,7 +41,9 @@ impl Setup {
             .with_project(self.path("project"));
         let loaded = load(&options_load).unwrap();
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-        Engine::new(loaded.registry).with_options(options)
+        Engine::new(loaded.registry)
+            .with_gate(hook_exec::AllowAll)
+            .with_options(options)
     }
 
     /// Dispatches `event` (the common fields are added) and returns the outcome.

@@ -126,9 +126,11 @@ fn dispatch(dialect: Dialect, command: &str, dir: &std::path::Path) -> Outcome {
     .unwrap();
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
     // A grandchild holding the pipe is waited for briefly: 100 ms is enough to show it.
-    let engine = Engine::new(loaded.registry).with_options(
-        EngineOptions::default().with_pipe_grace(std::time::Duration::from_millis(100)),
-    );
+    let engine = Engine::new(loaded.registry)
+        .with_gate(hook_exec::AllowAll)
+        .with_options(
+            EngineOptions::default().with_pipe_grace(std::time::Duration::from_millis(100)),
+        );
     let mut event = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": dir,
         "tool_name": "Bash", "tool_input": {"command": "ls"}});
     if dialect != Dialect::Wuu {

@@ -103,6 +103,32 @@ fn a_library_replaced_while_the_gate_decides_is_not_what_runs() {
     }
 }
 
+#[test]
+fn a_long_lived_engine_runs_a_rebuilt_library_new_code() {
+    // One engine, as in an agent's session: the plugin is rebuilt in place (same path, same
+    // inode, new bytes), then replaced by a rename; each dispatch runs the bytes on disk now.
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("hook.so");
+    std::fs::copy(raw_plugin(GOOD), &library).unwrap();
+    let setup = Setup::new(Dialect::Verboo, &config(Dialect::Verboo, &library));
+    let engine = setup.engine(EngineOptions::default());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let decide = || {
+        let input = setup.input(pre_tool_use("Bash", "ls"));
+        runtime.block_on(engine.dispatch(&input)).decision
+    };
+    assert_eq!(decide(), Decision::Continue);
+    std::fs::write(&library, std::fs::read(raw_plugin(EVIL)).unwrap()).unwrap();
+    assert_eq!(decide(), Decision::Block, "rebuilt in place");
+    let staged = dir.path().join("hook.staged");
+    std::fs::copy(raw_plugin(GOOD), &staged).unwrap();
+    std::fs::rename(&staged, &library).unwrap();
+    assert_eq!(decide(), Decision::Continue, "replaced by a rename");
+}
+
 /// `(library, what the error says)` for each file that must never be read as a library.
 fn hostile_libraries(dir: &Path) -> Vec<(PathBuf, &'static str)> {
     let fifo = dir.join("fifo.so");

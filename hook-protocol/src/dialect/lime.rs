@@ -85,6 +85,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     async_handlers: true,
     model_hooks_fail_open: false,
     project_dir_env: None,
+    relay_agent: Some("Codex CLI"),
     env_file_events: &[],
     field_case: FieldCase::Camel,
     json_starts: b"{[",

@@ -29,8 +29,8 @@ use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
 
 /// One of the hook systems this workspace implements.
 ///
-/// Each dialect has its own configuration files, wire format and rules for combining results;
-/// see SPEC.md, "The three dialects".
+/// Each dialect has its own configuration files, wire format and rules for combining results
+/// (its [`DialectRules`]).
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): the three dialects are the specification, and a
 /// fourth would change what every consumer must do, so it should not compile unnoticed.
@@ -211,6 +211,9 @@ pub struct DialectRules {
     /// The variable naming the project folder in every hook's environment
     /// (`CLAUDE_PROJECT_DIR`).
     pub project_dir_env: Option<&'static str>,
+    /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
+    /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
+    pub relay_agent: Option<&'static str>,
     /// The events whose command hooks get a file to write environment variables into for the
     /// rest of the session (verboo `CLAUDE_ENV_FILE`).
     pub env_file_events: &'static [Event],

@@ -79,6 +79,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     async_handlers: true,
     model_hooks_fail_open: false,
     project_dir_env: Some("CLAUDE_PROJECT_DIR"),
+    relay_agent: Some("Claude Code"),
     env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
     field_case: FieldCase::Camel,
     json_starts: b"{",
@@ -131,7 +132,7 @@ const EVENTS: &[Event] = &[
     E::SessionEnd,
 ];
 
-/// SPEC.md's table of Verboo Code's events.
+/// What a block does on each of verboo's events.
 fn block_effect(event: &Event) -> BlockEffect {
     match event {
         E::UserPromptSubmit

@@ -1,5 +1,5 @@
 //! lime event inputs, following the published command-hook input schemas of the system lime is
-//! modelled on (`shared/reference/lime-wire-schemas/`), plus lime's own `SessionEnd` and
+//! modelled on (Codex CLI's `codex-rs/hooks/schema/generated`), plus lime's own `SessionEnd` and
 //! `Interrupt`.
 //!
 //! Common to every event: `session_id`, `transcript_path` (a string or null), `cwd`,

@@ -1,4 +1,4 @@
-//! verboo event inputs: the 31 events of SPEC.md's "Verboo Code's full event set", following
+//! verboo event inputs: verboo's 31 events (its full event set), following
 //! Claude Code's hook reference.
 //!
 //! Common to every event: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, and where

@@ -1,6 +1,6 @@
 //! lime output: the strict camelCase objects of the system lime is modelled on.
 //!
-//! Every event has its own object (see `shared/reference/lime-wire-schemas/`); each rejects
+//! Every event has its own object (as in Codex CLI's published hook schemas); each rejects
 //! unknown fields, `null` where a value is expected, and a `hookEventName` that is not the event.
 //! `SessionEnd` and `Interrupt`, which the reference lacks, take the common fields only.
 //! The generated schemas of these types accept what the reference schemas accept, less the

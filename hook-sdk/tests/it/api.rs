@@ -18,7 +18,15 @@ fn responses() -> Vec<(&'static str, Response)> {
         ("deny", Response::deny("no")),
         ("ask", Response::ask("sure?")),
         ("defer", Response::defer()),
-        ("rewrite", Response::rewrite(rewrite)),
+        ("rewrite", Response::rewrite(rewrite.clone())),
+        (
+            "rewrite_and_allow",
+            Response::rewrite_and_allow(rewrite.clone()),
+        ),
+        (
+            "rewrite_and_ask",
+            Response::rewrite_and_ask(rewrite, "check"),
+        ),
         ("context", Response::context("ctx")),
         ("stop", Response::stop("enough")),
         ("system_message", Response::system_message("hi")),
@@ -62,6 +70,8 @@ fn every_response_on_every_event_is_valid_output_or_a_clear_error() {
                     Some(Decision::Allow) if !permission || dialect == Dialect::Wuu => None,
                     // A lime allow without a rewrite is no decision (Codex refuses a bare one).
                     Some(Decision::Allow) if lime_pre && expected.updated_input.is_none() => None,
+                    // lime writes a rewrite with no decision as its allow, which only rewrites.
+                    None if lime_pre && expected.updated_input.is_some() => Some(Decision::Allow),
                     // Asking the user is what a PermissionRequest without a decision does.
                     Some(Decision::Ask) if *event == EventName::PermissionRequest => None,
                     other => other,
@@ -160,6 +170,12 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
             "lime accepts no rewritten input",
         ),
         (
+            Dialect::Verboo,
+            "PermissionRequest",
+            Response::rewrite(Map::new()),
+            "use Response::rewrite_and_allow",
+        ),
+        (
             Dialect::Lime,
             "PreToolUse",
             Response::ask("?"),
@@ -208,6 +224,73 @@ fn what_each_dialect_can_say_is_written_and_what_it_cannot_is_refused() {
     // lime as Codex reads it: a bare allow says nothing, a rewrite is an allow.
     let run = on(Dialect::Lime, "PreToolUse", Response::allow());
     assert_eq!(run.stdout_json().unwrap(), json!({}));
+
+    // A rewrite says which decision goes with it.
+    let mut ls = Map::new();
+    ls.insert("command".into(), json!("ls"));
+    let specific =
+        |run: &hook_sdk::testing::TestRun| run.stdout_json().unwrap()["hookSpecificOutput"].clone();
+    let run = on(Dialect::Verboo, "PreToolUse", Response::rewrite(ls.clone()));
+    assert_eq!(
+        specific(&run),
+        json!({"hookEventName": "PreToolUse", "updatedInput": {"command": "ls"}})
+    );
+    assert_eq!(run.decision(), Decision::Continue);
+    let run = on(
+        Dialect::Verboo,
+        "PreToolUse",
+        Response::rewrite_and_allow(ls.clone()),
+    );
+    assert_eq!(specific(&run)["permissionDecision"], "allow");
+    assert_eq!(run.decision(), Decision::Allow);
+    let run = on(
+        Dialect::Verboo,
+        "PreToolUse",
+        Response::rewrite_and_ask(ls.clone(), "pnpm, not npm"),
+    );
+    assert_eq!(
+        specific(&run),
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "ask",
+            "permissionDecisionReason": "pnpm, not npm", "updatedInput": {"command": "ls"}})
+    );
+    assert_eq!(run.decision(), Decision::Ask);
+    for rewrite in [
+        Response::rewrite(ls.clone()),
+        Response::rewrite_and_allow(ls.clone()),
+    ] {
+        let run = on(Dialect::Lime, "PreToolUse", rewrite.clone());
+        assert_eq!(
+            specific(&run),
+            json!({"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                "updatedInput": {"command": "ls"}})
+        );
+        let run = on(Dialect::Wuu, "PreToolUse", rewrite);
+        assert_eq!(
+            run.stdout_json().unwrap(),
+            json!({"updated_input": {"command": "ls"}})
+        );
+    }
+    let run = on(
+        Dialect::Lime,
+        "PreToolUse",
+        Response::rewrite_and_ask(ls.clone(), "?"),
+    );
+    assert_eq!(run.exit_code, 1);
+    assert!(
+        run.stderr_text().contains("rewrite with no decision"),
+        "{}",
+        run.stderr_text()
+    );
+    let run = on(
+        Dialect::Wuu,
+        "PreToolUse",
+        Response::rewrite_and_ask(ls, "?"),
+    );
+    assert!(
+        run.stderr_text().contains("wuu has no ask"),
+        "{}",
+        run.stderr_text()
+    );
 }
 
 #[test]
@@ -259,10 +342,100 @@ fn typed_tools_and_rewrites_keep_untyped_fields() {
         missing.to_string(),
         "`tool_input` of the Write call: missing field `content`"
     );
+    assert_eq!(
+        Tool::parse("mcp__git_hub__create__issue", &json!({"q": 1})).unwrap(),
+        Tool::Mcp {
+            server: "git_hub".into(),
+            tool: "create__issue".into(),
+            input: json!({"q": 1})
+        }
+    );
     assert!(matches!(
-        Tool::parse("mcp__x__y", &json!({"q": 1})).unwrap(),
+        Tool::parse("mcp__x", &json!({})).unwrap(),
         Tool::Other(_)
     ));
+}
+
+#[test]
+fn every_tool_the_dialects_name_is_typed() {
+    let multi = json!({"file_path": "a.rs", "edits": [
+        {"old_string": "x", "new_string": "y"},
+        {"old_string": "p", "new_string": "q", "replace_all": true}]});
+    // wuu spells tool names in lowercase, the others in CamelCase.
+    for name in ["MultiEdit", "multiedit", "multi_edit"] {
+        let tool = Tool::parse(name, &multi).unwrap();
+        assert_eq!(
+            tool,
+            Tool::MultiEdit {
+                file_path: "a.rs".into(),
+                edits: vec![
+                    hook_sdk::TextEdit::new("x", "y"),
+                    hook_sdk::TextEdit::new("p", "q").replacing_all()
+                ]
+            }
+        );
+        assert_eq!(tool.paths(), ["a.rs"]);
+        assert!(tool.writes_files());
+        assert_eq!(Value::Object(Map::from(tool)), multi);
+    }
+    let cases = [
+        ("Glob", json!({"pattern": "**/*.rs", "path": "src"}), "Glob"),
+        (
+            "grep",
+            json!({"pattern": "fn main", "glob": "*.rs"}),
+            "Grep",
+        ),
+        (
+            "WebFetch",
+            json!({"url": "https://x.io", "prompt": "?"}),
+            "WebFetch",
+        ),
+        ("websearch", json!({"query": "rust"}), "WebSearch"),
+        (
+            "Task",
+            json!({"prompt": "do", "description": "d", "subagent_type": "t"}),
+            "Task",
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "n.ipynb", "new_source": "x"}),
+            "NotebookEdit",
+        ),
+        ("Read", json!({"file_path": "r"}), "Read"),
+    ];
+    for (name, input, canonical) in cases {
+        let tool = Tool::parse(name, &input).unwrap();
+        assert_eq!(tool.canonical_name(), Some(canonical), "{name}");
+        assert!(!matches!(tool, Tool::Other(_)), "{name}");
+        // Written back, the typed fields are the input.
+        assert_eq!(Value::Object(Map::from(tool)), input, "{name}");
+    }
+    assert_eq!(
+        Tool::parse("NotebookEdit", &json!({"notebook_path": "n.ipynb"}))
+            .unwrap()
+            .paths(),
+        ["n.ipynb"]
+    );
+    let missing = Tool::parse("WebFetch", &json!({"prompt": "?"})).unwrap_err();
+    assert!(
+        missing.to_string().contains("missing field `url`"),
+        "{missing}"
+    );
+
+    // lime's apply_patch: the files come from the patch's headers.
+    let patch = "*** Begin Patch\n*** Add File: new.txt\n+hi\n*** Update File: src/a.rs\n\
+                 *** Move to: src/b.rs\n@@\n-x\n+y\n*** Delete File: .env\n\
+                 *** Update File: new.txt\n*** End Patch\n";
+    let tool = Tool::parse("apply_patch", &json!({"command": patch})).unwrap();
+    assert_eq!(tool.paths(), ["new.txt", "src/a.rs", "src/b.rs", ".env"]);
+    assert_eq!(tool.file_path(), None);
+    assert_eq!(tool.canonical_name(), Some("apply_patch"));
+    assert_eq!(Value::Object(Map::from(tool)), json!({"command": patch}));
+    let bare = Tool::parse("apply_patch", &json!(patch)).unwrap();
+    assert_eq!(bare.paths().len(), 4);
+    let missing = Tool::parse("apply_patch", &json!({})).unwrap_err();
+    assert!(missing.to_string().contains("missing field `command`"));
+    assert!(hook_sdk::patch_files("no headers\n+*** Add File: x\n").is_empty());
 }
 
 #[test]

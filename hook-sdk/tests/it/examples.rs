@@ -17,7 +17,10 @@ fn pre_tool_use(
     let setup = Setup::new(
         dialect,
         "PreToolUse",
-        &matcher(dialect, &["Bash", "Read", "Write", "Edit"]),
+        &matcher(
+            dialect,
+            &["Bash", "Read", "Write", "Edit", "MultiEdit", "apply_patch"],
+        ),
         &Runs::Command(example(name)),
     );
     let input = setup.input(
@@ -90,6 +93,19 @@ fn protect_secrets_in_every_dialect() {
                 json!({"file_path": "certs/server.key", "old_string": "a", "new_string": "b"}),
             ),
             ("Bash", json!({"command": "cat .env | grep TOKEN"})),
+            (
+                "MultiEdit",
+                json!({"file_path": "app/.env", "edits": [{"old_string": "a", "new_string": "b"}]}),
+            ),
+            // lime's patch tool: the files come from the patch text (a move's target too).
+            (
+                "apply_patch",
+                json!({"command": "*** Begin Patch\n*** Add File: notes.md\n+x\n*** Add File: .env\n+TOKEN=1\n*** End Patch\n"}),
+            ),
+            (
+                "apply_patch",
+                json!({"command": "*** Begin Patch\n*** Update File: a.txt\n*** Move to: keys/server.key\n*** End Patch\n"}),
+            ),
         ];
         for (tool_name, input) in blocked {
             let (decision, reason) =
@@ -101,6 +117,14 @@ fn protect_secrets_in_every_dialect() {
             ("Read", json!({"file_path": "src/main.rs"})),
             ("Read", json!({"file_path": ".env.example"})),
             ("Bash", json!({"command": "cargo test"})),
+            (
+                "MultiEdit",
+                json!({"file_path": "src/lib.rs", "edits": [{"old_string": "a", "new_string": "b"}]}),
+            ),
+            (
+                "apply_patch",
+                json!({"command": "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch\n"}),
+            ),
         ];
         for (tool_name, input) in allowed {
             let (decision, _) = pre_tool_use("protect_secrets", dialect, tool_name, input.clone());
@@ -109,6 +133,85 @@ fn protect_secrets_in_every_dialect() {
                 Decision::Continue,
                 "{dialect} {tool_name} {input}"
             );
+        }
+    }
+}
+
+#[test]
+fn guard_router_in_every_dialect() {
+    for dialect in Dialect::ALL {
+        // The dangerous-command and secrets guards, through the router.
+        let (decision, reason) = pre_tool_use(
+            "guard_router",
+            dialect,
+            "Bash",
+            json!({"command": "rm -rf /"}),
+        );
+        assert_eq!(decision, Decision::Block, "{dialect}");
+        assert!(reason.unwrap().contains("rm"), "{dialect}");
+        let (decision, reason) = pre_tool_use(
+            "guard_router",
+            dialect,
+            "Read",
+            json!({"file_path": "config/.env"}),
+        );
+        assert_eq!(decision, Decision::Block, "{dialect}");
+        assert!(reason.unwrap().contains("secrets"), "{dialect}");
+        let (decision, reason) = pre_tool_use(
+            "guard_router",
+            dialect,
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Delete File: id_rsa\n*** End Patch\n"}),
+        );
+        assert_eq!(decision, Decision::Block, "{dialect}");
+        assert!(reason.unwrap().contains("id_rsa"), "{dialect}");
+
+        // The rewrite: npm becomes pnpm, with no decision (lime writes it as its allow, which
+        // only rewrites), and the fields the SDK does not type survive.
+        let setup = Setup::new(
+            dialect,
+            "PreToolUse",
+            &matcher(dialect, &["Bash"]),
+            &Runs::Command(example("guard_router")),
+        );
+        let input = setup.input(
+            "PreToolUse",
+            json!({"tool_name": tool(dialect, "Bash"),
+                   "tool_input": {"command": "npm install", "timeout": 600}}),
+        );
+        let outcome = setup.dispatch(&input);
+        assert_eq!(
+            outcome.updated_input,
+            Some(json!({"command": "pnpm install", "timeout": 600})),
+            "{dialect}: {outcome:#?}"
+        );
+        let expected = if dialect == Dialect::Lime {
+            Decision::Allow
+        } else {
+            Decision::Continue
+        };
+        assert_eq!(outcome.decision, expected, "{dialect}");
+        assert!(outcome.runs[0].warnings.is_empty(), "{outcome:#?}");
+        run_and_validate(&example("guard_router"), dialect, &input);
+
+        let (decision, _) = pre_tool_use("guard_router", dialect, "Bash", json!({"command": "ls"}));
+        assert_eq!(decision, Decision::Continue, "{dialect}");
+
+        // SessionStart: context where the dialect takes it.
+        let setup = Setup::new(
+            dialect,
+            "SessionStart",
+            "",
+            &Runs::Command(example("guard_router")),
+        );
+        let input = setup.input("SessionStart", json!({}));
+        let outcome = setup.dispatch(&input);
+        run_and_validate(&example("guard_router"), dialect, &input);
+        let context = outcome.additional_context.unwrap_or_default();
+        if dialect == Dialect::Wuu {
+            assert_eq!(context, "");
+        } else {
+            assert!(context.contains("uses pnpm"), "{dialect}: {context}");
         }
     }
 }
@@ -161,6 +264,23 @@ fn format_on_edit_in_every_dialect() {
             context.contains("rustfmt could not format lib.rs"),
             "{dialect}: {context}"
         );
+
+        // lime's patch tool (matched by `Write|Edit`): every Rust file of the patch.
+        if dialect == Dialect::Lime {
+            std::fs::write(&file, ugly).unwrap();
+            let input = setup.input(
+                "PostToolUse",
+                json!({"tool_name": "apply_patch",
+                       "tool_input": {"command": "*** Begin Patch\n*** Update File: lib.rs\n*** Delete File: gone.rs\n*** End Patch\n"},
+                       "tool_response": response}),
+            );
+            let outcome = setup.dispatch(&input);
+            let context = outcome.additional_context.clone().unwrap_or_default();
+            assert!(
+                context.contains("rustfmt reformatted lib.rs"),
+                "{outcome:#?}"
+            );
+        }
 
         // Not a Rust file: no context.
         let input = setup.input(
@@ -223,6 +343,7 @@ fn unhandled_events_get_no_decision_in_every_dialect() {
             "protect_secrets",
             "format_on_edit",
             "git_context",
+            "guard_router",
         ] {
             let setup = Setup::new(dialect, "Stop", "", &Runs::Command(example(name)));
             let input = setup.input("Stop", json!({}));

@@ -6,3 +6,4 @@ mod common;
 mod examples;
 mod native;
 mod native_abi;
+mod router;

@@ -3,6 +3,11 @@
 //! against the engine (`target/debug/hook run`, lime for Codex, verboo for Claude Code), then
 //! compare what a user would notice and write `CONFORMANCE.md`.
 //!
+//! `relay` runs [`RELAY_CASES`] for both agents with `hook relay` as the agent's one hook (the
+//! case's hooks in the relay's own user file, trusted for lime): the agent must then do what
+//! the engine's outcome says (the same comparison, less Codex's per-hook statuses, since Codex
+//! sees one hook). It prints the counts and writes nothing.
+//!
 //! Each case configures command hooks in the agent's own files (Codex: `$CODEX_HOME/config.toml`
 //! run with `--dangerously-bypass-hook-trust`; Claude Code: `~/.claude/settings.json` under a
 //! temporary `HOME`). A fake model server on 127.0.0.1 scripts one tool call (`touch MARKER`) and
@@ -105,9 +110,10 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
     let agents: Vec<Agent> = match which {
         "codex" => vec![Agent::Codex],
         "claude" => vec![Agent::Claude],
-        "all" => vec![Agent::Codex, Agent::Claude],
-        other => bail!("unknown agent `{other}`: use codex, claude or all"),
+        "all" | "relay" => vec![Agent::Codex, Agent::Claude],
+        other => bail!("unknown agent `{other}`: use codex, claude, all or relay"),
     };
+    let relay = which == "relay";
     let work = root.join("target/conformance");
     let npm = work.join("npm");
     install(&npm)?;
@@ -130,12 +136,16 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
                 Only::Codex => agent == Agent::Codex,
             })
             .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
+            .filter(|c| !relay || RELAY_CASES.contains(&c.name))
             .collect();
         let env = Env {
             agent,
             npm: npm.clone(),
             hook: hook.clone(),
-            work: work.join("runs").join(agent.name()),
+            work: work
+                .join(if relay { "relay-runs" } else { "runs" })
+                .join(agent.name()),
+            relay,
         };
         let _ignored = fs::remove_dir_all(&env.work);
         let rows = run_parallel(&env, &cases);
@@ -145,8 +155,9 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             .filter(|r| !r.agree && r.deliberate.is_some())
             .count();
         println!(
-            "{}: {agreed}/{} cases agree, {deliberate} deliberate differences, {} disagreements",
+            "{}{}: {agreed}/{} cases agree, {deliberate} deliberate differences, {} disagreements",
             agent.title(),
+            if relay { " through hook relay" } else { "" },
             rows.len(),
             rows.len() - agreed - deliberate
         );
@@ -165,8 +176,14 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
                 row.name, row.agent, row.engine
             );
         }
+        if relay {
+            continue;
+        }
         copy_fixtures(root, agent, &env.work, &rows)?;
         sections.push((agent, rows));
+    }
+    if relay {
+        return Ok(());
     }
     if filter.is_none() {
         fs::write(root.join("CONFORMANCE.md"), report(&sections))
@@ -211,7 +228,26 @@ struct Env {
     npm: PathBuf,
     hook: PathBuf,
     work: PathBuf,
+    /// `relay`: the agent's one hook is `hook relay`, which runs the case's hooks from the
+    /// relay's own files.
+    relay: bool,
 }
+
+/// The cases `cargo xtask conformance relay` runs through `hook relay`: a block (JSON and exit
+/// 2), a rewrite, context (tool, prompt, session start), a blocked prompt, a stop that
+/// continues the agent, and a stopped turn.
+const RELAY_CASES: &[&str] = &[
+    "pre-deny-reason",
+    "pre-exit2-stderr",
+    "pre-rewrite-allow",
+    "post-block",
+    "prompt-plain-text",
+    "prompt-block",
+    "prompt-continue-false",
+    "start-plain-text",
+    "stop-block-once",
+    "stop-continue-false",
+];
 
 /// One compared case.
 struct Row {
@@ -576,7 +612,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             _ => "continued",
         },
         hooks: ran_hooks(&agent_side.captures, hooks.len(), case.probe),
-        statuses: if env.agent == Agent::Codex && case.event != "Stop" {
+        statuses: if env.agent == Agent::Codex && case.event != "Stop" && !env.relay {
             codex_statuses(&output, case.event)
         } else {
             String::new()
@@ -617,7 +653,11 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     hooks,
                     late,
                 }) => {
-                    let predicted = predict(env.agent, case, &outcome, hooks, late);
+                    let mut predicted = predict(env.agent, case, &outcome, hooks, late);
+                    if env.relay {
+                        // Codex reports one hook (the relay) whatever the relay's hooks did.
+                        predicted.statuses = String::new();
+                    }
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
                         .map(|runs| {
@@ -728,6 +768,62 @@ fn ran_hooks(captures: &Path, count: usize, probe: bool) -> Vec<usize> {
         .collect()
 }
 
+/// Relay mode: the case's hooks in the relay's user file of a home of their own (trusted
+/// for lime, which trusts nothing unreviewed); returns that home.
+fn write_relay_files(
+    env: &Env,
+    case: &Case,
+    side: &Side,
+    hooks: &[Hook],
+    commands: &[String],
+) -> Result<PathBuf> {
+    let relay_home = side.dir.join("relay-home");
+    let files = relay_home.join("hook-relay");
+    fs::create_dir_all(&files)?;
+    match env.agent {
+        Agent::Codex => {
+            fs::write(
+                files.join("config.toml"),
+                toml_config(case.event, hooks, commands),
+            )?;
+            let trust = Command::new(&env.hook)
+                .args(["trust", "--dialect", "lime", "--relay", "--all", "--home"])
+                .arg(&relay_home)
+                .arg("--project")
+                .arg(side.dir.join("project"))
+                .output()?;
+            if !trust.status.success() {
+                bail!(
+                    "hook trust --relay: {}",
+                    String::from_utf8_lossy(&trust.stderr).trim()
+                );
+            }
+        }
+        Agent::Claude => fs::write(
+            files.join("settings.json"),
+            serde_json::to_string_pretty(&json_config(case.event, hooks, commands))?,
+        )?,
+    }
+    Ok(relay_home)
+}
+
+/// The agent's one hook in relay mode: `hook relay` for every tool, with room for the relay's
+/// own hooks' timeouts.
+fn relay_entry(env: &Env, relay_home: &Path) -> (Hook, String) {
+    let command = format!(
+        "{} relay --dialect {} --home {}",
+        quote(&env.hook),
+        env.agent.dialect(),
+        quote(relay_home)
+    );
+    let hook = Hook {
+        matcher: None,
+        timeout: 120,
+        ..cases::hook()
+    };
+    (hook, command)
+}
+
 fn run_agent(
     env: &Env,
     case: &Case,
@@ -759,12 +855,18 @@ fn run_agent(
             } else {
                 String::new()
             };
+            let hooks_config = if env.relay {
+                let relay_home = write_relay_files(env, case, side, hooks, commands)?;
+                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                toml_config(case.event, &[relay_hook], &[relay_command])
+            } else {
+                toml_config(case.event, hooks, commands)
+            };
             let config = format!(
                 "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
                  sandbox_mode = \"{sandbox}\"\n{catalog}\n[model_providers.fake]\nname = \"fake\"\n\
                  base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
-                 request_max_retries = 0\nstream_max_retries = 0\n\n{}",
-                toml_config(case.event, hooks, commands)
+                 request_max_retries = 0\nstream_max_retries = 0\n\n{hooks_config}"
             );
             fs::write(codex_home.join("config.toml"), config)?;
             let mut command = Command::new(bin.join("codex"));
@@ -794,7 +896,18 @@ fn run_agent(
             command
         }
         Agent::Claude => {
-            write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
+            if env.relay {
+                let relay_home = write_relay_files(env, case, side, hooks, commands)?;
+                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                let settings = json_config(case.event, &[relay_hook], &[relay_command]);
+                fs::create_dir_all(home.join(".claude"))?;
+                fs::write(
+                    home.join(".claude/settings.json"),
+                    serde_json::to_string_pretty(&settings)?,
+                )?;
+            } else {
+                write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
+            }
             let mut command = Command::new(bin.join("claude"));
             command
                 .args(["-p", "--output-format", "stream-json", "--verbose"])

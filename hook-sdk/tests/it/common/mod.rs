@@ -133,7 +133,7 @@ impl Setup {
             .with_project(self.project());
         let loaded = load(&options).unwrap();
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-        Engine::new(loaded.registry)
+        Engine::new(loaded.registry).with_gate(hook_exec::AllowAll)
     }
 
     /// A minimal input of `event` with `fields`, its cwd the project.
