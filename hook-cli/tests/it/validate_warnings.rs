@@ -162,6 +162,11 @@ fn lime_unknown_fields_are_errors_not_warnings() {
         report["errors"][0]["message"],
         "unknown field `permisionDecision` is not allowed here"
     );
+    // The same did-you-mean as a warning, as the error's hint.
+    assert_eq!(
+        report["errors"][0]["hint"],
+        "did you mean `permissionDecision`?"
+    );
 }
 
 #[test]

@@ -150,7 +150,7 @@ fn accepts_context(event: &Event) -> bool {
 /// Strict: the output must validate against the event's schema (unknown fields fail the hook).
 fn read_output(event: &Event, value: Value) -> Read {
     if let Some(validator) = validator(Dialect::Lime, event, SchemaKind::Output) {
-        let found = issues(Dialect::Lime, validator, &value);
+        let found = issues(Dialect::Lime, event, validator, &value);
         if !found.is_empty() {
             // The schema also encodes the rules of `refused`: when the fields read and one of
             // those rules is what failed, its own wording says more than the schema's.

@@ -116,7 +116,7 @@ pub fn validate_output_value(
 ) -> Result<(), ValidateError> {
     let validator = validator(dialect, event, SchemaKind::Output)
         .ok_or_else(|| unknown_event(dialect, event))?;
-    let issues = issues(dialect, validator, value);
+    let issues = issues(dialect, event, validator, value);
     if issues.is_empty() {
         Ok(())
     } else {
@@ -142,9 +142,11 @@ pub(super) fn unknown_event(dialect: Dialect, event: &Event) -> ValidateError {
     }
 }
 
-/// Every error of `value` against `validator`, with messages and hints for hook authors.
+/// Every error of `value` against `validator` (the output schema of `event`), with messages
+/// and hints for hook authors.
 pub(crate) fn issues(
     dialect: Dialect,
+    event: &Event,
     validator: &jsonschema::Validator,
     value: &Value,
 ) -> Vec<OutputIssue> {
@@ -152,30 +154,62 @@ pub(crate) fn issues(
     for error in validator.iter_errors(value) {
         collect(dialect, &error, &mut found);
     }
+    // An unknown field with no case hint: the known field of that object spelt closest to it.
+    for found in &mut found {
+        if let (None, Some((names, schema_path))) = (&found.issue.hint, found.unknown.take()) {
+            found.issue.hint = misspelt(dialect, event, &names, &schema_path);
+        }
+    }
     // A rule of the top-level `allOf` (lime's rules beyond the types) that fails on a value the
     // types already refused says nothing new (`"continue": "yes"` is not a boolean, and so not
     // `true` either): the types' error is kept alone. On an object, a rule's error (a missing
     // `reason`) is a problem of its own and is kept.
     let typed: Vec<String> = found
         .iter()
-        .filter(|(_, rule)| !rule)
-        .map(|(issue, _)| issue.pointer.clone())
+        .filter(|found| !found.rule)
+        .map(|found| found.issue.pointer.clone())
         .collect();
     let mut issues: Vec<OutputIssue> = found
         .into_iter()
-        .filter(|(issue, rule)| !rule || !typed.contains(&issue.pointer))
-        .map(|(issue, _)| issue)
+        .filter(|found| !found.rule || !typed.contains(&found.issue.pointer))
+        .map(|found| found.issue)
         .collect();
     issues.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     issues.dedup();
     issues
 }
 
-/// Adds the issues of one error, each with whether a rule of the top-level `allOf` found it on a
-/// value that is not an object (such an issue is dropped when the types failed there too). An
-/// `anyOf` whose other branch is `{"type": "null"}` (an optional field) reports the errors of
-/// the branch that was meant, not "fails anyOf".
-fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<(OutputIssue, bool)>) {
+/// The known field of the object at `schema_path` (an `additionalProperties` keyword of the
+/// output schema of `event`) spelt closest to one of `names`, as a hint.
+fn misspelt(
+    dialect: Dialect,
+    event: &Event,
+    names: &[String],
+    schema_path: &str,
+) -> Option<String> {
+    let root = super::unknown::output_schema(dialect, event)?;
+    let object = schema_path.strip_suffix("/additionalProperties")?;
+    let known = root.pointer(object)?.get("properties")?.as_object()?;
+    names.iter().find_map(|name| {
+        super::unknown::closest(name, known.keys().map(String::as_str))
+            .map(|known| format!("did you mean `{known}`?"))
+    })
+}
+
+/// One issue as found, before the issues are sorted.
+struct Found {
+    issue: OutputIssue,
+    /// Found by a rule of the top-level `allOf` on a value that is not an object (dropped when
+    /// the types failed there too).
+    rule: bool,
+    /// For unknown fields: their names and the schema path of the `additionalProperties` that
+    /// refused them, to suggest a known field.
+    unknown: Option<(Vec<String>, String)>,
+}
+
+/// Adds the issues of one error. An `anyOf` whose other branch is `{"type": "null"}` (an
+/// optional field) reports the errors of the branch that was meant, not "fails anyOf".
+fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<Found>) {
     if let ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } =
         error.kind()
     {
@@ -193,14 +227,21 @@ fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<(Outp
     let pointer = error.instance_path().as_str().to_owned();
     let (message, hint) = describe(dialect, error.kind(), error.instance());
     let rule = error.schema_path().as_str().starts_with("/allOf/") && !error.instance().is_object();
-    issues.push((
-        OutputIssue {
+    let unknown = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            Some((unexpected.clone(), error.schema_path().as_str().to_owned()))
+        }
+        _ => None,
+    };
+    issues.push(Found {
+        issue: OutputIssue {
             pointer,
             message,
             hint,
         },
         rule,
-    ));
+        unknown,
+    });
 }
 
 fn only_wants_null(branch: &[ValidationError<'_>]) -> bool {

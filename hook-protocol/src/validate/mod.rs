@@ -77,7 +77,12 @@ mod without {
     }
 
     /// Unreachable: there is no [`Validator`] to call it with.
-    pub(crate) fn issues(_: Dialect, validator: &Validator, _: &Value) -> Vec<OutputIssue> {
+    pub(crate) fn issues(
+        _: Dialect,
+        _: &Event,
+        validator: &Validator,
+        _: &Value,
+    ) -> Vec<OutputIssue> {
         match *validator {}
     }
 }

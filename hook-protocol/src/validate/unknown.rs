@@ -100,7 +100,7 @@ static OUTPUT_SCHEMAS: LazyLock<HashMap<(Dialect, Event), SchemaSlot>> = LazyLoc
 });
 
 /// The output schema of `event` in `dialect`, or `None` if the dialect does not know it.
-fn output_schema(dialect: Dialect, event: &Event) -> Option<&'static Value> {
+pub(super) fn output_schema(dialect: Dialect, event: &Event) -> Option<&'static Value> {
     OUTPUT_SCHEMAS
         .get(&(dialect, event.clone()))?
         .get_or_init(|| schema(dialect, event, SchemaKind::Output))
@@ -200,7 +200,7 @@ fn describe<'s>(root: &'s Value, node: &'s Value, shape: &mut Shape<'s>, depth: 
 /// The known name closest to `name`, if it is close: at most one edit per four letters (at
 /// least one, at most three), comparing without case and `_`, a swap of two neighbours
 /// counting as one edit. Ties go to the first known name.
-fn closest<'k>(name: &str, known: impl Iterator<Item = &'k str>) -> Option<&'k str> {
+pub(super) fn closest<'k>(name: &str, known: impl Iterator<Item = &'k str>) -> Option<&'k str> {
     let wanted = normalize(name);
     known
         .filter_map(|candidate| {
