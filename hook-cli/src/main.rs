@@ -64,6 +64,7 @@ mod author_commands;
 mod engine_commands;
 mod new_command;
 mod relay_command;
+mod relay_install;
 mod terminal;
 mod trust_commands;
 

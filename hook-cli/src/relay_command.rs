@@ -34,10 +34,13 @@ use crate::engine_commands::{Location, drive};
 use crate::terminal::{errln, println_exact};
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(crate) struct RelayArgs {
+    #[command(subcommand)]
+    action: Option<RelayAction>,
     /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::parse_dialect)]
-    dialect: Dialect,
+    #[arg(long, value_parser = crate::parse_dialect, required = true)]
+    dialect: Option<Dialect>,
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
@@ -46,12 +49,33 @@ pub(crate) struct RelayArgs {
     home: Option<PathBuf>,
 }
 
+#[derive(Debug, clap::Subcommand)]
+enum RelayAction {
+    /// Write one relay entry per event into the agent's own settings (idempotent, with a
+    /// backup); `--move` moves the hooks already there into the relay's file.
+    #[command(
+        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
+    )]
+    Install(crate::relay_install::InstallArgs),
+    /// Take the relay entries out of the agent's settings (restoring the backup when there
+    /// is one).
+    #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
+    Uninstall(crate::relay_install::UninstallArgs),
+}
+
 /// `hook relay`: one event from the agent in, the agent's own hook output out.
 pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
-    if args.dialect.rules().relay_agent.is_none() {
+    match args.action {
+        Some(RelayAction::Install(install)) => return crate::relay_install::install(install),
+        Some(RelayAction::Uninstall(uninstall)) => {
+            return crate::relay_install::uninstall(uninstall);
+        }
+        None => {}
+    }
+    let dialect = args.dialect.context("--dialect is required")?;
+    if dialect.rules().relay.is_none() {
         bail!(
-            "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {} agents embed the engine",
-            args.dialect
+            "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
     }
     let (bytes, origin) = crate::read_input(None, "the event JSON", "stdin")?;
@@ -63,19 +87,19 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
     let event = Event::from_name(name);
     let project = match args.project {
         Some(project) => project,
-        None => (args.dialect.rules().project_dir_env)
+        None => (dialect.rules().project_dir_env)
             .and_then(std::env::var_os)
             .map(PathBuf::from)
             .or_else(|| value.get("cwd").and_then(Value::as_str).map(PathBuf::from))
             .context("the event has no `cwd`: pass --project DIR")?,
     };
     let location = Location {
-        dialect: args.dialect,
+        dialect,
         project: Some(project),
         home: args.home,
         relay: true,
     };
-    let input = input_from_value(args.dialect, value).context("invalid event input")?;
+    let input = input_from_value(dialect, value).context("invalid event input")?;
     let hooks: Hooks = location.hooks()?;
     drive(&location, hooks, &input, |outcome| {
         let reply = agent_reply(outcome);

@@ -116,7 +116,8 @@ mod validate;
 
 pub use dialect::{
     Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules, FieldCase,
-    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, UnknownDialect, UntargetedMatcher,
+    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UnknownDialect,
+    UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget};
 pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};

@@ -8,6 +8,8 @@
 //! - `hook run` with 1,000 configured handlers (10 matching) vs the one-hook run, with the peak
 //!   RSS of each (from `wait4`).
 //!
+//! - `hook relay` (verboo) with no matching hook vs `/bin/true`, and with one `exit 0` hook vs
+//!   `sh -c 'exit 0'`: the relay is on the hot path of every event of the agent that calls it;
 //! - the floors: `/bin/sh` starting one `sh -c 'exit 0'` vs `sh -c 'exit 0'`, and starting 10
 //!   of them at once vs one. A shell is the thinnest wrapper there is, so these ratios are the
 //!   least any program that starts hooks could reach.
@@ -205,6 +207,54 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ratio(hook_many, hook_one_again),
         rss_many as f64 / 1024.0,
         rss_one as f64 / 1024.0
+    );
+
+    // `hook relay`: the same hooks from the relay's own file, answered in Claude Code's format.
+    let relay_home = |name: &str, source: &Path| -> Result<PathBuf> {
+        let home = dir.join(name);
+        fs::create_dir_all(home.join("hook-relay"))?;
+        fs::copy(
+            source.join("settings.json"),
+            home.join("hook-relay/settings.json"),
+        )?;
+        Ok(home)
+    };
+    let relay = |home: &Path| -> Job {
+        let home = home.display().to_string();
+        let project = project.display().to_string();
+        Job::new(
+            &hook,
+            &[
+                "relay",
+                "--dialect",
+                "verboo",
+                "--home",
+                &home,
+                "--project",
+                &project,
+            ],
+            &stdin,
+        )
+    };
+    let relay_none = relay_home("relay-none", &none)?;
+    let relay_one = relay_home("relay-one", &one)?;
+    let ((relayed_none, _), (truth, _)) =
+        pair(&relay(&relay_none), &Job::new("/bin/true", &[], b""))?;
+    println!(
+        "hook relay, no matching hook {} vs /bin/true {}: ratio {:.2}",
+        ms(relayed_none),
+        ms(truth),
+        ratio(relayed_none, truth)
+    );
+    let ((relayed_one, _), (sh, _)) = pair(
+        &relay(&relay_one),
+        &Job::new("/bin/sh", &["-c", "exit 0"], &stdin),
+    )?;
+    println!(
+        "hook relay, one exit-0 hook {} vs sh -c 'exit 0' {}: ratio {:.2}",
+        ms(relayed_one),
+        ms(sh),
+        ratio(relayed_one, sh)
     );
 
     // The floor of any wrapper: the thinnest program that starts hooks is a shell. Its ratios

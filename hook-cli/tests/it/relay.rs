@@ -171,3 +171,117 @@ fn the_relay_refuses_wuu_and_an_event_without_a_name() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("hook_event_name"));
 }
+
+fn hook_env(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+    command.args(args).stdin(Stdio::null());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn install_is_idempotent_keeps_a_backup_moves_hooks_and_uninstall_restores() {
+    let dir = tempfile::tempdir().unwrap();
+    let claude = dir.path().join("claude");
+    let settings = claude.join("settings.json");
+    let original = r#"{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+    write(&settings, original);
+    let env = [("CLAUDE_CONFIG_DIR", claude.as_path())];
+    let home = claude.display().to_string();
+    let install = [
+        "relay",
+        "install",
+        "--dialect",
+        "verboo",
+        "--move",
+        "--home",
+        &home,
+    ];
+    let out = hook_env(&install, &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let installed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(installed["model"], "opus", "the rest of the file is kept");
+    let events = installed["hooks"].as_object().unwrap();
+    assert_eq!(
+        events.len(),
+        hook_protocol::Dialect::Verboo.events().len(),
+        "one entry per event"
+    );
+    for groups in events.values() {
+        let groups = groups.as_array().unwrap();
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        let command = groups[0]["hooks"][0]["command"].as_str().unwrap();
+        assert!(command.ends_with(" relay --dialect verboo"), "{command}");
+    }
+    // The guard moved to the relay's user file, and runs there once.
+    let moved: Value = serde_json::from_str(
+        &std::fs::read_to_string(claude.join("hook-relay/settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        moved["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "./guard.sh"
+    );
+    assert_eq!(
+        std::fs::read_to_string(claude.join("settings.json.hook-relay.bak")).unwrap(),
+        original
+    );
+
+    // Again: nothing changes.
+    let before = std::fs::read_to_string(&settings).unwrap();
+    let out = hook_env(&install[..4], &env);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("already installed"));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+
+    // Uninstall puts the file back as it was, and keeps the installed one beside it.
+    let out = hook_env(&["relay", "uninstall", "--dialect", "verboo"], &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+    assert!(claude.join("settings.json.hook-relay.uninstalled").exists());
+}
+
+#[test]
+fn codex_config_is_edited_in_place_and_uninstall_without_backup_removes_the_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let codex = dir.path().join("codex");
+    let config = codex.join("config.toml");
+    // No file yet: nothing to back up.
+    let env = [("CODEX_HOME", codex.as_path())];
+    let out = hook_env(&["relay", "install", "--dialect", "lime"], &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("/hooks"), "how to trust it: {stdout}");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let parsed: toml::Value = toml::from_str(&text).unwrap();
+    let hooks = parsed["hooks"].as_table().unwrap();
+    assert_eq!(hooks.len(), 10, "Codex's ten events: {text}");
+    assert!(!hooks.contains_key("SessionEnd") && !hooks.contains_key("Interrupt"));
+    // A comment the user adds afterwards survives an uninstall.
+    std::fs::write(&config, format!("# mine\nmodel = \"gpt-5\"\n{text}")).unwrap();
+    let out = hook_env(&["relay", "uninstall", "--dialect", "lime"], &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.starts_with("# mine\nmodel = \"gpt-5\""), "{text}");
+    assert!(!text.contains("relay --dialect lime"), "{text}");
+}

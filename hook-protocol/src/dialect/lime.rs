@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::{
     Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
-    NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher, named_match_target,
+    NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
+    named_match_target,
 };
 use crate::interpret::{Read, block, cannot_block, invalid, read_fields};
 use crate::output::{self, ApproveOrBlock, OutputFields, PermissionDecision};
@@ -85,7 +86,25 @@ pub(super) static RULES: DialectRules = DialectRules {
     async_handlers: true,
     model_hooks_fail_open: false,
     project_dir_env: None,
-    relay_agent: Some("Codex CLI"),
+    relay: Some(RelayAgent {
+        name: "Codex CLI",
+        home_env: "CODEX_HOME",
+        home_dir: ".codex",
+        config_file: "config.toml",
+        config_format: ConfigFormat::Toml,
+        events: &[
+            E::SessionStart,
+            E::UserPromptSubmit,
+            E::PreToolUse,
+            E::PermissionRequest,
+            E::PostToolUse,
+            E::PreCompact,
+            E::PostCompact,
+            E::SubagentStart,
+            E::SubagentStop,
+            E::Stop,
+        ],
+    }),
     env_file_events: &[],
     field_case: FieldCase::Camel,
     json_starts: b"{[",

@@ -213,7 +213,7 @@ pub struct DialectRules {
     pub project_dir_env: Option<&'static str>,
     /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
     /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
-    pub relay_agent: Option<&'static str>,
+    pub relay: Option<RelayAgent>,
     /// The events whose command hooks get a file to write environment variables into for the
     /// rest of the session (verboo `CLAUDE_ENV_FILE`).
     pub env_file_events: &'static [Event],
@@ -344,6 +344,27 @@ pub enum ConfigFormat {
     Json,
     /// TOML (lime `config.toml`).
     Toml,
+}
+
+/// The agent `hook relay` speaks for, and where its own settings are (what `hook relay
+/// install` edits).
+///
+/// Closed on purpose, like every rule value (see [`DialectRules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelayAgent {
+    /// Its name, for messages (`Claude Code`, `Codex CLI`).
+    pub name: &'static str,
+    /// The variable that replaces its home (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`).
+    pub home_env: &'static str,
+    /// Its home under `$HOME`, and its folder in a project (`.claude`, `.codex`).
+    pub home_dir: &'static str,
+    /// Its settings file in either (`settings.json`, `config.toml`).
+    pub config_file: &'static str,
+    /// That file's format.
+    pub config_format: ConfigFormat,
+    /// The events it sends; `hook relay install` gives each one relay entry (lime: all but
+    /// its own `SessionEnd` and `Interrupt`, which Codex does not have).
+    pub events: &'static [Event],
 }
 
 /// How handlers are written under an event.

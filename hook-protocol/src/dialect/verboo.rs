@@ -6,7 +6,8 @@ use serde_json::Value;
 use super::wuu::no_refinement;
 use super::{
     Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
-    NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher, named_match_target,
+    NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
+    named_match_target,
 };
 use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
 use crate::output;
@@ -79,7 +80,14 @@ pub(super) static RULES: DialectRules = DialectRules {
     async_handlers: true,
     model_hooks_fail_open: false,
     project_dir_env: Some("CLAUDE_PROJECT_DIR"),
-    relay_agent: Some("Claude Code"),
+    relay: Some(RelayAgent {
+        name: "Claude Code",
+        home_env: "CLAUDE_CONFIG_DIR",
+        home_dir: ".claude",
+        config_file: "settings.json",
+        config_format: ConfigFormat::Json,
+        events: EVENTS,
+    }),
     env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
     field_case: FieldCase::Camel,
     json_starts: b"{",

@@ -56,7 +56,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     async_handlers: false,
     model_hooks_fail_open: true,
     project_dir_env: None,
-    relay_agent: None,
+    relay: None,
     env_file_events: &[],
     field_case: FieldCase::Snake,
     json_starts: b"{[",
