@@ -16,6 +16,14 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! `hook validate` warns (on stderr, and in `--json` as `warnings`) on the fields a wuu or
+//! verboo output has that its dialect does not define, each at its JSON pointer with the closest
+//! known field when one is close (`permisionDecision`: did you mean `permissionDecision`?). Those
+//! agents ignore such fields, so they are not errors and the exit code stays 0; but a misspelt
+//! field is a decision lost without a word, hence the warning, and `--strict` makes warnings
+//! fail. lime rejects unknown fields: there they are errors. Without `--event`, the event is
+//! the output's `hookSpecificOutput.hookEventName`.
+//!
 //! # Limitations
 //!
 //! - `hook run` prints `statusMessage`s before dispatching (when stderr is a terminal), not as
@@ -52,7 +60,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use hook_protocol::{Dialect, Event, SchemaKind, ValidateError, schema, validate_output};
+use hook_protocol::{
+    Dialect, Event, SchemaKind, ValidateError, output, schema, unknown_output_fields,
+    validate_output,
+};
 
 mod author_commands;
 mod engine_commands;
@@ -110,7 +121,7 @@ enum Command {
     Disable(trust_commands::KeysArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
-        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse"
+        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName."
     )]
     Validate(ValidateArgs),
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,
@@ -180,17 +191,22 @@ struct ValidateArgs {
     /// The dialect: wuu, verboo or lime.
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
-    /// The event the output answers, e.g. PreToolUse.
-    #[arg(long, required_unless_present = "config")]
+    /// The event the output answers, e.g. PreToolUse; when absent, the output's
+    /// `hookSpecificOutput.hookEventName`.
+    #[arg(long)]
     event: Option<String>,
     /// Check a hooks configuration file instead (diagnostics with file:line:col).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["event", "file"])]
     config: Option<PathBuf>,
     /// The output to check; stdin when absent or `-`.
     file: Option<PathBuf>,
-    /// Print the verdict as JSON: `valid`, and `errors` with `pointer`, `message`, `hint`.
+    /// Print the verdict as JSON: `valid`, `errors` with `pointer`, `message`, `hint`, and
+    /// `warnings` with `pointer`, `field`, `suggestion`, `message`.
     #[arg(long, conflicts_with = "config")]
     json: bool,
+    /// Fail (exit 1) on warnings too: fields the agent ignores (wuu, verboo).
+    #[arg(long, conflicts_with = "config")]
+    strict: bool,
 }
 
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
@@ -283,13 +299,31 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
     if let Some(config) = &args.config {
         return author_commands::validate_config(args.dialect, config);
     }
-    let name = args
-        .event
-        .as_deref()
-        .context("--event is required to check an output")?;
-    let event = known_event(args.dialect, name)?;
     let (bytes, origin) = read_input(args.file.as_deref(), "the hook output", "a FILE")?;
+    // Parsed once here for the event and the warnings; `validate_output` reports a document
+    // that is not JSON with its position.
+    let parsed: Option<serde_json::Value> = serde_json::from_slice(&bytes).ok();
+    let event = match (
+        args.event.as_deref(),
+        parsed.as_ref().and_then(output::named_event),
+    ) {
+        (Some(name), _) | (None, Some(name)) => known_event(args.dialect, name)?,
+        (None, None) => bail!(
+            "--event is required to check an output that names no \
+             hookSpecificOutput.hookEventName"
+        ),
+    };
     let result = validate_output(args.dialect, &event, &bytes);
+    let warnings = match &parsed {
+        Some(value) => unknown_output_fields(args.dialect, &event, value)?,
+        None => Vec::new(),
+    };
+    let failed = result.is_err() || (args.strict && !warnings.is_empty());
+    let code = if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    };
     if args.json {
         let errors: Vec<serde_json::Value> = match &result {
             Ok(()) => Vec::new(),
@@ -309,36 +343,62 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
                 "hint": null,
             })],
         };
+        let warnings: Vec<serde_json::Value> = warnings
+            .iter()
+            .map(|warning| {
+                serde_json::json!({
+                    "pointer": warning.pointer,
+                    "field": warning.name,
+                    "suggestion": warning.suggestion,
+                    "message": warning.to_string(),
+                })
+            })
+            .collect();
         let report = serde_json::json!({
             "file": origin,
             "dialect": args.dialect,
             "event": event,
-            "valid": result.is_ok(),
+            "valid": !failed,
+            "strict": args.strict,
             "errors": errors,
+            "warnings": warnings,
         });
         terminal::println_exact(&serde_json::to_string_pretty(&report)?);
-        return Ok(if result.is_ok() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        });
+        return Ok(code);
     }
+    for warning in &warnings {
+        errln!("warning: {warning}");
+    }
+    let dialect = args.dialect;
     match result {
-        Ok(()) => {
-            outln!("{origin}: valid {} {event} output", args.dialect);
-            Ok(ExitCode::SUCCESS)
+        Ok(()) if failed => {
+            outln!(
+                "{origin}: invalid {dialect} {event} output: {} (--strict)",
+                count(warnings.len(), "warning")
+            );
         }
+        Ok(()) if warnings.is_empty() => outln!("{origin}: valid {dialect} {event} output"),
+        Ok(()) => outln!(
+            "{origin}: valid {dialect} {event} output, with {} ({dialect} ignores unknown fields)",
+            count(warnings.len(), "warning")
+        ),
         Err(ValidateError::Invalid { issues, .. }) => {
-            outln!("{origin}: invalid {} {event} output", args.dialect);
+            outln!("{origin}: invalid {dialect} {event} output");
             for issue in issues {
                 outln!("  {issue}");
             }
-            Ok(ExitCode::FAILURE)
         }
-        Err(error) => {
-            outln!("{origin}: {error}");
-            Ok(ExitCode::FAILURE)
-        }
+        Err(error) => outln!("{origin}: {error}"),
+    }
+    Ok(code)
+}
+
+/// `1 warning`, `2 warnings`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 

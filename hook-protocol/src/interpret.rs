@@ -20,7 +20,8 @@
 //!
 //! The published schemas accept outputs that Codex then refuses; lime refuses them too (the run
 //! is `failed` with the reason, and nothing it said takes effect), measured against the real
-//! binary by `cargo xtask conformance codex`:
+//! binary by `cargo xtask conformance codex`. lime's own generated schemas refuse them as well,
+//! so `validate_output` and the engine agree:
 //!
 //! | event | a failed run |
 //! |---|---|
@@ -352,7 +353,34 @@ pub(crate) fn read_fields(
     })
 }
 
-pub(crate) fn unknown_fields(value: &Value, known: &[&str]) -> Vec<String> {
+/// A warning for each field of a wuu or verboo output that the event's output schema does not
+/// define, nested ones included, each with the field it probably meant (feature `validate`);
+/// without the feature, for each top-level field not in `known`.
+#[cfg(feature = "validate")]
+pub(crate) fn unknown_fields(
+    dialect: Dialect,
+    event: &Event,
+    value: &Value,
+    known: &[&str],
+) -> Vec<String> {
+    match crate::validate::unknown_output_fields(dialect, event, value) {
+        Ok(found) => found
+            .iter()
+            .map(crate::validate::unknown_field_warning)
+            .collect(),
+        // An event the dialect does not know has no schema: its top-level fields are checked.
+        Err(_) => top_level_unknown_fields(value, known),
+    }
+}
+
+/// A warning for each top-level field of a wuu or verboo output not in `known` (the
+/// `validate` feature, which reads the schemas, finds nested ones too).
+#[cfg(not(feature = "validate"))]
+pub(crate) fn unknown_fields(_: Dialect, _: &Event, value: &Value, known: &[&str]) -> Vec<String> {
+    top_level_unknown_fields(value, known)
+}
+
+fn top_level_unknown_fields(value: &Value, known: &[&str]) -> Vec<String> {
     let Some(object) = value.as_object() else {
         return Vec::new();
     };

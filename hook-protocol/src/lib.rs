@@ -16,8 +16,10 @@
 //! # Features
 //!
 //! - `validate` (default): `validate_output` and `validate_output_value` (jsonschema, against
-//!   the committed schemas), and lime's [`interpret()`] refusing an output that does not match
-//!   its schema with every problem, its JSON pointer and a hint. Without it, lime output is
+//!   the committed schemas), `unknown_output_fields` (the fields a wuu or verboo output has that
+//!   its schema does not define, which those agents ignore, each with a did-you-mean), and lime's
+//!   [`interpret()`] refusing an output that does not match its schema with every problem, its
+//!   JSON pointer and a hint. Without it, lime output is
 //!   still read by its strict serde types (unknown fields, wrong types and a wrong
 //!   `hookEventName` fail the hook), but only the first problem is reported, without a hint,
 //!   and an explicit `null` for an optional field reads as absent. `hook-cli` enables it and
@@ -72,8 +74,13 @@
 //!   the system lime is modelled on; elsewhere it fails the hook.
 //! - **lime `decision: "block"` needs a non-empty `reason`** on every event (the reference states
 //!   the rule for `Stop`; a block with nothing to tell the model is not useful anywhere).
-//! - **lime `permissionDecision: "ask"`** is accepted as [`Decision::Ask`]: the reference schema
-//!   accepts it.
+//! - **lime `permissionDecision: "ask"`** is refused (the run fails), as Codex refuses it,
+//!   though the reference schema accepts it; so is every other output the reference accepts and
+//!   Codex refuses (see [`interpret`](mod@interpret)).
+//! - **lime's generated output schemas are stricter than the reference**: they encode every rule
+//!   the engine enforces beyond the types (a block needs a non-empty `reason`, an `allow` needs
+//!   an `updatedInput`, ...), so a schema, `validate_output` and the engine give one verdict on a
+//!   lime output. They accept nothing the reference rejects.
 //! - **lime `SessionEnd` and `Interrupt`**, absent from the reference, take the common output
 //!   fields only; their inputs carry an optional `reason`.
 //! - **wuu matchers** are tested against the tool name of the four tool events only; every other
@@ -86,7 +93,10 @@
 //!   schemas; unknown input fields are kept rather than rejected, for agents newer than this
 //!   crate.
 //! - wuu and verboo outputs ignore unknown fields (as those agents do) and report them as
-//!   warnings; lime outputs are strict.
+//!   warnings; lime outputs are strict. With `validate`, those warnings come from
+//!   `unknown_output_fields` (what `hook validate` reports): nested fields too, each with the
+//!   field probably meant; without it (`hook-sdk`), top-level fields only, from
+//!   [`output::verboo::FIELDS`] and [`output::wuu::FIELDS`].
 //! - verboo `ConfigChange` blocks except for policy settings: that exception depends on the
 //!   input's `source` and is left to the engine.
 //! - The per-event output types of verboo follow Claude Code's documented fields; newer fields
@@ -119,4 +129,6 @@ pub use outcome::{
 pub use schema::SchemaKind;
 pub use validate::OutputIssue;
 #[cfg(feature = "validate")]
-pub use validate::{ValidateError, validate_output, validate_output_value};
+pub use validate::{
+    UnknownField, ValidateError, unknown_output_fields, validate_output, validate_output_value,
+};

@@ -126,10 +126,18 @@ fn validate_json_gives_machine_readable_errors() {
         .iter()
         .map(|e| e["pointer"].as_str().unwrap())
         .collect();
-    assert_eq!(pointers, ["/decision", "/hookSpecificOutput"]);
+    assert_eq!(
+        pointers,
+        ["/decision", "/hookSpecificOutput", "/hookSpecificOutput"]
+    );
     assert_eq!(
         errors[1]["message"],
         "missing required field `hookEventName`"
+    );
+    // The rule the engine enforces beyond the types: a lime allow needs an `updatedInput`.
+    assert_eq!(
+        errors[2]["message"],
+        "missing required field `updatedInput`"
     );
     assert!(
         errors[0]["hint"]

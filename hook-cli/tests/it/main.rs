@@ -17,6 +17,7 @@ mod terminal;
 mod trust;
 mod trust_native;
 mod validate_conformance;
+mod validate_warnings;
 
 #[path = "../../../tests/support/nested_cargo.rs"]
 mod nested_cargo;

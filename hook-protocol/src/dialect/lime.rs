@@ -2,7 +2,9 @@
 //! output read as Codex CLI 0.169 reads it.
 //!
 //! The published schemas accept more than Codex obeys: the outputs [`refine_output`] refuses
-//! validate, but Codex fails the run and takes nothing from it, so lime does too.
+//! validate there, but Codex fails the run and takes nothing from it, so lime does too. lime's
+//! own generated schemas encode those rules ([`output_schema_rules`]), so that they, validation
+//! and the engine give one verdict.
 
 use serde_json::Value;
 
@@ -167,9 +169,17 @@ fn accepts_context(event: &Event) -> bool {
 /// Strict: the output must validate against the event's schema (unknown fields fail the hook).
 fn read_output(event: &Event, value: Value) -> Read {
     if let Some(validator) = validator(Dialect::Lime, event, SchemaKind::Output) {
-        let found = issues(Dialect::Lime, validator, &value);
+        let found = issues(Dialect::Lime, event, validator, &value);
         if !found.is_empty() {
-            return Err(invalid(Dialect::Lime, event, found));
+            // The schema also encodes the rules of `refused`: when the fields read and one of
+            // those rules is what failed, its own wording says more than the schema's.
+            let why = output::lime::read_output(event, value)
+                .ok()
+                .and_then(|fields| refused(event, &fields));
+            return Err(match why {
+                Some(why) => Failure::Refused(why),
+                None => invalid(Dialect::Lime, event, found),
+            });
         }
     }
     read_fields(
@@ -200,9 +210,8 @@ fn refine_output(
     fields: &mut OutputFields,
     warnings: &mut Vec<String>,
 ) -> Option<HandlerResult> {
-    let refused = |why: String| Some(HandlerResult::Failed(Failure::Refused(why)));
-    if let Some(why) = refusal(event, fields) {
-        return refused(why);
+    if let Some(why) = refused(event, fields) {
+        return Some(HandlerResult::Failed(Failure::Refused(why)));
     }
     if let Some(feedback) = post_tool_use_stop(event, fields) {
         return Some(HandlerResult::Response(feedback));
@@ -213,10 +222,26 @@ fn refine_output(
         fields.stop_reason = None;
         warnings.push(format!("`continue: false` has no effect on {event}"));
     }
+    None
+}
+
+/// Why Codex refuses the output whose fields are `fields` on `event`, if it does: every rule
+/// lime enforces beyond the types. [`output_schema_rules`] states the same rules as JSON
+/// Schema; a test runs the lime corpus through both.
+fn refused(event: &Event, fields: &OutputFields) -> Option<String> {
+    if let Some(why) = refusal(event, fields) {
+        return Some(why);
+    }
+    // A `PostToolUse` `continue: false` is feedback with a reason of its own (see
+    // `post_tool_use_stop`): its block needs no `reason`.
+    let stops_post_tool_use = *event == E::PostToolUse && fields.continue_ == Some(false);
     let can_block = RULES.block_effect(event).can_block();
-    if fields.decision == Some(ApproveOrBlock::Block) && can_block && blank(fields.reason.as_ref())
+    if fields.decision == Some(ApproveOrBlock::Block)
+        && can_block
+        && !stops_post_tool_use
+        && blank(fields.reason.as_ref())
     {
-        return refused(format!(
+        return Some(format!(
             "`decision: \"block\"` on {event} needs a non-empty `reason`"
         ));
     }
@@ -235,7 +260,7 @@ fn refine_output(
             None
         };
         if let Some(field) = field {
-            return refused(format!(
+            return Some(format!(
                 "a lime PermissionRequest hook may not return `{field}`: remove it and decide with `behavior` alone"
             ));
         }
@@ -370,4 +395,118 @@ fn nonzero_exit(event: &Event, code: i32, _stdout: &[u8], stderr: String) -> Han
     } else {
         block(stderr, code)
     }
+}
+
+/// The rules of [`refused`] as JSON Schema, one described subschema each, for the generated
+/// output schema of `event` (its `allOf`): with them the schema, `validate_output` and the
+/// engine give one verdict on every lime output (a test runs the lime corpus through all three).
+///
+/// `null` is absent for the `Value` fields (`updatedInput`, `updatedMCPToolOutput`, ...), as the
+/// engine reads them.
+#[cfg(feature = "schema")]
+pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
+    use serde_json::json;
+    let no_continue_false = json!({
+        "description": format!("lime refuses `continue: false` on {event}"),
+        "properties": {"continue": {"const": true}}
+    });
+    let no_stop_reason = json!({
+        "description": format!("lime refuses `stopReason` on {event}"),
+        "properties": {"stopReason": false}
+    });
+    let no_suppress_output = json!({
+        "description": format!("lime refuses `suppressOutput: true` on {event}"),
+        "properties": {"suppressOutput": {"const": false}}
+    });
+    let reason_needs_decision = json!({
+        "description": format!("lime refuses a `reason` without `decision` on {event}"),
+        "dependentRequired": {"reason": ["decision"]}
+    });
+    let non_blank = json!({"type": "string", "pattern": "\\S"});
+    let block_needs_reason = |unless: Option<Value>| {
+        let mut condition = json!({
+            "required": ["decision"],
+            "properties": {"decision": {"const": "block"}}
+        });
+        if let (Some(unless), Some(condition)) = (unless, condition.as_object_mut()) {
+            condition.insert("not".into(), unless);
+        }
+        json!({
+            "description": format!("`decision: \"block\"` on {event} needs a non-empty `reason`"),
+            "if": condition,
+            "then": {"required": ["reason"], "properties": {"reason": non_blank}}
+        })
+    };
+    let specific = |rule: Value| json!({"properties": {"hookSpecificOutput": rule}});
+    let mut rules = Vec::new();
+    match event {
+        E::PreToolUse => {
+            rules.extend([no_continue_false, no_stop_reason, no_suppress_output]);
+            rules.push(json!({
+                "description": "lime refuses the legacy `decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
+                "properties": {"decision": {"enum": ["block"]}}
+            }));
+            rules.push(reason_needs_decision);
+            rules.push(block_needs_reason(None));
+            let mut ask = specific(
+                json!({"properties": {"permissionDecision": {"enum": ["allow", "deny"]}}}),
+            );
+            ask["description"] = "lime refuses `permissionDecision: \"ask\"`".into();
+            rules.push(ask);
+            let mut allow = specific(json!({
+                "if": {
+                    "required": ["permissionDecision"],
+                    "properties": {"permissionDecision": {"const": "allow"}}
+                },
+                "then": {
+                    "required": ["updatedInput"],
+                    "properties": {"updatedInput": {"not": {"type": "null"}}}
+                },
+                "else": {"properties": {"updatedInput": {"type": "null"}}}
+            }));
+            allow["description"] = "a lime `permissionDecision: \"allow\"` needs an `updatedInput` (it only rewrites the input), and an `updatedInput` needs `\"allow\"`".into();
+            rules.push(allow);
+            let mut deny = specific(json!({
+                "if": {
+                    "required": ["permissionDecision"],
+                    "properties": {"permissionDecision": {"const": "deny"}}
+                },
+                "then": {
+                    "required": ["permissionDecisionReason"],
+                    "properties": {"permissionDecisionReason": non_blank}
+                }
+            }));
+            deny["description"] =
+                "`permissionDecision: \"deny\"` needs a non-empty `permissionDecisionReason`"
+                    .into();
+            rules.push(deny);
+        }
+        E::PermissionRequest => {
+            rules.extend([no_continue_false, no_stop_reason, no_suppress_output]);
+            rules.push(specific(json!({
+                "description": "a lime PermissionRequest hook decides with `behavior` alone: no `updatedInput`, `updatedPermissions` or `interrupt: true`",
+                "properties": {"decision": {"properties": {
+                    "updatedInput": {"type": "null"},
+                    "updatedPermissions": {"type": "null"},
+                    "interrupt": {"const": false}
+                }}}
+            })));
+        }
+        E::PostToolUse => {
+            rules.push(no_suppress_output);
+            rules.push(specific(json!({
+                "description": "lime refuses `updatedMCPToolOutput`",
+                "properties": {"updatedMCPToolOutput": {"type": "null"}}
+            })));
+            rules.push(reason_needs_decision);
+            // `continue: false` turns the block into feedback with a reason of its own.
+            rules.push(block_needs_reason(Some(json!({
+                "required": ["continue"],
+                "properties": {"continue": {"const": false}}
+            }))));
+        }
+        _ if RULES.block_effect(event).can_block() => rules.push(block_needs_reason(None)),
+        _ => {}
+    }
+    rules
 }

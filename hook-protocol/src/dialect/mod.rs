@@ -12,6 +12,9 @@ mod lime;
 mod verboo;
 mod wuu;
 
+#[cfg(feature = "schema")]
+pub(crate) use lime::output_schema_rules as lime_output_schema_rules;
+
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;

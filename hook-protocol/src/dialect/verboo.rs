@@ -190,7 +190,7 @@ fn accepts_context(event: &Event) -> bool {
 
 /// Unknown fields are ignored with a warning, as Claude Code does.
 fn read_output(event: &Event, value: Value) -> Read {
-    let warnings = unknown_fields(&value, output::verboo::FIELDS);
+    let warnings = unknown_fields(Dialect::Verboo, event, &value, output::verboo::FIELDS);
     read_fields(
         Dialect::Verboo,
         event,

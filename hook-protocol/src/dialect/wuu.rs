@@ -102,7 +102,7 @@ fn block_effect(event: &Event) -> BlockEffect {
 
 /// Unknown fields are ignored with a warning, as wuu does.
 fn read_output(event: &Event, value: Value) -> Read {
-    let warnings = unknown_fields(&value, output::wuu::FIELDS);
+    let warnings = unknown_fields(Dialect::Wuu, event, &value, output::wuu::FIELDS);
     read_fields(
         Dialect::Wuu,
         event,

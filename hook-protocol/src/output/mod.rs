@@ -155,6 +155,21 @@ pub struct PermissionRequestDecision {
     pub interrupt: Option<bool>,
 }
 
+/// The event an output names in `hookSpecificOutput.hookEventName` (verboo and lime), if it
+/// names one: what a checker takes as the event when it is not told.
+///
+/// ```
+/// let output = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse"}});
+/// assert_eq!(hook_protocol::output::named_event(&output), Some("PreToolUse"));
+/// assert_eq!(hook_protocol::output::named_event(&serde_json::json!({})), None);
+/// ```
+pub fn named_event(value: &Value) -> Option<&str> {
+    value
+        .get("hookSpecificOutput")?
+        .get("hookEventName")?
+        .as_str()
+}
+
 /// Why an output object could not be read for an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -3,7 +3,9 @@
 //! `cargo xtask schemas` writes every schema [`all`] returns under `hook-protocol/schemas/`
 //! (the files [`super::schema`] embeds); `cargo xtask schemas --check` fails when a committed
 //! file differs. The lime output schemas are generated without `null` for optional fields,
-//! since lime (like the system it is modelled on) rejects `null` there.
+//! since lime (like the system it is modelled on) rejects `null` there, and with an `allOf` of
+//! the rules the engine enforces beyond the types (a block needs a non-empty `reason`, ...), so
+//! that a schema-valid lime output is one the engine accepts.
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::{RecursiveTransform, Transform, transform_subschemas};
@@ -95,6 +97,12 @@ pub fn schema(dialect: Dialect, event: &Event, kind: SchemaKind) -> Option<Value
             }
             let mut schema = lime::with_output(event, Gen(&mut generator)).ok()?;
             NoNullForOptional.transform(&mut schema);
+            // Every rule the engine enforces beyond the types, so that the schema, validation
+            // and the engine give one verdict.
+            let rules = crate::dialect::lime_output_schema_rules(event);
+            if !rules.is_empty() {
+                schema.insert("allOf".into(), rules.into());
+            }
             schema
         }
     };

@@ -10,7 +10,9 @@
 //! `cargo xtask schemas` writes them and the embedded table, and `cargo xtask schemas --check`
 //! (run by CI) fails when a committed file differs from what the types generate, so the
 //! embedded schemas cannot drift from the types. The lime output schemas have no `null` for
-//! optional fields, since lime (like the system it is modelled on) rejects `null` there.
+//! optional fields, since lime (like the system it is modelled on) rejects `null` there, and
+//! hold, in an `allOf`, every rule the engine enforces beyond the types (a block needs a
+//! non-empty `reason`, ...): a schema-valid lime output is one the engine accepts.
 
 use serde_json::Value;
 

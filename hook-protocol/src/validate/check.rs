@@ -114,19 +114,9 @@ pub fn validate_output_value(
     event: &Event,
     value: &Value,
 ) -> Result<(), ValidateError> {
-    let validator = validator(dialect, event, SchemaKind::Output).ok_or_else(|| {
-        ValidateError::UnknownEvent {
-            dialect,
-            event: event.to_string(),
-            known: dialect
-                .events()
-                .iter()
-                .map(Event::as_str)
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    })?;
-    let issues = issues(dialect, validator, value);
+    let validator = validator(dialect, event, SchemaKind::Output)
+        .ok_or_else(|| unknown_event(dialect, event))?;
+    let issues = issues(dialect, event, validator, value);
     if issues.is_empty() {
         Ok(())
     } else {
@@ -138,24 +128,88 @@ pub fn validate_output_value(
     }
 }
 
-/// Every error of `value` against `validator`, with messages and hints for hook authors.
+/// The error for an event `dialect` does not know.
+pub(super) fn unknown_event(dialect: Dialect, event: &Event) -> ValidateError {
+    ValidateError::UnknownEvent {
+        dialect,
+        event: event.to_string(),
+        known: dialect
+            .events()
+            .iter()
+            .map(Event::as_str)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Every error of `value` against `validator` (the output schema of `event`), with messages
+/// and hints for hook authors.
 pub(crate) fn issues(
     dialect: Dialect,
+    event: &Event,
     validator: &jsonschema::Validator,
     value: &Value,
 ) -> Vec<OutputIssue> {
-    let mut issues = Vec::new();
+    let mut found = Vec::new();
     for error in validator.iter_errors(value) {
-        collect(dialect, &error, &mut issues);
+        collect(dialect, &error, &mut found);
     }
+    // An unknown field with no case hint: the known field of that object spelt closest to it.
+    for found in &mut found {
+        if let (None, Some((names, schema_path))) = (&found.issue.hint, found.unknown.take()) {
+            found.issue.hint = misspelt(dialect, event, &names, &schema_path);
+        }
+    }
+    // A rule of the top-level `allOf` (lime's rules beyond the types) that fails on a value the
+    // types already refused says nothing new (`"continue": "yes"` is not a boolean, and so not
+    // `true` either): the types' error is kept alone. On an object, a rule's error (a missing
+    // `reason`) is a problem of its own and is kept.
+    let typed: Vec<String> = found
+        .iter()
+        .filter(|found| !found.rule)
+        .map(|found| found.issue.pointer.clone())
+        .collect();
+    let mut issues: Vec<OutputIssue> = found
+        .into_iter()
+        .filter(|found| !found.rule || !typed.contains(&found.issue.pointer))
+        .map(|found| found.issue)
+        .collect();
     issues.sort_by(|a, b| a.pointer.cmp(&b.pointer));
     issues.dedup();
     issues
 }
 
+/// The known field of the object at `schema_path` (an `additionalProperties` keyword of the
+/// output schema of `event`) spelt closest to one of `names`, as a hint.
+fn misspelt(
+    dialect: Dialect,
+    event: &Event,
+    names: &[String],
+    schema_path: &str,
+) -> Option<String> {
+    let root = super::unknown::output_schema(dialect, event)?;
+    let object = schema_path.strip_suffix("/additionalProperties")?;
+    let known = root.pointer(object)?.get("properties")?.as_object()?;
+    names.iter().find_map(|name| {
+        super::unknown::closest(name, known.keys().map(String::as_str))
+            .map(|known| format!("did you mean `{known}`?"))
+    })
+}
+
+/// One issue as found, before the issues are sorted.
+struct Found {
+    issue: OutputIssue,
+    /// Found by a rule of the top-level `allOf` on a value that is not an object (dropped when
+    /// the types failed there too).
+    rule: bool,
+    /// For unknown fields: their names and the schema path of the `additionalProperties` that
+    /// refused them, to suggest a known field.
+    unknown: Option<(Vec<String>, String)>,
+}
+
 /// Adds the issues of one error. An `anyOf` whose other branch is `{"type": "null"}` (an
 /// optional field) reports the errors of the branch that was meant, not "fails anyOf".
-fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<OutputIssue>) {
+fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<Found>) {
     if let ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } =
         error.kind()
     {
@@ -172,10 +226,21 @@ fn collect(dialect: Dialect, error: &ValidationError<'_>, issues: &mut Vec<Outpu
     }
     let pointer = error.instance_path().as_str().to_owned();
     let (message, hint) = describe(dialect, error.kind(), error.instance());
-    issues.push(OutputIssue {
-        pointer,
-        message,
-        hint,
+    let rule = error.schema_path().as_str().starts_with("/allOf/") && !error.instance().is_object();
+    let unknown = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            Some((unexpected.clone(), error.schema_path().as_str().to_owned()))
+        }
+        _ => None,
+    };
+    issues.push(Found {
+        issue: OutputIssue {
+            pointer,
+            message,
+            hint,
+        },
+        rule,
+        unknown,
     });
 }
 
@@ -203,8 +268,19 @@ fn describe(
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let hint = (name == "hookEventName")
-                .then(|| "add \"hookEventName\" naming the event this output answers".to_owned());
+            let hint = match name {
+                "hookEventName" => Some("add \"hookEventName\" naming the event this output answers"),
+                "reason" => Some("a `decision: \"block\"` needs a `reason` for the model"),
+                "updatedInput" => Some(
+                    "a lime `permissionDecision: \"allow\"` only rewrites the input: add `updatedInput`, or print nothing to let the call go on",
+                ),
+                "permissionDecisionReason" => {
+                    Some("a `permissionDecision: \"deny\"` needs a reason for the model")
+                }
+                "decision" => Some("a top-level `reason` goes with `decision: \"block\"`"),
+                _ => None,
+            }
+            .map(str::to_owned);
             (format!("missing required field `{name}`"), hint)
         }
         ValidationErrorKind::Enum { options } => {
@@ -233,6 +309,11 @@ fn describe(
             )
         }
         ValidationErrorKind::FalseSchema => ("this field is not allowed here".to_owned(), None),
+        // The one pattern of the schemas: a reason lime needs (`\S`, not blank).
+        ValidationErrorKind::Pattern { .. } => (
+            format!("{instance} is blank: this reason must not be empty"),
+            None,
+        ),
         other => (
             format!("{instance} is invalid: {}", keyword_message(other)),
             None,

@@ -7,16 +7,25 @@
 //! binary never validates), lime outputs are still read strictly by their serde types (unknown
 //! fields, wrong types and a wrong `hookEventName` fail the hook), but only the first problem is
 //! reported, without a hint, and an explicit `null` for an optional field reads as absent.
+//!
+//! [`unknown_output_fields`](crate::unknown_output_fields) (also `validate`) finds the fields
+//! wuu and verboo ignore, by walking the output with the same schema, each with a did-you-mean.
 
 use crate::json_path::display_pointer;
 
 #[cfg(feature = "validate")]
 mod check;
+#[cfg(feature = "validate")]
+mod unknown;
 
 #[cfg(feature = "validate")]
 pub use check::{ValidateError, validate_output, validate_output_value};
 #[cfg(feature = "validate")]
 pub(crate) use check::{issues, validator};
+#[cfg(feature = "validate")]
+pub(crate) use unknown::warning as unknown_field_warning;
+#[cfg(feature = "validate")]
+pub use unknown::{UnknownField, unknown_output_fields};
 #[cfg(not(feature = "validate"))]
 pub(crate) use without::{issues, validator};
 
@@ -68,7 +77,12 @@ mod without {
     }
 
     /// Unreachable: there is no [`Validator`] to call it with.
-    pub(crate) fn issues(_: Dialect, validator: &Validator, _: &Value) -> Vec<OutputIssue> {
+    pub(crate) fn issues(
+        _: Dialect,
+        _: &Event,
+        validator: &Validator,
+        _: &Value,
+    ) -> Vec<OutputIssue> {
         match *validator {}
     }
 }

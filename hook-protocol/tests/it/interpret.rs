@@ -949,3 +949,24 @@ fn unknown_events_cannot_block() {
         assert_ne!(result.status(), RunStatus::Blocked, "{dialect}");
     }
 }
+
+/// The engine warns on a misspelt field wherever it is, naming the field probably meant (the
+/// same walk as `hook validate`), and ignores it as the agent does.
+#[test]
+fn verboo_misspelt_fields_are_ignored_with_a_did_you_mean() {
+    let stdout = br#"{"decison":"block","hookSpecificOutput":{"hookEventName":"PreToolUse","permisionDecision":"deny"}}"#;
+    let HandlerResult::Response(response) =
+        interpret(Verboo, &Event::PreToolUse, Some(0), stdout, b"")
+    else {
+        panic!("expected a response")
+    };
+    assert_eq!(response.decision, None);
+    assert_eq!(
+        response.warnings,
+        vec![
+            "unknown field `decison` ignored (did you mean `decision`?)".to_owned(),
+            "unknown field `permisionDecision` ignored in /hookSpecificOutput (did you mean `permissionDecision`?)"
+                .to_owned(),
+        ]
+    );
+}

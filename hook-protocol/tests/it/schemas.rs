@@ -146,3 +146,60 @@ fn wuu_and_verboo_accept_null_and_unknown_fields_as_their_readers_do() {
     );
     assert!(validate_output(Dialect::Lime, &Event::Stop, br#"{"stopReason": null}"#).is_err());
 }
+
+/// Every field the output schema of a wuu or verboo event defines, misspelt by one letter, is
+/// a warning (not an error) that names the field; the fields spelt right are not; lime has no
+/// warnings, only errors.
+#[test]
+fn every_misspelt_output_field_is_a_warning_naming_the_field() {
+    use hook_protocol::unknown_output_fields;
+    // Drops the second letter: `decision` -> `dcision`.
+    let misspell = |name: &str| {
+        let mut chars: Vec<char> = name.chars().collect();
+        chars.remove(1);
+        chars.into_iter().collect::<String>()
+    };
+    let mut checked = 0;
+    for dialect in [Dialect::Wuu, Dialect::Verboo] {
+        for event in dialect.events() {
+            let output = schema(dialect, event, SchemaKind::Output).unwrap();
+            let known: Vec<&String> = output["properties"].as_object().unwrap().keys().collect();
+            let mut object = serde_json::Map::new();
+            for name in &known {
+                object.insert((*name).clone(), json!(null));
+                object.insert(misspell(name), json!(null));
+            }
+            let found =
+                unknown_output_fields(dialect, event, &serde_json::Value::Object(object)).unwrap();
+            let found: Vec<(String, Option<String>)> = found
+                .into_iter()
+                .map(|field| (field.name, field.suggestion))
+                .collect();
+            let mut expected: Vec<(String, Option<String>)> = known
+                .iter()
+                .map(|name| (misspell(name), Some((*name).clone())))
+                .collect();
+            expected.sort();
+            assert_eq!(found, expected, "{dialect} {event}");
+            checked += expected.len();
+
+            if dialect == Dialect::Verboo {
+                let typo = json!({"hookSpecificOutput": {
+                    "hookEventName": event.as_str(),
+                    "additionalContxt": "x"
+                }});
+                let found = unknown_output_fields(dialect, event, &typo).unwrap();
+                assert_eq!(found.len(), 1, "{event}: {found:?}");
+                assert_eq!(found[0].pointer, "/hookSpecificOutput/additionalContxt");
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    let typo = json!({"decison": "block"});
+    for event in Dialect::Lime.events() {
+        assert_eq!(
+            unknown_output_fields(Dialect::Lime, event, &typo).unwrap(),
+            []
+        );
+    }
+}

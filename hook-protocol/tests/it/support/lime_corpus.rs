@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hook_protocol::Event;
+use hook_protocol::{Dialect, Event, HandlerResult, interpret};
 use serde_json::{Value, json};
 
 /// The ten events the reference publishes schemas for (lime's events minus `SessionEnd` and
@@ -218,6 +218,17 @@ pub fn pre_tool_use_table() -> Vec<Value> {
         }),
         json!({"decision": "approve", "reason": null}),
         json!({"decision": "block", "reason": ["dangerous"]}),
+        // Rules the engine enforces beyond the reference schema.
+        json!({"decision": "block", "reason": "  "}),
+        json!({"continue": true, "decision": "block", "reason": "dangerous"}),
+        specific(json!({"permissionDecision": "deny", "permissionDecisionReason": " \n"})),
+        specific(json!({"permissionDecision": "allow", "updatedInput": null})),
+        specific(
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "r", "updatedInput": {}}),
+        ),
+        specific(
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "r", "updatedInput": null}),
+        ),
     ]
 }
 
@@ -245,6 +256,11 @@ pub fn post_tool_use_table() -> Vec<Value> {
             "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "ctx"}
         }),
         json!({"decision": "approve", "reason": "fine"}),
+        // `continue: false` makes a block feedback with a reason of its own.
+        json!({"continue": false, "decision": "block"}),
+        json!({"continue": false, "decision": "block", "reason": ""}),
+        json!({"continue": true, "decision": "block", "reason": ""}),
+        json!({"decision": "block", "reason": "  "}),
     ]
 }
 
@@ -316,6 +332,7 @@ pub fn stop_table() -> Vec<Value> {
         json!({"decision": "approve", "reason": "done"}),
         json!({"decision": "block", "reason": false}),
         json!({"decision": "block", "hookSpecificOutput": {"additionalContext": "ctx"}}),
+        json!({"decision": "block", "reason": " \t"}),
     ]
 }
 
@@ -329,6 +346,7 @@ pub fn user_prompt_submit_table() -> Vec<Value> {
         }),
         json!({"decision": "block", "reason": "no", "updatedPrompt": "rewritten"}),
         json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "prompt": "x"}}),
+        json!({"decision": "block", "reason": " "}),
     ]
 }
 
@@ -383,4 +401,17 @@ pub fn corpus() -> Vec<(Event, Value)> {
         }
     }
     docs
+}
+
+/// Whether lime's engine accepts `document` as `event`'s output of a run that exited 0 (it is
+/// read, not failed), or `None` when the engine reads it as plain text rather than JSON
+/// (stdout not starting with `{` or `[`: context, ignored or refused by the event's plain-text
+/// rule, which no schema describes).
+pub fn engine_accepts(event: &Event, document: &Value) -> Option<bool> {
+    let stdout = document.to_string();
+    if !Dialect::Lime.rules().reads_as_json(stdout.as_bytes()) {
+        return None;
+    }
+    let result = interpret(Dialect::Lime, event, Some(0), stdout.as_bytes(), b"");
+    Some(!matches!(result, HandlerResult::Failed(_)))
 }
