@@ -348,21 +348,7 @@ its bytes (lime): a rebuilt library must be trusted again.
 ## Wiring it into your agent
 "#
     );
-    for dialect in dialects {
-        let snippet = match dialect {
-            Dialect::Wuu => format!(
-                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"native\", \"library\": \"{library}\", \"timeout\": 10}}]}}}}\n```\n"
-            ),
-            Dialect::Verboo => format!(
-                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"native\", \"library\": \"{library}\"}}]}}]}}}}\n```\n"
-            ),
-            Dialect::Lime => format!(
-                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"native\"\nlibrary = \"{library}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
-            ),
-        };
-        text.push('\n');
-        text.push_str(&snippet);
-    }
+    text.push_str(&wiring(dialects, "native", "library", &library));
     text
 }
 
@@ -394,16 +380,24 @@ cargo build --release   # the hook: {binary}
 ## Wiring it into your agent
 "#
     );
+    text.push_str(&wiring(dialects, "command", "command", &binary));
+    text
+}
+
+/// The README's "Wiring it into your agent" snippets: a `PreToolUse` handler of `kind` whose
+/// `field` is `value`, in each dialect's file.
+fn wiring(dialects: &[Dialect], kind: &str, field: &str, value: &str) -> String {
+    let mut text = String::new();
     for dialect in dialects {
         let snippet = match dialect {
             Dialect::Wuu => format!(
-                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"command\", \"command\": \"{binary}\", \"timeout\": 10}}]}}}}\n```\n"
+                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": \"{value}\", \"timeout\": 10}}]}}}}\n```\n"
             ),
             Dialect::Verboo => format!(
-                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"command\", \"command\": \"{binary}\"}}]}}]}}}}\n```\n"
+                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": \"{value}\"}}]}}]}}}}\n```\n"
             ),
             Dialect::Lime => format!(
-                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"{binary}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
+                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = \"{value}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
             ),
         };
         text.push('\n');

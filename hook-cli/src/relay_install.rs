@@ -21,20 +21,42 @@ use serde_json::{Value, json};
 
 use crate::terminal::outln;
 
+/// Which agent, and which of its settings files.
 #[derive(Debug, Args)]
-pub(crate) struct InstallArgs {
+pub(crate) struct Scope {
     /// The agent: verboo (Claude Code) or lime (Codex).
     #[arg(long, value_parser = crate::parse_dialect)]
     dialect: Dialect,
-    /// Install in the user's settings (the default).
+    /// The user's settings (the default).
     #[arg(long, conflicts_with = "project")]
     user: bool,
-    /// Install in this project's settings (`DIR/.claude/settings.json`, `DIR/.codex/config.toml`).
+    /// This project's settings (`DIR/.claude/settings.json`, `DIR/.codex/config.toml`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// The agent's settings file to edit, instead of the one the scope names.
     #[arg(long, value_name = "FILE")]
     agent_config: Option<PathBuf>,
+}
+
+impl Scope {
+    /// The agent and its settings file.
+    fn agent_and_file(&self) -> Result<(RelayAgent, PathBuf)> {
+        // `--user` is the default; the flag exists to say so on a command line.
+        let _ = self.user;
+        let agent = agent_of(self.dialect)?;
+        let file = agent_file(
+            &agent,
+            self.project.as_deref(),
+            self.agent_config.as_deref(),
+        )?;
+        Ok((agent, file))
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InstallArgs {
+    #[command(flatten)]
+    scope: Scope,
     /// The dialect's home, where the relay's user file is (~/.claude or ~/.lime by default).
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
@@ -45,18 +67,8 @@ pub(crate) struct InstallArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct UninstallArgs {
-    /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::parse_dialect)]
-    dialect: Dialect,
-    /// Uninstall from the user's settings (the default).
-    #[arg(long, conflicts_with = "project")]
-    user: bool,
-    /// Uninstall from this project's settings.
-    #[arg(long, value_name = "DIR")]
-    project: Option<PathBuf>,
-    /// The agent's settings file to edit, instead of the one the scope names.
-    #[arg(long, value_name = "FILE")]
-    agent_config: Option<PathBuf>,
+    #[command(flatten)]
+    scope: Scope,
 }
 
 /// The relay agent of `dialect`, or why there is none.
@@ -108,14 +120,9 @@ fn backup_path(file: &Path) -> PathBuf {
 
 /// `hook relay install`.
 pub(crate) fn install(args: InstallArgs) -> Result<ExitCode> {
-    let agent = agent_of(args.dialect)?;
-    let _ = args.user;
-    let file = agent_file(
-        &agent,
-        args.project.as_deref(),
-        args.agent_config.as_deref(),
-    )?;
-    let command = relay_command(args.dialect)?;
+    let (agent, file) = args.scope.agent_and_file()?;
+    let dialect = args.scope.dialect;
+    let command = relay_command(dialect)?;
     let original = match std::fs::read_to_string(&file) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -123,30 +130,15 @@ pub(crate) fn install(args: InstallArgs) -> Result<ExitCode> {
     };
     let text = original.clone().unwrap_or_default();
     let (edited, added, moved) = match agent.config_format {
-        ConfigFormat::Json => install_json(
-            &text,
-            &file,
-            &agent,
-            args.dialect,
-            &command,
-            args.move_hooks,
-        )?,
-        ConfigFormat::Toml => install_toml(
-            &text,
-            &file,
-            &agent,
-            args.dialect,
-            &command,
-            args.move_hooks,
-        )?,
+        ConfigFormat::Json => {
+            install_json(&text, &file, &agent, dialect, &command, args.move_hooks)?
+        }
+        ConfigFormat::Toml => {
+            install_toml(&text, &file, &agent, dialect, &command, args.move_hooks)?
+        }
     };
     if let Some(moved) = moved {
-        let relay_file = relay_file(
-            &agent,
-            args.dialect,
-            args.project.as_deref(),
-            args.home.as_deref(),
-        )?;
+        let relay_file = relay_file(dialect, args.scope.project.as_deref(), args.home.as_deref())?;
         write_moved(&relay_file, agent.config_format, &moved)?;
         outln!(
             "moved the hooks of {} to {}",
@@ -179,7 +171,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<ExitCode> {
         "{}: relay entry added for {added} events ({command})",
         file.display()
     );
-    if args.dialect.rules().trust_state_in_config {
+    if dialect.rules().trust_state_in_config {
         outln!(
             "{} runs only hooks you trusted: open it, type /hooks, and trust the `hook relay` entries (or run `codex exec --dangerously-bypass-hook-trust` in automation you vetted)",
             agent.name
@@ -189,12 +181,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<ExitCode> {
 }
 
 /// The relay's own file of the scope: the user file in the dialect's home, or the project's.
-fn relay_file(
-    agent: &RelayAgent,
-    dialect: Dialect,
-    project: Option<&Path>,
-    home: Option<&Path>,
-) -> Result<PathBuf> {
+fn relay_file(dialect: Dialect, project: Option<&Path>, home: Option<&Path>) -> Result<PathBuf> {
     let rules = dialect.rules();
     let dir = match project {
         Some(project) => project.join(rules.home_dir),
@@ -211,7 +198,6 @@ fn relay_file(
             }
         },
     };
-    let _ = agent;
     Ok(dir.join(hook_config::RELAY_DIR).join(rules.config_file))
 }
 
@@ -454,13 +440,8 @@ fn write_moved(relay_file: &Path, format: ConfigFormat, moved: &Value) -> Result
 
 /// `hook relay uninstall`.
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<ExitCode> {
-    let agent = agent_of(args.dialect)?;
-    let _ = args.user;
-    let file = agent_file(
-        &agent,
-        args.project.as_deref(),
-        args.agent_config.as_deref(),
-    )?;
+    let (agent, file) = args.scope.agent_and_file()?;
+    let dialect = args.scope.dialect;
     let backup = backup_path(&file);
     if backup.exists() {
         if file.exists() {
@@ -492,7 +473,7 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<ExitCode> {
                 for groups in hooks.values_mut() {
                     if let Some(groups) = groups.as_array_mut() {
                         let before = groups.len();
-                        groups.retain(|group| !json_group_is_relay(group, args.dialect));
+                        groups.retain(|group| !json_group_is_relay(group, dialect));
                         removed += before - groups.len();
                     }
                 }
@@ -521,7 +502,7 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<ExitCode> {
                         continue;
                     };
                     let before = groups.len();
-                    groups.retain(|group| !toml_group_is_relay(group, args.dialect));
+                    groups.retain(|group| !toml_group_is_relay(group, dialect));
                     removed += before - groups.len();
                     if groups.is_empty() {
                         hooks.remove(&event);

@@ -3,9 +3,12 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn hook(args: &[&str], stdin: &str) -> Output {
+/// `hook args` with `stdin`, as a user (or an agent) runs it; shared by the suite's files.
+pub(crate) fn hook(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(args)
+        // An agent's variable in the environment running the tests must not choose a project.
+        .env_remove("CLAUDE_PROJECT_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -20,7 +23,8 @@ fn hook(args: &[&str], stdin: &str) -> Output {
         .expect("the hook binary can be waited for")
 }
 
-fn text(bytes: &[u8]) -> String {
+/// Bytes as text, lossily.
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 

@@ -2,30 +2,9 @@
 //! with `--strict`, a `warnings` array in `--json`, and the event taken from the output when
 //! `--event` is not given.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use serde_json::json;
 
-fn hook(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hook binary cargo built for this test runs");
-    let mut pipe = child.stdin.take().expect("stdin was piped");
-    let _ = pipe.write_all(stdin.as_bytes());
-    drop(pipe);
-    child
-        .wait_with_output()
-        .expect("the hook binary can be waited for")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::cli::{hook, text};
 
 /// The example: a misspelt `permissionDecision`, and no `--event`.
 const TYPO: &str =
