@@ -162,22 +162,12 @@ opt-level = 1
     )
 }
 
-fn main_rs(name: &str, dialects: &[Dialect]) -> String {
-    let list = dialects
-        .iter()
-        .map(|d| format!("Dialect::{}", capitalized(*d)))
-        .collect::<Vec<_>>()
-        .join(", ");
+/// The scaffolds' `handle` (`pub` in a library), in Rust source.
+fn handle_source(public: bool) -> String {
+    let visibility = if public { "pub " } else { "" };
     format!(
-        r#"//! `{name}`: a hook for wuu, verboo and lime, built with hook-sdk.
-//!
-//! It reads one event on stdin and answers the way the agent's dialect requires (the engine
-//! sets `HOOK_DIALECT`; `--dialect` also works). Change `handle` to make it yours.
-
-use hook_sdk::{{Event, EventKind, Response, Tool}};
-
-/// Answers one event: denies Bash commands that would delete the root directory.
-fn handle(event: &Event) -> Response {{
+        r#"/// Answers one event: denies Bash commands that would delete the root directory.
+{visibility}fn handle(event: &Event) -> Response {{
     match event.kind() {{
         EventKind::PreToolUse(call) => match &call.tool {{
             Tool::Bash {{ command, .. }} if command.contains("rm -rf /") => {{
@@ -189,7 +179,54 @@ fn handle(event: &Event) -> Response {{
         _ => Response::none(),
     }}
 }}
+"#
+    )
+}
 
+/// The scaffolds' tests of `handle` in each of `dialects`, in Rust source.
+fn dialect_tests(dialects: &[Dialect]) -> String {
+    let list = dialects
+        .iter()
+        .map(|d| format!("Dialect::{}", capitalized(*d)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        r#"    const DIALECTS: &[Dialect] = &[{list}];
+
+    #[test]
+    fn denies_deleting_the_root_directory() {{
+        for &dialect in DIALECTS {{
+            // `testing::bash` spells the tool as the dialect does (wuu: `bash`); the assertion
+            // also checks the output is valid for the dialect.
+            testing::bash(dialect, "rm -rf /")
+                .run(handle)
+                .assert_blocked_because("rm -rf /");
+        }}
+    }}
+
+    #[test]
+    fn lets_other_commands_and_events_through() {{
+        for &dialect in DIALECTS {{
+            testing::bash(dialect, "cargo test").run(handle).assert_no_decision();
+            testing::stop(dialect).run(handle).assert_no_decision();
+        }}
+    }}
+"#
+    )
+}
+
+fn main_rs(name: &str, dialects: &[Dialect]) -> String {
+    let handle = handle_source(false);
+    let tests = dialect_tests(dialects);
+    format!(
+        r#"//! `{name}`: a hook for wuu, verboo and lime, built with hook-sdk.
+//!
+//! It reads one event on stdin and answers the way the agent's dialect requires (the engine
+//! sets `HOOK_DIALECT`; `--dialect` also works). Change `handle` to make it yours.
+
+use hook_sdk::{{Event, EventKind, Response, Tool}};
+
+{handle}
 fn main() {{
     hook_sdk::run(handle)
 }}
@@ -200,37 +237,14 @@ mod tests {{
     use hook_sdk::Dialect;
     use hook_sdk::testing;
 
-    const DIALECTS: &[Dialect] = &[{list}];
-
-    #[test]
-    fn denies_deleting_the_root_directory() {{
-        for &dialect in DIALECTS {{
-            // `testing::bash` spells the tool as the dialect does (wuu: `bash`); the assertion
-            // also checks the output is valid for the dialect.
-            testing::bash(dialect, "rm -rf /")
-                .run(handle)
-                .assert_blocked_because("rm -rf /");
-        }}
-    }}
-
-    #[test]
-    fn lets_other_commands_and_events_through() {{
-        for &dialect in DIALECTS {{
-            testing::bash(dialect, "cargo test").run(handle).assert_no_decision();
-            testing::stop(dialect).run(handle).assert_no_decision();
-        }}
-    }}
-}}
+{tests}}}
 "#
     )
 }
 
 fn native_lib_rs(name: &str, dialects: &[Dialect]) -> String {
-    let list = dialects
-        .iter()
-        .map(|d| format!("Dialect::{}", capitalized(*d)))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let handle = handle_source(true);
+    let tests = dialect_tests(dialects);
     format!(
         r#"//! `{name}`: a native (in-process) hook for wuu, verboo and lime, built with hook-sdk.
 //!
@@ -240,20 +254,7 @@ fn native_lib_rs(name: &str, dialects: &[Dialect]) -> String {
 
 use hook_sdk::{{Event, EventKind, Response, Tool}};
 
-/// Answers one event: denies Bash commands that would delete the root directory.
-pub fn handle(event: &Event) -> Response {{
-    match event.kind() {{
-        EventKind::PreToolUse(call) => match &call.tool {{
-            Tool::Bash {{ command, .. }} if command.contains("rm -rf /") => {{
-                Response::deny("refusing to run `rm -rf /`")
-            }}
-            _ => Response::none(),
-        }},
-        // Every other event: no decision, written the dialect's way.
-        _ => Response::none(),
-    }}
-}}
-
+{handle}
 hook_sdk::export_native!(handle);
 
 #[cfg(test)]
@@ -263,27 +264,7 @@ mod tests {{
     use hook_sdk::native::NativeOutput;
     use hook_sdk::testing;
 
-    const DIALECTS: &[Dialect] = &[{list}];
-
-    #[test]
-    fn denies_deleting_the_root_directory() {{
-        for &dialect in DIALECTS {{
-            // `testing::bash` spells the tool as the dialect does (wuu: `bash`); the assertion
-            // also checks the output is valid for the dialect.
-            testing::bash(dialect, "rm -rf /")
-                .run(handle)
-                .assert_blocked_because("rm -rf /");
-        }}
-    }}
-
-    #[test]
-    fn lets_other_commands_and_events_through() {{
-        for &dialect in DIALECTS {{
-            testing::bash(dialect, "cargo test").run(handle).assert_no_decision();
-            testing::stop(dialect).run(handle).assert_no_decision();
-        }}
-    }}
-
+{tests}
     /// What the engine gets from the exported symbols: (exit code, stdout).
     fn call_exported(dialect: Dialect, input: &str) -> (i32, String) {{
         let name = dialect.as_str();
