@@ -140,40 +140,59 @@ impl HandlerConfig {
     /// `Bash(git commit:*)` and `Bash(git push:*)`: both must stay, each runs when its rule
     /// matches.
     pub(crate) fn identity(&self, plugin_root: Option<&std::path::Path>) -> String {
-        let expand = |text: &Option<String>| -> Option<String> {
-            let text = text.as_ref()?;
+        use std::borrow::Cow;
+        // Serialized straight from borrowed fields (no intermediate `Value`): it is computed
+        // for every handler a verboo configuration loads.
+        fn expand<'a>(
+            text: &'a Option<String>,
+            plugin_root: Option<&std::path::Path>,
+        ) -> Option<Cow<'a, str>> {
+            let text = text.as_deref()?;
             Some(match plugin_root {
-                Some(root) => expand_plugin_root(text, root),
-                None => text.clone(),
+                Some(root) => Cow::Owned(expand_plugin_root(text, root)),
+                None => Cow::Borrowed(text),
             })
-        };
-        let identity = match self.handler_type {
-            HandlerType::Command => serde_json::json!([
-                "command",
-                expand(&self.command),
-                expand(&self.command_windows),
-                self.shell,
-                self.args.as_ref().map(|args| args
-                    .iter()
-                    .map(|a| expand(&Some(a.clone())))
-                    .collect::<Vec<_>>())
-            ]),
-            HandlerType::Http => serde_json::json!(["http", self.url]),
-            HandlerType::Prompt => serde_json::json!(["prompt", self.prompt, self.model]),
-            HandlerType::Agent => serde_json::json!(["agent", self.prompt, self.model]),
-            HandlerType::McpTool => {
-                serde_json::json!(["mcp_tool", self.server, self.tool, self.input])
-            }
-            HandlerType::Native => serde_json::json!(["native", expand(&self.library)]),
-        };
-        serde_json::json!([
-            identity,
-            self.condition,
+        }
+        let args: Option<Vec<Cow<'_, str>>> = self.args.as_ref().map(|args| {
+            args.iter()
+                .map(|a| match plugin_root {
+                    Some(root) => Cow::Owned(expand_plugin_root(a, root)),
+                    None => Cow::Borrowed(a.as_str()),
+                })
+                .collect()
+        });
+        let rest = (
+            &self.condition,
             self.timeout,
             self.is_async,
-            self.async_rewake
-        ])
-        .to_string()
+            self.async_rewake,
+        );
+        let written = match self.handler_type {
+            HandlerType::Command => serde_json::to_string(&(
+                (
+                    "command",
+                    expand(&self.command, plugin_root),
+                    expand(&self.command_windows, plugin_root),
+                    &self.shell,
+                    args,
+                ),
+                rest,
+            )),
+            HandlerType::Http => serde_json::to_string(&(("http", &self.url), rest)),
+            HandlerType::Prompt => {
+                serde_json::to_string(&(("prompt", &self.prompt, &self.model), rest))
+            }
+            HandlerType::Agent => {
+                serde_json::to_string(&(("agent", &self.prompt, &self.model), rest))
+            }
+            HandlerType::McpTool => {
+                serde_json::to_string(&(("mcp_tool", &self.server, &self.tool, &self.input), rest))
+            }
+            HandlerType::Native => {
+                serde_json::to_string(&(("native", expand(&self.library, plugin_root)), rest))
+            }
+        };
+        written.expect("strings, numbers, booleans and JSON values always serialize")
     }
 }
 

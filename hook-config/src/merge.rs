@@ -25,7 +25,6 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
         .map(Path::to_path_buf)
         .unwrap_or_default();
     for (source, key_name, plugin_root, parsed) in sources {
-        let mut counters: HashMap<(String, String), usize> = HashMap::new();
         let layer = source.layer.as_str();
         let suppressed = switches.suppression(source.layer);
         for raw in parsed.broken {
@@ -44,7 +43,20 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
         }
         handlers.reserve(parsed.handlers.len());
         raws.reserve(parsed.handlers.len());
-        for raw in parsed.handlers {
+        // Each handler's index among those of its file with its event and matcher: the last
+        // part of its key. Counted on borrowed names before the handlers are taken apart.
+        let indexes: Vec<usize> = {
+            let mut counters: HashMap<(&str, &str), usize> = HashMap::new();
+            (parsed.handlers.iter())
+                .map(|raw| {
+                    let matcher = raw.matcher.as_deref().unwrap_or_default();
+                    let counter = counters.entry((raw.event.as_str(), matcher)).or_insert(0);
+                    *counter += 1;
+                    *counter - 1
+                })
+                .collect()
+        };
+        for (raw, counter) in parsed.handlers.into_iter().zip(indexes) {
             // The handler takes the parsed fields; the matcher and rule stay behind for the index.
             let RawHandler {
                 event,
@@ -56,11 +68,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
                 pos,
             } = raw;
             let matcher_text = matcher.as_deref().unwrap_or_default();
-            let counter = counters
-                .entry((event.as_str().to_owned(), matcher_text.to_owned()))
-                .or_insert(0);
             let key = format!("{layer}:{key_name}:{event}:{matcher_text}:{counter}");
-            *counter += 1;
             let library_path = crate::handler::resolve_library(
                 &config,
                 source.path.as_deref().map(Path::new),
@@ -85,52 +93,50 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     }
     // verboo: identical handlers (same event, matcher and what runs) collapse into the first
     // (see `Dedup`).
-    let mut identities: HashMap<(String, Option<Source>), u32> = HashMap::new();
-    let mut texts = Vec::with_capacity(handlers.len());
+    let dedup = dialect.rules().dedup_identical;
+    let texts: Vec<String> = if dedup {
+        handlers
+            .iter()
+            .map(|handler| handler.config.identity(handler.plugin_root.as_deref()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // Keys borrow the handlers and their identity texts; the merges are applied afterwards.
     let mut ids = Vec::with_capacity(handlers.len());
-    for (i, handler) in handlers.iter().enumerate() {
-        let id = if dialect.rules().dedup_identical {
-            let text = handler.config.identity(handler.plugin_root.as_deref());
-            let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
-            let id = *identities
-                .entry((text.clone(), dedup_domain(handler)))
-                .or_insert(next);
-            texts.push(text);
-            id
-        } else {
-            u32::try_from(i).unwrap_or(u32::MAX)
-        };
-        ids.push(id);
-    }
-    let mut keep = vec![true; handlers.len()];
-    if dialect.rules().dedup_identical {
-        type Group<'t> = (Event, Option<String>, &'t str, Option<Source>);
+    let mut merges: Vec<(usize, usize)> = Vec::new();
+    if dedup {
+        let mut identities: HashMap<(&str, Option<&Source>), u32> = HashMap::new();
+        type Group<'t> = (&'t Event, Option<&'t str>, &'t str, Option<&'t Source>);
         let mut first: HashMap<Group<'_>, usize> = HashMap::new();
-        for i in 0..handlers.len() {
-            if handlers[i].suppressed.is_some() {
+        for (i, handler) in handlers.iter().enumerate() {
+            let text = texts[i].as_str();
+            let domain = dedup_domain(handler);
+            let next = u32::try_from(identities.len()).unwrap_or(u32::MAX);
+            ids.push(*identities.entry((text, domain)).or_insert(next));
+            if handler.suppressed.is_some() {
                 continue;
             }
-            let group = |domain| {
-                (
-                    handlers[i].event.clone(),
-                    handlers[i].matcher.clone(),
-                    texts[i].as_str(),
-                    domain,
-                )
-            };
-            let own = group(dedup_domain(&handlers[i]));
-            let kept = first.get(&group(None)).or_else(|| first.get(&own)).copied();
-            match kept {
-                Some(j) => {
-                    let source = handlers[i].source.clone();
-                    handlers[j].duplicates.push(source);
-                    keep[i] = false;
-                }
+            let matcher = handler.matcher.as_deref();
+            let own = (&handler.event, matcher, text, domain);
+            match first
+                .get(&(&handler.event, matcher, text, None))
+                .or_else(|| first.get(&own))
+            {
+                Some(&j) => merges.push((i, j)),
                 None => {
                     first.insert(own, i);
                 }
             }
         }
+    } else {
+        ids.extend((0..handlers.len()).map(|i| u32::try_from(i).unwrap_or(u32::MAX)));
+    }
+    let mut keep = vec![true; handlers.len()];
+    for (i, j) in merges {
+        let source = handlers[i].source.clone();
+        handlers[j].duplicates.push(source);
+        keep[i] = false;
     }
     let mut kept_handlers = Vec::new();
     let mut compiled = Vec::new();
@@ -253,9 +259,9 @@ impl Switches {
 /// them), else the handler's own source, so a project, local, plugin or session hook is only
 /// ever merged with an identical one of the same file or plugin. An untrusted copy can then
 /// never take the place of a hook that would have run, and two plugins never share a hook.
-fn dedup_domain(handler: &Handler) -> Option<Source> {
+fn dedup_domain(handler: &Handler) -> Option<&Source> {
     match handler.source.layer {
         Layer::Managed | Layer::User => None,
-        _ => Some(handler.source.clone()),
+        _ => Some(&handler.source),
     }
 }
