@@ -303,7 +303,7 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     handlers.sort_by(|a, b| {
         (a.event.as_str(), a.matcher.as_deref()).cmp(&(b.event.as_str(), b.matcher.as_deref()))
     });
-    let view = crate::trust_commands::trust_view(&loaded);
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
     if let Some(error) = view.store_error() {
         errln!("warning: {error}; every hook that needs trust is listed as untrusted");
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
-use hook_config::{Handler, Loaded};
+use hook_config::Handler;
 use hook_protocol::{Layer, SkipReason};
 use hook_trust::{Grant, Refusal, TrustStatus, TrustView, check_keys, store_for};
 
@@ -39,12 +39,6 @@ pub(crate) enum Action {
     Untrust,
     Enable,
     Disable,
-}
-
-/// The trust of `loaded`'s handlers: the dialect's store in its home, hashing native libraries
-/// relative to the project.
-pub(crate) fn trust_view(loaded: &Loaded) -> TrustView {
-    TrustView::for_discovery(&loaded.discovery)
 }
 
 /// The engine's gate, whose messages name the trust commands with this `--home`/`--project`.
@@ -114,7 +108,7 @@ pub(crate) fn skip_warnings(view: &TrustView, outcome: &hook_protocol::Outcome) 
 pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
     let loaded = args.location.load()?;
     let dialect = args.location.dialect;
-    let view = trust_view(&loaded);
+    let view = TrustView::for_discovery(&loaded.discovery);
     if let Some(error) = view.store_error() {
         bail!("{error}");
     }
