@@ -135,20 +135,17 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     })
 }
 
-/// Runs `input` through `hooks` as `hook run` and `hook relay` do: trust gates each hook (its
-/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
-/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
-/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
-pub(crate) fn drive(
+/// `hooks` as `hook run` and `hook relay` run them: `options` with hooks killed when this
+/// thread ends, refusals naming the command that lets a hook run (with `location`'s flags), and
+/// the model client of `HOOK_MODEL_URL`.
+pub(crate) fn prepare(
     location: &Location,
     hooks: Hooks,
-    input: &hook_protocol::EventInput,
-    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
-) -> Result<ExitCode> {
-    let options = hook_exec::EngineOptions::default()
-        // Hooks start on this thread (a current-thread runtime below), which lives until the
-        // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
-        .with_kill_on_parent_death(true);
+    options: hook_exec::EngineOptions,
+) -> Hooks {
+    // Hooks start on this thread (a current-thread runtime), which lives until the process
+    // exits: a SIGKILL of `hook` takes their shells down too (Linux).
+    let options = options.with_kill_on_parent_death(true);
     // Trust decides what may run; each skip is also a warning on stderr naming the command
     // that lets the hook run.
     let mut hooks = hooks
@@ -159,6 +156,20 @@ pub(crate) fn drive(
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
         hooks = hooks.with_model_client(client);
     }
+    hooks
+}
+
+/// Runs `input` through `hooks` as `hook run` does: trust gates each hook (its
+/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
+/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
+/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
+pub(crate) fn drive(
+    location: &Location,
+    hooks: Hooks,
+    input: &hook_protocol::EventInput,
+    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    let hooks = prepare(location, hooks, hook_exec::EngineOptions::default());
     let view = hooks.trust().clone();
     let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
@@ -231,15 +242,15 @@ fn status_word(status: hook_protocol::RunStatus) -> &'static str {
     }
 }
 
-/// The signals that interrupt `hook run`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).
-struct Signals {
+/// The signals that interrupt `hook run` and `hook relay`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).
+pub(crate) struct Signals {
     #[cfg(unix)]
     streams: [(tokio::signal::unix::Signal, &'static str, u8); 3],
 }
 
 impl Signals {
     /// Starts listening; from now on these signals no longer end the process by themselves.
-    fn listen() -> std::io::Result<Signals> {
+    pub(crate) fn listen() -> std::io::Result<Signals> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
@@ -258,7 +269,7 @@ impl Signals {
     }
 
     /// The first signal received: its name and number.
-    async fn received(self) -> (&'static str, u8) {
+    pub(crate) async fn received(self) -> (&'static str, u8) {
         #[cfg(unix)]
         {
             let [(mut int, a, na), (mut term, b, nb), (mut hup, c, nc)] = self.streams;

@@ -231,6 +231,7 @@ pub mod command;
 // Side files of over-limit lime context: public for the integration tests, not API.
 #[doc(hidden)]
 pub mod context;
+pub mod detach;
 mod dispatch;
 mod env_file;
 mod hooks;
@@ -246,7 +247,7 @@ pub use background::AsyncResult;
 pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
-pub use dispatch::{Engine, EngineOptions};
+pub use dispatch::{AsyncHandlers, Engine, EngineOptions};
 /// The configuration crate [`Hooks::load`] reads with (its `LoadOptions`, `Environment`).
 pub use hook_config;
 pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
