@@ -172,6 +172,13 @@ fn answer(
     for note in &agent_event.tolerated {
         errln!("hook relay: {note}");
     }
+    if !std::path::Path::new(input.cwd()).is_dir() {
+        // A hook that cannot start there would be an error the agent lets through.
+        bail!(
+            "the event's cwd {} is not a directory: no hook can run there",
+            input.cwd()
+        );
+    }
     let project = match &args.project {
         Some(project) => project.clone(),
         None => (dialect.rules().project_dir_env)

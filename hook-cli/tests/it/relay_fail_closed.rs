@@ -230,3 +230,187 @@ fn the_hooks_get_the_agents_bytes_as_sent() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(&seen).unwrap(), bytes);
 }
+
+/// Waits (bounded: 30 s) until `path` exists.
+fn wait_for(path: &Path) -> bool {
+    for _ in 0..600 {
+        if path.exists() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+/// A verboo relay home whose user file holds `hooks` (verboo's user layer runs without trust).
+fn verboo_home(dir: &Path, hooks: Value) -> PathBuf {
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join("hook-relay")).unwrap();
+    let settings = json!({ "hooks": hooks }).to_string();
+    std::fs::write(home.join("hook-relay/settings.json"), settings).unwrap();
+    home
+}
+
+#[test]
+fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let go = dir.path().join("go");
+    let done = dir.path().join("done");
+    // The async hook waits for the test's go (at most its own timeout), then leaves a mark.
+    let waiter = format!(
+        "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
+        go.display(),
+        done.display()
+    );
+    let home = verboo_home(
+        dir.path(),
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": GUARD},
+            {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
+    );
+    let event = Event::PreToolUse;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    // The relay's output ends (its process and every pipe the agent reads) while the async
+    // hook still waits: were it held, this would wait for the hook's 60 s timeout, and `done`
+    // would never appear.
+    let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
+    assert!(!done.exists(), "the relay waited for the async hook");
+    assert!(
+        is_block(&agent_reads(Dialect::Verboo, &event, &out)),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::write(&go, "").unwrap();
+    assert!(wait_for(&done), "the async hook did not finish its work");
+}
+
+#[test]
+fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = verboo_home(
+        dir.path(),
+        json!({"SessionStart": [{"hooks": [{"type": "command",
+            "command": "echo 'export FROM_RELAY=1' >> \"$CLAUDE_ENV_FILE\""}]}]}),
+    );
+    let event = Event::SessionStart;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    let agent_file = dir.path().join("agent-env.sh");
+    std::fs::write(&agent_file, "export EARLIER=1").unwrap();
+    let run = |env_file: Option<&Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+        command
+            .args([
+                "relay",
+                "--dialect",
+                "verboo",
+                "--event",
+                "SessionStart",
+                "--home",
+            ])
+            .arg(&home)
+            .arg("--project")
+            .arg(&project)
+            .env_remove("CLAUDE_ENV_FILE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(file) = env_file {
+            command.env("CLAUDE_ENV_FILE", file);
+        }
+        let mut child = command.spawn().unwrap();
+        child.stdin.take().unwrap().write_all(&bytes).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(Some(&agent_file));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&agent_file).unwrap(),
+        "export EARLIER=1\nexport FROM_RELAY=1\n"
+    );
+    // Without the agent's file, or through a symlink, nothing is lost silently.
+    let out = run(None);
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    assert!(message.contains("was not kept"), "{message}");
+    let link = dir.path().join("link.sh");
+    std::os::unix::fs::symlink(&agent_file, &link).unwrap();
+    let out = run(Some(&link));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    assert!(message.contains("could not be added"), "{message}");
+    assert_eq!(
+        std::fs::read_to_string(&agent_file).unwrap(),
+        "export EARLIER=1\nexport FROM_RELAY=1\n"
+    );
+}
+
+#[test]
+fn the_system_message_escapes_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let output = r#"{"systemMessage": "clean\u001b[2J\u001b[Hfake prompt\u202e"}"#;
+    let home = verboo_home(
+        dir.path(),
+        json!({"SessionStart": [{"hooks": [{"type": "command",
+            "command": format!("echo '{output}'")}]}]}),
+    );
+    let event = Event::SessionStart;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    assert_eq!(message, "clean\\x1b[2J\\x1b[Hfake prompt\\u{202e}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_while_the_guard_runs_answers_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let started = dir.path().join("started");
+    let slow = format!("touch '{}'; exec sleep 300", started.display());
+    let home = verboo_home(
+        dir.path(),
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": slow}]}]}),
+    );
+    let event = Event::PreToolUse;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args([
+            "relay",
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--home",
+        ])
+        .arg(&home)
+        .arg("--project")
+        .arg(&project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    assert!(wait_for(&started), "the guard never started");
+    let status = Command::new("kill")
+        .args(["-s", "TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(is_block(&agent_reads(Dialect::Verboo, &event, &out)));
+    assert!(
+        text(&out.stderr).contains("SIGTERM"),
+        "{}",
+        text(&out.stderr)
+    );
+}
