@@ -5,6 +5,32 @@
 //! twice), dispatches them with trust, and answers in the agent's own wire format
 //! ([`agent_reply`]). Choices:
 //!
+//! - **It fails closed.** Both agents read a hook's exit 1, a crash or a timeout as "hook error,
+//!   go ahead", so a relay that guards must never end that way on an event it could not
+//!   evaluate. Whatever keeps the event from being evaluated — stdin unreadable, not JSON, over
+//!   64 MiB or empty; no event name, or another one than the entry's `--event`; a field the
+//!   engine needs (`cwd`, and what the matchers test) missing or of the wrong type; a `cwd` that
+//!   is not a directory; a configuration that cannot be loaded; SIGINT, SIGTERM or SIGHUP
+//!   before the answer; a panic — is answered as a **block** on every event that can block:
+//!   exit 2 with the reason on stderr (both agents' block there, whatever the event's JSON), and
+//!   the event's JSON block form on stdout too where it has one (both agents ignore stdout beside
+//!   exit 2). On an event that cannot block, the failure is said in `systemMessage` and on
+//!   stderr, exit 0. With no event known at all (garbage on stdin and no `--event`), exit 2.
+//!   A `Stop` or `SubagentStop` that cannot be read therefore keeps the agent working, with the
+//!   reason: the rule is the same on every event that can block.
+//! - **What the agents really send is read** ([`read_agent_event`]): lone surrogate escapes,
+//!   nesting past 128 levels, fields a newer or older agent adds or leaves out. The hooks get
+//!   the agent's bytes as they were sent ([`hook_exec::Engine::dispatch_bytes`]); only the
+//!   fields the engine needs must make sense.
+//! - **A broken relay file is not such a failure**: its handlers are left out on their own
+//!   (`invalid`), the others run, and the user is told on every event, so a project's file
+//!   cannot make the agent refuse everything.
+//! - **The answer is never held**: `async` hooks are not run by the process that answers. It
+//!   starts this program again (`--async-waiter`, hidden) in a session of its own with the
+//!   event on stdin ([`hook_exec::detach`]); that process runs only the event's async hooks,
+//!   each bounded by its own timeout, and outlives the relay. The agent waits only for the
+//!   answer. What an async hook prints has no one to go to (Claude Code would show it on the
+//!   next turn): a limitation.
 //! - **Every field goes where the event's output schema has it**; what the event cannot carry
 //!   (context on an event without `additionalContext`, say) is said on stderr and, where the
 //!   event has one, in `systemMessage`; context that has nowhere to go joins a block's reason.
@@ -14,9 +40,15 @@
 //!   as exit code 2 with the reason on stderr, which both agents read as a block where one is
 //!   possible.
 //! - **Skipped hooks** (untrusted, modified, invalid) are named in `systemMessage` and on
-//!   stderr with the command that lets them run: never silently left out.
-//! - **The relay's own failures** (no event, unreadable input) exit 1: both agents show that
-//!   to the user and go on, as for any broken hook.
+//!   stderr with the command that lets them run: never silently left out. On `SessionStart`,
+//!   every relay hook of any event that waits for trust is announced at the top of the
+//!   session, not only on the event it would have guarded.
+//! - **`systemMessage` is shown on the agent's screen**: its control characters and
+//!   bidirectional overrides are escaped as everything `hook` prints for a person.
+//! - **`CLAUDE_ENV_FILE`**: what the relay's hooks write to theirs (the engine gives each
+//!   dispatch a private one) is appended to the agent's own file, on a line of its own, never
+//!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
+//!   written, `systemMessage` says the environment was not kept.
 
 use std::io::Read as _;
 use std::path::PathBuf;
