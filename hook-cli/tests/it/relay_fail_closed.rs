@@ -414,3 +414,42 @@ fn a_signal_while_the_guard_runs_answers_block() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn hook_run_reads_what_the_agents_send_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": GUARD}]}]}});
+    std::fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+    let event = Event::PreToolUse;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, Some(r#""x\ud800""#));
+    let input = dir.path().join("event.json");
+    std::fs::write(&input, &bytes).unwrap();
+    let home_arg = home.display().to_string();
+    let project_arg = project.display().to_string();
+    let input_arg = input.display().to_string();
+    let out = hook(
+        &[
+            "run",
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--home",
+            &home_arg,
+            "--project",
+            &project_arg,
+            "--input",
+            &input_arg,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outcome["decision"], "block", "{outcome}");
+    assert!(text(&out.stderr).contains("lone surrogate"));
+}
