@@ -47,6 +47,10 @@ pub struct EngineOptions {
     pub kill_on_parent_death: bool,
     /// Where `async` handlers run. Default [`AsyncHandlers::InProcess`].
     pub async_handlers: AsyncHandlers,
+    /// The journal every dispatch is recorded in (front end `library`; see [`crate::journal`]).
+    /// `None` (the default) records nothing. A line that cannot be written never changes the
+    /// outcome: the first error is kept in [`Journal::first_error`](crate::Journal::first_error).
+    pub journal: Option<Arc<crate::Journal>>,
 }
 
 /// Where a dispatch runs its `async` (background) command handlers.
@@ -110,6 +114,12 @@ impl EngineOptions {
         self
     }
 
+    /// These options with [`EngineOptions::journal`] set.
+    pub fn with_journal(mut self, journal: Arc<crate::Journal>) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
     /// These options with [`EngineOptions::kill_on_parent_death`] set.
     pub fn with_kill_on_parent_death(mut self, kill: bool) -> Self {
         self.kill_on_parent_death = kill;
@@ -127,6 +137,7 @@ impl Default for EngineOptions {
             pipe_grace: crate::command::PIPE_GRACE,
             kill_on_parent_death: false,
             async_handlers: AsyncHandlers::InProcess,
+            journal: None,
         }
     }
 }
@@ -366,6 +377,12 @@ impl Engine {
             env_file.report(&mut outcome);
         }
         self.limit_stop_loops(input.session_id(), &mut outcome);
+        if let Some(journal) = &self.options.journal
+            && !only_async
+        {
+            // Never fails the dispatch: the journal keeps its first error for the embedder.
+            let _ = journal.append(&crate::journal::Record::new("library", input, &outcome));
+        }
         outcome
     }
 

@@ -243,6 +243,7 @@ mod env_file;
 mod hooks;
 #[cfg(feature = "http")]
 pub mod http;
+pub mod journal;
 mod mcp;
 pub mod native;
 mod runner;
@@ -260,6 +261,7 @@ pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
 /// The trust crate [`Hooks`] gates with (its `TrustView`, `TrustGate`, `Refusal`).
 pub use hook_trust;
 pub use hooks::Hooks;
+pub use journal::{Journal, JournalError};
 #[cfg(feature = "http")]
 pub use http::HttpError;
 pub use native::NativeError;

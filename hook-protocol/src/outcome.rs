@@ -253,6 +253,38 @@ pub struct Run {
     /// Output fields the hook gave that have no effect on this event (never dropped silently).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the handler printed on stderr, cut to its first and last bytes
+    /// ([`stderr_excerpt`]); `None` when it printed nothing there (or did not run). Kept because
+    /// a failed or timed-out hook's stderr is usually the only word on why (the journal and
+    /// `hook log` show it); it is diagnostics, never a decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+}
+
+/// How many bytes of the start, and of the end, of a handler's stderr [`Run::stderr`] keeps.
+pub const STDERR_EXCERPT_BYTES: usize = 512;
+
+/// `stderr` cut for [`Run::stderr`]: whole when it fits in 2 × [`STDERR_EXCERPT_BYTES`],
+/// otherwise its first and last [`STDERR_EXCERPT_BYTES`] bytes around a note of how many were
+/// left out (cut on character boundaries, invalid UTF-8 replaced); `None` when it is empty or
+/// only whitespace.
+pub fn stderr_excerpt(stderr: &[u8]) -> Option<String> {
+    if stderr.trim_ascii().is_empty() {
+        return None;
+    }
+    let keep = STDERR_EXCERPT_BYTES;
+    if stderr.len() <= 2 * keep {
+        return Some(String::from_utf8_lossy(stderr).into_owned());
+    }
+    let head = String::from_utf8_lossy(&stderr[..keep]);
+    let tail = String::from_utf8_lossy(&stderr[stderr.len() - keep..]);
+    // A character cut in two at either end is one U+FFFD: drop it.
+    let head = head.trim_end_matches('\u{fffd}');
+    let tail = tail.trim_start_matches('\u{fffd}');
+    Some(format!(
+        "{head}\n[... {} bytes omitted ...]\n{tail}",
+        stderr.len() - 2 * keep
+    ))
 }
 
 /// The context one hook added (an entry of [`Outcome::additional_contexts`]).
@@ -336,6 +368,7 @@ impl Run {
             duration_ms: None,
             error: None,
             warnings: Vec::new(),
+            stderr: None,
         }
     }
 }
