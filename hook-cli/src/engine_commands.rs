@@ -49,7 +49,7 @@ impl Location {
         Ok(hooks)
     }
 
-    fn load_options(&self) -> Result<LoadOptions> {
+    pub(crate) fn load_options(&self) -> Result<LoadOptions> {
         let project = self.project_dir()?;
         let mut options =
             LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
@@ -200,6 +200,7 @@ pub(crate) fn drive(
     report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
 ) -> Result<ExitCode> {
     let hooks = prepare(location, hooks, hook_exec::EngineOptions::default());
+    let home = hooks.discovery().home.clone();
     let view = hooks.trust().clone();
     let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
@@ -235,6 +236,7 @@ pub(crate) fn drive(
         for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
             errln!("{warning}");
         }
+        crate::journal_commands::record("run", &home, input, &outcome, None);
         let code = report(&outcome)?;
         if engine.pending_async(&session_id) == 0 {
             return Ok(Ok(code));

@@ -72,6 +72,7 @@ use hook_protocol::{
 
 mod author_commands;
 mod engine_commands;
+mod journal_commands;
 mod new_command;
 mod relay_command;
 mod relay_install;
@@ -151,6 +152,17 @@ enum Command {
         after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
+    /// Show the journal: what the hooks did, newest first, one line a dispatch.
+    #[command(
+        after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` and `hook relay` record every dispatch in <home>/hook-journal/ (HOOK_JOURNAL=off turns it off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
+    )]
+    Log(journal_commands::LogArgs),
+    /// Per hook over a window: runs, blocks, failures, time-outs, skips, durations, and flags
+    /// for hooks that need a look.
+    #[command(
+        after_help = "Examples:\n  hook stats --dialect verboo --since 7d\n  hook stats --dialect lime --slow-ms 500 --json\n\nFlags: always fails; never matched; always exit 0 with no output on a blocking event (a guard that may have stopped guarding); slow (p95 over --slow-ms)."
+    )]
+    Stats(journal_commands::StatsArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -231,6 +243,8 @@ fn main() -> ExitCode {
         Command::Disable(args) => trust_commands::run(trust_commands::Action::Disable, args),
         Command::Test(args) => author_commands::test(args),
         Command::Relay(args) => relay_command::relay(args),
+        Command::Log(args) => journal_commands::log(args),
+        Command::Stats(args) => journal_commands::stats(args),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {

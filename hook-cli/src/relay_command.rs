@@ -284,6 +284,8 @@ fn answer(
         }
     }
     let reply = agent_reply(&outcome);
+    let home = &hooks.discovery().home;
+    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     for line in &reply.stderr {
         errln!("hook relay: {line}");
     }
