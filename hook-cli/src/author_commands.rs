@@ -89,8 +89,8 @@ pub(crate) struct TestArgs {
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
     /// The event the hook is meant for.
-    #[arg(long)]
-    event: String,
+    #[arg(long, required_unless_present = "expectations")]
+    event: Option<String>,
     /// The tool the hook is meant for (tool events).
     #[arg(long)]
     tool: Option<String>,
@@ -108,8 +108,23 @@ pub(crate) struct TestArgs {
     #[arg(long, value_name = "LIBRARY", conflicts_with = "command")]
     native: Option<PathBuf>,
     /// The hook's command and arguments.
-    #[arg(last = true, required_unless_present = "native", num_args = 1..)]
+    #[arg(last = true, required_unless_present_any = ["native", "expectations"], num_args = 1..)]
     command: Vec<String>,
+    /// Check the expectations file (default: `<project>/.claude/hook-expectations.toml`,
+    /// `.lime/…`, `.wuu/…`) against the configured hooks instead: a pass/fail table, exit 1 on
+    /// a failed case.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "",
+        conflicts_with_all = ["native", "command", "input", "tool"])]
+    expectations: Option<PathBuf>,
+    /// With --expectations: the project directory (default: the current directory).
+    #[arg(long, value_name = "DIR", requires = "expectations")]
+    project: Option<PathBuf>,
+    /// With --expectations: replaces the dialect's home.
+    #[arg(long, value_name = "DIR", requires = "expectations")]
+    home: Option<PathBuf>,
+    /// With --expectations: the hooks `hook relay` runs instead of the agent's own.
+    #[arg(long, requires = "expectations")]
+    relay: bool,
 }
 
 /// The longest `--timeout`: a day. A hook test that needs longer is not a test.
@@ -175,8 +190,17 @@ struct Report {
 
 /// `hook test`: the verification every author should run, automated.
 pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
+    if let Some(file) = &args.expectations {
+        let location = crate::engine_commands::Location {
+            dialect: args.dialect,
+            project: args.project.clone(),
+            home: args.home.clone(),
+            relay: args.relay,
+        };
+        return crate::expectations::command(&location, file, args.json);
+    }
     let dialect = args.dialect;
-    let event = known_event(dialect, &args.event)?;
+    let event = known_event(dialect, args.event.as_deref().unwrap_or_default())?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let cwd_text = cwd.display().to_string();
     let command = shell_join(&args.command);
@@ -310,7 +334,7 @@ fn cases(
 
 /// `given` over the minimal event: the fields of `example` that `given` lacks are added, as the
 /// SDK's test helpers do, and named (in order) so the report can say what was filled.
-fn fill(example: Value, given: serde_json::Map<String, Value>) -> (Value, Vec<String>) {
+pub(crate) fn fill(example: Value, given: serde_json::Map<String, Value>) -> (Value, Vec<String>) {
     let Value::Object(mut input) = example else {
         return (Value::Object(given), Vec::new());
     };

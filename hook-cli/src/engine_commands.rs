@@ -63,7 +63,7 @@ impl Location {
     }
 
     /// The project directory, absolute, so that keys do not depend on how it was typed.
-    fn project_dir(&self) -> Result<PathBuf> {
+    pub(crate) fn project_dir(&self) -> Result<PathBuf> {
         match &self.project {
             Some(dir) => existing_dir(dir, "project"),
             None => std::env::current_dir().context("cannot read the current directory"),

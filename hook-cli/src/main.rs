@@ -71,7 +71,9 @@ use hook_protocol::{
 };
 
 mod author_commands;
+mod doctor_command;
 mod engine_commands;
+mod expectations;
 mod journal_commands;
 mod new_command;
 mod relay_command;
@@ -133,7 +135,7 @@ enum Command {
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,
     /// another event; report what it decided and whether its output is valid.
     #[command(
-        after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output."
+        after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n  hook test --dialect verboo --expectations\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output. With --expectations [FILE] (default <project>/.claude/hook-expectations.toml, .lime/, .wuu/): each [[case]] (event, tool, a partial input, expect = block|allow|ask|defer|rewrite|context|stop, reason_contains, context_contains) runs through the configured hooks; exit 1 on a failed case."
     )]
     Test(author_commands::TestArgs),
     /// Translate a hooks configuration to another dialect; warnings name what has no equivalent.
@@ -163,6 +165,12 @@ enum Command {
         after_help = "Examples:\n  hook stats --dialect verboo --since 7d\n  hook stats --dialect lime --slow-ms 500 --json\n\nFlags: always fails; never matched; always exit 0 with no output on a blocking event (a guard that may have stopped guarding); slow (p95 over --slow-ms)."
     )]
     Stats(journal_commands::StatsArgs),
+    /// Check every configured hook in the environment the agent gives it: programs on the
+    /// agent's PATH, scripts, interpreters, matchers, timeouts, trust, expectations.
+    #[command(
+        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists. Exit 1 on an error."
+    )]
+    Doctor(doctor_command::DoctorArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -245,6 +253,7 @@ fn main() -> ExitCode {
         Command::Relay(args) => relay_command::relay(args),
         Command::Log(args) => journal_commands::log(args),
         Command::Stats(args) => journal_commands::stats(args),
+        Command::Doctor(args) => doctor_command::doctor(args),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {

@@ -1,0 +1,573 @@
+//! `hook doctor`: static checks of every configured hook, in the environment the agent gives
+//! it.
+//!
+//! The classic silent failure is a guard whose program is not where the agent looks: Claude
+//! Code and Codex start hooks with their own `PATH` (often not the shell's: no `~/.local/bin`,
+//! no Homebrew, no `nvm`), the guard's `jq` is not found, it reads an empty command and exits
+//! 0, and every call is allowed. `hook doctor` checks against that `PATH`: the one `hook relay`
+//! last ran with (the journal records it), else `--path`, else its own.
+//!
+//! Checks, each a finding with a severity, the hook's key, its `file:line:col` and a fix:
+//!
+//! - the configuration's own diagnostics (what `hook list` prints);
+//! - a command's program resolves on that `PATH` (or, as a path, exists) and is executable;
+//!   shell builtins are not looked up; `$VAR`/`${VAR}` of the project variable and `$HOME`
+//!   are expanded, other variables leave the word unchecked;
+//! - a script the command names (directly, or after an interpreter such as `bash` or
+//!   `python3`) exists, is executable when run directly, and its `#!` interpreter resolves;
+//! - `jq`, `python3` and `node`, named by the command or its script, are on that `PATH`;
+//! - a matcher on a tool event can match at least one tool the agents have (a warning: MCP
+//!   tools and tools of newer agents are not known here);
+//! - the timeout is within what the event allows (`SessionEnd`: the session is closing; lime
+//!   cuts it at 3 s, and a long one is a warning in the other dialects);
+//! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
+//!   that changes it;
+//! - the expectations file (`hook test --expectations`), when the project has one: each failed
+//!   case is an error.
+//!
+//! What it cannot see: what a script does at run time (its imports, the programs it builds
+//! names for), and programs named in a script other than those three. Exit 1 on an error.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hook_config::{Handler, Matcher, Severity};
+use hook_protocol::{HandlerType, MatchTarget};
+use hook_trust::TrustStatus;
+use serde::Serialize;
+
+use crate::engine_commands::Location;
+use crate::journal_commands::Style;
+use crate::terminal::{one_line, outln, print_exact, println_exact};
+
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
+    #[command(flatten)]
+    location: Location,
+    /// The PATH to check programs against (default: the agent's, as `hook relay` last
+    /// recorded it in the journal; else this shell's).
+    #[arg(long, value_name = "PATH")]
+    path: Option<String>,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One problem found.
+#[derive(Debug, Serialize)]
+struct Finding {
+    severity: &'static str,
+    /// The hook's key, or `-` for the configuration as a whole.
+    key: String,
+    /// `file:line:col` (or the file) where the hook is configured.
+    location: String,
+    message: String,
+    fix: Option<String>,
+}
+
+/// Programs a hook is known to need when its command or script names them.
+const NEEDED: &[&str] = &["jq", "python3", "node"];
+
+/// Programs that run a script named after them.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "deno", "bun",
+    "ruby", "perl", "php", "pwsh",
+];
+
+/// Shell builtins and keywords: never looked up on `PATH`.
+const BUILTINS: &[&str] = &[
+    "echo", "printf", "exit", "true", "false", "test", "[", "[[", "cd", "read", "export", "set",
+    "unset", "if", "for", "while", "until", "case", "eval", "source", ".", ":", "exec", "return",
+    "shift", "trap", "wait", "umask", "command", "type", "local", "!", "{", "(",
+];
+
+/// Tool names of the agents (in the spelling each dialect normalises to).
+const TOOLS: &[&str] = &[
+    "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch",
+    "Task", "Agent", "TodoWrite", "NotebookEdit", "NotebookRead", "ExitPlanMode", "BashOutput",
+    "KillShell", "KillBash", "SlashCommand", "Skill", "AskUserQuestion", "apply_patch", "shell",
+    "exec_command", "write_stdin", "update_plan", "view_image", "read_file", "list_dir",
+    "grep_files", "web_search", "local_shell", "unified_exec",
+];
+
+/// A `SessionEnd` hook that may take longer than this is a warning where the dialect sets no
+/// maximum: the agent is closing.
+const SESSION_END_SECONDS: f64 = 5.0;
+
+/// `hook doctor`.
+pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
+    let location = &args.location;
+    let dialect = location.dialect;
+    // Its diagnostics are findings here, not stderr lines.
+    let loaded = hook_config::load(&location.load_options()?)
+        .context("cannot load the hook configuration")?;
+    let home = loaded.discovery.home.clone();
+    let project = location.project_dir()?;
+    let (path, path_source) = match (&args.path, crate::journal_commands::recorded_path(&home)) {
+        (Some(path), _) => (path.clone(), "--path".to_owned()),
+        (None, Some((path, time))) => (path, format!("the agent's, recorded by hook relay at {time}")),
+        (None, None) => (
+            std::env::var("PATH").unwrap_or_default(),
+            "this shell's (no hook relay dispatch in the journal yet)".to_owned(),
+        ),
+    };
+    let env = Env {
+        path: std::env::split_paths(&path).collect(),
+        project: project.clone(),
+        project_var: dialect.rules().project_dir_env,
+    };
+    let mut findings = Vec::new();
+    for diagnostic in &loaded.diagnostics {
+        let mut location_text = diagnostic.path.clone();
+        if let Some(line) = diagnostic.line {
+            location_text.push_str(&format!(":{line}"));
+            if let Some(column) = diagnostic.column {
+                location_text.push_str(&format!(":{column}"));
+            }
+        }
+        findings.push(Finding {
+            severity: match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            key: "-".into(),
+            location: location_text,
+            message: diagnostic.message.clone(),
+            fix: Some("edit the file (`hook validate --config FILE` checks it)".into()),
+        });
+    }
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
+    let flags = crate::trust_commands::location_flags(location);
+    let handlers = loaded.registry.handlers();
+    for handler in handlers {
+        let mut add = |severity: &'static str, message: String, fix: Option<String>| {
+            findings.push(Finding {
+                severity,
+                key: handler.key.clone(),
+                location: where_configured(handler),
+                message,
+                fix,
+            });
+        };
+        if handler.config.handler_type == HandlerType::Command {
+            check_command(handler, &env, &mut add);
+        }
+        check_matcher(handler, dialect, &mut add);
+        check_timeout(handler, dialect, &mut add);
+        let trust = view.evaluate(handler);
+        match trust.status {
+            TrustStatus::Untrusted | TrustStatus::Modified => add(
+                "warning",
+                format!("it will not run: {}", trust_word(trust.status)),
+                Some(format!(
+                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} '{}'`",
+                    handler.key
+                )),
+            ),
+            _ => {}
+        }
+        if !trust.enabled {
+            add(
+                "info",
+                "it is disabled".into(),
+                Some(format!(
+                    "`hook enable --dialect {dialect}{flags} '{}'`",
+                    handler.key
+                )),
+            );
+        }
+    }
+    let expectations = crate::expectations::default_file(location, &project);
+    let mut expectation_results = None;
+    if expectations.is_file() {
+        match crate::expectations::run(location, &expectations) {
+            Ok(results) => {
+                for result in results.iter().filter(|r| !r.passed) {
+                    findings.push(Finding {
+                        severity: "error",
+                        key: "-".into(),
+                        location: expectations.display().to_string(),
+                        message: format!(
+                            "expectation `{}` failed: {}",
+                            result.name,
+                            result.problem.as_deref().unwrap_or("")
+                        ),
+                        fix: Some(
+                            "fix the hook (or the expectation): `hook test --expectations` shows each case".into(),
+                        ),
+                    });
+                }
+                expectation_results = Some(results);
+            }
+            Err(error) => findings.push(Finding {
+                severity: "error",
+                key: "-".into(),
+                location: expectations.display().to_string(),
+                message: format!("{error:#}"),
+                fix: Some("see `hook test --help` for the file's format".into()),
+            }),
+        }
+    }
+    let errors = findings.iter().filter(|f| f.severity == "error").count();
+    let warnings = findings.iter().filter(|f| f.severity == "warning").count();
+    if args.json {
+        println_exact(&serde_json::to_string_pretty(&serde_json::json!({
+            "ok": errors == 0,
+            "path": path,
+            "path_source": path_source,
+            "hooks": handlers.len(),
+            "findings": findings,
+            "expectations": expectation_results,
+        }))?);
+    } else {
+        let style = Style::detect();
+        outln!(
+            "hook doctor: {dialect}, {} hook(s); PATH: {path_source}",
+            handlers.len()
+        );
+        for finding in &findings {
+            let colour = match finding.severity {
+                "error" => "31",
+                "warning" => "33",
+                _ => "2",
+            };
+            print_exact(&format!(
+                "{} {} {}\n    {}\n",
+                style.paint(colour, &format!("{:<7}", finding.severity)),
+                style.paint("1", &finding.key),
+                style.paint("2", &finding.location),
+                one_line(&finding.message),
+            ));
+            if let Some(fix) = &finding.fix {
+                print_exact(&format!("    {} {}\n", style.paint("32", "fix:"), one_line(fix)));
+            }
+        }
+        if let Some(results) = &expectation_results {
+            outln!(
+                "expectations ({}): {} of {} met",
+                expectations.display(),
+                results.iter().filter(|r| r.passed).count(),
+                results.len()
+            );
+        }
+        outln!("{errors} error(s), {warnings} warning(s)");
+    }
+    Ok(if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn trust_word(status: TrustStatus) -> &'static str {
+    match status {
+        TrustStatus::Untrusted => "it has never been trusted",
+        TrustStatus::Modified => "it changed since it was trusted",
+        _ => "",
+    }
+}
+
+/// `file:line:col` of a handler, or its file, or its layer.
+fn where_configured(handler: &Handler) -> String {
+    let file = handler
+        .source
+        .path
+        .clone()
+        .unwrap_or_else(|| handler.source.layer.to_string());
+    match &handler.position {
+        Some(pos) => format!("{file}:{}:{}", pos.line, pos.column),
+        None => file,
+    }
+}
+
+/// What the hook's command is checked against.
+struct Env {
+    path: Vec<PathBuf>,
+    project: PathBuf,
+    project_var: Option<&'static str>,
+}
+
+impl Env {
+    /// `name` on the `PATH`, executable.
+    fn which(&self, name: &str) -> Option<PathBuf> {
+        self.path
+            .iter()
+            .map(|dir| dir.join(name))
+            .find(|candidate| is_executable(candidate))
+    }
+
+    /// `word` with the project variable and `$HOME` expanded; `None` when another variable
+    /// is left in it.
+    fn expand(&self, word: &str) -> Option<String> {
+        let mut text = word.to_owned();
+        if let Some(var) = self.project_var {
+            let project = self.project.display().to_string();
+            text = text
+                .replace(&format!("${{{var}}}"), &project)
+                .replace(&format!("${var}"), &project);
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            let home = home.to_string_lossy().into_owned();
+            text = text.replace("${HOME}", &home).replace("$HOME", &home);
+            if let Some(rest) = text.strip_prefix("~/") {
+                text = format!("{home}/{rest}");
+            }
+        }
+        (!text.contains('$') && !text.contains('`')).then_some(text)
+    }
+
+    /// A path word made absolute against the project (where hooks run).
+    fn resolve(&self, word: &str) -> PathBuf {
+        let path = Path::new(word);
+        if path.is_absolute() {
+            path.to_owned()
+        } else {
+            self.project.join(path)
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+type Add<'a> = dyn FnMut(&'static str, String, Option<String>) + 'a;
+
+fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
+    let Some(command) = handler.expanded_command() else {
+        return;
+    };
+    // The first simple command of the line is the hook's program.
+    let first = command
+        .split(['|', ';', '&', '\n'])
+        .next()
+        .unwrap_or_default();
+    let Some(words) = shlex::split(first) else {
+        add(
+            "info",
+            "the command's quoting could not be read: its program is not checked".into(),
+            None,
+        );
+        return;
+    };
+    let mut words = words
+        .into_iter()
+        .skip_while(|w| is_assignment(w) || w == "env" || w == "exec" || w == "nohup");
+    let Some(program) = words.next() else {
+        return;
+    };
+    let mut scanned = command.clone();
+    if BUILTINS.contains(&program.as_str()) {
+        check_needed(&scanned, "the command", env, add);
+        return;
+    }
+    let Some(program) = env.expand(&program) else {
+        check_needed(&scanned, "the command", env, add);
+        return;
+    };
+    let mut script: Option<PathBuf> = None;
+    if program.contains('/') {
+        let path = env.resolve(&program);
+        if !path.exists() {
+            add(
+                "error",
+                format!("its program {} does not exist", path.display()),
+                Some("fix the path in the command (relative paths are from the project, where hooks run)".into()),
+            );
+            return;
+        }
+        if !is_executable(&path) {
+            add(
+                "error",
+                format!("{} is not executable: the agent cannot start it", path.display()),
+                Some(format!("`chmod +x {}`", path.display())),
+            );
+        }
+        script = Some(path);
+    } else if env.which(&program).is_none() {
+        add(
+            "error",
+            format!("`{program}` is not on the agent's PATH: the hook cannot start"),
+            Some(format!(
+                "install `{program}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
+            )),
+        );
+        return;
+    } else if INTERPRETERS.contains(&program.as_str()) {
+        // `bash x.sh`, `python3 scripts/check.py`: the first word that is not an option.
+        let named = words.find(|w| !w.starts_with('-'));
+        if let Some(named) = named.and_then(|w| env.expand(&w)) {
+            let path = env.resolve(&named);
+            if looks_like_a_file(&named) && !path.exists() {
+                add(
+                    "error",
+                    format!("its script {} does not exist", path.display()),
+                    Some("fix the path in the command (relative paths are from the project)".into()),
+                );
+                return;
+            }
+            if path.is_file() {
+                script = Some(path);
+            }
+        }
+    }
+    if let Some(script) = &script
+        && let Some(text) = read_head(script)
+    {
+        if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
+            && program.contains('/')
+        {
+            check_shebang(line, script, env, add);
+        }
+        scanned.push('\n');
+        scanned.push_str(&text);
+    }
+    check_needed(&scanned, "the hook", env, add);
+}
+
+/// `NAME=value` before a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn looks_like_a_file(word: &str) -> bool {
+    word.contains('/') || word.contains('.')
+}
+
+/// The first 256 KiB of a script, as text.
+fn read_head(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    file.take(256 * 1024).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn check_shebang(line: &str, script: &Path, env: &Env, add: &mut Add<'_>) {
+    let mut words = line.split_whitespace();
+    let Some(interpreter) = words.next() else {
+        return;
+    };
+    if interpreter.ends_with("/env") {
+        let name = words.find(|w| !w.starts_with('-'));
+        if let Some(name) = name
+            && env.which(name).is_none()
+        {
+            add(
+                "error",
+                format!(
+                    "{}'s interpreter `{name}` (#!{line}) is not on the agent's PATH",
+                    script.display()
+                ),
+                Some(format!(
+                    "install `{name}`, or write its full path in the #! line"
+                )),
+            );
+        }
+    } else if !is_executable(Path::new(interpreter)) {
+        add(
+            "error",
+            format!(
+                "{}'s interpreter {interpreter} (#!{line}) does not exist or is not executable",
+                script.display()
+            ),
+            Some("fix the #! line (`#!/usr/bin/env NAME` finds it on PATH)".into()),
+        );
+    }
+}
+
+/// `jq`, `python3`, `node` named as commands in `text`, and missing from the PATH.
+fn check_needed(text: &str, what: &str, env: &Env, add: &mut Add<'_>) {
+    for name in NEEDED {
+        if names_command(text, name) && env.which(name).is_none() {
+            add(
+                "error",
+                format!(
+                    "{what} calls `{name}`, which is not on the agent's PATH: it fails there (a guard may then read nothing and allow)"
+                ),
+                Some(format!(
+                    "install `{name}` where the agent finds it, or call it by its full path"
+                )),
+            );
+        }
+    }
+}
+
+/// Whether `name` appears in `text` as a word in command position-ish (not inside another
+/// word or a path).
+fn names_command(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        let bounded_before = before.is_none_or(|c| c.is_whitespace() || "|;&($`'\"".contains(c));
+        let bounded_after = after.is_none_or(|c| c.is_whitespace() || ";|&)'\"`".contains(c));
+        bounded_before && bounded_after
+    })
+}
+
+fn check_matcher(handler: &Handler, dialect: hook_protocol::Dialect, add: &mut Add<'_>) {
+    if handler.event.match_target(dialect) != MatchTarget::ToolName {
+        return;
+    }
+    let Ok(matcher) = Matcher::compile(dialect, handler.matcher.as_deref()) else {
+        // An invalid matcher is a diagnostic already.
+        return;
+    };
+    let raw = handler.matcher.as_deref().unwrap_or("");
+    if raw.contains("mcp") {
+        return;
+    }
+    let rules = dialect.rules();
+    let matches_one = TOOLS
+        .iter()
+        .any(|tool| matcher.is_match(&rules.tool_name(tool)));
+    if !matches_one {
+        add(
+            "warning",
+            format!("its matcher `{raw}` matches none of the agents' tools: it may never run"),
+            Some(format!(
+                "check the tool's spelling (case matters): {}",
+                TOOLS[..8].join(", ")
+            )),
+        );
+    }
+}
+
+fn check_timeout(handler: &Handler, dialect: hook_protocol::Dialect, add: &mut Add<'_>) {
+    let (_, max) = hook_config::timeout_limits(dialect, &handler.event, handler.config.handler_type);
+    let written = handler.config.timeout;
+    let effective = handler.timeout.as_secs_f64();
+    if let (Some(max), Some(written)) = (max, written)
+        && written > max
+    {
+        add(
+            "error",
+            format!(
+                "its timeout of {written} s is longer than {} allows ({max} s): it is cut at {max} s",
+                handler.event
+            ),
+            Some(format!("set `timeout` to at most {max}")),
+        );
+    } else if handler.event == hook_protocol::Event::SessionEnd && effective > SESSION_END_SECONDS {
+        add(
+            "warning",
+            format!(
+                "SessionEnd hook may take {effective} s: the agent is closing and may not wait that long"
+            ),
+            Some(format!(
+                "set `timeout` to a few seconds (at most {SESSION_END_SECONDS})"
+            )),
+        );
+    }
+}

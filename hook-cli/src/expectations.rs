@@ -1,0 +1,326 @@
+//! Expectations: what the configured hooks must decide, checked through the real hooks
+//! (`hook test --expectations [FILE]`, and `hook doctor` when the file exists).
+//!
+//! A team writes down "our guard blocks `rm -rf /`", "the formatter adds no context to a
+//! Read" beside its hooks, and runs them in CI, so a guard that stopped guarding (its `jq` gone,
+//! a typo in its matcher) fails the build instead of allowing quietly.
+//!
+//! # The file
+//!
+//! `<project>/.claude/hook-expectations.toml` (verboo), `<project>/.lime/…` (lime),
+//! `<project>/.wuu/…` (wuu); its JSON Schema is `hook-cli/schemas/hook-expectations.schema.json`.
+//!
+//! ```toml
+//! [[case]]
+//! name = "the guard blocks rm -rf"
+//! event = "PreToolUse"
+//! tool = "Bash"
+//! input = { tool_input = { command = "rm -rf /" } }
+//! expect = "block"
+//! reason_contains = "rm -rf"
+//!
+//! [[case]]
+//! name = "ls goes ahead"
+//! event = "PreToolUse"
+//! tool = "Bash"
+//! input = { tool_input = { command = "ls" } }
+//! expect = "allow"
+//! ```
+//!
+//! - `event` (required): an event of the dialect. `tool`: the tool name (tool events).
+//! - `input`: a partial event input; every required field it lacks is filled as `hook test`
+//!   fills it (`hook_protocol::input::example_input`, `cwd` = the project).
+//! - `expect` (required): `block` (the decision is block), `allow` (the action goes ahead:
+//!   continue or allow), `ask`, `defer`, `rewrite` (a hook rewrote the tool input), `context`
+//!   (a hook added context for the model), `stop` (a hook asked the agent to stop).
+//! - `reason_contains`, `context_contains`: text the outcome's reason / context must hold.
+//!
+//! Cases run through the project's configured hooks as `hook run` runs them (trust gates them:
+//! an untrusted guard is skipped, and a case expecting it to block fails, as it would in the
+//! agent); nothing is recorded in the journal.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use hook_protocol::{Decision, Dialect, Outcome, RunStatus, input::example_input};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine_commands::{Location, prepare};
+use crate::known_event;
+
+/// The file's name, in the dialect's project folder.
+pub(crate) const FILE_NAME: &str = "hook-expectations.toml";
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectationsFile {
+    #[serde(default)]
+    case: Vec<Case>,
+}
+
+/// What a case expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Expect {
+    Block,
+    Allow,
+    Ask,
+    Defer,
+    Rewrite,
+    Context,
+    Stop,
+}
+
+/// One case.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: Option<String>,
+    event: String,
+    tool: Option<String>,
+    #[serde(default)]
+    input: Option<toml::Table>,
+    expect: Expect,
+    reason_contains: Option<String>,
+    context_contains: Option<String>,
+}
+
+/// How one case went.
+#[derive(Debug, Serialize)]
+pub(crate) struct CaseResult {
+    pub(crate) name: String,
+    pub(crate) event: String,
+    pub(crate) expected: String,
+    pub(crate) got: String,
+    pub(crate) passed: bool,
+    /// Why it failed, with what the hooks did.
+    pub(crate) problem: Option<String>,
+}
+
+/// The expectations file of `location`'s project, whether it exists or not.
+pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
+    project
+        .join(location.dialect.rules().home_dir)
+        .join(FILE_NAME)
+}
+
+/// Runs every case of `file` through the hooks of `location`.
+pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let parsed: ExpectationsFile =
+        toml::from_str(&text).with_context(|| format!("{} is not a valid expectations file", file.display()))?;
+    if parsed.case.is_empty() {
+        bail!("{} has no [[case]]", file.display());
+    }
+    let dialect = location.dialect;
+    let project = location.project_dir()?;
+    let cwd = project.display().to_string();
+    let hooks = prepare(location, location.hooks()?, hook_exec::EngineOptions::default());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let mut results = Vec::new();
+    for (index, case) in parsed.case.iter().enumerate() {
+        let name = case
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("case {}", index + 1));
+        let input = build_input(dialect, case, &cwd)
+            .with_context(|| format!("{}: {name}", file.display()))?;
+        let outcome = runtime.block_on(hooks.engine().dispatch(&input));
+        let session = input.session_id().to_owned();
+        hooks.engine().cancel_async(&session);
+        results.push(judge(name, case, &outcome));
+    }
+    Ok(results)
+}
+
+fn build_input(dialect: Dialect, case: &Case, cwd: &str) -> Result<hook_protocol::EventInput> {
+    let event = known_event(dialect, &case.event)?;
+    let tool = case
+        .tool
+        .clone()
+        .or_else(|| {
+            case.input
+                .as_ref()
+                .and_then(|i| i.get("tool_name"))
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        });
+    let example = example_input(dialect, &event, cwd, tool.as_deref())
+        .context("every known event has an example")?;
+    let given: serde_json::Map<String, Value> = match &case.input {
+        Some(table) => match serde_json::to_value(table)? {
+            Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        },
+        None => serde_json::Map::new(),
+    };
+    let (mut value, _) = crate::author_commands::fill(example, given);
+    if let (Some(tool), Some(object)) = (tool, value.as_object_mut()) {
+        object.insert("tool_name".into(), tool.into());
+    }
+    hook_protocol::input_from_value(dialect, value).context("the case's input is not a valid event")
+}
+
+fn decision_word(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Continue => "continue",
+        Decision::Allow => "allow",
+        Decision::Ask => "ask",
+        Decision::Defer => "defer",
+        Decision::Block => "block",
+    }
+}
+
+fn judge(name: String, case: &Case, outcome: &Outcome) -> CaseResult {
+    let mut got = decision_word(outcome.decision).to_owned();
+    if outcome.updated_input.is_some() {
+        got.push_str(", rewrite");
+    }
+    if outcome.additional_context.is_some() {
+        got.push_str(", context");
+    }
+    if outcome.stop {
+        got.push_str(", stop");
+    }
+    let expected = serde_json::to_value(case.expect)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let mut problems = Vec::new();
+    let met = match case.expect {
+        Expect::Block => outcome.decision == Decision::Block,
+        Expect::Allow => matches!(outcome.decision, Decision::Continue | Decision::Allow),
+        Expect::Ask => outcome.decision == Decision::Ask,
+        Expect::Defer => outcome.decision == Decision::Defer,
+        Expect::Rewrite => outcome.updated_input.is_some(),
+        Expect::Context => outcome.additional_context.is_some(),
+        Expect::Stop => outcome.stop,
+    };
+    if !met {
+        problems.push(format!("expected {expected}, got {got}"));
+    }
+    if let Some(text) = &case.reason_contains {
+        let reason = outcome.reason.as_deref().unwrap_or("");
+        if !reason.contains(text.as_str()) {
+            problems.push(format!("the reason {reason:?} does not contain {text:?}"));
+        }
+    }
+    if let Some(text) = &case.context_contains {
+        let context = outcome.additional_context.as_deref().unwrap_or("");
+        if !context.contains(text.as_str()) {
+            problems.push(format!("the context {context:?} does not contain {text:?}"));
+        }
+    }
+    let problem = (!problems.is_empty()).then(|| {
+        let runs: Vec<String> = outcome
+            .runs
+            .iter()
+            .map(|run| {
+                let status = serde_json::to_value(run.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                let mut text = format!("{} {status}", run.key);
+                if let Some(code) = run.exit_code {
+                    text.push_str(&format!(" exit {code}"));
+                }
+                if matches!(run.status, RunStatus::Failed | RunStatus::TimedOut | RunStatus::Skipped)
+                    && let Some(error) = &run.error
+                {
+                    text.push_str(&format!(" ({error})"));
+                }
+                text
+            })
+            .collect();
+        let hooks = if runs.is_empty() {
+            "no hook matched".to_owned()
+        } else {
+            format!("hooks: {}", runs.join("; "))
+        };
+        format!("{}; {hooks}", problems.join("; "))
+    });
+    CaseResult {
+        name,
+        event: case.event.clone(),
+        expected,
+        got,
+        passed: problem.is_none(),
+        problem,
+    }
+}
+
+/// `hook test --expectations [FILE]`: every case, a table (or JSON), exit 1 on a failure.
+pub(crate) fn command(location: &Location, file: &Path, json: bool) -> Result<std::process::ExitCode> {
+    let file = if file.as_os_str().is_empty() {
+        let project = location.project_dir()?;
+        let file = default_file(location, &project);
+        if !file.is_file() {
+            bail!(
+                "no expectations file at {}: write one (see `hook test --help`) or name it",
+                file.display()
+            );
+        }
+        file
+    } else {
+        file.to_owned()
+    };
+    let results = run(location, &file)?;
+    let failed = results.iter().any(|r| !r.passed);
+    if json {
+        crate::terminal::println_exact(&serde_json::to_string_pretty(&serde_json::json!({
+            "file": file,
+            "ok": !failed,
+            "cases": results,
+        }))?);
+    } else {
+        print(&results);
+    }
+    Ok(if failed {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
+}
+
+/// The results as a table on stdout, each failure's problem under it.
+pub(crate) fn print(results: &[CaseResult]) {
+    use comfy_table::{ContentArrangement, Table, presets};
+    let style = crate::journal_commands::Style::detect();
+    let mut table = Table::new();
+    table
+        .load_preset(presets::UTF8_HORIZONTAL_ONLY)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(["case", "event", "expected", "got", "result"]);
+    for result in results {
+        table.add_row([
+            crate::terminal::one_line(&result.name).into_owned(),
+            crate::terminal::one_line(&result.event).into_owned(),
+            result.expected.clone(),
+            result.got.clone(),
+            if result.passed { "pass" } else { "FAIL" }.to_owned(),
+        ]);
+    }
+    crate::terminal::print_exact(&format!("{table}\n"));
+    for result in results.iter().filter(|r| !r.passed) {
+        if let Some(problem) = &result.problem {
+            crate::terminal::print_exact(&format!(
+                "{} {}: {}\n",
+                style.paint("31", "FAIL"),
+                style.paint("1", &result.name),
+                crate::terminal::one_line(problem)
+            ));
+        }
+    }
+    let failed = results.iter().filter(|r| !r.passed).count();
+    crate::terminal::outln!(
+        "{} of {} expectation(s) met",
+        results.len() - failed,
+        results.len()
+    );
+}
