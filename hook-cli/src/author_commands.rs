@@ -113,9 +113,9 @@ pub(crate) struct TestArgs {
     /// Check the expectations file (default: `<project>/.claude/hook-expectations.toml`,
     /// `.lime/…`, `.wuu/…`) against the configured hooks instead: a pass/fail table, exit 1 on
     /// a failed case.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "",
+    #[arg(long, value_name = "FILE", num_args = 0..=1,
         conflicts_with_all = ["native", "command", "input", "tool"])]
-    expectations: Option<PathBuf>,
+    expectations: Option<Option<PathBuf>>,
     /// With --expectations: the project directory (default: the current directory).
     #[arg(long, value_name = "DIR", requires = "expectations")]
     project: Option<PathBuf>,
@@ -197,7 +197,7 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
             home: args.home.clone(),
             relay: args.relay,
         };
-        return crate::expectations::command(&location, file, args.json);
+        return crate::expectations::command(&location, file.as_deref(), args.json);
     }
     let dialect = args.dialect;
     let event = known_event(dialect, args.event.as_deref().unwrap_or_default())?;

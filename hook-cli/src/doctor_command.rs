@@ -72,8 +72,8 @@ const NEEDED: &[&str] = &["jq", "python3", "node"];
 
 /// Programs that run a script named after them.
 const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "deno", "bun",
-    "ruby", "perl", "php", "pwsh",
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "deno", "bun", "ruby",
+    "perl", "php", "pwsh",
 ];
 
 /// Shell builtins and keywords: never looked up on `PATH`.
@@ -85,11 +85,40 @@ const BUILTINS: &[&str] = &[
 
 /// Tool names of the agents (in the spelling each dialect normalises to).
 const TOOLS: &[&str] = &[
-    "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch",
-    "Task", "Agent", "TodoWrite", "NotebookEdit", "NotebookRead", "ExitPlanMode", "BashOutput",
-    "KillShell", "KillBash", "SlashCommand", "Skill", "AskUserQuestion", "apply_patch", "shell",
-    "exec_command", "write_stdin", "update_plan", "view_image", "read_file", "list_dir",
-    "grep_files", "web_search", "local_shell", "unified_exec",
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "Agent",
+    "TodoWrite",
+    "NotebookEdit",
+    "NotebookRead",
+    "ExitPlanMode",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "SlashCommand",
+    "Skill",
+    "AskUserQuestion",
+    "apply_patch",
+    "shell",
+    "exec_command",
+    "write_stdin",
+    "update_plan",
+    "view_image",
+    "read_file",
+    "list_dir",
+    "grep_files",
+    "web_search",
+    "local_shell",
+    "unified_exec",
 ];
 
 /// A `SessionEnd` hook that may take longer than this is a warning where the dialect sets no
@@ -107,7 +136,10 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     let project = location.project_dir()?;
     let (path, path_source) = match (&args.path, crate::journal_commands::recorded_path(&home)) {
         (Some(path), _) => (path.clone(), "--path".to_owned()),
-        (None, Some((path, time))) => (path, format!("the agent's, recorded by hook relay at {time}")),
+        (None, Some((path, time))) => (
+            path,
+            format!("the agent's, recorded by hook relay at {time}"),
+        ),
         (None, None) => (
             std::env::var("PATH").unwrap_or_default(),
             "this shell's (no hook relay dispatch in the journal yet)".to_owned(),
@@ -241,7 +273,11 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
                 one_line(&finding.message),
             ));
             if let Some(fix) = &finding.fix {
-                print_exact(&format!("    {} {}\n", style.paint("32", "fix:"), one_line(fix)));
+                print_exact(&format!(
+                    "    {} {}\n",
+                    style.paint("32", "fix:"),
+                    one_line(fix)
+                ));
             }
         }
         if let Some(results) = &expectation_results {
@@ -320,9 +356,13 @@ impl Env {
 
     /// A path word made absolute against the project (where hooks run).
     fn resolve(&self, word: &str) -> PathBuf {
-        let path = Path::new(word);
+        // `./scripts/x` is shown as `<project>/scripts/x`.
+        let path: PathBuf = Path::new(word)
+            .components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect();
         if path.is_absolute() {
-            path.to_owned()
+            path
         } else {
             self.project.join(path)
         }
@@ -388,7 +428,10 @@ fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
         if !is_executable(&path) {
             add(
                 "error",
-                format!("{} is not executable: the agent cannot start it", path.display()),
+                format!(
+                    "{} is not executable: the agent cannot start it",
+                    path.display()
+                ),
                 Some(format!("`chmod +x {}`", path.display())),
             );
         }
@@ -411,7 +454,9 @@ fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
                 add(
                     "error",
                     format!("its script {} does not exist", path.display()),
-                    Some("fix the path in the command (relative paths are from the project)".into()),
+                    Some(
+                        "fix the path in the command (relative paths are from the project)".into(),
+                    ),
                 );
                 return;
             }
@@ -545,7 +590,8 @@ fn check_matcher(handler: &Handler, dialect: hook_protocol::Dialect, add: &mut A
 }
 
 fn check_timeout(handler: &Handler, dialect: hook_protocol::Dialect, add: &mut Add<'_>) {
-    let (_, max) = hook_config::timeout_limits(dialect, &handler.event, handler.config.handler_type);
+    let (_, max) =
+        hook_config::timeout_limits(dialect, &handler.event, handler.config.handler_type);
     let written = handler.config.timeout;
     let effective = handler.timeout.as_secs_f64();
     if let (Some(max), Some(written)) = (max, written)

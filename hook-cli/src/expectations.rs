@@ -108,17 +108,21 @@ pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
 
 /// Runs every case of `file` through the hooks of `location`.
 pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read {}", file.display()))?;
-    let parsed: ExpectationsFile =
-        toml::from_str(&text).with_context(|| format!("{} is not a valid expectations file", file.display()))?;
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let parsed: ExpectationsFile = toml::from_str(&text)
+        .with_context(|| format!("{} is not a valid expectations file", file.display()))?;
     if parsed.case.is_empty() {
         bail!("{} has no [[case]]", file.display());
     }
     let dialect = location.dialect;
     let project = location.project_dir()?;
     let cwd = project.display().to_string();
-    let hooks = prepare(location, location.hooks()?, hook_exec::EngineOptions::default());
+    let hooks = prepare(
+        location,
+        location.hooks()?,
+        hook_exec::EngineOptions::default(),
+    );
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -141,16 +145,13 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
 
 fn build_input(dialect: Dialect, case: &Case, cwd: &str) -> Result<hook_protocol::EventInput> {
     let event = known_event(dialect, &case.event)?;
-    let tool = case
-        .tool
-        .clone()
-        .or_else(|| {
-            case.input
-                .as_ref()
-                .and_then(|i| i.get("tool_name"))
-                .and_then(|v| v.as_str())
-                .map(str::to_owned)
-        });
+    let tool = case.tool.clone().or_else(|| {
+        case.input
+            .as_ref()
+            .and_then(|i| i.get("tool_name"))
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    });
     let example = example_input(dialect, &event, cwd, tool.as_deref())
         .context("every known event has an example")?;
     let given: serde_json::Map<String, Value> = match &case.input {
@@ -230,8 +231,10 @@ fn judge(name: String, case: &Case, outcome: &Outcome) -> CaseResult {
                 if let Some(code) = run.exit_code {
                     text.push_str(&format!(" exit {code}"));
                 }
-                if matches!(run.status, RunStatus::Failed | RunStatus::TimedOut | RunStatus::Skipped)
-                    && let Some(error) = &run.error
+                if matches!(
+                    run.status,
+                    RunStatus::Failed | RunStatus::TimedOut | RunStatus::Skipped
+                ) && let Some(error) = &run.error
                 {
                     text.push_str(&format!(" ({error})"));
                 }
@@ -256,8 +259,14 @@ fn judge(name: String, case: &Case, outcome: &Outcome) -> CaseResult {
 }
 
 /// `hook test --expectations [FILE]`: every case, a table (or JSON), exit 1 on a failure.
-pub(crate) fn command(location: &Location, file: &Path, json: bool) -> Result<std::process::ExitCode> {
-    let file = if file.as_os_str().is_empty() {
+pub(crate) fn command(
+    location: &Location,
+    file: Option<&Path>,
+    json: bool,
+) -> Result<std::process::ExitCode> {
+    let file = if let Some(file) = file {
+        file.to_owned()
+    } else {
         let project = location.project_dir()?;
         let file = default_file(location, &project);
         if !file.is_file() {
@@ -267,8 +276,6 @@ pub(crate) fn command(location: &Location, file: &Path, json: bool) -> Result<st
             );
         }
         file
-    } else {
-        file.to_owned()
     };
     let results = run(location, &file)?;
     let failed = results.iter().any(|r| !r.passed);

@@ -121,7 +121,11 @@ fn parse_since(text: &str) -> Result<Duration, String> {
         "h" => 3600,
         "d" => 86_400,
         "w" => 7 * 86_400,
-        _ => return Err(format!("`{text}`: the unit is s, m, h, d or w (30m, 2h, 7d)")),
+        _ => {
+            return Err(format!(
+                "`{text}`: the unit is s, m, h, d or w (30m, 2h, 7d)"
+            ));
+        }
     };
     Ok(Duration::from_secs(number.saturating_mul(seconds)))
 }
@@ -652,7 +656,10 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if all.is_empty() {
-        outln!("no hooks configured and nothing in {}", journal.dir().display());
+        outln!(
+            "no hooks configured and nothing in {}",
+            journal.dir().display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     print_table(&all);
@@ -663,7 +670,11 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
         }
         print_exact(&format!("{}\n", style.paint(BOLD, &stats.key)));
         for flag in &stats.flags {
-            print_exact(&format!("  {} {}\n", style.paint(YELLOW, "!"), one_line(flag)));
+            print_exact(&format!(
+                "  {} {}\n",
+                style.paint(YELLOW, "!"),
+                one_line(flag)
+            ));
         }
         if let Some(failure) = &stats.last_failure {
             let mut line = format!("  last failure {} {}", failure.time, failure.status);
@@ -693,7 +704,17 @@ fn print_table(all: &[HookStats]) {
         .load_preset(presets::UTF8_HORIZONTAL_ONLY)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header([
-            "hook", "event", "runs", "block", "rewr", "fail", "t/o", "skip", "p50", "p95", "max",
+            "hook",
+            "event",
+            "runs",
+            "block",
+            "rewr",
+            "fail",
+            "t/o",
+            "skip",
+            "p50",
+            "p95",
+            "max",
             "last match",
         ]);
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());

@@ -515,9 +515,8 @@ pub fn parse_time(text: &str) -> Option<u64> {
     if bytes.len() < 20 || !text.ends_with('Z') {
         return None;
     }
-    let number = |range: std::ops::Range<usize>| -> Option<u64> {
-        text.get(range)?.parse::<u64>().ok()
-    };
+    let number =
+        |range: std::ops::Range<usize>| -> Option<u64> { text.get(range)?.parse::<u64>().ok() };
     let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
     let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
     if bytes[4] != b'-' || bytes[7] != b'-' || bytes[10] != b'T' {
@@ -637,14 +636,24 @@ mod tests {
         let mut lines = 0;
         for file in &files {
             let text = std::fs::read_to_string(file).expect("readable");
-            assert!(text.len() as u64 <= 4096 + line, "{} is {}", file.display(), text.len());
+            assert!(
+                text.len() as u64 <= 4096 + line,
+                "{} is {}",
+                file.display(),
+                text.len()
+            );
             for row in text.lines() {
                 serde_json::from_str::<Record>(row).expect("whole lines");
                 lines += 1;
             }
         }
         assert!(lines > 0);
-        assert!(!dir.path().join(JOURNAL_DIR).join("journal.3.jsonl").exists());
+        assert!(
+            !dir.path()
+                .join(JOURNAL_DIR)
+                .join("journal.3.jsonl")
+                .exists()
+        );
     }
 
     #[cfg(unix)]

@@ -261,7 +261,7 @@ pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
 /// The trust crate [`Hooks`] gates with (its `TrustView`, `TrustGate`, `Refusal`).
 pub use hook_trust;
 pub use hooks::Hooks;
-pub use journal::{Journal, JournalError};
 #[cfg(feature = "http")]
 pub use http::HttpError;
+pub use journal::{Journal, JournalError};
 pub use native::NativeError;

@@ -36,9 +36,10 @@ fn journal_lines(home: &Path) -> Vec<Value> {
     let mut lines = Vec::new();
     for file in files {
         for line in std::fs::read_to_string(&file).unwrap().lines() {
-            lines.push(serde_json::from_str(line).unwrap_or_else(|e| {
-                panic!("{}: a torn line ({e}): {line:?}", file.display())
-            }));
+            lines.push(
+                serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("{}: a torn line ({e}): {line:?}", file.display())),
+            );
         }
     }
     lines
@@ -124,7 +125,10 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     // The same for a person: the failed run shows its stderr tail.
     let out = hook(&log, "");
     let shown = text(&out.stdout);
-    assert!(shown.contains("PreToolUse verboo block Bash `rm -rf /`"), "{shown}");
+    assert!(
+        shown.contains("PreToolUse verboo block Bash `rm -rf /`"),
+        "{shown}"
+    );
     assert!(shown.contains("failed"), "{shown}");
     assert!(shown.contains("stderr: jq: command not found"), "{shown}");
     assert!(shown.contains("skipped"), "{shown}");
@@ -290,7 +294,11 @@ fn an_unwritable_journal_changes_neither_the_outcome_nor_the_exit_code() {
     assert_eq!(relay_after.status.code(), relay_before.status.code());
     assert_eq!(relay_after.stdout, relay_before.stdout);
     let said = text(&relay_after.stderr);
-    assert_eq!(said.matches("hook journal is not kept").count(), 1, "{said}");
+    assert_eq!(
+        said.matches("hook journal is not kept").count(),
+        1,
+        "{said}"
+    );
 
     // A file where the folder should be.
     std::fs::remove_dir_all(&journal).unwrap();
@@ -419,6 +427,9 @@ fn hook_stats_flags_a_silent_guard_a_failing_hook_and_a_slow_one() {
     let out = hook(&args, "");
     let shown = text(&out.stdout);
     assert!(shown.contains("always fails"), "{shown}");
-    assert!(shown.contains("stderr: prettier: command not found"), "{shown}");
+    assert!(
+        shown.contains("stderr: prettier: command not found"),
+        "{shown}"
+    );
     assert!(shown.contains("slow (p95 over 1000 ms)"), "{shown}");
 }
