@@ -458,10 +458,10 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
         }
         print_exact(&format!("{line}\n"));
         let failed = matches!(run.status, RunStatus::Failed | RunStatus::TimedOut);
-        if failed || run.status == RunStatus::Skipped {
-            if let Some(error) = &run.error {
-                print_exact(&format!("      {}\n", style.paint(DIM, error)));
-            }
+        if (failed || run.status == RunStatus::Skipped)
+            && let Some(error) = &run.error
+        {
+            print_exact(&format!("      {}\n", style.paint(DIM, error)));
         }
         if (failed || run.status == RunStatus::Blocked)
             && let Some(stderr) = &run.stderr
