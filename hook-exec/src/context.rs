@@ -36,21 +36,21 @@ pub const SIDE_FILE_MAX_COUNT: usize = 100;
 pub enum SideFileError {
     /// The folder is a symbolic link: it could send the file anywhere.
     #[error(
-        "the private folder {path} is a symbolic link; remove it (a private folder is created in its place)"
+        "the side-file folder {path} is a symbolic link; remove it (a private folder is created in its place)"
     )]
     Symlink {
         /// The folder.
         path: PathBuf,
     },
     /// The path exists and is not a directory.
-    #[error("the private folder {path} is not a directory; remove or rename it")]
+    #[error("the side-file folder {path} is not a directory; remove or rename it")]
     NotADirectory {
         /// The folder.
         path: PathBuf,
     },
     /// The folder belongs to another user.
     #[error(
-        "the private folder {path} belongs to user {owner}, not to you; remove it (a private folder is created in its place)"
+        "the side-file folder {path} belongs to user {owner}, not to you; remove it (a private folder is created in its place)"
     )]
     ForeignOwner {
         /// The folder.
@@ -60,7 +60,7 @@ pub enum SideFileError {
     },
     /// Group or others may write to the folder.
     #[error(
-        "the private folder {path} is writable by group or others (mode {mode:o}); run `chmod 700 {path}`"
+        "the side-file folder {path} is writable by group or others (mode {mode:o}); run `chmod 700 {path}`"
     )]
     Writable {
         /// The folder.
@@ -69,7 +69,7 @@ pub enum SideFileError {
         mode: u32,
     },
     /// The folder could not be created or inspected.
-    #[error("the private folder {path} cannot be created or read: {source}")]
+    #[error("the side-file folder {path} cannot be created or read: {source}")]
     Folder {
         /// The folder.
         path: PathBuf,

@@ -83,7 +83,7 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 #[non_exhaustive]
 pub enum JournalError {
     /// The folder is unsafe (a symlink, another user's, writable by others) or cannot be made.
-    #[error("the hook journal is not kept: {0}")]
+    #[error("the hook journal is not kept: {}", folder_problem(.0))]
     Folder(#[source] SideFileError),
     /// The file could not be opened, written or rotated.
     #[error("the hook journal {path} cannot be written: {source}")]
@@ -97,6 +97,31 @@ pub enum JournalError {
     /// The record could not be serialized (never expected).
     #[error("the hook journal's line cannot be written: {0}")]
     Serialize(#[source] serde_json::Error),
+}
+
+/// What is wrong with the journal's folder, said of the journal (the check is the side-file
+/// folder's).
+fn folder_problem(error: &SideFileError) -> String {
+    match error {
+        SideFileError::Symlink { path } => format!(
+            "its folder {} is a symbolic link; remove it (a private folder is created in its place)",
+            path.display()
+        ),
+        SideFileError::NotADirectory { path } => format!(
+            "its folder {} is not a directory; remove or rename it",
+            path.display()
+        ),
+        SideFileError::ForeignOwner { path, owner } => format!(
+            "its folder {} belongs to user {owner}, not to you; remove it",
+            path.display()
+        ),
+        SideFileError::Writable { path, mode } => format!(
+            "its folder {} is writable by group or others (mode {mode:o}); run `chmod 700 {}`",
+            path.display(),
+            path.display()
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// A journal: where dispatch records are appended (see the module docs).

@@ -8,6 +8,8 @@
 //! - `hook run` with 1,000 configured handlers (10 matching) vs the one-hook run, with the peak
 //!   RSS of each (from `wait4`).
 //!
+//! - `hook run` with one `exit 0` hook, the journal on (the default) vs off (`HOOK_JOURNAL=off`):
+//!   what recording each dispatch costs;
 //! - `hook relay` (verboo) with no matching hook vs `/bin/true`, and with one `exit 0` hook vs
 //!   `sh -c 'exit 0'`: the relay is on the hot path of every event of the agent that calls it;
 //! - the floors: `/bin/sh` starting one `sh -c 'exit 0'` vs `sh -c 'exit 0'`, and starting 10
@@ -32,6 +34,7 @@ struct Job {
     program: PathBuf,
     args: Vec<String>,
     stdin: Vec<u8>,
+    env: Vec<(String, String)>,
 }
 
 impl Job {
@@ -40,7 +43,14 @@ impl Job {
             program: program.into(),
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             stdin: stdin.to_vec(),
+            env: Vec::new(),
         }
+    }
+
+    /// This job with `name=value` in its environment.
+    fn with_env(mut self, name: &str, value: &str) -> Job {
+        self.env.push((name.to_owned(), value.to_owned()));
+        self
     }
 
     /// Wall time and peak RSS (KiB) of one run; fails on a non-zero exit.
@@ -48,6 +58,7 @@ impl Job {
         let started = Instant::now();
         let mut child = Command::new(&self.program)
             .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -207,6 +218,18 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ratio(hook_many, hook_one_again),
         rss_many as f64 / 1024.0,
         rss_one as f64 / 1024.0
+    );
+
+    // The journal: one line per dispatch, appended to <home>/hook-journal/journal.jsonl.
+    let ((journal_on, _), (journal_off, _)) = pair(
+        &run(&one).with_env("HOOK_JOURNAL", "on"),
+        &run(&one).with_env("HOOK_JOURNAL", "off"),
+    )?;
+    println!(
+        "hook run, one exit-0 hook, journal on {} vs off {}: ratio {:.3}",
+        ms(journal_on),
+        ms(journal_off),
+        ratio(journal_on, journal_off)
     );
 
     // `hook relay`: the same hooks from the relay's own file, answered in Claude Code's format.
