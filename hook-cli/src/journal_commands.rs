@@ -463,9 +463,8 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
         {
             print_exact(&format!("      {}\n", style.paint(DIM, error)));
         }
-        if (failed || run.status == RunStatus::Blocked)
-            && let Some(stderr) = &run.stderr
-        {
+        // Every run's stderr tail: the agents drop it on exit 0, where a broken guard says why.
+        if let Some(stderr) = &run.stderr {
             for line in tail(stderr, 3) {
                 print_exact(&format!(
                     "      {} {}\n",

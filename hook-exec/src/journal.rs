@@ -13,8 +13,8 @@
 //! to [`SUMMARY_CHARS`] characters), the outcome's decision and reason (cut), whether the input
 //! was rewritten, and per run ([`RunRecord`]): key, source layer and file, handler type, status,
 //! skip reason, exit code, duration, the first and last bytes of its stderr
-//! ([`hook_protocol::Run::stderr`]), the error, and whether it was *quiet* (ran, exit 0, said
-//! nothing and decided nothing). `hook relay` also records the `PATH` it ran with (the agent's),
+//! ([`hook_protocol::Run::stderr`]), the error, and whether it was *quiet* (ran, exit 0, and
+//! nothing reached the agent: see [`RunRecord::quiet`]). `hook relay` also records the `PATH` it ran with (the agent's),
 //! which `hook doctor` checks hooks against.
 //!
 //! **The event's full input is not recorded**, nor a hook's stdout, nor the context it added:
@@ -380,8 +380,9 @@ pub struct RunRecord {
     /// What went wrong (or why it was skipped), cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// It ran, exited 0, printed nothing on stderr, added no context, and the dispatch decided
-    /// nothing: on an event that can block, a guard that may have stopped guarding.
+    /// It ran and exited 0, and nothing reached the agent: no decision in the dispatch, no
+    /// context, no warning (its stderr does not count: the agents drop it on exit 0). On an
+    /// event that can block, a guard that may have stopped guarding.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quiet: bool,
 }
@@ -468,9 +469,10 @@ impl RunRecord {
             .additional_contexts
             .iter()
             .any(|context| context.key == run.key);
+        // stderr does not count: the agents drop an exit-0 hook's stderr (a guard whose `jq`
+        // is missing says so there, exits 0, and allows).
         let quiet = run.status == RunStatus::Ok
             && run.exit_code == Some(0)
-            && run.stderr.is_none()
             && run.warnings.is_empty()
             && !added_context
             && !decided;
