@@ -129,10 +129,9 @@ const SESSION_END_SECONDS: f64 = 5.0;
 pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     let location = &args.location;
     let dialect = location.dialect;
-    // Its diagnostics are findings here, not stderr lines.
-    let loaded = hook_config::load(&location.load_options()?)
-        .context("cannot load the hook configuration")?;
-    let home = loaded.discovery.home.clone();
+    let home = hook_config::discover(&location.load_options()?)
+        .context("cannot find the dialect's home")?
+        .home;
     let project = location.project_dir()?;
     let (path, path_source) = match (&args.path, crate::journal_commands::recorded_path(&home)) {
         (Some(path), _) => (path.clone(), "--path".to_owned()),
@@ -151,65 +150,14 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         project_var: dialect.rules().project_dir_env,
     };
     let mut findings = Vec::new();
-    for diagnostic in &loaded.diagnostics {
-        let mut location_text = diagnostic.path.clone();
-        if let Some(line) = diagnostic.line {
-            location_text.push_str(&format!(":{line}"));
-            if let Some(column) = diagnostic.column {
-                location_text.push_str(&format!(":{column}"));
-            }
-        }
-        findings.push(Finding {
-            severity: match diagnostic.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            },
-            key: "-".into(),
-            location: location_text,
-            message: diagnostic.message.clone(),
-            fix: Some("edit the file (`hook validate --config FILE` checks it)".into()),
-        });
-    }
-    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
-    let flags = crate::trust_commands::location_flags(location);
-    let handlers = loaded.registry.handlers();
-    for handler in handlers {
-        let mut add = |severity: &'static str, message: String, fix: Option<String>| {
-            findings.push(Finding {
-                severity,
-                key: handler.key.clone(),
-                location: where_configured(handler),
-                message,
-                fix,
-            });
-        };
-        if handler.config.handler_type == HandlerType::Command {
-            check_command(handler, &env, &mut add);
-        }
-        check_matcher(handler, dialect, &mut add);
-        check_timeout(handler, dialect, &mut add);
-        let trust = view.evaluate(handler);
-        match trust.status {
-            TrustStatus::Untrusted | TrustStatus::Modified => add(
-                "warning",
-                format!("it will not run: {}", trust_word(trust.status)),
-                Some(format!(
-                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} '{}'`",
-                    handler.key
-                )),
-            ),
-            _ => {}
-        }
-        if !trust.enabled {
-            add(
-                "info",
-                "it is disabled".into(),
-                Some(format!(
-                    "`hook enable --dialect {dialect}{flags} '{}'`",
-                    handler.key
-                )),
-            );
-        }
+    let mut hook_count = 0;
+    // The agent's own hooks and, where the dialect has one, the relay's: the agent runs both.
+    for location in crate::expectations::with_relay(location) {
+        // Its diagnostics are findings here, not stderr lines.
+        let loaded = hook_config::load(&location.load_options()?)
+            .context("cannot load the hook configuration")?;
+        hook_count += loaded.registry.handlers().len();
+        check_loaded(&location, &loaded, &env, &mut findings);
     }
     let expectations = crate::expectations::default_file(location, &project);
     let mut expectation_results = None;
@@ -249,7 +197,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
             "ok": errors == 0,
             "path": path,
             "path_source": path_source,
-            "hooks": handlers.len(),
+            "hooks": hook_count,
             "findings": findings,
             "expectations": expectation_results,
         }))?);
@@ -257,7 +205,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         let style = Style::detect();
         outln!(
             "hook doctor: {dialect}, {} hook(s); PATH: {path_source}",
-            handlers.len()
+            hook_count
         );
         for finding in &findings {
             let colour = match finding.severity {
@@ -295,6 +243,76 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Every finding of one loaded configuration (the agent's or the relay's).
+fn check_loaded(
+    location: &Location,
+    loaded: &hook_config::Loaded,
+    env: &Env,
+    findings: &mut Vec<Finding>,
+) {
+    let dialect = location.dialect;
+    for diagnostic in &loaded.diagnostics {
+        let mut location_text = diagnostic.path.clone();
+        if let Some(line) = diagnostic.line {
+            location_text.push_str(&format!(":{line}"));
+            if let Some(column) = diagnostic.column {
+                location_text.push_str(&format!(":{column}"));
+            }
+        }
+        findings.push(Finding {
+            severity: match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            key: "-".into(),
+            location: location_text,
+            message: diagnostic.message.clone(),
+            fix: Some("edit the file (`hook validate --config FILE` checks it)".into()),
+        });
+    }
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
+    let flags = crate::trust_commands::location_flags(location);
+    let handlers = loaded.registry.handlers();
+    for handler in handlers {
+        let mut add = |severity: &'static str, message: String, fix: Option<String>| {
+            findings.push(Finding {
+                severity,
+                key: handler.key.clone(),
+                location: where_configured(handler),
+                message,
+                fix,
+            });
+        };
+        if handler.config.handler_type == HandlerType::Command {
+            check_command(handler, env, &mut add);
+        }
+        check_matcher(handler, dialect, &mut add);
+        check_timeout(handler, dialect, &mut add);
+        let trust = view.evaluate(handler);
+        match trust.status {
+            TrustStatus::Untrusted | TrustStatus::Modified => add(
+                "warning",
+                format!("it will not run: {}", trust_word(trust.status)),
+                Some(format!(
+                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} '{}'`",
+                    handler.key
+                )),
+            ),
+            _ => {}
+        }
+        if !trust.enabled {
+            add(
+                "info",
+                "it is disabled".into(),
+                Some(format!(
+                    "`hook enable --dialect {dialect}{flags} '{}'`",
+                    handler.key
+                )),
+            );
+        }
+    }
 }
 
 fn trust_word(status: TrustStatus) -> &'static str {

@@ -37,7 +37,9 @@
 //!
 //! Cases run through the project's configured hooks as `hook run` runs them (trust gates them:
 //! an untrusted guard is skipped, and a case expecting it to block fails, as it would in the
-//! agent); nothing is recorded in the journal.
+//! agent): the agent's own hooks and, for verboo and lime, the relay's too, combined as the
+//! agent combines them (the strongest decision wins); `--relay` takes the relay's alone. The
+//! expected outcome is judged on that combination; nothing is recorded in the journal.
 
 use std::path::{Path, PathBuf};
 
@@ -118,11 +120,14 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
     let dialect = location.dialect;
     let project = location.project_dir()?;
     let cwd = project.display().to_string();
-    let hooks = prepare(
-        location,
-        location.hooks()?,
-        hook_exec::EngineOptions::default(),
-    );
+    let mut all_hooks = Vec::new();
+    for location in &with_relay(location) {
+        all_hooks.push(prepare(
+            location,
+            location.hooks()?,
+            hook_exec::EngineOptions::default(),
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -135,12 +140,62 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
             .unwrap_or_else(|| format!("case {}", index + 1));
         let input = build_input(dialect, case, &cwd)
             .with_context(|| format!("{}: {name}", file.display()))?;
-        let outcome = runtime.block_on(hooks.engine().dispatch(&input));
-        let session = input.session_id().to_owned();
-        hooks.engine().cancel_async(&session);
-        results.push(judge(name, case, &outcome));
+        let mut outcomes = Vec::new();
+        for hooks in &all_hooks {
+            outcomes.push(runtime.block_on(hooks.engine().dispatch(&input)));
+            hooks.engine().cancel_async(input.session_id());
+        }
+        results.push(judge(name, case, &merge(outcomes)));
     }
     Ok(results)
+}
+
+/// `location`, and where the dialect has a relay and `location` is not already the relay's,
+/// the relay's too: the agent runs both its own hooks and the relay's.
+pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
+    let mut all = vec![Location {
+        dialect: location.dialect,
+        project: location.project.clone(),
+        home: location.home.clone(),
+        relay: location.relay,
+    }];
+    if !location.relay && location.dialect.rules().relay.is_some() {
+        all.push(Location {
+            dialect: location.dialect,
+            project: location.project.clone(),
+            home: location.home.clone(),
+            relay: true,
+        });
+    }
+    all
+}
+
+/// The outcomes of the agent's own hooks and the relay's as the agent combines them: the
+/// strongest decision (block over defer over ask over allow), the last rewrite, every context,
+/// message and run.
+fn merge(outcomes: Vec<Outcome>) -> Outcome {
+    let mut outcomes = outcomes.into_iter();
+    let Some(mut merged) = outcomes.next() else {
+        return Outcome::new(Dialect::Verboo, hook_protocol::Event::PreToolUse);
+    };
+    for outcome in outcomes {
+        if outcome.decision > merged.decision {
+            merged.decision = outcome.decision;
+            merged.reason = outcome.reason;
+        }
+        if outcome.updated_input.is_some() {
+            merged.updated_input = outcome.updated_input;
+        }
+        merged.additional_context = match (merged.additional_context, outcome.additional_context) {
+            (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+            (a, b) => a.or(b),
+        };
+        merged.stop |= outcome.stop;
+        merged.stop_reason = merged.stop_reason.or(outcome.stop_reason);
+        merged.system_messages.extend(outcome.system_messages);
+        merged.runs.extend(outcome.runs);
+    }
+    merged
 }
 
 fn build_input(dialect: Dialect, case: &Case, cwd: &str) -> Result<hook_protocol::EventInput> {
@@ -297,13 +352,13 @@ pub(crate) fn command(
 
 /// The results as a table on stdout, each failure's problem under it.
 pub(crate) fn print(results: &[CaseResult]) {
-    use comfy_table::{ContentArrangement, Table, presets};
+    use comfy_table::{Table, presets};
     let style = crate::journal_commands::Style::detect();
     let mut table = Table::new();
     table
-        .load_preset(presets::UTF8_HORIZONTAL_ONLY)
-        .set_content_arrangement(ContentArrangement::Dynamic)
+        .load_preset(presets::UTF8_BORDERS_ONLY)
         .set_header(["case", "event", "expected", "got", "result"]);
+    crate::journal_commands::fit(&mut table);
     for result in results {
         table.add_row([
             crate::terminal::one_line(&result.name).into_owned(),

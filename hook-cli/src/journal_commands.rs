@@ -465,7 +465,9 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
         }
         // Every run's stderr tail: the agents drop it on exit 0, where a broken guard says why.
         if let Some(stderr) = &run.stderr {
-            for line in tail(stderr, 3) {
+            // What the error already quotes is not said twice.
+            let quoted = run.error.as_deref().unwrap_or("");
+            for line in tail(stderr, 3).into_iter().filter(|l| !quoted.contains(l)) {
                 print_exact(&format!(
                     "      {} {}\n",
                     style.paint(DIM, "stderr:"),
@@ -551,19 +553,9 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
         .map(|since| now_ms().saturating_sub(u64::try_from(since.as_millis()).unwrap_or(0)));
     let dialect = args.location.dialect;
     let mut by_key: BTreeMap<String, HookStats> = BTreeMap::new();
-    // The configured hooks, so that one that never matched is said.
-    let configured: Vec<(String, String)> = match args.location.load() {
-        Ok(loaded) => loaded
-            .registry
-            .handlers()
-            .iter()
-            .map(|h| (h.key.clone(), h.event.to_string()))
-            .collect(),
-        Err(error) => {
-            errln!("warning: {error:#}; hooks that never matched are not listed");
-            Vec::new()
-        }
-    };
+    // The configured hooks, the agent's own and the relay's, so that one that never matched
+    // is said.
+    let configured = configured_hooks(&args.location);
     for (key, event) in &configured {
         let stats = by_key.entry(key.clone()).or_default();
         stats.key.clone_from(key);
@@ -696,26 +688,72 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `table` fitted to `COLUMNS` when it is set (cells wrap); otherwise each row on one line.
+pub(crate) fn fit(table: &mut comfy_table::Table) {
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .filter(|w| *w >= 40);
+    match width {
+        Some(width) => {
+            table
+                .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+                .set_width(width);
+        }
+        None => {
+            table.set_content_arrangement(comfy_table::ContentArrangement::Disabled);
+        }
+    }
+}
+
+/// Key and event of every configured hook: the agent's own and, where the dialect has a
+/// relay, the relay's. Diagnostics are not repeated here (`hook list` and `hook doctor` say
+/// them).
+fn configured_hooks(location: &Location) -> Vec<(String, String)> {
+    let mut keys = Vec::new();
+    for location in crate::expectations::with_relay(location) {
+        let options = match location.load_options() {
+            Ok(options) => options,
+            Err(error) => {
+                errln!("warning: {error:#}; hooks that never matched are not listed");
+                return keys;
+            }
+        };
+        match hook_config::load(&options) {
+            Ok(loaded) => keys.extend(
+                loaded
+                    .registry
+                    .handlers()
+                    .iter()
+                    .map(|h| (h.key.clone(), h.event.to_string())),
+            ),
+            Err(error) => {
+                errln!("warning: {error:#}; hooks that never matched are not listed");
+            }
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
 fn print_table(all: &[HookStats]) {
-    use comfy_table::{ContentArrangement, Table, presets};
+    use comfy_table::{Table, presets};
     let mut table = Table::new();
-    table
-        .load_preset(presets::UTF8_HORIZONTAL_ONLY)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header([
-            "hook",
-            "event",
-            "runs",
-            "block",
-            "rewr",
-            "fail",
-            "t/o",
-            "skip",
-            "p50",
-            "p95",
-            "max",
-            "last match",
-        ]);
+    table.load_preset(presets::UTF8_BORDERS_ONLY).set_header([
+        "hook",
+        "runs",
+        "block",
+        "rewrite",
+        "fail",
+        "t/o",
+        "skip",
+        "p50",
+        "p95",
+        "max",
+        "last match",
+    ]);
+    fit(&mut table);
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
     for stats in all {
         let skips: usize = stats.skips.values().sum();
@@ -731,7 +769,6 @@ fn print_table(all: &[HookStats]) {
         };
         table.add_row([
             one_line(&stats.key).into_owned(),
-            one_line(&stats.events.join(", ")).into_owned(),
             stats.runs.to_string(),
             stats.blocks.to_string(),
             stats.rewrites.to_string(),
@@ -744,7 +781,8 @@ fn print_table(all: &[HookStats]) {
             stats
                 .last_match
                 .as_deref()
-                .map(|t| t.replacen('T', " ", 1))
+                // `2026-12-03T19:55:06.906Z` as `12-03 19:55`.
+                .map(|t| t.get(5..16).unwrap_or(t).replacen('T', " ", 1))
                 .unwrap_or_else(|| "never".into()),
         ]);
     }

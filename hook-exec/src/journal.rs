@@ -380,8 +380,8 @@ pub struct RunRecord {
     /// What went wrong (or why it was skipped), cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// It ran and exited 0, and nothing reached the agent: no decision in the dispatch, no
-    /// context, no warning (its stderr does not count: the agents drop it on exit 0). On an
+    /// It ran and exited 0, and nothing reached the agent: no block (its status), no other
+    /// decision, rewrite or stop in the dispatch, no context, no warning (its stderr does not count: the agents drop it on exit 0). On an
     /// event that can block, a guard that may have stopped guarding.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quiet: bool,
@@ -396,7 +396,9 @@ impl Record {
             .get("tool_name")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let decided = outcome.decision != Decision::Continue
+        // What a run whose own status is `ok` may have given: a block is always its run's
+        // `blocked`, so another hook's block does not make this one less quiet.
+        let decided = !matches!(outcome.decision, Decision::Continue | Decision::Block)
             || outcome.updated_input.is_some()
             || outcome.stop;
         let runs = outcome

@@ -62,7 +62,8 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
         "hook-relay/settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "echo 'jq: command not found' >&2; exit 127"},
-            {"type": "command", "command": "echo 'no rm -rf here' >&2; exit 2"}]}]}}"#,
+            {"type": "command", "command": "echo 'no rm -rf here' >&2; exit 2"},
+            {"type": "command", "command": "echo 'waiting for the lock' >&2; sleep 10", "timeout": 1}]}]}}"#,
     );
     // A project relay hook nobody trusted: skipped.
     write(
@@ -114,11 +115,16 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     assert!(record["path"].is_string(), "the agent's PATH is recorded");
     let runs = record["runs"].as_array().unwrap();
     let statuses: Vec<&str> = runs.iter().map(|r| r["status"].as_str().unwrap()).collect();
-    assert_eq!(statuses, ["failed", "blocked", "skipped"], "{record}");
+    assert_eq!(
+        statuses,
+        ["failed", "blocked", "timed_out", "skipped"],
+        "{record}"
+    );
     assert_eq!(runs[0]["exit_code"], 127);
     assert_eq!(runs[0]["stderr"], "jq: command not found\n");
     assert_eq!(runs[1]["stderr"], "no rm -rf here\n");
-    assert_eq!(runs[2]["skip_reason"], "untrusted");
+    assert_eq!(runs[2]["stderr"], "waiting for the lock\n");
+    assert_eq!(runs[3]["skip_reason"], "untrusted");
     // The full input is not kept.
     assert!(record.get("tool_input").is_none());
 
@@ -130,7 +136,11 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
         "{shown}"
     );
     assert!(shown.contains("failed"), "{shown}");
-    assert!(shown.contains("stderr: jq: command not found"), "{shown}");
+    // The failed run's error quotes its stderr; the timed-out run shows its stderr tail.
+    assert!(shown.contains("exit 127"), "{shown}");
+    assert!(shown.contains("jq: command not found"), "{shown}");
+    assert!(shown.contains("timed_out"), "{shown}");
+    assert!(shown.contains("stderr: waiting for the lock"), "{shown}");
     assert!(shown.contains("skipped"), "{shown}");
     assert!(!shown.contains('\x1b'), "no colour off a terminal: {shown}");
 
