@@ -22,8 +22,8 @@
 //!   cuts it at 3 s, and a long one is a warning in the other dialects);
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
 //!   that changes it;
-//! - the expectations file (`hook test --expectations`), when the project has one: each failed
-//!   case is an error.
+//! - the expectations file (`hook test --expectations`), when the project has one, run with
+//!   that `PATH` (in a process of its own): each failed case is an error.
 //!
 //! What it cannot see: what a script does at run time (its imports, the programs it builds
 //! names for), and programs named in a script other than those three. Exit 1 on an error.
@@ -162,7 +162,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     let expectations = crate::expectations::default_file(location, &project);
     let mut expectation_results = None;
     if expectations.is_file() {
-        match crate::expectations::run(location, &expectations) {
+        match crate::expectations::run_with_path(location, &expectations, &path) {
             Ok(results) => {
                 for result in results.iter().filter(|r| !r.passed) {
                     findings.push(Finding {
@@ -175,7 +175,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
                             result.problem.as_deref().unwrap_or("")
                         ),
                         fix: Some(
-                            "fix the hook (or the expectation): `hook test --expectations` shows each case".into(),
+                            "fix the hook (or the expectation): `hook test --expectations`, with the agent's PATH, shows each case".into(),
                         ),
                     });
                 }

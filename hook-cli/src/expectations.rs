@@ -90,7 +90,7 @@ struct Case {
 }
 
 /// How one case went.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct CaseResult {
     pub(crate) name: String,
     pub(crate) event: String,
@@ -148,6 +148,49 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
         results.push(judge(name, case, &merge(outcomes)));
     }
     Ok(results)
+}
+
+/// [`run`] in a process of its own whose hooks get `path` as `PATH` (the agent's, for
+/// `hook doctor`): a guard whose `jq` the agent does not have fails its cases there as it
+/// fails in the agent.
+pub(crate) fn run_with_path(
+    location: &Location,
+    file: &Path,
+    path: &str,
+) -> Result<Vec<CaseResult>> {
+    let exe = std::env::current_exe().context("cannot find the hook program itself")?;
+    let mut command = std::process::Command::new(exe);
+    command
+        .arg("test")
+        .arg("--dialect")
+        .arg(location.dialect.to_string())
+        .arg("--expectations")
+        .arg(file)
+        .arg("--json")
+        .arg("--project")
+        .arg(location.project_dir()?);
+    if let Some(home) = &location.home {
+        command.arg("--home").arg(home);
+    }
+    if location.relay {
+        command.arg("--relay");
+    }
+    let out = command
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("cannot run the expectations")?;
+    #[derive(Deserialize)]
+    struct Report {
+        cases: Vec<CaseResult>,
+    }
+    match serde_json::from_slice::<Report>(&out.stdout) {
+        Ok(report) => Ok(report.cases),
+        Err(_) => bail!(
+            "the expectations did not run: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+    }
 }
 
 /// `location`, and where the dialect has a relay and `location` is not already the relay's,
