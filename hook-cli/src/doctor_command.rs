@@ -204,7 +204,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     } else {
         let style = Style::detect();
         outln!(
-            "hook doctor: {dialect}, {} hook(s); PATH: {path_source}",
+            "hook doctor: {dialect}, {} hook(s); PATH {path} ({path_source})",
             hook_count
         );
         for finding in &findings {

@@ -454,7 +454,7 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
             line.push_str(&format!(" {ms} ms"));
         }
         if run.quiet {
-            line.push_str(&style.paint(DIM, " (no output)"));
+            line.push_str(&style.paint(DIM, " (no effect)"));
         }
         print_exact(&format!("{line}\n"));
         let failed = matches!(run.status, RunStatus::Failed | RunStatus::TimedOut);
