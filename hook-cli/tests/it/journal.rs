@@ -443,3 +443,57 @@ fn hook_stats_flags_a_silent_guard_a_failing_hook_and_a_slow_one() {
     );
     assert!(shown.contains("slow (p95 over 1000 ms)"), "{shown}");
 }
+
+#[test]
+fn hook_log_follow_prints_each_new_dispatch() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = verboo_home_with(
+        dir.path(),
+        "settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    // One dispatch before: `--follow -n 1` prints it first.
+    let out = run(&home, &project, &pre_tool_use(&project, "first"), &[]);
+    assert!(out.status.success());
+    let mut follow = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args([
+            "log",
+            "--dialect",
+            "verboo",
+            "--follow",
+            "--json",
+            "-n",
+            "1",
+        ])
+        .arg("--home")
+        .arg(&home)
+        .arg("--project")
+        .arg(&project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = follow.stdout.take().unwrap();
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if sender.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(20);
+    let first: Value = serde_json::from_str(&lines.recv_timeout(wait).unwrap()).unwrap();
+    assert_eq!(first["summary"], "first");
+    let out = run(&home, &project, &pre_tool_use(&project, "second"), &[]);
+    assert!(out.status.success());
+    let second: Value = serde_json::from_str(&lines.recv_timeout(wait).unwrap()).unwrap();
+    assert_eq!(second["summary"], "second");
+    follow.kill().unwrap();
+    follow.wait().unwrap();
+}

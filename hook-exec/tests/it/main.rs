@@ -10,6 +10,7 @@ mod engine;
 mod errors;
 mod hostile;
 mod http;
+mod journal;
 mod native;
 mod project_cannot_weaken;
 mod side_files;
