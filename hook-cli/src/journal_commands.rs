@@ -195,7 +195,8 @@ pub(crate) struct LogArgs {
     /// At most this many dispatches (newest first); 0 for all.
     #[arg(long, short = 'n', default_value_t = 50)]
     limit: usize,
-    /// JSON lines, exactly as recorded (`hook_exec::journal::Record`).
+    /// JSON lines, exactly as recorded (`hook_exec::journal::Record`; JSON Schema:
+    /// `hook-cli/schemas/journal-record.schema.json`).
     #[arg(long)]
     json: bool,
     /// Print the latest dispatches oldest first, then each new one as it is recorded, until

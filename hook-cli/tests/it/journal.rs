@@ -127,6 +127,14 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     assert_eq!(runs[3]["skip_reason"], "untrusted");
     // The full input is not kept.
     assert!(record.get("tool_input").is_none());
+    // Every line matches the published schema of a record.
+    let schema: Value =
+        serde_json::from_str(include_str!("../../schemas/journal-record.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(record), "{record}");
+    for line in journal_lines(&home) {
+        assert!(validator.is_valid(&line), "{line}");
+    }
 
     // The same for a person: the failed run shows its stderr tail.
     let out = hook(&log, "");
