@@ -219,7 +219,7 @@ impl Journal {
             path: path.clone(),
             source,
         };
-        let mut file = open_append(&path).map_err(write_error)?;
+        let mut file = open_private(&path, true).map_err(write_error)?;
         file.write_all(line.as_bytes()).map_err(write_error)?;
         let size = file.metadata().map_err(write_error)?.len();
         drop(file);
@@ -235,7 +235,7 @@ impl Journal {
     /// Renames every file one step older under the lock, if the live file is still full.
     fn rotate(&self) -> std::io::Result<()> {
         let lock_path = self.dir.join("journal.lock");
-        let lock = open_lock(&lock_path)?;
+        let lock = open_private(&lock_path, false)?;
         fs4::FileExt::lock(&lock)?;
         let result = (|| {
             let live = self.file(0);
@@ -263,44 +263,22 @@ impl Journal {
     }
 }
 
-#[cfg(unix)]
-fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .custom_flags(nix::libc::O_NOFOLLOW)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-}
-
-#[cfg(unix)]
-fn open_lock(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(nix::libc::O_NOFOLLOW)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_lock(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
+/// `path` opened for writing (created 0600 when missing, a symlink never followed): appending
+/// for the journal's lines, or as is for the lock file.
+fn open_private(path: &Path, append: bool) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true);
+    if append {
+        options.append(true);
+    } else {
+        options.write(true).truncate(false);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(nix::libc::O_NOFOLLOW);
+    }
+    options.open(path)
 }
 
 /// One dispatch, as a journal line (see the module docs for what is and is not kept).

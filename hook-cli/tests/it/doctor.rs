@@ -6,7 +6,6 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -40,6 +39,16 @@ fn finding<'a>(report: &'a Value, key: &str, needle: &str) -> &'a Value {
         .iter()
         .find(|f| f["key"] == key && f["message"].as_str().unwrap().contains(needle))
         .unwrap_or_else(|| panic!("no finding `{needle}` for {key} in {report:#}"))
+}
+
+/// The error finding of `report` for `key` whose message contains `needle`, configured at
+/// `at` (`file:line:`).
+fn error_at<'a>(report: &'a Value, key: &str, needle: &str, at: &str) -> &'a Value {
+    let found = finding(report, key, needle);
+    assert_eq!(found["severity"], "error", "{found}");
+    let location = found["location"].as_str().unwrap();
+    assert!(location.starts_with(at), "{location} is not at {at}");
+    found
 }
 
 #[test]
@@ -88,44 +97,20 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
 "#,
     );
     // The agent called the relay once: the journal has its PATH.
-    let mut relay = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args(["relay", "--dialect", "verboo", "--event", "SessionStart"])
-        .arg("--home")
-        .arg(&home)
-        .arg("--project")
-        .arg(&project)
-        .env("PATH", &agent_bin)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("HOOK_JOURNAL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let event = json!({"hook_event_name": "SessionStart", "session_id": "s", "transcript_path": "/t",
         "cwd": project, "source": "startup"});
-    use std::io::Write as _;
-    relay
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    let out = relay.wait_with_output().unwrap();
+    let out = crate::journal::hook_at(
+        &["relay", "--dialect", "verboo", "--event", "SessionStart"],
+        &home,
+        &project,
+        &event.to_string(),
+        &[("PATH", agent_bin.as_os_str())],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
 
-    let home_arg = home.display().to_string();
-    let project_arg = project.display().to_string();
-    let args = [
-        "doctor",
-        "--dialect",
-        "verboo",
-        "--home",
-        &home_arg,
-        "--project",
-        &project_arg,
-    ];
-    let mut json_args = args.to_vec();
+    let words = crate::journal::located("doctor", "verboo", &home, &project);
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let mut json_args = args.clone();
     json_args.push("--json");
     let out = hook(&json_args, "");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
@@ -140,45 +125,32 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
     let at = |needle: &str| format!("{}:{}:", settings.display(), line_of(&settings, needle));
     let key = |n: usize| format!("user:settings.json:PreToolUse:Bash:{n}");
 
-    let missing = finding(
+    // A missing program, a script without the executable bit, a #! to a missing interpreter, a
+    // `jq` guard with no `jq` on the recorded PATH: each an error at its file:line:col.
+    error_at(
         &report,
         &key(0),
         "`no-such-linter` is not on the agent's PATH",
+        &at("no-such-linter"),
     );
-    assert_eq!(missing["severity"], "error");
-    assert!(
-        missing["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&at("no-such-linter"))
+    let not_executable = error_at(
+        &report,
+        &key(1),
+        "is not executable",
+        &at("not-executable.sh"),
     );
-
-    let not_executable = finding(&report, &key(1), "is not executable");
-    assert_eq!(not_executable["severity"], "error");
     assert!(not_executable["fix"].as_str().unwrap().contains("chmod +x"));
-    assert!(
-        not_executable["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&at("not-executable.sh"))
+    error_at(
+        &report,
+        &key(2),
+        "interpreter `python9`",
+        &at("lost-interpreter"),
     );
-
-    let shebang = finding(&report, &key(2), "interpreter `python9`");
-    assert_eq!(shebang["severity"], "error");
-    assert!(
-        shebang["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&at("lost-interpreter"))
-    );
-
-    let jq = finding(&report, &key(3), "`jq`, which is not on the agent's PATH");
-    assert_eq!(jq["severity"], "error");
-    assert!(
-        jq["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&at("jq-guard.sh"))
+    error_at(
+        &report,
+        &key(3),
+        "`jq`, which is not on the agent's PATH",
+        &at("jq-guard.sh"),
     );
 
     let session_end = finding(

@@ -45,6 +45,16 @@ fn journal_lines(home: &Path) -> Vec<Value> {
     lines
 }
 
+/// `COMMAND --dialect DIALECT --home HOME --project PROJECT`, as owned words.
+pub(crate) fn located(command: &str, dialect: &str, home: &Path, project: &Path) -> Vec<String> {
+    [command, "--dialect", dialect, "--home"]
+        .iter()
+        .map(|w| (*w).to_owned())
+        .chain([home.display().to_string(), "--project".to_owned()])
+        .chain([project.display().to_string()])
+        .collect()
+}
+
 fn verboo_home_with(dir: &Path, file: &str, hooks: &str) -> std::path::PathBuf {
     let home = dir.join("home");
     write(&home.join(file), hooks);
@@ -87,16 +97,9 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 
-    let log = [
-        "log",
-        "--dialect",
-        "verboo",
-        "--home",
-        &home_arg,
-        "--project",
-        &project_arg,
-    ];
-    let mut json_log = log.to_vec();
+    let log_words = located("log", "verboo", &home, &project);
+    let log: Vec<&str> = log_words.iter().map(String::as_str).collect();
+    let mut json_log = log.clone();
     json_log.push("--json");
     let out = hook(&json_log, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -214,10 +217,19 @@ fn concurrent_hook_runs_leave_whole_lines() {
     }
 }
 
-fn run(home: &Path, project: &Path, input: &str, env: &[(&str, &str)]) -> Output {
+/// `hook ARGS --home HOME --project PROJECT` (verboo), `input` on stdin, `env` set, with no
+/// journal switch or agent project inherited from the environment running the tests.
+pub(crate) fn hook_at(
+    args: &[&str],
+    home: &Path,
+    project: &Path,
+    input: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Output {
+    use std::io::Write as _;
     let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
     command
-        .args(["run", "--dialect", "verboo", "--event", "PreToolUse"])
+        .args(args)
         .arg("--home")
         .arg(home)
         .arg("--project")
@@ -231,38 +243,23 @@ fn run(home: &Path, project: &Path, input: &str, env: &[(&str, &str)]) -> Output
         command.env(name, value);
     }
     let mut child = command.spawn().unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // The command may exit before reading stdin: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
 }
 
+fn run(home: &Path, project: &Path, input: &str, env: &[(&str, &str)]) -> Output {
+    let env: Vec<(&str, &std::ffi::OsStr)> = env
+        .iter()
+        .map(|(name, value)| (*name, std::ffi::OsStr::new(*value)))
+        .collect();
+    let args = ["run", "--dialect", "verboo", "--event", "PreToolUse"];
+    hook_at(&args, home, project, input, &env)
+}
+
 fn relay(home: &Path, project: &Path, input: &str) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
-    command
-        .args(["relay", "--dialect", "verboo", "--event", "PreToolUse"])
-        .arg("--home")
-        .arg(home)
-        .arg("--project")
-        .arg(project)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("HOOK_JOURNAL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let args = ["relay", "--dialect", "verboo", "--event", "PreToolUse"];
+    hook_at(&args, home, project, input, &[])
 }
 
 fn decision(out: &Output) -> Value {
@@ -381,18 +378,9 @@ fn hook_stats_flags_a_silent_guard_a_failing_hook_and_a_slow_one() {
         lines.join("\n") + "\n",
     )
     .unwrap();
-    let home_arg = home.display().to_string();
-    let project_arg = project.display().to_string();
-    let args = [
-        "stats",
-        "--dialect",
-        "verboo",
-        "--home",
-        &home_arg,
-        "--project",
-        &project_arg,
-    ];
-    let mut json_args = args.to_vec();
+    let words = located("stats", "verboo", &home, &project);
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let mut json_args = args.clone();
     json_args.push("--json");
     let out = hook(&json_args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
