@@ -5,7 +5,11 @@
 //!
 //! - **Where**: `<home>/hook-journal/` of the dialect's home (`--home` replaces it), for
 //!   `hook run` and `hook relay` alike; `hook log`, `hook stats` and `hook doctor` read the
-//!   same folder. The record format and its bounds are `hook_exec::journal`'s.
+//!   same folder. The record format and its bounds are `hook_exec::journal`'s. A home that does
+//!   not exist gets no journal: recording never creates the agent's home.
+//! - **Stats** count a `rewrite` for every `ok` run of a dispatch whose input was rewritten
+//!   (the outcome says the input was rewritten, not by which hook); `never matched` is a
+//!   configured hook (the agent's or the relay's) with no run in the window.
 //! - **Off**: `HOOK_JOURNAL=off` (or `0`, `false`, `no`) in the environment of `hook run` /
 //!   `hook relay` records nothing. There is no settings key: the journal belongs to the
 //!   engine, not to a dialect's files, and an agent's settings can set the variable for its
