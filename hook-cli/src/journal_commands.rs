@@ -348,7 +348,7 @@ impl Style {
     /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.
     pub(crate) fn paint(self, code: &str, text: &str) -> String {
         let text = one_line(text);
-        if self.colour {
+        if self.colour && !code.is_empty() {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
             text.into_owned()
@@ -445,8 +445,11 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
             continue;
         }
         let mut line = format!(
-            "  {:<9} {}",
-            style.paint(status_colour(run.status), &status_name(run.status)),
+            "  {} {}",
+            style.paint(
+                status_colour(run.status),
+                &format!("{:<9}", status_name(run.status))
+            ),
             style.paint("", &run.key)
         );
         if run.status == RunStatus::Skipped {
@@ -472,11 +475,16 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
         if let Some(stderr) = &run.stderr {
             // What the error already quotes is not said twice.
             let quoted = run.error.as_deref().unwrap_or("");
+            let colour = if run.status == RunStatus::Ok {
+                YELLOW
+            } else {
+                RED
+            };
             for line in tail(stderr, 3).into_iter().filter(|l| !quoted.contains(l)) {
                 print_exact(&format!(
                     "      {} {}\n",
                     style.paint(DIM, "stderr:"),
-                    style.paint(RED, line)
+                    style.paint(colour, line)
                 ));
             }
         }

@@ -493,3 +493,28 @@ fn hook_log_follow_prints_each_new_dispatch() {
     follow.kill().unwrap();
     follow.wait().unwrap();
 }
+
+#[test]
+fn hook_log_escapes_what_a_hook_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(home.join("hook-journal")).unwrap();
+    let hidden = line(
+        "2026-12-03T10:00:00.000Z",
+        "PreToolUse",
+        "user:settings.json:PreToolUse:Bash:0",
+        json!({"status": "failed", "exit_code": 1, "duration_ms": 1,
+            "stderr": "fine\u{1b}[2K\rall good\u{202e}\n"}),
+    );
+    std::fs::write(home.join("hook-journal/journal.jsonl"), hidden + "\n").unwrap();
+    let words = located("log", "verboo", &home, &project);
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let shown = text(&hook(&args, "").stdout);
+    assert!(
+        shown.contains("stderr: fine\\x1b[2K\\rall good\\u{202e}"),
+        "{shown}"
+    );
+    assert!(!shown.contains('\u{1b}'), "{shown}");
+}
