@@ -75,12 +75,55 @@ pub(crate) fn validate_config(dialect: Dialect, file: &Path) -> Result<ExitCode>
     if hooks.has_errors() {
         return Ok(ExitCode::FAILURE);
     }
+    if let Some(agent) = agent_owning(dialect, file) {
+        // The agent reads this file itself: a handler type only this engine runs would make
+        // it ignore (Claude Code) or refuse (Codex) the whole file, and every setting in it.
+        let foreign: Vec<_> = hooks
+            .hooks
+            .iter()
+            .filter(|hook| hook.config.handler_type == hook_protocol::HandlerType::Native)
+            .collect();
+        for hook in &foreign {
+            errln!(
+                "error: {}:{}:{}: a `native` {} handler in {}'s own settings: {} does not run native handlers and would ignore or refuse this whole file (every other hook and setting in it with it). Put native hooks in the relay's file (`{}/hook-relay/{}`) and let {} call `hook relay` (`hook relay install --dialect {dialect} --move` moves them)",
+                file.display(),
+                hook.position.line,
+                hook.position.column,
+                hook.event,
+                agent.name,
+                agent.name,
+                agent.home_dir,
+                agent.config_file,
+                agent.name,
+            );
+        }
+        if !foreign.is_empty() {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
     outln!(
         "{}: valid {dialect} hooks configuration ({} handlers)",
         file.display(),
         hooks.hooks.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The agent that reads `file` itself, when it is that agent's own settings file (under its
+/// folder, `.claude` or `.codex`, or the folder its variable names), not the relay's.
+fn agent_owning(dialect: Dialect, file: &Path) -> Option<hook_protocol::RelayAgent> {
+    let agent = dialect.rules().relay?;
+    let file = file.canonicalize().ok()?;
+    let parent = file.parent()?;
+    let named = file.file_name()?.to_str()?;
+    let settings_file =
+        named == agent.config_file || named.replace(".local.", ".") == agent.config_file;
+    let in_home = parent.file_name().is_some_and(|d| d == agent.home_dir)
+        || std::env::var_os(agent.home_env)
+            .filter(|v| !v.is_empty())
+            .and_then(|home| Path::new(&home).canonicalize().ok())
+            .is_some_and(|home| home == parent);
+    (settings_file && in_home).then_some(agent)
 }
 
 #[derive(Debug, Args)]
