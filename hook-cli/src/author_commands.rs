@@ -146,6 +146,10 @@ pub(crate) struct TestArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Fail (exit 1) on warnings too: output fields the agent ignores (wuu, verboo), such as a
+    /// misspelt `permisionDecision`.
+    #[arg(long)]
+    strict: bool,
     /// Test a native plugin (a `cdylib` built with hook-sdk's `export_native!`) instead of a
     /// command: the library is loaded in this process and called on each case.
     #[arg(long, value_name = "LIBRARY", conflicts_with = "command")]
@@ -213,6 +217,10 @@ struct Report {
     system_message: Option<String>,
     /// Its request that the agent stop, with the reason.
     stop: Option<String>,
+    /// Fields of its output the dialect does not define (the agent ignores them), with the
+    /// closest known field when one is close: as `hook validate` warns.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
     problem: Option<String>,
 }
 
@@ -262,15 +270,25 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
         reports.push(judge(dialect, &case, &ran));
     }
 
-    let failed = reports.iter().any(|r| r.problem.is_some());
+    let warned = reports.iter().any(|r| !r.warnings.is_empty());
+    let failed = reports.iter().any(|r| r.problem.is_some()) || (args.strict && warned);
     if args.json {
         println_exact(&serde_json::to_string_pretty(
-            &json!({"ok": !failed, "runs": reports}),
+            &json!({"ok": !failed, "strict": args.strict, "runs": reports}),
         )?);
     } else {
         print_table(&reports);
-        let verdict = if failed {
+        for report in &reports {
+            for warning in &report.warnings {
+                errln!("warning: {} ({}): {warning}", report.case, report.event);
+            }
+        }
+        let verdict = if failed && reports.iter().all(|r| r.problem.is_none()) {
+            "FAILED: the hook's output has fields the agent ignores (--strict; see warnings above)"
+        } else if failed {
             "FAILED: the hook misbehaved (see problems above)"
+        } else if warned {
+            "ok, with warnings: fields the agent ignores (see above; --strict fails on them)"
         } else {
             "ok"
         };
@@ -430,6 +448,7 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
         additional_context: None,
         system_message: None,
         stop: None,
+        warnings: Vec::new(),
         problem: None,
     };
     if let Some(failure) = &run.failure {
@@ -449,6 +468,11 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
     } else if !structured {
         "text".into()
     } else {
+        if let Ok(value) = serde_json::from_slice::<Value>(stdout) {
+            report.warnings = hook_protocol::unknown_output_fields(dialect, &case.event, &value)
+                .map(|fields| fields.iter().map(ToString::to_string).collect())
+                .unwrap_or_default();
+        }
         match validate_output(dialect, &case.event, stdout) {
             Ok(()) => "valid JSON".into(),
             Err(ValidateError::Invalid { issues, .. }) => {
