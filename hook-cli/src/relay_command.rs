@@ -191,9 +191,13 @@ pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
     let blocked = outcome.decision == Decision::Block;
     let mut reason = outcome.reason.clone();
 
-    // Context first: where it cannot go, a block's reason takes it.
+    // Context first: where it cannot go, a block's reason takes it. A blocked prompt's context
+    // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
+    // reads it.
+    let keeps_context =
+        *event == Event::UserPromptSubmit && dialect.rules().blocked_prompt_keeps_context;
     if let Some(context) = &outcome.additional_context {
-        if allowed.specific("additionalContext") && !blocked {
+        if allowed.specific("additionalContext") && (!blocked || keeps_context) {
             specific.insert("additionalContext".into(), context.clone().into());
         } else if blocked {
             reason = Some(match reason {

@@ -70,6 +70,7 @@ impl HandlerResult {
     /// The status of this run in an outcome's `runs`.
     pub fn status(&self) -> RunStatus {
         match self {
+            HandlerResult::Response(response) if response.stopped => RunStatus::Stopped,
             HandlerResult::Response(response) if response.decision == Some(Decision::Block) => {
                 RunStatus::Blocked
             }
@@ -113,6 +114,10 @@ pub struct Response {
     pub additional_context: Option<String>,
     /// The hook asked the agent to stop (`continue: false` in verboo and lime).
     pub stop: Option<StopRequest>,
+    /// The hook returned `continue: false` and the dialect obeyed it, whatever that does on
+    /// the event: a [`stop`](Self::stop), or lime `PostToolUse` feedback in place of the tool's
+    /// output. The run's status is then [`RunStatus::Stopped`].
+    pub stopped: bool,
     /// A message for the user.
     pub system_message: Option<String>,
     /// Hide the hook's output from the transcript.
@@ -432,6 +437,7 @@ fn judge(
                 response.stop = Some(StopRequest {
                     reason: fields.stop_reason.clone(),
                 });
+                response.stopped = true;
             }
             match fields.decision {
                 Some(ApproveOrBlock::Block) if effect.can_block() => {

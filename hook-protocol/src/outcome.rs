@@ -188,6 +188,14 @@ pub enum RunStatus {
     Ok,
     /// It ran and blocked.
     Blocked,
+    /// It ran and returned `continue: false`, and the dialect obeyed it (verboo, lime; wuu
+    /// reads `continue: false` as a block, so its runs are `blocked`). Whatever else the output
+    /// said, this is its status, as Codex reports such a run (`Stopped`) even where the stop
+    /// is only feedback: a lime `PostToolUse` `continue: false` gives the model its reason in
+    /// place of the tool's output and the turn goes on (the outcome's `decision` is `block`,
+    /// `stop` false). On an event where the dialect ignores it (lime `SubagentStart`) or
+    /// refuses it (lime `PreToolUse`, `PermissionRequest`: a failed run) it is not `stopped`.
+    Stopped,
     /// It ran and failed, or its output could not be used; it made no decision.
     Failed,
     /// It ran out of time and was killed; it made no decision.

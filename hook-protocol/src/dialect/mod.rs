@@ -236,6 +236,11 @@ pub struct DialectRules {
     /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
     /// given to the model as a block's reason).
     pub stop_context_blocks: bool,
+    /// Whether the `additionalContext` of a blocked `UserPromptSubmit` stays in the outcome
+    /// (the prompt is dropped either way). When it does, the agent gives it to the model on the
+    /// session's next turn, as Codex does (a developer message); when it does not, it is
+    /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
+    pub blocked_prompt_keeps_context: bool,
     /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
     pub denied_permission_message: Option<&'static str>,
     /// What a run that exited with a non-zero code means: `(event, code, stdout, stderr)`.

@@ -96,6 +96,10 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Stops,
     stop_context_blocks: true,
+    // Claude Code 2.1 discards a blocked prompt's `additionalContext` with the prompt: the
+    // next prompt's model request does not carry it (measured by the conformance case
+    // `prompt-block-with-context`, over two turns).
+    blocked_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,

@@ -66,6 +66,9 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Blocks,
     stop_context_blocks: false,
+    // wuu takes no context on `UserPromptSubmit` at all (its seed: `additional_context` after
+    // a successful `PostToolUse` only), so there is none to keep.
+    blocked_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,
