@@ -56,6 +56,10 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".lime",
     config_file: "config.toml",
     local_config_file: None,
+    // Codex reads `hooks.json` beside `config.toml` in each layer's folder (`$CODEX_HOME`,
+    // `<project>/.codex`), the JSON first, and warns when both have hooks
+    // (`codex-rs/hooks/src/engine/discovery.rs`); its users have such files.
+    hooks_file: Some("hooks.json"),
     managed_path: Some("/etc/lime/managed_config.toml"),
     // lime keeps its trust store in `[hooks.state."<key>"]`: not an event.
     reserved_hooks_keys: &["state"],

@@ -151,6 +151,11 @@ pub struct DialectRules {
     /// The personal, uncommitted project file beside the project file (verboo
     /// `settings.local.json`).
     pub local_config_file: Option<&'static str>,
+    /// A JSON file of hooks alone (the plugin `hooks.json` shape) read beside
+    /// [`config_file`](Self::config_file) in the user and project layers, before it; when
+    /// both files of a layer have hooks, both load and a warning says so (lime: `hooks.json`,
+    /// as Codex reads one beside `config.toml`).
+    pub hooks_file: Option<&'static str>,
     /// The fixed system path of the administrator's managed file, if the dialect has one.
     pub managed_path: Option<&'static str>,
     /// Keys under `hooks` that are not events (lime keeps its trust state in

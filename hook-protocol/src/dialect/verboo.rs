@@ -29,6 +29,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".claude",
     config_file: "settings.json",
     local_config_file: Some("settings.local.json"),
+    // Claude Code reads hooks from its settings files only.
+    hooks_file: None,
     managed_path: Some("/etc/claude-code/managed-settings.json"),
     reserved_hooks_keys: &[],
     trust_state_in_config: false,

@@ -28,6 +28,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".wuu",
     config_file: "config.json",
     local_config_file: None,
+    // The wuu seed names `config.json` only.
+    hooks_file: None,
     managed_path: None,
     reserved_hooks_keys: &[],
     trust_state_in_config: false,

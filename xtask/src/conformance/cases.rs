@@ -113,7 +113,7 @@ pub(crate) struct Case {
     /// Codex only: a text of Codex's own that must reach the model (and be the engine's
     /// `reason`), such as its default denial message.
     pub(crate) codex_text: Option<&'static str>,
-    /// The agent is run a second time on the same session (Codex `exec resume --last`, Claude
+    /// The agent is run a second time on the same session (Codex `exec resume <session id>`, Claude
     /// Code `--continue`) with a second prompt, and what the model receives on that turn is
     /// compared too: the effects a hook has on a later turn (a blocked prompt's context, a
     /// Stop hook's continuation, `CLAUDE_ENV_FILE`, a `PostToolUse` replacement).

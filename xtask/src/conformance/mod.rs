@@ -37,7 +37,7 @@
 //!   command; the case's command writes `$CONF_ENV` into the marker, and so does the second
 //!   turn's.
 //! - *Effects across turns* (`Case::second_turn`): the agent is run a second time on the same
-//!   session (Codex `exec resume --last --all`, Claude Code `--continue`, each under the case's
+//!   session (Codex `exec resume <session id>`, Claude Code `--continue`, each under the case's
 //!   own home) with the prompt "Go on."; the fake server tells the turns apart and the case
 //!   compares what the model received on the second turn (a blocked prompt's context, a Stop
 //!   hook's continuation, a `PostToolUse` replacement in the history, `CLAUDE_ENV_FILE` on a
@@ -958,15 +958,20 @@ fn run_agent(
                     .arg("-C")
                     .arg(&project);
             } else {
-                // The newest session of this case's own `CODEX_HOME` (`--all`: whatever its
-                // recorded cwd).
+                // The first turn's session, by the id Codex printed (`--last` skips a session
+                // whose only prompt was blocked).
+                let first = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
+                let id = first
+                    .lines()
+                    .find_map(|line| line.strip_prefix("session id: "))
+                    .map(str::trim)
+                    .context("the first turn printed no session id")?;
                 command.args([
                     "exec",
                     "resume",
-                    "--last",
-                    "--all",
                     "--skip-git-repo-check",
                     "--dangerously-bypass-hook-trust",
+                    id,
                 ]);
             }
             command
@@ -1459,7 +1464,7 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
          SessionStart hook wrote to `CLAUDE_ENV_FILE` reached the later Bash command; \
          `async hook finished`: an async hook's work was done a few seconds after the agent (or \
          `hook run`) went on; *next turn* (cases run over two turns of one session: the agent is \
-         run again with a second prompt, `codex exec resume --last` or `claude --continue`): the \
+         run again with a second prompt, `codex exec resume <id>` or `claude --continue`): the \
          model requests of that turn, and whether the hook's reason or context reached the model \
          then (the history included), or a `CLAUDE_ENV_FILE` variable the turn's Bash command. \
          The engine's prediction for it is the embedder contract: what reached the model stays in \
