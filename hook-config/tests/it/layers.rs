@@ -585,7 +585,11 @@ command = "user-toml"
         ]
     );
     assert_eq!(
-        summaries(loaded.registry.select(&Event::PreToolUse, Some("Bash"), None)),
+        summaries(
+            loaded
+                .registry
+                .select(&Event::PreToolUse, Some("Bash"), None)
+        ),
         ["user-json", "user-toml", "project-json"]
     );
 
