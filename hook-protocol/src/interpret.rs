@@ -25,13 +25,17 @@
 //!
 //! | event | a failed run |
 //! |---|---|
-//! | `PreToolUse` | `permissionDecision: "ask"` or `"defer"`; `"allow"` without `updatedInput` (a lime allow only rewrites); `updatedInput` without `"allow"`; `"deny"` or `decision: "block"` without a non-empty reason; legacy `decision: "approve"`; `reason` without `decision`; `continue: false`; `stopReason`; `suppressOutput: true` |
+//! | `PreToolUse` | `continue: false`; `stopReason`; `suppressOutput: true`; then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`): `permissionDecision: "ask"` or `"defer"`, `"allow"` without `updatedInput` (a lime allow only rewrites), `updatedInput` without `"allow"`, `"deny"` without a non-empty reason, `permissionDecisionReason` without `permissionDecision` (the legacy `decision`/`reason` beside it are ignored, with a warning); otherwise: legacy `decision: "approve"`, `reason` without `decision`, `decision: "block"` without a non-empty reason |
 //! | `PermissionRequest` | `updatedInput`, `updatedPermissions`, `interrupt: true`, `continue: false`, `stopReason`, `suppressOutput: true` |
-//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision` |
+//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision`, a block without a reason: none of them beside `continue: false`, which is read first |
+//! | `UserPromptSubmit`, `Stop`, `SubagentStop` | a block without a reason, unless beside `continue: false` (read first: the stop stands, the block and the run's context go) |
+//!
+//! The order of these checks is Codex's, listed event by event in `dialect/lime.rs`.
 //!
 //! And two readings differ from verboo's: a `PostToolUse` `continue: false` is a block whose
 //! reason (the `reason`, else `stopReason`, else "PostToolUse hook stopped execution") goes to
-//! the model while the turn goes on, as Codex 0.169 does, not a stop; `SubagentStart` ignores
+//! the model while the turn goes on, as Codex 0.169 does, not a stop (the run is `stopped`, as
+//! Codex reports it); `SubagentStart` ignores
 //! `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
 //! reason "PermissionRequest hook denied approval".
 //!

@@ -15,7 +15,7 @@
 //!
 //! | event | order |
 //! |---|---|
-//! | `PreToolUse` | `continue: false`, `stopReason`, `suppressOutput` refused (that order); then the legacy `decision: "approve"`, `reason` without `decision`, `decision: "block"` without a reason refused; then `permissionDecision` (`ask`/`defer` refused, `allow` needs `updatedInput`, `deny` needs a reason, `updatedInput` needs `allow`); context only from a run that passed |
+//! | `PreToolUse` | `continue: false`, `stopReason`, `suppressOutput` refused (that order); then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`), that decision alone (`updatedInput` needs `allow`, `allow` needs `updatedInput`, `ask`/`defer` refused, `deny` needs a reason, a `permissionDecisionReason` needs a `permissionDecision`) and the legacy `decision`/`reason` are ignored; otherwise the legacy ones (`approve` refused, `reason` without `decision` refused, a block needs a reason); context only from a run that passed |
 //! | `PermissionRequest` | `continue: false`, `stopReason`, `suppressOutput` refused; then `updatedInput`, `updatedPermissions`, `interrupt: true` refused; then the decision (a deny without a message gets Codex's) |
 //! | `PostToolUse` | **`continue: false` first**: the run is `stopped` and its feedback (`reason`, else `stopReason`, else Codex's text) replaces the tool's output, whatever else the output says; only then `suppressOutput`, `updatedMCPToolOutput`, `reason` without `decision` and a block without a reason are refused; the context is kept unless one of those would have refused the output |
 //! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`DialectRules::blocked_prompt_keeps_context`]); no `reason`-without-`decision` check |
@@ -138,6 +138,9 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: Some(10_000),
     continue_false: ContinueFalse::Stops,
     stop_context_blocks: false,
+    // A lime `PostToolUse` `continue: false` is feedback already (the model gets it in place
+    // of the tool's output); `PreToolUse` refuses `continue: false`.
+    stop_reason_in_history: false,
     // Codex 0.169 drops a blocked prompt but keeps its hooks' `additionalContext`: on the next
     // turn of the session (`codex exec resume`) the model receives it as a developer message
     // (measured by the conformance case `prompt-block-with-context`, over two turns; Codex's
@@ -248,6 +251,16 @@ fn refine_output(
     if let Some(why) = refused(event, fields) {
         return Some(HandlerResult::Failed(Failure::Refused(why)));
     }
+    if *event == E::PreToolUse
+        && decides_in_specific(fields)
+        && (fields.decision.is_some() || fields.reason.is_some())
+    {
+        fields.decision = None;
+        fields.reason = None;
+        warnings.push(format!(
+            "the top-level `decision` and `reason` have no effect beside `hookSpecificOutput`'s decision on {event}"
+        ));
+    }
     if stops_first(event, fields) && fields.decision == Some(ApproveOrBlock::Block) {
         // A stop with a block Codex would refuse (no reason): Codex takes the stop and drops
         // the block, and with it the run's context (its `invalid_block_reason`).
@@ -281,6 +294,7 @@ fn refused(event: &Event, fields: &OutputFields) -> Option<String> {
     if fields.decision == Some(ApproveOrBlock::Block)
         && can_block
         && !stops_first(event, fields)
+        && !(*event == E::PreToolUse && decides_in_specific(fields))
         && blank(fields.reason.as_ref())
     {
         return Some(format!(
@@ -361,13 +375,15 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
             if let Some(refused) = common() {
                 return Some(refused);
             }
-            if fields.decision == Some(ApproveOrBlock::Approve) {
-                return unsupported(
-                    "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
-                );
-            }
-            if let Some(refused) = reason_alone() {
-                return Some(refused);
+            // Codex checks the legacy `decision`/`reason` only when `hookSpecificOutput` makes
+            // no decision of its own (see `decides_in_specific`).
+            if !decides_in_specific(fields) {
+                if fields.decision == Some(ApproveOrBlock::Approve) {
+                    return unsupported(
+                        "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
+                    );
+                }
+                return reason_alone();
             }
             match permission {
                 Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
@@ -386,6 +402,9 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
                 _ if fields.updated_input.is_some() => Some(format!(
                     "{event} hook returned `updatedInput` without `permissionDecision: \"allow\"`"
                 )),
+                None if fields.permission_decision_reason.is_some() => Some(format!(
+                    "{event} hook returned `permissionDecisionReason` without `permissionDecision`"
+                )),
                 _ => None,
             }
         }
@@ -403,6 +422,15 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a `PreToolUse` output decides in `hookSpecificOutput` (`permissionDecision`,
+/// `permissionDecisionReason` or `updatedInput`): Codex then reads that decision alone and
+/// ignores the legacy top-level `decision` and `reason`, whatever they say.
+fn decides_in_specific(fields: &OutputFields) -> bool {
+    fields.permission_decision.is_some()
+        || fields.permission_decision_reason.is_some()
+        || fields.updated_input.as_ref().is_some_and(|v| !v.is_null())
 }
 
 /// The events on which Codex reads `continue: false` before any other check of the output:
@@ -532,12 +560,43 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
     match event {
         E::PreToolUse => {
             rules.extend([no_continue_false, no_stop_reason, no_suppress_output]);
-            rules.push(json!({
+            // The legacy top-level `decision` and `reason` are read (and checked) only when
+            // `hookSpecificOutput` makes no decision of its own.
+            let present = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
+            let decides_in_specific = json!({
+                "required": ["hookSpecificOutput"],
+                "properties": {"hookSpecificOutput": {
+                    "type": "object",
+                    "anyOf": [
+                        present("permissionDecision"),
+                        present("permissionDecisionReason"),
+                        present("updatedInput")
+                    ]
+                }}
+            });
+            let legacy = |rule: Value| {
+                json!({
+                    "description": format!(
+                        "{} (unless `hookSpecificOutput` decides)",
+                        rule["description"].as_str().unwrap_or_default()
+                    ),
+                    "if": decides_in_specific,
+                    "else": rule
+                })
+            };
+            rules.push(legacy(json!({
                 "description": "lime refuses the legacy `decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
                 "properties": {"decision": {"enum": ["block"]}}
+            })));
+            rules.push(legacy(reason_needs_decision));
+            rules.push(legacy(block_needs_reason(None)));
+            let mut reason_alone = specific(json!({
+                "if": present("permissionDecisionReason"),
+                "then": present("permissionDecision")
             }));
-            rules.push(reason_needs_decision);
-            rules.push(block_needs_reason(None));
+            reason_alone["description"] =
+                "lime refuses a `permissionDecisionReason` without `permissionDecision`".into();
+            rules.push(reason_alone);
             let mut ask = specific(
                 json!({"properties": {"permissionDecision": {"enum": ["allow", "deny"]}}}),
             );

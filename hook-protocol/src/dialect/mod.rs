@@ -241,6 +241,11 @@ pub struct DialectRules {
     /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
     /// given to the model as a block's reason).
     pub stop_context_blocks: bool,
+    /// Whether the `stopReason` of a `continue: false` on a tool event (`PreToolUse`,
+    /// `PostToolUse`) stays in the session's history with the tool's result, so the model
+    /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
+    /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
+    pub stop_reason_in_history: bool,
     /// Whether the `additionalContext` of a blocked `UserPromptSubmit` stays in the outcome
     /// (the prompt is dropped either way). When it does, the agent gives it to the model on the
     /// session's next turn, as Codex does (a developer message); when it does not, it is

@@ -98,6 +98,10 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Stops,
     stop_context_blocks: true,
+    // Claude Code 2.1 ends the turn and appends "PostToolUse:Bash hook stopped continuation:
+    // <stopReason>" to the tool's result: the model reads it on the next prompt (measured by
+    // the conformance cases `post-continue-false` and `pre-continue-false`, over two turns).
+    stop_reason_in_history: true,
     // Claude Code 2.1 discards a blocked prompt's `additionalContext` with the prompt: the
     // next prompt's model request does not carry it (measured by the conformance case
     // `prompt-block-with-context`, over two turns).

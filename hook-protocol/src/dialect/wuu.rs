@@ -68,6 +68,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Blocks,
     stop_context_blocks: false,
+    // wuu has no stop: `continue: false` blocks.
+    stop_reason_in_history: false,
     // wuu takes no context on `UserPromptSubmit` at all (its seed: `additional_context` after
     // a successful `PostToolUse` only), so there is none to keep.
     blocked_prompt_keeps_context: false,

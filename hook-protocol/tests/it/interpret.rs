@@ -1097,3 +1097,48 @@ fn continue_false_runs_are_stopped_where_it_stops() {
     );
     assert_eq!(both.status(), RunStatus::Stopped);
 }
+
+/// lime `PreToolUse`, as Codex reads it: when `hookSpecificOutput` decides (a
+/// `permissionDecision`, a `permissionDecisionReason` or an `updatedInput`), the legacy
+/// top-level `decision` and `reason` are neither checked nor obeyed; a
+/// `permissionDecisionReason` alone is refused. The schema gives the same verdict.
+#[test]
+fn lime_pre_tool_use_reads_the_specific_decision_before_the_legacy_one() {
+    let event = Event::PreToolUse;
+    let deny = r#"{"reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no pushes"}}"#;
+    let response = response_of(Lime, &event, deny);
+    assert_eq!(response.decision, Some(Decision::Block));
+    assert_eq!(response.reason.as_deref(), Some("no pushes"));
+    let approve_beside_deny = r#"{"decision":"approve","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no pushes"}}"#;
+    assert_eq!(
+        response_of(Lime, &event, approve_beside_deny).decision,
+        Some(Decision::Block)
+    );
+    let block_beside_rewrite = r#"{"decision":"block","reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#;
+    let response = response_of(Lime, &event, block_beside_rewrite);
+    assert_eq!(response.decision, Some(Decision::Allow));
+    assert_eq!(
+        response.updated_input,
+        Some(serde_json::json!({"command": "ls"}))
+    );
+    assert!(!response.warnings.is_empty(), "the ignored fields are said");
+    for valid in [deny, approve_beside_deny, block_beside_rewrite] {
+        hook_protocol::validate_output(Lime, &event, valid.as_bytes())
+            .unwrap_or_else(|e| panic!("{valid}: {e}"));
+    }
+    let reason_alone =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"why"}}"#;
+    let result = interpret(Lime, &event, Some(0), reason_alone.as_bytes(), b"");
+    assert_eq!(result.status(), RunStatus::Failed, "{result:?}");
+    assert!(hook_protocol::validate_output(Lime, &event, reason_alone.as_bytes()).is_err());
+    // Without a specific decision, the legacy checks hold.
+    for refused in [
+        r#"{"reason":"why"}"#,
+        r#"{"decision":"approve"}"#,
+        r#"{"decision":"block"}"#,
+    ] {
+        let result = interpret(Lime, &event, Some(0), refused.as_bytes(), b"");
+        assert_eq!(result.status(), RunStatus::Failed, "{refused}");
+        assert!(hook_protocol::validate_output(Lime, &event, refused.as_bytes()).is_err());
+    }
+}

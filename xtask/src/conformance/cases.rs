@@ -256,13 +256,45 @@ pub(crate) fn all() -> Vec<Case> {
             pre,
             vec![bash(out(r#"{"reason":"REASON_TOKEN reason"}"#))],
         ),
-        case(
+        // Codex's order of checks: a decision in `hookSpecificOutput` is read alone; the legacy
+        // `decision`/`reason` beside it are neither checked nor obeyed.
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-legacy-reason-beside-deny",
+                pre,
+                vec![bash(out(
+                    r#"{"reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN deny"}}"#,
+                ))],
+            )
+        },
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-legacy-block-beside-rewrite",
+                pre,
+                vec![bash(out(
+                    r#"{"decision":"block","reason":"REASON_TOKEN legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"{REWRITE}"}}}"#,
+                ))],
+            )
+        },
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-decision-reason-alone",
+                pre,
+                vec![bash(out(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"REASON_TOKEN reason"}}"#,
+                ))],
+            )
+        },
+        two_turns(case(
             "pre-continue-false",
             pre,
             vec![bash(out(
                 r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#,
             ))],
-        ),
+        )),
         case(
             "pre-plain-text",
             pre,

@@ -1350,10 +1350,21 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
         _ => seen("original", false, false, context, "normal"),
     };
     // The next turn: what reached the model stays in the session's history; a dropped
-    // prompt's context arrives now; `session_env` is sourced before the turn's Bash command.
+    // prompt's context arrives now; `session_env` is sourced before the turn's Bash command;
+    // a tool event's stop reason is in the history where the dialect keeps it there.
+    // A stop on a tool event whose reason the agent keeps in the history (verboo).
+    let stop_reason_kept = agent
+        .dialect()
+        .parse::<hook_protocol::Dialect>()
+        .is_ok_and(|dialect| dialect.rules().stop_reason_in_history)
+        && stop
+        && matches!(case.event, "PreToolUse" | "PostToolUse")
+        && outcome["stop_reason"]
+            .as_str()
+            .is_some_and(|why| why.contains("REASON_TOKEN"));
     seen.next = Some(Next {
         calls: if case.later_command.is_some() { 2 } else { 1 },
-        reason: seen.reason || seen.second,
+        reason: seen.reason || seen.second || stop_reason_kept,
         context: seen.context || (prompt_dropped && context),
         env,
     });
