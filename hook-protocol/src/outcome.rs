@@ -306,11 +306,16 @@ pub struct Outcome {
     /// rewritten input again. A hook never widens what the agent may do.
     pub updated_input: Option<Value>,
     /// All context for the model, joined by a blank line, or `None`.
+    ///
+    /// On a `UserPromptSubmit` that drops the prompt (a block, or `stop`) it is context for the
+    /// session's next turn: lime keeps it there, as Codex does; verboo drops it, as Claude Code
+    /// does ([`DialectRules::dropped_prompt_keeps_context`](crate::DialectRules)).
     pub additional_context: Option<String>,
     /// The same context hook by hook, in configuration order: what a front end shows to say
     /// which hook added what. Each text is the one joined into
     /// [`additional_context`](Self::additional_context) (after the dialect's per-hook limit);
-    /// empty when no hook added context, or when the context was dropped (a blocked prompt).
+    /// empty when no hook added context, or when the context was dropped (a dropped prompt in
+    /// verboo).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub additional_contexts: Vec<HookContext>,
     /// A hook asked the agent to stop (`continue: false`).

@@ -48,6 +48,7 @@ fn dispatch(setup: &Setup, event: serde_json::Value) -> Outcome {
 fn a_blocked_prompt_keeps_its_context_in_lime_only() {
     let stdout = r#"{"decision":"block","reason":"not now","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"remember the ticket"}}"#;
     for (dialect, kept) in [(Dialect::Lime, true), (Dialect::Verboo, false)] {
+        assert_eq!(dialect.rules().dropped_prompt_keeps_context, kept);
         let setup = setup(dialect, "UserPromptSubmit", stdout);
         let outcome = dispatch(
             &setup,
@@ -62,6 +63,27 @@ fn a_blocked_prompt_keeps_its_context_in_lime_only() {
         );
         assert_eq!(outcome.additional_contexts.len(), usize::from(kept));
         assert_eq!(statuses(&outcome), [RunStatus::Blocked]);
+    }
+}
+
+/// The same for a prompt stopped by `continue: false`.
+#[test]
+fn a_stopped_prompt_keeps_its_context_in_lime_only() {
+    let stdout = r#"{"continue":false,"stopReason":"pause","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"remember the ticket"}}"#;
+    for (dialect, kept) in [(Dialect::Lime, true), (Dialect::Verboo, false)] {
+        let setup = setup(dialect, "UserPromptSubmit", stdout);
+        let outcome = dispatch(
+            &setup,
+            json!({"hook_event_name": "UserPromptSubmit", "prompt": "deploy", "permission_mode": "default"}),
+        );
+        assert!(outcome.stop, "{dialect}: {outcome:#?}");
+        assert_eq!(outcome.stop_reason.as_deref(), Some("pause"));
+        assert_eq!(
+            outcome.additional_context.as_deref(),
+            kept.then_some("remember the ticket"),
+            "{dialect}"
+        );
+        assert_eq!(statuses(&outcome), [RunStatus::Stopped]);
     }
 }
 

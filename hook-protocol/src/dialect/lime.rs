@@ -18,7 +18,7 @@
 //! | `PreToolUse` | `continue: false`, `stopReason`, `suppressOutput` refused (that order); then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`), that decision alone (`updatedInput` needs `allow`, `allow` needs `updatedInput`, `ask`/`defer` refused, `deny` needs a reason, a `permissionDecisionReason` needs a `permissionDecision`) and the legacy `decision`/`reason` are ignored; otherwise the legacy ones (`approve` refused, `reason` without `decision` refused, a block needs a reason); context only from a run that passed |
 //! | `PermissionRequest` | `continue: false`, `stopReason`, `suppressOutput` refused; then `updatedInput`, `updatedPermissions`, `interrupt: true` refused; then the decision (a deny without a message gets Codex's) |
 //! | `PostToolUse` | **`continue: false` first**: the run is `stopped` and its feedback (`reason`, else `stopReason`, else Codex's text) replaces the tool's output, whatever else the output says; only then `suppressOutput`, `updatedMCPToolOutput`, `reason` without `decision` and a block without a reason are refused; the context is kept unless one of those would have refused the output |
-//! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`DialectRules::blocked_prompt_keeps_context`]); no `reason`-without-`decision` check |
+//! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`DialectRules::dropped_prompt_keeps_context`]); no `reason`-without-`decision` check |
 //! | `Stop`, `SubagentStop` | **`continue: false` first** (`stopped`; a block beside it is dropped); then a block without a reason refused; then the block; plain text refused |
 //! | `SessionStart`, `PreCompact`, `PostCompact` | `continue: false` stops (`stopped`); no decision |
 //! | `SubagentStart` | `continue: false` ignored (with a warning); context only |
@@ -141,11 +141,11 @@ pub(super) static RULES: DialectRules = DialectRules {
     // A lime `PostToolUse` `continue: false` is feedback already (the model gets it in place
     // of the tool's output); `PreToolUse` refuses `continue: false`.
     stop_reason_in_history: false,
-    // Codex 0.169 drops a blocked prompt but keeps its hooks' `additionalContext`: on the next
-    // turn of the session (`codex exec resume`) the model receives it as a developer message
-    // (measured by the conformance case `prompt-block-with-context`, over two turns; Codex's
-    // `UserPromptSubmit` handler keeps the context of a block or a `continue: false`).
-    blocked_prompt_keeps_context: true,
+    // Codex 0.169 drops a blocked or stopped prompt but keeps its hooks' `additionalContext`:
+    // on the next turn of the session (`codex exec resume`) the model receives it as a
+    // developer message (measured by the conformance cases `prompt-block-with-context` and
+    // `prompt-continue-false-with-context`, over two turns).
+    dropped_prompt_keeps_context: true,
     denied_permission_message: Some(DENIED_APPROVAL),
     nonzero_exit,
     read_output,

@@ -246,11 +246,11 @@ pub struct DialectRules {
     /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
     /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
     pub stop_reason_in_history: bool,
-    /// Whether the `additionalContext` of a blocked `UserPromptSubmit` stays in the outcome
-    /// (the prompt is dropped either way). When it does, the agent gives it to the model on the
-    /// session's next turn, as Codex does (a developer message); when it does not, it is
+    /// Whether the `additionalContext` of a `UserPromptSubmit` that drops the prompt (a block,
+    /// or `continue: false`) stays in the outcome. When it does, the agent gives it to the model
+    /// on the session's next turn, as Codex does (a developer message); when it does not, it is
     /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
-    pub blocked_prompt_keeps_context: bool,
+    pub dropped_prompt_keeps_context: bool,
     /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
     pub denied_permission_message: Option<&'static str>,
     /// What a run that exited with a non-zero code means: `(event, code, stdout, stderr)`.

@@ -102,10 +102,11 @@ pub(super) static RULES: DialectRules = DialectRules {
     // <stopReason>" to the tool's result: the model reads it on the next prompt (measured by
     // the conformance cases `post-continue-false` and `pre-continue-false`, over two turns).
     stop_reason_in_history: true,
-    // Claude Code 2.1 discards a blocked prompt's `additionalContext` with the prompt: the
-    // next prompt's model request does not carry it (measured by the conformance case
-    // `prompt-block-with-context`, over two turns).
-    blocked_prompt_keeps_context: false,
+    // Claude Code 2.1 discards a blocked or stopped prompt's `additionalContext` with the
+    // prompt: the next prompt's model request does not carry it (measured by the conformance
+    // cases `prompt-block-with-context` and `prompt-continue-false-with-context`, over two
+    // turns).
+    dropped_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,

@@ -72,7 +72,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     stop_reason_in_history: false,
     // wuu takes no context on `UserPromptSubmit` at all (its seed: `additional_context` after
     // a successful `PostToolUse` only), so there is none to keep.
-    blocked_prompt_keeps_context: false,
+    dropped_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,

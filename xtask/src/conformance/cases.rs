@@ -410,6 +410,15 @@ pub(crate) fn all() -> Vec<Case> {
         two_turns(case("post-continue-false", post, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)])),
         // `continue: false` is read before the `reason`-needs-`decision` check (Codex: the run
         // is stopped and the model gets the `reason` in place of the tool's output).
+        // `continue: false` before the `suppressOutput` refusal (Codex).
+        Case {
+            only: Only::Codex,
+            ..case(
+                "post-continue-false-suppress",
+                post,
+                vec![out(r#"{"continue":false,"suppressOutput":true,"reason":"REASON_TOKEN post"}"#)],
+            )
+        },
         two_turns(case(
             "post-continue-false-reason",
             post,
@@ -438,6 +447,24 @@ pub(crate) fn all() -> Vec<Case> {
         )),
         case("prompt-exit2", ups, vec![code(2, "REASON_TOKEN prompt exit2")]),
         case("prompt-continue-false", ups, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        // A stopped prompt's context, over two turns (Codex keeps it for the next turn).
+        two_turns(case(
+            "prompt-continue-false-with-context",
+            ups,
+            vec![Hook {
+                once: true,
+                ..out(r#"{"continue":false,"stopReason":"stop","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)
+            }],
+        )),
+        // Codex reads `continue: false` before the block-needs-a-reason check.
+        Case {
+            only: Only::Codex,
+            ..case(
+                "prompt-continue-false-beside-bad-block",
+                ups,
+                vec![out(r#"{"continue":false,"stopReason":"stop","decision":"block"}"#)],
+            )
+        },
         case("prompt-matcher-ignored", ups, vec![Hook { matcher: Some("["), ..out("CONTEXT_TOKEN plain") }]),
     ]);
     let start = "SessionStart";
