@@ -545,24 +545,30 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
         "required": ["continue"],
         "properties": {"continue": {"const": false}}
     });
-    // `rule`, except beside `continue: false`.
-    let unless_stopped = |rule: Value| {
+    // `rule`, except where `condition` holds (`when` says where, for the description).
+    let unless = |condition: &Value, when: &str, rule: Value| {
         json!({
             "description": format!(
-                "{} (unless `continue: false`)",
+                "{} (unless {when})",
                 rule["description"].as_str().unwrap_or_default()
             ),
-            "if": stopped,
+            "if": condition,
             "else": rule
         })
     };
+    let unless_stopped = |rule: Value| unless(&stopped, "`continue: false`", rule);
     let mut rules = Vec::new();
     match event {
         E::PreToolUse => {
             rules.extend([no_continue_false, no_stop_reason, no_suppress_output]);
             // The legacy top-level `decision` and `reason` are read (and checked) only when
             // `hookSpecificOutput` makes no decision of its own.
-            let present = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
+            let present = |field: &str| {
+                json!({
+                    "required": [field],
+                    "properties": {field: {"not": {"type": "null"}}}
+                })
+            };
             let decides_in_specific = json!({
                 "required": ["hookSpecificOutput"],
                 "properties": {"hookSpecificOutput": {
@@ -574,16 +580,8 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
                     ]
                 }}
             });
-            let legacy = |rule: Value| {
-                json!({
-                    "description": format!(
-                        "{} (unless `hookSpecificOutput` decides)",
-                        rule["description"].as_str().unwrap_or_default()
-                    ),
-                    "if": decides_in_specific,
-                    "else": rule
-                })
-            };
+            let legacy =
+                |rule: Value| unless(&decides_in_specific, "`hookSpecificOutput` decides", rule);
             rules.push(legacy(json!({
                 "description": "lime refuses the legacy `decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
                 "properties": {"decision": {"enum": ["block"]}}

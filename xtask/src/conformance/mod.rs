@@ -374,14 +374,13 @@ impl Seen {
         let _ = write!(s, "; hooks {:?}", self.hooks);
         if let Some(next) = &self.next {
             let _ = write!(s, "; next turn: {} model calls", next.calls);
-            if next.reason {
-                s.push_str(", reason→model");
-            }
-            if next.context {
-                s.push_str(", context→model");
-            }
-            if next.env {
-                s.push_str(", env→command");
+            let seen = [
+                (next.reason, ", reason→model"),
+                (next.context, ", context→model"),
+                (next.env, ", env→command"),
+            ];
+            for (_, what) in seen.iter().filter(|(on, _)| *on) {
+                s.push_str(what);
             }
         }
         s
