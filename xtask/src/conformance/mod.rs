@@ -41,7 +41,7 @@
 //!   own home) with the prompt "Go on."; the fake server tells the turns apart and the case
 //!   compares what the model received on the second turn (a blocked prompt's context, a Stop
 //!   hook's continuation, a `PostToolUse` replacement in the history, `CLAUDE_ENV_FILE` on a
-//!   later Bash call). Not in relay mode.
+//!   later Bash call), in relay mode too.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -241,8 +241,8 @@ struct Env {
 }
 
 /// The cases `cargo xtask conformance relay` runs through `hook relay`: a block (JSON and exit
-/// 2), a rewrite, context (tool, prompt, session start), a blocked prompt, a stop that
-/// continues the agent, and a stopped turn.
+/// 2), a rewrite, context (tool, prompt, session start), a blocked prompt (with context, over
+/// two turns), a stop that continues the agent, and a stopped turn.
 const RELAY_CASES: &[&str] = &[
     "pre-deny-reason",
     "pre-exit2-stderr",
@@ -250,6 +250,7 @@ const RELAY_CASES: &[&str] = &[
     "post-block",
     "prompt-plain-text",
     "prompt-block",
+    "prompt-block-with-context",
     "prompt-continue-false",
     "start-plain-text",
     "stop-block-once",
@@ -620,7 +621,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
     )?;
     let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port, 0)?;
     fs::write(agent_side.dir.join("agent.log"), &output)?;
-    let second_turn = case.second_turn && !env.relay;
+    let second_turn = case.second_turn;
     if second_turn {
         server.next_turn();
         let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port, 1)?;
