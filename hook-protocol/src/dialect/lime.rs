@@ -473,12 +473,20 @@ fn post_tool_use_stop(event: &Event, fields: &mut OutputFields) -> Option<Respon
         .or_else(|| fields.stop_reason.take())
         .unwrap_or_else(|| POST_TOOL_USE_STOPPED.to_owned());
     let additional_context = fields.additional_context.take().filter(|_| !refused_rest);
+    let warnings = if refused_rest {
+        vec![format!(
+            "beside `continue: false` on {event}, an output lime would refuse otherwise gives no context"
+        )]
+    } else {
+        Vec::new()
+    };
     Some(Response {
         decision: Some(Decision::Block),
         reason: Some(reason),
         additional_context,
         system_message: fields.system_message.take(),
         stopped: true,
+        warnings,
         ..Response::default()
     })
 }

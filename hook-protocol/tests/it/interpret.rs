@@ -1017,6 +1017,7 @@ fn lime_post_tool_use_continue_false_is_read_before_reason_without_decision() {
             Some("PostToolUse hook stopped execution")
         );
         assert_eq!(response.additional_context, None, "{refused}");
+        assert_eq!(response.warnings.len(), 1, "{refused}");
         hook_protocol::validate_output(Lime, &Event::PostToolUse, refused.as_bytes())
             .expect("the schema agrees");
     }
