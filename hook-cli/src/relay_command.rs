@@ -534,9 +534,13 @@ pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
     let blocked = outcome.decision == Decision::Block;
     let mut reason = outcome.reason.clone();
 
-    // Context first: where it cannot go, a block's reason takes it.
+    // Context first: where it cannot go, a block's reason takes it. A dropped prompt's context
+    // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
+    // reads it.
+    let keeps_context =
+        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context;
     if let Some(context) = &outcome.additional_context {
-        if allowed.specific("additionalContext") && !blocked {
+        if allowed.specific("additionalContext") && (!blocked || keeps_context) {
             specific.insert("additionalContext".into(), context.clone().into());
         } else if blocked {
             reason = Some(match reason {
@@ -825,6 +829,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A blocked lime prompt's context goes to Codex beside the block (Codex keeps it for the
+    /// next turn); verboo's outcome has none to give.
+    #[test]
+    fn a_blocked_lime_prompt_hands_its_context_to_codex() {
+        let mut o = outcome(Dialect::Lime, &Event::UserPromptSubmit);
+        o.decision = Decision::Block;
+        o.reason = Some("not now".into());
+        o.additional_context = Some("ctx".into());
+        let reply = agent_reply(&o);
+        let stdout = reply.stdout.expect("a JSON reply");
+        assert_eq!(stdout["decision"], "block", "{stdout}");
+        assert_eq!(stdout["reason"], "not now");
+        assert_eq!(stdout["hookSpecificOutput"]["additionalContext"], "ctx");
+        let read = interpret(
+            Dialect::Lime,
+            &Event::UserPromptSubmit,
+            Some(0),
+            stdout.to_string().as_bytes(),
+            b"",
+        );
+        let HandlerResult::Response(response) = read else {
+            panic!("Codex would not read it: {read:?}")
+        };
+        assert_eq!(response.additional_context.as_deref(), Some("ctx"));
     }
 
     fn check(o: &Outcome) {

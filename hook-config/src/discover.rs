@@ -210,9 +210,14 @@ pub struct ConfigFile {
     pub layer: Layer,
     /// Its path.
     pub path: PathBuf,
+    /// A hooks-only JSON file read beside the layer's settings file
+    /// ([`DialectRules::hooks_file`](hook_protocol::DialectRules), lime `hooks.json`): only its
+    /// `hooks` are read.
+    pub hooks_only: bool,
 }
 
-/// The files of one dialect, in merge order (managed, user, project, local).
+/// The files of one dialect, in merge order (managed, user, project, local; a layer's hooks
+/// file before its settings file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Discovery {
@@ -232,11 +237,11 @@ impl Discovery {
         self.home.join("plugins")
     }
 
-    /// The user layer's file.
+    /// The user layer's settings file.
     pub fn user_file(&self) -> Option<&Path> {
         self.files
             .iter()
-            .find(|f| f.layer == Layer::User)
+            .find(|f| f.layer == Layer::User && !f.hooks_only)
             .map(|f| f.path.as_path())
     }
 }
@@ -291,13 +296,20 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
             dir
         }
     };
-    files.push(file(
-        Layer::User,
-        relay(home.clone()).join(rules.config_file),
-    ));
+    // The layer's hooks file (lime `hooks.json`), then its settings file, as Codex orders them.
+    let mut layer = |layer: Layer, dir: &Path| {
+        if let Some(name) = rules.hooks_file {
+            files.push(ConfigFile {
+                hooks_only: true,
+                ..file(layer, dir.join(name))
+            });
+        }
+        files.push(file(layer, dir.join(rules.config_file)));
+    };
+    layer(Layer::User, &relay(home.clone()));
     if let Some(project) = &project {
         let dir = relay(project.join(rules.home_dir));
-        files.push(file(Layer::Project, dir.join(rules.config_file)));
+        layer(Layer::Project, &dir);
         if let Some(local) = rules.local_config_file {
             files.push(file(Layer::Local, dir.join(local)));
         }
@@ -311,5 +323,9 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
 }
 
 fn file(layer: Layer, path: PathBuf) -> ConfigFile {
-    ConfigFile { layer, path }
+    ConfigFile {
+        layer,
+        path,
+        hooks_only: false,
+    }
 }
