@@ -554,6 +554,31 @@ pub(crate) fn all() -> Vec<Case> {
         )
     });
     cases.extend(claude_only());
+    // A guard beside an async hook: the deny must reach the agent at once (through the relay,
+    // the async hook runs in a process of its own), and the async hook still finishes its work
+    // (the agent lives five more seconds, so it does in direct mode too).
+    cases.push(Case {
+        answer_delay: 5,
+        ..case(
+            "pre-deny-beside-async",
+            pre,
+            vec![
+                bash(out(DENY_R)),
+                bash(Hook {
+                    background: true,
+                    sleep: 3,
+                    shell: "date +%s%N > {FLAG}",
+                    ..hook()
+                }),
+            ],
+        )
+    });
+    // A model-written command with a lone surrogate escape (`\ud800`, valid JSON text that
+    // serde_json will not read into a string): the guard's deny must still reach the agent.
+    cases.push(Case {
+        command: "touch {MARKER} # {LONE_SURROGATE}",
+        ..case("pre-deny-lone-surrogate", pre, vec![bash(out(DENY_R))])
+    });
     // An async hook that needs a second; the agent lives three more seconds (both agents kill
     // their async hooks when they exit: with no delay neither finishes).
     cases.push(Case {

@@ -245,6 +245,8 @@ struct Env {
 /// two turns), a stop that continues the agent, and a stopped turn.
 const RELAY_CASES: &[&str] = &[
     "pre-deny-reason",
+    "pre-deny-beside-async",
+    "pre-deny-lone-surrogate",
     "pre-exit2-stderr",
     "pre-rewrite-allow",
     "post-block",
@@ -752,15 +754,50 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             }
         }
     };
+    let mut agent_text = agent_seen.show();
+    let mut agree = agree;
+    if env.relay && case.hooks.iter().any(|h| h.background) {
+        // The relay must answer without waiting for the async hook, which still finishes.
+        match relay_timing(&agent_side) {
+            Some((answered_ms, finished_ms)) => {
+                let _ = write!(
+                    agent_text,
+                    "; relay answered in {answered_ms} ms, the async hook finished {}",
+                    finished_ms.map_or("never".to_owned(), |ms| format!(
+                        "{ms} ms after the relay started"
+                    ))
+                );
+                agree &= answered_ms < 1000 && finished_ms.is_some();
+            }
+            None => {
+                agent_text.push_str("; the relay was never called");
+                agree = false;
+            }
+        }
+    }
     Ok(Row {
         name: case.name,
         event: case.event,
-        agent: agent_seen.show(),
+        agent: agent_text,
         engine: engine_text,
         agree,
         deliberate: deliberate(env.agent, case.name),
         captures,
     })
+}
+
+/// How long the agent's first relay call took (ms), and when the async hook finished (ms after
+/// that call started; it writes the time to the side's flag), from the timed relay entry.
+fn relay_timing(side: &Side) -> Option<(u64, Option<u64>)> {
+    let times = fs::read_to_string(side.dir.join("relay-times")).ok()?;
+    let mut first = times.lines().next()?.split_whitespace();
+    let started: u64 = first.next()?.parse().ok()?;
+    let ended: u64 = first.next()?.parse().ok()?;
+    let finished = fs::read_to_string(&side.flag)
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .map(|at| at.saturating_sub(started) / 1_000_000);
+    Some((ended.saturating_sub(started) / 1_000_000, finished))
 }
 
 /// Counts statuses, sorted: `blocked 1, failed 1`.
@@ -875,12 +912,16 @@ fn write_relay_files(
 
 /// The agent's one hook in relay mode: `hook relay` for every tool, with room for the relay's
 /// own hooks' timeouts.
-fn relay_entry(env: &Env, relay_home: &Path) -> (Hook, String) {
+fn relay_entry(env: &Env, case: &Case, side: &Side, relay_home: &Path) -> (Hook, String) {
+    // As `hook relay install` writes it (`--event`), timed: when the relay started and when it
+    // ended, in nanoseconds, a line per call (how long the agent waited for it).
     let command = format!(
-        "{} relay --dialect {} --home {}",
+        "s=$(date +%s%N); {} relay --dialect {} --event {} --home {}; rc=$?; echo \"$s $(date +%s%N)\" >> {}; exit $rc",
         quote(&env.hook),
         env.agent.dialect(),
-        quote(relay_home)
+        case.event,
+        quote(relay_home),
+        quote(&side.dir.join("relay-times"))
     );
     let hook = Hook {
         matcher: None,
@@ -935,7 +976,7 @@ fn run_agent(
             };
             let hooks_config = if env.relay {
                 let relay_home = write_relay_files(env, case, side, hooks, commands)?;
-                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                let (relay_hook, relay_command) = relay_entry(env, case, side, &relay_home);
                 toml_config(case.event, &[relay_hook], &[relay_command])
             } else {
                 toml_config(case.event, hooks, commands)
@@ -995,7 +1036,7 @@ fn run_agent(
         Agent::Claude => {
             if env.relay {
                 let relay_home = write_relay_files(env, case, side, hooks, commands)?;
-                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                let (relay_hook, relay_command) = relay_entry(env, case, side, &relay_home);
                 let settings = json_config(case.event, &[relay_hook], &[relay_command]);
                 fs::create_dir_all(home.join(".claude"))?;
                 fs::write(

@@ -232,7 +232,8 @@ fn answer(
             let sse = match command {
                 Some(command) if earlier_main == 0 && patch => codex_patch_call(command),
                 Some(command) if earlier_main == 0 => {
-                    codex_tool_call(&request, command, script.escalate)
+                    // The arguments are JSON text inside a JSON string.
+                    lone_surrogate(codex_tool_call(&request, command, script.escalate), 2)
                 }
                 _ => codex_text("done"),
             };
@@ -256,13 +257,32 @@ fn answer(
             let streaming = request["stream"] == true;
             if let Some(command) = command.filter(|_| offers_bash && earlier_main == 0) {
                 let (ct, text) = claude_message(streaming, Some(command), "");
-                ("200 OK", ct, text, true)
+                // Streamed, the input is JSON text inside a JSON string; else an object.
+                (
+                    "200 OK",
+                    ct,
+                    lone_surrogate(text, if streaming { 2 } else { 1 }),
+                    true,
+                )
             } else {
                 let (ct, text) = claude_message(streaming, None, "done");
                 ("200 OK", ct, text, offers_bash)
             }
         }
     }
+}
+
+/// The placeholder a case's command uses for a lone surrogate.
+const LONE_SURROGATE: &str = "{LONE_SURROGATE}";
+
+/// `text` with the placeholder replaced by the escape `\ud800` as it must be written `levels`
+/// JSON strings deep (serde_json cannot write one: it is not a Rust string).
+fn lone_surrogate(text: String, levels: u32) -> String {
+    if !text.contains(LONE_SURROGATE) {
+        return text;
+    }
+    let backslashes = "\\".repeat(2usize.pow(levels - 1));
+    text.replace(LONE_SURROGATE, &format!("{backslashes}ud800"))
 }
 
 fn sse(events: &[Value]) -> String {
