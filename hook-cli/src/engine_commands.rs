@@ -307,6 +307,15 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     if let Some(error) = view.store_error() {
         errln!("warning: {error}; every hook that needs trust is listed as untrusted");
     }
+    if args.location.relay {
+        let project = loaded.discovery.project.as_deref();
+        let home = args.location.home.as_deref();
+        for line in
+            crate::relay_install::unreached_relay_hooks(args.location.dialect, project, home)
+        {
+            errln!("warning: {line}");
+        }
+    }
     if args.json {
         // Each handler with its `trust`: status, enabled, hashes (and the trusted command).
         let mut rows = Vec::with_capacity(handlers.len());

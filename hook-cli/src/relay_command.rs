@@ -51,16 +51,21 @@ pub(crate) struct RelayArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum RelayAction {
-    /// Write one relay entry per event into the agent's own settings (idempotent, with a
-    /// backup); `--move` moves the hooks already there into the relay's file.
+    /// Write the relay's entries into the agent's own settings: one per event that has relay
+    /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
     #[command(
         after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
     )]
     Install(crate::relay_install::InstallArgs),
-    /// Take the relay entries out of the agent's settings (restoring the backup when there
-    /// is one).
+    /// Take the relay entries out of the agent's settings, and nothing else.
     #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
     Uninstall(crate::relay_install::UninstallArgs),
+    /// Rewrite the relay entries from the relay files as they are now: run it after editing a
+    /// relay file, or after a `git pull` that changed a project's relay file.
+    #[command(
+        after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
+    )]
+    Sync(crate::relay_install::SyncArgs),
 }
 
 /// `hook relay`: one event from the agent in, the agent's own hook output out.
@@ -70,6 +75,7 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
         Some(RelayAction::Uninstall(uninstall)) => {
             return crate::relay_install::uninstall(uninstall);
         }
+        Some(RelayAction::Sync(sync)) => return crate::relay_install::sync(sync),
         None => {}
     }
     let dialect = args.dialect.context("--dialect is required")?;
