@@ -10,6 +10,7 @@ mod hostile_config;
 mod list;
 mod new;
 mod relay;
+mod relay_install;
 mod sdk_examples;
 mod side_files;
 mod signals;

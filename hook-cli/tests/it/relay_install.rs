@@ -1,0 +1,600 @@
+//! `hook relay install`, `sync` and `uninstall` on real files: entries only where relay hooks
+//! are, every other byte kept, files refused rather than overwritten, Codex's own trust.
+// Setup helpers panic on a broken test environment, like the tests themselves.
+#![allow(clippy::unwrap_used)]
+#![cfg(unix)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::cli::text;
+
+/// A home of its own: `HOME`, no agent variables from the environment running the tests.
+struct Home {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Home {
+    fn new() -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        Home { _dir: dir, root }
+    }
+
+    fn claude(&self) -> PathBuf {
+        self.root.join(".claude")
+    }
+
+    fn codex(&self) -> PathBuf {
+        self.root.join(".codex")
+    }
+
+    /// `hook args` with `HOME` here (and `env`).
+    fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .env("HOME", &self.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("LIME_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    }
+
+    /// `hook args`, which must succeed; its stdout.
+    fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
+        let out = self.hook(args, env);
+        assert!(
+            out.status.success(),
+            "hook {args:?}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A Claude Code relay file with one PreToolUse hook on `Bash`.
+fn relay_guard(home: &Home) {
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh", "timeout": 20}]}]}}"#,
+    );
+}
+
+/// The relay entries of a Claude Code settings file: event → (matcher, timeout, command).
+fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
+    let mut entries = Vec::new();
+    for (event, groups) in settings["hooks"].as_object().into_iter().flatten() {
+        for group in groups.as_array().unwrap() {
+            for handler in group["hooks"].as_array().unwrap() {
+                let command = handler["command"].as_str().unwrap_or_default();
+                if command.ends_with("# hook-relay-install") {
+                    entries.push((
+                        event.clone(),
+                        group["matcher"].as_str().map(str::to_owned),
+                        handler["timeout"].as_u64().unwrap(),
+                        command.to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+    entries
+}
+
+#[test]
+fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
+    let originals = [
+        ("pretty", "{\n  \"model\": \"opus\"\n}\n"),
+        (
+            "minified",
+            "{\"model\":\"opus\",\"n\":12345678901234567890123,\"x\":1.0e400}",
+        ),
+        (
+            "crlf",
+            "{\r\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\r\n  \"big\": 1E+400\r\n}\r\n",
+        ),
+        (
+            "odd indent, tabs",
+            "{\n\t \"z\" :  true,\n\t \"a\" :  [ 1 , 2 ]\n}",
+        ),
+        (
+            "other tools' hooks",
+            "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"other-tool check\"}]}\n        ]\n    },\n    \"env\": {\"A\": \"1\"}\n}\n",
+        ),
+        ("empty object", "{}"),
+        (
+            "unicode escapes",
+            "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"k\": [\n]}\n",
+        ),
+    ];
+    for (what, original) in originals {
+        let home = Home::new();
+        relay_guard(&home);
+        let settings = home.claude().join("settings.json");
+        write(&settings, original);
+        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
+        home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+        let installed = read(&settings);
+        assert_ne!(installed, original, "{what}");
+        // (Not read as a `Value`: `1.0e400` is out of its range.)
+        assert_eq!(
+            installed.matches("# hook-relay-install").count(),
+            2,
+            "{what}: {installed}"
+        );
+        let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
+        let backup = home.claude().join("settings.json.hook-relay.bak");
+        assert_eq!(read(&backup), original, "{what}");
+        let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
+        assert_eq!(backup_mode & 0o777, 0o600, "{what}");
+        if what == "crlf" {
+            assert!(!installed.replace("\r\n", "").contains('\n'), "{installed}");
+        }
+        if what == "minified" {
+            assert!(!installed.contains('\n'), "{installed}");
+            assert!(installed.contains("12345678901234567890123"));
+        }
+        home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+        assert_eq!(read(&settings), original, "{what}");
+    }
+}
+
+#[test]
+fn edits_made_while_installed_are_kept_and_a_user_hook_in_the_group_stays() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    write(&settings, "{\n  \"model\": \"opus\"\n}\n");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // The user edits the installed file: a new key, and their own hook in the relay's group.
+    let installed = read(&settings);
+    let edited = installed
+        .replace(
+            "\"model\": \"opus\"",
+            "\"model\": \"sonnet\",\n  \"theme\": \"dark\"",
+        )
+        .replacen(
+            "\"hooks\": [\n",
+            "\"hooks\": [\n          {\"type\": \"command\", \"command\": \"./mine.sh\"},\n",
+            1,
+        );
+    assert_ne!(edited, installed);
+    write(&settings, &edited);
+    // A stale backup is never put back.
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(after["model"], "sonnet");
+    assert_eq!(after["theme"], "dark");
+    assert!(relay_entries(&after).is_empty(), "{after}");
+    let text = read(&settings);
+    assert!(text.contains("./mine.sh"), "the user's hook stays: {text}");
+    // A second cycle keeps them too.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), text);
+}
+
+#[test]
+fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
+    let home = Home::new();
+    let relay_file = home.claude().join("hook-relay/settings.json");
+    write(
+        &relay_file,
+        r#"{"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh", "timeout": 20}]},
+                {"matcher": "Read", "hooks": [{"type": "command", "command": "./b.sh", "timeout": 7}]}],
+            "Stop": [{"matcher": "ignored", "hooks": [{"type": "command", "command": "./c.sh", "timeout": 3}]}]}}"#,
+    );
+    let settings = home.claude().join("settings.json");
+    let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(out.contains("PreToolUse [Bash|Read]"), "{out}");
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    let mut entries = relay_entries(&parsed);
+    entries.sort();
+    let summary: Vec<_> = entries
+        .iter()
+        .map(|(e, m, t, _)| (e.as_str(), m.as_deref(), *t))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("PreToolUse", Some("Bash|Read"), 25),
+            ("SessionStart", None, 605),
+            ("Stop", None, 8),
+        ]
+    );
+    for (event, _, _, command) in &entries {
+        assert!(
+            command.contains(&format!(
+                " relay --dialect verboo --event {event} # hook-relay-install"
+            )),
+            "{command}"
+        );
+    }
+    // Installing again changes nothing.
+    let before = read(&settings);
+    let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(out.contains("up to date"), "{out}");
+    assert_eq!(read(&settings), before);
+
+    // A relay hook on an event without an entry is reported, with the fix.
+    write(
+        &relay_file,
+        r#"{"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]}],
+            "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "./d.sh", "timeout": 30}]}]}}"#,
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("never runs: no PostToolUse entry"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("hook relay sync --dialect verboo"),
+        "{stderr}"
+    );
+
+    // sync: PostToolUse added, Stop removed, PreToolUse's matcher and timeout follow.
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    let mut entries = relay_entries(&parsed);
+    entries.sort();
+    let summary: Vec<_> = entries
+        .iter()
+        .map(|(e, m, t, _)| (e.as_str(), m.as_deref(), *t))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("PostToolUse", Some("Edit"), 35),
+            ("PreToolUse", Some("Bash"), 605),
+            ("SessionStart", None, 605),
+        ]
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    assert!(
+        !text(&out.stderr).contains("never runs"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // No relay hooks left: sync takes every entry out, and leaves no empty `hooks`.
+    std::fs::remove_file(&relay_file).unwrap();
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), "{}\n");
+}
+
+#[test]
+fn a_tool_the_entry_does_not_match_is_reported() {
+    let home = Home::new();
+    relay_guard(&home);
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // A Read hook added by hand, without a sync.
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 20}]},
+            {"matcher": "Read", "hooks": [{"type": "command", "command": "./r.sh", "timeout": 20}]}]}}"#,
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the PreToolUse entry's matcher does not match `Read`"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("never runs").count(), 1, "{stderr}");
+}
+
+#[test]
+fn entries_of_the_earlier_install_are_recognised_and_replaced() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let old = |event: &str| {
+        format!(
+            "\"{event}\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"'/old/hook' relay --dialect verboo\", \"timeout\": 600}}]}}]"
+        )
+    };
+    write(
+        &settings,
+        &format!(
+            "{{\"hooks\": {{{}, {}}}, \"keep\": 1}}",
+            old("PreToolUse"),
+            old("Notification")
+        ),
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let text_now = read(&settings);
+    assert!(!text_now.contains("/old/hook"), "{text_now}");
+    assert!(!text_now.contains("Notification"), "{text_now}");
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), "{\"keep\": 1}");
+}
+
+#[test]
+fn files_that_cannot_be_read_are_refused_never_overwritten() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("not UTF-8", b"{\"a\": \"\xff\"}".to_vec(), "not UTF-8"),
+        ("an array", b"[1, 2]".to_vec(), "must hold a JSON object"),
+        ("broken JSON", b"{\"a\": ".to_vec(), "not valid JSON"),
+        (
+            "too large",
+            format!("{{\"a\": \"{}\"}}", "x".repeat(9 * 1024 * 1024)).into_bytes(),
+            "larger than 8 MiB",
+        ),
+    ];
+    for (what, bytes, expected) in cases {
+        std::fs::write(&settings, &bytes).unwrap();
+        for args in [
+            ["relay", "install", "--dialect", "verboo"],
+            ["relay", "uninstall", "--dialect", "verboo"],
+        ] {
+            let out = home.hook(&args, &[]);
+            assert_eq!(out.status.code(), Some(1), "{what}");
+            let stderr = text(&out.stderr);
+            assert!(stderr.contains(expected), "{what}: {stderr}");
+            assert!(stderr.contains(&settings.display().to_string()), "{stderr}");
+            assert_eq!(std::fs::read(&settings).unwrap(), bytes, "{what}");
+        }
+    }
+    // A FIFO is refused at once, not waited on.
+    std::fs::remove_file(&settings).unwrap();
+    let status = Command::new("mkfifo").arg(&settings).status().unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let out = home.hook(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_symlinked_settings_file_is_edited_through_the_link() {
+    let home = Home::new();
+    relay_guard(&home);
+    let dotfiles = home.root.join("dotfiles/claude-settings.json");
+    write(&dotfiles, "{\"model\": \"opus\"}\n");
+    let settings = home.claude().join("settings.json");
+    std::os::unix::fs::symlink(&dotfiles, &settings).unwrap();
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(read(&dotfiles).contains("# hook-relay-install"));
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read(&dotfiles), "{\"model\": \"opus\"}\n");
+}
+
+#[test]
+fn concurrent_installs_are_serialised() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    write(&settings, "{\"model\": \"opus\"}\n");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_hook"))
+                .args(["relay", "install", "--dialect", "verboo"])
+                .env("HOME", &home.root)
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(relay_entries(&parsed).len(), 2, "{parsed}");
+}
+
+#[test]
+fn uninstall_without_a_file_writes_none() {
+    let home = Home::new();
+    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(out.contains("nothing to uninstall"), "{out}");
+    assert!(!home.claude().join("settings.json").exists());
+    // No relay hooks: install writes no entries, and no file either.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(!home.claude().join("settings.json").exists());
+}
+
+/// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
+fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
+    let matcher = matcher
+        .map(|m| format!(",\"matcher\":{}", Value::from(m)))
+        .unwrap_or_default();
+    let identity = format!(
+        "{{\"event_name\":\"{event_label}\",\"hooks\":[{{\"async\":false,\"command\":{},\"timeout\":{timeout},\"type\":\"command\"}}]{matcher}}}",
+        Value::from(command)
+    );
+    format!(
+        "sha256:{}",
+        hex::encode(Sha256::digest(identity.as_bytes()))
+    )
+}
+
+#[test]
+fn codex_install_with_trust_writes_codexs_own_records() {
+    let home = Home::new();
+    let codex = home.codex();
+    write(
+        &codex.join("hook-relay/config.toml"),
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 30\n",
+    );
+    let config = codex.join("config.toml");
+    write(&config, "# mine\nmodel = \"gpt-5\"\n");
+    // Without --trust: what to do in /hooks.
+    let out = home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    assert!(out.contains("/hooks"), "{out}");
+    assert!(out.contains("--trust"), "{out}");
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("nothing to do in /hooks"), "{out}");
+    let doc: toml::Value = toml::from_str(&read(&config)).unwrap();
+    let hooks = doc["hooks"].as_table().unwrap();
+    let events: Vec<&str> = hooks
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != "state")
+        .collect();
+    assert_eq!(events, ["SessionStart", "PreToolUse"]);
+    let state = hooks["state"].as_table().unwrap();
+    let config_path = config.display().to_string();
+    for (event, label, matcher, timeout) in [
+        ("PreToolUse", "pre_tool_use", Some("Bash"), 35),
+        ("SessionStart", "session_start", None, 605),
+    ] {
+        let handler = &hooks[event][0]["hooks"][0];
+        let command = handler["command"].as_str().unwrap();
+        assert_eq!(handler["timeout"].as_integer(), Some(timeout));
+        assert_eq!(
+            hooks[event][0].get("matcher").and_then(|m| m.as_str()),
+            matcher
+        );
+        let key = format!("{config_path}:{label}:0:0");
+        assert_eq!(
+            state[&key]["trusted_hash"].as_str(),
+            Some(codex_hash(label, matcher, command, timeout).as_str()),
+            "{key}"
+        );
+    }
+    assert!(read(&config).starts_with("# mine\nmodel = \"gpt-5\"\n"));
+    // Again: Codex already trusts them.
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("Codex trusts the 2 relay entries"), "{out}");
+    // Uninstall takes the entries out, and keeps the rest of the file.
+    home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+    let text_now = read(&config);
+    assert!(!text_now.contains("hook-relay-install"), "{text_now}");
+    assert!(
+        text_now.starts_with("# mine\nmodel = \"gpt-5\"\n"),
+        "{text_now}"
+    );
+}
+
+#[test]
+fn codex_relay_files_in_the_old_place_are_read_with_a_warning() {
+    let home = Home::new();
+    let old = home.root.join(".lime/hook-relay/config.toml");
+    write(
+        &old,
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./done.sh\"\n",
+    );
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    let stderr = text(&out.stderr);
+    let new = home.codex().join("hook-relay/config.toml");
+    assert!(
+        stderr.contains(&format!("move it to {}", new.display())),
+        "{stderr}"
+    );
+    // Once moved, the new place is read, silently.
+    write(&new, &read(&old));
+    std::fs::remove_file(&old).unwrap();
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert!(
+        !text(&out.stderr).contains("earlier version"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn moving_from_codex_keeps_trusted_guards_trusted() {
+    let home = Home::new();
+    let codex = home.codex();
+    let config = codex.join("config.toml");
+    let config_path = config.display().to_string();
+    let trusted = codex_hash("pre_tool_use", Some("Bash"), "./guard.sh", 600);
+    write(
+        &config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n\n\
+             [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./new.sh\"\n\n\
+             [hooks.state.\"{config_path}:pre_tool_use:0:0\"]\ntrusted_hash = \"{trusted}\"\n"
+        ),
+    );
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(out.contains("had not trusted it"), "{out}");
+    let relay_file = codex.join("hook-relay/config.toml");
+    let moved = read(&relay_file);
+    assert!(
+        moved.contains("./guard.sh") && moved.contains("./new.sh"),
+        "{moved}"
+    );
+    let now = read(&config);
+    assert!(
+        !now.contains("./guard.sh") && !now.contains("./new.sh"),
+        "{now}"
+    );
+    // The relay runs the guard Codex trusted; the other waits for review.
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let status = |command: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["config"]["command"] == command)
+            .map(|h| h["trust"]["status"].clone())
+            .unwrap()
+    };
+    assert_eq!(status("./guard.sh"), "trusted", "{listed}");
+    assert_eq!(status("./new.sh"), "untrusted", "{listed}");
+    // The entries serve the moved hooks.
+    let doc: toml::Value = toml::from_str(&now).unwrap();
+    assert!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--event PreToolUse # hook-relay-install")
+    );
+}
