@@ -26,8 +26,8 @@ pub(crate) struct Location {
     /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
-    /// The hooks `hook relay` runs (`<home>/hook-relay/`, `<project>/.claude/hook-relay/` or
-    /// `<project>/.lime/hook-relay/`) instead of the agent's own.
+    /// The hooks `hook relay` runs (`~/.claude/hook-relay/`, `<project>/.claude/hook-relay/`;
+    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own.
     #[arg(long)]
     pub(crate) relay: bool,
 }

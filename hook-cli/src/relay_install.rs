@@ -680,6 +680,9 @@ fn open_doc(format: ConfigFormat, text: &str, file: &Path) -> Result<Box<dyn Doc
 
 /// The scope resolved: agent, its file, the project, the relay's hooks.
 struct Resolved {
+    /// Whether this command already kept a backup of the agent's file (once per command: the
+    /// backup is the file as it was before the command).
+    backed_up: std::cell::Cell<bool>,
     dialect: Dialect,
     agent: &'static RelayAgent,
     file: PathBuf,
@@ -695,6 +698,7 @@ impl Scope {
         let project = project_dir(self.project.as_deref())?;
         let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
         Ok(Resolved {
+            backed_up: std::cell::Cell::new(false),
             dialect: self.dialect,
             agent,
             file,
@@ -705,6 +709,17 @@ impl Scope {
 }
 
 impl Resolved {
+    /// Keeps the agent's file as it was before this command, once.
+    fn backup(&self, locked: &agent_file::Locked) -> Result<()> {
+        if self.backed_up.replace(true) {
+            return Ok(());
+        }
+        if let Some(backup) = locked.backup()? {
+            outln!("the file as it was: {}", backup.display());
+        }
+        Ok(())
+    }
+
     fn options(&self) -> LoadOptions {
         relay_options(self.dialect, self.project.as_deref(), self.home.as_deref())
     }
@@ -822,9 +837,7 @@ fn edit(scope: &Resolved, wanted: &[Wanted]) -> Result<(Changes, bool)> {
     if new_text == text {
         return Ok((changes, false));
     }
-    if let Some(backup) = locked.backup()? {
-        outln!("the file as it was: {}", backup.display());
-    }
+    scope.backup(&locked)?;
     locked.write(&new_text)?;
     Ok((changes, true))
 }
@@ -988,9 +1001,7 @@ fn move_hooks(scope: &Resolved) -> Result<()> {
         return Ok(());
     }
     append_to_relay_file(&relay_file, scope.agent.config_format, &moved)?;
-    if let Some(backup) = locked.backup()? {
-        outln!("the file as it was: {}", backup.display());
-    }
+    scope.backup(&locked)?;
     locked.write(&remaining)?;
     drop(locked);
     outln!(
