@@ -461,15 +461,8 @@ mod tests {
             let added = append(text, &style, &root, Some("hooks"), &value);
             let reparsed = parse(&added).unwrap();
             let hooks = reparsed.members().unwrap().len() - 1;
-            assert_eq!(
-                reparsed
-                    .get("hooks")
-                    .unwrap()
-                    .raw(&added)
-                    .contains("PreToolUse"),
-                true,
-                "{added}"
-            );
+            let hooks_text = reparsed.get("hooks").unwrap().raw(&added);
+            assert!(hooks_text.contains("PreToolUse"), "{added}");
             assert_eq!(remove(&added, &reparsed, hooks), text, "{added}");
         }
     }
