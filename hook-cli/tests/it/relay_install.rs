@@ -561,8 +561,11 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
              [hooks.state.\"{config_path}:pre_tool_use:0:0\"]\ntrusted_hash = \"{trusted}\"\n"
         ),
     );
+    let original = read(&config);
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
     assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    // One backup, of the file before the command.
+    assert_eq!(read(&codex.join("config.toml.hook-relay.bak")), original);
     assert!(out.contains("had not trusted it"), "{out}");
     let relay_file = codex.join("hook-relay/config.toml");
     let moved = read(&relay_file);
@@ -597,4 +600,90 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
             .unwrap()
             .ends_with("--event PreToolUse # hook-relay-install")
     );
+}
+
+#[test]
+fn a_project_install_serves_the_user_and_project_relay_hooks() {
+    let home = Home::new();
+    relay_guard(&home);
+    let project = home.root.join("app");
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+            {"type": "command", "command": "./read-guard.sh", "timeout": 40}]}]}}"#,
+    );
+    let project_arg = project.display().to_string();
+    // The user's entries serve the user's relay hooks only: the project's Read hook is
+    // reported, with the command that fixes it.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let user: Value = serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    assert!(
+        relay_entries(&user)
+            .iter()
+            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 25)
+    );
+    let list = [
+        "list",
+        "--dialect",
+        "verboo",
+        "--relay",
+        "--project",
+        &project_arg,
+    ];
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(stderr.contains("does not match `Read`"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "hook relay sync --dialect verboo --project {project_arg}"
+        )),
+        "{stderr}"
+    );
+    // The project's entries serve both.
+    home.ok(
+        &[
+            "relay",
+            "sync",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    let settings: Value =
+        serde_json::from_str(&read(&project.join(".claude/settings.json"))).unwrap();
+    let pre: Vec<_> = relay_entries(&settings)
+        .into_iter()
+        .filter(|(e, ..)| e == "PreToolUse")
+        .map(|(_, m, t, _)| (m, t))
+        .collect();
+    assert_eq!(pre, [(Some("Bash|Read".to_owned()), 45)]);
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(!stderr.contains("never runs"), "{stderr}");
+}
+
+#[test]
+fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    write(
+        &project.join(".codex/hook-relay/config.toml"),
+        "[[hooks.PostToolUse]]\nmatcher = \"apply_patch\"\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./fmt.sh\"\n",
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    assert!(out.contains("PostToolUse [apply_patch]"), "{out}");
+    let doc: toml::Value = toml::from_str(&read(&project.join(".codex/config.toml"))).unwrap();
+    let events: Vec<&String> = doc["hooks"].as_table().unwrap().keys().collect();
+    assert_eq!(events, ["SessionStart", "PostToolUse"]);
 }
