@@ -14,8 +14,14 @@
 //!   events whose matcher Codex uses (see [`uses_matcher`]); `timeout` the one in force
 //!   (600 when unset, at least 1).
 //!
-//! This is a re-statement from the source, not checked here against a record written by a
-//! real Codex (no Codex binary on the machine this was written on).
+//! Checked against the real Codex 0.169.1 by the `hook-cli` test
+//! `the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust`: `codex
+//! app-server`'s `hooks/list` reports the entries `install --trust` recorded as `trusted`, with
+//! the same key and `currentHash`, and a hook trusted with Codex's own `currentHash` (a
+//! `statusMessage` and a `timeout` included) is recognised as trusted by `--move`. The test runs
+//! when the Codex that `cargo xtask conformance` installs is in `target/conformance/npm`, and
+//! says it skipped otherwise. Codex 0.169's `additionalContextLimit` is not in this recipe: a
+//! hook that sets it is not recognised as trusted (the safe side: `--move` lists it).
 
 use std::collections::BTreeMap;
 

@@ -687,3 +687,145 @@ fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
     let events: Vec<&String> = doc["hooks"].as_table().unwrap().keys().collect();
     assert_eq!(events, ["SessionStart", "PostToolUse"]);
 }
+
+/// The real Codex (as `cargo xtask conformance` installs it), when it is there.
+fn real_codex() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let codex = root.join("target/conformance/npm/node_modules/.bin/codex");
+    if codex.exists() {
+        Some(codex)
+    } else {
+        eprintln!(
+            "skipped: no Codex at {} (`cargo xtask conformance codex` installs it)",
+            codex.display()
+        );
+        None
+    }
+}
+
+/// Codex's own view of its hooks (`hooks/list` of `codex app-server`): key → (hash, status).
+fn codex_hooks(codex: &Path, home: &Home) -> Vec<Value> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(codex)
+        .arg("app-server")
+        .current_dir(&home.root)
+        .env("HOME", &home.root)
+        .env("CODEX_HOME", home.codex())
+        .env("OPENAI_API_KEY", "sk-fake")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let cwd = home.root.display().to_string();
+    for request in [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params":
+            {"clientInfo": {"name": "hook-tests", "version": "1"}, "capabilities": {"experimentalApi": true}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}}),
+    ] {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message["id"] == 2 {
+                let _ = send.send(message);
+                return;
+            }
+        }
+    });
+    let answer = receive.recv_timeout(std::time::Duration::from_secs(60));
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let answer = answer.expect("codex app-server answers hooks/list");
+    answer["result"]["data"][0]["hooks"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// A Codex home whose model is a loopback address nothing listens on (no network).
+fn codex_config(home: &Home, hooks: &str) {
+    write(
+        &home.codex().join("config.toml"),
+        &format!(
+            "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+             base_url = \"http://127.0.0.1:9/v1\"\nwire_api = \"responses\"\n\n{hooks}"
+        ),
+    );
+}
+
+#[test]
+fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() {
+    let Some(codex) = real_codex() else {
+        return;
+    };
+    // install --trust: Codex itself lists every relay entry as trusted.
+    let home = Home::new();
+    codex_config(&home, "");
+    write(
+        &home.codex().join("hook-relay/config.toml"),
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\ntimeout = 30\n\
+         [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./s.sh\"\n",
+    );
+    let before = codex_hooks(&codex, &home);
+    assert!(before.is_empty(), "{before:?}");
+    home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    let listed = codex_hooks(&codex, &home);
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert!(
+        listed.iter().all(|h| h["trustStatus"] == "untrusted"),
+        "{listed:?}"
+    );
+    home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    let listed = codex_hooks(&codex, &home);
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for hook in &listed {
+        assert!(
+            hook["command"]
+                .as_str()
+                .unwrap()
+                .ends_with("# hook-relay-install"),
+            "{hook}"
+        );
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
+
+    // --move: a hook trusted with the hash Codex itself computes stays trusted in the relay.
+    let home = Home::new();
+    codex_config(
+        &home,
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\n\
+         command = \"./guard.sh\"\ntimeout = 30\nstatusMessage = \"checking\"\n\n\
+         [[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./other.sh\"\n",
+    );
+    let listed = codex_hooks(&codex, &home);
+    let guard = listed
+        .iter()
+        .find(|h| h["command"] == "./guard.sh")
+        .unwrap();
+    let config = home.codex().join("config.toml");
+    let text_now = read(&config);
+    write(
+        &config,
+        &format!(
+            "{text_now}\n[hooks.state.{}]\ntrusted_hash = {}\n",
+            guard["key"], guard["currentHash"]
+        ),
+    );
+    let trusted: Vec<_> = codex_hooks(&codex, &home)
+        .into_iter()
+        .filter(|h| h["trustStatus"] == "trusted")
+        .collect();
+    assert_eq!(trusted.len(), 1, "{trusted:?}");
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(out.contains("had not trusted it"), "{out}");
+}
