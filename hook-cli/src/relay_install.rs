@@ -905,6 +905,7 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
             timeout: found.timeout.as_deref().and_then(|t| t.parse().ok()),
             is_async: false,
             status_message: None,
+            additional_context_limit: None,
         };
         let key = codex_trust::key(&key_source, &event, found.group, found.handler);
         grants.push(hook_trust::Grant::new(
@@ -1135,6 +1136,9 @@ fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(String, Moved
                         status_message: handler
                             .get("statusMessage")
                             .and_then(toml_edit::Item::as_str),
+                        additional_context_limit: handler
+                            .get("additionalContextLimit")
+                            .and_then(toml_edit::Item::as_integer),
                     };
                     let key = codex_trust::key(&key_source, &event_name, g, h);
                     records.get(&key).and_then(|r| r.trusted_hash.as_deref())

@@ -9,10 +9,10 @@
 //!   the group's handlers;
 //! - **hash**: `sha256:` + hex SHA-256 of the compact JSON, keys sorted, of the identity
 //!   `{"event_name": label, "matcher": m, "hooks": [{"type": "command", "command": c,
-//!   "timeout": t, "async": a, "statusMessage": s}]}` with `matcher` and `statusMessage` left
-//!   out when absent (the identity goes through TOML, which drops them); `matcher` only on
-//!   events whose matcher Codex uses (see [`uses_matcher`]); `timeout` the one in force
-//!   (600 when unset, at least 1).
+//!   "timeout": t, "async": a, "statusMessage": s, "additionalContextLimit": l}]}` with
+//!   `matcher`, `statusMessage` and `additionalContextLimit` left out when absent (the identity
+//!   goes through TOML, which drops them); `matcher` only on events whose matcher Codex uses
+//!   (see [`uses_matcher`]); `timeout` the one in force (600 when unset, at least 1).
 //!
 //! Checked against the real Codex 0.169.1 by the `hook-cli` test
 //! `the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust`: `codex
@@ -20,8 +20,9 @@
 //! the same key and `currentHash`, and a hook trusted with Codex's own `currentHash` (a
 //! `statusMessage` and a `timeout` included) is recognised as trusted by `--move`. The test runs
 //! when the Codex that `cargo xtask conformance` installs is in `target/conformance/npm`, and
-//! says it skipped otherwise. Codex 0.169's `additionalContextLimit` is not in this recipe: a
-//! hook that sets it is not recognised as trusted (the safe side: `--move` lists it).
+//! says it skipped otherwise. `additionalContextLimit` (0.169.1), an `async` hook, a `0`
+//! timeout and a matcher on `UserPromptSubmit` were compared by hand with `hooks/list`'s
+//! `currentHash` the same way.
 
 use std::collections::BTreeMap;
 
@@ -40,6 +41,7 @@ pub(crate) struct CodexHook<'a> {
     pub(crate) timeout: Option<i64>,
     pub(crate) is_async: bool,
     pub(crate) status_message: Option<&'a str>,
+    pub(crate) additional_context_limit: Option<i64>,
 }
 
 /// The event's label in Codex's keys and hashes: `PreToolUse` → `pre_tool_use`.
@@ -79,6 +81,9 @@ pub(crate) fn hash(dialect: Dialect, hook: &CodexHook<'_>) -> String {
     if let Some(status) = hook.status_message {
         handler.insert("statusMessage", status.into());
     }
+    if let Some(limit) = hook.additional_context_limit {
+        handler.insert("additionalContextLimit", limit.into());
+    }
     let mut identity = BTreeMap::<&str, Value>::new();
     identity.insert("event_name", event_label(hook.event).into());
     if let Some(matcher) = hook.matcher.filter(|_| uses_matcher(dialect, hook.event)) {
@@ -113,6 +118,7 @@ mod tests {
             timeout: None,
             is_async: false,
             status_message: None,
+            additional_context_limit: None,
         };
         let expected = r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"echo hi","timeout":600,"type":"command"}],"matcher":"Bash"}"#;
         assert_eq!(

@@ -803,7 +803,7 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
     codex_config(
         &home,
         "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\n\
-         command = \"./guard.sh\"\ntimeout = 30\nstatusMessage = \"checking\"\n\n\
+         command = \"./guard.sh\"\ntimeout = 30\nstatusMessage = \"checking\"\nadditionalContextLimit = 500\n\n\
          [[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./other.sh\"\n",
     );
     let listed = codex_hooks(&codex, &home);
