@@ -1072,6 +1072,8 @@ fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(String, Moved
             .push((event.clone(), group.raw(&doc.text).to_owned()));
         let matcher = group.get("matcher").and_then(|m| m.as_str(&doc.text));
         for handler in &handlers {
+            let library = handler.get("library").and_then(|l| l.as_str(&doc.text));
+            warn_relative_library(&event, library.as_deref());
             moved.hooks.push(MovedHook {
                 event: event.clone(),
                 matcher: matcher.clone(),
@@ -1122,6 +1124,8 @@ fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(String, Moved
             }
             let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
             for (h, handler) in handlers.iter().enumerate() {
+                let library = handler.get("library").and_then(toml_edit::Item::as_str);
+                warn_relative_library(&event, library);
                 let command = handler.get("command").and_then(toml_edit::Item::as_str);
                 let ran = command.is_some_and(|command| {
                     let hook = codex_trust::CodexHook {
@@ -1187,6 +1191,15 @@ fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(String, Moved
         }
     }
     Ok((doc.text(), moved))
+}
+
+/// A moved `native` handler's relative `library` resolves against its new file's folder.
+fn warn_relative_library(event: &str, library: Option<&str>) {
+    if let Some(library) = library.filter(|l| !Path::new(l).is_absolute()) {
+        errln!(
+            "warning: a moved {event} hook loads `{library}`, a path relative to the file that declares it: it now resolves against the relay file's folder; make it absolute if the library is not there"
+        );
+    }
 }
 
 /// Appends the moved groups to the relay file (created when missing), each as it was written.

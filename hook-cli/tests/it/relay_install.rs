@@ -829,3 +829,71 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
     assert!(out.contains("trusted 1 moved hooks"), "{out}");
     assert!(out.contains("had not trusted it"), "{out}");
 }
+
+#[test]
+fn the_installed_entries_are_valid_claude_code_settings() {
+    let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
+        eprintln!(
+            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)"
+        );
+        return;
+    };
+    let schema_path = Path::new(&root).join("verboo-settings-hooks.schema.json");
+    let schema: Value = serde_json::from_str(&read(&schema_path)).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let home = Home::new();
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]},
+            {"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "./b.sh"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "./n.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let hooks = serde_json::json!({"hooks": settings["hooks"]});
+    let errors: Vec<String> = validator
+        .iter_errors(&hooks)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}: {hooks}");
+    assert_eq!(relay_entries(&settings).len(), 3, "{settings}");
+}
+
+#[test]
+fn moving_claude_code_hooks_keeps_each_group_as_written() {
+    let home = Home::new();
+    let settings = home.claude().join("settings.json");
+    let native = r#"{"matcher": "Bash", "hooks": [{"type": "native", "library": "./libguard.so", "timeout": 1.5e1}]}"#;
+    write(
+        &settings,
+        &format!("{{\n  \"model\": \"opus\",\n  \"hooks\": {{\"PreToolUse\": [{native}]}}\n}}\n"),
+    );
+    let out = home.hook(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("moved 1 hooks"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("loads `./libguard.so`, a path relative"),
+        "{}",
+        text(&out.stderr)
+    );
+    let relay_file = read(&home.claude().join("hook-relay/settings.json"));
+    assert!(
+        relay_file.contains(native),
+        "the group as written: {relay_file}"
+    );
+    let now: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(now["model"], "opus");
+    let entries = relay_entries(&now);
+    assert!(
+        entries
+            .iter()
+            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 20),
+        "{entries:?}"
+    );
+    assert!(!read(&settings).contains("libguard"));
+}
