@@ -31,7 +31,8 @@
 //! spellings, indentation, CRLF, a minified layout) is kept, so install then uninstall gives the
 //! file back byte for byte (a first install into a file with no hooks, then uninstall). TOML is
 //! edited with `toml_edit` (comments and layout kept). No backup is ever restored: before each
-//! change the file as it was is kept as `<file>.hook-relay.bak` (0600), for the user only.
+//! change the file as it was is kept as `<file>.hook-relay.prev` (0600), for the user only (the
+//! `<file>.hook-relay.bak` an earlier version kept is left alone).
 //!
 //! **Files.** A symbolic link is followed and its target edited; the file must be a regular
 //! file (a FIFO or device is refused without waiting on it) of at most 8 MiB, UTF-8, holding an
@@ -1373,6 +1374,10 @@ pub(crate) fn unreached_relay_hooks(
     let mut lines = Vec::new();
     for handler in loaded.registry.handlers() {
         if !agent.events.contains(&handler.event) {
+            lines.push(format!(
+                "relay hook {} never runs: {} does not send {}",
+                handler.key, agent.name, handler.event
+            ));
             continue;
         }
         let on_event: Vec<Option<&str>> = entries

@@ -166,14 +166,14 @@ impl Locked {
         write_file(&self.path, self.metadata.as_ref(), text.as_bytes())
     }
 
-    /// Keeps a copy of the file as it was (`<file>.hook-relay.bak`, 0600): for the user, never
+    /// Keeps a copy of the file as it was (`<file>.hook-relay.prev`, 0600): for the user, never
     /// restored by `hook relay`.
     pub(crate) fn backup(&self) -> Result<Option<PathBuf>> {
         let Some(text) = &self.text else {
             return Ok(None);
         };
         let mut name = self.path.as_os_str().to_owned();
-        name.push(".hook-relay.bak");
+        name.push(".hook-relay.prev");
         let backup = PathBuf::from(name);
         // Written as a new 0600 file whatever the settings file's own mode.
         write_file(&backup, None, text.as_bytes())?;

@@ -146,7 +146,7 @@ fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
         );
         let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
-        let backup = home.claude().join("settings.json.hook-relay.bak");
+        let backup = home.claude().join("settings.json.hook-relay.prev");
         assert_eq!(read(&backup), original, "{what}");
         let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
         assert_eq!(backup_mode & 0o777, 0o600, "{what}");
@@ -328,12 +328,16 @@ fn entries_of_the_earlier_install_are_recognised_and_replaced() {
             old("Notification")
         ),
     );
+    // The earlier version's backup is never restored nor overwritten.
+    let old_backup = home.claude().join("settings.json.hook-relay.bak");
+    write(&old_backup, "{\"the\": \"original\"}");
     home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
     let text_now = read(&settings);
     assert!(!text_now.contains("/old/hook"), "{text_now}");
     assert!(!text_now.contains("Notification"), "{text_now}");
     home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
     assert_eq!(read(&settings), "{\"keep\": 1}");
+    assert_eq!(read(&old_backup), "{\"the\": \"original\"}");
 }
 
 #[test]
@@ -565,7 +569,7 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
     assert!(out.contains("trusted 1 moved hooks"), "{out}");
     // One backup, of the file before the command.
-    assert_eq!(read(&codex.join("config.toml.hook-relay.bak")), original);
+    assert_eq!(read(&codex.join("config.toml.hook-relay.prev")), original);
     assert!(out.contains("had not trusted it"), "{out}");
     let relay_file = codex.join("hook-relay/config.toml");
     let moved = read(&relay_file);
@@ -668,7 +672,8 @@ fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
     let project = home.root.join("app");
     write(
         &project.join(".codex/hook-relay/config.toml"),
-        "[[hooks.PostToolUse]]\nmatcher = \"apply_patch\"\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./fmt.sh\"\n",
+        "[[hooks.PostToolUse]]\nmatcher = \"apply_patch\"\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./fmt.sh\"\n\
+         [[hooks.SessionEnd]]\n[[hooks.SessionEnd.hooks]]\ntype = \"command\"\ncommand = \"./bye.sh\"\n",
     );
     let project_arg = project.display().to_string();
     let out = home.ok(
@@ -686,6 +691,20 @@ fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
     let doc: toml::Value = toml::from_str(&read(&project.join(".codex/config.toml"))).unwrap();
     let events: Vec<&String> = doc["hooks"].as_table().unwrap().keys().collect();
     assert_eq!(events, ["SessionStart", "PostToolUse"]);
+    let list = [
+        "list",
+        "--dialect",
+        "lime",
+        "--relay",
+        "--project",
+        &project_arg,
+    ];
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(
+        stderr.contains("Codex CLI does not send SessionEnd"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("never runs").count(), 1, "{stderr}");
 }
 
 /// The real Codex (as `cargo xtask conformance` installs it), when it is there.
