@@ -402,6 +402,29 @@ impl JsonDoc {
             )
         })
     }
+
+    /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
+    fn append_group(&mut self, event: &str, group: &New) -> Result<()> {
+        loop {
+            let root = self.root()?;
+            let style = Style::of(&self.text, &root);
+            let (container, key, value) = match root.get("hooks") {
+                None => (&root, Some("hooks"), New::Object(Vec::new())),
+                Some(hooks) => match hooks.get(event) {
+                    None => (hooks, Some(event), New::Array(Vec::new())),
+                    Some(groups) if groups.items().is_none() => bail!(
+                        "{}: `hooks.{event}` must be an array; refusing to edit it",
+                        self.file
+                    ),
+                    Some(groups) => {
+                        self.text = json_text::append(&self.text, &style, groups, None, group);
+                        return Ok(());
+                    }
+                },
+            };
+            self.text = json_text::append(&self.text, &style, container, key, &value);
+        }
+    }
 }
 
 impl Doc for JsonDoc {
@@ -469,35 +492,6 @@ impl Doc for JsonDoc {
     }
 
     fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
-        let root = self.root()?;
-        let style = Style::of(&self.text, &root);
-        let Some(hooks) = root.get("hooks") else {
-            self.text = json_text::append(
-                &self.text,
-                &style,
-                &root,
-                Some("hooks"),
-                &New::Object(Vec::new()),
-            );
-            return self.add(wanted, command);
-        };
-        let event = wanted.event.as_str();
-        let Some(groups) = hooks.get(event) else {
-            self.text = json_text::append(
-                &self.text,
-                &style,
-                hooks,
-                Some(event),
-                &New::Array(Vec::new()),
-            );
-            return self.add(wanted, command);
-        };
-        if groups.items().is_none() {
-            bail!(
-                "{}: `hooks.{event}` must be an array; refusing to edit it",
-                self.file
-            );
-        }
         let handler = New::Object(vec![
             ("type".to_owned(), New::string("command")),
             ("command".to_owned(), New::string(command)),
@@ -508,8 +502,7 @@ impl Doc for JsonDoc {
             group.push(("matcher".to_owned(), New::string(matcher)));
         }
         group.push(("hooks".to_owned(), New::Array(vec![handler])));
-        self.text = json_text::append(&self.text, &style, groups, None, &New::Object(group));
-        Ok(())
+        self.append_group(wanted.event.as_str(), &New::Object(group))
     }
 
     fn text(&self) -> String {
@@ -563,6 +556,32 @@ fn toml_handlers(group: &toml_edit::Table) -> Vec<&toml_edit::Table> {
         .and_then(toml_edit::Item::as_array_of_tables)
         .map(|a| a.iter().collect())
         .unwrap_or_default()
+}
+
+impl TomlDoc {
+    /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
+    fn push_group(&mut self, event: &str, mut group: toml_edit::Table) -> Result<()> {
+        let hooks = self.doc.entry("hooks").or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        });
+        let hooks = hooks
+            .as_table_like_mut()
+            .with_context(|| format!("{}: `hooks` must be a table", self.file))?;
+        let groups = hooks
+            .entry(event)
+            .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+        let Some(groups) = groups.as_array_of_tables_mut() else {
+            bail!(
+                "{}: `hooks.{event}` must be an array of tables; refusing to edit it",
+                self.file
+            );
+        };
+        group.set_position(None);
+        groups.push(group);
+        Ok(())
+    }
 }
 
 impl Doc for TomlDoc {
@@ -631,24 +650,6 @@ impl Doc for TomlDoc {
     }
 
     fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
-        let hooks = self.doc.entry("hooks").or_insert_with(|| {
-            let mut table = toml_edit::Table::new();
-            table.set_implicit(true);
-            toml_edit::Item::Table(table)
-        });
-        let hooks = hooks
-            .as_table_like_mut()
-            .with_context(|| format!("{}: `hooks` must be a table", self.file))?;
-        let event = wanted.event.as_str();
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
-        let Some(groups) = groups.as_array_of_tables_mut() else {
-            bail!(
-                "{}: `hooks.{event}` must be an array of tables; refusing to edit it",
-                self.file
-            );
-        };
         let mut handler = toml_edit::Table::new();
         handler.insert("type", toml_edit::value("command"));
         handler.insert("command", toml_edit::value(command));
@@ -663,8 +664,7 @@ impl Doc for TomlDoc {
             group.insert("matcher", toml_edit::value(matcher.as_str()));
         }
         group.insert("hooks", toml_edit::Item::ArrayOfTables(handlers));
-        groups.push(group);
-        Ok(())
+        self.push_group(wanted.event.as_str(), group)
     }
 
     fn text(&self) -> String {
@@ -1211,67 +1211,14 @@ fn append_to_relay_file(relay_file: &Path, format: ConfigFormat, moved: &Moved) 
         ConfigFormat::Json => {
             let mut doc = JsonDoc::new(&text, relay_file)?;
             for (event, group) in &moved.json {
-                loop {
-                    let root = doc.root()?;
-                    let style = Style::of(&doc.text, &root);
-                    let Some(hooks) = root.get("hooks") else {
-                        doc.text = json_text::append(
-                            &doc.text,
-                            &style,
-                            &root,
-                            Some("hooks"),
-                            &New::Object(Vec::new()),
-                        );
-                        continue;
-                    };
-                    let Some(groups) = hooks.get(event) else {
-                        doc.text = json_text::append(
-                            &doc.text,
-                            &style,
-                            hooks,
-                            Some(event),
-                            &New::Array(Vec::new()),
-                        );
-                        continue;
-                    };
-                    if groups.items().is_none() {
-                        bail!("{}: `hooks.{event}` must be an array", relay_file.display());
-                    }
-                    doc.text = json_text::append(
-                        &doc.text,
-                        &style,
-                        groups,
-                        None,
-                        &New::Raw(group.clone()),
-                    );
-                    break;
-                }
+                doc.append_group(event, &New::Raw(group.clone()))?;
             }
             doc.text
         }
         ConfigFormat::Toml => {
             let mut doc = TomlDoc::new(&text, relay_file)?;
             for (event, group) in &moved.toml {
-                let hooks = doc.doc.entry("hooks").or_insert_with(|| {
-                    let mut table = toml_edit::Table::new();
-                    table.set_implicit(true);
-                    toml_edit::Item::Table(table)
-                });
-                let hooks = hooks.as_table_like_mut().with_context(|| {
-                    format!("{}: `hooks` must be a table", relay_file.display())
-                })?;
-                let groups = hooks.entry(event).or_insert_with(|| {
-                    toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new())
-                });
-                let groups = groups.as_array_of_tables_mut().with_context(|| {
-                    format!(
-                        "{}: `hooks.{event}` must be an array of tables",
-                        relay_file.display()
-                    )
-                })?;
-                let mut group = group.clone();
-                group.set_position(None);
-                groups.push(group);
+                doc.push_group(event, group.clone())?;
             }
             doc.text()
         }

@@ -103,6 +103,20 @@ fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)>
     entries
 }
 
+/// The relay entries of a Claude Code settings file, sorted: `Event [matcher] timeout`.
+fn summary(settings: &Path) -> Vec<String> {
+    let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
+    let mut entries: Vec<_> = relay_entries(&parsed)
+        .into_iter()
+        .map(|(e, m, t, _)| match m {
+            Some(m) => format!("{e} [{m}] {t}"),
+            None => format!("{e} {t}"),
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
 #[test]
 fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
     let originals = [
@@ -212,22 +226,12 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
     let settings = home.claude().join("settings.json");
     let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
     assert!(out.contains("PreToolUse [Bash|Read]"), "{out}");
-    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
-    let mut entries = relay_entries(&parsed);
-    entries.sort();
-    let summary: Vec<_> = entries
-        .iter()
-        .map(|(e, m, t, _)| (e.as_str(), m.as_deref(), *t))
-        .collect();
     assert_eq!(
-        summary,
-        [
-            ("PreToolUse", Some("Bash|Read"), 25),
-            ("SessionStart", None, 605),
-            ("Stop", None, 8),
-        ]
+        summary(&settings),
+        ["PreToolUse [Bash|Read] 25", "SessionStart 605", "Stop 8",]
     );
-    for (event, _, _, command) in &entries {
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    for (event, _, _, command) in &relay_entries(&parsed) {
         assert!(
             command.contains(&format!(
                 " relay --dialect verboo --event {event} # hook-relay-install"
@@ -261,19 +265,12 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
 
     // sync: PostToolUse added, Stop removed, PreToolUse's matcher and timeout follow.
     home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
-    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
-    let mut entries = relay_entries(&parsed);
-    entries.sort();
-    let summary: Vec<_> = entries
-        .iter()
-        .map(|(e, m, t, _)| (e.as_str(), m.as_deref(), *t))
-        .collect();
     assert_eq!(
-        summary,
+        summary(&settings),
         [
-            ("PostToolUse", Some("Edit"), 35),
-            ("PreToolUse", Some("Bash"), 605),
-            ("SessionStart", None, 605),
+            "PostToolUse [Edit] 35",
+            "PreToolUse [Bash] 605",
+            "SessionStart 605",
         ]
     );
     let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
