@@ -705,6 +705,7 @@ fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
 }
 
 /// The real Codex (as `cargo xtask conformance` installs it), when it is there.
+#[allow(clippy::print_stderr)]
 fn real_codex() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
     let codex = root.join("target/conformance/npm/node_modules/.bin/codex");
@@ -847,6 +848,7 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
 }
 
 #[test]
+#[allow(clippy::print_stderr)]
 fn the_installed_entries_are_valid_claude_code_settings() {
     let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
         eprintln!(
