@@ -61,7 +61,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hook_config::{Environment, Handler, LoadOptions, Matcher};
+use hook_config::{Broken, Environment, Handler, LoadOptions, Matcher};
 use hook_protocol::{ConfigFormat, Dialect, Event, Layer, MatchTarget, RelayAgent};
 
 use crate::terminal::{errln, outln};
@@ -249,30 +249,36 @@ fn is_name_list(matcher: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
 }
 
-/// The entries `handlers` (the relay hooks of the scope) need.
+/// The entries `handlers` (the relay hooks of the scope) need. A broken relay handler
+/// (`broken`, left out by the relay, which tells the user) keeps an entry on its event, with
+/// no matcher, so the relay still starts there and says so.
 pub(crate) fn wanted_entries(
     dialect: Dialect,
     agent: &RelayAgent,
     handlers: &[Handler],
+    broken: &[Broken],
 ) -> Vec<Wanted> {
     let mut wanted = Vec::new();
-    if handlers.is_empty() {
+    if handlers.is_empty() && broken.is_empty() {
         return wanted;
     }
     for event in agent.events {
         let hooks: Vec<&Handler> = handlers.iter().filter(|h| &h.event == event).collect();
+        let broken_here = broken.iter().any(|b| b.event.as_ref() == Some(event));
         let session = *event == agent.session_event;
-        if hooks.is_empty() && !session {
+        if hooks.is_empty() && !broken_here && !session {
             continue;
         }
-        let matcher = if session || event.match_target(dialect) == MatchTarget::Nothing {
-            None
-        } else {
-            union_matcher(hooks.iter().map(|h| h.matcher.as_deref()))
-        };
+        let matcher =
+            if session || broken_here || event.match_target(dialect) == MatchTarget::Nothing {
+                None
+            } else {
+                union_matcher(hooks.iter().map(|h| h.matcher.as_deref()))
+            };
         let longest = hooks
             .iter()
             .map(|h| h.timeout.as_secs() + u64::from(h.timeout.subsec_nanos() > 0))
+            .chain(broken_here.then_some(agent.default_timeout))
             .max()
             .unwrap_or(agent.default_timeout);
         wanted.push(Wanted {
@@ -320,8 +326,15 @@ struct Changes {
     kept: usize,
 }
 
-/// Makes the relay entries of `doc` exactly `wanted`, touching nothing else.
-fn sync_doc(doc: &mut dyn Doc, dialect: Dialect, wanted: &[Wanted]) -> Result<Changes> {
+/// Makes the relay entries of `doc` exactly `wanted`, touching nothing else; with
+/// `keep_others`, entries on events `wanted` does not name stay (a relay file that could not be
+/// read may have hooks there).
+fn sync_doc(
+    doc: &mut dyn Doc,
+    dialect: Dialect,
+    wanted: &[Wanted],
+    keep_others: bool,
+) -> Result<Changes> {
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted
         .iter()
@@ -340,6 +353,11 @@ fn sync_doc(doc: &mut dyn Doc, dialect: Dialect, wanted: &[Wanted]) -> Result<Ch
                     && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
             });
             if fits && kept.insert(found.event.clone()) {
+                continue;
+            }
+            let elsewhere = !wanted.iter().any(|w| w.event.as_str() == found.event);
+            if keep_others && elsewhere && !kept.contains(&found.event) {
+                kept.insert(found.event.clone());
                 continue;
             }
             stale = Some(found);
@@ -772,18 +790,28 @@ pub(crate) fn sync(args: SyncArgs) -> Result<ExitCode> {
 fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     let loaded = scope.relay_hooks()?;
     let handlers = loaded.registry.handlers();
-    let wanted = wanted_entries(scope.dialect, scope.agent, handlers);
-    let (changes, written) = edit(scope, &wanted)?;
+    let broken = loaded.registry.broken();
+    let wanted = wanted_entries(scope.dialect, scope.agent, handlers, broken);
+    // A relay file that could not be read at all may have hooks on any event: its entries stay.
+    let unreadable = broken.iter().any(|b| b.event.is_none());
+    if unreadable {
+        errln!(
+            "warning: a relay file could not be read; the relay entries of events it may use are kept: fix it, then run `hook relay sync {}`",
+            scope.flags()
+        );
+    }
+    let (changes, written) = edit(scope, &wanted, unreadable)?;
     let file = scope.file.display();
     if wanted.is_empty() {
         outln!(
-            "{file}: no relay hooks in {}: no relay entries{}",
+            "{file}: no relay hooks in {}, so no relay entries{}: add hooks there, then run `hook relay sync {}`",
             relay_places(&loaded.discovery),
             if changes.removed > 0 {
                 format!(" ({} removed)", changes.removed)
             } else {
                 String::new()
-            }
+            },
+            scope.flags()
         );
     } else if written {
         outln!(
@@ -821,19 +849,19 @@ fn relay_places(discovery: &hook_config::Discovery) -> String {
 }
 
 /// Edits the agent's file so its relay entries are `wanted`; whether it was written.
-fn edit(scope: &Resolved, wanted: &[Wanted]) -> Result<(Changes, bool)> {
+fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Changes, bool)> {
     let locked = agent_file::lock_and_read(&scope.file)?;
     let Some(text) = locked.text.clone() else {
         if wanted.is_empty() {
             return Ok((Changes::default(), false));
         }
         let mut doc = open_doc(scope.agent.config_format, "", &locked.path)?;
-        let changes = sync_doc(doc.as_mut(), scope.dialect, wanted)?;
+        let changes = sync_doc(doc.as_mut(), scope.dialect, wanted, keep_others)?;
         locked.write(&doc.text())?;
         return Ok((changes, true));
     };
     let mut doc = open_doc(scope.agent.config_format, &text, &locked.path)?;
-    let changes = sync_doc(doc.as_mut(), scope.dialect, wanted)?;
+    let changes = sync_doc(doc.as_mut(), scope.dialect, wanted, keep_others)?;
     let new_text = doc.text();
     if new_text == text {
         return Ok((changes, false));
@@ -846,7 +874,7 @@ fn edit(scope: &Resolved, wanted: &[Wanted]) -> Result<(Changes, bool)> {
 /// `hook relay uninstall`.
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<ExitCode> {
     let scope = args.scope.resolve()?;
-    let (changes, written) = edit(&scope, &[])?;
+    let (changes, written) = edit(&scope, &[], false)?;
     if written {
         outln!(
             "{}: removed {} relay entries; nothing else changed",

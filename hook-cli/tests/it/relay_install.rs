@@ -915,3 +915,36 @@ fn moving_claude_code_hooks_keeps_each_group_as_written() {
     );
     assert!(!read(&settings).contains("libguard"));
 }
+
+#[test]
+fn a_broken_relay_file_never_takes_the_entries_away() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // A typo in the relay file: the relay must still start (and say what is wrong).
+    let relay_file = home.claude().join("hook-relay/settings.json");
+    write(&relay_file, "{\"hooks\": {\"PreToolUse\": [");
+    let out = home.hook(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("could not be read"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse [Bash] 25", "SessionStart 605"]
+    );
+    // One broken handler: its event keeps an entry, for every tool.
+    write(
+        &relay_file,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse 605", "SessionStart 605", "Stop 605"]
+    );
+}
