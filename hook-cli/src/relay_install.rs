@@ -10,7 +10,13 @@
 //! (each the dialect's default when unset) plus [`TIMEOUT_MARGIN`] seconds. The agent's
 //! session event ([`hook_protocol::RelayAgent::session_event`], `SessionStart`) always gets
 //! an entry, with no matcher, while any relay hook exists: the relay tells the user there
-//! which relay hooks are untrusted or unreached. `install` run again and `sync` rewrite the
+//! which relay hooks are untrusted or unreached. A project's entries leave out the relay hooks
+//! (and the session entry) that the user's own relay entries already start the relay for: an
+//! agent runs every matching entry (Codex does not merge identical ones), and the relay started
+//! by either runs every relay hook of the call, so two entries would run each hook twice. A
+//! broken relay handler keeps an entry on its event, with no matcher; a relay file that cannot
+//! be read at all keeps every existing entry (the relay still starts, and says what is
+//! wrong). `install` run again and `sync` rewrite the
 //! entries from the relay files as they are now (add, change, remove); run `sync` after
 //! editing a relay file, or after a `git pull` that changed a project's relay file. A relay
 //! hook that no entry reaches is reported by [`unreached_relay_hooks`] (`hook list --relay`,
@@ -255,17 +261,22 @@ fn is_name_list(matcher: &str) -> bool {
 pub(crate) fn wanted_entries(
     dialect: Dialect,
     agent: &RelayAgent,
-    handlers: &[Handler],
+    handlers: &[&Handler],
     broken: &[Broken],
+    with_session: bool,
 ) -> Vec<Wanted> {
     let mut wanted = Vec::new();
-    if handlers.is_empty() && broken.is_empty() {
+    if handlers.is_empty() && broken.is_empty() && !with_session {
         return wanted;
     }
     for event in agent.events {
-        let hooks: Vec<&Handler> = handlers.iter().filter(|h| &h.event == event).collect();
+        let hooks: Vec<&Handler> = handlers
+            .iter()
+            .copied()
+            .filter(|h| &h.event == event)
+            .collect();
         let broken_here = broken.iter().any(|b| b.event.as_ref() == Some(event));
-        let session = *event == agent.session_event;
+        let session = with_session && *event == agent.session_event;
         if hooks.is_empty() && !broken_here && !session {
             continue;
         }
@@ -791,7 +802,38 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     let loaded = scope.relay_hooks()?;
     let handlers = loaded.registry.handlers();
     let broken = loaded.registry.broken();
-    let wanted = wanted_entries(scope.dialect, scope.agent, handlers, broken);
+    // A project's entries leave out what the user's entries already start the relay for:
+    // Codex runs every matching entry, so two entries would run each relay hook twice.
+    let user_entries = match &scope.project {
+        Some(_) => installed_entries(
+            scope.dialect,
+            scope.agent,
+            &[agent_home(scope.agent)?.join(scope.agent.config_file)],
+        ),
+        None => Vec::new(),
+    };
+    let needed: Vec<&Handler> = handlers
+        .iter()
+        .filter(|h| !reached(scope.dialect, &user_entries, h))
+        .collect();
+    let any_relay_hook = !handlers.is_empty() || !broken.is_empty();
+    let user_announces = user_entries
+        .iter()
+        .any(|(event, _)| event == scope.agent.session_event.as_str());
+    let wanted = wanted_entries(
+        scope.dialect,
+        scope.agent,
+        &needed,
+        broken,
+        any_relay_hook && !user_announces,
+    );
+    if needed.len() < handlers.len() {
+        outln!(
+            "{} relay hooks are already served by the relay entries of {}'s user settings",
+            handlers.len() - needed.len(),
+            scope.agent.name
+        );
+    }
     // A relay file that could not be read at all may have hooks on any event: its entries stay.
     let unreadable = broken.iter().any(|b| b.event.is_none());
     if unreadable {
@@ -802,7 +844,16 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     }
     let (changes, written) = edit(scope, &wanted, unreadable)?;
     let file = scope.file.display();
-    if wanted.is_empty() {
+    if wanted.is_empty() && any_relay_hook {
+        outln!(
+            "{file}: no relay entries needed: the user's relay entries start the relay for every relay hook{}",
+            if changes.removed > 0 {
+                format!(" ({} removed)", changes.removed)
+            } else {
+                String::new()
+            }
+        );
+    } else if wanted.is_empty() {
         outln!(
             "{file}: no relay hooks in {}, so no relay entries{}: add hooks there, then run `hook relay sync {}`",
             relay_places(&loaded.discovery),
@@ -1327,7 +1378,6 @@ pub(crate) fn unreached_relay_hooks(
     let Ok(loaded) = hook_config::load(&relay_options(dialect, project, home)) else {
         return Vec::new();
     };
-    let mut entries: Vec<(String, Option<String>)> = Vec::new();
     let mut files = Vec::new();
     if let Ok(file) = agent_file(agent, None, None) {
         files.push(file);
@@ -1335,17 +1385,7 @@ pub(crate) fn unreached_relay_hooks(
     if let Some(project) = project {
         files.push(project.join(agent.home_dir).join(agent.config_file));
     }
-    for file in &files {
-        let Ok(Some((text, _))) = agent_file::read_regular(file) else {
-            continue;
-        };
-        let Ok(doc) = open_doc(agent.config_format, &text, file) else {
-            continue;
-        };
-        for found in doc.found(dialect).unwrap_or_default() {
-            entries.push((found.event, found.matcher));
-        }
-    }
+    let entries = installed_entries(dialect, agent, &files);
     let mut lines = Vec::new();
     for handler in loaded.registry.handlers() {
         if !agent.events.contains(&handler.event) {
@@ -1355,20 +1395,11 @@ pub(crate) fn unreached_relay_hooks(
             ));
             continue;
         }
-        let on_event: Vec<Option<&str>> = entries
-            .iter()
-            .filter(|(event, _)| event == handler.event.as_str())
-            .map(|(_, m)| m.as_deref())
-            .collect();
-        let reached = !on_event.is_empty()
-            && (handler.event.match_target(dialect) == MatchTarget::Nothing
-                || on_event
-                    .iter()
-                    .any(|entry| entry_reaches(dialect, *entry, handler.matcher.as_deref())));
-        if reached {
+        if reached(dialect, &entries, handler) {
             continue;
         }
-        let why = if on_event.is_empty() {
+        let on_event = entries.iter().any(|(e, _)| e == handler.event.as_str());
+        let why = if !on_event {
             format!("no {} entry starts the relay", handler.event)
         } else {
             format!(
@@ -1398,6 +1429,41 @@ pub(crate) fn unreached_relay_hooks(
         ));
     }
     lines
+}
+
+/// The relay entries, `(event, matcher)`, of the agent's settings `files`.
+fn installed_entries(
+    dialect: Dialect,
+    agent: &RelayAgent,
+    files: &[PathBuf],
+) -> Vec<(String, Option<String>)> {
+    let mut entries = Vec::new();
+    for file in files {
+        let Ok(Some((text, _))) = agent_file::read_regular(file) else {
+            continue;
+        };
+        let Ok(doc) = open_doc(agent.config_format, &text, file) else {
+            continue;
+        };
+        for found in doc.found(dialect).unwrap_or_default() {
+            entries.push((found.event, found.matcher));
+        }
+    }
+    entries
+}
+
+/// Whether one of `entries` starts the relay for `handler`.
+fn reached(dialect: Dialect, entries: &[(String, Option<String>)], handler: &Handler) -> bool {
+    let mut on_event = entries
+        .iter()
+        .filter(|(event, _)| event == handler.event.as_str())
+        .peekable();
+    if on_event.peek().is_none() {
+        return false;
+    }
+    handler.event.match_target(dialect) == MatchTarget::Nothing
+        || on_event
+            .any(|(_, entry)| entry_reaches(dialect, entry.as_deref(), handler.matcher.as_deref()))
 }
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as

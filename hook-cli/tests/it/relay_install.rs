@@ -604,7 +604,7 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
 }
 
 #[test]
-fn a_project_install_serves_the_user_and_project_relay_hooks() {
+fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
     let home = Home::new();
     relay_guard(&home);
     let project = home.root.join("app");
@@ -614,14 +614,38 @@ fn a_project_install_serves_the_user_and_project_relay_hooks() {
             {"type": "command", "command": "./read-guard.sh", "timeout": 40}]}]}}"#,
     );
     let project_arg = project.display().to_string();
+    let project_settings = project.join(".claude/settings.json");
+    let sync_project = [
+        "relay",
+        "sync",
+        "--dialect",
+        "verboo",
+        "--project",
+        &project_arg,
+    ];
+    // No user entries: the project's serve the user's relay hooks and the project's.
+    home.ok(&sync_project, &[]);
+    assert_eq!(
+        summary(&project_settings),
+        ["PreToolUse [Bash|Read] 45", "SessionStart 605"]
+    );
+    home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
     // The user's entries serve the user's relay hooks only: the project's Read hook is
     // reported, with the command that fixes it.
     home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    let user: Value = serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
-    assert!(
-        relay_entries(&user)
-            .iter()
-            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 25)
+    assert_eq!(
+        summary(&home.claude().join("settings.json")),
+        ["PreToolUse [Bash] 25", "SessionStart 605"]
     );
     let list = [
         "list",
@@ -633,32 +657,13 @@ fn a_project_install_serves_the_user_and_project_relay_hooks() {
     ];
     let stderr = text(&home.hook(&list, &[]).stderr);
     assert!(stderr.contains("does not match `Read`"), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "hook relay sync --dialect verboo --project {project_arg}"
-        )),
-        "{stderr}"
-    );
-    // The project's entries serve both.
-    home.ok(
-        &[
-            "relay",
-            "sync",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ],
-        &[],
-    );
-    let settings: Value =
-        serde_json::from_str(&read(&project.join(".claude/settings.json"))).unwrap();
-    let pre: Vec<_> = relay_entries(&settings)
-        .into_iter()
-        .filter(|(e, ..)| e == "PreToolUse")
-        .map(|(_, m, t, _)| (m, t))
-        .collect();
-    assert_eq!(pre, [(Some("Bash|Read".to_owned()), 45)]);
+    let fix = format!("hook relay sync --dialect verboo --project {project_arg}");
+    assert!(stderr.contains(&fix), "{stderr}");
+    // The fix: the project's entries start the relay for what the user's do not (an agent
+    // runs every matching entry: two would run a relay hook twice).
+    let out = home.ok(&sync_project, &[]);
+    assert!(out.contains("1 relay hooks are already served"), "{out}");
+    assert_eq!(summary(&project_settings), ["PreToolUse [Read] 45"]);
     let stderr = text(&home.hook(&list, &[]).stderr);
     assert!(!stderr.contains("never runs"), "{stderr}");
 }
@@ -722,6 +727,11 @@ fn real_codex() -> Option<PathBuf> {
 
 /// Codex's own view of its hooks (`hooks/list` of `codex app-server`): key → (hash, status).
 fn codex_hooks(codex: &Path, home: &Home) -> Vec<Value> {
+    codex_hooks_in(codex, home, &home.root)
+}
+
+/// [`codex_hooks`] for the folder `cwd` (a project).
+fn codex_hooks_in(codex: &Path, home: &Home, cwd: &Path) -> Vec<Value> {
     use std::io::{BufRead, BufReader, Write};
     let mut child = Command::new(codex)
         .arg("app-server")
@@ -735,7 +745,7 @@ fn codex_hooks(codex: &Path, home: &Home) -> Vec<Value> {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let cwd = home.root.display().to_string();
+    let cwd = cwd.display().to_string();
     for request in [
         serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params":
             {"clientInfo": {"name": "hook-tests", "version": "1"}, "capabilities": {"experimentalApi": true}}}),
@@ -814,6 +824,47 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
         );
         assert_eq!(hook["trustStatus"], "trusted", "{hook}");
     }
+
+    // A project's entries: Codex keys them by the project's file, in the user's records.
+    let project = home.root.join("app");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    write(
+        &project.join(".codex/hook-relay/config.toml"),
+        "[[hooks.PostToolUse]]\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./p.sh\"\n",
+    );
+    let config = home.codex().join("config.toml");
+    let trusted_project = format!(
+        "{}\n[projects.{}]\ntrust_level = \"trusted\"\n",
+        read(&config),
+        Value::from(project.display().to_string())
+    );
+    write(&config, &trusted_project);
+    let project_arg = project.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+            "--trust",
+        ],
+        &[],
+    );
+    let listed = codex_hooks_in(&codex, &home, &project);
+    let in_project: Vec<_> = listed
+        .iter()
+        .filter(|h| h["sourcePath"] == project.join(".codex/config.toml").display().to_string())
+        .collect();
+    // The user's entries start the relay for the user's hooks: the project's entries are only
+    // for the project's hook (Codex runs every matching entry: two would run it twice).
+    assert_eq!(in_project.len(), 1, "{listed:?}");
+    assert_eq!(in_project[0]["eventName"], "postToolUse", "{listed:?}");
+    assert!(
+        in_project.iter().all(|h| h["trustStatus"] == "trusted"),
+        "{listed:?}"
+    );
 
     // --move: a hook trusted with the hash Codex itself computes stays trusted in the relay.
     let home = Home::new();
