@@ -193,11 +193,15 @@ pub(crate) struct Wanted {
     pub(crate) timeout: u64,
 }
 
-/// The command of the relay entry of `event`.
-fn relay_command(dialect: Dialect, event: &Event) -> Result<String> {
+/// The command of the relay entry of `event`; with the `--home` install was given, so the
+/// relay reads the relay files install read.
+fn relay_command(dialect: Dialect, event: &Event, home: Option<&Path>) -> Result<String> {
     let exe = std::env::current_exe().context("cannot find this program's path")?;
+    let home = home
+        .map(|home| format!(" --home {}", shell_quote(&home.display().to_string())))
+        .unwrap_or_default();
     Ok(format!(
-        "{} relay --dialect {dialect} --event {} {MARKER}",
+        "{} relay --dialect {dialect} --event {}{home} {MARKER}",
         shell_quote(&exe.display().to_string()),
         event.as_str()
     ))
@@ -345,11 +349,12 @@ fn sync_doc(
     dialect: Dialect,
     wanted: &[Wanted],
     keep_others: bool,
+    home: Option<&Path>,
 ) -> Result<Changes> {
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted
         .iter()
-        .map(|w| relay_command(dialect, &w.event))
+        .map(|w| relay_command(dialect, &w.event, home))
         .collect::<Result<_>>()?;
     let mut kept: BTreeSet<String>;
     loop {
@@ -733,7 +738,15 @@ impl Scope {
             agent,
             file,
             project,
-            home: self.home.clone(),
+            home: self
+                .home
+                .as_deref()
+                .map(|home| {
+                    home.canonicalize().with_context(|| {
+                        format!("home directory {} does not exist", home.display())
+                    })
+                })
+                .transpose()?,
         })
     }
 }
@@ -907,12 +920,24 @@ fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Chang
             return Ok((Changes::default(), false));
         }
         let mut doc = open_doc(scope.agent.config_format, "", &locked.path)?;
-        let changes = sync_doc(doc.as_mut(), scope.dialect, wanted, keep_others)?;
+        let changes = sync_doc(
+            doc.as_mut(),
+            scope.dialect,
+            wanted,
+            keep_others,
+            scope.home.as_deref(),
+        )?;
         locked.write(&doc.text())?;
         return Ok((changes, true));
     };
     let mut doc = open_doc(scope.agent.config_format, &text, &locked.path)?;
-    let changes = sync_doc(doc.as_mut(), scope.dialect, wanted, keep_others)?;
+    let changes = sync_doc(
+        doc.as_mut(),
+        scope.dialect,
+        wanted,
+        keep_others,
+        scope.home.as_deref(),
+    )?;
     let new_text = doc.text();
     if new_text == text {
         return Ok((changes, false));

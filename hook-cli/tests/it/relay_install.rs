@@ -999,3 +999,37 @@ fn a_broken_relay_file_never_takes_the_entries_away() {
         ["PreToolUse 605", "SessionStart 605", "Stop 605"]
     );
 }
+
+#[test]
+fn an_install_with_home_points_the_relay_at_that_home() {
+    let home = Home::new();
+    let other = home.root.join("other-home");
+    write(
+        &other.join("hook-relay/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    let other_arg = other.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--home",
+            &other_arg,
+        ],
+        &[],
+    );
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let entries = relay_entries(&settings);
+    assert_eq!(entries.len(), 2, "{settings}");
+    for (event, _, _, command) in &entries {
+        assert!(
+            command.ends_with(&format!(
+                " relay --dialect verboo --event {event} --home {other_arg} # hook-relay-install"
+            )),
+            "{command}"
+        );
+    }
+}
