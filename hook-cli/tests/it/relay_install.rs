@@ -1033,3 +1033,26 @@ fn an_install_with_home_points_the_relay_at_that_home() {
         );
     }
 }
+
+#[test]
+fn codex_config_round_trips_byte_for_byte() {
+    let originals = [
+        "# top\nmodel = \"o3\"  # trailing\n\n[profiles.x]\nmodel = \"y\"\n",
+        "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Edit\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"fmt\"\n\n[tui]\ntheme = \"dark\"\n",
+        "model = \"o3\"\n[hooks.state.\"x:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n",
+        "",
+    ];
+    for original in originals {
+        let home = Home::new();
+        write(
+            &home.codex().join("hook-relay/config.toml"),
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\n",
+        );
+        let config = home.codex().join("config.toml");
+        write(&config, original);
+        home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config).matches("# hook-relay-install").count(), 2);
+        home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config), original);
+    }
+}
