@@ -437,3 +437,83 @@ fn pick_relay_dir(
 fn file(layer: Layer, path: PathBuf) -> ConfigFile {
     ConfigFile { layer, path }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn relay_files(home: &Path, project: &Path, dialect: Dialect) -> Discovery {
+        let env = Environment::empty().with_var("HOME", home.as_os_str());
+        let options = LoadOptions::new(dialect, env)
+            .with_project(project)
+            .for_relay();
+        discover(&options).unwrap()
+    }
+
+    #[test]
+    fn codex_relay_files_sit_beside_codexs_own_and_the_old_places_are_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let found = relay_files(&home, &project, Dialect::Lime);
+        let paths: Vec<_> = found.files.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                home.join(".codex/hook-relay/config.toml"),
+                project.join(".codex/hook-relay/config.toml"),
+            ]
+        );
+        assert!(found.warnings.is_empty());
+        // Only the old project file exists: it is read, with where to move it.
+        let old = project.join(".lime/hook-relay/config.toml");
+        std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+        std::fs::write(&old, "").unwrap();
+        let found = relay_files(&home, &project, Dialect::Lime);
+        assert_eq!(found.files[1].path, old);
+        assert_eq!(found.warnings.len(), 1);
+        assert!(
+            found.warnings[0].1.contains("move it to"),
+            "{:?}",
+            found.warnings
+        );
+        // Both exist: the new one is read, and the old one is said to be ignored.
+        let new = project.join(".codex/hook-relay/config.toml");
+        std::fs::create_dir_all(new.parent().unwrap()).unwrap();
+        std::fs::write(&new, "").unwrap();
+        let found = relay_files(&home, &project, Dialect::Lime);
+        assert_eq!(found.files[1].path, new);
+        assert!(
+            found.warnings[0].1.contains("not read"),
+            "{:?}",
+            found.warnings
+        );
+        // The agent's home variable moves the user folder.
+        let codex_home = dir.path().join("codex");
+        let env = Environment::empty()
+            .with_var("HOME", home.as_os_str())
+            .with_var("CODEX_HOME", codex_home.as_os_str());
+        let found = discover(&LoadOptions::new(Dialect::Lime, env).for_relay()).unwrap();
+        assert_eq!(
+            found.files[0].path,
+            codex_home.join("hook-relay/config.toml")
+        );
+    }
+
+    #[test]
+    fn claude_code_relay_files_are_where_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let found = relay_files(&home, &project, Dialect::Verboo);
+        let paths: Vec<_> = found.files.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                home.join(".claude/hook-relay/settings.json"),
+                project.join(".claude/hook-relay/settings.json"),
+                project.join(".claude/hook-relay/settings.local.json"),
+            ]
+        );
+    }
+}
