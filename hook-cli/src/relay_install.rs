@@ -10,23 +10,27 @@
 //! (each the dialect's default when unset) plus [`TIMEOUT_MARGIN`] seconds. The agent's
 //! session event ([`hook_protocol::RelayAgent::session_event`], `SessionStart`) always gets
 //! an entry, with no matcher, while any relay hook exists: the relay tells the user there
-//! which relay hooks are untrusted or unreached. A project's entries leave out the relay hooks
-//! (and the session entry) that the user's own relay entries already start the relay for: an
-//! agent runs every matching entry (Codex does not merge identical ones), and the relay started
-//! by either runs every relay hook of the call, so two entries would run each hook twice. A
-//! broken relay handler keeps an entry on its event, with no matcher; a relay file that cannot
-//! be read at all keeps every existing entry (the relay still starts, and says what is
-//! wrong). `install` run again and `sync` rewrite the
-//! entries from the relay files as they are now (add, change, remove); run `sync` after
-//! editing a relay file, or after a `git pull` that changed a project's relay file. A relay
-//! hook that no entry reaches is reported by [`unreached_relay_hooks`] (`hook list --relay`,
-//! the relay's session entry). The session entry does not re-sync by itself: the relay
-//! would then edit the user's settings from a file a `git pull` brought, unreviewed.
+//! which relay hooks are untrusted or unreached.
+//!
+//! - A project's entries leave out the relay hooks (and the session entry) that the user's own
+//!   relay entries already start the relay for: an agent runs every matching entry (Codex does
+//!   not merge identical ones), and the relay started by either runs every relay hook of the
+//!   call, so two entries would run each hook twice.
+//! - A broken relay handler keeps an entry on its event, with no matcher; a relay file that
+//!   cannot be read at all keeps every existing entry: the relay still starts, and says what
+//!   is wrong.
+//! - `install` run again and `sync` rewrite the entries from the relay files as they are now
+//!   (add, change, remove): run `sync` after editing a relay file, or after a `git pull` that
+//!   changed a project's relay file. A relay hook no entry reaches is reported by
+//!   [`unreached_relay_hooks`] (`hook list --relay`, the relay's session entry) with that
+//!   command. The session entry does not re-sync by itself: the relay would then edit the
+//!   user's settings from a file a `git pull` brought, before the user reviewed it.
 //!
 //! **The marker.** An entry's command is `<quoted path of this hook> relay --dialect D --event
-//! E # hook-relay-install`: the trailing shell comment ([`MARKER`]) is what `sync` and
+//! E [--home DIR] # hook-relay-install` (`--home` when install was given one, so the relay reads
+//! the relay files install read): the trailing shell comment ([`MARKER`]) is what `sync` and
 //! `uninstall` recognise, never a command's suffix alone. It is in the command string, the one
-//! field both agents pass to the shell unchanged (Claude Code refuses a whole settings file
+//! field both agents pass to the shell unchanged (Claude Code ignores a whole settings file
 //! with a handler field it does not know; Codex runs commands with `$SHELL -lc`, where `#`
 //! starts a comment). Entries of earlier versions (`... relay --dialect D`) are recognised too,
 //! and replaced.
@@ -35,10 +39,10 @@
 //! handler in the same group stays; a group, event or `hooks` object the removal empties goes.
 //! JSON is edited as text ([`json_text`]): every byte outside the edit (key order, number
 //! spellings, indentation, CRLF, a minified layout) is kept, so install then uninstall gives the
-//! file back byte for byte (a first install into a file with no hooks, then uninstall). TOML is
-//! edited with `toml_edit` (comments and layout kept). No backup is ever restored: before each
-//! change the file as it was is kept as `<file>.hook-relay.prev` (0600), for the user only (the
-//! `<file>.hook-relay.bak` an earlier version kept is left alone).
+//! file back byte for byte. TOML is edited with `toml_edit` (comments and layout kept; the
+//! round trip is byte for byte too in the tested layouts). No backup is ever restored: before
+//! each command's first change the file as it was is kept as `<file>.hook-relay.prev` (0600),
+//! for the user only (the `<file>.hook-relay.bak` of an earlier version is left alone).
 //!
 //! **Files.** A symbolic link is followed and its target edited; the file must be a regular
 //! file (a FIFO or device is refused without waiting on it) of at most 8 MiB, UTF-8, holding an
@@ -47,15 +51,17 @@
 //! over it, under `<file>.lock` (the lock `hook trust` takes), waited for at most 10 s.
 //!
 //! **Trust.** Codex runs only hooks it trusts: `install --trust` (lime) writes Codex's own
-//! `[hooks.state]` records for the relay entries, with Codex's key and hash ([`codex_trust`]),
-//! into the user's `config.toml`; without it, install says what to do in Codex's `/hooks`.
+//! `[hooks.state]` records for the relay entries, with Codex's key and hash ([`codex_trust`],
+//! checked against the real Codex), into the user's `config.toml` (the only place Codex reads
+//! them, for project entries too); without it, install says what to do in Codex's `/hooks`.
 //! Relay hooks that the relay's own trust store does not trust yet are listed with the command
 //! that trusts them. `--move` moves the agent's own hooks into the relay's file of the same
-//! scope (the same dialect: nothing is converted, `native` handlers included); the moved hooks
-//! the agent was running (for Codex: the ones whose `[hooks.state]` record matches their
-//! current hash; for Claude Code: all, it runs them once the workspace is trusted) are trusted
-//! in the relay's store, since the user asked for the move; the others are listed as not
-//! running until trusted.
+//! scope, each group as written (the same dialect: nothing is converted, `native` handlers
+//! included; a relative `library` path is warned about, as it now resolves against the relay
+//! file's folder); the moved hooks the agent was running (for Codex: the ones whose
+//! `[hooks.state]` record matches their current hash; for Claude Code: all, it runs them once
+//! the workspace is trusted) are trusted in the relay's store, since the user asked for the
+//! move; the others are listed as not running until trusted.
 
 mod agent_file;
 mod codex_trust;
