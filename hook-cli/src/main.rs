@@ -43,10 +43,15 @@
 //! - lime side files (context over `additionalContextLimit`) go to `<home>/hook-context`, a
 //!   private folder (0700, files 0600) where side files older than 7 days, and beyond the newest
 //!   100, are removed as new ones are written.
+//! - An agent calls `hook relay`, not `hook run`: the relay answers in the agent's own format,
+//!   fails closed (an event it cannot evaluate is a block where the event can block) and never
+//!   waits for async hooks. `hook run` prints the engine's outcome for people and scripts, exits 1
+//!   on bad input, and waits for its async hooks (stdout closed first).
 //! - `hook relay` answers the agent once every hook is done: it does not stream per-hook
-//!   progress to the agent (neither agent has a way to show it). Its install edits only the
-//!   relay's own entries in the agent's settings, every other byte kept; Codex's own trust
-//!   records of those entries are written only with `--trust` (see `relay_install`).
+//!   progress to the agent (neither agent has a way to show it); what its async hooks print
+//!   reaches no one (they run in a process of their own after the answer). Its install edits
+//!   only the relay's own entries in the agent's settings, every other byte kept; Codex's own
+//!   trust records of those entries are written only with `--trust` (see `relay_install`).
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.
@@ -93,7 +98,7 @@ enum Command {
     Schema(SchemaArgs),
     /// Dispatch one event through every discovered hook and print the outcome JSON.
     #[command(
-        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nExit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
+        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
     )]
     Run(engine_commands::RunArgs),
     /// List every discovered hook by event and matcher, with its source and key.
@@ -142,7 +147,7 @@ enum Command {
     /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
     /// one hook: the event on stdin, the agent's own hook output on stdout.
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON, 2 for a block the event only takes by exit code, 1 when the relay itself failed."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
     /// Print a shell completion script.
@@ -208,11 +213,33 @@ struct ValidateArgs {
     strict: bool,
 }
 
+/// `hook relay ...`, parsed as `hook` would parse it (usage errors exit 2, which the agents
+/// read as a block where the event can block), with only the relay's arguments built.
+fn relay_main() -> ExitCode {
+    use clap::{Args as _, FromArgMatches as _};
+    let command = relay_command::RelayArgs::augment_args(
+        clap::Command::new("hook relay")
+            .bin_name("hook relay")
+            .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
+    );
+    let matches = command.get_matches_from(std::env::args_os().skip(1));
+    let args = match relay_command::RelayArgs::from_arg_matches(&matches) {
+        Ok(args) => args,
+        Err(error) => error.exit(),
+    };
+    finish(relay_command::relay(args))
+}
+
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
     value.parse::<Dialect>().map_err(|error| error.to_string())
 }
 
 fn main() -> ExitCode {
+    // `hook relay` is started by the agent for every event it relays: it parses only its own
+    // arguments, without building the whole command tree first.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "relay") {
+        return relay_main();
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Schema(args) => schema_command(args),
@@ -234,6 +261,11 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
     };
+    finish(result)
+}
+
+/// A command's exit code, or its error on stderr and exit 1.
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -10,6 +10,8 @@ mod hostile_config;
 mod list;
 mod new;
 mod relay;
+mod relay_fail_closed;
+mod relay_fuzz;
 mod relay_install;
 mod sdk_examples;
 mod side_files;
