@@ -286,7 +286,7 @@ pub(crate) fn wanted_entries(
             .filter(|h| &h.event == event)
             .collect();
         let broken_here = broken.iter().any(|b| b.event.as_ref() == Some(event));
-        let session = with_session && *event == agent.session_event;
+        let session = with_session && event == agent.session_event;
         if hooks.is_empty() && !broken_here && !session {
             continue;
         }

@@ -104,7 +104,7 @@ pub(super) static RULES: DialectRules = DialectRules {
             E::SubagentStop,
             E::Stop,
         ],
-        session_event: E::SessionStart,
+        session_event: &E::SessionStart,
         default_timeout: 600,
     }),
     env_file_events: &[],

@@ -350,7 +350,7 @@ pub enum ConfigFormat {
 /// install` edits).
 ///
 /// Closed on purpose, like every rule value (see [`DialectRules`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RelayAgent {
     /// Its name, for messages (`Claude Code`, `Codex CLI`).
     pub name: &'static str,
@@ -369,7 +369,7 @@ pub struct RelayAgent {
     /// The event whose relay entry is installed whenever any relay hook exists, with no
     /// matcher, so the relay can tell the user at the start of every session which relay hooks
     /// are untrusted or unreached (`SessionStart`).
-    pub session_event: Event,
+    pub session_event: &'static Event,
     /// The timeout, in seconds, the agent gives a handler that sets none: the relay entry's
     /// timeout is the largest of its hooks' (each defaulting to the dialect's own) plus a
     /// margin, and this where only `session_event` has an entry.
