@@ -1056,3 +1056,53 @@ fn codex_config_round_trips_byte_for_byte() {
         assert_eq!(read(&config), original);
     }
 }
+
+#[test]
+fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
+    let home = Home::new();
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo 'no rm from the relay' >&2; exit 2"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let command = relay_entries(&settings)
+        .into_iter()
+        .find(|(event, ..)| event == "PreToolUse")
+        .map(|(.., command)| command)
+        .unwrap();
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": home.root, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"});
+    // Claude Code and Codex hand the command to a shell: the marker is a comment there.
+    for shell in ["sh", "bash"] {
+        let mut child = Command::new(shell)
+            .args(["-c", &command])
+            .env("HOME", &home.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            &mut child.stdin.take().unwrap(),
+            event.to_string().as_bytes(),
+        )
+        .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let reply: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{shell}: {}{}", text(&out.stdout), text(&out.stderr)));
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{shell}: {reply}"
+        );
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecisionReason"], "no rm from the relay",
+            "{shell}: {reply}"
+        );
+    }
+}
