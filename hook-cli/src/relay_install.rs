@@ -921,21 +921,12 @@ fn relay_places(discovery: &hook_config::Discovery) -> String {
 /// Edits the agent's file so its relay entries are `wanted`; whether it was written.
 fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Changes, bool)> {
     let locked = agent_file::lock_and_read(&scope.file)?;
-    let Some(text) = locked.text.clone() else {
-        if wanted.is_empty() {
-            return Ok((Changes::default(), false));
-        }
-        let mut doc = open_doc(scope.agent.config_format, "", &locked.path)?;
-        let changes = sync_doc(
-            doc.as_mut(),
-            scope.dialect,
-            wanted,
-            keep_others,
-            scope.home.as_deref(),
-        )?;
-        locked.write(&doc.text())?;
-        return Ok((changes, true));
-    };
+    let existed = locked.text.is_some();
+    if !existed && wanted.is_empty() {
+        // Nothing to take out, nothing to add: no file is created.
+        return Ok((Changes::default(), false));
+    }
+    let text = locked.text.clone().unwrap_or_default();
     let mut doc = open_doc(scope.agent.config_format, &text, &locked.path)?;
     let changes = sync_doc(
         doc.as_mut(),
@@ -945,7 +936,8 @@ fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Chang
         scope.home.as_deref(),
     )?;
     let new_text = doc.text();
-    if new_text == text {
+    let unchanged = changes.added.is_empty() && changes.removed == 0;
+    if unchanged || (existed && new_text == text) {
         return Ok((changes, false));
     }
     scope.backup(&locked)?;
