@@ -16,6 +16,11 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! `hook validate --config` on Claude Code's or Codex's own settings file (under `.claude` or
+//! `.codex`, or the folder `CLAUDE_CONFIG_DIR`/`CODEX_HOME` names; not the relay's `hook-relay`
+//! files) fails on a `native` handler, with its line and column: that agent does not run native
+//! handlers and would ignore (Claude Code) or refuse (Codex) the whole file with it.
+//!
 //! `hook validate` warns (on stderr, and in `--json` as `warnings`) on the fields a wuu or
 //! verboo output has that its dialect does not define, each at its JSON pointer with the closest
 //! known field when one is close (`permisionDecision`: did you mean `permissionDecision`?). Those
