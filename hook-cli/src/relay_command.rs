@@ -94,16 +94,21 @@ pub(crate) struct RelayArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum RelayAction {
-    /// Write one relay entry per event into the agent's own settings (idempotent, with a
-    /// backup); `--move` moves the hooks already there into the relay's file.
+    /// Write the relay's entries into the agent's own settings: one per event that has relay
+    /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
     #[command(
         after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
     )]
     Install(crate::relay_install::InstallArgs),
-    /// Take the relay entries out of the agent's settings (restoring the backup when there
-    /// is one).
+    /// Take the relay entries out of the agent's settings, and nothing else.
     #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
     Uninstall(crate::relay_install::UninstallArgs),
+    /// Rewrite the relay entries from the relay files as they are now: run it after editing a
+    /// relay file, or after a `git pull` that changed a project's relay file.
+    #[command(
+        after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
+    )]
+    Sync(crate::relay_install::SyncArgs),
 }
 
 /// The variable through which Claude Code gives the hooks of some events a file of
@@ -118,6 +123,7 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
         Some(RelayAction::Uninstall(uninstall)) => {
             return crate::relay_install::uninstall(uninstall);
         }
+        Some(RelayAction::Sync(sync)) => return crate::relay_install::sync(sync),
         None => {}
     }
     let dialect = args.dialect.context("--dialect is required")?;
@@ -262,11 +268,27 @@ fn answer(
     for warning in crate::trust_commands::skip_warnings(hooks.trust(), &outcome) {
         errln!("{warning}");
     }
-    if input.event() == Event::SessionStart
-        && let Some(announcement) = untrusted_relay_hooks(&hooks, &location)
-    {
-        // Said at the top of every session, not only on the event a guard would have guarded.
-        outcome.system_messages.insert(0, announcement);
+    if input.event() == Event::SessionStart {
+        // Said at the top of every session, not only on the event a guard would have guarded:
+        // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
+        let unreached = crate::relay_install::unreached_relay_hooks(
+            dialect,
+            location.project.as_deref(),
+            location.home.as_deref(),
+        );
+        if !unreached.is_empty() {
+            outcome.system_messages.insert(
+                0,
+                format!(
+                    "hook relay: {} relay hook(s) will not run: {}",
+                    unreached.len(),
+                    unreached.join("; ")
+                ),
+            );
+        }
+        if let Some(announcement) = untrusted_relay_hooks(&hooks, &location) {
+            outcome.system_messages.insert(0, announcement);
+        }
     }
     if let Some(env) = outcome.session_env.take() {
         outcome.system_messages.push(forward_session_env(&env));

@@ -213,7 +213,7 @@ pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
     ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, ManagedSource,
-    RELAY_DIR, SessionHooks, discover,
+    RELAY_DIR, RelayDirs, RelayLocations, SessionHooks, discover, relay_dirs,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use gate::{AllowAll, Gate, RefuseUntrusted};

@@ -54,7 +54,11 @@ pub enum LoadError {
 pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     let discovery = discover(options)?;
     let dialect = options.dialect;
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = discovery
+        .warnings
+        .iter()
+        .map(|(file, warning)| Diagnostic::warning(file.display().to_string(), None, warning))
+        .collect();
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut seen_paths = Vec::new();
     // The last hooks file (lime `hooks.json`) that had hooks: its layer and path.

@@ -25,7 +25,14 @@ fn round_trip(a: Dialect, b: Dialect, text: &str) -> (String, Vec<String>) {
     let written = |hooks: &[FileHook]| -> Vec<_> {
         hooks
             .iter()
-            .map(|h| (h.event.clone(), h.matcher.clone(), h.config.clone(), h.timeout))
+            .map(|h| {
+                (
+                    h.event.clone(),
+                    h.matcher.clone(),
+                    h.config.clone(),
+                    h.timeout,
+                )
+            })
             .collect()
     };
     assert_eq!(

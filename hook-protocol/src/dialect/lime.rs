@@ -129,6 +129,8 @@ pub(super) static RULES: DialectRules = DialectRules {
             E::SubagentStop,
             E::Stop,
         ],
+        session_event: &E::SessionStart,
+        default_timeout: 600,
     }),
     env_file_events: &[],
     field_case: FieldCase::Camel,

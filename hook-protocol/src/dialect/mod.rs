@@ -377,9 +377,18 @@ pub struct RelayAgent {
     pub config_file: &'static str,
     /// That file's format.
     pub config_format: ConfigFormat,
-    /// The events it sends; `hook relay install` gives each one relay entry (lime: all but
-    /// its own `SessionEnd` and `Interrupt`, which Codex does not have).
+    /// The events it sends (lime: all but its own `SessionEnd` and `Interrupt`, which Codex
+    /// does not have). `hook relay install` gives one of them a relay entry only where relay
+    /// hooks are.
     pub events: &'static [Event],
+    /// The event whose relay entry is installed whenever any relay hook exists, with no
+    /// matcher, so the relay can tell the user at the start of every session which relay hooks
+    /// are untrusted or unreached (`SessionStart`).
+    pub session_event: &'static Event,
+    /// The timeout, in seconds, the agent gives a handler that sets none: the relay entry's
+    /// timeout is the largest of its hooks' (each defaulting to the dialect's own) plus a
+    /// margin, and this where only `session_event` has an entry.
+    pub default_timeout: u64,
 }
 
 /// How handlers are written under an event.

@@ -89,6 +89,8 @@ pub(super) static RULES: DialectRules = DialectRules {
         config_file: "settings.json",
         config_format: ConfigFormat::Json,
         events: EVENTS,
+        session_event: &E::SessionStart,
+        default_timeout: 600,
     }),
     env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
     field_case: FieldCase::Camel,
