@@ -614,6 +614,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     .replace("{MARKER}", &agent_side.marker.display().to_string())
             },
             patch: case.patch,
+            calls: 1,
             delay: Duration::from_secs(case.answer_delay),
             escalate: case.permissions == Permissions::Prompt,
             later_command: case
