@@ -175,9 +175,10 @@ impl Codex {
             _ => json!({"command": payload["action"]["command"]}),
         };
         let (tool, input) = match (kind, name) {
-            ("local_shell_call", _) | (_, "shell") => {
-                ("Bash", json!({"command": argv_command(&arguments["command"])}))
-            }
+            ("local_shell_call", _) | (_, "shell") => (
+                "Bash",
+                json!({"command": argv_command(&arguments["command"])}),
+            ),
             (_, "exec_command") => ("Bash", json!({"command": arguments["cmd"]})),
             (_, "shell_command") => ("Bash", json!({"command": arguments["command"]})),
             (_, "apply_patch") => {
@@ -273,7 +274,10 @@ fn argv_command(argv: &Value) -> Value {
     };
     let words: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
     if let [shell, flag, script] = words.as_slice()
-        && shell.rsplit('/').next().is_some_and(|s| s == "bash" || s == "sh" || s == "zsh")
+        && shell
+            .rsplit('/')
+            .next()
+            .is_some_and(|s| s == "bash" || s == "sh" || s == "zsh")
         && (*flag == "-lc" || *flag == "-c")
     {
         return Value::String((*script).to_owned());
@@ -304,9 +308,10 @@ impl Format for Codex {
                     self.output(line, time, payload, sink);
                 }
                 "message" if payload["role"] == "assistant" => {
-                    if let Some(text) = payload["content"].as_array().and_then(|parts| {
-                        parts.iter().rev().find_map(|p| p["text"].as_str())
-                    }) {
+                    if let Some(text) = payload["content"]
+                        .as_array()
+                        .and_then(|parts| parts.iter().rev().find_map(|p| p["text"].as_str()))
+                    {
                         self.last_text = Some(text.to_owned());
                     }
                 }

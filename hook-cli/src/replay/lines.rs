@@ -38,7 +38,10 @@ pub(crate) struct Lines<R> {
 impl Lines<BufReader<File>> {
     /// The lines of `path`.
     pub(crate) fn open(path: &Path, max: usize) -> std::io::Result<Self> {
-        Ok(Self::new(BufReader::with_capacity(256 * 1024, File::open(path)?), max))
+        Ok(Self::new(
+            BufReader::with_capacity(256 * 1024, File::open(path)?),
+            max,
+        ))
     }
 }
 
@@ -132,6 +135,7 @@ pub(crate) enum BadKind {
 
 /// One line that was not replayed, with where and why.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct BadLine {
     /// The transcript file.
     pub(crate) file: String,
@@ -197,7 +201,11 @@ mod tests {
         while let Ok(Some((n, line))) = lines.next_line() {
             out.push(match line {
                 Line::Text { bytes, last } => {
-                    format!("{n}:{}{}", String::from_utf8_lossy(bytes), if last { "$" } else { "" })
+                    format!(
+                        "{n}:{}{}",
+                        String::from_utf8_lossy(bytes),
+                        if last { "$" } else { "" }
+                    )
                 }
                 Line::TooLong { bytes } => format!("{n}:too long {bytes}"),
             });

@@ -238,7 +238,12 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let mut temporary = Vec::new();
     let mut engines = vec![match &args.config {
         Some(file) => engine_for_file(&args, file, &project, side_files.path(), &mut temporary)?,
-        None => engine(&args, load_options(&args.location, &project)?, side_files.path(), &project)?,
+        None => engine(
+            &args,
+            load_options(&args.location, &project)?,
+            side_files.path(),
+            &project,
+        )?,
     }];
     if let Some(other) = &args.compare {
         engines.push(engine_for_file(
@@ -346,9 +351,8 @@ fn engine(
     } else {
         let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
         Box::new(
-            hook_trust::TrustGate::new(view).with_phrasing(
-                crate::trust_commands::refusal_phrasing(&args.location),
-            ),
+            hook_trust::TrustGate::new(view)
+                .with_phrasing(crate::trust_commands::refusal_phrasing(&args.location)),
         )
     };
     let known: HashSet<&str> = loaded
@@ -525,9 +529,10 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
         }
         let read = lines.bytes - counted;
         counted = lines.bytes;
-        context
-            .bytes_read
-            .fetch_add(usize::try_from(read).unwrap_or(usize::MAX), Ordering::Relaxed);
+        context.bytes_read.fetch_add(
+            usize::try_from(read).unwrap_or(usize::MAX),
+            Ordering::Relaxed,
+        );
         if let Some(bar) = context.progress {
             bar.inc(read);
         }
@@ -576,10 +581,9 @@ async fn dispatch(
     }
     let cwd = event.value.get("cwd").and_then(Value::as_str).unwrap_or("");
     if cwd.is_empty() || !Path::new(cwd).is_dir() {
-        event.value.insert(
-            "cwd".into(),
-            context.project.display().to_string().into(),
-        );
+        event
+            .value
+            .insert("cwd".into(), context.project.display().to_string().into());
         log.cwd_replaced += 1;
     }
     let value = Value::Object(event.value);

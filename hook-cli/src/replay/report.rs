@@ -71,6 +71,7 @@ impl Verdict {
 
 /// What one configuration made of one event.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Result1 {
     /// The combined decision.
     pub(crate) decision: Verdict,
@@ -103,6 +104,7 @@ impl Result1 {
 
 /// One hook's run on one event.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct HookRun {
     /// The hook's key (`hook list`).
     pub(crate) key: String,
@@ -118,6 +120,7 @@ pub(crate) struct HookRun {
 
 /// One dispatched event.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct EventRecord {
     /// The session id.
     pub(crate) session: String,
@@ -143,6 +146,7 @@ pub(crate) struct EventRecord {
 
 /// One hook's totals.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct HookStats {
     /// The hook's key.
     pub(crate) key: String,
@@ -171,6 +175,7 @@ pub(crate) struct HookStats {
 
 /// The totals of a replay.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Summary {
     /// `verboo` or `lime`.
     pub(crate) dialect: String,
@@ -392,7 +397,10 @@ fn result_of(
     }
     Result1 {
         decision: outcome.decision.into(),
-        reason: outcome.reason.clone().or_else(|| outcome.stop_reason.clone()),
+        reason: outcome
+            .reason
+            .clone()
+            .or_else(|| outcome.stop_reason.clone()),
         rewritten: outcome.updated_input.is_some(),
         context_added: outcome.additional_context.is_some(),
         stop: outcome.stop,
@@ -712,7 +720,11 @@ fn hook_table(title: &str, hooks: &[HookStats]) {
         return;
     }
     outln!("{title}:");
-    let width = hooks.iter().map(|h| h.key.chars().count()).max().unwrap_or(0);
+    let width = hooks
+        .iter()
+        .map(|h| h.key.chars().count())
+        .max()
+        .unwrap_or(0);
     outln!(
         "  {:width$}  matched  blocked  rewritten  context  failed  timed out  skipped  p50 ms  p95 ms",
         "key"

@@ -12,6 +12,7 @@ mod new;
 mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
+mod replay;
 mod sdk_examples;
 mod side_files;
 mod signals;
