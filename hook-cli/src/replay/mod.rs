@@ -102,6 +102,10 @@ pub(crate) struct ReplayArgs {
     /// Print the JSON Schema of one `--json` line and exit.
     #[arg(long)]
     schema: bool,
+    /// Read the transcripts and rebuild their events, but run no hook: what the history holds
+    /// and which lines are bad (and the parse rate).
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// An event rebuilt from a transcript, before it is dispatched.
@@ -206,6 +210,7 @@ struct Shared<'a> {
     events: HashSet<Event>,
     project: PathBuf,
     max_line: usize,
+    dry_run: bool,
     bytes_read: &'a AtomicUsize,
     progress: Option<&'a indicatif::ProgressBar>,
 }
@@ -292,6 +297,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         events,
         project,
         max_line: args.max_line_bytes,
+        dry_run: args.dry_run,
         bytes_read: &bytes_read,
         progress: progress.as_ref(),
     };
@@ -569,7 +575,7 @@ async fn dispatch(
         .to_owned();
     let kind = Event::from_name(&name);
     *log.rebuilt.entry(name.clone()).or_default() += 1;
-    if !context.events.contains(&kind) {
+    if context.dry_run || !context.events.contains(&kind) {
         return;
     }
     if kind != Event::PreToolUse
