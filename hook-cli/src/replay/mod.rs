@@ -211,6 +211,7 @@ struct Shared<'a> {
     project: PathBuf,
     max_line: usize,
     dry_run: bool,
+    json: bool,
     bytes_read: &'a AtomicUsize,
     progress: Option<&'a indicatif::ProgressBar>,
 }
@@ -298,10 +299,16 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         project,
         max_line: args.max_line_bytes,
         dry_run: args.dry_run,
+        json: args.json,
         bytes_read: &bytes_read,
         progress: progress.as_ref(),
     };
-    let report = Mutex::new(Report::new(dialect, args.compare.is_some(), args.json));
+    let report = Mutex::new(Report::new(
+        dialect,
+        args.compare.is_some(),
+        args.json,
+        args.limit,
+    ));
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -333,7 +340,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         bytes_read.load(Ordering::Relaxed) as u64,
         started.elapsed(),
     );
-    report.print(args.limit)?;
+    report.print()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -481,13 +488,13 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
         events: Vec::new(),
         bad: Vec::new(),
     };
-    let mut log = SessionLog::new(shown, context.engines.len());
+    let mut log = SessionLog::new(shown, context.engines.len(), context.json);
     let mut blocked = HashSet::new();
     let mut lines = match Lines::open(file, context.max_line) {
         Ok(lines) => lines,
         Err(error) => {
             sink.bad(0, BadKind::Unreadable, error.to_string());
-            log.bad.append(&mut sink.bad);
+            log.add_bad(sink.bad.drain(..));
             return log;
         }
     };
@@ -542,7 +549,7 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
         if let Some(bar) = context.progress {
             bar.inc(read);
         }
-        log.bad.append(&mut sink.bad);
+        log.add_bad(sink.bad.drain(..));
         let events = std::mem::take(&mut sink.events);
         for event in events {
             dispatch(context, event, format.session_id(), &mut blocked, &mut log).await;
@@ -596,12 +603,13 @@ async fn dispatch(
     let input = match input_from_value(context.dialect, value.clone()) {
         Ok(input) => input,
         Err(error) => {
-            log.bad.push(BadLine {
+            let bad = BadLine {
                 file: log.file.clone(),
                 line: event.line,
                 kind: BadKind::Invalid,
                 detail: format!("{name}: {error}"),
-            });
+            };
+            log.add_bad([bad]);
             return;
         }
     };

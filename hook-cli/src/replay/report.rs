@@ -245,32 +245,65 @@ pub(crate) fn schema_text() -> Result<String> {
     Ok(serde_json::to_string_pretty(&schema)?)
 }
 
-/// What one session's replay produced.
+/// What one session's replay produced. Only the events the text report lists are kept; with
+/// `--json` every event's line is written as soon as it is dispatched (each line names its
+/// session, so sessions replayed at once may interleave), so memory does not grow with the
+/// history.
 pub(crate) struct SessionLog {
     pub(crate) file: String,
     pub(crate) session: String,
     pub(crate) lines: u64,
-    pub(crate) bad: Vec<BadLine>,
+    /// The first [`KEEP_BAD`] bad lines (with `--json`, none: each is written at once).
+    bad: Vec<BadLine>,
+    bad_count: u64,
+    bad_by_kind: Counts,
     pub(crate) rebuilt: Counts,
     pub(crate) after_block: u64,
     pub(crate) cwd_replaced: u64,
-    events: Vec<EventRecord>,
+    json: bool,
+    events: u64,
+    decisions: Counts,
+    rewritten: u64,
+    context_added: u64,
+    notable: Vec<EventRecord>,
+    notable_count: u64,
     /// Per configuration, per hook.
     hooks: Vec<BTreeMap<String, HookStats>>,
 }
 
 impl SessionLog {
-    pub(crate) fn new(file: String, configurations: usize) -> Self {
+    pub(crate) fn new(file: String, configurations: usize, json: bool) -> Self {
         SessionLog {
             file,
             session: String::new(),
             lines: 0,
             bad: Vec::new(),
+            bad_count: 0,
+            bad_by_kind: Counts::new(),
             rebuilt: Counts::new(),
             after_block: 0,
             cwd_replaced: 0,
-            events: Vec::new(),
+            json,
+            events: 0,
+            decisions: Counts::new(),
+            rewritten: 0,
+            context_added: 0,
+            notable: Vec::new(),
+            notable_count: 0,
             hooks: vec![BTreeMap::new(); configurations],
+        }
+    }
+
+    /// Records lines that were not replayed.
+    pub(crate) fn add_bad(&mut self, bad: impl IntoIterator<Item = BadLine>) {
+        for bad in bad {
+            self.bad_count += 1;
+            *self.bad_by_kind.entry(json_word(&bad.kind)).or_default() += 1;
+            if self.json {
+                emit(&ReportLine::BadLine(bad));
+            } else if self.bad.len() < KEEP_BAD {
+                self.bad.push(bad);
+            }
         }
     }
 
@@ -292,19 +325,36 @@ impl SessionLog {
         let Some(result) = results.next() else {
             return;
         };
-        let tool = input["tool_name"].as_str().map(str::to_owned);
-        self.events.push(EventRecord {
+        let record = EventRecord {
             session: session.to_owned(),
             file: self.file.clone(),
             line,
             time,
             event: event.to_owned(),
-            tool,
+            tool: input["tool_name"].as_str().map(str::to_owned),
             tool_use_id: input["tool_use_id"].as_str().map(str::to_owned),
             subject: subject(input),
             result,
             compared: results.next(),
-        });
+        };
+        self.events += 1;
+        *self
+            .decisions
+            .entry(record.result.decision.word().to_owned())
+            .or_default() += 1;
+        self.rewritten += u64::from(record.result.rewritten);
+        self.context_added += u64::from(record.result.context_added);
+        let notable = match &record.compared {
+            Some(other) => record.result.differs(other),
+            None => record.result.decision != Verdict::Continue || record.result.stop,
+        };
+        self.notable_count += u64::from(notable);
+        if self.json {
+            // Written now; the text report's list is not kept.
+            emit(&ReportLine::Event(record));
+        } else if notable {
+            self.notable.push(record);
+        }
     }
 }
 
@@ -419,6 +469,7 @@ fn json_word(value: &impl Serialize) -> String {
 
 /// Every session's log summed up.
 pub(crate) struct Report {
+    limit: usize,
     dialect: Dialect,
     compare: bool,
     json: bool,
@@ -445,8 +496,9 @@ pub(crate) struct Report {
 const KEEP_BAD: usize = 1000;
 
 impl Report {
-    pub(crate) fn new(dialect: Dialect, compare: bool, json: bool) -> Self {
+    pub(crate) fn new(dialect: Dialect, compare: bool, json: bool, limit: usize) -> Self {
         Report {
+            limit,
             dialect,
             compare,
             json,
@@ -469,8 +521,7 @@ impl Report {
         }
     }
 
-    /// Adds one session; with `--json` its lines are written at once (sessions in the order
-    /// they finish, each session's events in order).
+    /// Adds one session (with `--json`, its bad lines are written now).
     pub(crate) fn add(&mut self, log: SessionLog) {
         self.sessions += 1;
         self.lines += log.lines;
@@ -495,32 +546,25 @@ impl Report {
                 total.durations.extend(stats.durations);
             }
         }
-        for event in log.events {
-            self.events += 1;
-            *self
-                .decisions
-                .entry(event.result.decision.word().to_owned())
-                .or_default() += 1;
-            self.rewritten += u64::from(event.result.rewritten);
-            self.context_added += u64::from(event.result.context_added);
-            let notable = match &event.compared {
-                Some(other) => event.result.differs(other),
-                None => event.result.decision != Verdict::Continue || event.result.stop,
-            };
-            if self.json {
-                emit(&ReportLine::Event(event.clone()));
-            }
-            if notable {
-                self.notable_count += 1;
-                self.notable.push(event);
-            }
+        self.events += log.events;
+        for (decision, count) in log.decisions {
+            *self.decisions.entry(decision).or_default() += count;
+        }
+        self.rewritten += log.rewritten;
+        self.context_added += log.context_added;
+        self.notable_count += log.notable_count;
+        self.notable.extend(log.notable);
+        // Only the `--limit` most recent are listed: keep those, so a guard that blocks
+        // everything does not hold the whole history.
+        if self.notable.len() > 2 * self.limit.max(1) {
+            self.notable.sort_by(|a, b| b.time.cmp(&a.time));
+            self.notable.truncate(self.limit);
+        }
+        self.bad_count += log.bad_count;
+        for (kind, count) in log.bad_by_kind {
+            *self.bad_by_kind.entry(kind).or_default() += count;
         }
         for bad in log.bad {
-            self.bad_count += 1;
-            *self.bad_by_kind.entry(json_word(&bad.kind)).or_default() += 1;
-            if self.json {
-                emit(&ReportLine::BadLine(bad.clone()));
-            }
             if self.bad.len() < KEEP_BAD {
                 self.bad.push(bad);
             }
@@ -575,7 +619,8 @@ impl Report {
     /// # Errors
     ///
     /// Never in practice (serializing the summary).
-    pub(crate) fn print(&mut self, limit: usize) -> Result<()> {
+    pub(crate) fn print(&mut self) -> Result<()> {
+        let limit = self.limit;
         let Some(summary) = self.summary.take() else {
             return Ok(());
         };
@@ -688,8 +733,9 @@ impl Report {
             }
             outln!("      at {}:{}", event.file, event.line);
         }
-        if self.notable.len() > limit {
-            outln!("  ... {} more (--limit)", self.notable.len() - limit);
+        let listed = self.notable.len().min(limit) as u64;
+        if self.notable_count > listed {
+            outln!("  ... {} more (--limit)", self.notable_count - listed);
         }
         if summary.bad_lines > 0 {
             outln!();
