@@ -533,3 +533,129 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
     let lines = setup.json("lime", &[]);
     assert_eq!(summary(&lines)["sessions"], 1);
 }
+
+/// Writes `entries` (one JSON value a line) as a transcript.
+fn transcript(setup: &Setup, name: &str, entries: &[Value]) -> PathBuf {
+    let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    setup.write(name, &text)
+}
+
+#[test]
+fn codex_entries_of_other_versions_and_escalated_calls() {
+    let setup = Setup::new();
+    let config = setup.write("all.toml", &guard("lime", "never matches this"));
+    let file = transcript(
+        &setup,
+        "rollout.jsonl",
+        &[
+            serde_json::json!({"type": "session_meta", "payload": {"id": "s1", "cwd": "/gone"}}),
+            serde_json::json!({"type": "turn_context", "payload": {"turn_id": "t1", "cwd": "/gone",
+                "approval_policy": "on-request", "model": "m"}}),
+            // An older prompt record, and the same prompt again as 0.169 writes it: one event.
+            serde_json::json!({"type": "event_msg", "payload": {"type": "user_message", "message": "Do it."}}),
+            serde_json::json!({"type": "event_msg", "payload": {"type": "item_completed",
+                "item": {"type": "UserMessage", "content": [{"type": "text", "text": "Do it."}]}}}),
+            // Older shells: an argv (`bash -lc X` is X) and a local shell call.
+            serde_json::json!({"type": "response_item", "payload": {"type": "function_call",
+                "name": "shell", "call_id": "c1",
+                "arguments": "{\"command\": [\"bash\", \"-lc\", \"make test\"]}"}}),
+            serde_json::json!({"type": "response_item", "payload": {"type": "local_shell_call",
+                "call_id": "c2", "action": {"command": ["ls", "-l", "a b"]}}}),
+            // A call that asks to leave the sandbox: Codex asks PermissionRequest hooks.
+            serde_json::json!({"type": "response_item", "payload": {"type": "function_call",
+                "name": "exec_command", "call_id": "c3",
+                "arguments": "{\"cmd\": \"touch /etc/x\", \"sandbox_permissions\": \"require_escalated\", \"justification\": \"needs /etc\"}"}}),
+            // apply_patch as a JSON function, and a tool that runs no hooks.
+            serde_json::json!({"type": "response_item", "payload": {"type": "function_call",
+                "name": "apply_patch", "call_id": "c4", "arguments": "{\"input\": \"*** Begin Patch\\n*** End Patch\\n\"}"}}),
+            serde_json::json!({"type": "response_item", "payload": {"type": "function_call",
+                "name": "update_plan", "call_id": "c5", "arguments": "{}"}}),
+            serde_json::json!({"type": "something_new", "payload": {}}),
+        ],
+    );
+    let lines = setup.json(
+        "lime",
+        &[
+            file.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "--trust-all-for-replay",
+        ],
+    );
+    let events = of_type(&lines, "event");
+    let seen: Vec<(String, String)> = events
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_owned(),
+                e["subject"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(
+        seen,
+        [
+            pair("UserPromptSubmit", "Do it."),
+            pair("PreToolUse", "make test"),
+            pair("PreToolUse", "ls -l 'a b'"),
+            pair("PreToolUse", "touch /etc/x"),
+            pair("PermissionRequest", "touch /etc/x"),
+            pair("PreToolUse", "*** Begin Patch *** End Patch"),
+        ]
+    );
+    let bad = of_type(&lines, "bad_line");
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0]["kind"], "unknown_type");
+    assert_eq!(bad[0]["line"], 10);
+}
+
+#[test]
+fn claude_code_permission_requests_where_the_mode_could_ask() {
+    let setup = Setup::new();
+    let config = setup.write("g.json", &guard("verboo", "never matches this"));
+    let call = |id: &str, name: &str, input: Value| {
+        serde_json::json!({"type": "assistant", "sessionId": "s", "cwd": "/gone",
+            "message": {"content": [{"type": "tool_use", "id": id, "name": name, "input": input}]}})
+    };
+    let file = transcript(
+        &setup,
+        "s.jsonl",
+        &[
+            serde_json::json!({"type": "user", "sessionId": "s", "cwd": "/gone",
+                "permissionMode": "acceptEdits", "message": {"content": [{"type": "text", "text": "Go."}]}}),
+            // A meta entry (a slash command's output) is no prompt.
+            serde_json::json!({"type": "user", "isMeta": true, "message": {"content": "<local-command-stdout/>"}}),
+            call("t1", "Read", serde_json::json!({"file_path": "/a"})),
+            call("t2", "Edit", serde_json::json!({"file_path": "/a"})),
+            call("t3", "Bash", serde_json::json!({"command": "make"})),
+            // Claude Code writes a message once per content block: a call is replayed once.
+            call("t3", "Bash", serde_json::json!({"command": "make"})),
+        ],
+    );
+    let lines = setup.json(
+        "verboo",
+        &[file.to_str().unwrap(), "--config", config.to_str().unwrap()],
+    );
+    let seen: Vec<(String, String)> = of_type(&lines, "event")
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_owned(),
+                e["tool"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    // acceptEdits: reads and edits are not asked, Bash is.
+    assert_eq!(
+        seen,
+        [
+            pair("UserPromptSubmit", ""),
+            pair("PreToolUse", "Read"),
+            pair("PreToolUse", "Edit"),
+            pair("PreToolUse", "Bash"),
+            pair("PermissionRequest", "Bash"),
+        ]
+    );
+}
