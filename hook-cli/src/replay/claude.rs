@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Rebuilt, Sink};
+use super::{Format, Rebuilt, Sink, event_base};
 
 /// Entry types Claude Code 2.1 writes that carry no hook event.
 const QUIET_TYPES: &[&str] = &[
@@ -90,14 +90,10 @@ impl Claude {
     }
 
     fn base(&self, event: &str) -> Map<String, Value> {
-        let mut object = Map::new();
-        object.insert("session_id".into(), self.session_id.clone().into());
-        object.insert("transcript_path".into(), self.transcript.clone().into());
-        object.insert("cwd".into(), self.cwd.clone().into());
+        let mut object = event_base(event, &self.session_id, &self.transcript, &self.cwd);
         if let Some(mode) = &self.permission_mode {
             object.insert("permission_mode".into(), mode.clone().into());
         }
-        object.insert("hook_event_name".into(), event.into());
         object
     }
 

@@ -34,7 +34,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Rebuilt, Sink};
+use super::{Format, Rebuilt, Sink, event_base};
 
 /// Entry and payload types that carry no hook event.
 const QUIET_TYPES: &[&str] = &["world_state", "token_usage_record", "compacted"];
@@ -66,11 +66,7 @@ impl Codex {
     }
 
     fn base(&self, event: &str) -> Map<String, Value> {
-        let mut object = Map::new();
-        object.insert("session_id".into(), self.session_id.clone().into());
-        object.insert("transcript_path".into(), self.transcript.clone().into());
-        object.insert("cwd".into(), self.cwd.clone().into());
-        object.insert("hook_event_name".into(), event.into());
+        let mut object = event_base(event, &self.session_id, &self.transcript, &self.cwd);
         object.insert(
             "model".into(),
             self.model.clone().unwrap_or_default().into(),

@@ -72,17 +72,7 @@ impl<R: BufRead> Lines<R> {
                 if self.buffer.is_empty() && !too_long {
                     return Ok(None);
                 }
-                self.number += 1;
-                if too_long {
-                    return Ok(Some((self.number, Line::TooLong { bytes: skipped })));
-                }
-                return Ok(Some((
-                    self.number,
-                    Line::Text {
-                        bytes: &self.buffer,
-                        last: true,
-                    },
-                )));
+                return Ok(Some(self.line(too_long, skipped, true)));
             }
             let (chunk, done) = match available.iter().position(|b| *b == b'\n') {
                 Some(end) => (end, true),
@@ -99,19 +89,23 @@ impl<R: BufRead> Lines<R> {
             self.reader.consume(consumed);
             self.bytes += consumed as u64;
             if done {
-                self.number += 1;
-                if too_long {
-                    return Ok(Some((self.number, Line::TooLong { bytes: skipped })));
-                }
-                return Ok(Some((
-                    self.number,
-                    Line::Text {
-                        bytes: &self.buffer,
-                        last: false,
-                    },
-                )));
+                return Ok(Some(self.line(too_long, skipped, false)));
             }
         }
+    }
+
+    /// The line just read: the next number, and its text or its skipped length.
+    fn line(&mut self, too_long: bool, skipped: u64, last: bool) -> (u64, Line<'_>) {
+        self.number += 1;
+        let line = if too_long {
+            Line::TooLong { bytes: skipped }
+        } else {
+            Line::Text {
+                bytes: &self.buffer,
+                last,
+            }
+        };
+        (self.number, line)
     }
 }
 

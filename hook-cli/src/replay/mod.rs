@@ -164,6 +164,22 @@ impl Sink {
     }
 }
 
+/// The fields every event of a session carries, as both agents send them: `session_id`,
+/// `transcript_path`, `cwd`, `hook_event_name`.
+pub(crate) fn event_base(
+    event: &str,
+    session_id: &str,
+    transcript: &str,
+    cwd: &str,
+) -> Map<String, Value> {
+    let mut object = Map::new();
+    object.insert("session_id".into(), session_id.into());
+    object.insert("transcript_path".into(), transcript.into());
+    object.insert("cwd".into(), cwd.into());
+    object.insert("hook_event_name".into(), event.into());
+    object
+}
+
 /// One agent's transcript format: entries in, events out.
 pub(crate) trait Format {
     /// Reads one entry (a JSON object) at `line`.

@@ -534,6 +534,23 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
     assert_eq!(summary(&lines)["sessions"], 1);
 }
 
+/// (event name, `field`) of each dispatched event, in order.
+fn seen(lines: &[Value], field: &str) -> Vec<(String, String)> {
+    of_type(lines, "event")
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_owned(),
+                e[field].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn pair(event: &str, value: &str) -> (String, String) {
+    (event.to_owned(), value.to_owned())
+}
+
 /// Writes `entries` (one JSON value a line) as a transcript.
 fn transcript(setup: &Setup, name: &str, entries: &[Value]) -> PathBuf {
     let text: String = entries.iter().map(|e| format!("{e}\n")).collect();
@@ -582,19 +599,8 @@ fn codex_entries_of_other_versions_and_escalated_calls() {
             "--trust-all-for-replay",
         ],
     );
-    let events = of_type(&lines, "event");
-    let seen: Vec<(String, String)> = events
-        .iter()
-        .map(|e| {
-            (
-                e["event"].as_str().unwrap().to_owned(),
-                e["subject"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
     assert_eq!(
-        seen,
+        seen(&lines, "subject"),
         [
             pair("UserPromptSubmit", "Do it."),
             pair("PreToolUse", "make test"),
@@ -637,19 +643,9 @@ fn claude_code_permission_requests_where_the_mode_could_ask() {
         "verboo",
         &[file.to_str().unwrap(), "--config", config.to_str().unwrap()],
     );
-    let seen: Vec<(String, String)> = of_type(&lines, "event")
-        .iter()
-        .map(|e| {
-            (
-                e["event"].as_str().unwrap().to_owned(),
-                e["tool"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
     // acceptEdits: reads and edits are not asked, Bash is.
     assert_eq!(
-        seen,
+        seen(&lines, "tool"),
         [
             pair("UserPromptSubmit", ""),
             pair("PreToolUse", "Read"),
