@@ -331,6 +331,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     runtime.block_on(async {
         let workers = (0..usize::from(args.jobs).min(files.len().max(1))).map(|_| async {
             loop {
@@ -339,6 +340,10 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
                 let log = replay_file(&context, file).await;
                 if let Ok(mut report) = report.lock() {
                     report.add(log);
+                }
+                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(bar) = &progress {
+                    bar.set_message(format!("{done}/{} sessions", files.len()));
                 }
             }
         });
