@@ -175,6 +175,68 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<(
     Ok(())
 }
 
+/// Parses one line as JSON. Both agents are JavaScript or write strings that may hold a lone
+/// UTF-16 surrogate (`"\ud83d"`, half an emoji cut by a truncation), which serde_json refuses:
+/// such a line is read again with each lone surrogate escape replaced by `\ufffd`, so the entry
+/// is replayed (its hooks see U+FFFD there) instead of lost.
+///
+/// # Errors
+///
+/// serde_json's error for the line as written, when it is not JSON even so.
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(error) => match replace_lone_surrogates(bytes) {
+            Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| error),
+            None => Err(error),
+        },
+    }
+}
+
+/// `bytes` with every `\uXXXX` escape of a surrogate that is not half of a pair replaced by
+/// `\ufffd`; `None` when there is none.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let digits = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| hex(at + 2))
+            .flatten()
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let Some(unit) = escape_at(i) else {
+            // Another escape (`\\`, `\"`...): copied with the character it escapes.
+            out.extend_from_slice(&bytes[i..(i + 2).min(bytes.len())]);
+            i += 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&unit);
+        let low = (0xDC00..0xE000).contains(&unit);
+        if high && escape_at(i + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next)) {
+            out.extend_from_slice(&bytes[i..i + 12]);
+            i += 12;
+        } else if high || low {
+            out.extend_from_slice(b"\\ufffd");
+            changed = true;
+            i += 6;
+        } else {
+            out.extend_from_slice(&bytes[i..i + 6]);
+            i += 6;
+        }
+    }
+    changed.then_some(out)
+}
+
 /// Reads one whole small prefix of `path` (Codex's first line, for its session's `cwd`).
 pub(crate) fn first_line(path: &Path, max: usize) -> Option<Vec<u8>> {
     let file = File::open(path).ok()?;
@@ -205,6 +267,18 @@ mod tests {
             });
         }
         out
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_and_pairs_kept() {
+        let value =
+            parse_json(br#"{"a": "x\ud83d", "b": "\ud83d\ude00", "c": "\\ud800", "d": "\udc00y"}"#)
+                .unwrap();
+        assert_eq!(value["a"], "x\u{fffd}");
+        assert_eq!(value["b"], "\u{1f600}");
+        assert_eq!(value["c"], "\\ud800");
+        assert_eq!(value["d"], "\u{fffd}y");
+        assert!(parse_json(b"{\"a\": \"\\ud83d").is_err());
     }
 
     #[test]

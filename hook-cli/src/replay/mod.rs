@@ -543,7 +543,7 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
             Ok(Some((number, Line::Text { bytes, last }))) => {
                 log.lines = number;
                 if !bytes.iter().all(u8::is_ascii_whitespace) {
-                    match serde_json::from_slice::<Value>(bytes) {
+                    match lines::parse_json(bytes) {
                         Ok(entry) if entry.is_object() => format.entry(number, &entry, &mut sink),
                         Ok(_) => sink.bad(number, BadKind::Corrupt, "not a JSON object"),
                         Err(error) => {
