@@ -5,8 +5,9 @@
 //! the hook payloads it sends (`tests/fixtures/conformance/claude/`). Each line is one entry with
 //! a `type`:
 //! - `user` with a string `message.content` (or text blocks) and no `isMeta`: a prompt, so
-//!   `UserPromptSubmit`; its `permissionMode` is the session's mode from then on. A `user`
-//!   entry holding `tool_result` blocks is the result of calls: `PostToolUse` with the entry's
+//!   `UserPromptSubmit`; its `permissionMode` is the session's mode from then on. An
+//!   interrupted turn's marker (`[Request interrupted by user]`) and built-in commands run
+//!   locally (`<command-name>`, `<local-command-stdout>`) are no prompts. A `user` entry holding `tool_result` blocks is the result of calls: `PostToolUse` with the entry's
 //!   `toolUseResult` as `tool_response` (what Claude Code gives hooks), or `PostToolUseFailure`
 //!   when the block says `is_error`, with the error text (`is_interrupt` when the user stopped
 //!   it).
@@ -44,6 +45,15 @@ const QUIET_TYPES: &[&str] = &[
     "agent-name",
     "pr-link",
     "tag",
+];
+
+/// User messages that are no prompt: an interrupted turn's marker, a local command's record.
+const LOCAL_MARKERS: &[&str] = &[
+    "[Request interrupted by user",
+    "<command-name>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
 ];
 
 /// Tools Claude Code runs without asking in every mode.
@@ -155,6 +165,14 @@ impl Claude {
                 return;
             }
         };
+        // What Claude Code writes as a user message but never sent hooks as a prompt: the
+        // marker of an interrupted turn, and built-in slash commands run locally.
+        if LOCAL_MARKERS
+            .iter()
+            .any(|m| prompt.trim_start().starts_with(m))
+        {
+            return;
+        }
         self.stop(sink);
         self.in_turn = true;
         let mut value = self.base("UserPromptSubmit");

@@ -630,8 +630,11 @@ fn claude_code_permission_requests_where_the_mode_could_ask() {
         &[
             serde_json::json!({"type": "user", "sessionId": "s", "cwd": "/gone",
                 "permissionMode": "acceptEdits", "message": {"content": [{"type": "text", "text": "Go."}]}}),
-            // A meta entry (a slash command's output) is no prompt.
-            serde_json::json!({"type": "user", "isMeta": true, "message": {"content": "<local-command-stdout/>"}}),
+            // A meta entry, a built-in command run locally and an interrupt's marker are no
+            // prompts.
+            serde_json::json!({"type": "user", "isMeta": true, "message": {"content": "Caveat: local commands"}}),
+            serde_json::json!({"type": "user", "message": {"content": "<command-name>/clear</command-name>"}}),
+            serde_json::json!({"type": "user", "message": {"content": [{"type": "text", "text": "[Request interrupted by user]"}]}}),
             call("t1", "Read", serde_json::json!({"file_path": "/a"})),
             call("t2", "Edit", serde_json::json!({"file_path": "/a"})),
             call("t3", "Bash", serde_json::json!({"command": "make"})),
