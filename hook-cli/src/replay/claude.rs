@@ -15,6 +15,8 @@
 //!   `PermissionRequest` where Claude Code may have asked (below). Claude Code writes one entry
 //!   per content block, several with the same message id: a call id seen once is never
 //!   replayed twice. The last text block is the turn's `last_assistant_message`.
+//! - A subagent's transcript (`isSidechain`, `agentId`) is a session of its own; its events
+//!   carry `agent_id`.
 //! - A turn ends (`Stop`) when the next prompt arrives or the file ends after an answer.
 //! - `system`, `summary`, `attachment`, `queue-operation`, `last-prompt`, `mode`,
 //!   `file-history-snapshot`, `custom-title`, `progress` and a few more are known and carry no
@@ -81,6 +83,8 @@ pub(crate) struct Claude {
     session_id: String,
     cwd: String,
     permission_mode: Option<String>,
+    /// A subagent's id (`agentId` of sidechain entries): its events carry `agent_id`.
+    agent_id: Option<String>,
     /// Calls seen (ids), each replayed once; with their name and input until their result.
     seen: HashSet<String>,
     pending: std::collections::HashMap<String, (String, Value)>,
@@ -103,6 +107,9 @@ impl Claude {
         let mut object = event_base(event, &self.session_id, &self.transcript, &self.cwd);
         if let Some(mode) = &self.permission_mode {
             object.insert("permission_mode".into(), mode.clone().into());
+        }
+        if let Some(agent) = &self.agent_id {
+            object.insert("agent_id".into(), agent.clone().into());
         }
         object
     }
@@ -289,6 +296,11 @@ impl Format for Claude {
         }
         if let Some(cwd) = entry["cwd"].as_str() {
             self.cwd = cwd.to_owned();
+        }
+        if entry["isSidechain"] == true
+            && let Some(agent) = entry["agentId"].as_str()
+        {
+            self.agent_id = Some(agent.to_owned());
         }
         match kind {
             "user" => {
