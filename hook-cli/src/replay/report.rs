@@ -628,8 +628,13 @@ impl Report {
             emit(&ReportLine::Summary(summary));
             return Ok(());
         }
+        let decisions = if summary.decisions.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", counts(&summary.decisions))
+        };
         outln!(
-            "Replayed {} session{} ({} line{}, {}) in {:.1} s: {} event{} dispatched ({}), {} bad line{}.",
+            "Replayed {} session{} ({} line{}, {}) in {:.1} s: {} event{} dispatched{decisions}, {} bad line{}.",
             summary.sessions,
             plural(summary.sessions),
             summary.lines,
@@ -638,7 +643,6 @@ impl Report {
             summary.seconds,
             summary.events,
             plural(summary.events),
-            counts(&summary.decisions),
             summary.bad_lines,
             plural(summary.bad_lines),
         );
