@@ -72,6 +72,26 @@ impl Setup {
             .unwrap()
     }
 
+    /// `hook replay FILE --config CONFIG EXTRA...`.
+    fn replay_with(
+        &self,
+        dialect: &str,
+        file: &Path,
+        config: &Path,
+        extra: &[&str],
+    ) -> std::process::Output {
+        let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
+        args.extend(extra);
+        self.replay(dialect, &args)
+    }
+
+    /// [`Setup::replay_with`]'s `--json` lines.
+    fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value> {
+        let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
+        args.extend(extra);
+        self.json(dialect, &args)
+    }
+
     /// `--json` lines of a successful replay.
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
@@ -120,10 +140,7 @@ fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
     let setup = Setup::new();
     let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
     let file = fixture_file("claude");
-    let lines = setup.json(
-        "verboo",
-        &[file.to_str().unwrap(), "--config", config.to_str().unwrap()],
-    );
+    let lines = setup.json_with("verboo", &file, &config, &[]);
     assert_eq!(
         blocked(&lines),
         [("toolu_05".to_owned(), "rm -rf build".to_owned())]
@@ -159,10 +176,7 @@ fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
     assert_eq!(pre[0]["session"], "c86b3344-364c-40f8-a02f-c66ac42d3080");
 
     // The text report names the call, the decision and the hook's reason.
-    let out = setup.replay(
-        "verboo",
-        &[file.to_str().unwrap(), "--config", config.to_str().unwrap()],
-    );
+    let out = setup.replay_with("verboo", &file, &config, &[]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("1 event not `continue`, most recent first:"),
@@ -177,15 +191,11 @@ fn post_tool_use_and_stop_are_replayed_on_request_and_not_after_a_block() {
     let setup = Setup::new();
     let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
     let file = fixture_file("claude");
-    let lines = setup.json(
+    let lines = setup.json_with(
         "verboo",
-        &[
-            file.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--events",
-            "PreToolUse,PostToolUse,PostToolUseFailure,Stop",
-        ],
+        &file,
+        &config,
+        &["--events", "PreToolUse,PostToolUse,PostToolUseFailure,Stop"],
     );
     let events = of_type(&lines, "event");
     let names = |name: &str| events.iter().filter(|e| e["event"] == name).count();
@@ -263,15 +273,7 @@ fn the_hooks_get_the_event_codex_would_send() {
         ),
     );
     let file = fixture_file("codex");
-    setup.json(
-        "lime",
-        &[
-            file.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--trust-all-for-replay",
-        ],
-    );
+    setup.json_with("lime", &file, &config, &["--trust-all-for-replay"]);
     // `Edit` reaches apply_patch through lime's aliases, as in Codex.
     let saved: Vec<PathBuf> = std::fs::read_dir(&seen)
         .unwrap()
@@ -410,16 +412,7 @@ fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
     let last = lines.pop().unwrap();
     lines.push(last[..last.len() / 2].to_owned());
     let broken = setup.write("broken.jsonl", &lines.join("\n"));
-    let out = setup.json(
-        "verboo",
-        &[
-            broken.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--max-line-bytes",
-            "100000",
-        ],
-    );
+    let out = setup.json_with("verboo", &broken, &config, &["--max-line-bytes", "100000"]);
     let bad: Vec<(u64, String)> = of_type(&out, "bad_line")
         .into_iter()
         .map(|b| {
@@ -450,16 +443,7 @@ fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
     assert_eq!(summary["rebuilt"]["PreToolUse"], 7);
 
     // The text report lists them with file:line.
-    let text = setup.replay(
-        "verboo",
-        &[
-            broken.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--max-line-bytes",
-            "100000",
-        ],
-    );
+    let text = setup.replay_with("verboo", &broken, &config, &["--max-line-bytes", "100000"]);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("4 lines not replayed"), "{text}");
     assert!(
@@ -590,15 +574,7 @@ fn codex_entries_of_other_versions_and_escalated_calls() {
             serde_json::json!({"type": "something_new", "payload": {}}),
         ],
     );
-    let lines = setup.json(
-        "lime",
-        &[
-            file.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--trust-all-for-replay",
-        ],
-    );
+    let lines = setup.json_with("lime", &file, &config, &["--trust-all-for-replay"]);
     assert_eq!(
         seen(&lines, "subject"),
         [
@@ -642,10 +618,7 @@ fn claude_code_permission_requests_where_the_mode_could_ask() {
             call("t3", "Bash", serde_json::json!({"command": "make"})),
         ],
     );
-    let lines = setup.json(
-        "verboo",
-        &[file.to_str().unwrap(), "--config", config.to_str().unwrap()],
-    );
+    let lines = setup.json_with("verboo", &file, &config, &[]);
     // acceptEdits: reads and edits are not asked, Bash is.
     assert_eq!(
         seen(&lines, "tool"),
