@@ -308,14 +308,8 @@ fn compare_shows_only_the_events_whose_outcome_differs() {
     let rm = setup.write("rm.json", &guard("verboo", "rm -rf"));
     let git = setup.write("git.json", &guard("verboo", "git status"));
     let file = fixture_file("claude");
-    let args = [
-        file.to_str().unwrap(),
-        "--config",
-        rm.to_str().unwrap(),
-        "--compare",
-        git.to_str().unwrap(),
-    ];
-    let out = setup.replay("verboo", &args);
+    let args = ["--compare", git.to_str().unwrap()];
+    let out = setup.replay_with("verboo", &file, &rm, &args);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -330,17 +324,10 @@ fn compare_shows_only_the_events_whose_outcome_differs() {
     assert!(text.contains("this: block: no rm -rf here"), "{text}");
     assert!(text.contains("other: continue"), "{text}");
 
-    let lines = setup.json("verboo", &args);
+    let lines = setup.json_with("verboo", &file, &rm, &args);
     assert_eq!(summary(&lines)["differing"], 2);
     // The same guard on both sides: nothing differs.
-    let same = [
-        file.to_str().unwrap(),
-        "--config",
-        rm.to_str().unwrap(),
-        "--compare",
-        rm.to_str().unwrap(),
-    ];
-    let lines = setup.json("verboo", &same);
+    let lines = setup.json_with("verboo", &file, &rm, &["--compare", rm.to_str().unwrap()]);
     assert_eq!(summary(&lines)["differing"], 0);
 }
 
