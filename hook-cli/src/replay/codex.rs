@@ -19,6 +19,10 @@
 //!   command too).
 //! - `world_state`, `token_usage_record`, `compacted`, `reasoning` and the like carry no hook
 //!   event; an unknown `type` is reported (file:line) and skipped.
+//! - The first rollout format (not read from a real file here: as Codex's own rollout reader and
+//!   session viewers describe it) has no wrapper: a metadata line (`id`, `timestamp`), then the
+//!   response items themselves and `record_type` state lines; it is read too (no turn ids,
+//!   prompts or turn ends are recorded there, so only tool calls come out).
 //!
 //! Tool names and inputs as Codex gives them to hooks (the conformance fixtures): `exec_command`
 //! (`cmd`), `shell_command` (`command`), `shell` and `local_shell_call` (an argv; `bash -lc X`
@@ -38,6 +42,17 @@ use super::{Format, Rebuilt, Sink, event_base};
 
 /// Entry and payload types that carry no hook event.
 const QUIET_TYPES: &[&str] = &["world_state", "token_usage_record", "compacted"];
+
+/// Response items as the first rollout format wrote them, one a line without a wrapper.
+const LEGACY_ITEMS: &[&str] = &[
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+];
 
 /// The reader of one Codex rollout.
 #[derive(Default)]
@@ -240,6 +255,26 @@ impl Codex {
         sink.event(Rebuilt::new(line, time, value, Some(id.to_owned())));
     }
 
+    fn response_item(&mut self, line: u64, time: Option<String>, item: &Value, sink: &mut Sink) {
+        match item["type"].as_str().unwrap_or_default() {
+            "function_call" | "custom_tool_call" | "local_shell_call" => {
+                self.call(line, time, item, sink);
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                self.output(line, time, item, sink);
+            }
+            "message" if item["role"] == "assistant" => {
+                if let Some(text) = item["content"]
+                    .as_array()
+                    .and_then(|parts| parts.iter().rev().find_map(|p| p["text"].as_str()))
+                {
+                    self.last_text = Some(text.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn turn_context(&mut self, payload: &Value) {
         if let Some(turn) = payload["turn_id"].as_str() {
             self.turn_id = turn.to_owned();
@@ -296,24 +331,20 @@ impl Format for Codex {
             }
             "turn_context" => self.turn_context(payload),
             "event_msg" => self.event_msg(line, time, payload, sink),
-            "response_item" => match payload["type"].as_str().unwrap_or_default() {
-                "function_call" | "custom_tool_call" | "local_shell_call" => {
-                    self.call(line, time, payload, sink);
-                }
-                "function_call_output" | "custom_tool_call_output" => {
-                    self.output(line, time, payload, sink);
-                }
-                "message" if payload["role"] == "assistant" => {
-                    if let Some(text) = payload["content"]
-                        .as_array()
-                        .and_then(|parts| parts.iter().rev().find_map(|p| p["text"].as_str()))
-                    {
-                        self.last_text = Some(text.to_owned());
-                    }
-                }
-                _ => {}
-            },
+            "response_item" => self.response_item(line, time, payload, sink),
             kind if QUIET_TYPES.contains(&kind) => {}
+            // The first rollout format (Codex before the `{timestamp, type, payload}` lines):
+            // the session's metadata, then the response items themselves, and `record_type`
+            // state lines.
+            kind if LEGACY_ITEMS.contains(&kind) && entry.get("payload").is_none() => {
+                self.response_item(line, time, entry, sink);
+            }
+            "" if entry.get("record_type").is_some() => {}
+            "" if entry["id"].is_string() && line == 1 => {
+                if let Some(id) = entry["id"].as_str() {
+                    self.session_id = id.to_owned();
+                }
+            }
             other => sink.unknown(line, other),
         }
     }

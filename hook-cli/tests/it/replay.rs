@@ -618,3 +618,29 @@ fn claude_code_permission_requests_where_the_mode_could_ask() {
         ]
     );
 }
+
+#[test]
+fn codex_rollouts_of_the_first_format_are_read_too() {
+    let setup = Setup::new();
+    let config = setup.write("g.toml", &guard("lime", "rm -rf"));
+    // No `{timestamp, type, payload}` wrapper: metadata, then the items themselves.
+    let file = transcript(
+        &setup,
+        "rollout-old.jsonl",
+        &[
+            serde_json::json!({"id": "old-1", "timestamp": "2025-05-01T10:00:00Z", "instructions": null}),
+            serde_json::json!({"record_type": "state"}),
+            serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Clean."}]}),
+            serde_json::json!({"type": "local_shell_call", "call_id": "c1", "status": "completed",
+                "action": {"type": "exec", "command": ["bash", "-lc", "rm -rf dist"]}}),
+            serde_json::json!({"type": "function_call_output", "call_id": "c1", "output": "{\"output\":\"\"}"}),
+        ],
+    );
+    let lines = setup.json_with("lime", &file, &config, &["--trust-all-for-replay"]);
+    assert_eq!(
+        blocked(&lines),
+        [("c1".to_owned(), "rm -rf dist".to_owned())]
+    );
+    assert_eq!(of_type(&lines, "event")[0]["session"], "old-1");
+    assert_eq!(summary(&lines)["bad_lines"], 0);
+}
