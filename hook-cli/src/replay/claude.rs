@@ -83,6 +83,9 @@ pub(crate) struct Claude {
     session_id: String,
     cwd: String,
     permission_mode: Option<String>,
+    /// The current prompt's id (`promptId` of user entries): Claude Code 2.1 sends it as
+    /// `prompt_id` with every event of the turn.
+    prompt_id: Option<String>,
     /// A subagent's id (`agentId` of sidechain entries): its events carry `agent_id`.
     agent_id: Option<String>,
     /// Calls seen (ids), each replayed once; with their name and input until their result.
@@ -107,6 +110,9 @@ impl Claude {
         let mut object = event_base(event, &self.session_id, &self.transcript, &self.cwd);
         if let Some(mode) = &self.permission_mode {
             object.insert("permission_mode".into(), mode.clone().into());
+        }
+        if let Some(prompt) = &self.prompt_id {
+            object.insert("prompt_id".into(), prompt.clone().into());
         }
         if let Some(agent) = &self.agent_id {
             object.insert("agent_id".into(), agent.clone().into());
@@ -151,7 +157,11 @@ impl Claude {
                     .collect()
             })
             .unwrap_or_default();
+        let prompt_id = entry["promptId"].as_str().map(str::to_owned);
         if !results.is_empty() {
+            if prompt_id.is_some() {
+                self.prompt_id = prompt_id;
+            }
             for block in results {
                 self.result(line, time.clone(), entry, block, sink);
             }
@@ -180,7 +190,9 @@ impl Claude {
         {
             return;
         }
+        // The previous turn's Stop keeps its prompt's id; this prompt's events get its own.
         self.stop(sink);
+        self.prompt_id = prompt_id;
         self.in_turn = true;
         let mut value = self.base("UserPromptSubmit");
         value.insert("prompt".into(), prompt.into());

@@ -644,3 +644,102 @@ fn codex_rollouts_of_the_first_format_are_read_too() {
     assert_eq!(of_type(&lines, "event")[0]["session"], "old-1");
     assert_eq!(summary(&lines)["bad_lines"], 0);
 }
+
+/// Saves every payload of `events` a replay of `agent`'s fixture sends, by event name.
+fn payloads(setup: &Setup, dialect: &str, agent: &str) -> Vec<Value> {
+    let seen = setup.dir.path().join(format!("seen-{agent}"));
+    std::fs::create_dir_all(&seen).unwrap();
+    let command = format!("cat > {}/$(date +%s%N).json", seen.display());
+    let events = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+    let config = match dialect {
+        "verboo" => {
+            let mut hooks = serde_json::Map::new();
+            for event in events {
+                hooks.insert(
+                    event.into(),
+                    serde_json::json!([{"hooks": [{"type": "command", "command": command}]}]),
+                );
+            }
+            setup.write(
+                "save.json",
+                &serde_json::json!({ "hooks": hooks }).to_string(),
+            )
+        }
+        _ => {
+            let text: String = events
+                .iter()
+                .map(|event| {
+                    format!(
+                        "[[hooks.{event}]]\n[[hooks.{event}.hooks]]\ntype = \"command\"\ncommand = {}\n",
+                        Value::from(command.as_str())
+                    )
+                })
+                .collect();
+            setup.write("save.toml", &text)
+        }
+    };
+    setup.json_with(
+        dialect,
+        &fixture_file(agent),
+        &config,
+        &["--events", &events.join(","), "--trust-all-for-replay"],
+    );
+    std::fs::read_dir(&seen)
+        .unwrap()
+        .map(|e| serde_json::from_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn rebuilt_events_have_the_fields_the_real_agents_send() {
+    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/conformance");
+    let keys = |value: &Value| -> std::collections::BTreeSet<String> {
+        value.as_object().unwrap().keys().cloned().collect()
+    };
+    // What the real agent sends that a transcript does not record.
+    let unrecorded = ["duration_ms", "background_tasks", "session_crons"];
+    for (dialect, agent, cases) in [
+        (
+            "verboo",
+            "claude",
+            [
+                "pre-deny-reason--PreToolUse",
+                "post-context--PostToolUse",
+                "prompt-context--UserPromptSubmit",
+                "stop-context--Stop",
+            ],
+        ),
+        (
+            "lime",
+            "codex",
+            [
+                "pre-deny-reason--PreToolUse",
+                "post-context--PostToolUse",
+                "prompt-context--UserPromptSubmit",
+                "stop-context--Stop",
+            ],
+        ),
+    ] {
+        let setup = Setup::new();
+        let rebuilt = payloads(&setup, dialect, agent);
+        for case in cases {
+            let real: Value = serde_json::from_slice(
+                &std::fs::read(conformance.join(agent).join(format!("{case}--0.0.json"))).unwrap(),
+            )
+            .unwrap();
+            let event = &real["hook_event_name"];
+            let ours: Vec<&Value> = rebuilt
+                .iter()
+                .filter(|p| &p["hook_event_name"] == event)
+                .collect();
+            assert!(!ours.is_empty(), "{agent} {case}: no rebuilt event");
+            for payload in ours {
+                let expected: std::collections::BTreeSet<String> = keys(&real)
+                    .into_iter()
+                    .filter(|k| !unrecorded.contains(&k.as_str()))
+                    .collect();
+                assert_eq!(keys(payload), expected, "{agent} {case}: {payload}");
+            }
+        }
+    }
+}
