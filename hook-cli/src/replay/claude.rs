@@ -15,6 +15,10 @@
 //!   `PermissionRequest` where Claude Code may have asked (below). Claude Code writes one entry
 //!   per content block, several with the same message id: a call id seen once is never
 //!   replayed twice. The last text block is the turn's `last_assistant_message`.
+//! - Every event carries the fields Claude Code 2.1 sends that a transcript records:
+//!   `session_id`, `transcript_path`, `cwd`, `permission_mode` and `prompt_id` (the turn's
+//!   `promptId`); not `duration_ms` (PostToolUse) nor Stop's `background_tasks` and
+//!   `session_crons`, which it does not record.
 //! - A subagent's transcript (`isSidechain`, `agentId`) is a session of its own; its events
 //!   carry `agent_id`.
 //! - A turn ends (`Stop`) when the next prompt arrives or the file ends after an answer.
