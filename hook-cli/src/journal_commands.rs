@@ -148,6 +148,8 @@ enum StatusFilter {
     Ok,
     /// A run that blocked, or a dispatch whose decision is block.
     Blocked,
+    /// A run that asked the agent to stop (`continue: false`).
+    Stopped,
     /// A run that failed.
     Failed,
     /// A run that timed out.
@@ -167,6 +169,7 @@ impl StatusFilter {
             StatusFilter::Blocked => {
                 run.status == RunStatus::Blocked || record.decision == Decision::Block
             }
+            StatusFilter::Stopped => run.status == RunStatus::Stopped,
             StatusFilter::Failed => run.status == RunStatus::Failed,
             StatusFilter::TimedOut => run.status == RunStatus::TimedOut,
             StatusFilter::Skipped => run.status == RunStatus::Skipped,
@@ -365,7 +368,7 @@ const BOLD: &str = "1";
 fn status_colour(status: RunStatus) -> &'static str {
     match status {
         RunStatus::Ok | RunStatus::Async => GREEN,
-        RunStatus::Blocked => BOLD,
+        RunStatus::Blocked | RunStatus::Stopped => BOLD,
         RunStatus::Skipped => YELLOW,
         _ => RED,
     }
@@ -604,7 +607,8 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
                 }
                 RunStatus::Async => {}
                 RunStatus::Ok => stats.ok += 1,
-                RunStatus::Blocked => stats.blocks += 1,
+                // A stop (`continue: false`) is the hook deciding, as a block is.
+                RunStatus::Blocked | RunStatus::Stopped => stats.blocks += 1,
                 RunStatus::Failed => stats.failures += 1,
                 RunStatus::TimedOut => stats.timeouts += 1,
                 _ => {}

@@ -16,6 +16,11 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! `hook validate --config` on Claude Code's or Codex's own settings file (under `.claude` or
+//! `.codex`, or the folder `CLAUDE_CONFIG_DIR`/`CODEX_HOME` names; not the relay's `hook-relay`
+//! files) fails on a `native` handler, with its line and column: that agent does not run native
+//! handlers and would ignore (Claude Code) or refuse (Codex) the whole file with it.
+//!
 //! `hook validate` warns (on stderr, and in `--json` as `warnings`) on the fields a wuu or
 //! verboo output has that its dialect does not define, each at its JSON pointer with the closest
 //! known field when one is close (`permisionDecision`: did you mean `permissionDecision`?). Those
@@ -49,10 +54,9 @@
 //!   on bad input, and waits for its async hooks (stdout closed first).
 //! - `hook relay` answers the agent once every hook is done: it does not stream per-hook
 //!   progress to the agent (neither agent has a way to show it); what its async hooks print
-//!   reaches no one (they run in a process of their own after the answer). Its install edits the
-//!   agent's JSON settings whole (content kept, keys sorted; the backup has the original text).
-//!   It does not write Codex's own hook-trust records: the user trusts the relay entries in
-//!   Codex's `/hooks`.
+//!   reaches no one (they run in a process of their own after the answer). Its install edits
+//!   only the relay's own entries in the agent's settings, every other byte kept; Codex's own
+//!   trust records of those entries are written only with `--trust` (see `relay_install`).
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.
@@ -78,6 +82,7 @@ mod journal_commands;
 mod new_command;
 mod relay_command;
 mod relay_install;
+mod replay;
 mod terminal;
 mod trust_commands;
 
@@ -151,7 +156,7 @@ enum Command {
     /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
     /// one hook: the event on stdin, the agent's own hook output on stdout.
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
     /// Show the journal: what the hooks did, newest first, one line a dispatch.
@@ -171,6 +176,12 @@ enum Command {
         after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists. Exit 1 on an error."
     )]
     Doctor(doctor_command::DoctorArgs),
+    /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex
+    /// rollouts) and report what they would have done; the tools never run.
+    #[command(
+        after_help = "Examples:\n  hook replay --dialect verboo\n  hook replay --dialect lime ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --dialect verboo --config guard.json --compare guard-v2.json\n\nPostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
+    )]
+    Replay(replay::ReplayArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -234,11 +245,33 @@ struct ValidateArgs {
     strict: bool,
 }
 
+/// `hook relay ...`, parsed as `hook` would parse it (usage errors exit 2, which the agents
+/// read as a block where the event can block), with only the relay's arguments built.
+fn relay_main() -> ExitCode {
+    use clap::{Args as _, FromArgMatches as _};
+    let command = relay_command::RelayArgs::augment_args(
+        clap::Command::new("hook relay")
+            .bin_name("hook relay")
+            .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
+    );
+    let matches = command.get_matches_from(std::env::args_os().skip(1));
+    let args = match relay_command::RelayArgs::from_arg_matches(&matches) {
+        Ok(args) => args,
+        Err(error) => error.exit(),
+    };
+    finish(relay_command::relay(args))
+}
+
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
     value.parse::<Dialect>().map_err(|error| error.to_string())
 }
 
 fn main() -> ExitCode {
+    // `hook relay` is started by the agent for every event it relays: it parses only its own
+    // arguments, without building the whole command tree first.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "relay") {
+        return relay_main();
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Schema(args) => schema_command(args),
@@ -254,6 +287,7 @@ fn main() -> ExitCode {
         Command::Log(args) => journal_commands::log(args),
         Command::Stats(args) => journal_commands::stats(args),
         Command::Doctor(args) => doctor_command::doctor(args),
+        Command::Replay(args) => replay::replay(args),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {
@@ -263,6 +297,11 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
     };
+    finish(result)
+}
+
+/// A command's exit code, or its error on stderr and exit 1.
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -159,7 +159,8 @@
 //! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): see
 //!   the `env_file` module; what the hooks wrote is [`hook_protocol::Outcome::session_env`].
 //! - **How results combine** per event: the `combine` module (first block reason on tool calls, a
-//!   blocked prompt drops its context, verboo `Stop` context continues the agent).
+//!   blocked or stopped prompt drops its context in verboo and keeps it for the next turn in
+//!   lime, verboo `Stop` context continues the agent).
 //!
 //! # Cancellation: what survives and what does not
 //!

@@ -14,6 +14,8 @@ mod new;
 mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
+mod relay_install;
+mod replay;
 mod sdk_examples;
 mod side_files;
 mod signals;

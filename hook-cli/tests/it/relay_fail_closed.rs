@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,7 +15,7 @@ use hook_protocol::input::example_input;
 use hook_protocol::{Decision, Dialect, Event, HandlerResult, interpret};
 use serde_json::{Value, json};
 
-use crate::cli::hook;
+use crate::cli::{hook, hook_bytes, text};
 
 /// The guard every test puts in front of every event: deny, with a reason.
 const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
@@ -44,51 +45,63 @@ fn guarded_home(dir: &Path, dialect: Dialect, command: &str) -> PathBuf {
             ));
         }
         std::fs::write(relay.join("config.toml"), toml).unwrap();
-        let home_arg = home.display().to_string();
-        let args = [
-            "trust",
-            "--dialect",
-            "lime",
-            "--home",
-            &home_arg,
-            "--relay",
-            "--all",
-        ];
-        let out = hook(&args, "");
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        trust_lime_relay(&home);
     }
     home
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// Trusts every hook of the lime relay files of `home` (lime trusts only what the user
+/// trusted, even in the user's own file).
+pub(crate) fn trust_lime_relay(home: &Path) {
+    let home = home.display().to_string();
+    let out = hook(
+        &[
+            "trust",
+            "--dialect",
+            "lime",
+            "--home",
+            &home,
+            "--relay",
+            "--all",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-/// Runs the relay for `event` with `stdin` as raw bytes.
-fn relay(dialect: Dialect, home: &Path, project: &Path, event: &Event, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args([
-            "relay",
-            "--dialect",
-            &dialect.to_string(),
-            "--event",
-            event.as_str(),
-        ])
-        .arg("--home")
-        .arg(home)
-        .arg("--project")
-        .arg(project)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("CLAUDE_ENV_FILE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+/// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does.
+pub(crate) fn relay(
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+) -> Output {
+    relay_env(dialect, home, project, event, stdin, &[])
+}
+
+/// [`relay`] with `env` set.
+fn relay_env(
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+    env: &[(&str, &OsStr)],
+) -> Output {
+    let dialect = dialect.to_string();
+    let args: Vec<&OsStr> = vec![
+        "relay".as_ref(),
+        "--dialect".as_ref(),
+        dialect.as_ref(),
+        "--event".as_ref(),
+        event.as_str().as_ref(),
+        "--home".as_ref(),
+        home.as_os_str(),
+        "--project".as_ref(),
+        project.as_os_str(),
+    ];
+    hook_bytes(&args, stdin, env)
 }
 
 /// What the agent makes of the relay's answer, as the dialect's reader (checked against the
@@ -301,29 +314,11 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
     let agent_file = dir.path().join("agent-env.sh");
     std::fs::write(&agent_file, "export EARLIER=1").unwrap();
     let run = |env_file: Option<&Path>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
-        command
-            .args([
-                "relay",
-                "--dialect",
-                "verboo",
-                "--event",
-                "SessionStart",
-                "--home",
-            ])
-            .arg(&home)
-            .arg("--project")
-            .arg(&project)
-            .env_remove("CLAUDE_ENV_FILE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(file) = env_file {
-            command.env("CLAUDE_ENV_FILE", file);
-        }
-        let mut child = command.spawn().unwrap();
-        child.stdin.take().unwrap().write_all(&bytes).unwrap();
-        child.wait_with_output().unwrap()
+        let env: Vec<(&str, &OsStr)> = env_file
+            .map(|file| ("CLAUDE_ENV_FILE", file.as_os_str()))
+            .into_iter()
+            .collect();
+        relay_env(Dialect::Verboo, &home, &project, &event, &bytes, &env)
     };
     let out = run(Some(&agent_file));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -363,8 +358,12 @@ fn the_system_message_escapes_control_characters() {
     let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
     let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // (After the relay's own notes: no agent entry starts this test's relay.)
     let message = reply["systemMessage"].as_str().unwrap();
-    assert_eq!(message, "clean\\x1b[2J\\x1b[Hfake prompt\\u{202e}");
+    assert_eq!(
+        message.lines().last().unwrap(),
+        "clean\\x1b[2J\\x1b[Hfake prompt\\u{202e}"
+    );
 }
 
 #[cfg(target_os = "linux")]
@@ -452,4 +451,49 @@ fn hook_run_reads_what_the_agents_send_too() {
     let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(outcome["decision"], "block", "{outcome}");
     assert!(text(&out.stderr).contains("lone surrogate"));
+}
+
+#[test]
+fn session_start_announces_relay_hooks_that_will_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    // A project relay guard nobody trusted yet, on an event no agent entry starts the relay for.
+    let relay_file = project.join(".claude/hook-relay/settings.json");
+    std::fs::create_dir_all(relay_file.parent().unwrap()).unwrap();
+    let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": GUARD}]}]}});
+    std::fs::write(&relay_file, guard.to_string()).unwrap();
+    let home = verboo_home(dir.path(), json!({}));
+    // Claude Code's own settings: the relay entry on SessionStart only.
+    let claude = dir.path().join("claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let entry = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+        "command": "hook relay --dialect verboo --event SessionStart # hook-relay-install"}]}]}});
+    std::fs::write(claude.join("settings.json"), entry.to_string()).unwrap();
+    let event = Event::SessionStart;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    let out = relay_env(
+        Dialect::Verboo,
+        &home,
+        &project,
+        &event,
+        &bytes,
+        &[("CLAUDE_CONFIG_DIR", claude.as_os_str())],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    let first = message.lines().next().unwrap();
+    assert!(
+        first.contains("will not run until you trust them") && first.contains("PreToolUse"),
+        "{message}"
+    );
+    assert!(
+        message.contains("no PreToolUse entry starts the relay"),
+        "{message}"
+    );
+    assert!(
+        message.contains("hook relay sync --dialect verboo"),
+        "{message}"
+    );
 }
