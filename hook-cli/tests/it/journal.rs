@@ -55,6 +55,15 @@ pub(crate) fn located(command: &str, dialect: &str, home: &Path, project: &Path)
         .collect()
 }
 
+/// A temporary folder with a verboo home holding `hooks` in `file`, and a project folder.
+fn scene(file: &str, hooks: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = verboo_home_with(dir.path(), file, hooks);
+    (dir, home, project)
+}
+
 fn verboo_home_with(dir: &Path, file: &str, hooks: &str) -> std::path::PathBuf {
     let home = dir.join("home");
     write(&home.join(file), hooks);
@@ -63,12 +72,8 @@ fn verboo_home_with(dir: &Path, file: &str, hooks: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
     // The user's relay hooks (trusted as written): one fails, one blocks.
-    let home = verboo_home_with(
-        dir.path(),
+    let (_dir, home, project) = scene(
         "hook-relay/settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "echo 'jq: command not found' >&2; exit 127"},
@@ -181,11 +186,7 @@ fn dispatches_per_writer() -> usize {
 
 #[test]
 fn concurrent_hook_runs_leave_whole_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let home = verboo_home_with(
-        dir.path(),
+    let (_dir, home, project) = scene(
         "settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "echo 'a line of stderr that makes the record longer' >&2"}]}]}}"#,
@@ -270,11 +271,7 @@ fn decision(out: &Output) -> Value {
 #[test]
 fn an_unwritable_journal_changes_neither_the_outcome_nor_the_exit_code() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let home = verboo_home_with(
-        dir.path(),
+    let (_dir, home, project) = scene(
         "settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "echo 'blocked by policy' >&2; exit 2"}]}]}}"#,
@@ -443,11 +440,7 @@ fn hook_stats_flags_a_silent_guard_a_failing_hook_and_a_slow_one() {
 #[test]
 fn hook_log_follow_prints_each_new_dispatch() {
     use std::io::BufRead as _;
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let home = verboo_home_with(
-        dir.path(),
+    let (_dir, home, project) = scene(
         "settings.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "exit 0"}]}]}}"#,
