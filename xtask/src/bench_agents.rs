@@ -108,25 +108,29 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
     );
     for agent in [Agent::Claude, Agent::Codex] {
         let work = tempfile::tempdir()?;
-        let bench = Bench {
+        let mut bench = Bench {
             agent,
+            matcher: "Bash",
             hook: &hook,
             bin: &bin,
             work: work.path(),
             calls: options.calls,
         };
-        let counts = bench.count_relay_starts(options.hooks[0])?;
-        println!(
-            "{}: one session through the relay ({} PreToolUse hook): the relay started {} times ({})",
-            agent.title(),
-            options.hooks[0],
-            counts.iter().map(|(_, n)| n).sum::<usize>(),
-            counts
-                .iter()
-                .map(|(event, n)| format!("{event} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        for matcher in ["Read", "Bash"] {
+            bench.matcher = matcher;
+            let counts = bench.count_relay_starts(options.hooks[0])?;
+            println!(
+                "{}: one session through the relay ({} PreToolUse hook, matcher {matcher}): the relay started {} times ({})",
+                agent.title(),
+                options.hooks[0],
+                counts.iter().map(|(_, n)| n).sum::<usize>(),
+                counts
+                    .iter()
+                    .map(|(event, n)| format!("{event} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         let mut setups = vec![Setup::NoHooks];
         for &n in &options.hooks {
             setups.extend([Setup::Direct(n), Setup::Relay(n)]);
@@ -172,6 +176,9 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
 
 struct Bench<'a> {
     agent: Agent,
+    /// The matcher of the hooks' group (`Bash`; `Read` for the count of a hook that must not
+    /// start the relay on a Bash call).
+    matcher: &'a str,
     hook: &'a Path,
     bin: &'a Path,
     work: &'a Path,
@@ -213,7 +220,7 @@ impl Bench<'_> {
                         .into_iter()
                         .map(|c| json!({"type": "command", "command": c}))
                         .collect();
-                    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}})
+                    json!({"hooks": {"PreToolUse": [{"matcher": self.matcher, "hooks": handlers}]}})
                         .to_string()
                 };
                 match setup {
@@ -235,7 +242,10 @@ impl Bench<'_> {
                 let codex = home.join(".codex");
                 fs::create_dir_all(&codex)?;
                 let toml = |commands: Vec<String>| {
-                    let mut text = String::from("\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n");
+                    let mut text = format!(
+                        "\n[[hooks.PreToolUse]]\nmatcher = {}\n",
+                        Value::from(self.matcher)
+                    );
                     for c in commands {
                         text.push_str(&format!(
                             "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
