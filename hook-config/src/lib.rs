@@ -122,6 +122,13 @@
 //! reported at the offending value, with its field path (`hooks.PreToolUse[0].hooks[1].timeout`),
 //! from a small position-keeping tree both formats are read into.
 //!
+//! A managed file is honoured only when it and its folder are owned by root (or, for a file the
+//! embedder names, by the user running the engine) and neither is writable by group or others:
+//! a 0777 `/etc/lime` or `/etc/claude-code` refuses the managed layer with an error, since
+//! anyone could remove or swap its policy. The reading functions are public
+//! ([`read_config_text`], [`open_regular`], [`read_capped`]) so the other files the engine
+//! reads back (trust stores, `CLAUDE_ENV_FILE`) get the same rules.
+//!
 //! # Matching
 //!
 //! [`Matcher`] gives the rules. On events with no match value
@@ -210,6 +217,9 @@ pub use discover::{
     RELAY_DIR, SessionHooks, discover,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
+pub use fileread::{
+    FileOwner, FileReadError, Links, MAX_FILE_BYTES, open_regular, read_capped, read_config_text,
+};
 pub use gate::{AllowAll, Gate, RefuseUntrusted};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};
