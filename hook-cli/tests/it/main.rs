@@ -7,6 +7,7 @@ mod bad_input;
 mod cli;
 mod demo;
 mod hostile_config;
+mod hostile_input;
 mod list;
 mod new;
 mod relay;

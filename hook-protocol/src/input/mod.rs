@@ -169,15 +169,22 @@ pub fn input_from_value(dialect: Dialect, value: Value) -> Result<EventInput, In
 }
 
 /// Deserializes `value` as `T`, naming the failing field by JSON pointer.
-pub(crate) fn typed_from_value<T: DeserializeOwned>(
+///
+/// The common fields (`C`) are checked first, on their own: inside `T` they are a
+/// `#[serde(flatten)]` struct, read from a buffer that keeps no path, so a wrong-typed
+/// `session_id` would otherwise be reported at `/` instead of `/session_id`. Reading `C` from
+/// a borrowed value skips every other field without copying it.
+pub(crate) fn typed_from_value<T: DeserializeOwned, C: DeserializeOwned>(
     event: &Event,
     value: Value,
 ) -> Result<T, InputError> {
-    serde_path_to_error::deserialize(value).map_err(|error| InputError::Field {
+    let field_error = |error: serde_path_to_error::Error<serde_json::Error>| InputError::Field {
         event: event.to_string(),
         pointer: pointer_of(error.path()),
         message: error.inner().to_string(),
-    })
+    };
+    serde_path_to_error::deserialize::<_, C>(&value).map_err(field_error)?;
+    serde_path_to_error::deserialize(value).map_err(field_error)
 }
 
 /// The JSON type name of a value with its article (`"an object"`, `"null"`), for messages.
@@ -274,8 +281,8 @@ macro_rules! event_inputs {
             ) -> Result<Self, crate::input::InputError> {
                 use crate::input::typed_from_value;
                 Ok(match event {
-                    $(crate::Event::$Event => Input::$Event(typed_from_value(event, value)?),)*
-                    _ => Input::Other(typed_from_value(event, value)?),
+                    $(crate::Event::$Event => Input::$Event(typed_from_value::<_, $Common>(event, value)?),)*
+                    _ => Input::Other(typed_from_value::<_, $Common>(event, value)?),
                 })
             }
 
