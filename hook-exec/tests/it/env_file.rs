@@ -92,9 +92,12 @@ fn without_a_folder_the_fresh_private_folder_is_in_the_temporary_folder() {
     assert!(!given.exists());
 }
 
+/// Puts something unsafe at a path.
+type MakeFolder = fn(&Path);
+
 #[test]
 fn an_unsafe_folder_is_refused_and_the_hooks_still_run_without_the_variable() {
-    let cases: [(&str, fn(&Path), &str); 3] = [
+    let cases: [(&str, MakeFolder, &str); 3] = [
         (
             "symlink",
             |dir| std::os::unix::fs::symlink("/tmp", dir).unwrap(),
