@@ -22,24 +22,9 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-/// `hook run --dialect verboo --event SessionStart` with `home` and `project`, in the
-/// background.
-fn spawn_session_start(home: &Path, project: &Path) -> Child {
-    let input = json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": project,
-                       "source": "startup"});
-    let mut child = hook()
-        .args([
-            "run",
-            "--dialect",
-            "verboo",
-            "--event",
-            "SessionStart",
-            "--home",
-        ])
-        .arg(home)
-        .arg("--project")
-        .arg(project)
-        .current_dir(project)
+/// `command` started in the background with `stdin` written to it.
+fn spawn(command: &mut Command, stdin: &str) -> Child {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -49,9 +34,32 @@ fn spawn_session_start(home: &Path, project: &Path) -> Child {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.to_string().as_bytes())
+        .write_all(stdin.as_bytes())
         .unwrap();
     child
+}
+
+/// `hook run --dialect verboo --event SessionStart` with `home` and `project`, in the
+/// background.
+fn spawn_session_start(home: &Path, project: &Path) -> Child {
+    let input = json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": project,
+                       "source": "startup"});
+    spawn(
+        hook()
+            .args([
+                "run",
+                "--dialect",
+                "verboo",
+                "--event",
+                "SessionStart",
+                "--home",
+            ])
+            .arg(home)
+            .arg("--project")
+            .arg(project)
+            .current_dir(project),
+        &input.to_string(),
+    )
 }
 
 /// Waits at most 60 s for `child`, then kills it and fails.
@@ -126,6 +134,18 @@ fn a_fifo_in_place_of_claude_env_file_neither_hangs_hook_run_nor_keeps_sigterm_o
     );
 }
 
+/// `hook trust --dialect verboo --all` with `home` and `project`.
+fn trust_all(home: &Path, project: &Path) -> Output {
+    hook()
+        .args(["trust", "--dialect", "verboo", "--all", "--home"])
+        .arg(home)
+        .arg("--project")
+        .arg(project)
+        .current_dir(project)
+        .output()
+        .unwrap()
+}
+
 /// Every file under `dir` named `pwned`.
 fn pwned_under(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -190,14 +210,7 @@ fn a_home_project_or_plugin_path_that_looks_like_shell_syntax_runs_nothing() {
             std::os::unix::fs::PermissionsExt::from_mode(0o755),
         )
         .unwrap();
-        let trust = hook()
-            .args(["trust", "--dialect", "verboo", "--all", "--home"])
-            .arg(&home)
-            .arg("--project")
-            .arg(&project)
-            .current_dir(&project)
-            .output()
-            .unwrap();
+        let trust = trust_all(&home, &project);
         assert!(
             trust.status.success(),
             "{}",
@@ -235,22 +248,9 @@ fn a_home_project_or_plugin_path_that_looks_like_shell_syntax_runs_nothing() {
     }
 }
 
+/// `hook ARGS` in `dir` with `stdin`, to its end.
 fn hook_output(args: &[&str], stdin: &str, dir: &Path) -> Output {
-    let mut child = hook()
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    finish(child)
+    finish(spawn(hook().args(args).current_dir(dir), stdin))
 }
 
 #[test]
@@ -375,14 +375,7 @@ fn a_trust_store_lock_error_says_its_cause_once() {
     );
     // A folder where the lock file goes: opening it fails.
     std::fs::create_dir_all(home.join("hook-trust.json.lock")).unwrap();
-    let out = hook()
-        .args(["trust", "--dialect", "verboo", "--all", "--home"])
-        .arg(&home)
-        .arg("--project")
-        .arg(&project)
-        .current_dir(&project)
-        .output()
-        .unwrap();
+    let out = trust_all(&home, &project);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot open the lock file"), "{stderr}");

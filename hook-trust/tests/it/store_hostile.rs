@@ -151,17 +151,16 @@ fn a_world_writable_store_folder_is_refused() {
         // Group-writable is refused too (issue 21: the config files' rules).
         std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o770)).unwrap();
         let error = store.load().unwrap_err();
-        assert!(
-            matches!(error, StoreError::Refused { .. }),
-            "{name}: {error}"
-        );
-        assert!(
-            error.to_string().contains("which is writable by its group"),
-            "{error}"
-        );
+        assert_refused(&error, "which is writable by its group");
         std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
         assert!(store.load().is_ok());
     }
+}
+
+/// `error` is [`StoreError::Refused`] and says `says`.
+fn assert_refused(error: &StoreError, says: &str) {
+    assert!(matches!(error, StoreError::Refused { .. }), "{error}");
+    assert!(error.to_string().contains(says), "{error}");
 }
 
 /// `f()` on another thread; fails instead of hanging when it blocks (on a FIFO).
@@ -258,16 +257,7 @@ fn a_store_over_8_mib_is_refused_without_reading_it_all() {
         let file = std::fs::File::create(&path).unwrap();
         file.set_len(hook_config::MAX_FILE_BYTES + 1).unwrap();
         let error = store_named(dir.path(), name, None).load().unwrap_err();
-        assert!(
-            matches!(error, StoreError::Refused { .. }),
-            "{name}: {error}"
-        );
-        assert!(
-            error
-                .to_string()
-                .contains("over the 8388608-byte (8 MiB) limit"),
-            "{error}"
-        );
+        assert_refused(&error, "over the 8388608-byte (8 MiB) limit");
     }
 }
 
@@ -288,16 +278,7 @@ fn a_store_writable_by_its_group_or_owned_by_another_user_is_refused() {
         assert_eq!(mode(&home.join(format!("{name}.lock"))), 0o600, "{name}");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o660)).unwrap();
         let error = store.load().unwrap_err();
-        assert!(
-            matches!(error, StoreError::Refused { .. }),
-            "{name}: {error}"
-        );
-        assert!(
-            error
-                .to_string()
-                .contains("is writable by its group or by everyone (mode 660)"),
-            "{error}"
-        );
+        assert_refused(&error, "is writable by its group or by everyone (mode 660)");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert!(store.load().is_ok());
         if std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&path).unwrap()) == 0 {
