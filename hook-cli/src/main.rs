@@ -121,7 +121,7 @@ enum Command {
     Disable(trust_commands::KeysArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
-        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName."
+        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName. With --json, an error before the check (empty stdin, an unreadable file, an unknown event) is a report too, valid: false, exit 1."
     )]
     Validate(ValidateArgs),
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,

@@ -176,6 +176,7 @@ pub enum Links {
     /// Follow it (configuration files: dotfile managers link them).
     Follow,
     /// Refuse it (`O_NOFOLLOW`): for a file the engine made and a hook may have replaced.
+    /// Unix only: Windows follows it (its target must still be a regular file).
     Refuse,
 }
 
@@ -200,10 +201,17 @@ pub fn open_regular(path: &Path, links: Links) -> Result<(File, Metadata), FileR
         }
         options.custom_flags(flags);
     }
+    // Windows has no `O_NOFOLLOW`: there the link is followed (see `Links::Refuse`).
+    #[cfg(not(unix))]
+    let _ = links;
     let file = match options.open(path) {
         Ok(file) => file,
+        // A final symlink under `O_NOFOLLOW`: `ELOOP` (Linux, macOS), `EMLINK` (FreeBSD).
         #[cfg(unix)]
-        Err(error) if links == Links::Refuse && error.raw_os_error() == Some(libc::ELOOP) => {
+        Err(error)
+            if links == Links::Refuse
+                && matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK)) =>
+        {
             return Err(FileReadError::NotRegular {
                 kind: "a symbolic link",
             });
