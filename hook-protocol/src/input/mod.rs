@@ -168,13 +168,27 @@ pub fn input_from_value(dialect: Dialect, value: Value) -> Result<EventInput, In
     (dialect.rules().read_input)(&event, value)
 }
 
+/// An input struct and the struct of its common fields, which it holds flattened.
+pub(crate) trait WithCommon {
+    /// The common fields.
+    type Common: DeserializeOwned;
+}
+
+impl<C: DeserializeOwned> WithCommon for OtherInput<C> {
+    type Common = C;
+}
+
+impl<T: WithCommon> WithCommon for Box<T> {
+    type Common = T::Common;
+}
+
 /// Deserializes `value` as `T`, naming the failing field by JSON pointer.
 ///
-/// The common fields (`C`) are checked first, on their own: inside `T` they are a
+/// The common fields (`T::Common`) are checked first, on their own: inside `T` they are a
 /// `#[serde(flatten)]` struct, read from a buffer that keeps no path, so a wrong-typed
-/// `session_id` would otherwise be reported at `/` instead of `/session_id`. Reading `C` from
+/// `session_id` would otherwise be reported at `/` instead of `/session_id`. Reading them from
 /// a borrowed value skips every other field without copying it.
-pub(crate) fn typed_from_value<T: DeserializeOwned, C: DeserializeOwned>(
+pub(crate) fn typed_from_value<T: DeserializeOwned + WithCommon>(
     event: &Event,
     value: Value,
 ) -> Result<T, InputError> {
@@ -183,7 +197,7 @@ pub(crate) fn typed_from_value<T: DeserializeOwned, C: DeserializeOwned>(
         pointer: pointer_of(error.path()),
         message: error.inner().to_string(),
     };
-    serde_path_to_error::deserialize::<_, C>(&value).map_err(field_error)?;
+    serde_path_to_error::deserialize::<_, T::Common>(&value).map_err(field_error)?;
     serde_path_to_error::deserialize(value).map_err(field_error)
 }
 
@@ -235,6 +249,10 @@ macro_rules! event_inputs {
                 #[serde(flatten)]
                 pub extra: serde_json::Map<String, serde_json::Value>,
             }
+
+            impl crate::input::WithCommon for $Struct {
+                type Common = $Common;
+            }
         )*
 
         /// An event input of this dialect. `#[non_exhaustive]`: the dialect may gain an event.
@@ -281,8 +299,8 @@ macro_rules! event_inputs {
             ) -> Result<Self, crate::input::InputError> {
                 use crate::input::typed_from_value;
                 Ok(match event {
-                    $(crate::Event::$Event => Input::$Event(typed_from_value::<_, $Common>(event, value)?),)*
-                    _ => Input::Other(typed_from_value::<_, $Common>(event, value)?),
+                    $(crate::Event::$Event => Input::$Event(typed_from_value(event, value)?),)*
+                    _ => Input::Other(typed_from_value(event, value)?),
                 })
             }
 
