@@ -109,7 +109,31 @@ pub(crate) struct RunArgs {
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let dialect = args.location.dialect;
     let event = known_event(dialect, &args.event)?;
-    let mut value = read_event(args.input.as_deref())?;
+    let (bytes, origin) =
+        crate::read_input(args.input.as_deref(), "the event JSON", "--input FILE")?;
+    let mut value: Value = match serde_json::from_slice(&bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            // What a real agent sends but serde_json will not read (a lone surrogate escape,
+            // nesting past 128 levels) is read as `hook relay` reads it, and the hooks get the
+            // bytes as given; anything else is an error.
+            let Ok(agent_event) = hook_protocol::read_agent_event(dialect, &bytes, Some(&event))
+            else {
+                return Err(error).with_context(|| format!("{origin} is not valid JSON"));
+            };
+            for note in &agent_event.tolerated {
+                errln!("warning: {note}");
+            }
+            let hooks = args.location.hooks()?;
+            return drive(
+                &args.location,
+                hooks,
+                &agent_event.input,
+                Some(bytes.into()),
+                print_outcome,
+            );
+        }
+    };
     let object = value
         .as_object_mut()
         .context("the event input must be a JSON object")?;
@@ -131,26 +155,26 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     // A broken handler, group or file was reported above and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
     let hooks = args.location.hooks()?;
-    drive(&args.location, hooks, &input, |outcome| {
-        println_exact(&serde_json::to_string_pretty(outcome)?);
-        Ok(ExitCode::SUCCESS)
-    })
+    drive(&args.location, hooks, &input, None, print_outcome)
 }
 
-/// Runs `input` through `hooks` as `hook run` and `hook relay` do: trust gates each hook (its
-/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
-/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
-/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
-pub(crate) fn drive(
+/// `hook run`'s report: the outcome, pretty-printed.
+fn print_outcome(outcome: &hook_protocol::Outcome) -> Result<ExitCode> {
+    println_exact(&serde_json::to_string_pretty(outcome)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hooks` as `hook run` and `hook relay` run them: `options` with hooks killed when this
+/// thread ends, refusals naming the command that lets a hook run (with `location`'s flags), and
+/// the model client of `HOOK_MODEL_URL`.
+pub(crate) fn prepare(
     location: &Location,
     hooks: Hooks,
-    input: &hook_protocol::EventInput,
-    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
-) -> Result<ExitCode> {
-    let options = hook_exec::EngineOptions::default()
-        // Hooks start on this thread (a current-thread runtime below), which lives until the
-        // process exits: a SIGKILL of `hook run` takes their shells down too (Linux).
-        .with_kill_on_parent_death(true);
+    options: hook_exec::EngineOptions,
+) -> Hooks {
+    // Hooks start on this thread (a current-thread runtime), which lives until the process
+    // exits: a SIGKILL of `hook` takes their shells down too (Linux).
+    let options = options.with_kill_on_parent_death(true);
     // Trust decides what may run; each skip is also a warning on stderr naming the command
     // that lets the hook run.
     let mut hooks = hooks
@@ -161,6 +185,23 @@ pub(crate) fn drive(
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
         hooks = hooks.with_model_client(client);
     }
+    hooks
+}
+
+/// Runs `input` through `hooks` as `hook run` does: trust gates each hook (its
+/// refusals name the command that lets it run, with `location`'s flags), a skip is a warning
+/// on stderr, SIGINT/SIGTERM/SIGHUP kill every running hook and exit 128 + n. `report` writes
+/// the outcome and says the exit code; async hooks then run to their end, after stdout closes.
+/// `bytes`, when given, are what the hooks get on stdin instead of `input` serialized (the event
+/// as an agent sent it).
+pub(crate) fn drive(
+    location: &Location,
+    hooks: Hooks,
+    input: &hook_protocol::EventInput,
+    bytes: Option<std::sync::Arc<[u8]>>,
+    report: impl FnOnce(&hook_protocol::Outcome) -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    let hooks = prepare(location, hooks, hook_exec::EngineOptions::default());
     let view = hooks.trust().clone();
     let engine = hooks.engine();
     if std::io::stderr().is_terminal() {
@@ -184,7 +225,12 @@ pub(crate) fn drive(
         let signal = signals.received();
         tokio::pin!(signal);
         let outcome = tokio::select! {
-            outcome = engine.dispatch(input) => outcome,
+            outcome = async {
+                match bytes {
+                    Some(bytes) => engine.dispatch_bytes(input, bytes).await,
+                    None => engine.dispatch(input).await,
+                }
+            } => outcome,
             // Dropping the dispatch (the other branch) kills every hook group still running.
             signal = &mut signal => return Ok::<_, anyhow::Error>(Err(signal)),
         };
@@ -233,15 +279,15 @@ fn status_word(status: hook_protocol::RunStatus) -> &'static str {
     }
 }
 
-/// The signals that interrupt `hook run`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).
-struct Signals {
+/// The signals that interrupt `hook run` and `hook relay`: SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows).
+pub(crate) struct Signals {
     #[cfg(unix)]
     streams: [(tokio::signal::unix::Signal, &'static str, u8); 3],
 }
 
 impl Signals {
     /// Starts listening; from now on these signals no longer end the process by themselves.
-    fn listen() -> std::io::Result<Signals> {
+    pub(crate) fn listen() -> std::io::Result<Signals> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
@@ -260,7 +306,7 @@ impl Signals {
     }
 
     /// The first signal received: its name and number.
-    async fn received(self) -> (&'static str, u8) {
+    pub(crate) async fn received(self) -> (&'static str, u8) {
         #[cfg(unix)]
         {
             let [(mut int, a, na), (mut term, b, nb), (mut hup, c, nc)] = self.streams;
@@ -276,11 +322,6 @@ impl Signals {
             ("Ctrl-C", 2)
         }
     }
-}
-
-fn read_event(file: Option<&Path>) -> Result<Value> {
-    let (bytes, origin) = crate::read_input(file, "the event JSON", "--input FILE")?;
-    serde_json::from_slice(&bytes).with_context(|| format!("{origin} is not valid JSON"))
 }
 
 #[derive(Debug, Args)]

@@ -43,8 +43,13 @@
 //! - lime side files (context over `additionalContextLimit`) go to `<home>/hook-context`, a
 //!   private folder (0700, files 0600) where side files older than 7 days, and beyond the newest
 //!   100, are removed as new ones are written.
+//! - An agent calls `hook relay`, not `hook run`: the relay answers in the agent's own format,
+//!   fails closed (an event it cannot evaluate is a block where the event can block) and never
+//!   waits for async hooks. `hook run` prints the engine's outcome for people and scripts, exits 1
+//!   on bad input, and waits for its async hooks (stdout closed first).
 //! - `hook relay` answers the agent once every hook is done: it does not stream per-hook
-//!   progress to the agent (neither agent has a way to show it), and its install edits the
+//!   progress to the agent (neither agent has a way to show it); what its async hooks print
+//!   reaches no one (they run in a process of their own after the answer). Its install edits the
 //!   agent's JSON settings whole (content kept, keys sorted; the backup has the original text).
 //!   It does not write Codex's own hook-trust records: the user trusts the relay entries in
 //!   Codex's `/hooks`.
@@ -94,7 +99,7 @@ enum Command {
     Schema(SchemaArgs),
     /// Dispatch one event through every discovered hook and print the outcome JSON.
     #[command(
-        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nExit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
+        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
     )]
     Run(engine_commands::RunArgs),
     /// List every discovered hook by event and matcher, with its source and key.
@@ -143,7 +148,7 @@ enum Command {
     /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
     /// one hook: the event on stdin, the agent's own hook output on stdout.
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON, 2 for a block the event only takes by exit code, 1 when the relay itself failed."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
     /// Print a shell completion script.

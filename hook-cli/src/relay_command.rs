@@ -5,6 +5,32 @@
 //! twice), dispatches them with trust, and answers in the agent's own wire format
 //! ([`agent_reply`]). Choices:
 //!
+//! - **It fails closed.** Both agents read a hook's exit 1, a crash or a timeout as "hook error,
+//!   go ahead", so a relay that guards must never end that way on an event it could not
+//!   evaluate. Whatever keeps the event from being evaluated — stdin unreadable, not JSON, over
+//!   64 MiB or empty; no event name, or another one than the entry's `--event`; a field the
+//!   engine needs (`cwd`, and what the matchers test) missing or of the wrong type; a `cwd` that
+//!   is not a directory; a configuration that cannot be loaded; SIGINT, SIGTERM or SIGHUP
+//!   before the answer; a panic — is answered as a **block** on every event that can block:
+//!   exit 2 with the reason on stderr (both agents' block there, whatever the event's JSON), and
+//!   the event's JSON block form on stdout too where it has one (both agents ignore stdout beside
+//!   exit 2). On an event that cannot block, the failure is said in `systemMessage` and on
+//!   stderr, exit 0. With no event known at all (garbage on stdin and no `--event`), exit 2.
+//!   A `Stop` or `SubagentStop` that cannot be read therefore keeps the agent working, with the
+//!   reason: the rule is the same on every event that can block.
+//! - **What the agents really send is read** ([`read_agent_event`]): lone surrogate escapes,
+//!   nesting past 128 levels, fields a newer or older agent adds or leaves out. The hooks get
+//!   the agent's bytes as they were sent ([`hook_exec::Engine::dispatch_bytes`]); only the
+//!   fields the engine needs must make sense.
+//! - **A broken relay file is not such a failure**: its handlers are left out on their own
+//!   (`invalid`), the others run, and the user is told on every event, so a project's file
+//!   cannot make the agent refuse everything.
+//! - **The answer is never held**: `async` hooks are not run by the process that answers. It
+//!   starts this program again (`--async-waiter`, hidden) in a session of its own with the
+//!   event on stdin ([`hook_exec::detach`]); that process runs only the event's async hooks,
+//!   each bounded by its own timeout, and outlives the relay. The agent waits only for the
+//!   answer. What an async hook prints has no one to go to (Claude Code would show it on the
+//!   next turn): a limitation.
 //! - **Every field goes where the event's output schema has it**; what the event cannot carry
 //!   (context on an event without `additionalContext`, say) is said on stderr and, where the
 //!   event has one, in `systemMessage`; context that has nowhere to go joins a block's reason.
@@ -14,23 +40,32 @@
 //!   as exit code 2 with the reason on stderr, which both agents read as a block where one is
 //!   possible.
 //! - **Skipped hooks** (untrusted, modified, invalid) are named in `systemMessage` and on
-//!   stderr with the command that lets them run: never silently left out.
-//! - **The relay's own failures** (no event, unreadable input) exit 1: both agents show that
-//!   to the user and go on, as for any broken hook.
+//!   stderr with the command that lets them run: never silently left out. On `SessionStart`,
+//!   every relay hook of any event that waits for trust is announced at the top of the
+//!   session, not only on the event it would have guarded.
+//! - **`systemMessage` is shown on the agent's screen**: its control characters and
+//!   bidirectional overrides are escaped as everything `hook` prints for a person.
+//! - **`CLAUDE_ENV_FILE`**: what the relay's hooks write to theirs (the engine gives each
+//!   dispatch a private one) is appended to the agent's own file, on a line of its own, never
+//!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
+//!   written, `systemMessage` says the environment was not kept.
 
+use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hook_exec::Hooks;
+use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
 use hook_protocol::{
-    Decision, Dialect, Event, HandlerResult, Outcome, RunStatus, SchemaKind, SkipReason,
-    input_from_value, interpret,
+    Decision, Dialect, Event, EventInput, HandlerResult, Outcome, RunStatus, SchemaKind,
+    SkipReason, interpret, read_agent_event,
 };
+use hook_trust::TrustStatus;
 use serde_json::{Map, Value};
 
-use crate::engine_commands::{Location, drive};
+use crate::engine_commands::{Location, Signals, prepare};
 use crate::terminal::{errln, println_exact};
 
 #[derive(Debug, Args)]
@@ -41,12 +76,20 @@ pub(crate) struct RelayArgs {
     /// The agent: verboo (Claude Code) or lime (Codex).
     #[arg(long, value_parser = crate::parse_dialect, required = true)]
     dialect: Option<Dialect>,
+    /// The event this relay entry was installed for: the relay then knows how to answer even
+    /// when the agent's input cannot be read, and refuses an input naming another event.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// Replaces the dialect's home (~/.claude, ~/.lime or their variables).
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// Internal: run only the event's `async` hooks, to their end (the process the relay
+    /// starts for them, which outlives it).
+    #[arg(long, hide = true)]
+    async_waiter: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -63,6 +106,11 @@ enum RelayAction {
     Uninstall(crate::relay_install::UninstallArgs),
 }
 
+/// The variable through which Claude Code gives the hooks of some events a file of
+/// environment for the session (the engine gives its own hooks one of its own; the relay
+/// appends what they wrote to the agent's).
+const AGENT_ENV_FILE: &str = "CLAUDE_ENV_FILE";
+
 /// `hook relay`: one event from the agent in, the agent's own hook output out.
 pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
     match args.action {
@@ -78,42 +126,337 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
     }
-    let (bytes, origin) = crate::read_input(None, "the event JSON", "stdin")?;
-    let value: Value =
-        serde_json::from_slice(&bytes).with_context(|| format!("{origin} is not valid JSON"))?;
-    if value
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .is_none()
-    {
-        bail!("the event has no `hook_event_name`: hook relay reads the event the agent sends");
+    // From here on the agent reads our answer: whatever keeps the event from being evaluated
+    // (its input, the configuration, a signal, a bug) answers as a block where the event can
+    // block, never as the "hook error, go ahead" of an exit 1 or a crash.
+    let expected = args.event.as_deref().map(Event::from_name);
+    let known = std::cell::RefCell::new(expected.clone());
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        relay_event(&args, dialect, expected.as_ref(), &known)
+    }));
+    let event = known.into_inner();
+    Ok(match answered {
+        Ok(Ok(code)) => code,
+        Ok(Err(error)) => fail_closed(dialect, event.as_ref(), &format!("{error:#}")),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            fail_closed(
+                dialect,
+                event.as_ref(),
+                &format!("internal error (a bug in hook: {what})"),
+            )
+        }
+    })
+}
+
+/// Reads, evaluates and answers one event; `known` learns the event as soon as it is known.
+fn relay_event(
+    args: &RelayArgs,
+    dialect: Dialect,
+    expected: Option<&Event>,
+    known: &std::cell::RefCell<Option<Event>>,
+) -> Result<ExitCode> {
+    // One thread: every hook is started (and, on a signal, killed) from this one. Signals are
+    // listened for before anything else, so a SIGTERM while the input is read is answered.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let signals = {
+        let _entered = runtime.enter();
+        Signals::listen().context("cannot listen for signals")?
+    };
+    let answered = answer(args, dialect, expected, known, &runtime, signals);
+    // Every hook the dispatch started is gone with it; a native call that timed out keeps a
+    // thread that cannot be stopped and must not keep the agent waiting.
+    runtime.shutdown_background();
+    answered
+}
+
+/// [`relay_event`] once the runtime and the signal listeners are up.
+fn answer(
+    args: &RelayArgs,
+    dialect: Dialect,
+    expected: Option<&Event>,
+    known: &std::cell::RefCell<Option<Event>>,
+    runtime: &tokio::runtime::Runtime,
+    signals: Signals,
+) -> Result<ExitCode> {
+    let bytes = read_event_bytes()?;
+    let agent_event = match read_agent_event(dialect, &bytes, expected) {
+        Ok(event) => event,
+        Err(error) => {
+            // Answer in the event's own form when its name, at least, can be read.
+            if known.borrow().is_none() {
+                *known.borrow_mut() = serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .ok()
+                    .and_then(|v| v.get("hook_event_name")?.as_str().map(Event::from_name));
+            }
+            return Err(error).context("cannot read the event the agent sent");
+        }
+    };
+    let input = agent_event.input;
+    *known.borrow_mut() = Some(input.event());
+    for note in &agent_event.tolerated {
+        errln!("hook relay: {note}");
     }
-    let project = match args.project {
-        Some(project) => project,
+    if !std::path::Path::new(input.cwd()).is_dir() {
+        // A hook that cannot start there would be an error the agent lets through.
+        bail!(
+            "the event's cwd {} is not a directory: no hook can run there",
+            input.cwd()
+        );
+    }
+    let project = match &args.project {
+        Some(project) => project.clone(),
         None => (dialect.rules().project_dir_env)
             .and_then(std::env::var_os)
             .map(PathBuf::from)
-            .or_else(|| value.get("cwd").and_then(Value::as_str).map(PathBuf::from))
-            .context("the event has no `cwd`: pass --project DIR")?,
+            .unwrap_or_else(|| PathBuf::from(input.cwd())),
     };
     let location = Location {
         dialect,
         project: Some(project),
-        home: args.home,
+        home: args.home.clone(),
         relay: true,
     };
-    let input = input_from_value(dialect, value).context("invalid event input")?;
     let hooks: Hooks = location.hooks()?;
-    drive(&location, hooks, &input, |outcome| {
-        let reply = agent_reply(outcome);
-        for line in &reply.stderr {
-            errln!("hook relay: {line}");
+    let handling = if args.async_waiter {
+        AsyncHandlers::Only
+    } else {
+        AsyncHandlers::Deferred
+    };
+    let hooks = prepare(
+        &location,
+        hooks,
+        EngineOptions::default().with_async_handlers(handling),
+    );
+    let bytes: Arc<[u8]> = bytes.into();
+    let session_id = input.session_id().to_owned();
+    let dispatched = runtime.block_on(async {
+        let signal = signals.received();
+        tokio::pin!(signal);
+        let engine = hooks.engine();
+        let outcome = tokio::select! {
+            outcome = engine.dispatch_bytes(&input, Arc::clone(&bytes)) => outcome,
+            // Dropping the dispatch kills every hook group still running.
+            (name, _) = &mut signal => return Err(anyhow::anyhow!("{name} received before the hooks were done")),
+        };
+        if args.async_waiter {
+            // Bounded by each hook's own timeout; no one is waiting for an answer.
+            tokio::select! {
+                _ = engine.collect_async(&session_id, None) => {}
+                _ = &mut signal => {}
+            }
+            return Ok(None);
         }
+        Ok(Some(outcome))
+    });
+    let Some(mut outcome) = dispatched? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    for warning in crate::trust_commands::skip_warnings(hooks.trust(), &outcome) {
+        errln!("{warning}");
+    }
+    if input.event() == Event::SessionStart
+        && let Some(announcement) = untrusted_relay_hooks(&hooks, &location)
+    {
+        // Said at the top of every session, not only on the event a guard would have guarded.
+        outcome.system_messages.insert(0, announcement);
+    }
+    if let Some(env) = outcome.session_env.take() {
+        outcome.system_messages.push(forward_session_env(&env));
+    }
+    if outcome
+        .runs
+        .iter()
+        .any(|run| run.status == RunStatus::Async)
+    {
+        // Started before the answer, so that a waiter that cannot start is said in it.
+        if let Err(error) = runtime.block_on(start_async_waiter(args, dialect, &input, &bytes)) {
+            outcome.system_messages.push(format!(
+                "hook relay: the async hooks did not run: {error:#}"
+            ));
+        }
+    }
+    let reply = agent_reply(&outcome);
+    for line in &reply.stderr {
+        errln!("hook relay: {line}");
+    }
+    if let Some(stdout) = &reply.stdout {
+        println_exact(&serde_json::to_string(stdout)?);
+    }
+    Ok(ExitCode::from(reply.exit_code))
+}
+
+/// The relay hooks, of any event, that will not run until trusted (new or changed since they
+/// were), as one message naming each and the commands that review and trust them.
+fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
+    let view = hooks.trust();
+    let waiting: Vec<String> = hooks
+        .engine()
+        .registry()
+        .handlers()
+        .iter()
+        .filter_map(|handler| {
+            let status = view.evaluate(handler).status;
+            matches!(status, TrustStatus::Untrusted | TrustStatus::Modified).then(|| {
+                format!(
+                    "{} on {} ({status}): {}",
+                    handler.key,
+                    handler.event,
+                    handler.config.summary()
+                )
+            })
+        })
+        .collect();
+    if waiting.is_empty() {
+        return None;
+    }
+    let flags = crate::trust_commands::location_flags(location);
+    Some(format!(
+        "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
+        waiting.len(),
+        waiting.join("; "),
+        location.dialect,
+        location.dialect,
+    ))
+}
+
+/// The agent's stdin, whole and bounded.
+fn read_event_bytes() -> Result<Vec<u8>> {
+    let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .context("cannot read the event from stdin")?;
+    if bytes.len() > limit {
+        bail!("the event on stdin is over {limit} bytes");
+    }
+    if bytes.trim_ascii().is_empty() {
+        bail!("stdin is empty: the agent sent no event");
+    }
+    Ok(bytes)
+}
+
+/// Starts this program again as the waiter of the event's `async` hooks (`--async-waiter`), in a
+/// session of its own, with the event on its stdin; it outlives the relay.
+async fn start_async_waiter(
+    args: &RelayArgs,
+    dialect: Dialect,
+    input: &EventInput,
+    bytes: &[u8],
+) -> Result<()> {
+    let program = std::env::current_exe().context("cannot find this program's path")?;
+    let mut argv: Vec<std::ffi::OsString> = vec![
+        "relay".into(),
+        "--dialect".into(),
+        dialect.to_string().into(),
+        "--event".into(),
+        input.event().as_str().into(),
+        "--async-waiter".into(),
+    ];
+    if let Some(project) = &args.project {
+        argv.extend(["--project".into(), project.clone().into_os_string()]);
+    }
+    if let Some(home) = &args.home {
+        argv.extend(["--home".into(), home.clone().into_os_string()]);
+    }
+    let argv: Vec<&std::ffi::OsStr> = argv.iter().map(|a| a.as_os_str()).collect();
+    hook_exec::detach::spawn_detached(&program, &argv, bytes).await?;
+    Ok(())
+}
+
+/// Appends what the relay's hooks wrote for the session's environment to the agent's own
+/// `CLAUDE_ENV_FILE`; returns the line that tells the user where it went (or why it did not).
+fn forward_session_env(env: &str) -> String {
+    let Some(path) = std::env::var_os(AGENT_ENV_FILE).filter(|p| !p.is_empty()) else {
+        return format!(
+            "hook relay: the hooks wrote environment for the session, but the agent gave no {AGENT_ENV_FILE} on this event: it was not kept"
+        );
+    };
+    let path = PathBuf::from(path);
+    match append_env(&path, env) {
+        Ok(()) => format!(
+            "hook relay: the hooks' environment was added to {AGENT_ENV_FILE} ({} bytes)",
+            env.len()
+        ),
+        Err(error) => format!(
+            "hook relay: the hooks' environment could not be added to {AGENT_ENV_FILE} {}: {error}",
+            path.display()
+        ),
+    }
+}
+
+/// Appends `text` to the regular file at `path` (never through a symlink, never waiting on a
+/// FIFO), on a line of its own.
+fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::{Seek as _, SeekFrom, Write as _};
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut separated = String::new();
+    let length = file.seek(SeekFrom::End(0))?;
+    if length > 0 {
+        file.seek(SeekFrom::End(-1))?;
+        let mut last = [0u8];
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            separated.push('\n');
+        }
+    }
+    separated.push_str(text);
+    if !separated.ends_with('\n') {
+        separated.push('\n');
+    }
+    file.write_all(separated.as_bytes())
+}
+
+/// The answer when the event could not be evaluated: a block where the event can block
+/// (exit 2 with the reason on stderr, which both agents read as a block there, and the event's
+/// JSON block form on stdout too, which they ignore beside exit 2); elsewhere the failure said
+/// in `systemMessage` and on stderr, exit 0. With no event known, exit 2 and stderr.
+fn fail_closed(dialect: Dialect, event: Option<&Event>, why: &str) -> ExitCode {
+    let Some(event) = event else {
+        errln!("hook relay could not evaluate the event, so it is blocked: {why}");
+        return ExitCode::from(2);
+    };
+    let mut outcome = Outcome::new(dialect, event.clone());
+    if event.block_effect(dialect).can_block() {
+        let reason =
+            format!("hook relay could not evaluate this {event} event, so it is blocked: {why}");
+        outcome.decision = Decision::Block;
+        outcome.reason = Some(reason.clone());
+        let reply = agent_reply(&outcome);
+        errln!("{reason}");
         if let Some(stdout) = &reply.stdout {
-            println_exact(&serde_json::to_string(stdout)?);
+            println_exact(&stdout.to_string());
         }
-        Ok(ExitCode::from(reply.exit_code))
-    })
+        return ExitCode::from(2);
+    }
+    let message =
+        format!("hook relay could not evaluate this {event} event (it cannot block): {why}");
+    errln!("{message}");
+    outcome.system_messages.push(message);
+    let reply = agent_reply(&outcome);
+    if let Some(stdout) = &reply.stdout {
+        println_exact(&stdout.to_string());
+    }
+    ExitCode::SUCCESS
 }
 
 /// What the relay answers the agent.
@@ -275,7 +618,13 @@ pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
     messages.extend(skips);
     messages.extend(notes);
     if !messages.is_empty() && allowed.top("systemMessage") {
-        top.insert("systemMessage".into(), messages.join("\n").into());
+        // Shown on the agent's screen: control characters escaped as everything `hook` prints
+        // for a person, one message a line.
+        let lines: Vec<String> = messages
+            .iter()
+            .map(|m| crate::terminal::one_line(m).into_owned())
+            .collect();
+        top.insert("systemMessage".into(), lines.join("\n").into());
     }
 
     // The dialect's reader (the engine's, checked against the real agents) must accept the

@@ -47,6 +47,15 @@ pub(crate) enum Action {
 pub(crate) fn refusal_phrasing(
     location: &Location,
 ) -> impl Fn(&Refusal) -> String + Send + Sync + 'static {
+    let extra = location_flags(location);
+    let trust = format!("hook trust --dialect {}{extra}", location.dialect);
+    let enable = format!("hook enable --dialect {}{extra}", location.dialect);
+    move |refusal| refusal_message(refusal, &trust, &enable)
+}
+
+/// `location`'s `--home`, `--project` and `--relay` flags as a command line names them (each
+/// with its leading space).
+pub(crate) fn location_flags(location: &Location) -> String {
     let mut extra = String::new();
     if let Some(home) = &location.home {
         extra.push_str(&format!(
@@ -63,9 +72,7 @@ pub(crate) fn refusal_phrasing(
     if location.relay {
         extra.push_str(" --relay");
     }
-    let trust = format!("hook trust --dialect {}{extra}", location.dialect);
-    let enable = format!("hook enable --dialect {}{extra}", location.dialect);
-    move |refusal| refusal_message(refusal, &trust, &enable)
+    extra
 }
 
 /// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)

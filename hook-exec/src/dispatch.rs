@@ -50,6 +50,31 @@ pub struct EngineOptions {
     /// dispatch (and async hook) is started from threads that live as long as the engine, as
     /// in `hook run` (a current-thread runtime on the main thread).
     pub kill_on_parent_death: bool,
+    /// Where `async` handlers run. Default [`AsyncHandlers::InProcess`].
+    pub async_handlers: AsyncHandlers,
+}
+
+/// Where a dispatch runs its `async` (background) command handlers.
+///
+/// An agent waits for its hook process to exit. A front end that answers the agent and must
+/// exit at once (`hook relay`) cannot keep them: it dispatches with [`Deferred`], then hands
+/// the same event to a process of its own that outlives it and dispatches with
+/// [`Only`](AsyncHandlers::Only), collecting them there.
+///
+/// [`Deferred`]: AsyncHandlers::Deferred
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AsyncHandlers {
+    /// Started by the dispatch and owned by the engine until collected or cancelled.
+    #[default]
+    InProcess,
+    /// Not started: each is reported as `async` with a note that it runs elsewhere, after the
+    /// gate let it run (a handler the gate refuses is reported skipped, as always). The caller
+    /// runs them elsewhere.
+    Deferred,
+    /// Only the async handlers of the event are considered (started as with `InProcess`); the
+    /// others are neither run nor reported. What the process that runs deferred handlers uses.
+    Only,
 }
 
 impl EngineOptions {
@@ -90,6 +115,13 @@ impl EngineOptions {
     }
 
     /// These options with [`EngineOptions::kill_on_parent_death`] set.
+    /// These options with [`EngineOptions::async_handlers`] set.
+    pub fn with_async_handlers(mut self, handling: AsyncHandlers) -> Self {
+        self.async_handlers = handling;
+        self
+    }
+
+    /// These options with [`EngineOptions::kill_on_parent_death`] set.
     pub fn with_kill_on_parent_death(mut self, kill: bool) -> Self {
         self.kill_on_parent_death = kill;
         self
@@ -106,6 +138,7 @@ impl Default for EngineOptions {
             max_async: 8,
             pipe_grace: crate::command::PIPE_GRACE,
             kill_on_parent_death: false,
+            async_handlers: AsyncHandlers::InProcess,
         }
     }
 }
@@ -254,7 +287,21 @@ impl Engine {
     /// The outcome's `updated_input` is a proposal, not an authorization: the agent must run its
     /// own permission check on it again. A hook never widens what the agent may do.
     pub async fn dispatch(&self, input: &EventInput) -> Outcome {
-        self.dispatch_inner(input, None).await
+        let payload = crate::schedule::Payload::new(input.to_value());
+        self.dispatch_inner(input, payload, None).await
+    }
+
+    /// [`dispatch`](Self::dispatch), each hook getting `bytes` (the event as the agent sent it)
+    /// instead of `input` serialized again: what a front end in front of a real agent uses, so
+    /// that hooks see exactly what the agent would have given them (fields the typed input
+    /// does not keep, escapes the engine reads another way; see
+    /// [`hook_protocol::read_agent_event`]). `input` is what the engine matches on.
+    ///
+    /// `bytes` should be the JSON of `input` as the agent wrote it; the engine does not check.
+    /// Where a wuu hook rewrites the input for the next one, that one gets the input serialized.
+    pub async fn dispatch_bytes(&self, input: &EventInput, bytes: Arc<[u8]>) -> Outcome {
+        let payload = crate::schedule::Payload::with_bytes(input.to_value(), bytes);
+        self.dispatch_inner(input, payload, None).await
     }
 
     /// [`dispatch`](Self::dispatch), calling `on_finished` with each handler's run as soon as
@@ -270,23 +317,34 @@ impl Engine {
         input: &EventInput,
         on_finished: impl Fn(&Run) + Send + Sync,
     ) -> Outcome {
-        self.dispatch_inner(input, Some(&on_finished)).await
+        let payload = crate::schedule::Payload::new(input.to_value());
+        self.dispatch_inner(input, payload, Some(&on_finished))
+            .await
     }
 
-    async fn dispatch_inner(&self, input: &EventInput, observer: Observer<'_>) -> Outcome {
+    async fn dispatch_inner(
+        &self,
+        input: &EventInput,
+        mut value: crate::schedule::Payload,
+        observer: Observer<'_>,
+    ) -> Outcome {
         let dialect = self.dialect();
         let event = input.event();
-        let mut value = crate::schedule::Payload::new(input.to_value());
         let match_value = event
             .match_target(dialect)
             .value_in(&value)
             .map(|v| v.into_owned());
         let tool_input = value.get("tool_input").cloned();
-        let handlers: Vec<&Handler> = self
+        let mut handlers: Vec<&Handler> = self
             .registry
             // Suppressed handlers too: each is reported as skipped, never run.
             .select_including_suppressed(&event, match_value.as_deref(), tool_input.as_ref())
             .collect();
+        let only_async = self.options.async_handlers == AsyncHandlers::Only;
+        if only_async {
+            handlers
+                .retain(|handler| crate::schedule::runs_in_background(dialect, &event, handler));
+        }
 
         let env_dir = self.options.env_file_dir.as_deref();
         let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers, env_dir);
@@ -302,8 +360,16 @@ impl Engine {
                     .await
             }
         };
-        // What could not be read never runs, and is never left out silently either.
-        for broken in self.registry.broken_for(&event, match_value.as_deref()) {
+        // What could not be read never runs, and is never left out silently either (the
+        // process that runs only deferred async handlers leaves that to the one that answered).
+        let broken = if only_async {
+            Vec::new()
+        } else {
+            self.registry
+                .broken_for(&event, match_value.as_deref())
+                .collect()
+        };
+        for broken in broken {
             let done = broken_run(broken);
             crate::schedule::observe(observer, &done);
             finished.push(done);

@@ -231,6 +231,12 @@
 //!   call returns.
 //! - A native (in-process) call that times out cannot be killed: its thread runs on and its
 //!   result is dropped.
+//! - A front end that must answer its agent and exit at once (a hook process, as `hook relay`)
+//!   dispatches with [`AsyncHandlers::Deferred`] and the agent's own bytes
+//!   ([`Engine::dispatch_bytes`]), then starts a process of its own with
+//!   [`detach::spawn_detached`] that dispatches with [`AsyncHandlers::Only`] and collects: the
+//!   engine cannot hand a running hook from one process to another. Trust is decided again in
+//!   that process, on the files as they are then.
 //! - Async results live in the engine's memory until collected or cancelled: an agent that never
 //!   collects a session's results should cancel them at session end.
 //! - `async` is honoured for command handlers only; verboo's `asyncRewake` is parsed but the
@@ -253,6 +259,7 @@ pub mod command;
 // Side files of over-limit lime context: public for the integration tests, not API.
 #[doc(hidden)]
 pub mod context;
+pub mod detach;
 mod dispatch;
 mod env_file;
 mod hooks;
@@ -268,7 +275,7 @@ pub use background::AsyncResult;
 pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
-pub use dispatch::{Engine, EngineOptions};
+pub use dispatch::{AsyncHandlers, Engine, EngineOptions};
 /// The configuration crate [`Hooks::load`] reads with (its `LoadOptions`, `Environment`).
 pub use hook_config;
 pub use hook_config::{AllowAll, Gate, RefuseUntrusted};

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::background::AsyncResult;
 use crate::combine::Finished;
-use crate::dispatch::Engine;
+use crate::dispatch::{AsyncHandlers, Engine};
 use crate::runner::{base_run, run_command_handler, skipped};
 
 /// The event as every handler of one dispatch gets it: its JSON value, and that value
@@ -25,6 +25,14 @@ pub(crate) struct Payload {
 impl Payload {
     pub(crate) fn new(value: Value) -> Self {
         let bytes = serialize(&value);
+        Payload {
+            value: Arc::new(value),
+            bytes,
+        }
+    }
+
+    /// `value` with the bytes hooks get (the event as the agent sent it).
+    pub(crate) fn with_bytes(value: Value, bytes: Arc<[u8]>) -> Self {
         Payload {
             value: Arc::new(value),
             bytes,
@@ -158,6 +166,16 @@ impl Engine {
             return skipped(handler, reason, why);
         }
         let ignored_async = match async_mode(dialect, event, handler) {
+            AsyncMode::Background if self.options.async_handlers == AsyncHandlers::Deferred => {
+                let mut run = base_run(handler);
+                run.status = RunStatus::Async;
+                run.warnings
+                    .push("runs in the background, in a process of its own".to_owned());
+                return Finished {
+                    run,
+                    response: None,
+                };
+            }
             AsyncMode::Background => return self.start_async(event, handler, value),
             AsyncMode::Foreground(why) => Some(why),
             AsyncMode::NotAsync => None,
@@ -237,6 +255,12 @@ impl Engine {
             response: None,
         }
     }
+}
+
+/// Whether `handler` runs in the background on `event` (an `async` command handler where the
+/// dialect has async hooks).
+pub(crate) fn runs_in_background(dialect: Dialect, event: &Event, handler: &Handler) -> bool {
+    matches!(async_mode(dialect, event, handler), AsyncMode::Background)
 }
 
 /// Whether a handler runs in the background.

@@ -120,7 +120,10 @@ pub use dialect::{
     UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget};
-pub use input::{EventInput, InputError, input_from_value, json_type, parse_input};
+pub use input::{
+    AgentEvent, EventInput, InputError, MAX_AGENT_EVENT_BYTES, input_from_value, json_type,
+    parse_input, read_agent_event,
+};
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run, RunStatus, SkipReason,

@@ -11,6 +11,8 @@ mod hostile_input;
 mod list;
 mod new;
 mod relay;
+mod relay_fail_closed;
+mod relay_fuzz;
 mod sdk_examples;
 mod side_files;
 mod signals;

@@ -146,12 +146,13 @@ fn codex_gets_its_own_strict_output_from_the_relay() {
 }
 
 #[test]
-fn the_relay_refuses_wuu_and_an_event_without_a_name() {
+fn the_relay_refuses_wuu_and_blocks_an_event_without_a_name() {
     let out = hook(&["relay", "--dialect", "wuu"], "{}");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Claude Code"));
+    // An event without a name cannot be evaluated: blocked (exit 2), saying why.
     let out = hook(&["relay", "--dialect", "verboo"], r#"{"cwd": "/"}"#);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("hook_event_name"));
 }
 

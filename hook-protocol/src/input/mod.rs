@@ -4,11 +4,13 @@
 //! with that event's own fields, and an `Input` enum over them. Every struct keeps the fields it
 //! does not know in `extra`, so an input from a newer agent survives a round trip unchanged.
 
+mod agent;
 mod example;
 pub mod lime;
 pub mod verboo;
 pub mod wuu;
 
+pub use agent::{AgentEvent, MAX_AGENT_EVENT_BYTES, read_agent_event};
 pub use example::example_input;
 
 #[cfg(feature = "schema")]
@@ -58,6 +60,25 @@ pub enum InputError {
     /// The object has no string `hook_event_name`.
     #[error("input has no `hook_event_name` string: add the event name, e.g. \"PreToolUse\"")]
     MissingEventName,
+    /// The document is larger than the reader takes.
+    #[error("input is {size} bytes, over the limit of {limit}: the event cannot be read whole")]
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The input names another event than the one expected (the one the hook was installed
+    /// for).
+    #[error(
+        "input is a `{found}` event, but `{expected}` was expected: the hook entry and the event disagree"
+    )]
+    EventMismatch {
+        /// The event expected.
+        expected: String,
+        /// The event the input names.
+        found: String,
+    },
     /// A field is missing or has the wrong type.
     #[error("input field at {} of {event}: {message}", display_pointer(.pointer))]
     Field {
@@ -127,6 +148,18 @@ impl EventInput {
             EventInput::Verboo(input) => input.to_value(),
             EventInput::Lime(input) => input.to_value(),
         }
+    }
+}
+
+impl EventInput {
+    /// `value` as `dialect`'s `Input::Other` for `event`, whatever the event: the common fields
+    /// read, every other field kept (the lenient reading of [`read_agent_event`]).
+    fn other(dialect: Dialect, event: &Event, value: Value) -> Result<EventInput, InputError> {
+        Ok(match dialect {
+            Dialect::Wuu => EventInput::Wuu(wuu::Input::other_from_value(event, value)?),
+            Dialect::Verboo => EventInput::Verboo(verboo::Input::other_from_value(event, value)?),
+            Dialect::Lime => EventInput::Lime(lime::Input::other_from_value(event, value)?),
+        })
     }
 }
 
@@ -302,6 +335,15 @@ macro_rules! event_inputs {
                     $(crate::Event::$Event => Input::$Event(typed_from_value(event, value)?),)*
                     _ => Input::Other(typed_from_value(event, value)?),
                 })
+            }
+
+            /// `value` kept whole as `Input::Other` whatever its event: the common fields read,
+            /// every other field kept as it is (see [`crate::input::read_agent_event`]).
+            pub(crate) fn other_from_value(
+                event: &crate::Event,
+                value: serde_json::Value,
+            ) -> Result<Self, crate::input::InputError> {
+                Ok(Input::Other(crate::input::typed_from_value(event, value)?))
             }
 
             /// The schema of `event`'s input, if this dialect knows the event.
