@@ -217,7 +217,7 @@ impl<T: WithCommon> WithCommon for Box<T> {
 
 /// Deserializes `value` as `T`, naming the failing field by JSON pointer.
 ///
-/// The common fields (`T::Common`) are checked first, on their own: inside `T` they are a
+/// The common fields (`T::Common`) are type-checked first, on their own: inside `T` they are a
 /// `#[serde(flatten)]` struct, read from a buffer that keeps no path, so a wrong-typed
 /// `session_id` would otherwise be reported at `/` instead of `/session_id`. Reading them from
 /// a borrowed value skips every other field without copying it.
@@ -230,7 +230,13 @@ pub(crate) fn typed_from_value<T: DeserializeOwned + WithCommon>(
         pointer: pointer_of(error.path()),
         message: error.inner().to_string(),
     };
-    serde_path_to_error::deserialize::<_, T::Common>(&value).map_err(field_error)?;
+    if let Err(error) = serde_path_to_error::deserialize::<_, T::Common>(&value)
+        && error.path().iter().next().is_some()
+    {
+        // A common field of the wrong type, at its own path. A missing one is reported at the
+        // root either way: the whole input's reading below says it, in its usual order.
+        return Err(field_error(error));
+    }
     serde_path_to_error::deserialize(value).map_err(field_error)
 }
 

@@ -423,9 +423,12 @@ pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
     match hook_config::read_config_text(path, FileOwner::RootOrSelf) {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.is_not_found() => Ok(None),
-        Err(FileReadError::NotUtf8 { source, .. }) => Err(StoreError::Corrupt {
+        Err(FileReadError::NotUtf8 { source, pos }) => Err(StoreError::Corrupt {
             path: path.to_path_buf(),
-            position: None,
+            position: Some(Position {
+                line: pos.line,
+                column: pos.column,
+            }),
             message: format!("not UTF-8 text ({source})"),
         }),
         Err(FileReadError::Io(error)) => Err(StoreError::io(path, "read the trust store", error)),

@@ -397,3 +397,22 @@ fn a_held_lock_is_waited_for_a_bounded_time_and_named() {
     }
     assert_eq!(hook_trust::LOCK_TIMEOUT, Duration::from_secs(10));
 }
+
+#[test]
+fn a_store_that_is_not_utf8_is_corrupt_at_its_first_bad_byte() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, b"# trust\nx = \"\xff\"\n").unwrap();
+        let error = store_named(dir.path(), name, None).load().unwrap_err();
+        assert!(matches!(error, StoreError::Corrupt { .. }), "{error}");
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "{}:2:6: corrupt trust store: not UTF-8 text",
+                path.display()
+            )),
+            "{message}"
+        );
+    }
+}
