@@ -43,10 +43,11 @@
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
 //! process environment). A missing file is an empty layer. The managed layer comes only from
 //! its fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules)), honoured only when
-//! owned by root and not group- or world-writable (otherwise an error names the file and the
-//! fix, and the layer is not loaded); the environment never chooses it. Embedders and tests
-//! name another file with [`LoadOptions::with_managed_file`] (owned by root or by the
-//! effective user, not group- or world-writable) or drop it with
+//! owned by root and not group- or world-writable, in a folder that is too (otherwise an
+//! error names the file and the fix, and the layer is not loaded); the environment never
+//! chooses it. Embedders and tests name another file with [`LoadOptions::with_managed_file`]
+//! (it and its folder owned by root or by the effective user, not group- or world-writable)
+//! or drop it with
 //! [`LoadOptions::without_managed`]. Handlers accumulate in this order:
 //! managed, user, project, local, plugin, session; within a file in file order (events in the
 //! order written, `preserve_order` for TOML).
