@@ -361,24 +361,29 @@ cargo build --release   # the hook: {binary}
 ## Wiring it into your agent
 "#
     );
-    text.push_str(&wiring(dialects, "command", "command", &binary));
+    // The snippet's command is shell text: the path is quoted, so a folder named `a b` or
+    // `$(x)` is one word, never syntax.
+    let command = crate::trust_commands::shell_quote(&binary);
+    text.push_str(&wiring(dialects, "command", "command", &command));
     text
 }
 
 /// The README's "Wiring it into your agent" snippets: a `PreToolUse` handler of `kind` whose
 /// `field` is `value`, in each dialect's file.
 fn wiring(dialects: &[Dialect], kind: &str, field: &str, value: &str) -> String {
+    // A JSON string literal, quotes included, which TOML reads as the same basic string.
+    let value = serde_json::Value::from(value).to_string();
     let mut text = String::new();
     for dialect in dialects {
         let snippet = match dialect {
             Dialect::Wuu => format!(
-                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": \"{value}\", \"timeout\": 10}}]}}}}\n```\n"
+                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": {value}, \"timeout\": 10}}]}}}}\n```\n"
             ),
             Dialect::Verboo => format!(
-                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": \"{value}\"}}]}}]}}}}\n```\n"
+                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}\n```\n"
             ),
             Dialect::Lime => format!(
-                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = \"{value}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
+                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
             ),
         };
         text.push('\n');

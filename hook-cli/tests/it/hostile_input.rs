@@ -423,3 +423,44 @@ fn test_native_dev_zero_says_it_is_not_a_regular_file() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_wiring_hook_new_suggests_quotes_a_path_that_looks_like_shell_syntax() {
+    let dir = tempfile::tempdir().unwrap();
+    let crate_dir = dir.path().join("a b$(touch pwned)\"'").join("deny-rm");
+    let out = hook()
+        .args(["new", "deny-rm", "--path"])
+        .arg(&crate_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let readme = std::fs::read_to_string(crate_dir.join("README.md")).unwrap();
+    let binary = crate_dir
+        .join("target/release/deny-rm")
+        .display()
+        .to_string();
+    // verboo's snippet is valid JSON whose command is the binary's path as one shell word.
+    let snippet = readme
+        .split("```json\n")
+        .nth(2)
+        .and_then(|rest| rest.split("\n```").next())
+        .unwrap();
+    let settings: Value = serde_json::from_str(snippet).unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        shlex::split(command),
+        Some(vec![binary.clone()]),
+        "{command}"
+    );
+    // lime's TOML line holds the same string.
+    assert!(
+        readme.contains(&format!("command = {}\n", Value::from(command))),
+        "{readme}"
+    );
+}
