@@ -75,12 +75,55 @@ pub(crate) fn validate_config(dialect: Dialect, file: &Path) -> Result<ExitCode>
     if hooks.has_errors() {
         return Ok(ExitCode::FAILURE);
     }
+    if let Some(agent) = agent_owning(dialect, file) {
+        // The agent reads this file itself: a handler type only this engine runs would make
+        // it ignore (Claude Code) or refuse (Codex) the whole file, and every setting in it.
+        let foreign: Vec<_> = hooks
+            .hooks
+            .iter()
+            .filter(|hook| hook.config.handler_type == hook_protocol::HandlerType::Native)
+            .collect();
+        for hook in &foreign {
+            errln!(
+                "error: {}:{}:{}: a `native` {} handler in {}'s own settings: {} does not run native handlers and would ignore or refuse this whole file (every other hook and setting in it with it). Put native hooks in the relay's file (`{}/hook-relay/{}`) and let {} call `hook relay` (`hook relay install --dialect {dialect} --move` moves them)",
+                file.display(),
+                hook.position.line,
+                hook.position.column,
+                hook.event,
+                agent.name,
+                agent.name,
+                agent.home_dir,
+                agent.config_file,
+                agent.name,
+            );
+        }
+        if !foreign.is_empty() {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
     outln!(
         "{}: valid {dialect} hooks configuration ({} handlers)",
         file.display(),
         hooks.hooks.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The agent that reads `file` itself, when it is that agent's own settings file (under its
+/// folder, `.claude` or `.codex`, or the folder its variable names), not the relay's.
+fn agent_owning(dialect: Dialect, file: &Path) -> Option<hook_protocol::RelayAgent> {
+    let agent = dialect.rules().relay?;
+    let file = file.canonicalize().ok()?;
+    let parent = file.parent()?;
+    let named = file.file_name()?.to_str()?;
+    let settings_file =
+        named == agent.config_file || named.replace(".local.", ".") == agent.config_file;
+    let in_home = parent.file_name().is_some_and(|d| d == agent.home_dir)
+        || std::env::var_os(agent.home_env)
+            .filter(|v| !v.is_empty())
+            .and_then(|home| Path::new(&home).canonicalize().ok())
+            .is_some_and(|home| home == parent);
+    (settings_file && in_home).then_some(agent)
 }
 
 #[derive(Debug, Args)]
@@ -103,6 +146,10 @@ pub(crate) struct TestArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Fail (exit 1) on warnings too: output fields the agent ignores (wuu, verboo), such as a
+    /// misspelt `permisionDecision`.
+    #[arg(long)]
+    strict: bool,
     /// Test a native plugin (a `cdylib` built with hook-sdk's `export_native!`) instead of a
     /// command: the library is loaded in this process and called on each case.
     #[arg(long, value_name = "LIBRARY", conflicts_with = "command")]
@@ -170,6 +217,10 @@ struct Report {
     system_message: Option<String>,
     /// Its request that the agent stop, with the reason.
     stop: Option<String>,
+    /// Fields of its output the dialect does not define (the agent ignores them), with the
+    /// closest known field when one is close: as `hook validate` warns.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
     problem: Option<String>,
 }
 
@@ -221,15 +272,25 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
         reports.push(judge(dialect, &case, &ran));
     }
 
-    let failed = reports.iter().any(|r| r.problem.is_some());
+    let warned = reports.iter().any(|r| !r.warnings.is_empty());
+    let failed = reports.iter().any(|r| r.problem.is_some()) || (args.strict && warned);
     if args.json {
         println_exact(&serde_json::to_string_pretty(
-            &json!({"ok": !failed, "runs": reports}),
+            &json!({"ok": !failed, "strict": args.strict, "runs": reports}),
         )?);
     } else {
         print_table(&reports);
-        let verdict = if failed {
+        for report in &reports {
+            for warning in &report.warnings {
+                errln!("warning: {} ({}): {warning}", report.case, report.event);
+            }
+        }
+        let verdict = if failed && reports.iter().all(|r| r.problem.is_none()) {
+            "FAILED: the hook's output has fields the agent ignores (--strict; see warnings above)"
+        } else if failed {
             "FAILED: the hook misbehaved (see problems above)"
+        } else if warned {
+            "ok, with warnings: fields the agent ignores (see above; --strict fails on them)"
         } else {
             "ok"
         };
@@ -389,6 +450,7 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
         additional_context: None,
         system_message: None,
         stop: None,
+        warnings: Vec::new(),
         problem: None,
     };
     if let Some(failure) = &run.failure {
@@ -408,6 +470,11 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
     } else if !structured {
         "text".into()
     } else {
+        if let Ok(value) = serde_json::from_slice::<Value>(stdout) {
+            report.warnings = hook_protocol::unknown_output_fields(dialect, &case.event, &value)
+                .map(|fields| fields.iter().map(ToString::to_string).collect())
+                .unwrap_or_default();
+        }
         match validate_output(dialect, &case.event, stdout) {
             Ok(()) => "valid JSON".into(),
             Err(ValidateError::Invalid { issues, .. }) => {

@@ -16,6 +16,11 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! `hook validate --config` on Claude Code's or Codex's own settings file (under `.claude` or
+//! `.codex`, or the folder `CLAUDE_CONFIG_DIR`/`CODEX_HOME` names; not the relay's `hook-relay`
+//! files) fails on a `native` handler, with its line and column: that agent does not run native
+//! handlers and would ignore (Claude Code) or refuse (Codex) the whole file with it.
+//!
 //! `hook validate` warns (on stderr, and in `--json` as `warnings`) on the fields a wuu or
 //! verboo output has that its dialect does not define, each at its JSON pointer with the closest
 //! known field when one is close (`permisionDecision`: did you mean `permissionDecision`?). Those
@@ -214,11 +219,33 @@ struct ValidateArgs {
     strict: bool,
 }
 
+/// `hook relay ...`, parsed as `hook` would parse it (usage errors exit 2, which the agents
+/// read as a block where the event can block), with only the relay's arguments built.
+fn relay_main() -> ExitCode {
+    use clap::{Args as _, FromArgMatches as _};
+    let command = relay_command::RelayArgs::augment_args(
+        clap::Command::new("hook relay")
+            .bin_name("hook relay")
+            .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
+    );
+    let matches = command.get_matches_from(std::env::args_os().skip(1));
+    let args = match relay_command::RelayArgs::from_arg_matches(&matches) {
+        Ok(args) => args,
+        Err(error) => error.exit(),
+    };
+    finish(relay_command::relay(args))
+}
+
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
     value.parse::<Dialect>().map_err(|error| error.to_string())
 }
 
 fn main() -> ExitCode {
+    // `hook relay` is started by the agent for every event it relays: it parses only its own
+    // arguments, without building the whole command tree first.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "relay") {
+        return relay_main();
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Schema(args) => schema_command(args),
@@ -240,6 +267,11 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
     };
+    finish(result)
+}
+
+/// A command's exit code, or its error on stderr and exit 1.
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use hook_protocol::{Dialect, Event, Layer};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Pos};
 use crate::fileread::{FileOwner, FileReadError, read_config_text};
 use crate::handler::HandlerConfig;
 use crate::load::parse_document;
@@ -24,6 +24,8 @@ pub struct FileHook {
     pub config: HandlerConfig,
     /// The timeout in force: the written one, or the dialect's default, capped.
     pub timeout: Duration,
+    /// Where the handler starts in the file.
+    pub position: Pos,
 }
 
 /// The hooks of one file and what was wrong with it.
@@ -106,6 +108,7 @@ pub fn parse_hooks(dialect: Dialect, label: &str, text: &str, toml: bool) -> Fil
             matcher: raw.matcher,
             config: raw.config,
             timeout: raw.timeout,
+            position: raw.pos,
         })
         .collect();
     FileHooks { hooks, diagnostics }

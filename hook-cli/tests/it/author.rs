@@ -353,3 +353,36 @@ fn completions_and_help() {
     let out = hook(&["--version"], dir.path());
     assert!(text(&out.stdout).starts_with("hook "));
 }
+
+#[test]
+fn test_warns_on_a_misspelt_field_and_fails_on_it_with_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    // `systemMesage`: Claude Code ignores it, so the user never sees the message.
+    let misspelt = "cat > /dev/null; echo '{\"systemMesage\": \"formatted\"}'";
+    let args = [
+        "test",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PostToolUse",
+        "--tool",
+        "Edit",
+    ];
+    let mut loose = args.to_vec();
+    loose.extend(["--", "sh", "-c", misspelt]);
+    let out = hook(&loose, dir.path());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}{}", text(&out.stdout));
+    assert!(
+        stderr.contains("/systemMesage") && stderr.contains("did you mean `systemMessage`"),
+        "{stderr}"
+    );
+    let mut strict = args.to_vec();
+    strict.extend(["--strict", "--json", "--", "sh", "-c", misspelt]);
+    let out = hook(&strict, dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["ok"], false);
+    let warning = report["runs"][0]["warnings"][0].as_str().unwrap();
+    assert!(warning.contains("systemMesage"), "{report}");
+}

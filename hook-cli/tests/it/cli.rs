@@ -1,14 +1,24 @@
 //! The `hook` binary, run as a user runs it.
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// `hook args` with `stdin`, as a user (or an agent) runs it; shared by the suite's files.
 pub(crate) fn hook(args: &[&str], stdin: &str) -> Output {
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    hook_bytes(&args, stdin.as_bytes(), &[])
+}
+
+/// `hook args` with `stdin` as raw bytes and `env` set, as an agent runs it: the agents'
+/// variables of the environment running the tests (`CLAUDE_PROJECT_DIR`, `CLAUDE_ENV_FILE`)
+/// are removed first, so only `env` chooses them.
+pub(crate) fn hook_bytes(args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(args)
-        // An agent's variable in the environment running the tests must not choose a project.
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CLAUDE_ENV_FILE")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -16,7 +26,7 @@ pub(crate) fn hook(args: &[&str], stdin: &str) -> Output {
         .expect("the hook binary cargo built for this test runs");
     // The command may exit before reading stdin (a usage error): a broken pipe is fine.
     let mut pipe = child.stdin.take().expect("stdin was piped");
-    let _ = pipe.write_all(stdin.as_bytes());
+    let _ = pipe.write_all(stdin);
     drop(pipe);
     child
         .wait_with_output()

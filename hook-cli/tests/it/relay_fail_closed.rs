@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,7 +15,7 @@ use hook_protocol::input::example_input;
 use hook_protocol::{Decision, Dialect, Event, HandlerResult, interpret};
 use serde_json::{Value, json};
 
-use crate::cli::hook;
+use crate::cli::{hook, hook_bytes, text};
 
 /// The guard every test puts in front of every event: deny, with a reason.
 const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
@@ -44,51 +45,63 @@ fn guarded_home(dir: &Path, dialect: Dialect, command: &str) -> PathBuf {
             ));
         }
         std::fs::write(relay.join("config.toml"), toml).unwrap();
-        let home_arg = home.display().to_string();
-        let args = [
-            "trust",
-            "--dialect",
-            "lime",
-            "--home",
-            &home_arg,
-            "--relay",
-            "--all",
-        ];
-        let out = hook(&args, "");
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        trust_lime_relay(&home);
     }
     home
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// Trusts every hook of the lime relay files of `home` (lime trusts only what the user
+/// trusted, even in the user's own file).
+pub(crate) fn trust_lime_relay(home: &Path) {
+    let home = home.display().to_string();
+    let out = hook(
+        &[
+            "trust",
+            "--dialect",
+            "lime",
+            "--home",
+            &home,
+            "--relay",
+            "--all",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-/// Runs the relay for `event` with `stdin` as raw bytes.
-fn relay(dialect: Dialect, home: &Path, project: &Path, event: &Event, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args([
-            "relay",
-            "--dialect",
-            &dialect.to_string(),
-            "--event",
-            event.as_str(),
-        ])
-        .arg("--home")
-        .arg(home)
-        .arg("--project")
-        .arg(project)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("CLAUDE_ENV_FILE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+/// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does.
+pub(crate) fn relay(
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+) -> Output {
+    relay_env(dialect, home, project, event, stdin, &[])
+}
+
+/// [`relay`] with `env` set.
+fn relay_env(
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+    env: &[(&str, &OsStr)],
+) -> Output {
+    let dialect = dialect.to_string();
+    let args: Vec<&OsStr> = vec![
+        "relay".as_ref(),
+        "--dialect".as_ref(),
+        dialect.as_ref(),
+        "--event".as_ref(),
+        event.as_str().as_ref(),
+        "--home".as_ref(),
+        home.as_os_str(),
+        "--project".as_ref(),
+        project.as_os_str(),
+    ];
+    hook_bytes(&args, stdin, env)
 }
 
 /// What the agent makes of the relay's answer, as the dialect's reader (checked against the
@@ -301,29 +314,11 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
     let agent_file = dir.path().join("agent-env.sh");
     std::fs::write(&agent_file, "export EARLIER=1").unwrap();
     let run = |env_file: Option<&Path>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
-        command
-            .args([
-                "relay",
-                "--dialect",
-                "verboo",
-                "--event",
-                "SessionStart",
-                "--home",
-            ])
-            .arg(&home)
-            .arg("--project")
-            .arg(&project)
-            .env_remove("CLAUDE_ENV_FILE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if let Some(file) = env_file {
-            command.env("CLAUDE_ENV_FILE", file);
-        }
-        let mut child = command.spawn().unwrap();
-        child.stdin.take().unwrap().write_all(&bytes).unwrap();
-        child.wait_with_output().unwrap()
+        let env: Vec<(&str, &OsStr)> = env_file
+            .map(|file| ("CLAUDE_ENV_FILE", file.as_os_str()))
+            .into_iter()
+            .collect();
+        relay_env(Dialect::Verboo, &home, &project, &event, &bytes, &env)
     };
     let out = run(Some(&agent_file));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

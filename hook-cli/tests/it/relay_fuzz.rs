@@ -11,7 +11,6 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hook_protocol::input::example_input;
@@ -20,6 +19,8 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree as _;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
+
+use crate::relay_fail_closed::{relay, trust_lime_relay};
 
 const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
 
@@ -115,16 +116,7 @@ fn case(dir: &Path, project: &Path, dialect: Dialect, event: Event) -> Case {
             Value::from(GUARD)
         );
         std::fs::write(home.join("hook-relay/config.toml"), toml).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_hook"))
-            .args(["trust", "--dialect", "lime", "--relay", "--all", "--home"])
-            .arg(&home)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        trust_lime_relay(&home);
     }
     let cwd = project.display().to_string();
     let mut value = example_input(dialect, &event, &cwd, Some("Bash")).unwrap();
@@ -137,26 +129,6 @@ fn case(dir: &Path, project: &Path, dialect: Dialect, event: Event) -> Case {
         home,
         base: value.to_string().into_bytes(),
     }
-}
-
-fn relay(case: &Case, project: &Path, stdin: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args(["relay", "--dialect", &case.dialect.to_string()])
-        .args(["--event", case.event.as_str(), "--home"])
-        .arg(&case.home)
-        .arg("--project")
-        .arg(project)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("CLAUDE_ENV_FILE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -194,7 +166,7 @@ fn no_input_turns_a_guards_deny_into_go_ahead() {
         let which = runs % cases.len();
         let (case, strategy) = (&cases[which], &strategies[which]);
         let bytes = strategy.new_tree(&mut runner).unwrap().current();
-        let out = relay(case, &project, &bytes);
+        let out = relay(case.dialect, &case.home, &project, &case.event, &bytes);
         let read = interpret(
             case.dialect,
             &case.event,
