@@ -13,8 +13,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+/// The `hook` binary, without the agents' variables of the environment running the tests (as
+/// `cli::hook_bytes`).
 fn hook() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hook"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+    command
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CLAUDE_ENV_FILE");
+    command
 }
 
 fn write(path: &Path, text: &str) {
