@@ -94,7 +94,7 @@ pub enum FileReadError {
     /// The folder of a file that must be owned by root (or you) is another user's, or others
     /// can write it: they could remove or replace the file.
     #[error(
-        "is in the folder {}, which {problem}: whoever can write that folder can remove or replace the file (`sudo chown root {}; sudo chmod go-w {}` it, or use your own folder)", folder.display(), folder.display(), folder.display()
+        "is in the folder {}, which {problem}: whoever can write that folder can remove or replace the file (`sudo chown root {} && sudo chmod go-w {}`, or use a folder of your own)", folder.display(), folder.display(), folder.display()
     )]
     UnsafeFolder {
         /// The folder.

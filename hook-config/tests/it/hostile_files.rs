@@ -530,7 +530,7 @@ fn a_managed_file_in_a_folder_others_can_write_is_refused() {
                 assert_eq!(
                     shown(&loaded),
                     [format!(
-                        "{}: the file is in the folder {}, which is writable by its group or by everyone (mode {folder_mode:o}): whoever can write that folder can remove or replace the file (`sudo chown root {}; sudo chmod go-w {}` it, or use your own folder); the managed layer is not loaded",
+                        "{}: the file is in the folder {}, which is writable by its group or by everyone (mode {folder_mode:o}): whoever can write that folder can remove or replace the file (`sudo chown root {} && sudo chmod go-w {}`, or use a folder of your own); the managed layer is not loaded",
                         managed.display(),
                         folder.display(),
                         folder.display(),
