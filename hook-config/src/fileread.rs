@@ -313,17 +313,35 @@ fn owner_allowed(uid: u32, owner: FileOwner) -> bool {
 
 /// The folder of a file with an owner rule follows the same rule: owned by root (or you), and
 /// not writable by group or others (sticky or not), so nobody else can remove or swap the file.
+/// When the path is a symlink, the folder of the link and the folder of the file it leads to
+/// are both checked.
 #[cfg(unix)]
 fn check_folder(path: &Path, owner: FileOwner) -> Result<(), FileReadError> {
-    use std::os::unix::fs::MetadataExt;
     if owner == FileOwner::Anyone {
         return Ok(());
     }
-    let folder = match path.parent() {
+    check_one_folder(&folder_of(path), owner)?;
+    if let Ok(real) = std::fs::canonicalize(path) {
+        let real_folder = folder_of(&real);
+        if real_folder != folder_of(path) {
+            check_one_folder(&real_folder, owner)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let meta = std::fs::metadata(&folder).map_err(FileReadError::Io)?;
+    }
+}
+
+#[cfg(unix)]
+fn check_one_folder(folder: &Path, owner: FileOwner) -> Result<(), FileReadError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(folder).map_err(FileReadError::Io)?;
     let problem = if !owner_allowed(meta.uid(), owner) {
         format!("is owned by uid {}", meta.uid())
     } else if meta.mode() & 0o022 != 0 {
@@ -334,7 +352,10 @@ fn check_folder(path: &Path, owner: FileOwner) -> Result<(), FileReadError> {
     } else {
         return Ok(());
     };
-    Err(FileReadError::UnsafeFolder { folder, problem })
+    Err(FileReadError::UnsafeFolder {
+        folder: folder.to_path_buf(),
+        problem,
+    })
 }
 
 /// Windows has no uid or mode bits: the managed file's folder ACLs are the administrator's.

@@ -544,6 +544,33 @@ fn a_managed_file_in_a_folder_others_can_write_is_refused() {
 }
 
 #[test]
+fn a_managed_file_linked_into_a_folder_others_can_write_is_refused() {
+    // The link's folder is safe; the folder of the file it leads to is not.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let shared = tmp.path().join("shared");
+    let real = write(&shared, "policy.json", &managed_text(Dialect::Verboo));
+    set_mode(&real, 0o644);
+    set_mode(&shared, 0o777);
+    let folder = tmp.path().join("etc-claude-code");
+    std::fs::create_dir(&folder).expect("mkdir");
+    set_mode(&folder, 0o755);
+    let managed = folder.join("managed-settings.json");
+    std::os::unix::fs::symlink(&real, &managed).expect("symlink");
+    let options =
+        options(Dialect::Verboo, &tmp.path().join("home"), tmp.path()).with_managed_file(&managed);
+    let loaded = load_within_a_minute(options);
+    assert!(loaded.registry.handlers().is_empty());
+    let shown = shown(&loaded).join("\n");
+    assert!(
+        shown.contains(&format!(
+            "the file is in the folder {}, which is writable by its group or by everyone (mode 777)",
+            shared.display()
+        )),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_managed_file_owned_by_another_user_is_refused() {
     use std::os::unix::fs::MetadataExt;
     let tmp = tempfile::tempdir().expect("tempdir");
