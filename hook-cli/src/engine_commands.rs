@@ -26,8 +26,8 @@ pub(crate) struct Location {
     /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
-    /// The hooks `hook relay` runs (`<home>/hook-relay/`, `<project>/.claude/hook-relay/` or
-    /// `<project>/.lime/hook-relay/`) instead of the agent's own.
+    /// The hooks `hook relay` runs (`~/.claude/hook-relay/`, `<project>/.claude/hook-relay/`;
+    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own.
     #[arg(long)]
     pub(crate) relay: bool,
 }
@@ -349,6 +349,15 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
     if let Some(error) = view.store_error() {
         errln!("warning: {error}; every hook that needs trust is listed as untrusted");
+    }
+    if args.location.relay {
+        let project = loaded.discovery.project.as_deref();
+        let home = args.location.home.as_deref();
+        for line in
+            crate::relay_install::unreached_relay_hooks(args.location.dialect, project, home)
+        {
+            errln!("warning: {line}");
+        }
     }
     if args.json {
         // Each handler with its `trust`: status, enabled, hashes (and the trusted command).

@@ -54,10 +54,9 @@
 //!   on bad input, and waits for its async hooks (stdout closed first).
 //! - `hook relay` answers the agent once every hook is done: it does not stream per-hook
 //!   progress to the agent (neither agent has a way to show it); what its async hooks print
-//!   reaches no one (they run in a process of their own after the answer). Its install edits the
-//!   agent's JSON settings whole (content kept, keys sorted; the backup has the original text).
-//!   It does not write Codex's own hook-trust records: the user trusts the relay entries in
-//!   Codex's `/hooks`.
+//!   reaches no one (they run in a process of their own after the answer). Its install edits
+//!   only the relay's own entries in the agent's settings, every other byte kept; Codex's own
+//!   trust records of those entries are written only with `--trust` (see `relay_install`).
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.
@@ -153,7 +152,7 @@ enum Command {
     /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
     /// one hook: the event on stdin, the agent's own hook output on stdout.
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: <home>/hook-relay/ and <project>/.claude/hook-relay/ (verboo) or <project>/.lime/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
     /// Print a shell completion script.

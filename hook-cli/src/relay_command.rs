@@ -94,16 +94,21 @@ pub(crate) struct RelayArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum RelayAction {
-    /// Write one relay entry per event into the agent's own settings (idempotent, with a
-    /// backup); `--move` moves the hooks already there into the relay's file.
+    /// Write the relay's entries into the agent's own settings: one per event that has relay
+    /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
     #[command(
         after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
     )]
     Install(crate::relay_install::InstallArgs),
-    /// Take the relay entries out of the agent's settings (restoring the backup when there
-    /// is one).
+    /// Take the relay entries out of the agent's settings, and nothing else.
     #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
     Uninstall(crate::relay_install::UninstallArgs),
+    /// Rewrite the relay entries from the relay files as they are now: run it after editing a
+    /// relay file, or after a `git pull` that changed a project's relay file.
+    #[command(
+        after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
+    )]
+    Sync(crate::relay_install::SyncArgs),
 }
 
 /// The variable through which Claude Code gives the hooks of some events a file of
@@ -118,6 +123,7 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
         Some(RelayAction::Uninstall(uninstall)) => {
             return crate::relay_install::uninstall(uninstall);
         }
+        Some(RelayAction::Sync(sync)) => return crate::relay_install::sync(sync),
         None => {}
     }
     let dialect = args.dialect.context("--dialect is required")?;
@@ -262,11 +268,27 @@ fn answer(
     for warning in crate::trust_commands::skip_warnings(hooks.trust(), &outcome) {
         errln!("{warning}");
     }
-    if input.event() == Event::SessionStart
-        && let Some(announcement) = untrusted_relay_hooks(&hooks, &location)
-    {
-        // Said at the top of every session, not only on the event a guard would have guarded.
-        outcome.system_messages.insert(0, announcement);
+    if input.event() == Event::SessionStart {
+        // Said at the top of every session, not only on the event a guard would have guarded:
+        // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
+        let unreached = crate::relay_install::unreached_relay_hooks(
+            dialect,
+            location.project.as_deref(),
+            location.home.as_deref(),
+        );
+        if !unreached.is_empty() {
+            outcome.system_messages.insert(
+                0,
+                format!(
+                    "hook relay: {} relay hook(s) will not run: {}",
+                    unreached.len(),
+                    unreached.join("; ")
+                ),
+            );
+        }
+        if let Some(announcement) = untrusted_relay_hooks(&hooks, &location) {
+            outcome.system_messages.insert(0, announcement);
+        }
     }
     if let Some(env) = outcome.session_env.take() {
         outcome.system_messages.push(forward_session_env(&env));
@@ -534,9 +556,13 @@ pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
     let blocked = outcome.decision == Decision::Block;
     let mut reason = outcome.reason.clone();
 
-    // Context first: where it cannot go, a block's reason takes it.
+    // Context first: where it cannot go, a block's reason takes it. A dropped prompt's context
+    // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
+    // reads it.
+    let keeps_context =
+        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context;
     if let Some(context) = &outcome.additional_context {
-        if allowed.specific("additionalContext") && !blocked {
+        if allowed.specific("additionalContext") && (!blocked || keeps_context) {
             specific.insert("additionalContext".into(), context.clone().into());
         } else if blocked {
             reason = Some(match reason {
@@ -825,6 +851,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A blocked lime prompt's context goes to Codex beside the block (Codex keeps it for the
+    /// next turn); verboo's outcome has none to give.
+    #[test]
+    fn a_blocked_lime_prompt_hands_its_context_to_codex() {
+        let mut o = outcome(Dialect::Lime, &Event::UserPromptSubmit);
+        o.decision = Decision::Block;
+        o.reason = Some("not now".into());
+        o.additional_context = Some("ctx".into());
+        let reply = agent_reply(&o);
+        let stdout = reply.stdout.expect("a JSON reply");
+        assert_eq!(stdout["decision"], "block", "{stdout}");
+        assert_eq!(stdout["reason"], "not now");
+        assert_eq!(stdout["hookSpecificOutput"]["additionalContext"], "ctx");
+        let read = interpret(
+            Dialect::Lime,
+            &Event::UserPromptSubmit,
+            Some(0),
+            stdout.to_string().as_bytes(),
+            b"",
+        );
+        let HandlerResult::Response(response) = read else {
+            panic!("Codex would not read it: {read:?}")
+        };
+        assert_eq!(response.additional_context.as_deref(), Some("ctx"));
     }
 
     fn check(o: &Outcome) {

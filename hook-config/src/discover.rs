@@ -48,11 +48,18 @@ impl Environment {
         Self::default()
     }
 
-    /// The process's values of [`ENV_VARS`] and its current directory.
+    /// The process's values of [`ENV_VARS`] (and of the variables naming the homes of the
+    /// agents `hook relay` speaks for, [`RelayAgent::home_env`](hook_protocol::RelayAgent)) and
+    /// its current directory.
     pub fn from_process() -> Self {
+        let relay_homes = Dialect::ALL
+            .iter()
+            .filter_map(|dialect| dialect.rules().relay.as_ref().map(|agent| agent.home_env));
         let vars = ENV_VARS
             .iter()
-            .filter_map(|name| Some(((*name).to_owned(), std::env::var_os(name)?)))
+            .copied()
+            .chain(relay_homes)
+            .filter_map(|name| Some((name.to_owned(), std::env::var_os(name)?)))
             .collect();
         Environment {
             vars,
@@ -83,6 +90,13 @@ impl Environment {
     /// The current directory, if known.
     pub fn current_dir(&self) -> Option<&Path> {
         self.current_dir.as_deref()
+    }
+
+    /// This environment with no current directory: discovery then reads no project unless
+    /// one is given ([`LoadOptions::with_project`]).
+    pub fn without_current_dir(mut self) -> Self {
+        self.current_dir = None;
+        self
     }
 }
 
@@ -123,10 +137,19 @@ pub struct LoadOptions {
     pub relay: bool,
 }
 
-/// The folder, in the dialect's home and in the project's dialect folder, that holds the files
-/// `hook relay` reads: `~/.claude/hook-relay/settings.json`, `<project>/.claude/hook-relay/
-/// settings.json` (and `settings.local.json`); `~/.lime/hook-relay/config.toml`,
-/// `<project>/.lime/hook-relay/config.toml`.
+/// The folder, beside the relayed agent's own settings, that holds the files `hook relay`
+/// reads: in the agent's home (its [`RelayAgent::home_env`](hook_protocol::RelayAgent), else
+/// `~/` + its `home_dir`) and in the project's agent folder. Claude Code (verboo):
+/// `~/.claude/hook-relay/settings.json`, `<project>/.claude/hook-relay/settings.json` (and
+/// `settings.local.json`); Codex (lime): `$CODEX_HOME/hook-relay/config.toml` (`~/.codex`),
+/// `<project>/.codex/hook-relay/config.toml`.
+///
+/// The places of earlier versions, in the dialect's own home and project folder
+/// (`~/.lime/hook-relay/`, `<project>/.lime/hook-relay/`), are still read when the new file
+/// does not exist, with a warning ([`Discovery::warnings`]) that says where to move the file;
+/// when both exist, the new one is read and the warning says the old one is not. A `--home`
+/// given to discovery ([`LoadOptions::with_home`]) names the relay's user folder's parent
+/// itself: `<home>/hook-relay/`.
 pub const RELAY_DIR: &str = "hook-relay";
 
 impl LoadOptions {
@@ -210,9 +233,14 @@ pub struct ConfigFile {
     pub layer: Layer,
     /// Its path.
     pub path: PathBuf,
+    /// A hooks-only JSON file read beside the layer's settings file
+    /// ([`DialectRules::hooks_file`](hook_protocol::DialectRules), lime `hooks.json`): only its
+    /// `hooks` are read.
+    pub hooks_only: bool,
 }
 
-/// The files of one dialect, in merge order (managed, user, project, local).
+/// The files of one dialect, in merge order (managed, user, project, local; a layer's hooks
+/// file before its settings file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Discovery {
@@ -224,6 +252,9 @@ pub struct Discovery {
     pub project: Option<PathBuf>,
     /// The settings files, in merge order. Plugins are found through the user file.
     pub files: Vec<ConfigFile>,
+    /// What the loader should tell the user about where files are, as `(file, message)` (a
+    /// relay file read from the place of an earlier version, see [`RELAY_DIR`]).
+    pub warnings: Vec<(PathBuf, String)>,
 }
 
 impl Discovery {
@@ -232,11 +263,11 @@ impl Discovery {
         self.home.join("plugins")
     }
 
-    /// The user layer's file.
+    /// The user layer's settings file.
     pub fn user_file(&self) -> Option<&Path> {
         self.files
             .iter()
-            .find(|f| f.layer == Layer::User)
+            .find(|f| f.layer == Layer::User && !f.hooks_only)
             .map(|f| f.path.as_path())
     }
 }
@@ -284,20 +315,33 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     if let Some(path) = rules.managed_path.and_then(managed) {
         files.push(file(Layer::Managed, path));
     }
-    let relay = |dir: PathBuf| {
-        if options.relay {
-            dir.join(RELAY_DIR)
-        } else {
-            dir
-        }
+    let mut warnings = Vec::new();
+    let (user_dir, project_dir) = if options.relay {
+        let dirs = relay_dirs(options, &home, project.as_deref());
+        let user = pick_relay_dir(dirs.user, rules.config_file, &mut warnings);
+        let project = dirs
+            .project
+            .map(|dirs| pick_relay_dir(dirs, rules.config_file, &mut warnings));
+        (user, project)
+    } else {
+        (
+            home.clone(),
+            project.as_ref().map(|p| p.join(rules.home_dir)),
+        )
     };
-    files.push(file(
-        Layer::User,
-        relay(home.clone()).join(rules.config_file),
-    ));
-    if let Some(project) = &project {
-        let dir = relay(project.join(rules.home_dir));
-        files.push(file(Layer::Project, dir.join(rules.config_file)));
+    // The layer's hooks file (lime `hooks.json`), then its settings file, as Codex orders them.
+    let mut layer = |layer: Layer, dir: &Path| {
+        if let Some(name) = rules.hooks_file {
+            files.push(ConfigFile {
+                hooks_only: true,
+                ..file(layer, dir.join(name))
+            });
+        }
+        files.push(file(layer, dir.join(rules.config_file)));
+    };
+    layer(Layer::User, &user_dir);
+    if let Some(dir) = project_dir {
+        layer(Layer::Project, &dir);
         if let Some(local) = rules.local_config_file {
             files.push(file(Layer::Local, dir.join(local)));
         }
@@ -307,9 +351,188 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         home,
         project,
         files,
+        warnings,
     })
 }
 
+/// The relay's folders of one scope: where they are now, and where an earlier version kept
+/// them (`None` when that is the same place).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RelayDirs {
+    /// The folder of the relay's files now.
+    pub current: PathBuf,
+    /// The folder an earlier version used, if it differs.
+    pub legacy: Option<PathBuf>,
+}
+
+/// The relay's user and project folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RelayLocations {
+    /// The user's relay folder.
+    pub user: RelayDirs,
+    /// The project's relay folder, when there is a project.
+    pub project: Option<RelayDirs>,
+}
+
+/// Where `hook relay` keeps its files for `options.dialect` (see [`RELAY_DIR`]); `home` is the
+/// dialect's home as discovery found it.
+pub fn relay_dirs(options: &LoadOptions, home: &Path, project: Option<&Path>) -> RelayLocations {
+    let rules = options.dialect.rules();
+    let env = &options.env;
+    let agent = rules.relay.as_ref();
+    let user = match (&options.home, agent) {
+        (None, Some(agent)) => {
+            let agent_home = env
+                .var(agent.home_env)
+                .map(PathBuf::from)
+                .or_else(|| env.var("HOME").map(|h| Path::new(h).join(agent.home_dir)));
+            match agent_home {
+                Some(agent_home) => relay_pair(agent_home.join(RELAY_DIR), home.join(RELAY_DIR)),
+                None => relay_pair(home.join(RELAY_DIR), home.join(RELAY_DIR)),
+            }
+        }
+        _ => relay_pair(home.join(RELAY_DIR), home.join(RELAY_DIR)),
+    };
+    let project = project.map(|project| {
+        let agent_dir = agent.map_or(rules.home_dir, |agent| agent.home_dir);
+        relay_pair(
+            project.join(agent_dir).join(RELAY_DIR),
+            project.join(rules.home_dir).join(RELAY_DIR),
+        )
+    });
+    RelayLocations { user, project }
+}
+
+fn relay_pair(current: PathBuf, legacy: PathBuf) -> RelayDirs {
+    let legacy = (legacy != current).then_some(legacy);
+    RelayDirs { current, legacy }
+}
+
+/// The folder whose `file_name` is read: the current one, unless only the legacy one has
+/// the file; a warning says where to move a legacy file.
+fn pick_relay_dir(
+    dirs: RelayDirs,
+    file_name: &str,
+    warnings: &mut Vec<(PathBuf, String)>,
+) -> PathBuf {
+    let Some(legacy) = dirs.legacy else {
+        return dirs.current;
+    };
+    let old = legacy.join(file_name);
+    let new = dirs.current.join(file_name);
+    // `symlink_metadata`: a link counts as there (the loader reports a broken one).
+    let exists = |path: &Path| std::fs::symlink_metadata(path).is_ok();
+    match (exists(&new), exists(&old)) {
+        (false, true) => {
+            warnings.push((
+                old,
+                format!(
+                    "read from the place of an earlier version of `hook relay`: move it to {}",
+                    new.display()
+                ),
+            ));
+            legacy
+        }
+        (true, true) => {
+            warnings.push((
+                old,
+                format!(
+                    "not read: `hook relay` reads {} now (merge the two, then remove this one)",
+                    new.display()
+                ),
+            ));
+            dirs.current
+        }
+        _ => dirs.current,
+    }
+}
+
 fn file(layer: Layer, path: PathBuf) -> ConfigFile {
-    ConfigFile { layer, path }
+    ConfigFile {
+        layer,
+        path,
+        hooks_only: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn relay_files(home: &Path, project: &Path, dialect: Dialect) -> Discovery {
+        let env = Environment::empty().with_var("HOME", home.as_os_str());
+        let options = LoadOptions::new(dialect, env)
+            .with_project(project)
+            .for_relay();
+        discover(&options).unwrap()
+    }
+
+    #[test]
+    fn codex_relay_files_sit_beside_codexs_own_and_the_old_places_are_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let found = relay_files(&home, &project, Dialect::Lime);
+        let paths: Vec<_> = found.files.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                home.join(".codex/hook-relay/config.toml"),
+                project.join(".codex/hook-relay/config.toml"),
+            ]
+        );
+        assert!(found.warnings.is_empty());
+        // Only the old project file exists: it is read, with where to move it.
+        let old = project.join(".lime/hook-relay/config.toml");
+        std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+        std::fs::write(&old, "").unwrap();
+        let found = relay_files(&home, &project, Dialect::Lime);
+        assert_eq!(found.files[1].path, old);
+        assert_eq!(found.warnings.len(), 1);
+        assert!(
+            found.warnings[0].1.contains("move it to"),
+            "{:?}",
+            found.warnings
+        );
+        // Both exist: the new one is read, and the old one is said to be ignored.
+        let new = project.join(".codex/hook-relay/config.toml");
+        std::fs::create_dir_all(new.parent().unwrap()).unwrap();
+        std::fs::write(&new, "").unwrap();
+        let found = relay_files(&home, &project, Dialect::Lime);
+        assert_eq!(found.files[1].path, new);
+        assert!(
+            found.warnings[0].1.contains("not read"),
+            "{:?}",
+            found.warnings
+        );
+        // The agent's home variable moves the user folder.
+        let codex_home = dir.path().join("codex");
+        let env = Environment::empty()
+            .with_var("HOME", home.as_os_str())
+            .with_var("CODEX_HOME", codex_home.as_os_str());
+        let found = discover(&LoadOptions::new(Dialect::Lime, env).for_relay()).unwrap();
+        assert_eq!(
+            found.files[0].path,
+            codex_home.join("hook-relay/config.toml")
+        );
+    }
+
+    #[test]
+    fn claude_code_relay_files_are_where_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let found = relay_files(&home, &project, Dialect::Verboo);
+        let paths: Vec<_> = found.files.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                home.join(".claude/hook-relay/settings.json"),
+                project.join(".claude/hook-relay/settings.json"),
+                project.join(".claude/hook-relay/settings.local.json"),
+            ]
+        );
+    }
 }

@@ -52,6 +52,12 @@
 //! managed, user, project, local, plugin, session; within a file in file order (events in the
 //! order written, `preserve_order` for TOML).
 //!
+//! lime also reads a `hooks.json` (the plugin `hooks.json` shape: JSON, only `hooks`) beside
+//! `config.toml` in the user and project layers, before it, as Codex does
+//! ([`DialectRules::hooks_file`](hook_protocol::DialectRules)); when both files of a layer
+//! have hooks, both load and a warning names them. Its keys name it (`user:hooks.json:...`,
+//! `project:<path>/hooks.json:...`), so its hooks are trusted apart from the TOML's.
+//!
 //! Plugins: only the **user** file enables them (wuu `plugins.<name>.enabled`, verboo
 //! `enabledPlugins.<name>`, lime `[plugins.<name>] enabled`), in the order it lists them. The
 //! plugin is `<home>/plugins/<name>/`: `plugin.json` must have a `name` and a semver `version`
@@ -215,7 +221,7 @@ pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
     ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, ManagedSource,
-    RELAY_DIR, SessionHooks, discover,
+    RELAY_DIR, RelayDirs, RelayLocations, SessionHooks, discover, relay_dirs,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
 pub use fileread::{

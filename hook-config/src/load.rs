@@ -54,9 +54,15 @@ pub enum LoadError {
 pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     let discovery = discover(options)?;
     let dialect = options.dialect;
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = discovery
+        .warnings
+        .iter()
+        .map(|(file, warning)| Diagnostic::warning(file.display().to_string(), None, warning))
+        .collect();
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut seen_paths = Vec::new();
+    // The last hooks file (lime `hooks.json`) that had hooks: its layer and path.
+    let mut hooks_file: Option<(Layer, String)> = None;
     for file in &discovery.files {
         let owner = match (file.layer, &options.managed) {
             (Layer::Managed, ManagedSource::File(_)) => FileOwner::RootOrSelf,
@@ -85,15 +91,29 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             continue;
         }
         seen_paths.push(canonical);
-        let toml = dialect.rules().config_format == ConfigFormat::Toml;
-        let parsed = parse_document(
-            dialect,
-            &text,
-            &display,
-            toml,
-            DocKind::Settings(file.layer),
-            &mut diagnostics,
-        );
+        // A hooks file is JSON and holds only `hooks` (the plugin `hooks.json` shape).
+        let toml = dialect.rules().config_format == ConfigFormat::Toml && !file.hooks_only;
+        let kind = if file.hooks_only {
+            DocKind::HooksOnly
+        } else {
+            DocKind::Settings(file.layer)
+        };
+        let parsed = parse_document(dialect, &text, &display, toml, kind, &mut diagnostics);
+        let has_hooks = !parsed.handlers.is_empty() || !parsed.broken.is_empty();
+        if file.hooks_only {
+            hooks_file = has_hooks.then(|| (file.layer, display.clone()));
+        } else if let Some((_, json)) = hooks_file.take().filter(|(layer, _)| *layer == file.layer)
+            && has_hooks
+        {
+            // Both load, the hooks file first (as Codex, which warns the same way).
+            diagnostics.push(Diagnostic::warning(
+                json.clone(),
+                None,
+                format!(
+                    "loading hooks from both {json} and {display}; prefer a single file for this layer"
+                ),
+            ));
+        }
         sources.push((source, key_name, None, parsed));
     }
     let enabled: Vec<String> = sources

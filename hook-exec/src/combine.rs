@@ -6,8 +6,10 @@
 //!   the handlers that gave the winning decision (Claude Code 2.1 and Codex 0.169 both show the
 //!   model one reason); elsewhere every such reason is kept, in order, joined by a blank line
 //!   (Codex joins `Stop` continuation prompts so).
-//! - **`UserPromptSubmit` block**: the prompt is dropped, and so is every `additionalContext`
-//!   (both agents discard them with the prompt).
+//! - **`UserPromptSubmit` block or stop**: the prompt is dropped; every `additionalContext` is
+//!   dropped with it unless the dialect's rule
+//!   ([`dropped_prompt_keeps_context`](hook_protocol::DialectRules::dropped_prompt_keeps_context))
+//!   keeps it for the session's next turn (lime, as Codex; verboo drops it, as Claude Code).
 //! - **verboo `Stop`/`SubagentStop` context**: `additionalContext` continues the agent like a
 //!   block: the decision is `block` and the context is what the model gets next (Claude Code 2.1
 //!   takes another turn with it); the engine's stop-loop cap
@@ -89,7 +91,10 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
         winner = Decision::Continue;
         reasons.clear();
     }
-    if winner == Decision::Block && outcome.event == Event::UserPromptSubmit {
+    if (winner == Decision::Block || outcome.stop)
+        && outcome.event == Event::UserPromptSubmit
+        && !dialect.rules().dropped_prompt_keeps_context
+    {
         contexts.clear();
     }
     if matches!(outcome.event, Event::PreToolUse | Event::PermissionRequest) {
@@ -200,8 +205,9 @@ mod tests {
     }
 
     #[test]
-    fn a_blocked_prompt_drops_every_context() {
+    fn a_blocked_prompt_drops_every_context_in_verboo_and_keeps_it_in_lime() {
         for dialect in [Dialect::Verboo, Dialect::Lime] {
+            let kept = dialect.rules().dropped_prompt_keeps_context;
             let context = response(|r| {
                 r.additional_context = Some("ctx".into());
             });
@@ -214,13 +220,36 @@ mod tests {
                 ],
             );
             assert_eq!(outcome.decision, Decision::Block);
-            assert_eq!(outcome.additional_context, None, "{dialect}");
+            assert_eq!(
+                outcome.additional_context.as_deref(),
+                kept.then_some("ctx"),
+                "{dialect}"
+            );
             let outcome = combine(
                 dialect,
                 Event::UserPromptSubmit,
                 vec![finished("a", RunStatus::Ok, context)],
             );
             assert_eq!(outcome.additional_context.as_deref(), Some("ctx"));
+            // A stopped prompt is dropped too.
+            let outcome = combine(
+                dialect,
+                Event::UserPromptSubmit,
+                vec![finished(
+                    "a",
+                    RunStatus::Stopped,
+                    response(|r| {
+                        r.additional_context = Some("ctx".into());
+                        r.stop = Some(StopRequest::new(None));
+                    }),
+                )],
+            );
+            assert!(outcome.stop);
+            assert_eq!(
+                outcome.additional_context.as_deref(),
+                kept.then_some("ctx"),
+                "{dialect}"
+            );
         }
     }
 

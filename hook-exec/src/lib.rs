@@ -176,7 +176,8 @@
 //!   depends on where the variable sits (`'...'` inside `"..."` would reach the program with
 //!   its quotes), and only the shell knows that.
 //! - **How results combine** per event: the `combine` module (first block reason on tool calls, a
-//!   blocked prompt drops its context, verboo `Stop` context continues the agent).
+//!   blocked or stopped prompt drops its context in verboo and keeps it for the next turn in
+//!   lime, verboo `Stop` context continues the agent).
 //!
 //! # Cancellation: what survives and what does not
 //!

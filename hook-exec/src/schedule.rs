@@ -303,7 +303,7 @@ fn into_async_result(
     done: Finished,
 ) -> AsyncResult {
     let Finished { mut run, response } = done;
-    if run.status == RunStatus::Blocked {
+    if matches!(run.status, RunStatus::Blocked | RunStatus::Stopped) {
         run.status = RunStatus::Ok;
     }
     let mut result = AsyncResult {

@@ -25,13 +25,17 @@
 //!
 //! | event | a failed run |
 //! |---|---|
-//! | `PreToolUse` | `permissionDecision: "ask"` or `"defer"`; `"allow"` without `updatedInput` (a lime allow only rewrites); `updatedInput` without `"allow"`; `"deny"` or `decision: "block"` without a non-empty reason; legacy `decision: "approve"`; `reason` without `decision`; `continue: false`; `stopReason`; `suppressOutput: true` |
+//! | `PreToolUse` | `continue: false`; `stopReason`; `suppressOutput: true`; then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`): `permissionDecision: "ask"` or `"defer"`, `"allow"` without `updatedInput` (a lime allow only rewrites), `updatedInput` without `"allow"`, `"deny"` without a non-empty reason, `permissionDecisionReason` without `permissionDecision` (the legacy `decision`/`reason` beside it are ignored, with a warning); otherwise: legacy `decision: "approve"`, `reason` without `decision`, `decision: "block"` without a non-empty reason |
 //! | `PermissionRequest` | `updatedInput`, `updatedPermissions`, `interrupt: true`, `continue: false`, `stopReason`, `suppressOutput: true` |
-//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision` |
+//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision`, a block without a reason: none of them beside `continue: false`, which is read first |
+//! | `UserPromptSubmit`, `Stop`, `SubagentStop` | a block without a reason, unless beside `continue: false` (read first: the stop stands, the block and the run's context go) |
+//!
+//! The order of these checks is Codex's, listed event by event in `dialect/lime.rs`.
 //!
 //! And two readings differ from verboo's: a `PostToolUse` `continue: false` is a block whose
 //! reason (the `reason`, else `stopReason`, else "PostToolUse hook stopped execution") goes to
-//! the model while the turn goes on, as Codex 0.169 does, not a stop; `SubagentStart` ignores
+//! the model while the turn goes on, as Codex 0.169 does, not a stop (the run is `stopped`, as
+//! Codex reports it); `SubagentStart` ignores
 //! `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
 //! reason "PermissionRequest hook denied approval".
 //!
@@ -70,6 +74,7 @@ impl HandlerResult {
     /// The status of this run in an outcome's `runs`.
     pub fn status(&self) -> RunStatus {
         match self {
+            HandlerResult::Response(response) if response.stopped => RunStatus::Stopped,
             HandlerResult::Response(response) if response.decision == Some(Decision::Block) => {
                 RunStatus::Blocked
             }
@@ -113,6 +118,10 @@ pub struct Response {
     pub additional_context: Option<String>,
     /// The hook asked the agent to stop (`continue: false` in verboo and lime).
     pub stop: Option<StopRequest>,
+    /// The hook returned `continue: false` and the dialect obeyed it, whatever that does on
+    /// the event: a [`stop`](Self::stop), or lime `PostToolUse` feedback in place of the tool's
+    /// output. The run's status is then [`RunStatus::Stopped`].
+    pub stopped: bool,
     /// A message for the user.
     pub system_message: Option<String>,
     /// Hide the hook's output from the transcript.
@@ -432,6 +441,7 @@ fn judge(
                 response.stop = Some(StopRequest {
                     reason: fields.stop_reason.clone(),
                 });
+                response.stopped = true;
             }
             match fields.decision {
                 Some(ApproveOrBlock::Block) if effect.can_block() => {

@@ -188,6 +188,14 @@ pub enum RunStatus {
     Ok,
     /// It ran and blocked.
     Blocked,
+    /// It ran and returned `continue: false`, and the dialect obeyed it (verboo, lime; wuu
+    /// reads `continue: false` as a block, so its runs are `blocked`). Whatever else the output
+    /// said, this is its status, as Codex reports such a run (`Stopped`) even where the stop
+    /// is only feedback: a lime `PostToolUse` `continue: false` gives the model its reason in
+    /// place of the tool's output and the turn goes on (the outcome's `decision` is `block`,
+    /// `stop` false). On an event where the dialect ignores it (lime `SubagentStart`) or
+    /// refuses it (lime `PreToolUse`, `PermissionRequest`: a failed run) it is not `stopped`.
+    Stopped,
     /// It ran and failed, or its output could not be used; it made no decision.
     Failed,
     /// It ran out of time and was killed; it made no decision.
@@ -298,11 +306,16 @@ pub struct Outcome {
     /// rewritten input again. A hook never widens what the agent may do.
     pub updated_input: Option<Value>,
     /// All context for the model, joined by a blank line, or `None`.
+    ///
+    /// On a `UserPromptSubmit` that drops the prompt (a block, or `stop`) it is context for the
+    /// session's next turn: lime keeps it there, as Codex does; verboo drops it, as Claude Code
+    /// does ([`DialectRules::dropped_prompt_keeps_context`](crate::DialectRules)).
     pub additional_context: Option<String>,
     /// The same context hook by hook, in configuration order: what a front end shows to say
     /// which hook added what. Each text is the one joined into
     /// [`additional_context`](Self::additional_context) (after the dialect's per-hook limit);
-    /// empty when no hook added context, or when the context was dropped (a blocked prompt).
+    /// empty when no hook added context, or when the context was dropped (a dropped prompt in
+    /// verboo).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub additional_contexts: Vec<HookContext>,
     /// A hook asked the agent to stop (`continue: false`).

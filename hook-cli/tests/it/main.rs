@@ -13,6 +13,7 @@ mod new;
 mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
+mod relay_install;
 mod sdk_examples;
 mod side_files;
 mod signals;

@@ -448,3 +448,48 @@ fn hook_run_reads_what_the_agents_send_too() {
     assert_eq!(outcome["decision"], "block", "{outcome}");
     assert!(text(&out.stderr).contains("lone surrogate"));
 }
+
+#[test]
+fn session_start_announces_relay_hooks_that_will_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    // A project relay guard nobody trusted yet, on an event no agent entry starts the relay for.
+    let relay_file = project.join(".claude/hook-relay/settings.json");
+    std::fs::create_dir_all(relay_file.parent().unwrap()).unwrap();
+    let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": GUARD}]}]}});
+    std::fs::write(&relay_file, guard.to_string()).unwrap();
+    let home = verboo_home(dir.path(), json!({}));
+    // Claude Code's own settings: the relay entry on SessionStart only.
+    let claude = dir.path().join("claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    let entry = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+        "command": "hook relay --dialect verboo --event SessionStart # hook-relay-install"}]}]}});
+    std::fs::write(claude.join("settings.json"), entry.to_string()).unwrap();
+    let event = Event::SessionStart;
+    let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
+    let out = relay_env(
+        Dialect::Verboo,
+        &home,
+        &project,
+        &event,
+        &bytes,
+        &[("CLAUDE_CONFIG_DIR", claude.as_os_str())],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    let first = message.lines().next().unwrap();
+    assert!(
+        first.contains("will not run until you trust them") && first.contains("PreToolUse"),
+        "{message}"
+    );
+    assert!(
+        message.contains("no PreToolUse entry starts the relay"),
+        "{message}"
+    );
+    assert!(
+        message.contains("hook relay sync --dialect verboo"),
+        "{message}"
+    );
+}

@@ -505,3 +505,109 @@ fn a_missing_file_is_an_empty_layer() {
         "cannot find the lime home: set HOME, LIME_HOME or pass a home directory"
     );
 }
+
+/// lime reads `hooks.json` beside `config.toml` in the user and project layers, the JSON first
+/// (as Codex), with keys that name each file, and warns when both files of a layer have hooks.
+#[test]
+fn lime_hooks_json_beside_config_toml() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path();
+    let home = root.join("lime-home");
+    let user_json = write(
+        root,
+        "lime-home/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-json"}]}]}}"#,
+    );
+    let user_toml = write(
+        root,
+        "lime-home/config.toml",
+        r#"model = "o3"
+
+[[hooks.PreToolUse]]
+matcher = "Bash"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "user-toml"
+"#,
+    );
+    // The project has only a hooks.json: no warning for it.
+    let project_json = write(
+        root,
+        "project/.lime/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "project-json"}]}]}}"#,
+    );
+    let options = LoadOptions::new(Dialect::Lime, Environment::empty())
+        .with_home(&home)
+        .with_project(root.join("project"))
+        .without_managed();
+    let loaded = load_ok(&options);
+
+    let files: Vec<(Layer, bool, String)> = loaded
+        .discovery
+        .files
+        .iter()
+        .map(|f| {
+            let name = f.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            (f.layer, f.hooks_only, name.to_owned())
+        })
+        .collect();
+    assert_eq!(
+        files,
+        [
+            (Layer::User, true, "hooks.json".to_owned()),
+            (Layer::User, false, "config.toml".to_owned()),
+            (Layer::Project, true, "hooks.json".to_owned()),
+            (Layer::Project, false, "config.toml".to_owned()),
+        ]
+    );
+    assert_eq!(loaded.discovery.user_file(), Some(user_toml.as_path()));
+    assert_eq!(
+        shown(&loaded),
+        [format!(
+            "{}: loading hooks from both {} and {}; prefer a single file for this layer",
+            user_json.display(),
+            user_json.display(),
+            user_toml.display()
+        )]
+    );
+    let keys: Vec<String> = loaded
+        .registry
+        .handlers()
+        .iter()
+        .map(|h| h.key.clone())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "user:hooks.json:PreToolUse:Bash:0".to_owned(),
+            "user:config.toml:PreToolUse:Bash:0".to_owned(),
+            format!("project:{}:PreToolUse::0", project_json.display()),
+        ]
+    );
+    assert_eq!(
+        summaries(
+            loaded
+                .registry
+                .select(&Event::PreToolUse, Some("Bash"), None)
+        ),
+        ["user-json", "user-toml", "project-json"]
+    );
+
+    // Only the TOML: no warning. The other dialects read no hooks file.
+    std::fs::remove_file(&user_json).expect("remove hooks.json");
+    assert!(shown(&load_ok(&options)).is_empty());
+    for dialect in [Dialect::Wuu, Dialect::Verboo] {
+        let options = LoadOptions::new(dialect, Environment::empty())
+            .with_home(&home)
+            .with_project(root.join("project"))
+            .without_managed();
+        assert!(
+            load_ok(&options)
+                .discovery
+                .files
+                .iter()
+                .all(|f| !f.hooks_only),
+            "{dialect}"
+        );
+    }
+}

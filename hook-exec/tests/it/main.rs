@@ -12,6 +12,7 @@ mod errors;
 mod hostile;
 mod http;
 mod native;
+mod parity;
 mod project_cannot_weaken;
 mod side_files;
 mod vendor;

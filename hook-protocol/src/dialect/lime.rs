@@ -5,6 +5,27 @@
 //! validate there, but Codex fails the run and takes nothing from it, so lime does too. lime's
 //! own generated schemas encode those rules ([`output_schema_rules`]), so that they, validation
 //! and the engine give one verdict.
+//!
+//! # Order of checks
+//!
+//! Codex reads an output's fields in a fixed order per event (`codex-rs/hooks`: the output
+//! parser, then each event's handler), and the order decides what an output that says several
+//! things means. lime follows it; each line was checked against that source and, where a case
+//! shows it, against Codex 0.169 by `cargo xtask conformance codex`:
+//!
+//! | event | order |
+//! |---|---|
+//! | `PreToolUse` | `continue: false`, `stopReason`, `suppressOutput` refused (that order); then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`), that decision alone (`updatedInput` needs `allow`, `allow` needs `updatedInput`, `ask`/`defer` refused, `deny` needs a reason, a `permissionDecisionReason` needs a `permissionDecision`) and the legacy `decision`/`reason` are ignored; otherwise the legacy ones (`approve` refused, `reason` without `decision` refused, a block needs a reason); context only from a run that passed |
+//! | `PermissionRequest` | `continue: false`, `stopReason`, `suppressOutput` refused; then `updatedInput`, `updatedPermissions`, `interrupt: true` refused; then the decision (a deny without a message gets Codex's) |
+//! | `PostToolUse` | **`continue: false` first**: the run is `stopped` and its feedback (`reason`, else `stopReason`, else Codex's text) replaces the tool's output, whatever else the output says; only then `suppressOutput`, `updatedMCPToolOutput`, `reason` without `decision` and a block without a reason are refused; the context is kept unless one of those would have refused the output |
+//! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`DialectRules::dropped_prompt_keeps_context`]); no `reason`-without-`decision` check |
+//! | `Stop`, `SubagentStop` | **`continue: false` first** (`stopped`; a block beside it is dropped); then a block without a reason refused; then the block; plain text refused |
+//! | `SessionStart`, `PreCompact`, `PostCompact` | `continue: false` stops (`stopped`); no decision |
+//! | `SubagentStart` | `continue: false` ignored (with a warning); context only |
+//!
+//! A block without a reason beside `continue: false` on `UserPromptSubmit`, `Stop` or
+//! `SubagentStop` is dropped with the run's context (Codex's `invalid_block_reason` there), and
+//! the stop stands.
 
 use serde_json::Value;
 
@@ -35,6 +56,10 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".lime",
     config_file: "config.toml",
     local_config_file: None,
+    // Codex reads `hooks.json` beside `config.toml` in each layer's folder (`$CODEX_HOME`,
+    // `<project>/.codex`), the JSON first, and warns when both have hooks
+    // (`codex-rs/hooks/src/engine/discovery.rs`); its users have such files.
+    hooks_file: Some("hooks.json"),
     managed_path: Some("/etc/lime/managed_config.toml"),
     // lime keeps its trust store in `[hooks.state."<key>"]`: not an event.
     reserved_hooks_keys: &["state"],
@@ -104,6 +129,8 @@ pub(super) static RULES: DialectRules = DialectRules {
             E::SubagentStop,
             E::Stop,
         ],
+        session_event: &E::SessionStart,
+        default_timeout: 600,
     }),
     env_file_events: &[],
     field_case: FieldCase::Camel,
@@ -113,6 +140,14 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: Some(10_000),
     continue_false: ContinueFalse::Stops,
     stop_context_blocks: false,
+    // A lime `PostToolUse` `continue: false` is feedback already (the model gets it in place
+    // of the tool's output); `PreToolUse` refuses `continue: false`.
+    stop_reason_in_history: false,
+    // Codex 0.169 drops a blocked or stopped prompt but keeps its hooks' `additionalContext`:
+    // on the next turn of the session (`codex exec resume`) the model receives it as a
+    // developer message (measured by the conformance cases `prompt-block-with-context` and
+    // `prompt-continue-false-with-context`, over two turns).
+    dropped_prompt_keeps_context: true,
     denied_permission_message: Some(DENIED_APPROVAL),
     nonzero_exit,
     read_output,
@@ -210,11 +245,34 @@ fn refine_output(
     fields: &mut OutputFields,
     warnings: &mut Vec<String>,
 ) -> Option<HandlerResult> {
+    // Codex reads `continue: false` before every other check on the events that obey it (see
+    // the module docs, "Order of checks").
+    if let Some(feedback) = post_tool_use_stop(event, fields) {
+        return Some(HandlerResult::Response(feedback));
+    }
     if let Some(why) = refused(event, fields) {
         return Some(HandlerResult::Failed(Failure::Refused(why)));
     }
-    if let Some(feedback) = post_tool_use_stop(event, fields) {
-        return Some(HandlerResult::Response(feedback));
+    if *event == E::PreToolUse
+        && decides_in_specific(fields)
+        && (fields.decision.is_some() || fields.reason.is_some())
+    {
+        fields.decision = None;
+        fields.reason = None;
+        warnings.push(format!(
+            "the top-level `decision` and `reason` have no effect beside `hookSpecificOutput`'s decision on {event}"
+        ));
+    }
+    if stops_first(event, fields) && fields.decision == Some(ApproveOrBlock::Block) {
+        // A stop with a block Codex would refuse (no reason): Codex takes the stop and drops
+        // the block, and with it the run's context (its `invalid_block_reason`).
+        if blank(fields.reason.as_ref()) {
+            fields.decision = None;
+            fields.additional_context = None;
+            warnings.push(format!(
+                "`decision: \"block\"` without a `reason` has no effect beside `continue: false` on {event}"
+            ));
+        }
     }
     if *event == E::SubagentStart && fields.continue_ == Some(false) {
         // Codex stops only on SessionStart; SubagentStart ignores `continue: false`.
@@ -232,13 +290,13 @@ fn refused(event: &Event, fields: &OutputFields) -> Option<String> {
     if let Some(why) = refusal(event, fields) {
         return Some(why);
     }
-    // A `PostToolUse` `continue: false` is feedback with a reason of its own (see
-    // `post_tool_use_stop`): its block needs no `reason`.
-    let stops_post_tool_use = *event == E::PostToolUse && fields.continue_ == Some(false);
+    // Where `continue: false` is read first, a block without a reason beside it is no
+    // refusal (Codex takes the stop; see `refine_output`).
     let can_block = RULES.block_effect(event).can_block();
     if fields.decision == Some(ApproveOrBlock::Block)
         && can_block
-        && !stops_post_tool_use
+        && !stops_first(event, fields)
+        && !(*event == E::PreToolUse && decides_in_specific(fields))
         && blank(fields.reason.as_ref())
     {
         return Some(format!(
@@ -319,13 +377,15 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
             if let Some(refused) = common() {
                 return Some(refused);
             }
-            if fields.decision == Some(ApproveOrBlock::Approve) {
-                return unsupported(
-                    "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
-                );
-            }
-            if let Some(refused) = reason_alone() {
-                return Some(refused);
+            // Codex checks the legacy `decision`/`reason` only when `hookSpecificOutput` makes
+            // no decision of its own (see `decides_in_specific`).
+            if !decides_in_specific(fields) {
+                if fields.decision == Some(ApproveOrBlock::Approve) {
+                    return unsupported(
+                        "`decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
+                    );
+                }
+                return reason_alone();
             }
             match permission {
                 Some(PermissionDecision::Ask) => unsupported("`permissionDecision: \"ask\"`"),
@@ -344,10 +404,15 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
                 _ if fields.updated_input.is_some() => Some(format!(
                     "{event} hook returned `updatedInput` without `permissionDecision: \"allow\"`"
                 )),
+                None if fields.permission_decision_reason.is_some() => Some(format!(
+                    "{event} hook returned `permissionDecisionReason` without `permissionDecision`"
+                )),
                 _ => None,
             }
         }
         Event::PermissionRequest => common(),
+        // `continue: false` first: it is feedback, whatever else the output says.
+        Event::PostToolUse if fields.continue_ == Some(false) => None,
         Event::PostToolUse => {
             if fields.suppress_output == Some(true) {
                 unsupported("`suppressOutput`")
@@ -361,23 +426,69 @@ fn refusal(event: &Event, fields: &OutputFields) -> Option<String> {
     }
 }
 
-/// A lime `PostToolUse` `continue: false`: Codex 0.169 sends the text to the model as
-/// feedback in place of the tool's result and the turn goes on (measured), so it is a block
-/// with that reason, not a stop.
+/// Whether a `PreToolUse` output decides in `hookSpecificOutput` (`permissionDecision`,
+/// `permissionDecisionReason` or `updatedInput`): Codex then reads that decision alone and
+/// ignores the legacy top-level `decision` and `reason`, whatever they say.
+fn decides_in_specific(fields: &OutputFields) -> bool {
+    fields.permission_decision.is_some()
+        || fields.permission_decision_reason.is_some()
+        || fields.updated_input.as_ref().is_some_and(|v| !v.is_null())
+}
+
+/// The events on which Codex reads `continue: false` before any other check of the output:
+/// the run is `Stopped` whatever else it says (a block without a reason, a `reason` without
+/// `decision`, `suppressOutput`...). `PreToolUse` and `PermissionRequest` refuse it instead,
+/// and `SubagentStart` ignores it.
+fn stops_first(event: &Event, fields: &OutputFields) -> bool {
+    fields.continue_ == Some(false)
+        && matches!(
+            event,
+            E::SessionStart
+                | E::UserPromptSubmit
+                | E::PostToolUse
+                | E::PreCompact
+                | E::PostCompact
+                | E::Stop
+                | E::SubagentStop
+        )
+}
+
+/// A lime `PostToolUse` `continue: false`, read before every other check of the output (as
+/// Codex does): Codex 0.169 reports the run `Stopped`, sends the text to the model as feedback
+/// in place of the tool's result, and the turn goes on (measured), so it is a block with that
+/// reason (the run `stopped`), not a stop. The text is the `reason` (trimmed), else the
+/// `stopReason`, else "PostToolUse hook stopped execution". The run's context is kept unless
+/// Codex would have refused the rest of the output (`suppressOutput`, `updatedMCPToolOutput`,
+/// a block without a reason).
 fn post_tool_use_stop(event: &Event, fields: &mut OutputFields) -> Option<Response> {
     if *event != Event::PostToolUse || fields.continue_ != Some(false) {
         return None;
     }
-    let reason = [fields.reason.take(), fields.stop_reason.take()]
-        .into_iter()
-        .flatten()
-        .find(|text| !text.trim().is_empty())
+    let refused_rest = fields.suppress_output == Some(true)
+        || fields.updated_mcp_tool_output.is_some()
+        || (fields.decision == Some(ApproveOrBlock::Block) && blank(fields.reason.as_ref()));
+    let reason = fields
+        .reason
+        .take()
+        .map(|reason| reason.trim().to_owned())
+        .filter(|reason| !reason.is_empty())
+        .or_else(|| fields.stop_reason.take())
         .unwrap_or_else(|| POST_TOOL_USE_STOPPED.to_owned());
+    let additional_context = fields.additional_context.take().filter(|_| !refused_rest);
+    let warnings = if refused_rest {
+        vec![format!(
+            "beside `continue: false` on {event}, an output lime would refuse otherwise gives no context"
+        )]
+    } else {
+        Vec::new()
+    };
     Some(Response {
         decision: Some(Decision::Block),
         reason: Some(reason),
-        additional_context: fields.additional_context.take(),
+        additional_context,
         system_message: fields.system_message.take(),
+        stopped: true,
+        warnings,
         ..Response::default()
     })
 }
@@ -438,16 +549,62 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
         })
     };
     let specific = |rule: Value| json!({"properties": {"hookSpecificOutput": rule}});
+    // An output with `continue: false`, which Codex reads before the other checks on the
+    // events that obey it.
+    let stopped = json!({
+        "required": ["continue"],
+        "properties": {"continue": {"const": false}}
+    });
+    // `rule`, except where `condition` holds (`when` says where, for the description).
+    let unless = |condition: &Value, when: &str, rule: Value| {
+        json!({
+            "description": format!(
+                "{} (unless {when})",
+                rule["description"].as_str().unwrap_or_default()
+            ),
+            "if": condition,
+            "else": rule
+        })
+    };
+    let unless_stopped = |rule: Value| unless(&stopped, "`continue: false`", rule);
     let mut rules = Vec::new();
     match event {
         E::PreToolUse => {
             rules.extend([no_continue_false, no_stop_reason, no_suppress_output]);
-            rules.push(json!({
+            // The legacy top-level `decision` and `reason` are read (and checked) only when
+            // `hookSpecificOutput` makes no decision of its own.
+            let present = |field: &str| {
+                json!({
+                    "required": [field],
+                    "properties": {field: {"not": {"type": "null"}}}
+                })
+            };
+            let decides_in_specific = json!({
+                "required": ["hookSpecificOutput"],
+                "properties": {"hookSpecificOutput": {
+                    "type": "object",
+                    "anyOf": [
+                        present("permissionDecision"),
+                        present("permissionDecisionReason"),
+                        present("updatedInput")
+                    ]
+                }}
+            });
+            let legacy =
+                |rule: Value| unless(&decides_in_specific, "`hookSpecificOutput` decides", rule);
+            rules.push(legacy(json!({
                 "description": "lime refuses the legacy `decision: \"approve\"`; allow with `permissionDecision: \"allow\"` and an `updatedInput`",
                 "properties": {"decision": {"enum": ["block"]}}
+            })));
+            rules.push(legacy(reason_needs_decision));
+            rules.push(legacy(block_needs_reason(None)));
+            let mut reason_alone = specific(json!({
+                "if": present("permissionDecisionReason"),
+                "then": present("permissionDecision")
             }));
-            rules.push(reason_needs_decision);
-            rules.push(block_needs_reason(None));
+            reason_alone["description"] =
+                "lime refuses a `permissionDecisionReason` without `permissionDecision`".into();
+            rules.push(reason_alone);
             let mut ask = specific(
                 json!({"properties": {"permissionDecision": {"enum": ["allow", "deny"]}}}),
             );
@@ -493,17 +650,24 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
             })));
         }
         E::PostToolUse => {
-            rules.push(no_suppress_output);
-            rules.push(specific(json!({
-                "description": "lime refuses `updatedMCPToolOutput`",
+            // `continue: false` is read first: it turns the output into feedback with a
+            // reason of its own, whatever else it says, so every other rule holds only
+            // without it.
+            let mut updated_mcp = specific(json!({
                 "properties": {"updatedMCPToolOutput": {"type": "null"}}
-            })));
-            rules.push(reason_needs_decision);
-            // `continue: false` turns the block into feedback with a reason of its own.
-            rules.push(block_needs_reason(Some(json!({
-                "required": ["continue"],
-                "properties": {"continue": {"const": false}}
-            }))));
+            }));
+            updated_mcp["description"] = "lime refuses `updatedMCPToolOutput`".into();
+            for rule in [
+                no_suppress_output,
+                updated_mcp,
+                reason_needs_decision,
+                block_needs_reason(None),
+            ] {
+                rules.push(unless_stopped(rule));
+            }
+        }
+        E::UserPromptSubmit | E::Stop | E::SubagentStop => {
+            rules.push(block_needs_reason(Some(stopped.clone())));
         }
         _ if RULES.block_effect(event).can_block() => rules.push(block_needs_reason(None)),
         _ => {}

@@ -151,6 +151,11 @@ pub struct DialectRules {
     /// The personal, uncommitted project file beside the project file (verboo
     /// `settings.local.json`).
     pub local_config_file: Option<&'static str>,
+    /// A JSON file of hooks alone (the plugin `hooks.json` shape) read beside
+    /// [`config_file`](Self::config_file) in the user and project layers, before it; when
+    /// both files of a layer have hooks, both load and a warning says so (lime: `hooks.json`,
+    /// as Codex reads one beside `config.toml`).
+    pub hooks_file: Option<&'static str>,
     /// The fixed system path of the administrator's managed file, if the dialect has one.
     pub managed_path: Option<&'static str>,
     /// Keys under `hooks` that are not events (lime keeps its trust state in
@@ -236,6 +241,16 @@ pub struct DialectRules {
     /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
     /// given to the model as a block's reason).
     pub stop_context_blocks: bool,
+    /// Whether the `stopReason` of a `continue: false` on a tool event (`PreToolUse`,
+    /// `PostToolUse`) stays in the session's history with the tool's result, so the model
+    /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
+    /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
+    pub stop_reason_in_history: bool,
+    /// Whether the `additionalContext` of a `UserPromptSubmit` that drops the prompt (a block,
+    /// or `continue: false`) stays in the outcome. When it does, the agent gives it to the model
+    /// on the session's next turn, as Codex does (a developer message); when it does not, it is
+    /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
+    pub dropped_prompt_keeps_context: bool,
     /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
     pub denied_permission_message: Option<&'static str>,
     /// What a run that exited with a non-zero code means: `(event, code, stdout, stderr)`.
@@ -362,9 +377,18 @@ pub struct RelayAgent {
     pub config_file: &'static str,
     /// That file's format.
     pub config_format: ConfigFormat,
-    /// The events it sends; `hook relay install` gives each one relay entry (lime: all but
-    /// its own `SessionEnd` and `Interrupt`, which Codex does not have).
+    /// The events it sends (lime: all but its own `SessionEnd` and `Interrupt`, which Codex
+    /// does not have). `hook relay install` gives one of them a relay entry only where relay
+    /// hooks are.
     pub events: &'static [Event],
+    /// The event whose relay entry is installed whenever any relay hook exists, with no
+    /// matcher, so the relay can tell the user at the start of every session which relay hooks
+    /// are untrusted or unreached (`SessionStart`).
+    pub session_event: &'static Event,
+    /// The timeout, in seconds, the agent gives a handler that sets none: the relay entry's
+    /// timeout is the largest of its hooks' (each defaulting to the dialect's own) plus a
+    /// margin, and this where only `session_event` has an entry.
+    pub default_timeout: u64,
 }
 
 /// How handlers are written under an event.

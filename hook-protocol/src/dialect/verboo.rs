@@ -29,6 +29,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".claude",
     config_file: "settings.json",
     local_config_file: Some("settings.local.json"),
+    // Claude Code reads hooks from its settings files only.
+    hooks_file: None,
     managed_path: Some("/etc/claude-code/managed-settings.json"),
     reserved_hooks_keys: &[],
     trust_state_in_config: false,
@@ -87,6 +89,8 @@ pub(super) static RULES: DialectRules = DialectRules {
         config_file: "settings.json",
         config_format: ConfigFormat::Json,
         events: EVENTS,
+        session_event: &E::SessionStart,
+        default_timeout: 600,
     }),
     env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
     field_case: FieldCase::Camel,
@@ -96,6 +100,15 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Stops,
     stop_context_blocks: true,
+    // Claude Code 2.1 ends the turn and appends "PostToolUse:Bash hook stopped continuation:
+    // <stopReason>" to the tool's result: the model reads it on the next prompt (measured by
+    // the conformance cases `post-continue-false` and `pre-continue-false`, over two turns).
+    stop_reason_in_history: true,
+    // Claude Code 2.1 discards a blocked or stopped prompt's `additionalContext` with the
+    // prompt: the next prompt's model request does not carry it (measured by the conformance
+    // cases `prompt-block-with-context` and `prompt-continue-false-with-context`, over two
+    // turns).
+    dropped_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,

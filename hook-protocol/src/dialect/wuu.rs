@@ -28,6 +28,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     home_dir: ".wuu",
     config_file: "config.json",
     local_config_file: None,
+    // The wuu seed names `config.json` only.
+    hooks_file: None,
     managed_path: None,
     reserved_hooks_keys: &[],
     trust_state_in_config: false,
@@ -66,6 +68,11 @@ pub(super) static RULES: DialectRules = DialectRules {
     context_limit: None,
     continue_false: ContinueFalse::Blocks,
     stop_context_blocks: false,
+    // wuu has no stop: `continue: false` blocks.
+    stop_reason_in_history: false,
+    // wuu takes no context on `UserPromptSubmit` at all (its seed: `additional_context` after
+    // a successful `PostToolUse` only), so there is none to keep.
+    dropped_prompt_keeps_context: false,
     denied_permission_message: None,
     nonzero_exit,
     read_output,

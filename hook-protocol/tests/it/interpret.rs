@@ -970,3 +970,176 @@ fn verboo_misspelt_fields_are_ignored_with_a_did_you_mean() {
         ]
     );
 }
+
+/// The response of a run that must have been read.
+fn response_of(dialect: Dialect, event: &Event, stdout: &str) -> hook_protocol::Response {
+    match interpret(dialect, event, Some(0), stdout.as_bytes(), b"") {
+        HandlerResult::Response(response) => response,
+        other => panic!("{dialect} {event} {stdout}: expected a response, got {other:?}"),
+    }
+}
+
+/// lime reads `continue: false` before every other check where Codex does: on `PostToolUse` a
+/// `reason` without `decision` beside it is its feedback, not a refusal; the run is `stopped`.
+/// The schema gives the same verdict.
+#[test]
+fn lime_post_tool_use_continue_false_is_read_before_reason_without_decision() {
+    let stdout = r#"{"continue":false,"stopReason":"halt after bash","reason":"the tool output looked wrong"}"#;
+    let result = interpret(Lime, &Event::PostToolUse, Some(0), stdout.as_bytes(), b"");
+    assert_eq!(result.status(), RunStatus::Stopped);
+    let response = response_of(Lime, &Event::PostToolUse, stdout);
+    assert_eq!(response.decision, Some(Decision::Block));
+    assert_eq!(
+        response.reason.as_deref(),
+        Some("the tool output looked wrong")
+    );
+    assert_eq!(response.stop, None, "the turn goes on");
+    hook_protocol::validate_output(Lime, &Event::PostToolUse, stdout.as_bytes())
+        .expect("the schema agrees");
+    // Without `continue: false` the same `reason` is refused.
+    let alone = interpret(
+        Lime,
+        &Event::PostToolUse,
+        Some(0),
+        br#"{"reason":"the tool output looked wrong"}"#,
+        b"",
+    );
+    assert_eq!(alone.status(), RunStatus::Failed, "{alone:?}");
+    // Beside an output Codex would refuse, the stop still stands; the context goes.
+    for refused in [
+        r#"{"continue":false,"suppressOutput":true,"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#,
+        r#"{"continue":false,"decision":"block","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#,
+    ] {
+        let response = response_of(Lime, &Event::PostToolUse, refused);
+        assert!(response.stopped, "{refused}");
+        assert_eq!(
+            response.reason.as_deref(),
+            Some("PostToolUse hook stopped execution")
+        );
+        assert_eq!(response.additional_context, None, "{refused}");
+        assert_eq!(response.warnings.len(), 1, "{refused}");
+        hook_protocol::validate_output(Lime, &Event::PostToolUse, refused.as_bytes())
+            .expect("the schema agrees");
+    }
+    // A valid output keeps its context beside the stop.
+    let kept = response_of(
+        Lime,
+        &Event::PostToolUse,
+        r#"{"continue":false,"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#,
+    );
+    assert_eq!(kept.additional_context.as_deref(), Some("ctx"));
+}
+
+/// On lime `UserPromptSubmit`, `Stop` and `SubagentStop` a block without a reason beside
+/// `continue: false` is no refusal: Codex takes the stop (the run `stopped`) and drops the
+/// block and the run's context.
+#[test]
+fn lime_continue_false_comes_before_block_without_reason() {
+    for (event, name) in [
+        (Event::UserPromptSubmit, "UserPromptSubmit"),
+        (Event::Stop, "Stop"),
+        (Event::SubagentStop, "SubagentStop"),
+    ] {
+        let stdout = r#"{"continue":false,"stopReason":"pause","decision":"block"}"#;
+        let result = interpret(Lime, &event, Some(0), stdout.as_bytes(), b"");
+        assert_eq!(result.status(), RunStatus::Stopped, "{name}: {result:?}");
+        let response = response_of(Lime, &event, stdout);
+        assert_eq!(response.decision, None, "{name}");
+        assert_eq!(
+            response.stop.and_then(|s| s.reason).as_deref(),
+            Some("pause")
+        );
+        hook_protocol::validate_output(Lime, &event, stdout.as_bytes())
+            .unwrap_or_else(|e| panic!("{name}: the schema agrees: {e}"));
+        // Without the stop, the same block is refused.
+        let alone = interpret(Lime, &event, Some(0), br#"{"decision":"block"}"#, b"");
+        assert_eq!(alone.status(), RunStatus::Failed, "{name}");
+    }
+    // The stop keeps a prompt's context for the next turn, as Codex does.
+    let response = response_of(
+        Lime,
+        &Event::UserPromptSubmit,
+        r#"{"continue":false,"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx"}}"#,
+    );
+    assert!(response.stopped);
+    assert_eq!(response.additional_context.as_deref(), Some("ctx"));
+}
+
+/// `stopped` is the status of a run whose `continue: false` the dialect obeyed: verboo and
+/// lime (where the event takes it); wuu reads `continue: false` as a block (`blocked`).
+#[test]
+fn continue_false_runs_are_stopped_where_it_stops() {
+    let stop = br#"{"continue":false,"stopReason":"enough"}"#;
+    let status = |dialect, event: &Event| interpret(dialect, event, Some(0), stop, b"").status();
+    assert_eq!(status(Verboo, &Event::PreToolUse), RunStatus::Stopped);
+    assert_eq!(status(Verboo, &Event::Stop), RunStatus::Stopped);
+    assert_eq!(status(Lime, &Event::Stop), RunStatus::Stopped);
+    assert_eq!(status(Lime, &Event::SessionStart), RunStatus::Stopped);
+    assert_eq!(status(Lime, &Event::PostToolUse), RunStatus::Stopped);
+    // Refused (Codex fails the run) and ignored (with a warning).
+    assert_eq!(status(Lime, &Event::PreToolUse), RunStatus::Failed);
+    assert_eq!(status(Lime, &Event::PermissionRequest), RunStatus::Failed);
+    assert_eq!(status(Lime, &Event::SubagentStart), RunStatus::Ok);
+    let wuu = interpret(
+        Wuu,
+        &Event::PreToolUse,
+        Some(0),
+        br#"{"continue":false,"reason":"no"}"#,
+        b"",
+    );
+    assert_eq!(wuu.status(), RunStatus::Blocked);
+    // A `stopped` run's status beats its block: the stop is what Codex reports.
+    let both = interpret(
+        Verboo,
+        &Event::Stop,
+        Some(0),
+        br#"{"continue":false,"decision":"block","reason":"keep going"}"#,
+        b"",
+    );
+    assert_eq!(both.status(), RunStatus::Stopped);
+}
+
+/// lime `PreToolUse`, as Codex reads it: when `hookSpecificOutput` decides (a
+/// `permissionDecision`, a `permissionDecisionReason` or an `updatedInput`), the legacy
+/// top-level `decision` and `reason` are neither checked nor obeyed; a
+/// `permissionDecisionReason` alone is refused. The schema gives the same verdict.
+#[test]
+fn lime_pre_tool_use_reads_the_specific_decision_before_the_legacy_one() {
+    let event = Event::PreToolUse;
+    let deny = r#"{"reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no pushes"}}"#;
+    let response = response_of(Lime, &event, deny);
+    assert_eq!(response.decision, Some(Decision::Block));
+    assert_eq!(response.reason.as_deref(), Some("no pushes"));
+    let approve_beside_deny = r#"{"decision":"approve","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no pushes"}}"#;
+    assert_eq!(
+        response_of(Lime, &event, approve_beside_deny).decision,
+        Some(Decision::Block)
+    );
+    let block_beside_rewrite = r#"{"decision":"block","reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#;
+    let response = response_of(Lime, &event, block_beside_rewrite);
+    assert_eq!(response.decision, Some(Decision::Allow));
+    assert_eq!(
+        response.updated_input,
+        Some(serde_json::json!({"command": "ls"}))
+    );
+    assert!(!response.warnings.is_empty(), "the ignored fields are said");
+    for valid in [deny, approve_beside_deny, block_beside_rewrite] {
+        hook_protocol::validate_output(Lime, &event, valid.as_bytes())
+            .unwrap_or_else(|e| panic!("{valid}: {e}"));
+    }
+    let reason_alone =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"why"}}"#;
+    let result = interpret(Lime, &event, Some(0), reason_alone.as_bytes(), b"");
+    assert_eq!(result.status(), RunStatus::Failed, "{result:?}");
+    assert!(hook_protocol::validate_output(Lime, &event, reason_alone.as_bytes()).is_err());
+    // Without a specific decision, the legacy checks hold.
+    for refused in [
+        r#"{"reason":"why"}"#,
+        r#"{"decision":"approve"}"#,
+        r#"{"decision":"block"}"#,
+    ] {
+        let result = interpret(Lime, &event, Some(0), refused.as_bytes(), b"");
+        assert_eq!(result.status(), RunStatus::Failed, "{refused}");
+        assert!(hook_protocol::validate_output(Lime, &event, refused.as_bytes()).is_err());
+    }
+}

@@ -26,6 +26,9 @@ pub(crate) struct Hook {
     /// two handlers differ only in the other fields. What it prints is that hook's, and its stdin
     /// is captured under that hook's index.
     pub(crate) same_as: Option<usize>,
+    /// It prints `stdout` (and exits with `exit`) the first time only; later runs (a later
+    /// turn of the session) print nothing and exit 0.
+    pub(crate) once: bool,
 }
 
 /// A hook with the defaults: no matcher, silent, exit 0, 5 s timeout.
@@ -41,6 +44,7 @@ pub(crate) const fn hook() -> Hook {
         background: false,
         shell: "",
         same_as: None,
+        once: false,
     }
 }
 
@@ -109,6 +113,14 @@ pub(crate) struct Case {
     /// Codex only: a text of Codex's own that must reach the model (and be the engine's
     /// `reason`), such as its default denial message.
     pub(crate) codex_text: Option<&'static str>,
+    /// The agent is run a second time on the same session (Codex `exec resume <session id>`, Claude
+    /// Code `--continue`) with a second prompt, and what the model receives on that turn is
+    /// compared too: the effects a hook has on a later turn (a blocked prompt's context, a
+    /// Stop hook's continuation, `CLAUDE_ENV_FILE`, a `PostToolUse` replacement).
+    pub(crate) second_turn: bool,
+    /// The tool command the fake model asks for at the start of the second turn (`{MARKER2}`
+    /// becomes the second marker file); `None`: it answers with text.
+    pub(crate) later_command: Option<&'static str>,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -124,6 +136,16 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         answer_delay: 0,
         patch: false,
         codex_text: None,
+        second_turn: false,
+        later_command: None,
+    }
+}
+
+/// `case`, run over two turns of one session (see [`Case::second_turn`]).
+fn two_turns(case: Case) -> Case {
+    Case {
+        second_turn: true,
+        ..case
     }
 }
 
@@ -234,13 +256,45 @@ pub(crate) fn all() -> Vec<Case> {
             pre,
             vec![bash(out(r#"{"reason":"REASON_TOKEN reason"}"#))],
         ),
-        case(
+        // Codex's order of checks: a decision in `hookSpecificOutput` is read alone; the legacy
+        // `decision`/`reason` beside it are neither checked nor obeyed.
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-legacy-reason-beside-deny",
+                pre,
+                vec![bash(out(
+                    r#"{"reason":"legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN deny"}}"#,
+                ))],
+            )
+        },
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-legacy-block-beside-rewrite",
+                pre,
+                vec![bash(out(
+                    r#"{"decision":"block","reason":"REASON_TOKEN legacy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"{REWRITE}"}}}"#,
+                ))],
+            )
+        },
+        Case {
+            only: Only::Codex,
+            ..case(
+                "pre-decision-reason-alone",
+                pre,
+                vec![bash(out(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecisionReason":"REASON_TOKEN reason"}}"#,
+                ))],
+            )
+        },
+        two_turns(case(
             "pre-continue-false",
             pre,
             vec![bash(out(
                 r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#,
             ))],
-        ),
+        )),
         case(
             "pre-plain-text",
             pre,
@@ -346,14 +400,30 @@ pub(crate) fn all() -> Vec<Case> {
     }
     let post = "PostToolUse";
     cases.extend([
-        case("post-block", post, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN post"}"#)]),
+        two_turns(case("post-block", post, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN post"}"#)])),
         case("post-exit2", post, vec![code(2, "REASON_TOKEN post exit2")]),
         case(
             "post-context",
             post,
             vec![out(r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"CONTEXT_TOKEN post"}}"#)],
         ),
-        case("post-continue-false", post, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        two_turns(case("post-continue-false", post, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)])),
+        // `continue: false` is read before the `reason`-needs-`decision` check (Codex: the run
+        // is stopped and the model gets the `reason` in place of the tool's output).
+        // `continue: false` before the `suppressOutput` refusal (Codex).
+        Case {
+            only: Only::Codex,
+            ..case(
+                "post-continue-false-suppress",
+                post,
+                vec![out(r#"{"continue":false,"suppressOutput":true,"reason":"REASON_TOKEN post"}"#)],
+            )
+        },
+        two_turns(case(
+            "post-continue-false-reason",
+            post,
+            vec![out(r#"{"continue":false,"stopReason":"stop reason","reason":"REASON_TOKEN post"}"#)],
+        )),
         case("post-plain-text", post, vec![out("CONTEXT_TOKEN plain")]),
     ]);
     let ups = "UserPromptSubmit";
@@ -365,13 +435,36 @@ pub(crate) fn all() -> Vec<Case> {
             vec![out(r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)],
         ),
         case("prompt-block", ups, vec![out(r#"{"decision":"block","reason":"REASON_TOKEN prompt"}"#)]),
-        case(
+        // Blocks the first prompt only: the second turn shows whether the context of the
+        // blocked prompt reaches the model later (Codex: yes; Claude Code: no).
+        two_turns(case(
             "prompt-block-with-context",
             ups,
-            vec![out(r#"{"decision":"block","reason":"REASON_TOKEN prompt","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)],
-        ),
+            vec![Hook {
+                once: true,
+                ..out(r#"{"decision":"block","reason":"REASON_TOKEN prompt","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)
+            }],
+        )),
         case("prompt-exit2", ups, vec![code(2, "REASON_TOKEN prompt exit2")]),
         case("prompt-continue-false", ups, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
+        // A stopped prompt's context, over two turns (Codex keeps it for the next turn).
+        two_turns(case(
+            "prompt-continue-false-with-context",
+            ups,
+            vec![Hook {
+                once: true,
+                ..out(r#"{"continue":false,"stopReason":"stop","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CONTEXT_TOKEN prompt"}}"#)
+            }],
+        )),
+        // Codex reads `continue: false` before the block-needs-a-reason check.
+        Case {
+            only: Only::Codex,
+            ..case(
+                "prompt-continue-false-beside-bad-block",
+                ups,
+                vec![out(r#"{"continue":false,"stopReason":"stop","decision":"block"}"#)],
+            )
+        },
         case("prompt-matcher-ignored", ups, vec![Hook { matcher: Some("["), ..out("CONTEXT_TOKEN plain") }]),
     ]);
     let start = "SessionStart";
@@ -385,7 +478,7 @@ pub(crate) fn all() -> Vec<Case> {
     ]);
     let stop = "Stop";
     cases.extend([
-        case("stop-block-once", stop, vec![Hook { stdout: "STOP_ONCE", ..hook() }]),
+        two_turns(case("stop-block-once", stop, vec![Hook { stdout: "STOP_ONCE", ..hook() }])),
         case("stop-exit2-once", stop, vec![Hook { stdout: "STOP_ONCE_EXIT2", ..hook() }]),
         case("stop-continue-false", stop, vec![out(r#"{"continue":false,"stopReason":"REASON_TOKEN stop"}"#)]),
         case(
@@ -461,6 +554,31 @@ pub(crate) fn all() -> Vec<Case> {
         )
     });
     cases.extend(claude_only());
+    // A guard beside an async hook: the deny must reach the agent at once (through the relay,
+    // the async hook runs in a process of its own), and the async hook still finishes its work
+    // (the agent lives five more seconds, so it does in direct mode too).
+    cases.push(Case {
+        answer_delay: 5,
+        ..case(
+            "pre-deny-beside-async",
+            pre,
+            vec![
+                bash(out(DENY_R)),
+                bash(Hook {
+                    background: true,
+                    sleep: 3,
+                    shell: "date +%s%N > {FLAG}",
+                    ..hook()
+                }),
+            ],
+        )
+    });
+    // A model-written command with a lone surrogate escape (`\ud800`, valid JSON text that
+    // serde_json will not read into a string): the guard's deny must still reach the agent.
+    cases.push(Case {
+        command: "touch {MARKER} # {LONE_SURROGATE}",
+        ..case("pre-deny-lone-surrogate", pre, vec![bash(out(DENY_R))])
+    });
     // An async hook that needs a second; the agent lives three more seconds (both agents kill
     // their async hooks when they exit: with no delay neither finishes).
     cases.push(Case {
@@ -553,6 +671,8 @@ fn claude_only() -> Vec<Case> {
         // command writes what it sees into the marker.
         Case {
             command: r#"printf '%s' "$CONF_ENV" > {MARKER}"#,
+            second_turn: true,
+            later_command: Some(r#"printf '%s' "$CONF_ENV" > {MARKER2}"#),
             ..case(
                 "env-file",
                 "SessionStart",

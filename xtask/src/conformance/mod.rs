@@ -34,7 +34,14 @@
 //!   returned.
 //! - *`CLAUDE_ENV_FILE`* (`env-file`): Claude Code 2.1 gives SessionStart (and Setup, CwdChanged,
 //!   FileChanged) hooks a per-session file and sources what they wrote before each later Bash
-//!   command; the case's command writes `$CONF_ENV` into the marker.
+//!   command; the case's command writes `$CONF_ENV` into the marker, and so does the second
+//!   turn's.
+//! - *Effects across turns* (`Case::second_turn`): the agent is run a second time on the same
+//!   session (Codex `exec resume <session id>`, Claude Code `--continue`, each under the case's
+//!   own home) with the prompt "Go on."; the fake server tells the turns apart and the case
+//!   compares what the model received on the second turn (a blocked prompt's context, a Stop
+//!   hook's continuation, a `PostToolUse` replacement in the history, `CLAUDE_ENV_FILE` on a
+//!   later Bash call), in relay mode too.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -234,15 +241,18 @@ struct Env {
 }
 
 /// The cases `cargo xtask conformance relay` runs through `hook relay`: a block (JSON and exit
-/// 2), a rewrite, context (tool, prompt, session start), a blocked prompt, a stop that
-/// continues the agent, and a stopped turn.
+/// 2), a rewrite, context (tool, prompt, session start), a blocked prompt (with context, over
+/// two turns), a stop that continues the agent, and a stopped turn.
 const RELAY_CASES: &[&str] = &[
     "pre-deny-reason",
+    "pre-deny-beside-async",
+    "pre-deny-lone-surrogate",
     "pre-exit2-stderr",
     "pre-rewrite-allow",
     "post-block",
     "prompt-plain-text",
     "prompt-block",
+    "prompt-block-with-context",
     "prompt-continue-false",
     "start-plain-text",
     "stop-block-once",
@@ -322,6 +332,22 @@ struct Seen {
     /// The flag file an async hook writes after a second existed a few seconds after the agent
     /// (or `hook run`) returned (`async-runs`).
     late: bool,
+    /// What the model received on the session's second turn ([`Case::second_turn`]).
+    next: Option<Next>,
+}
+
+/// What the model received on a later turn of the session: the effects a hook's output has
+/// beyond its own turn.
+#[derive(Debug, PartialEq, Eq)]
+struct Next {
+    /// Model requests of the turn (`1`: a text answer; `2`: a tool call and an answer).
+    calls: usize,
+    /// The hook's reason was in what the model received (the history of the session included).
+    reason: bool,
+    /// The hook's context was.
+    context: bool,
+    /// The turn's tool command saw `CONF_ENV=ENVTOKEN` (`env-file`).
+    env: bool,
 }
 
 impl Seen {
@@ -349,6 +375,17 @@ impl Seen {
             let _ = write!(s, "; runs {}", self.statuses);
         }
         let _ = write!(s, "; hooks {:?}", self.hooks);
+        if let Some(next) = &self.next {
+            let _ = write!(s, "; next turn: {} model calls", next.calls);
+            let seen = [
+                (next.reason, ", reason→model"),
+                (next.context, ", context→model"),
+                (next.env, ", env→command"),
+            ];
+            for (_, what) in seen.iter().filter(|(on, _)| *on) {
+                s.push_str(what);
+            }
+        }
         s
     }
 }
@@ -356,6 +393,8 @@ impl Seen {
 struct Side {
     dir: PathBuf,
     marker: PathBuf,
+    /// What the second turn's tool command writes (`{MARKER2}`).
+    marker2: PathBuf,
     flag: PathBuf,
     rewritten: PathBuf,
     captures: PathBuf,
@@ -368,6 +407,7 @@ fn side(case_dir: &Path, name: &str) -> Result<Side> {
     }
     Ok(Side {
         marker: dir.join("marker"),
+        marker2: dir.join("marker2"),
         flag: dir.join("flag"),
         rewritten: dir.join("rewritten"),
         captures: dir.join("captures"),
@@ -395,7 +435,7 @@ fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
         }
         let dir = side.dir.join("hooks");
         let rewrite = format!("touch {}", side.rewritten.display());
-        let (stdout, once) = match hook.stdout {
+        let (stdout, stop_once) = match hook.stdout {
             "STOP_ONCE" => (
                 r#"{"decision":"block","reason":"REASON_TOKEN once"}"#.to_owned(),
                 true,
@@ -428,7 +468,7 @@ fn scripts(side: &Side, hooks: &[Hook]) -> Result<Vec<String>> {
             "#!/bin/sh\ni=0\nwhile [ -e {cap}.$i.json ]; do i=$((i+1)); done\ncat > {cap}.$i.json\n",
             cap = quote(&capture)
         );
-        if once {
+        if stop_once || hook.once {
             let _ = write!(
                 script,
                 "if [ -e {f} ]; then exit 0; fi\ntouch {f}\n",
@@ -576,22 +616,48 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             patch: case.patch,
             delay: Duration::from_secs(case.answer_delay),
             escalate: case.permissions == Permissions::Prompt,
+            later_command: case
+                .later_command
+                .map(|c| c.replace("{MARKER2}", &agent_side.marker2.display().to_string())),
         },
     )?;
-    let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port)?;
+    let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port, 0)?;
     fs::write(agent_side.dir.join("agent.log"), &output)?;
+    let second_turn = case.second_turn;
+    if second_turn {
+        server.next_turn();
+        let output = run_agent(env, case, &agent_side, &hooks, &commands, server.port, 1)?;
+        fs::write(agent_side.dir.join("agent-turn2.log"), &output)?;
+    }
     let requests = server.requests();
     fs::write(
         agent_side.dir.join("requests.json"),
         serde_json::to_string_pretty(
             &requests
                 .iter()
-                .map(|r| json!({"path": r.path, "main": r.main, "body": r.body}))
+                .map(|r| json!({"path": r.path, "main": r.main, "turn": r.turn, "body": r.body}))
                 .collect::<Vec<_>>(),
         )?,
     )?;
-    let main: Vec<_> = requests.iter().filter(|r| r.main).collect();
-    let all_bodies: String = requests.iter().map(|r| r.body.as_str()).collect();
+    let main: Vec<_> = requests.iter().filter(|r| r.main && r.turn == 0).collect();
+    let all_bodies: String = requests
+        .iter()
+        .filter(|r| r.turn == 0)
+        .map(|r| r.body.as_str())
+        .collect();
+    let next = second_turn.then(|| {
+        let bodies: String = requests
+            .iter()
+            .filter(|r| r.turn == 1)
+            .map(|r| r.body.as_str())
+            .collect();
+        Next {
+            calls: requests.iter().filter(|r| r.main && r.turn == 1).count(),
+            reason: bodies.contains("REASON_TOKEN"),
+            context: bodies.contains("CONTEXT_TOKEN"),
+            env: fs::read_to_string(&agent_side.marker2).is_ok_and(|t| t.contains("ENVTOKEN")),
+        }
+    });
     let agent_seen = Seen {
         ran: if agent_side.rewritten.exists() {
             "rewritten"
@@ -623,6 +689,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                 .codex_text
                 .is_some_and(|text| all_bodies.contains(text)),
         late: background_finished(case, &agent_side),
+        next,
     };
     let mut captures: Vec<PathBuf> = fs::read_dir(&agent_side.captures)?
         .flatten()
@@ -654,6 +721,9 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     late,
                 }) => {
                     let mut predicted = predict(env.agent, case, &outcome, hooks, late);
+                    if !second_turn {
+                        predicted.next = None;
+                    }
                     if env.relay {
                         // Codex reports one hook (the relay) whatever the relay's hooks did.
                         predicted.statuses = String::new();
@@ -684,15 +754,50 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             }
         }
     };
+    let mut agent_text = agent_seen.show();
+    let mut agree = agree;
+    if env.relay && case.hooks.iter().any(|h| h.background) {
+        // The relay must answer without waiting for the async hook, which still finishes.
+        match relay_timing(&agent_side) {
+            Some((answered_ms, finished_ms)) => {
+                let _ = write!(
+                    agent_text,
+                    "; relay answered in {answered_ms} ms, the async hook finished {}",
+                    finished_ms.map_or("never".to_owned(), |ms| format!(
+                        "{ms} ms after the relay started"
+                    ))
+                );
+                agree &= answered_ms < 1000 && finished_ms.is_some();
+            }
+            None => {
+                agent_text.push_str("; the relay was never called");
+                agree = false;
+            }
+        }
+    }
     Ok(Row {
         name: case.name,
         event: case.event,
-        agent: agent_seen.show(),
+        agent: agent_text,
         engine: engine_text,
         agree,
         deliberate: deliberate(env.agent, case.name),
         captures,
     })
+}
+
+/// How long the agent's first relay call took (ms), and when the async hook finished (ms after
+/// that call started; it writes the time to the side's flag), from the timed relay entry.
+fn relay_timing(side: &Side) -> Option<(u64, Option<u64>)> {
+    let times = fs::read_to_string(side.dir.join("relay-times")).ok()?;
+    let mut first = times.lines().next()?.split_whitespace();
+    let started: u64 = first.next()?.parse().ok()?;
+    let ended: u64 = first.next()?.parse().ok()?;
+    let finished = fs::read_to_string(&side.flag)
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .map(|at| at.saturating_sub(started) / 1_000_000);
+    Some((ended.saturating_sub(started) / 1_000_000, finished))
 }
 
 /// Counts statuses, sorted: `blocked 1, failed 1`.
@@ -719,21 +824,19 @@ fn codex_statuses(log: &str, event: &str) -> String {
     )
 }
 
-/// The engine's runs as Codex would report them: `ok` completed, `blocked`, `failed` and
-/// `timed_out` failed; skipped and async runs report nothing. Codex reports a run whose
-/// `continue: false` it obeyed as `stopped`; the engine's run has no such status, so an `ok` or
-/// `blocked` run of a case whose one hook says `continue: false` counts as stopped.
-fn engine_statuses(case: &Case, outcome: &Value) -> String {
-    let stops = case.hooks.len() == 1 && case.hooks[0].stdout.contains(r#""continue":false"#);
+/// The engine's runs as Codex would report them: `ok` completed, `blocked`, `stopped` (a run
+/// whose `continue: false` was obeyed), `failed` and `timed_out` failed; skipped and async runs
+/// report nothing.
+fn engine_statuses(outcome: &Value) -> String {
     count_statuses(
         outcome["runs"]
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(|run| match run["status"].as_str() {
-                Some("ok" | "blocked") if stops => Some("stopped".to_owned()),
                 Some("ok") => Some("completed".to_owned()),
                 Some("blocked") => Some("blocked".to_owned()),
+                Some("stopped") => Some("stopped".to_owned()),
                 Some("failed" | "timed_out") => Some("failed".to_owned()),
                 _ => None,
             }),
@@ -809,12 +912,16 @@ fn write_relay_files(
 
 /// The agent's one hook in relay mode: `hook relay` for every tool, with room for the relay's
 /// own hooks' timeouts.
-fn relay_entry(env: &Env, relay_home: &Path) -> (Hook, String) {
+fn relay_entry(env: &Env, case: &Case, side: &Side, relay_home: &Path) -> (Hook, String) {
+    // As `hook relay install` writes it (`--event`), timed: when the relay started and when it
+    // ended, in nanoseconds, a line per call (how long the agent waited for it).
     let command = format!(
-        "{} relay --dialect {} --home {}",
+        "s=$(date +%s%N); {} relay --dialect {} --event {} --home {}; rc=$?; echo \"$s $(date +%s%N)\" >> {}; exit $rc",
         quote(&env.hook),
         env.agent.dialect(),
-        quote(relay_home)
+        case.event,
+        quote(relay_home),
+        quote(&side.dir.join("relay-times"))
     );
     let hook = Hook {
         matcher: None,
@@ -831,7 +938,19 @@ fn run_agent(
     hooks: &[Hook],
     commands: &[String],
     port: u16,
+    turn: usize,
 ) -> Result<String> {
+    // The second turn resumes the session of the first with another prompt.
+    let prompt = if turn == 0 {
+        "Run the command."
+    } else {
+        "Go on."
+    };
+    let (stdout_name, stderr_name) = if turn == 0 {
+        ("stdout", "stderr")
+    } else {
+        ("stdout-turn2", "stderr-turn2")
+    };
     let home = side.dir.join("home");
     let project = side.dir.join("project");
     let bin = env.npm.join("node_modules/.bin");
@@ -857,7 +976,7 @@ fn run_agent(
             };
             let hooks_config = if env.relay {
                 let relay_home = write_relay_files(env, case, side, hooks, commands)?;
-                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                let (relay_hook, relay_command) = relay_entry(env, case, side, &relay_home);
                 toml_config(case.event, &[relay_hook], &[relay_command])
             } else {
                 toml_config(case.event, hooks, commands)
@@ -870,15 +989,34 @@ fn run_agent(
             );
             fs::write(codex_home.join("config.toml"), config)?;
             let mut command = Command::new(bin.join("codex"));
-            command
-                .args([
+            if turn == 0 {
+                command
+                    .args([
+                        "exec",
+                        "--skip-git-repo-check",
+                        "--dangerously-bypass-hook-trust",
+                    ])
+                    .arg("-C")
+                    .arg(&project);
+            } else {
+                // The first turn's session, by the id Codex printed (`--last` skips a session
+                // whose only prompt was blocked).
+                let first = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
+                let id = first
+                    .lines()
+                    .find_map(|line| line.strip_prefix("session id: "))
+                    .map(str::trim)
+                    .context("the first turn printed no session id")?;
+                command.args([
                     "exec",
+                    "resume",
                     "--skip-git-repo-check",
                     "--dangerously-bypass-hook-trust",
-                ])
-                .arg("-C")
-                .arg(&project)
-                .arg("Run the command.")
+                    id,
+                ]);
+            }
+            command
+                .arg(prompt)
                 .env("CODEX_HOME", &codex_home)
                 .env("OPENAI_API_KEY", "sk-fake");
             match case.permissions {
@@ -898,7 +1036,7 @@ fn run_agent(
         Agent::Claude => {
             if env.relay {
                 let relay_home = write_relay_files(env, case, side, hooks, commands)?;
-                let (relay_hook, relay_command) = relay_entry(env, &relay_home);
+                let (relay_hook, relay_command) = relay_entry(env, case, side, &relay_home);
                 let settings = json_config(case.event, &[relay_hook], &[relay_command]);
                 fs::create_dir_all(home.join(".claude"))?;
                 fs::write(
@@ -921,7 +1059,11 @@ fn run_agent(
                 .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
             match case.permissions {
                 Permissions::Bypass => {
-                    command.args(["--dangerously-skip-permissions", "Run the command."]);
+                    if turn > 0 {
+                        // The most recent conversation of the project, under this case's HOME.
+                        command.arg("--continue");
+                    }
+                    command.args(["--dangerously-skip-permissions", prompt]);
                 }
                 // Plain `-p` refuses a call that needs approval ("This command requires
                 // approval") without running PermissionRequest hooks. With the stdio prompt
@@ -944,13 +1086,13 @@ fn run_agent(
         .current_dir(&project)
         .env("HOME", &home)
         .env_remove("CLAUDECODE")
-        .stderr(fs::File::create(side.dir.join("stderr"))?);
+        .stderr(fs::File::create(side.dir.join(stderr_name))?);
     if prompted {
         command.stdin(Stdio::piped()).stdout(Stdio::piped());
     } else {
         command
             .stdin(Stdio::null())
-            .stdout(fs::File::create(side.dir.join("stdout"))?);
+            .stdout(fs::File::create(side.dir.join(stdout_name))?);
     }
     let mut child = command
         .spawn()
@@ -958,7 +1100,7 @@ fn run_agent(
     let user = if prompted {
         let stdin = child.stdin.take().context("no stdin")?;
         let stdout = child.stdout.take().context("no stdout")?;
-        let log = fs::File::create(side.dir.join("stdout"))?;
+        let log = fs::File::create(side.dir.join(stdout_name))?;
         Some(thread::spawn(move || prompt_user(stdin, stdout, log)))
     } else {
         None
@@ -978,8 +1120,8 @@ fn run_agent(
     if let Some(user) = user {
         let _ignored = user.join();
     }
-    let stdout = fs::read_to_string(side.dir.join("stdout")).unwrap_or_default();
-    let stderr = fs::read_to_string(side.dir.join("stderr")).unwrap_or_default();
+    let stdout = fs::read_to_string(side.dir.join(stdout_name)).unwrap_or_default();
+    let stderr = fs::read_to_string(side.dir.join(stderr_name)).unwrap_or_default();
     Ok(format!(
         "status: {status}\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     ))
@@ -1143,7 +1285,7 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
             .codex_text
             .is_some_and(|text| blocking && reason.contains(text));
     let statuses = if agent == Agent::Codex && case.event != "Stop" {
-        engine_statuses(case, outcome)
+        engine_statuses(outcome)
     } else {
         String::new()
     };
@@ -1158,8 +1300,13 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
         env,
         text,
         late,
+        next: None,
     };
-    match case.event {
+    // A blocked (or stopped) prompt reaches no model on its own turn; the context its hooks
+    // left in the outcome (lime keeps it, verboo drops it with the prompt) is what the embedder
+    // gives the model on the session's next turn.
+    let prompt_dropped = case.event == "UserPromptSubmit" && (blocking || stop);
+    let mut seen = match case.event {
         "PreToolUse" => {
             // `defer` (verboo only; lime fails such a run, so it never reaches the outcome):
             // Claude Code `-p` leaves the call undone and ends the run, so the embedder hands
@@ -1201,13 +1348,13 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
             context,
             if stop { "stopped" } else { "normal" },
         ),
-        // A block or stop drops the prompt: no model call, and no context (the engine reports
-        // none on a block).
+        // A block or stop drops the prompt: no model call on this turn; its context waits for
+        // the next one (see `prompt_dropped`).
         "UserPromptSubmit" => seen(
             if blocking || stop { "none" } else { "original" },
             false,
             false,
-            context,
+            context && !prompt_dropped,
             if blocking || stop {
                 "no model call"
             } else {
@@ -1242,7 +1389,27 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
             if stop { "stopped" } else { "normal" },
         ),
         _ => seen("original", false, false, context, "normal"),
-    }
+    };
+    // The next turn: what reached the model stays in the session's history; a dropped
+    // prompt's context arrives now; `session_env` is sourced before the turn's Bash command;
+    // a tool event's stop reason is in the history where the dialect keeps it there.
+    // A stop on a tool event whose reason the agent keeps in the history (verboo).
+    let stop_reason_kept = agent
+        .dialect()
+        .parse::<hook_protocol::Dialect>()
+        .is_ok_and(|dialect| dialect.rules().stop_reason_in_history)
+        && stop
+        && matches!(case.event, "PreToolUse" | "PostToolUse")
+        && outcome["stop_reason"]
+            .as_str()
+            .is_some_and(|why| why.contains("REASON_TOKEN"));
+    seen.next = Some(Next {
+        calls: if case.later_command.is_some() { 2 } else { 1 },
+        reason: seen.reason || seen.second || stop_reason_kept,
+        context: seen.context || (prompt_dropped && context),
+        env,
+    });
+    seen
 }
 
 /// The deliberate differences issue 11 keeps, each with the rule that makes it: the rows of
@@ -1348,7 +1515,13 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
          Codex's own message for the case reached the model; `env→command`: a variable a \
          SessionStart hook wrote to `CLAUDE_ENV_FILE` reached the later Bash command; \
          `async hook finished`: an async hook's work was done a few seconds after the agent (or \
-         `hook run`) went on.\n\n",
+         `hook run`) went on; *next turn* (cases run over two turns of one session: the agent is \
+         run again with a second prompt, `codex exec resume <id>` or `claude --continue`): the \
+         model requests of that turn, and whether the hook's reason or context reached the model \
+         then (the history included), or a `CLAUDE_ENV_FILE` variable the turn's Bash command. \
+         The engine's prediction for it is the embedder contract: what reached the model stays in \
+         the history, a dropped prompt's `additional_context` is given on the next turn, \
+         `session_env` is sourced before every later Bash command.\n\n",
     );
     for (agent, rows) in sections {
         let agreed = rows.iter().filter(|r| r.agree).count();

@@ -2,7 +2,9 @@
 //!
 //! Script: the first *main* request (Codex: any `POST …/responses`; Claude Code: a `POST
 //! …/messages` that offers the `Bash` tool) gets a tool call running `command`; every later
-//! request gets a final text answer, after `delay` (so the agent stays alive a while, e.g. for
+//! request of the turn gets a final text answer; a later turn of the session (the agent run
+//! again on it) starts with a tool call running `later_command` if there is one, or a text
+//! answer. Text answers come after `delay` (so the agent stays alive a while, e.g. for
 //! its async hooks to finish). Every request body is logged, so a case can see what reached the
 //! model.
 
@@ -27,6 +29,9 @@ pub(crate) struct Script {
     pub(crate) escalate: bool,
     /// Codex: the call is the freeform `apply_patch` tool with `command` as the patch.
     pub(crate) patch: bool,
+    /// The shell command of a tool call at the start of every later turn of the session
+    /// ([`FakeServer::next_turn`]); `None`: later turns get a text answer at once.
+    pub(crate) later_command: Option<String>,
 }
 
 /// Which wire protocol the server speaks.
@@ -47,6 +52,9 @@ pub(crate) struct Logged {
     pub(crate) body: String,
     /// Whether this was a main (agent-loop) request.
     pub(crate) main: bool,
+    /// The turn of the session it belongs to (0: the first prompt; see
+    /// [`FakeServer::next_turn`]).
+    pub(crate) turn: usize,
 }
 
 /// A running fake server; it lives until the process exits (one per case, cheap).
@@ -54,6 +62,7 @@ pub(crate) struct FakeServer {
     /// The port on 127.0.0.1.
     pub(crate) port: u16,
     log: Arc<Mutex<Vec<Logged>>>,
+    turn: Arc<Mutex<usize>>,
 }
 
 impl FakeServer {
@@ -63,17 +72,30 @@ impl FakeServer {
         let listener = TcpListener::bind("127.0.0.1:0").context("binding the fake model server")?;
         let port = listener.local_addr()?.port();
         let log = Arc::new(Mutex::new(Vec::new()));
+        let turn = Arc::new(Mutex::new(0));
         let shared = Arc::clone(&log);
+        let shared_turn = Arc::clone(&turn);
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let log = Arc::clone(&shared);
+                let turn = Arc::clone(&shared_turn);
                 let script = script.clone();
                 thread::spawn(move || {
-                    let _ignored = serve(stream, wire, &script, &log);
+                    let turn = turn.lock().map(|t| *t).unwrap_or(0);
+                    let _ignored = serve(stream, wire, &script, &log, turn);
                 });
             }
         });
-        Ok(Self { port, log })
+        Ok(Self { port, log, turn })
+    }
+
+    /// The agent is about to be run again on the same session (a second prompt): requests from
+    /// now on belong to the next turn, whose first main request gets the script's
+    /// `later_command` as a tool call (or a text answer).
+    pub(crate) fn next_turn(&self) {
+        if let Ok(mut turn) = self.turn.lock() {
+            *turn += 1;
+        }
     }
 
     /// Every request so far.
@@ -82,7 +104,13 @@ impl FakeServer {
     }
 }
 
-fn serve(stream: TcpStream, wire: Wire, script: &Script, log: &Mutex<Vec<Logged>>) -> Result<()> {
+fn serve(
+    stream: TcpStream,
+    wire: Wire,
+    script: &Script,
+    log: &Mutex<Vec<Logged>>,
+    turn: usize,
+) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
@@ -117,8 +145,11 @@ fn serve(stream: TcpStream, wire: Wire, script: &Script, log: &Mutex<Vec<Logged>
         read_exact(&mut reader, length)?
     };
     let body = String::from_utf8_lossy(&body).into_owned();
-    let (status, content_type, payload, main) = answer(wire, &method, &path, &body, script, log);
-    let later = log.lock().is_ok_and(|log| log.iter().any(|r| r.main));
+    let (status, content_type, payload, main) =
+        answer(wire, &method, &path, &body, script, log, turn);
+    let later = log
+        .lock()
+        .is_ok_and(|log| log.iter().any(|r| r.main && r.turn == turn));
     if main && later {
         thread::sleep(script.delay);
     }
@@ -127,6 +158,7 @@ fn serve(stream: TcpStream, wire: Wire, script: &Script, log: &Mutex<Vec<Logged>
             path: path.clone(),
             body,
             main,
+            turn,
         });
     }
     let mut out = stream.try_clone()?;
@@ -169,11 +201,18 @@ fn answer(
     body: &str,
     script: &Script,
     log: &Mutex<Vec<Logged>>,
+    turn: usize,
 ) -> (&'static str, &'static str, String, bool) {
     let earlier_main = log
         .lock()
-        .map(|log| log.iter().filter(|r| r.main).count())
+        .map(|log| log.iter().filter(|r| r.main && r.turn == turn).count())
         .unwrap_or(0);
+    // The tool call of this turn, if it has one.
+    let command = match turn {
+        0 => Some(script.command.as_str()),
+        _ => script.later_command.as_deref(),
+    };
+    let patch = script.patch && turn == 0;
     let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
     match wire {
         Wire::Responses => {
@@ -190,12 +229,13 @@ fn answer(
             if body.contains("You are judging one planned coding-agent action") {
                 return ("200 OK", "text/event-stream", codex_text("done"), false);
             }
-            let sse = if earlier_main == 0 && script.patch {
-                codex_patch_call(&script.command)
-            } else if earlier_main == 0 {
-                codex_tool_call(&request, &script.command, script.escalate)
-            } else {
-                codex_text("done")
+            let sse = match command {
+                Some(command) if earlier_main == 0 && patch => codex_patch_call(command),
+                Some(command) if earlier_main == 0 => {
+                    // The arguments are JSON text inside a JSON string.
+                    lone_surrogate(codex_tool_call(&request, command, script.escalate), 2)
+                }
+                _ => codex_text("done"),
             };
             ("200 OK", "text/event-stream", sse, true)
         }
@@ -215,15 +255,34 @@ fn answer(
                 .as_array()
                 .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
             let streaming = request["stream"] == true;
-            if offers_bash && earlier_main == 0 {
-                let (ct, text) = claude_message(streaming, Some(&script.command), "");
-                ("200 OK", ct, text, true)
+            if let Some(command) = command.filter(|_| offers_bash && earlier_main == 0) {
+                let (ct, text) = claude_message(streaming, Some(command), "");
+                // Streamed, the input is JSON text inside a JSON string; else an object.
+                (
+                    "200 OK",
+                    ct,
+                    lone_surrogate(text, if streaming { 2 } else { 1 }),
+                    true,
+                )
             } else {
                 let (ct, text) = claude_message(streaming, None, "done");
                 ("200 OK", ct, text, offers_bash)
             }
         }
     }
+}
+
+/// The placeholder a case's command uses for a lone surrogate.
+const LONE_SURROGATE: &str = "{LONE_SURROGATE}";
+
+/// `text` with the placeholder replaced by the escape `\ud800` as it must be written `levels`
+/// JSON strings deep (serde_json cannot write one: it is not a Rust string).
+fn lone_surrogate(text: String, levels: u32) -> String {
+    if !text.contains(LONE_SURROGATE) {
+        return text;
+    }
+    let backslashes = "\\".repeat(2usize.pow(levels - 1));
+    text.replace(LONE_SURROGATE, &format!("{backslashes}ud800"))
 }
 
 fn sse(events: &[Value]) -> String {

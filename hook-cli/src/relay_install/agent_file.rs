@@ -1,0 +1,244 @@
+//! Reading and writing the agent's own settings file safely: through a symbolic link, only a
+//! regular file of bounded size, under a lock, replaced atomically with its mode and owner.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+/// The most a settings file may hold (as every configuration file the engine reads).
+pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
+
+/// How long an install waits for another one's lock.
+const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The settings file, locked for editing.
+pub(crate) struct Locked {
+    /// The file edited: the one given, or the file its symbolic link points to.
+    pub(crate) path: PathBuf,
+    /// Its text, `None` when it does not exist.
+    pub(crate) text: Option<String>,
+    metadata: Option<Metadata>,
+    lock: File,
+}
+
+/// The file behind `path` (every link followed), or `path` when it is not a link.
+fn resolve(path: &Path) -> Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => std::fs::canonicalize(path)
+            .with_context(|| {
+                format!(
+                    "{} is a symbolic link to a file that cannot be reached; fix the link first",
+                    path.display()
+                )
+            }),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+/// `<file>.lock` (the lock `hook trust` takes on the same file).
+fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+/// Locks `path` (waiting at most 10 s for another writer) and reads it.
+///
+/// # Errors
+///
+/// When the file is not a regular file (a FIFO or a device is never waited on), is larger
+/// than [`MAX_BYTES`], is not UTF-8, or cannot be read or locked; the error names the file.
+pub(crate) fn lock_and_read(path: &Path) -> Result<Locked> {
+    let path = resolve(path)?;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock_file = lock_path(&path);
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_file)
+        .with_context(|| format!("cannot open the lock file {}", lock_file.display()))?;
+    wait_for_lock(&lock, &lock_file)?;
+    let (text, metadata) = match read_regular(&path)? {
+        Some((text, metadata)) => (Some(text), Some(metadata)),
+        None => (None, None),
+    };
+    Ok(Locked {
+        path,
+        text,
+        metadata,
+        lock,
+    })
+}
+
+fn wait_for_lock(lock: &File, lock_file: &Path) -> Result<()> {
+    let started = Instant::now();
+    loop {
+        match fs4::FileExt::try_lock(lock) {
+            Ok(()) => return Ok(()),
+            Err(fs4::TryLockError::WouldBlock) => {}
+            Err(fs4::TryLockError::Error(error)) => {
+                return Err(error).with_context(|| format!("cannot lock {}", lock_file.display()));
+            }
+        }
+        if started.elapsed() >= LOCK_TIMEOUT {
+            bail!(
+                "{} is held by another `hook relay install` or `hook trust` for over {} s; try again, or remove the lock file if no such command is running",
+                lock_file.display(),
+                LOCK_TIMEOUT.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The text of the regular file `path`, `None` when it does not exist.
+///
+/// # Errors
+///
+/// As [`lock_and_read`].
+pub(crate) fn read_regular(path: &Path) -> Result<Option<(String, Metadata)>> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A FIFO would block the open itself: never wait on one.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = match options.open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let metadata = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !metadata.is_file() {
+        bail!(
+            "{} is not a regular file; refusing to read or replace it",
+            path.display()
+        );
+    }
+    if metadata.len() > MAX_BYTES {
+        bail!(
+            "{} is larger than {} MiB; refusing to edit it",
+            path.display(),
+            MAX_BYTES / 1024 / 1024
+        );
+    }
+    let mut bytes = Vec::new();
+    Read::by_ref(&mut file)
+        .take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        bail!(
+            "{} is larger than {} MiB; refusing to edit it",
+            path.display(),
+            MAX_BYTES / 1024 / 1024
+        );
+    }
+    let text = String::from_utf8(bytes).map_err(|error| {
+        anyhow::anyhow!(
+            "{} is not UTF-8 text ({error}); refusing to edit it",
+            path.display()
+        )
+    })?;
+    Ok(Some((text, metadata)))
+}
+
+impl Locked {
+    /// Replaces the file with `text`: a temporary file beside it, given the file's mode and
+    /// owner (a new file is 0600), synced, renamed over it. The lock is released after.
+    ///
+    /// # Errors
+    ///
+    /// When the temporary file cannot be written or renamed; the file is then unchanged.
+    pub(crate) fn write(&self, text: &str) -> Result<()> {
+        write_file(&self.path, self.metadata.as_ref(), text.as_bytes())
+    }
+
+    /// Keeps a copy of the file as it was (`<file>.hook-relay.prev`, 0600): for the user, never
+    /// restored by `hook relay`.
+    pub(crate) fn backup(&self) -> Result<Option<PathBuf>> {
+        let Some(text) = &self.text else {
+            return Ok(None);
+        };
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(".hook-relay.prev");
+        let backup = PathBuf::from(name);
+        // Written as a new 0600 file whatever the settings file's own mode.
+        write_file(&backup, None, text.as_bytes())?;
+        Ok(Some(backup))
+    }
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        let _ = fs4::FileExt::unlock(&self.lock);
+    }
+}
+
+/// Writes `bytes` to `path` atomically, with `like`'s mode and owner (0600 when `None`).
+pub(crate) fn write_file(path: &Path, like: Option<&Metadata>, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".hook-relay-{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    temp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", temp.path().display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let file = temp.as_file();
+        let mode = like.map_or(0o600, |m| m.permissions().mode() & 0o7777);
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot set the mode of {}", temp.path().display()))?;
+        if let Some(like) = like {
+            let mine = file.metadata().ok();
+            let same = mine
+                .as_ref()
+                .is_some_and(|m| m.uid() == like.uid() && m.gid() == like.gid());
+            if !same {
+                std::os::unix::fs::fchown(file, Some(like.uid()), Some(like.gid())).with_context(
+                    || {
+                        format!(
+                            "cannot give {} its owner back (uid {}, gid {})",
+                            path.display(),
+                            like.uid(),
+                            like.gid()
+                        )
+                    },
+                )?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    if let Some(like) = like {
+        temp.as_file()
+            .set_permissions(like.permissions())
+            .with_context(|| format!("cannot set the mode of {}", temp.path().display()))?;
+    }
+    temp.as_file()
+        .sync_all()
+        .with_context(|| format!("cannot write {}", temp.path().display()))?;
+    temp.persist(path)
+        .map_err(|error| error.error)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,1108 @@
+//! `hook relay install`, `sync` and `uninstall` on real files: entries only where relay hooks
+//! are, every other byte kept, files refused rather than overwritten, Codex's own trust.
+// Setup helpers panic on a broken test environment, like the tests themselves.
+#![allow(clippy::unwrap_used)]
+#![cfg(unix)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::cli::text;
+
+/// A home of its own: `HOME`, no agent variables from the environment running the tests.
+struct Home {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Home {
+    fn new() -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        Home { _dir: dir, root }
+    }
+
+    fn claude(&self) -> PathBuf {
+        self.root.join(".claude")
+    }
+
+    fn codex(&self) -> PathBuf {
+        self.root.join(".codex")
+    }
+
+    /// `hook args` with `HOME` here (and `env`).
+    fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .env("HOME", &self.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("LIME_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    }
+
+    /// `hook args`, which must succeed; its stdout.
+    fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
+        let out = self.hook(args, env);
+        assert!(
+            out.status.success(),
+            "hook {args:?}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A Claude Code relay file with one PreToolUse hook on `Bash`.
+fn relay_guard(home: &Home) {
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh", "timeout": 20}]}]}}"#,
+    );
+}
+
+/// The relay entries of a Claude Code settings file: event → (matcher, timeout, command).
+fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
+    let mut entries = Vec::new();
+    for (event, groups) in settings["hooks"].as_object().into_iter().flatten() {
+        for group in groups.as_array().unwrap() {
+            for handler in group["hooks"].as_array().unwrap() {
+                let command = handler["command"].as_str().unwrap_or_default();
+                if command.ends_with("# hook-relay-install") {
+                    entries.push((
+                        event.clone(),
+                        group["matcher"].as_str().map(str::to_owned),
+                        handler["timeout"].as_u64().unwrap(),
+                        command.to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+    entries
+}
+
+/// The relay entries of a Claude Code settings file, sorted: `Event [matcher] timeout`.
+fn summary(settings: &Path) -> Vec<String> {
+    let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
+    let mut entries: Vec<_> = relay_entries(&parsed)
+        .into_iter()
+        .map(|(e, m, t, _)| match m {
+            Some(m) => format!("{e} [{m}] {t}"),
+            None => format!("{e} {t}"),
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
+    let originals = [
+        ("pretty", "{\n  \"model\": \"opus\"\n}\n"),
+        (
+            "minified",
+            "{\"model\":\"opus\",\"n\":12345678901234567890123,\"x\":1.0e400}",
+        ),
+        (
+            "crlf",
+            "{\r\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\r\n  \"big\": 1E+400\r\n}\r\n",
+        ),
+        (
+            "odd indent, tabs",
+            "{\n\t \"z\" :  true,\n\t \"a\" :  [ 1 , 2 ]\n}",
+        ),
+        (
+            "other tools' hooks",
+            "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"other-tool check\"}]}\n        ]\n    },\n    \"env\": {\"A\": \"1\"}\n}\n",
+        ),
+        ("empty object", "{}"),
+        (
+            "unicode escapes",
+            "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"k\": [\n]}\n",
+        ),
+    ];
+    for (what, original) in originals {
+        let home = Home::new();
+        relay_guard(&home);
+        let settings = home.claude().join("settings.json");
+        write(&settings, original);
+        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
+        home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+        let installed = read(&settings);
+        assert_ne!(installed, original, "{what}");
+        // (Not read as a `Value`: `1.0e400` is out of its range.)
+        assert_eq!(
+            installed.matches("# hook-relay-install").count(),
+            2,
+            "{what}: {installed}"
+        );
+        let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
+        let backup = home.claude().join("settings.json.hook-relay.prev");
+        assert_eq!(read(&backup), original, "{what}");
+        let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
+        assert_eq!(backup_mode & 0o777, 0o600, "{what}");
+        if what == "crlf" {
+            assert!(!installed.replace("\r\n", "").contains('\n'), "{installed}");
+        }
+        if what == "minified" {
+            assert!(!installed.contains('\n'), "{installed}");
+            assert!(installed.contains("12345678901234567890123"));
+        }
+        home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+        assert_eq!(read(&settings), original, "{what}");
+    }
+}
+
+#[test]
+fn edits_made_while_installed_are_kept_and_a_user_hook_in_the_group_stays() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    write(&settings, "{\n  \"model\": \"opus\"\n}\n");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // The user edits the installed file: a new key, and their own hook in the relay's group.
+    let installed = read(&settings);
+    let edited = installed
+        .replace(
+            "\"model\": \"opus\"",
+            "\"model\": \"sonnet\",\n  \"theme\": \"dark\"",
+        )
+        .replacen(
+            "\"hooks\": [\n",
+            "\"hooks\": [\n          {\"type\": \"command\", \"command\": \"./mine.sh\"},\n",
+            1,
+        );
+    assert_ne!(edited, installed);
+    write(&settings, &edited);
+    // A stale backup is never put back.
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(after["model"], "sonnet");
+    assert_eq!(after["theme"], "dark");
+    assert!(relay_entries(&after).is_empty(), "{after}");
+    let text = read(&settings);
+    assert!(text.contains("./mine.sh"), "the user's hook stays: {text}");
+    // A second cycle keeps them too.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), text);
+}
+
+#[test]
+fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
+    let home = Home::new();
+    let relay_file = home.claude().join("hook-relay/settings.json");
+    write(
+        &relay_file,
+        r#"{"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh", "timeout": 20}]},
+                {"matcher": "Read", "hooks": [{"type": "command", "command": "./b.sh", "timeout": 7}]}],
+            "Stop": [{"matcher": "ignored", "hooks": [{"type": "command", "command": "./c.sh", "timeout": 3}]}]}}"#,
+    );
+    let settings = home.claude().join("settings.json");
+    let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(out.contains("PreToolUse [Bash|Read]"), "{out}");
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse [Bash|Read] 25", "SessionStart 605", "Stop 8",]
+    );
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    for (event, _, _, command) in &relay_entries(&parsed) {
+        assert!(
+            command.contains(&format!(
+                " relay --dialect verboo --event {event} # hook-relay-install"
+            )),
+            "{command}"
+        );
+    }
+    // Installing again changes nothing.
+    let before = read(&settings);
+    let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(out.contains("up to date"), "{out}");
+    assert_eq!(read(&settings), before);
+
+    // A relay hook on an event without an entry is reported, with the fix.
+    write(
+        &relay_file,
+        r#"{"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]}],
+            "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "./d.sh", "timeout": 30}]}]}}"#,
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("never runs: no PostToolUse entry"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("hook relay sync --dialect verboo"),
+        "{stderr}"
+    );
+
+    // sync: PostToolUse added, Stop removed, PreToolUse's matcher and timeout follow.
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&settings),
+        [
+            "PostToolUse [Edit] 35",
+            "PreToolUse [Bash] 605",
+            "SessionStart 605",
+        ]
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    assert!(
+        !text(&out.stderr).contains("never runs"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // No relay hooks left: sync takes every entry out, and leaves no empty `hooks`.
+    std::fs::remove_file(&relay_file).unwrap();
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), "{}\n");
+}
+
+#[test]
+fn a_tool_the_entry_does_not_match_is_reported() {
+    let home = Home::new();
+    relay_guard(&home);
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // A Read hook added by hand, without a sync.
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 20}]},
+            {"matcher": "Read", "hooks": [{"type": "command", "command": "./r.sh", "timeout": 20}]}]}}"#,
+    );
+    let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the PreToolUse entry's matcher does not match `Read`"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("never runs").count(), 1, "{stderr}");
+}
+
+#[test]
+fn entries_of_the_earlier_install_are_recognised_and_replaced() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let old = |event: &str| {
+        format!(
+            "\"{event}\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"'/old/hook' relay --dialect verboo\", \"timeout\": 600}}]}}]"
+        )
+    };
+    write(
+        &settings,
+        &format!(
+            "{{\"hooks\": {{{}, {}}}, \"keep\": 1}}",
+            old("PreToolUse"),
+            old("Notification")
+        ),
+    );
+    // The earlier version's backup is never restored nor overwritten.
+    let old_backup = home.claude().join("settings.json.hook-relay.bak");
+    write(&old_backup, "{\"the\": \"original\"}");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let text_now = read(&settings);
+    assert!(!text_now.contains("/old/hook"), "{text_now}");
+    assert!(!text_now.contains("Notification"), "{text_now}");
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), "{\"keep\": 1}");
+    assert_eq!(read(&old_backup), "{\"the\": \"original\"}");
+}
+
+#[test]
+fn files_that_cannot_be_read_are_refused_never_overwritten() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("not UTF-8", b"{\"a\": \"\xff\"}".to_vec(), "not UTF-8"),
+        ("an array", b"[1, 2]".to_vec(), "must hold a JSON object"),
+        ("broken JSON", b"{\"a\": ".to_vec(), "not valid JSON"),
+        (
+            "too large",
+            format!("{{\"a\": \"{}\"}}", "x".repeat(9 * 1024 * 1024)).into_bytes(),
+            "larger than 8 MiB",
+        ),
+    ];
+    for (what, bytes, expected) in cases {
+        std::fs::write(&settings, &bytes).unwrap();
+        for args in [
+            ["relay", "install", "--dialect", "verboo"],
+            ["relay", "uninstall", "--dialect", "verboo"],
+        ] {
+            let out = home.hook(&args, &[]);
+            assert_eq!(out.status.code(), Some(1), "{what}");
+            let stderr = text(&out.stderr);
+            assert!(stderr.contains(expected), "{what}: {stderr}");
+            assert!(stderr.contains(&settings.display().to_string()), "{stderr}");
+            assert_eq!(std::fs::read(&settings).unwrap(), bytes, "{what}");
+        }
+    }
+    // A FIFO is refused at once, not waited on.
+    std::fs::remove_file(&settings).unwrap();
+    let status = Command::new("mkfifo").arg(&settings).status().unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let out = home.hook(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn a_symlinked_settings_file_is_edited_through_the_link() {
+    let home = Home::new();
+    relay_guard(&home);
+    let dotfiles = home.root.join("dotfiles/claude-settings.json");
+    write(&dotfiles, "{\"model\": \"opus\"}\n");
+    let settings = home.claude().join("settings.json");
+    std::os::unix::fs::symlink(&dotfiles, &settings).unwrap();
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(read(&dotfiles).contains("# hook-relay-install"));
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read(&dotfiles), "{\"model\": \"opus\"}\n");
+}
+
+#[test]
+fn concurrent_installs_are_serialised() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    write(&settings, "{\"model\": \"opus\"}\n");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_hook"))
+                .args(["relay", "install", "--dialect", "verboo"])
+                .env("HOME", &home.root)
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(relay_entries(&parsed).len(), 2, "{parsed}");
+}
+
+#[test]
+fn uninstall_without_a_file_writes_none() {
+    let home = Home::new();
+    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(out.contains("nothing to uninstall"), "{out}");
+    assert!(!home.claude().join("settings.json").exists());
+    // No relay hooks: install writes no entries, and no file either.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(!home.claude().join("settings.json").exists());
+}
+
+/// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
+fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
+    let matcher = matcher
+        .map(|m| format!(",\"matcher\":{}", Value::from(m)))
+        .unwrap_or_default();
+    let identity = format!(
+        "{{\"event_name\":\"{event_label}\",\"hooks\":[{{\"async\":false,\"command\":{},\"timeout\":{timeout},\"type\":\"command\"}}]{matcher}}}",
+        Value::from(command)
+    );
+    format!(
+        "sha256:{}",
+        hex::encode(Sha256::digest(identity.as_bytes()))
+    )
+}
+
+#[test]
+fn codex_install_with_trust_writes_codexs_own_records() {
+    let home = Home::new();
+    let codex = home.codex();
+    write(
+        &codex.join("hook-relay/config.toml"),
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 30\n",
+    );
+    let config = codex.join("config.toml");
+    write(&config, "# mine\nmodel = \"gpt-5\"\n");
+    // Without --trust: what to do in /hooks.
+    let out = home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    assert!(out.contains("/hooks"), "{out}");
+    assert!(out.contains("--trust"), "{out}");
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("nothing to do in /hooks"), "{out}");
+    let doc: toml::Value = toml::from_str(&read(&config)).unwrap();
+    let hooks = doc["hooks"].as_table().unwrap();
+    let events: Vec<&str> = hooks
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != "state")
+        .collect();
+    assert_eq!(events, ["SessionStart", "PreToolUse"]);
+    let state = hooks["state"].as_table().unwrap();
+    let config_path = config.display().to_string();
+    for (event, label, matcher, timeout) in [
+        ("PreToolUse", "pre_tool_use", Some("Bash"), 35),
+        ("SessionStart", "session_start", None, 605),
+    ] {
+        let handler = &hooks[event][0]["hooks"][0];
+        let command = handler["command"].as_str().unwrap();
+        assert_eq!(handler["timeout"].as_integer(), Some(timeout));
+        assert_eq!(
+            hooks[event][0].get("matcher").and_then(|m| m.as_str()),
+            matcher
+        );
+        let key = format!("{config_path}:{label}:0:0");
+        assert_eq!(
+            state[&key]["trusted_hash"].as_str(),
+            Some(codex_hash(label, matcher, command, timeout).as_str()),
+            "{key}"
+        );
+    }
+    assert!(read(&config).starts_with("# mine\nmodel = \"gpt-5\"\n"));
+    // Again: Codex already trusts them.
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("Codex trusts the 2 relay entries"), "{out}");
+    // Uninstall takes the entries out, and keeps the rest of the file.
+    home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+    let text_now = read(&config);
+    assert!(!text_now.contains("hook-relay-install"), "{text_now}");
+    assert!(
+        text_now.starts_with("# mine\nmodel = \"gpt-5\"\n"),
+        "{text_now}"
+    );
+}
+
+#[test]
+fn codex_relay_files_in_the_old_place_are_read_with_a_warning() {
+    let home = Home::new();
+    let old = home.root.join(".lime/hook-relay/config.toml");
+    write(
+        &old,
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./done.sh\"\n",
+    );
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    let stderr = text(&out.stderr);
+    let new = home.codex().join("hook-relay/config.toml");
+    assert!(
+        stderr.contains(&format!("move it to {}", new.display())),
+        "{stderr}"
+    );
+    // Once moved, the new place is read, silently.
+    write(&new, &read(&old));
+    std::fs::remove_file(&old).unwrap();
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert!(
+        !text(&out.stderr).contains("earlier version"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn moving_from_codex_keeps_trusted_guards_trusted() {
+    let home = Home::new();
+    let codex = home.codex();
+    let config = codex.join("config.toml");
+    let config_path = config.display().to_string();
+    let trusted = codex_hash("pre_tool_use", Some("Bash"), "./guard.sh", 600);
+    write(
+        &config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n\n\
+             [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./new.sh\"\n\n\
+             [hooks.state.\"{config_path}:pre_tool_use:0:0\"]\ntrusted_hash = \"{trusted}\"\n"
+        ),
+    );
+    let original = read(&config);
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    // One backup, of the file before the command.
+    assert_eq!(read(&codex.join("config.toml.hook-relay.prev")), original);
+    assert!(out.contains("had not trusted it"), "{out}");
+    let relay_file = codex.join("hook-relay/config.toml");
+    let moved = read(&relay_file);
+    assert!(
+        moved.contains("./guard.sh") && moved.contains("./new.sh"),
+        "{moved}"
+    );
+    let now = read(&config);
+    assert!(
+        !now.contains("./guard.sh") && !now.contains("./new.sh"),
+        "{now}"
+    );
+    // The relay runs the guard Codex trusted; the other waits for review.
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let status = |command: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["config"]["command"] == command)
+            .map(|h| h["trust"]["status"].clone())
+            .unwrap()
+    };
+    assert_eq!(status("./guard.sh"), "trusted", "{listed}");
+    assert_eq!(status("./new.sh"), "untrusted", "{listed}");
+    // The entries serve the moved hooks.
+    let doc: toml::Value = toml::from_str(&now).unwrap();
+    assert!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--event PreToolUse # hook-relay-install")
+    );
+}
+
+#[test]
+fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
+    let home = Home::new();
+    relay_guard(&home);
+    let project = home.root.join("app");
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+            {"type": "command", "command": "./read-guard.sh", "timeout": 40}]}]}}"#,
+    );
+    let project_arg = project.display().to_string();
+    let project_settings = project.join(".claude/settings.json");
+    let sync_project = [
+        "relay",
+        "sync",
+        "--dialect",
+        "verboo",
+        "--project",
+        &project_arg,
+    ];
+    // No user entries: the project's serve the user's relay hooks and the project's.
+    home.ok(&sync_project, &[]);
+    assert_eq!(
+        summary(&project_settings),
+        ["PreToolUse [Bash|Read] 45", "SessionStart 605"]
+    );
+    home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    // The user's entries serve the user's relay hooks only: the project's Read hook is
+    // reported, with the command that fixes it.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&home.claude().join("settings.json")),
+        ["PreToolUse [Bash] 25", "SessionStart 605"]
+    );
+    let list = [
+        "list",
+        "--dialect",
+        "verboo",
+        "--relay",
+        "--project",
+        &project_arg,
+    ];
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(stderr.contains("does not match `Read`"), "{stderr}");
+    let fix = format!("hook relay sync --dialect verboo --project {project_arg}");
+    assert!(stderr.contains(&fix), "{stderr}");
+    // The fix: the project's entries start the relay for what the user's do not (an agent
+    // runs every matching entry: two would run a relay hook twice).
+    let out = home.ok(&sync_project, &[]);
+    assert!(out.contains("1 relay hooks are already served"), "{out}");
+    assert_eq!(summary(&project_settings), ["PreToolUse [Read] 45"]);
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(!stderr.contains("never runs"), "{stderr}");
+}
+
+#[test]
+fn codex_project_relay_files_sit_in_the_projects_codex_folder() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    write(
+        &project.join(".codex/hook-relay/config.toml"),
+        "[[hooks.PostToolUse]]\nmatcher = \"apply_patch\"\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./fmt.sh\"\n\
+         [[hooks.SessionEnd]]\n[[hooks.SessionEnd.hooks]]\ntype = \"command\"\ncommand = \"./bye.sh\"\n",
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    assert!(out.contains("PostToolUse [apply_patch]"), "{out}");
+    let doc: toml::Value = toml::from_str(&read(&project.join(".codex/config.toml"))).unwrap();
+    let events: Vec<&String> = doc["hooks"].as_table().unwrap().keys().collect();
+    assert_eq!(events, ["SessionStart", "PostToolUse"]);
+    let list = [
+        "list",
+        "--dialect",
+        "lime",
+        "--relay",
+        "--project",
+        &project_arg,
+    ];
+    let stderr = text(&home.hook(&list, &[]).stderr);
+    assert!(
+        stderr.contains("Codex CLI does not send SessionEnd"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("never runs").count(), 1, "{stderr}");
+}
+
+/// The real Codex (as `cargo xtask conformance` installs it), when it is there.
+#[allow(clippy::print_stderr)]
+fn real_codex() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let codex = root.join("target/conformance/npm/node_modules/.bin/codex");
+    if codex.exists() {
+        Some(codex)
+    } else {
+        eprintln!(
+            "skipped: no Codex at {} (`cargo xtask conformance codex` installs it)",
+            codex.display()
+        );
+        None
+    }
+}
+
+/// Codex's own view of its hooks (`hooks/list` of `codex app-server`): key → (hash, status).
+fn codex_hooks(codex: &Path, home: &Home) -> Vec<Value> {
+    codex_hooks_in(codex, home, &home.root)
+}
+
+/// [`codex_hooks`] for the folder `cwd` (a project).
+fn codex_hooks_in(codex: &Path, home: &Home, cwd: &Path) -> Vec<Value> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(codex)
+        .arg("app-server")
+        .current_dir(&home.root)
+        .env("HOME", &home.root)
+        .env("CODEX_HOME", home.codex())
+        .env("OPENAI_API_KEY", "sk-fake")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let cwd = cwd.display().to_string();
+    for request in [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params":
+            {"clientInfo": {"name": "hook-tests", "version": "1"}, "capabilities": {"experimentalApi": true}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}}),
+    ] {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message["id"] == 2 {
+                let _ = send.send(message);
+                return;
+            }
+        }
+    });
+    let answer = receive.recv_timeout(std::time::Duration::from_secs(60));
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let answer = answer.expect("codex app-server answers hooks/list");
+    answer["result"]["data"][0]["hooks"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// A Codex home whose model is a loopback address nothing listens on (no network).
+fn codex_config(home: &Home, hooks: &str) {
+    write(
+        &home.codex().join("config.toml"),
+        &format!(
+            "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+             base_url = \"http://127.0.0.1:9/v1\"\nwire_api = \"responses\"\n\n{hooks}"
+        ),
+    );
+}
+
+#[test]
+fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() {
+    let Some(codex) = real_codex() else {
+        return;
+    };
+    // install --trust: Codex itself lists every relay entry as trusted.
+    let home = Home::new();
+    codex_config(&home, "");
+    write(
+        &home.codex().join("hook-relay/config.toml"),
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\ntimeout = 30\n\
+         [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./s.sh\"\n",
+    );
+    let before = codex_hooks(&codex, &home);
+    assert!(before.is_empty(), "{before:?}");
+    home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    let listed = codex_hooks(&codex, &home);
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert!(
+        listed.iter().all(|h| h["trustStatus"] == "untrusted"),
+        "{listed:?}"
+    );
+    home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    let listed = codex_hooks(&codex, &home);
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for hook in &listed {
+        assert!(
+            hook["command"]
+                .as_str()
+                .unwrap()
+                .ends_with("# hook-relay-install"),
+            "{hook}"
+        );
+        assert_eq!(hook["trustStatus"], "trusted", "{hook}");
+    }
+
+    // A project's entries: Codex keys them by the project's file, in the user's records.
+    let project = home.root.join("app");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    write(
+        &project.join(".codex/hook-relay/config.toml"),
+        "[[hooks.PostToolUse]]\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"./p.sh\"\n",
+    );
+    let config = home.codex().join("config.toml");
+    let trusted_project = format!(
+        "{}\n[projects.{}]\ntrust_level = \"trusted\"\n",
+        read(&config),
+        Value::from(project.display().to_string())
+    );
+    write(&config, &trusted_project);
+    let project_arg = project.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+            "--trust",
+        ],
+        &[],
+    );
+    let listed = codex_hooks_in(&codex, &home, &project);
+    let in_project: Vec<_> = listed
+        .iter()
+        .filter(|h| h["sourcePath"] == project.join(".codex/config.toml").display().to_string())
+        .collect();
+    // The user's entries start the relay for the user's hooks: the project's entries are only
+    // for the project's hook (Codex runs every matching entry: two would run it twice).
+    assert_eq!(in_project.len(), 1, "{listed:?}");
+    assert_eq!(in_project[0]["eventName"], "postToolUse", "{listed:?}");
+    assert!(
+        in_project.iter().all(|h| h["trustStatus"] == "trusted"),
+        "{listed:?}"
+    );
+
+    // --move: a hook trusted with the hash Codex itself computes stays trusted in the relay.
+    let home = Home::new();
+    codex_config(
+        &home,
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\n\
+         command = \"./guard.sh\"\ntimeout = 30\nstatusMessage = \"checking\"\nadditionalContextLimit = 500\n\n\
+         [[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./other.sh\"\n",
+    );
+    let listed = codex_hooks(&codex, &home);
+    let guard = listed
+        .iter()
+        .find(|h| h["command"] == "./guard.sh")
+        .unwrap();
+    let config = home.codex().join("config.toml");
+    let text_now = read(&config);
+    write(
+        &config,
+        &format!(
+            "{text_now}\n[hooks.state.{}]\ntrusted_hash = {}\n",
+            guard["key"], guard["currentHash"]
+        ),
+    );
+    let trusted: Vec<_> = codex_hooks(&codex, &home)
+        .into_iter()
+        .filter(|h| h["trustStatus"] == "trusted")
+        .collect();
+    assert_eq!(trusted.len(), 1, "{trusted:?}");
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(out.contains("had not trusted it"), "{out}");
+}
+
+#[test]
+#[allow(clippy::print_stderr)]
+fn the_installed_entries_are_valid_claude_code_settings() {
+    let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
+        eprintln!(
+            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)"
+        );
+        return;
+    };
+    let schema_path = Path::new(&root).join("verboo-settings-hooks.schema.json");
+    let schema: Value = serde_json::from_str(&read(&schema_path)).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let home = Home::new();
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]},
+            {"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "./b.sh"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "./n.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let hooks = serde_json::json!({"hooks": settings["hooks"]});
+    let errors: Vec<String> = validator
+        .iter_errors(&hooks)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}: {hooks}");
+    assert_eq!(relay_entries(&settings).len(), 3, "{settings}");
+}
+
+#[test]
+fn moving_claude_code_hooks_keeps_each_group_as_written() {
+    let home = Home::new();
+    let settings = home.claude().join("settings.json");
+    let native = r#"{"matcher": "Bash", "hooks": [{"type": "native", "library": "./libguard.so", "timeout": 1.5e1}]}"#;
+    write(
+        &settings,
+        &format!("{{\n  \"model\": \"opus\",\n  \"hooks\": {{\"PreToolUse\": [{native}]}}\n}}\n"),
+    );
+    let out = home.hook(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("moved 1 hooks"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("loads `./libguard.so`, a path relative"),
+        "{}",
+        text(&out.stderr)
+    );
+    let relay_file = read(&home.claude().join("hook-relay/settings.json"));
+    assert!(
+        relay_file.contains(native),
+        "the group as written: {relay_file}"
+    );
+    let now: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(now["model"], "opus");
+    let entries = relay_entries(&now);
+    assert!(
+        entries
+            .iter()
+            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 20),
+        "{entries:?}"
+    );
+    assert!(!read(&settings).contains("libguard"));
+}
+
+#[test]
+fn a_broken_relay_file_never_takes_the_entries_away() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // A typo in the relay file: the relay must still start (and say what is wrong).
+    let relay_file = home.claude().join("hook-relay/settings.json");
+    write(&relay_file, "{\"hooks\": {\"PreToolUse\": [");
+    let out = home.hook(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("could not be read"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse [Bash] 25", "SessionStart 605"]
+    );
+    // One broken handler: its event keeps an entry, for every tool.
+    write(
+        &relay_file,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse 605", "SessionStart 605", "Stop 605"]
+    );
+}
+
+#[test]
+fn an_install_with_home_points_the_relay_at_that_home() {
+    let home = Home::new();
+    let other = home.root.join("other-home");
+    write(
+        &other.join("hook-relay/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    let other_arg = other.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--home",
+            &other_arg,
+        ],
+        &[],
+    );
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let entries = relay_entries(&settings);
+    assert_eq!(entries.len(), 2, "{settings}");
+    for (event, _, _, command) in &entries {
+        assert!(
+            command.ends_with(&format!(
+                " relay --dialect verboo --event {event} --home {other_arg} # hook-relay-install"
+            )),
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn codex_config_round_trips_byte_for_byte() {
+    let originals = [
+        "# top\nmodel = \"o3\"  # trailing\n\n[profiles.x]\nmodel = \"y\"\n",
+        "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Edit\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"fmt\"\n\n[tui]\ntheme = \"dark\"\n",
+        "model = \"o3\"\n[hooks.state.\"x:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n",
+        "",
+    ];
+    for original in originals {
+        let home = Home::new();
+        write(
+            &home.codex().join("hook-relay/config.toml"),
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\n",
+        );
+        let config = home.codex().join("config.toml");
+        write(&config, original);
+        home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config).matches("# hook-relay-install").count(), 2);
+        home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config), original);
+    }
+}
+
+#[test]
+fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
+    let home = Home::new();
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo 'no rm from the relay' >&2; exit 2"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let command = relay_entries(&settings)
+        .into_iter()
+        .find(|(event, ..)| event == "PreToolUse")
+        .map(|(.., command)| command)
+        .unwrap();
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": home.root, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"});
+    // Claude Code and Codex hand the command to a shell: the marker is a comment there.
+    for shell in ["sh", "bash"] {
+        let mut child = Command::new(shell)
+            .args(["-c", &command])
+            .env("HOME", &home.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            &mut child.stdin.take().unwrap(),
+            event.to_string().as_bytes(),
+        )
+        .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let reply: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|_| panic!("{shell}: {}{}", text(&out.stdout), text(&out.stderr)));
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{shell}: {reply}"
+        );
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecisionReason"], "no rm from the relay",
+            "{shell}: {reply}"
+        );
+    }
+}
