@@ -1093,7 +1093,8 @@ fn move_hooks(scope: &Resolved) -> Result<()> {
     let relay_file = discovery
         .files
         .iter()
-        .find(|f| f.layer == layer)
+        // The layer's settings file (`config.toml`), not the hooks-only `hooks.json` beside it.
+        .find(|f| f.layer == layer && !f.hooks_only)
         .map(|f| f.path.clone())
         .context("no relay file for this scope")?;
     let (remaining, moved) = match scope.agent.config_format {

@@ -477,10 +477,13 @@ mod tests {
         let (home, project) = (dir.path().join("home"), dir.path().join("app"));
         let found = relay_files(&home, &project, Dialect::Lime);
         let paths: Vec<_> = found.files.iter().map(|f| f.path.clone()).collect();
+        // Each folder's `hooks.json` first, as in Codex's own folders.
         assert_eq!(
             paths,
             [
+                home.join(".codex/hook-relay/hooks.json"),
                 home.join(".codex/hook-relay/config.toml"),
+                project.join(".codex/hook-relay/hooks.json"),
                 project.join(".codex/hook-relay/config.toml"),
             ]
         );
@@ -490,7 +493,7 @@ mod tests {
         std::fs::create_dir_all(old.parent().unwrap()).unwrap();
         std::fs::write(&old, "").unwrap();
         let found = relay_files(&home, &project, Dialect::Lime);
-        assert_eq!(found.files[1].path, old);
+        assert_eq!(found.files[3].path, old);
         assert_eq!(found.warnings.len(), 1);
         assert!(
             found.warnings[0].1.contains("move it to"),
@@ -502,7 +505,7 @@ mod tests {
         std::fs::create_dir_all(new.parent().unwrap()).unwrap();
         std::fs::write(&new, "").unwrap();
         let found = relay_files(&home, &project, Dialect::Lime);
-        assert_eq!(found.files[1].path, new);
+        assert_eq!(found.files[3].path, new);
         assert!(
             found.warnings[0].1.contains("not read"),
             "{:?}",
@@ -515,7 +518,7 @@ mod tests {
             .with_var("CODEX_HOME", codex_home.as_os_str());
         let found = discover(&LoadOptions::new(Dialect::Lime, env).for_relay()).unwrap();
         assert_eq!(
-            found.files[0].path,
+            found.files[1].path,
             codex_home.join("hook-relay/config.toml")
         );
     }

@@ -31,6 +31,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 mod bench;
+mod bench_agents;
 mod conformance;
 mod public_api;
 mod schemas;
@@ -71,10 +72,11 @@ fn run(args: Vec<String>) -> Result<()> {
         }
         ["tidy"] => tidy::run(&root()),
         ["bench", "cli"] => bench::cli(&root()),
+        ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
         ["conformance", agent] => conformance::run(&root(), agent, None),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }

@@ -358,8 +358,12 @@ fn the_system_message_escapes_control_characters() {
     let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
     let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // (After the relay's own notes: no agent entry starts this test's relay.)
     let message = reply["systemMessage"].as_str().unwrap();
-    assert_eq!(message, "clean\\x1b[2J\\x1b[Hfake prompt\\u{202e}");
+    assert_eq!(
+        message.lines().last().unwrap(),
+        "clean\\x1b[2J\\x1b[Hfake prompt\\u{202e}"
+    );
 }
 
 #[cfg(target_os = "linux")]

@@ -268,9 +268,9 @@ fn symlinked_and_world_writable_stores_are_refused() {
 }
 
 const WRITERS: usize = 8;
-const PER_WRITER: usize = 50;
+const PER_WRITER: usize = 25;
 
-/// Run by each child process: trusts its 50 keys one write at a time.
+/// Run by each child process: trusts its keys one write at a time.
 #[test]
 #[ignore = "a child of `concurrent_writers_all_land`, run through the test binary"]
 fn child_writer() {
@@ -281,9 +281,12 @@ fn child_writer() {
     ) else {
         return;
     };
+    // What is tested is that no write is lost, not how fast the lock comes: on a loaded
+    // machine 8 debug-built writers can hold it past the 10 s default between them.
+    let patient = std::time::Duration::from_secs(300);
     let store: Box<dyn TrustStore> = match kind.as_str() {
-        "lime" => Box::new(LimeStore::new(&path)),
-        _ => Box::new(JsonStore::new(&path)),
+        "lime" => Box::new(LimeStore::new(&path).with_lock_timeout(patient)),
+        _ => Box::new(JsonStore::new(&path).with_lock_timeout(patient)),
     };
     for n in 0..PER_WRITER {
         let key = format!("project:/p/{id}/.lime/config.toml:PreToolUse:Bash:{n}");

@@ -55,7 +55,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 mod cases;
-mod server;
+pub(crate) mod server;
 
 use cases::{Case, Hook, Only, Permissions};
 use server::{FakeServer, Script, Wire};
@@ -200,8 +200,35 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
     Ok(())
 }
 
+/// Codex's `config.toml` for the fake model server on `port`, then `rest` (hooks and such).
+pub(crate) fn codex_config(port: u16, approval: &str, sandbox: &str, rest: &str) -> String {
+    format!(
+        "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
+         sandbox_mode = \"{sandbox}\"\n\n[model_providers.fake]\nname = \"fake\"\n\
+         base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
+         request_max_retries = 0\nstream_max_retries = 0\n{rest}"
+    )
+}
+
+/// `claude -p` (stream-json output) against the fake model server on `port`, with nothing
+/// sent elsewhere; `bin` is the npm `.bin` folder.
+pub(crate) fn claude_command(bin: &Path, port: u16) -> Command {
+    let mut command = Command::new(bin.join("claude"));
+    command
+        .args(["-p", "--output-format", "stream-json", "--verbose"])
+        .args(["--model", "claude-sonnet-4-5"])
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-fake")
+        .env("IS_SANDBOX", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    command
+}
+
 /// Installs the pinned agents unless the cache already has them.
-fn install(npm: &Path) -> Result<()> {
+pub(crate) fn install(npm: &Path) -> Result<()> {
     let current = PACKAGES.iter().all(|(_, folder, prefix)| {
         let manifest = npm.join("node_modules").join(folder).join("package.json");
         fs::read_to_string(manifest)
@@ -614,6 +641,7 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     .replace("{MARKER}", &agent_side.marker.display().to_string())
             },
             patch: case.patch,
+            calls: 1,
             delay: Duration::from_secs(case.answer_delay),
             escalate: case.permissions == Permissions::Prompt,
             later_command: case
@@ -981,11 +1009,11 @@ fn run_agent(
             } else {
                 toml_config(case.event, hooks, commands)
             };
-            let config = format!(
-                "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\napproval_policy = \"{approval}\"\n\
-                 sandbox_mode = \"{sandbox}\"\n{catalog}\n[model_providers.fake]\nname = \"fake\"\n\
-                 base_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\n\
-                 request_max_retries = 0\nstream_max_retries = 0\n\n{hooks_config}"
+            let config = codex_config(
+                port,
+                &approval,
+                sandbox,
+                &format!("{catalog}\n{hooks_config}"),
             );
             fs::write(codex_home.join("config.toml"), config)?;
             let mut command = Command::new(bin.join("codex"));
@@ -1046,17 +1074,7 @@ fn run_agent(
             } else {
                 write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
             }
-            let mut command = Command::new(bin.join("claude"));
-            command
-                .args(["-p", "--output-format", "stream-json", "--verbose"])
-                .args(["--model", "claude-sonnet-4-5"])
-                .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-                .env("ANTHROPIC_API_KEY", "sk-ant-fake")
-                .env("IS_SANDBOX", "1")
-                .env("DISABLE_TELEMETRY", "1")
-                .env("DISABLE_AUTOUPDATER", "1")
-                .env("DISABLE_ERROR_REPORTING", "1")
-                .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+            let mut command = claude_command(&bin, port);
             match case.permissions {
                 Permissions::Bypass => {
                     if turn > 0 {

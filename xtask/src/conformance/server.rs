@@ -29,6 +29,9 @@ pub(crate) struct Script {
     pub(crate) escalate: bool,
     /// Codex: the call is the freeform `apply_patch` tool with `command` as the patch.
     pub(crate) patch: bool,
+    /// How many times the first turn calls the tool (the same command) before its text answer:
+    /// 1 for a case, more for `cargo xtask bench agents`.
+    pub(crate) calls: usize,
     /// The shell command of a tool call at the start of every later turn of the session
     /// ([`FakeServer::next_turn`]); `None`: later turns get a text answer at once.
     pub(crate) later_command: Option<String>,
@@ -213,6 +216,8 @@ fn answer(
         _ => script.later_command.as_deref(),
     };
     let patch = script.patch && turn == 0;
+    // Later turns call the tool once.
+    let calls = if turn == 0 { script.calls.max(1) } else { 1 };
     let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
     match wire {
         Wire::Responses => {
@@ -231,9 +236,10 @@ fn answer(
             }
             let sse = match command {
                 Some(command) if earlier_main == 0 && patch => codex_patch_call(command),
-                Some(command) if earlier_main == 0 => {
+                Some(command) if earlier_main < calls => {
                     // The arguments are JSON text inside a JSON string.
-                    lone_surrogate(codex_tool_call(&request, command, script.escalate), 2)
+                    let call = codex_tool_call(&request, command, script.escalate, earlier_main);
+                    lone_surrogate(call, 2)
                 }
                 _ => codex_text("done"),
             };
@@ -255,8 +261,8 @@ fn answer(
                 .as_array()
                 .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
             let streaming = request["stream"] == true;
-            if let Some(command) = command.filter(|_| offers_bash && earlier_main == 0) {
-                let (ct, text) = claude_message(streaming, Some(command), "");
+            if let Some(command) = command.filter(|_| offers_bash && earlier_main < calls) {
+                let (ct, text) = claude_message(streaming, Some((command, earlier_main)), "");
                 // Streamed, the input is JSON text inside a JSON string; else an object.
                 (
                     "200 OK",
@@ -303,7 +309,8 @@ fn codex_completed() -> Value {
         "output_tokens_details": null, "total_tokens": 15}}})
 }
 
-fn codex_tool_call(request: &Value, command: &str, escalate: bool) -> String {
+/// The `index`th tool call of the turn (ids differ per call).
+fn codex_tool_call(request: &Value, command: &str, escalate: bool, index: usize) -> String {
     let tools = request["tools"].to_string();
     let (name, arguments) = if tools.contains("\"exec_command\"") && escalate {
         (
@@ -321,7 +328,8 @@ fn codex_tool_call(request: &Value, command: &str, escalate: bool) -> String {
     sse(&[
         json!({"type": "response.created", "response": {"id": "resp-1"}}),
         json!({"type": "response.output_item.done", "item": {
-            "type": "function_call", "id": "fc-1", "call_id": "call-1", "name": name,
+            "type": "function_call", "id": format!("fc-{}", index + 1),
+            "call_id": format!("call-{}", index + 1), "name": name,
             "arguments": arguments.to_string()}}),
         codex_completed(),
     ])
@@ -348,11 +356,18 @@ fn codex_text(text: &str) -> String {
     ])
 }
 
-fn claude_message(streaming: bool, command: Option<&str>, text: &str) -> (&'static str, String) {
+/// A message calling Bash with `command` (the `index`th call of the turn), or saying `text`.
+fn claude_message(
+    streaming: bool,
+    command: Option<(&str, usize)>,
+    text: &str,
+) -> (&'static str, String) {
     let usage = json!({"input_tokens": 10, "output_tokens": 5});
+    let id = command.map(|(_, index)| format!("toolu_{:02}", index + 1));
+    let command = command.map(|(command, _)| command);
     let (block, stop_reason) = match command {
         Some(command) => (
-            json!({"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {"command": command}}),
+            json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}),
             "tool_use",
         ),
         None => (json!({"type": "text", "text": text}), "end_turn"),
@@ -365,7 +380,7 @@ fn claude_message(streaming: bool, command: Option<&str>, text: &str) -> (&'stat
     }
     let (start, delta) = match command {
         Some(command) => (
-            json!({"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {}}),
+            json!({"type": "tool_use", "id": id, "name": "Bash", "input": {}}),
             json!({"type": "input_json_delta", "partial_json": json!({"command": command}).to_string()}),
         ),
         None => (
