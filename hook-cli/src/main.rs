@@ -79,6 +79,7 @@ mod engine_commands;
 mod new_command;
 mod relay_command;
 mod relay_install;
+mod replay;
 mod terminal;
 mod trust_commands;
 
@@ -155,6 +156,12 @@ enum Command {
         after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(relay_command::RelayArgs),
+    /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex
+    /// rollouts) and report what they would have done; the tools never run.
+    #[command(
+        after_help = "Examples:\n  hook replay --dialect verboo\n  hook replay --dialect lime ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --dialect verboo --config guard.json --compare guard-v2.json\n\nPostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
+    )]
+    Replay(replay::ReplayArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -257,6 +264,7 @@ fn main() -> ExitCode {
         Command::Disable(args) => trust_commands::run(trust_commands::Action::Disable, args),
         Command::Test(args) => author_commands::test(args),
         Command::Relay(args) => relay_command::relay(args),
+        Command::Replay(args) => replay::replay(args),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {

@@ -228,6 +228,8 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
                 "relay",
                 "--dialect",
                 "verboo",
+                "--event",
+                "PreToolUse",
                 "--home",
                 &home,
                 "--project",
@@ -267,6 +269,18 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ms(wrap_one),
         ms(bare),
         ratio(wrap_one, bare)
+    );
+    // The relay against that floor: what an agent pays for the relay starting its one hook,
+    // over what the thinnest wrapper would pay.
+    let ((relayed_one, _), (wrap_one, _)) = pair(
+        &relay(&relay_one),
+        &sh("/bin/sh -c 'exit 0' </dev/null"),
+    )?;
+    println!(
+        "  hook relay, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
+        ms(relayed_one),
+        ms(wrap_one),
+        ratio(relayed_one, wrap_one)
     );
     let ten = "for i in 1 2 3 4 5 6 7 8 9 10; do /bin/sh -c 'exit 0' </dev/null & done; wait";
     let ((wrap_ten, _), (wrap_one_again, _)) =

@@ -14,6 +14,7 @@ mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_install;
+mod replay;
 mod sdk_examples;
 mod side_files;
 mod signals;

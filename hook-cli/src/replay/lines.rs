@@ -1,0 +1,291 @@
+//! Reading transcripts: the files to read, and their lines, streamed with a cap on each line.
+//!
+//! A line longer than the cap is skipped (read and dropped in chunks, never held whole) and
+//! counted as bad, so a 1 GB history with a 3 GB tool result in it is read in bounded memory.
+//! A last line without its newline that does not parse is *truncated* (an agent killed while
+//! writing), any other line that does not parse is *corrupt*: the reader says which, and the
+//! format reader goes on with the next line.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// The default cap on one transcript line (`--max-line-bytes`): large enough for a tool result
+/// of a few MiB (Claude Code keeps big results in separate files, Codex truncates them), small
+/// enough to bound memory per concurrent session.
+pub(crate) const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// One line of a transcript, or why it cannot be read.
+pub(crate) enum Line<'a> {
+    /// A complete line (without its newline); `last` when no newline ended it.
+    Text { bytes: &'a [u8], last: bool },
+    /// The line was longer than the cap and was skipped; `bytes` is its length.
+    TooLong { bytes: u64 },
+}
+
+/// A streaming line reader over one file with a cap on each line.
+pub(crate) struct Lines<R> {
+    reader: R,
+    buffer: Vec<u8>,
+    max: usize,
+    number: u64,
+    /// Bytes read so far (for the parse rate and the progress bar).
+    pub(crate) bytes: u64,
+}
+
+impl Lines<BufReader<File>> {
+    /// The lines of `path`.
+    pub(crate) fn open(path: &Path, max: usize) -> std::io::Result<Self> {
+        Ok(Self::new(
+            BufReader::with_capacity(256 * 1024, File::open(path)?),
+            max,
+        ))
+    }
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`, each at most `max` bytes.
+    pub(crate) fn new(reader: R, max: usize) -> Self {
+        Lines {
+            reader,
+            buffer: Vec::new(),
+            max,
+            number: 0,
+            bytes: 0,
+        }
+    }
+
+    /// The next line and its number (from 1), `None` at the end of the file.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the file (the caller reports it and stops reading this file).
+    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<(u64, Line<'_>)>> {
+        self.buffer.clear();
+        let mut skipped: u64 = 0;
+        let mut too_long = false;
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                if self.buffer.is_empty() && !too_long {
+                    return Ok(None);
+                }
+                return Ok(Some(self.line(too_long, skipped, true)));
+            }
+            let (chunk, done) = match available.iter().position(|b| *b == b'\n') {
+                Some(end) => (end, true),
+                None => (available.len(), false),
+            };
+            if too_long || self.buffer.len() + chunk > self.max {
+                skipped += (self.buffer.len() + chunk) as u64;
+                self.buffer.clear();
+                too_long = true;
+            } else {
+                self.buffer.extend_from_slice(&available[..chunk]);
+            }
+            let consumed = chunk + usize::from(done);
+            self.reader.consume(consumed);
+            self.bytes += consumed as u64;
+            if done {
+                return Ok(Some(self.line(too_long, skipped, false)));
+            }
+        }
+    }
+
+    /// The line just read: the next number, and its text or its skipped length.
+    fn line(&mut self, too_long: bool, skipped: u64, last: bool) -> (u64, Line<'_>) {
+        self.number += 1;
+        let line = if too_long {
+            Line::TooLong { bytes: skipped }
+        } else {
+            Line::Text {
+                bytes: &self.buffer,
+                last,
+            }
+        };
+        (self.number, line)
+    }
+}
+
+/// Why a line was not replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum BadKind {
+    /// Not JSON (or not an object), and not the last line.
+    Corrupt,
+    /// The last line, cut short (no newline and not JSON).
+    Truncated,
+    /// Longer than `--max-line-bytes`: skipped unread.
+    TooLong,
+    /// A JSON entry of a type this reader does not know (a newer agent's): skipped.
+    UnknownType,
+    /// A known entry whose event could not be built (a field missing or of the wrong type).
+    Invalid,
+    /// The file could not be read from this line on.
+    Unreadable,
+}
+
+/// One line that was not replayed, with where and why.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BadLine {
+    /// The transcript file.
+    pub(crate) file: String,
+    /// The line number, from 1.
+    pub(crate) line: u64,
+    /// Why it was not replayed.
+    pub(crate) kind: BadKind,
+    /// Details: the parse error, the entry type, the length.
+    pub(crate) detail: String,
+}
+
+/// The transcript files under `paths` (files as given, folders searched for `*.jsonl`), sorted
+/// by path so that a replay is reproducible.
+pub(crate) fn transcript_files(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files, 0)?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+    // Codex's `sessions/YYYY/MM/DD/` is three levels deep; a bound keeps a link loop finite.
+    if depth > 8 {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk(&path, files, depth + 1)?;
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Parses one line as JSON. Both agents are JavaScript or write strings that may hold a lone
+/// UTF-16 surrogate (`"\ud83d"`, half an emoji cut by a truncation), which serde_json refuses:
+/// such a line is read again with each lone surrogate escape replaced by `\ufffd`, so the entry
+/// is replayed (its hooks see U+FFFD there) instead of lost.
+///
+/// # Errors
+///
+/// serde_json's error for the line as written, when it is not JSON even so.
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(error) => match replace_lone_surrogates(bytes) {
+            Some(repaired) => serde_json::from_slice(&repaired).map_err(|_| error),
+            None => Err(error),
+        },
+    }
+}
+
+/// `bytes` with every `\uXXXX` escape of a surrogate that is not half of a pair replaced by
+/// `\ufffd`; `None` when there is none.
+fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
+    let hex = |at: usize| -> Option<u16> {
+        let digits = bytes.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| hex(at + 2))
+            .flatten()
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let Some(unit) = escape_at(i) else {
+            // Another escape (`\\`, `\"`...): copied with the character it escapes.
+            out.extend_from_slice(&bytes[i..(i + 2).min(bytes.len())]);
+            i += 2;
+            continue;
+        };
+        let high = (0xD800..0xDC00).contains(&unit);
+        let low = (0xDC00..0xE000).contains(&unit);
+        if high && escape_at(i + 6).is_some_and(|next| (0xDC00..0xE000).contains(&next)) {
+            out.extend_from_slice(&bytes[i..i + 12]);
+            i += 12;
+        } else if high || low {
+            out.extend_from_slice(b"\\ufffd");
+            changed = true;
+            i += 6;
+        } else {
+            out.extend_from_slice(&bytes[i..i + 6]);
+            i += 6;
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Reads one whole small prefix of `path` (Codex's first line, for its session's `cwd`).
+pub(crate) fn first_line(path: &Path, max: usize) -> Option<Vec<u8>> {
+    let file = File::open(path).ok()?;
+    let mut line = Vec::new();
+    BufReader::new(file.take(max as u64))
+        .read_until(b'\n', &mut line)
+        .ok()?;
+    Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(text: &[u8], max: usize) -> Vec<String> {
+        let mut lines = Lines::new(std::io::Cursor::new(text.to_vec()), max);
+        let mut out = Vec::new();
+        while let Ok(Some((n, line))) = lines.next_line() {
+            out.push(match line {
+                Line::Text { bytes, last } => {
+                    format!(
+                        "{n}:{}{}",
+                        String::from_utf8_lossy(bytes),
+                        if last { "$" } else { "" }
+                    )
+                }
+                Line::TooLong { bytes } => format!("{n}:too long {bytes}"),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_and_pairs_kept() {
+        let value =
+            parse_json(br#"{"a": "x\ud83d", "b": "\ud83d\ude00", "c": "\\ud800", "d": "\udc00y"}"#)
+                .unwrap();
+        assert_eq!(value["a"], "x\u{fffd}");
+        assert_eq!(value["b"], "\u{1f600}");
+        assert_eq!(value["c"], "\\ud800");
+        assert_eq!(value["d"], "\u{fffd}y");
+        assert!(parse_json(b"{\"a\": \"\\ud83d").is_err());
+    }
+
+    #[test]
+    fn lines_are_capped_and_the_last_one_is_marked() {
+        assert_eq!(collect(b"a\nbbbbbb\nc", 4), ["1:a", "2:too long 6", "3:c$"]);
+        assert_eq!(collect(b"a\n", 4), ["1:a"]);
+        assert_eq!(collect(b"", 4), Vec::<String>::new());
+        assert_eq!(collect(b"xxxxxxxxx", 4), ["1:too long 9"]);
+    }
+}
