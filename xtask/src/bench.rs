@@ -272,10 +272,8 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
     );
     // The relay against that floor: what an agent pays for the relay starting its one hook,
     // over what the thinnest wrapper would pay.
-    let ((relayed_one, _), (wrap_one, _)) = pair(
-        &relay(&relay_one),
-        &sh("/bin/sh -c 'exit 0' </dev/null"),
-    )?;
+    let ((relayed_one, _), (wrap_one, _)) =
+        pair(&relay(&relay_one), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
     println!(
         "  hook relay, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
         ms(relayed_one),
