@@ -255,13 +255,15 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let cwd_text = cwd.display().to_string();
     let command = shell_join(&args.command);
-    if let Some(library) = &args.native
-        && !library.is_file()
-    {
-        bail!(
-            "native library {} does not exist: build it first (`cargo build` in the hook's crate)",
-            library.display()
-        );
+    if let Some(library) = &args.native {
+        if !library.exists() {
+            bail!(
+                "native library {} does not exist: build it first (`cargo build` in the hook's crate)",
+                library.display()
+            );
+        }
+        // As the engine will read it: a regular file under the cap (`/dev/zero` is refused).
+        hook_config::library::open_checked(library)?;
     }
     let cases = cases(
         dialect,

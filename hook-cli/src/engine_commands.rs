@@ -84,8 +84,10 @@ fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
 
 /// `dir` made absolute, or an error saying it does not exist.
 fn existing_dir(dir: &Path, what: &str) -> Result<PathBuf> {
-    if !dir.is_dir() {
-        bail!("{what} directory {} does not exist", dir.display());
+    match std::fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => bail!("{what} directory {} is not a directory", dir.display()),
+        Err(_) => bail!("{what} directory {} does not exist", dir.display()),
     }
     dir.canonicalize()
         .with_context(|| format!("cannot resolve {what} directory {}", dir.display()))

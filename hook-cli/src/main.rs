@@ -134,7 +134,7 @@ enum Command {
     Disable(trust_commands::KeysArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
-        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName."
+        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName. With --json, an error before the check (empty stdin, an unreadable file, an unknown event) is a report too, valid: false, exit 1."
     )]
     Validate(ValidateArgs),
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,
@@ -305,10 +305,28 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            errln!("error: {error:#}");
+            errln!("error: {}", error_chain(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// `error` and its causes joined by `: ` (as `{:#}` does), each cause said once: many errors
+/// both show their source in their message and return it from `source()` (`StoreError`'s
+/// "cannot lock ...: {source}"), which `{:#}` would print twice.
+pub(crate) fn error_chain(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.ends_with(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
 }
 
 /// The event named on the command line, if `dialect` knows it.
@@ -366,6 +384,33 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
     if let Some(config) = &args.config {
         return author_commands::validate_config(args.dialect, config);
     }
+    if !args.json {
+        return validate_output_command(args);
+    }
+    // With --json, an error (empty stdin, an unreadable file, an unknown event) is a report of
+    // the same shape on stdout, with the exit code of any other error.
+    let file = args
+        .file
+        .as_ref()
+        .map_or_else(|| "<stdin>".to_owned(), |file| file.display().to_string());
+    let (dialect, event, strict) = (args.dialect, args.event.clone(), args.strict);
+    validate_output_command(args).or_else(|error| {
+        let report = serde_json::json!({
+            "file": file,
+            "dialect": dialect,
+            "event": event,
+            "valid": false,
+            "strict": strict,
+            "errors": [{"pointer": "", "message": error_chain(&error), "hint": null}],
+            "warnings": [],
+        });
+        terminal::println_exact(&serde_json::to_string_pretty(&report)?);
+        Ok(ExitCode::FAILURE)
+    })
+}
+
+/// `hook validate` of one hook output.
+fn validate_output_command(args: ValidateArgs) -> Result<ExitCode> {
     let (bytes, origin) = read_input(args.file.as_deref(), "the hook output", "a FILE")?;
     // Parsed once here for the event and the warnings; `validate_output` reports a document
     // that is not JSON with its position.

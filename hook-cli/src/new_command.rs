@@ -361,7 +361,10 @@ cargo build --release   # the hook: {binary}
 ## Wiring it into your agent
 "#
     );
-    text.push_str(&wiring(dialects, "command", "command", &binary));
+    // The snippet's command is shell text: the path is quoted, so a folder named `a b` or
+    // `$(x)` is one word, never syntax.
+    let command = crate::trust_commands::shell_quote(&binary);
+    text.push_str(&wiring(dialects, "command", "command", &command));
     text
 }
 
@@ -369,26 +372,28 @@ cargo build --release   # the hook: {binary}
 /// `field` is `value`, in each dialect's file.
 fn wiring(dialects: &[Dialect], kind: &str, field: &str, value: &str) -> String {
     let native = kind == "native";
+    // A JSON string literal, quotes included, which TOML reads as the same basic string.
+    let value = serde_json::Value::from(value).to_string();
     let mut text = String::new();
     for dialect in dialects {
         let snippet = match dialect {
             Dialect::Wuu => format!(
-                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": \"{value}\", \"timeout\": 10}}]}}}}\n```\n"
+                "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": {value}, \"timeout\": 10}}]}}}}\n```\n"
             ),
             // Claude Code and Codex read their own files themselves and know no `native`
             // handler: Claude Code ignores the whole file, Codex refuses to start. Native hooks
             // reach them only through the relay's files.
             Dialect::Verboo if native => format!(
-                "### verboo (Claude Code: the relay's file, `~/.claude/hook-relay/settings.json` or `.claude/hook-relay/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": \"{value}\"}}]}}]}}}}\n```\n\nNever in Claude Code's own `settings.json`: Claude Code does not run `native` handlers and ignores the whole file with one in it (your `permissions` too). `hook relay install --dialect verboo` makes Claude Code call `hook relay`, which runs this file.\n"
+                "### verboo (Claude Code: the relay's file, `~/.claude/hook-relay/settings.json` or `.claude/hook-relay/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}\n```\n\nNever in Claude Code's own `settings.json`: Claude Code does not run `native` handlers and ignores the whole file with one in it (your `permissions` too). `hook relay install --dialect verboo` makes Claude Code call `hook relay`, which runs this file.\n"
             ),
             Dialect::Verboo => format!(
-                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": \"{value}\"}}]}}]}}}}\n```\n"
+                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}\n```\n"
             ),
             Dialect::Lime if native => format!(
-                "### lime (an agent embedding the engine: `~/.lime/config.toml` or `.lime/config.toml`; Codex: the relay's file, `~/.codex/hook-relay/config.toml` or `.codex/hook-relay/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = \"{value}\"\ntimeout = 10\n```\n\nNever in Codex's own `config.toml`: Codex does not run `native` handlers and refuses to start with one. `hook relay install --dialect lime` makes Codex call `hook relay`, which runs the relay's file. lime runs a hook only once it is trusted: `hook trust --dialect lime --all` (with `--relay` for the relay's file) after reviewing it.\n"
+                "### lime (an agent embedding the engine: `~/.lime/config.toml` or `.lime/config.toml`; Codex: the relay's file, `~/.codex/hook-relay/config.toml` or `.codex/hook-relay/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10\n```\n\nNever in Codex's own `config.toml`: Codex does not run `native` handlers and refuses to start with one. `hook relay install --dialect lime` makes Codex call `hook relay`, which runs the relay's file. lime runs a hook only once it is trusted: `hook trust --dialect lime --all` (with `--relay` for the relay's file) after reviewing it.\n"
             ),
             Dialect::Lime => format!(
-                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = \"{value}\"\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
+                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
             ),
         };
         text.push('\n');

@@ -7,7 +7,7 @@ use std::time::Duration;
 use hook_protocol::{Dialect, Event, Layer};
 
 use crate::diagnostic::{Diagnostic, Pos};
-use crate::fileread::{Owner, ReadError, read_config_text};
+use crate::fileread::{FileOwner, FileReadError, read_config_text};
 use crate::handler::HandlerConfig;
 use crate::load::parse_document;
 use crate::read::DocKind;
@@ -70,9 +70,9 @@ pub struct ReadFileError {
 /// [`ReadFileError`] when the operating system cannot open or read the file.
 pub fn read_hooks_file(dialect: Dialect, path: &Path) -> Result<FileHooks, ReadFileError> {
     let label = path.display().to_string();
-    let text = match read_config_text(path, Owner::Anyone) {
+    let text = match read_config_text(path, FileOwner::Anyone) {
         Ok(text) => text,
-        Err(ReadError::Io(source)) => {
+        Err(FileReadError::Io(source)) => {
             return Err(ReadFileError {
                 path: label,
                 source,

@@ -9,52 +9,60 @@
 //! swapped path), then read through a reader that stops past the cap, so `/dev/zero`, a FIFO,
 //! a growing file or a huge file are refused without reading them.
 //!
-//! The managed layer is also checked for ownership ([`Owner`]): the administrator's policy is
-//! honoured only from a file owned by root and not group- or world-writable.
+//! The managed layer is also checked for ownership ([`FileOwner`]): the administrator's policy
+//! is honoured only from a file owned by root and not group- or world-writable, in a folder
+//! owned by root and not group- or world-writable either (a 0777 `/etc/lime` would let anyone
+//! remove or swap the policy file).
+//!
+//! The same functions are public for the engine's other files that a hostile process could
+//! replace: `hook-trust` reads its stores with [`read_config_text`] and [`FileOwner::RootOrSelf`],
+//! `hook-exec` reads `CLAUDE_ENV_FILE` with [`open_regular`] (`O_NOFOLLOW`) and [`read_capped`].
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, LineIndex, Pos};
 
 /// The largest configuration file read: 8 MiB.
-pub(crate) const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
-/// Who must own a file for it to be honoured.
+/// Who must own a file (and its folder) for it to be honoured. Closed on purpose: a new kind of
+/// owner is a new security rule every caller must choose knowingly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Owner {
+pub enum FileOwner {
     /// Anyone: user, project, local and plugin files (trust decides whether their hooks run).
     Anyone,
     /// The managed file at its fixed system path: root, and not group- or world-writable.
     Root,
-    /// A managed file the embedder named through the API: root or the effective user (the
-    /// embedder vouches for the path; the tests of any user need it), and not group- or
-    /// world-writable.
+    /// A managed file the embedder named through the API, or a trust store: root or the
+    /// effective user (the embedder vouches for the path; the tests of any user need it), and
+    /// not group- or world-writable; its folder likewise.
     RootOrSelf,
 }
 
-/// Why a configuration file was not read.
+/// Why a file was not read. Its text reads after the file's name (`<path> is a FIFO, ...`).
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ReadError {
+#[non_exhaustive]
+pub enum FileReadError {
     /// The operating system refused (missing, permission denied...).
     #[error("cannot read: {0}")]
     Io(#[source] std::io::Error),
-    /// A directory, FIFO, device or socket.
-    #[error(
-        "is {kind}, not a regular file: a configuration file must be a regular file (after following symlinks); replace it with one"
-    )]
+    /// A directory, FIFO, device or socket (or, opened without following links, a symlink).
+    #[error("is {kind}, not a regular file: it must be a regular file; replace it with one")]
     NotRegular {
         /// What it is.
         kind: &'static str,
     },
-    /// Over [`MAX_FILE_BYTES`].
-    #[error(
-        "is {size} bytes, over the {MAX_FILE_BYTES}-byte (8 MiB) limit of a configuration file; make it smaller"
-    )]
+    /// Over the cap ([`MAX_FILE_BYTES`] for a configuration file).
+    #[error("is {size} bytes, over the {cap}-byte ({}) limit of {what}; make it smaller", mib(*cap))]
     TooLarge {
         /// Its size (at least the cap plus one when it grew while being read).
         size: u64,
+        /// The cap.
+        cap: u64,
+        /// What kind of file has this cap (`a configuration file`).
+        what: &'static str,
     },
     /// Not UTF-8.
     #[error("is not UTF-8 text ({source}); save it as UTF-8")]
@@ -65,9 +73,9 @@ pub(crate) enum ReadError {
         #[source]
         source: std::str::Utf8Error,
     },
-    /// A managed file owned by someone who is not allowed to set the policy.
+    /// A file with an owner rule (a managed policy, a trust store) owned by someone else.
     #[error(
-        "is owned by uid {uid}, not by root{also}: a managed policy must be owned by root (`sudo chown root` it)"
+        "is owned by uid {uid}, not by root{also}: another user could change it (`sudo chown root` it)"
     )]
     NotRootOwned {
         /// The owner.
@@ -75,26 +83,47 @@ pub(crate) enum ReadError {
         /// `" or by you"` when the effective user is allowed too.
         also: &'static str,
     },
-    /// A managed file others can write.
+    /// A file with an owner rule that others can write.
     #[error(
-        "is writable by its group or by everyone (mode {mode:o}): a managed policy must not be (`sudo chmod go-w` it)"
+        "is writable by its group or by everyone (mode {mode:o}): others could change it (`chmod go-w` it)"
     )]
     Writable {
         /// Its permission bits.
         mode: u32,
     },
+    /// The folder of a file that must be owned by root (or you) is another user's, or others
+    /// can write it: they could remove or replace the file.
+    #[error(
+        "is in the folder {}, which {problem}: whoever can write that folder can remove or replace the file (`sudo chown root {} && sudo chmod go-w {}`, or use a folder of your own)", folder.display(), folder.display(), folder.display()
+    )]
+    UnsafeFolder {
+        /// The folder.
+        folder: PathBuf,
+        /// `is owned by uid N` or `is writable by its group or by everyone (mode 777)`.
+        problem: String,
+    },
 }
 
-impl ReadError {
+/// `8 MiB` (or `1.5 MiB`) for a cap in bytes.
+fn mib(cap: u64) -> String {
+    let whole = cap / (1024 * 1024);
+    if whole * 1024 * 1024 == cap {
+        format!("{whole} MiB")
+    } else {
+        format!("{cap} bytes")
+    }
+}
+
+impl FileReadError {
     /// Whether the file simply does not exist (an empty layer, not a problem).
-    pub(crate) fn is_not_found(&self) -> bool {
-        matches!(self, ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FileReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
     }
 
     /// Where in the file the problem is, when it is inside the text.
     pub(crate) fn pos(&self) -> Option<Pos> {
         match self {
-            ReadError::NotUtf8 { pos, .. } => Some(*pos),
+            FileReadError::NotUtf8 { pos, .. } => Some(*pos),
             _ => None,
         }
     }
@@ -102,7 +131,7 @@ impl ReadError {
     /// This error as a diagnostic of `path`, followed by `consequence` (`file skipped`...).
     pub(crate) fn diagnostic(&self, path: &Path, consequence: &str) -> Diagnostic {
         let mut message = self.to_string();
-        if let ReadError::Io(_) = self {
+        if let FileReadError::Io(_) = self {
             // "cannot read: ..." already reads well.
         } else {
             message = format!("the file {message}");
@@ -115,50 +144,123 @@ impl ReadError {
     }
 }
 
-/// Reads the configuration file at `path` as text, bounded and checked (see the module docs).
-pub(crate) fn read_config_text(path: &Path, owner: Owner) -> Result<String, ReadError> {
-    let file = open(path).map_err(ReadError::Io)?;
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular {
-            kind: kind_of(&meta),
-        });
-    }
+/// Reads the configuration file at `path` as text, bounded and checked (see the module docs):
+/// a regular file (symlinks followed) of at most [`MAX_FILE_BYTES`], UTF-8, owned as `owner`
+/// requires.
+///
+/// # Errors
+///
+/// [`FileReadError`]: the file cannot be opened (`Io`, `NotFound` when missing), is not a
+/// regular file, is too large, is not UTF-8, or its owner, mode or folder is not allowed.
+pub fn read_config_text(path: &Path, owner: FileOwner) -> Result<String, FileReadError> {
+    let (file, meta) = open_regular(path, Links::Follow)?;
     check_owner(&meta, owner)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge { size: meta.len() });
-    }
-    let capacity = usize::try_from(meta.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge { size: read });
-    }
+    check_folder(path, owner)?;
+    let bytes = read_capped(file, &meta, MAX_FILE_BYTES, "a configuration file")?;
     String::from_utf8(bytes).map_err(|error| {
         let source = error.utf8_error();
         let valid = source.valid_up_to();
         let prefix = std::str::from_utf8(&error.as_bytes()[..valid])
             .expect("the bytes before valid_up_to are valid UTF-8");
-        ReadError::NotUtf8 {
+        FileReadError::NotUtf8 {
             pos: LineIndex::new(prefix).pos(valid),
             source,
         }
     })
 }
 
-/// Opens for reading without blocking on a FIFO and without acquiring a terminal.
-fn open(path: &Path) -> std::io::Result<File> {
+/// Whether [`open_regular`] follows a symbolic link at the end of the path. Closed on purpose:
+/// there are two ways to open a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// Follow it (configuration files: dotfile managers link them).
+    Follow,
+    /// Refuse it (`O_NOFOLLOW`): for a file the engine made and a hook may have replaced.
+    /// Unix only: Windows follows it (its target must still be a regular file).
+    Refuse,
+}
+
+/// Opens `path` for reading without blocking on a FIFO (`O_NONBLOCK`), without acquiring a
+/// terminal (`O_NOCTTY`) and, with [`Links::Refuse`], without following a final symlink
+/// (`O_NOFOLLOW`); then checks through the open descriptor (`fstat`, no race with a swapped
+/// path) that it is a regular file. Returns the file and that metadata.
+///
+/// # Errors
+///
+/// [`FileReadError::Io`] when it cannot be opened, [`FileReadError::NotRegular`] for a
+/// directory, FIFO, device, socket or (with [`Links::Refuse`]) a symlink.
+pub fn open_regular(path: &Path, links: Links) -> Result<(File, Metadata), FileReadError> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+        if links == Links::Refuse {
+            flags |= libc::O_NOFOLLOW;
+        }
+        options.custom_flags(flags);
     }
-    options.open(path)
+    // Windows has no `O_NOFOLLOW`: there the link is followed (see `Links::Refuse`).
+    #[cfg(not(unix))]
+    let _ = links;
+    let file = match options.open(path) {
+        Ok(file) => file,
+        // A final symlink under `O_NOFOLLOW`: `ELOOP` (Linux, macOS), `EMLINK` (FreeBSD).
+        #[cfg(unix)]
+        Err(error)
+            if links == Links::Refuse
+                && matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK)) =>
+        {
+            return Err(FileReadError::NotRegular {
+                kind: "a symbolic link",
+            });
+        }
+        Err(error) => return Err(FileReadError::Io(error)),
+    };
+    let meta = file.metadata().map_err(FileReadError::Io)?;
+    if !meta.is_file() {
+        return Err(FileReadError::NotRegular {
+            kind: kind_of(&meta),
+        });
+    }
+    Ok((file, meta))
+}
+
+/// Reads `file` (opened by [`open_regular`], `meta` its metadata) to its end, refusing more
+/// than `cap` bytes without reading past `cap + 1`, even when the file grows while it is read.
+/// `what` names the kind of file in the error (`a configuration file`).
+///
+/// # Errors
+///
+/// [`FileReadError::TooLarge`] over the cap, [`FileReadError::Io`] when reading fails.
+pub fn read_capped(
+    file: File,
+    meta: &Metadata,
+    cap: u64,
+    what: &'static str,
+) -> Result<Vec<u8>, FileReadError> {
+    if meta.len() > cap {
+        return Err(FileReadError::TooLarge {
+            size: meta.len(),
+            cap,
+            what,
+        });
+    }
+    let capacity = usize::try_from(meta.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(FileReadError::Io)?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > cap {
+        return Err(FileReadError::TooLarge {
+            size: read,
+            cap,
+            what,
+        });
+    }
+    Ok(bytes)
 }
 
 fn kind_of(meta: &Metadata) -> &'static str {
@@ -186,28 +288,84 @@ fn kind_of(meta: &Metadata) -> &'static str {
 }
 
 #[cfg(unix)]
-fn check_owner(meta: &Metadata, owner: Owner) -> Result<(), ReadError> {
+fn check_owner(meta: &Metadata, owner: FileOwner) -> Result<(), FileReadError> {
     use std::os::unix::fs::MetadataExt;
     let also = match owner {
-        Owner::Anyone => return Ok(()),
-        Owner::Root => "",
-        Owner::RootOrSelf => " or by you",
+        FileOwner::Anyone => return Ok(()),
+        FileOwner::Root => "",
+        FileOwner::RootOrSelf => " or by you",
     };
     let uid = meta.uid();
-    let allowed = uid == 0 || (owner == Owner::RootOrSelf && uid == effective_uid());
-    if !allowed {
-        return Err(ReadError::NotRootOwned { uid, also });
+    if !owner_allowed(uid, owner) {
+        return Err(FileReadError::NotRootOwned { uid, also });
     }
     let mode = meta.mode() & 0o7777;
     if mode & 0o022 != 0 {
-        return Err(ReadError::Writable { mode });
+        return Err(FileReadError::Writable { mode });
     }
     Ok(())
 }
 
+#[cfg(unix)]
+fn owner_allowed(uid: u32, owner: FileOwner) -> bool {
+    uid == 0 || (owner == FileOwner::RootOrSelf && uid == effective_uid())
+}
+
+/// The folder of a file with an owner rule follows the same rule: owned by root (or you), and
+/// not writable by group or others (sticky or not), so nobody else can remove or swap the file.
+/// When the path is a symlink, the folder of the link and the folder of the file it leads to
+/// are both checked.
+#[cfg(unix)]
+fn check_folder(path: &Path, owner: FileOwner) -> Result<(), FileReadError> {
+    if owner == FileOwner::Anyone {
+        return Ok(());
+    }
+    check_one_folder(&folder_of(path), owner)?;
+    if let Ok(real) = std::fs::canonicalize(path) {
+        let real_folder = folder_of(&real);
+        if real_folder != folder_of(path) {
+            check_one_folder(&real_folder, owner)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+#[cfg(unix)]
+fn check_one_folder(folder: &Path, owner: FileOwner) -> Result<(), FileReadError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(folder).map_err(FileReadError::Io)?;
+    let problem = if !owner_allowed(meta.uid(), owner) {
+        format!("is owned by uid {}", meta.uid())
+    } else if meta.mode() & 0o022 != 0 {
+        format!(
+            "is writable by its group or by everyone (mode {:o})",
+            meta.mode() & 0o7777
+        )
+    } else {
+        return Ok(());
+    };
+    Err(FileReadError::UnsafeFolder {
+        folder: folder.to_path_buf(),
+        problem,
+    })
+}
+
 /// Windows has no uid or mode bits: the managed file's folder ACLs are the administrator's.
 #[cfg(not(unix))]
-fn check_owner(_meta: &Metadata, _owner: Owner) -> Result<(), ReadError> {
+fn check_owner(_meta: &Metadata, _owner: FileOwner) -> Result<(), FileReadError> {
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_folder(_path: &Path, _owner: FileOwner) -> Result<(), FileReadError> {
     Ok(())
 }
 

@@ -283,8 +283,10 @@ fn as_secs<S: Serializer>(timeout: &Duration, serializer: S) -> Result<S::Ok, S:
 }
 
 impl Handler {
-    /// The command with `${PLUGIN_ROOT}` (verboo also `${CLAUDE_PLUGIN_ROOT}`) replaced by the
-    /// plugin folder; the command as written for non-plugin handlers.
+    /// The command with `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin
+    /// folder, as text; the command as written for non-plugin handlers. For showing what runs:
+    /// `hook-exec` runs the command as written on Unix and gives the folder through the
+    /// environment, so a folder's name never becomes shell syntax.
     pub fn expanded_command(&self) -> Option<String> {
         let command = self.config.command.as_ref()?;
         Some(match &self.plugin_root {

@@ -43,10 +43,11 @@
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
 //! process environment). A missing file is an empty layer. The managed layer comes only from
 //! its fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules)), honoured only when
-//! owned by root and not group- or world-writable (otherwise an error names the file and the
-//! fix, and the layer is not loaded); the environment never chooses it. Embedders and tests
-//! name another file with [`LoadOptions::with_managed_file`] (owned by root or by the
-//! effective user, not group- or world-writable) or drop it with
+//! owned by root and not group- or world-writable, in a folder that is too (otherwise an
+//! error names the file and the fix, and the layer is not loaded); the environment never
+//! chooses it. Embedders and tests name another file with [`LoadOptions::with_managed_file`]
+//! (it and its folder owned by root or by the effective user, not group- or world-writable)
+//! or drop it with
 //! [`LoadOptions::without_managed`]. Handlers accumulate in this order:
 //! managed, user, project, local, plugin, session; within a file in file order (events in the
 //! order written, `preserve_order` for TOML).
@@ -127,6 +128,13 @@
 //! Syntax errors are serde_json's and `toml`'s messages and positions; everything else is
 //! reported at the offending value, with its field path (`hooks.PreToolUse[0].hooks[1].timeout`),
 //! from a small position-keeping tree both formats are read into.
+//!
+//! A managed file is honoured only when it and its folder are owned by root (or, for a file the
+//! embedder names, by the user running the engine) and neither is writable by group or others:
+//! a 0777 `/etc/lime` or `/etc/claude-code` refuses the managed layer with an error, since
+//! anyone could remove or swap its policy. The reading functions are public
+//! ([`read_config_text`], [`open_regular`], [`read_capped`]) so the other files the engine
+//! reads back (trust stores, `CLAUDE_ENV_FILE`) get the same rules.
 //!
 //! # Matching
 //!
@@ -216,6 +224,9 @@ pub use discover::{
     RELAY_DIR, RelayDirs, RelayLocations, SessionHooks, discover, relay_dirs,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
+pub use fileread::{
+    FileOwner, FileReadError, Links, MAX_FILE_BYTES, open_regular, read_capped, read_config_text,
+};
 pub use gate::{AllowAll, Gate, RefuseUntrusted};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};

@@ -7,7 +7,7 @@ use hook_protocol::{ConfigFormat, Dialect, Layer, PluginRef, Source};
 
 use crate::diagnostic::{Diagnostic, Pos};
 use crate::discover::{DiscoverError, Discovery, LoadOptions, ManagedSource, discover};
-use crate::fileread::{Owner, ReadError, read_config_text};
+use crate::fileread::{FileOwner, FileReadError, read_config_text};
 use crate::merge::merge;
 use crate::node::{Kind, Node, parse_json, parse_toml};
 use crate::read::{DocKind, ParsedFile, RawBroken, is_plugin_name, read_document};
@@ -65,9 +65,9 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
     let mut hooks_file: Option<(Layer, String)> = None;
     for file in &discovery.files {
         let owner = match (file.layer, &options.managed) {
-            (Layer::Managed, ManagedSource::File(_)) => Owner::RootOrSelf,
-            (Layer::Managed, _) => Owner::Root,
-            _ => Owner::Anyone,
+            (Layer::Managed, ManagedSource::File(_)) => FileOwner::RootOrSelf,
+            (Layer::Managed, _) => FileOwner::Root,
+            _ => FileOwner::Anyone,
         };
         let display = file.path.display().to_string();
         let source = Source::new(file.layer).with_path(display.clone());
@@ -179,12 +179,12 @@ fn unreadable(reported: &[Diagnostic]) -> Option<ParsedFile> {
 
 /// A file's text, read bounded ([`read_config_text`]); `None` (and no diagnostic) when it does
 /// not exist, `None` and an error diagnostic when it cannot be used.
-fn read_text(path: &Path, owner: Owner, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+fn read_text(path: &Path, owner: FileOwner, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     match read_config_text(path, owner) {
         Ok(text) => Some(text),
         Err(error) if error.is_not_found() => None,
         Err(error) => {
-            let consequence = if owner == Owner::Anyone {
+            let consequence = if owner == FileOwner::Anyone {
                 "file skipped"
             } else {
                 "the managed layer is not loaded"
@@ -279,12 +279,12 @@ fn load_plugin_hooks(
     let root = discovery.plugins_dir().join(name);
     let manifest_path = root.join("plugin.json");
     let manifest_display = manifest_path.display().to_string();
-    let text = match read_config_text(&manifest_path, Owner::Anyone) {
+    let text = match read_config_text(&manifest_path, FileOwner::Anyone) {
         Ok(text) => text,
         Err(error) => {
             let why = match &error {
                 error if error.is_not_found() => "is missing".to_owned(),
-                ReadError::Io(error) => format!("cannot be read: {error}"),
+                FileReadError::Io(error) => format!("cannot be read: {error}"),
                 other => other.to_string(),
             };
             diagnostics.push(Diagnostic::error(
@@ -300,7 +300,7 @@ fn load_plugin_hooks(
     let hooks_path = root.join("hooks").join("hooks.json");
     let hooks_display = hooks_path.display().to_string();
     let errors_before = diagnostics.len();
-    let parsed = match read_text(&hooks_path, Owner::Anyone, diagnostics) {
+    let parsed = match read_text(&hooks_path, FileOwner::Anyone, diagnostics) {
         Some(text) => parse_document(
             dialect,
             &text,

@@ -5,6 +5,7 @@
 //!
 //! Side files hold what a hook printed, which may be private: they live in a private folder of
 //! the user's (`hook run` uses `<home>/hook-context`), never in a shared one such as `/tmp`.
+//! The folder of verboo's `CLAUDE_ENV_FILE` follows the same rules.
 //!
 //! - **Folder**: created with mode 0700 when missing. An existing folder is used only if it is a
 //!   real directory (not a symlink), owned by the user the engine runs as, and not writable by
@@ -36,21 +37,21 @@ pub const SIDE_FILE_MAX_COUNT: usize = 100;
 pub enum SideFileError {
     /// The folder is a symbolic link: it could send the file anywhere.
     #[error(
-        "the side-file folder {path} is a symbolic link; remove it (a private folder is created in its place)"
+        "the private folder {path} is a symbolic link; remove it (a private folder is created in its place)"
     )]
     Symlink {
         /// The folder.
         path: PathBuf,
     },
     /// The path exists and is not a directory.
-    #[error("the side-file folder {path} is not a directory; remove or rename it")]
+    #[error("the private folder {path} is not a directory; remove or rename it")]
     NotADirectory {
         /// The folder.
         path: PathBuf,
     },
     /// The folder belongs to another user.
     #[error(
-        "the side-file folder {path} belongs to user {owner}, not to you; remove it (a private folder is created in its place)"
+        "the private folder {path} belongs to user {owner}, not to you; remove it (a private folder is created in its place)"
     )]
     ForeignOwner {
         /// The folder.
@@ -60,7 +61,7 @@ pub enum SideFileError {
     },
     /// Group or others may write to the folder.
     #[error(
-        "the side-file folder {path} is writable by group or others (mode {mode:o}); run `chmod 700 {path}`"
+        "the private folder {path} is writable by group or others (mode {mode:o}); run `chmod 700 {path}`"
     )]
     Writable {
         /// The folder.
@@ -69,7 +70,7 @@ pub enum SideFileError {
         mode: u32,
     },
     /// The folder could not be created or inspected.
-    #[error("the side-file folder {path} cannot be created or read: {source}")]
+    #[error("the private folder {path} cannot be created or read: {source}")]
     Folder {
         /// The folder.
         path: PathBuf,
@@ -144,7 +145,8 @@ pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Si
     Ok(path)
 }
 
-/// Makes sure `dir` is a private folder of the user's, creating it (0700) when missing.
+/// Makes sure `dir` is a private folder of the user's, creating it (0700) when missing (the
+/// folder of side files, of the journal and of `CLAUDE_ENV_FILE`, see `crate::env_file`).
 pub(crate) fn private_folder(dir: &Path) -> Result<(), SideFileError> {
     let folder_error = |source| SideFileError::Folder {
         path: dir.to_owned(),
@@ -204,7 +206,7 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 #[cfg(unix)]
-fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .write(true)
@@ -215,7 +217,7 @@ fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

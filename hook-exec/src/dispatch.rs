@@ -32,6 +32,11 @@ pub struct EngineOptions {
     /// writes no side file: the model gets the head and tail preview only, and the note in it
     /// says the rest was dropped. `hook run` passes `<home>/hook-context`.
     pub side_file_dir: Option<PathBuf>,
+    /// The private folder where verboo's `CLAUDE_ENV_FILE` is made, one fresh 0700 folder per
+    /// dispatch inside it (see the `env_file` module docs: checked as `side_file_dir` is).
+    /// `None` (the default) makes that fresh folder in the system's temporary folder.
+    /// `hook run` and `hook relay` pass `<home>/hook-env`.
+    pub env_file_dir: Option<PathBuf>,
     /// The project directory, for verboo's `CLAUDE_PROJECT_DIR`; the event's `cwd` when `None`.
     pub project_dir: Option<PathBuf>,
     /// How many async (background) handlers may run at once; the others wait for a slot.
@@ -89,6 +94,12 @@ impl EngineOptions {
         self
     }
 
+    /// These options with [`EngineOptions::env_file_dir`] set.
+    pub fn with_env_file_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.env_file_dir = Some(dir.into());
+        self
+    }
+
     /// These options with [`EngineOptions::project_dir`] set.
     pub fn with_project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.project_dir = Some(dir.into());
@@ -132,6 +143,7 @@ impl Default for EngineOptions {
         EngineOptions {
             stop_loop_cap: 8,
             side_file_dir: None,
+            env_file_dir: None,
             project_dir: None,
             max_async: 8,
             pipe_grace: crate::command::PIPE_GRACE,
@@ -345,7 +357,8 @@ impl Engine {
                 .retain(|handler| crate::schedule::runs_in_background(dialect, &event, handler));
         }
 
-        let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers);
+        let env_dir = self.options.env_file_dir.as_deref();
+        let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers, env_dir);
         let env_path = env_file.as_ref().and_then(|f| f.path());
         let concurrency = dialect.rules().concurrency;
         let mut finished = match concurrency {

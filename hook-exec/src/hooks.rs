@@ -91,8 +91,9 @@ impl Hooks {
     }
 
     /// Uses `options` for the engine instead of the defaults (the project as working
-    /// directory and `<home>/hook-context` as side-file folder are kept unless `options` set
-    /// them). Rebuilds the engine: call it before the first dispatch.
+    /// directory, `<home>/hook-context` as side-file folder and `<home>/hook-env` as
+    /// `CLAUDE_ENV_FILE` folder are kept unless `options` set them). Rebuilds the engine: call
+    /// it before the first dispatch.
     pub fn with_engine_options(mut self, options: EngineOptions) -> Self {
         self.engine_options = Some(options);
         self.rebuild_engine();
@@ -213,7 +214,7 @@ fn engine_for(
 }
 
 /// The engine options and gate of [`Hooks`]: the caller's options with the discovered project
-/// and side-file folder filled in, and the trust gate.
+/// and side-file and `CLAUDE_ENV_FILE` folders filled in, and the trust gate.
 fn settings(
     discovery: &Discovery,
     trust: TrustView,
@@ -226,6 +227,9 @@ fn settings(
     }
     if options.side_file_dir.is_none() {
         options.side_file_dir = Some(discovery.home.join("hook-context"));
+    }
+    if options.env_file_dir.is_none() {
+        options.env_file_dir = Some(discovery.home.join("hook-env"));
     }
     let mut gate = TrustGate::new(trust);
     if let Some(phrase) = phrase {

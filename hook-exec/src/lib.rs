@@ -156,8 +156,25 @@
 //!   `skipped` with `skip_reason: invalid` and the diagnostic (`file:line:col: ...`) as its
 //!   `error`, on each event it may have been on; everything else runs. A typo in a committed
 //!   project file can never switch off the user's own guard.
-//! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): see
-//!   the `env_file` module; what the hooks wrote is [`hook_protocol::Outcome::session_env`].
+//! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): a
+//!   0600 file in a fresh 0700 folder inside [`EngineOptions::env_file_dir`] (`hook run`:
+//!   `<home>/hook-env`, a private folder checked as side files' folders are; unset: the
+//!   system's temporary folder). A hook that replaces it with a FIFO, a symlink, a folder or a
+//!   file over 1 MiB cannot hang or exhaust the engine: it is opened `O_NONBLOCK | O_NOFOLLOW`,
+//!   checked with `fstat`, read bounded, and refused with a system message. What the hooks
+//!   wrote is [`hook_protocol::Outcome::session_env`]. Details in the `env_file` module.
+//! - **Variables in commands**: the engine never puts a path into a command's text on Unix.
+//!   `${PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PROJECT_DIR` stay as written and
+//!   are set in the hook's environment, so `/bin/sh` expands them: an expansion's result is
+//!   never parsed again, and a home, project or plugin path containing `$(...)`, backquotes,
+//!   quotes, `;` or spaces runs nothing. Claude Code substitutes `${CLAUDE_PLUGIN_ROOT}` into
+//!   the text instead; the two agree for every command written as its docs show
+//!   (`"${CLAUDE_PLUGIN_ROOT}/scripts/x.sh"`, quoted or not), and differ only where a path's
+//!   text would have become syntax (the engine's reading is the safe one) or where the
+//!   variable sits inside single quotes, which the shell leaves unexpanded (see
+//!   "Limitations"). Substituting a quoted value instead was rejected: the right quoting
+//!   depends on where the variable sits (`'...'` inside `"..."` would reach the program with
+//!   its quotes), and only the shell knows that.
 //! - **How results combine** per event: the `combine` module (first block reason on tool calls, a
 //!   blocked or stopped prompt drops its context in verboo and keeps it for the next turn in
 //!   lime, verboo `Stop` context continues the agent).
@@ -225,6 +242,11 @@
 //!   collects a session's results should cancel them at session end.
 //! - `async` is honoured for command handlers only; verboo's `asyncRewake` is parsed but the
 //!   engine never wakes the agent: collecting results is the agent's move.
+//! - `'${CLAUDE_PLUGIN_ROOT}/x.sh'` in single quotes reaches the program unexpanded on Unix
+//!   (Claude Code would have substituted it): use double quotes. On Windows (`cmd /C`, which
+//!   has no `${...}`), the plugin folder is substituted into the command's text as Claude Code
+//!   does, unquoted: a plugin folder whose name contains `&`, `|`, `^` or `%` there is read
+//!   by `cmd`; install plugins under plain names.
 //! - http handlers speak HTTP/1.1 only (no HTTP/2) and trust the system's root certificates.
 //! - The prompt/agent answer format is one JSON object: a model that cannot keep to it fails
 //!   open in wuu and fails the run in verboo.

@@ -148,8 +148,14 @@
 //! `sha256:` and 64 hex digits, a JSON root or record that is not an object) is never read as
 //! empty and never overwritten; a `hook-trust.json` that is a symbolic link (trust written
 //! through it could land anywhere); a store, or a store folder, that is world-writable (anyone
-//! could trust a hook; group-writable is allowed, as for the file). The engine then treats every hook that needs trust as untrusted, and
-//! says so in each skip.
+//! could trust a hook). A store is read as `hook-config` reads a managed configuration file
+//! ([`hook_config::read_config_text`], [`hook_config::FileOwner::RootOrSelf`]): a regular
+//! file (a FIFO or a device is refused through the open descriptor, never waited on), of at
+//! most 8 MiB, owned by the user running `hook` or by root and not writable by its group or
+//! others, in a folder owned by that user or root and not group- or world-writable either
+//! ([`StoreError::Refused`]); its lock file is opened without blocking or following a link.
+//! A store folder `hook` creates is 0700, a new store 0600. The engine then treats every hook
+//! that needs trust as untrusted, and says so in each skip.
 //!
 //! # Limitations
 //!
@@ -157,7 +163,9 @@
 //!   keeps its trust (native libraries are the exception: their bytes are hashed).
 //! - The lock is advisory: an editor saving `config.toml` at the same moment as `hook trust`
 //!   is not locked out, and the later write wins.
-//! - The store's owner is not checked, only that neither it nor its folder is world-writable.
+//! - A group-writable store or store folder is refused even where the group is the user's own
+//!   (user private groups, umask 002): `chmod go-w` it. Telling a private group from a shared
+//!   one needs the group database; the stricter rule is the one that cannot be wrong.
 //! - lime's records keep no command text, so `hook list` shows old and new hashes only.
 //! - Outside Linux the engine hashes a native library, then loads it by path: a file swapped
 //!   in between is loaded unverified (Linux loads the sealed copy it hashed).

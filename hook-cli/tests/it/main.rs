@@ -9,6 +9,7 @@ mod demo;
 mod doctor;
 mod hostile_config;
 mod journal;
+mod hostile_input;
 mod list;
 mod new;
 mod relay;

@@ -486,7 +486,7 @@ fn a_group_or_world_writable_managed_file_is_refused() {
                 assert_eq!(
                     shown(&loaded),
                     [format!(
-                        "{}: the file is writable by its group or by everyone (mode {mode:o}): a managed policy must not be (`sudo chmod go-w` it); the managed layer is not loaded",
+                        "{}: the file is writable by its group or by everyone (mode {mode:o}): others could change it (`chmod go-w` it); the managed layer is not loaded",
                         managed.display()
                     )],
                     "{context}"
@@ -494,6 +494,80 @@ fn a_group_or_world_writable_managed_file_is_refused() {
             }
         }
     }
+}
+
+#[test]
+fn a_managed_file_in_a_folder_others_can_write_is_refused() {
+    // A 0777 `/etc/lime` lets anyone remove or swap the policy file, whatever its own mode.
+    for (dialect, name) in [
+        (Dialect::Verboo, "managed.json"),
+        (Dialect::Lime, "managed.toml"),
+    ] {
+        for (folder_mode, loads) in [
+            (0o755, true),
+            (0o777, false),
+            (0o1777, false),
+            (0o775, false),
+        ] {
+            let tmp = tempfile::tempdir().expect("tempdir");
+            let folder = tmp.path().join("etc-lime");
+            let managed = write(&folder, name, &managed_text(dialect));
+            set_mode(&managed, 0o644);
+            set_mode(&folder, folder_mode);
+            let options =
+                options(dialect, &tmp.path().join("home"), tmp.path()).with_managed_file(&managed);
+            let loaded = load_within_a_minute(options);
+            let context = format!("{dialect} folder mode {folder_mode:o}");
+            if loads {
+                assert!(
+                    loaded.diagnostics.is_empty(),
+                    "{context}: {:?}",
+                    shown(&loaded)
+                );
+                assert_eq!(loaded.registry.handlers().len(), 1, "{context}");
+            } else {
+                assert!(loaded.registry.handlers().is_empty(), "{context}");
+                assert_eq!(
+                    shown(&loaded),
+                    [format!(
+                        "{}: the file is in the folder {}, which is writable by its group or by everyone (mode {folder_mode:o}): whoever can write that folder can remove or replace the file (`sudo chown root {} && sudo chmod go-w {}`, or use a folder of your own); the managed layer is not loaded",
+                        managed.display(),
+                        folder.display(),
+                        folder.display(),
+                        folder.display()
+                    )],
+                    "{context}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_managed_file_linked_into_a_folder_others_can_write_is_refused() {
+    // The link's folder is safe; the folder of the file it leads to is not.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let shared = tmp.path().join("shared");
+    let real = write(&shared, "policy.json", &managed_text(Dialect::Verboo));
+    set_mode(&real, 0o644);
+    set_mode(&shared, 0o777);
+    let folder = tmp.path().join("etc-claude-code");
+    std::fs::create_dir(&folder).expect("mkdir");
+    set_mode(&folder, 0o755);
+    let managed = folder.join("managed-settings.json");
+    std::os::unix::fs::symlink(&real, &managed).expect("symlink");
+    let options =
+        options(Dialect::Verboo, &tmp.path().join("home"), tmp.path()).with_managed_file(&managed);
+    let loaded = load_within_a_minute(options);
+    assert!(loaded.registry.handlers().is_empty());
+    let shown = shown(&loaded).join("\n");
+    assert!(
+        shown.contains(&format!(
+            "the file is in the folder {}, which is writable by its group or by everyone (mode 777)",
+            shared.display()
+        )),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -518,7 +592,7 @@ fn a_managed_file_owned_by_another_user_is_refused() {
     assert_eq!(
         shown(&loaded),
         [format!(
-            "{}: the file is owned by uid 65534, not by root or by you: a managed policy must be owned by root (`sudo chown root` it); the managed layer is not loaded",
+            "{}: the file is owned by uid 65534, not by root or by you: another user could change it (`sudo chown root` it); the managed layer is not loaded",
             managed.display()
         )]
     );

@@ -15,13 +15,20 @@ use crate::command::{CommandError, CommandSpec, run_command};
 use crate::dispatch::EngineOptions;
 use crate::schedule::Payload;
 
+/// The command text given to the shell. On Unix it is the command as written: the plugin
+/// folder and the project directory reach it only through the environment (`PLUGIN_ROOT`,
+/// `CLAUDE_PLUGIN_ROOT`, `CLAUDE_PROJECT_DIR`), which `/bin/sh` expands itself, so the text of
+/// a path (`$(...)`, backquotes, quotes, `;`) is never read as shell syntax (see the crate
+/// docs, "Variables in commands"). `cmd` has no such expansion of `${...}`: on Windows the
+/// plugin folder is substituted into the text, as Claude Code does.
 fn command_for_platform(handler: &Handler) -> Option<String> {
-    if cfg!(windows)
-        && let Some(command) = &handler.config.command_windows
-    {
-        return Some(command.clone());
+    if cfg!(windows) {
+        if let Some(command) = &handler.config.command_windows {
+            return Some(command.clone());
+        }
+        return handler.expanded_command();
     }
-    handler.expanded_command()
+    handler.config.command.clone()
 }
 
 /// Runs one command handler to its end (a free function so background tasks can own its inputs).

@@ -7,6 +7,7 @@ mod command;
 mod common;
 mod embed_example;
 mod engine;
+mod env_file;
 mod errors;
 mod hostile;
 mod http;

@@ -158,7 +158,7 @@ fn a_refused_folder_keeps_the_whole_text_with_a_warning() {
     let warning = &outcome.runs[0].warnings[0];
     assert!(
         warning.starts_with(
-            "additionalContext is over its limit of 100 characters but the side-file folder"
+            "additionalContext is over its limit of 100 characters but the private folder"
         ),
         "{warning}"
     );

@@ -201,16 +201,43 @@ pub fn input_from_value(dialect: Dialect, value: Value) -> Result<EventInput, In
     (dialect.rules().read_input)(&event, value)
 }
 
+/// An input struct and the struct of its common fields, which it holds flattened.
+pub(crate) trait WithCommon {
+    /// The common fields.
+    type Common: DeserializeOwned;
+}
+
+impl<C: DeserializeOwned> WithCommon for OtherInput<C> {
+    type Common = C;
+}
+
+impl<T: WithCommon> WithCommon for Box<T> {
+    type Common = T::Common;
+}
+
 /// Deserializes `value` as `T`, naming the failing field by JSON pointer.
-pub(crate) fn typed_from_value<T: DeserializeOwned>(
+///
+/// The common fields (`T::Common`) are type-checked first, on their own: inside `T` they are a
+/// `#[serde(flatten)]` struct, read from a buffer that keeps no path, so a wrong-typed
+/// `session_id` would otherwise be reported at `/` instead of `/session_id`. Reading them from
+/// a borrowed value skips every other field without copying it.
+pub(crate) fn typed_from_value<T: DeserializeOwned + WithCommon>(
     event: &Event,
     value: Value,
 ) -> Result<T, InputError> {
-    serde_path_to_error::deserialize(value).map_err(|error| InputError::Field {
+    let field_error = |error: serde_path_to_error::Error<serde_json::Error>| InputError::Field {
         event: event.to_string(),
         pointer: pointer_of(error.path()),
         message: error.inner().to_string(),
-    })
+    };
+    if let Err(error) = serde_path_to_error::deserialize::<_, T::Common>(&value)
+        && error.path().iter().next().is_some()
+    {
+        // A common field of the wrong type, at its own path. A missing one is reported at the
+        // root either way: the whole input's reading below says it, in its usual order.
+        return Err(field_error(error));
+    }
+    serde_path_to_error::deserialize(value).map_err(field_error)
 }
 
 /// The JSON type name of a value with its article (`"an object"`, `"null"`), for messages.
@@ -260,6 +287,10 @@ macro_rules! event_inputs {
                 /// Fields this engine does not know (a newer agent's), kept as they are.
                 #[serde(flatten)]
                 pub extra: serde_json::Map<String, serde_json::Value>,
+            }
+
+            impl crate::input::WithCommon for $Struct {
+                type Common = $Common;
             }
         )*
 

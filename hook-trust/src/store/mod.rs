@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hook_config::{FileOwner, FileReadError};
 use hook_protocol::Dialect;
 
 pub use json::JsonStore;
@@ -257,6 +258,17 @@ pub enum StoreError {
         /// Its permission bits.
         mode: u32,
     },
+    /// The store is not a regular file (a FIFO, a device...), is too large, is owned by another
+    /// user, is writable by its group, or is in a folder another user owns or may write: it
+    /// is refused, never waited on or read without bound.
+    #[error("{}: the trust store {source}; refusing it (nothing was read or changed)", path.display())]
+    Refused {
+        /// The store file.
+        path: PathBuf,
+        /// Why, as `hook-config` says it of a configuration file.
+        #[source]
+        source: FileReadError,
+    },
     /// Another process held the store's lock file for longer than the wait allows.
     #[error("{}: the trust store is locked by another process and stayed locked for {} s; retry when the other `hook` command is done (a lock is released when its process exits)", path.display(), waited.as_secs_f64())]
     LockTimeout {
@@ -400,20 +412,30 @@ pub(crate) fn check_safe(path: &Path) -> Result<(), StoreError> {
 }
 
 /// The store's text, `None` when it does not exist, after the safety checks (of the file and
-/// of its folder).
+/// of its folder). Read as `hook-config` reads a managed file
+/// ([`hook_config::read_config_text`] with [`FileOwner::RootOrSelf`]): a regular file (a FIFO
+/// or device is refused, never waited on), of at most [`hook_config::MAX_FILE_BYTES`], owned
+/// by the user running `hook` or by root and not writable by group or others, in a folder
+/// that follows the same rule.
 pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
     check_folder(&folder_of(path))?;
     check_safe(path)?;
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|error| StoreError::Corrupt {
-                path: path.to_path_buf(),
-                position: None,
-                message: format!("not UTF-8 text ({error})"),
+    match hook_config::read_config_text(path, FileOwner::RootOrSelf) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.is_not_found() => Ok(None),
+        Err(FileReadError::NotUtf8 { source, pos }) => Err(StoreError::Corrupt {
+            path: path.to_path_buf(),
+            position: Some(Position {
+                line: pos.line,
+                column: pos.column,
             }),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(StoreError::io(path, "read the trust store", error)),
+            message: format!("not UTF-8 text ({source})"),
+        }),
+        Err(FileReadError::Io(error)) => Err(StoreError::io(path, "read the trust store", error)),
+        Err(source) => Err(StoreError::Refused {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 
@@ -433,16 +455,11 @@ pub(crate) fn locked_update(
 ) -> Result<(), StoreError> {
     let dir = folder_of(path);
     check_folder(&dir)?;
-    std::fs::create_dir_all(&dir)
+    create_private_dir(&dir)
         .map_err(|error| StoreError::io(&dir, "create the store's folder", error))?;
     let lock_path = lock_path(path);
     check_safe(&lock_path)?;
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|error| StoreError::io(&lock_path, "open the lock file", error))?;
+    let lock = open_lock(&lock_path)?;
     wait_for_lock(&lock, &lock_path, lock_timeout)?;
     let result = (|| {
         sweep_temporary_files(path, &dir);
@@ -455,6 +472,44 @@ pub(crate) fn locked_update(
     // Closing the file releases the lock too; unlocking first makes the order explicit.
     let _ = fs4::FileExt::unlock(&lock);
     result
+}
+
+/// A missing store folder is made private (0700 on Unix), so the next read does not refuse it.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Opens (creating it 0600) the lock file without waiting on a FIFO planted in its place
+/// (`O_NONBLOCK`: no reader means an error, not a hang) and refuses anything but a regular
+/// file.
+fn open_lock(lock_path: &Path) -> Result<File, StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
+    }
+    let lock = options
+        .open(lock_path)
+        .map_err(|error| StoreError::io(lock_path, "open the lock file", error))?;
+    let metadata = lock
+        .metadata()
+        .map_err(|error| StoreError::io(lock_path, "inspect the lock file", error))?;
+    if !metadata.is_file() {
+        return Err(StoreError::io(
+            lock_path,
+            "use the lock file",
+            std::io::Error::other("it is not a regular file; remove it"),
+        ));
+    }
+    Ok(lock)
 }
 
 /// Takes the exclusive lock on `lock`, retrying for at most `timeout`.

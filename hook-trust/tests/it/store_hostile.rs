@@ -148,10 +148,169 @@ fn a_world_writable_store_folder_is_refused() {
             assert!(store.set_trusted(&[grant("k", 4)]).is_err());
             assert_eq!(std::fs::read_to_string(home.join(name)).unwrap(), before);
         }
-        // Group-writable, like a group-writable store file, is allowed.
+        // Group-writable is refused too (issue 21: the config files' rules).
         std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o770)).unwrap();
+        let error = store.load().unwrap_err();
+        assert_refused(&error, "which is writable by its group");
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
         assert!(store.load().is_ok());
     }
+}
+
+/// `error` is [`StoreError::Refused`] and says `says`.
+fn assert_refused(error: &StoreError, says: &str) {
+    assert!(matches!(error, StoreError::Refused { .. }), "{error}");
+    assert!(error.to_string().contains(says), "{error}");
+}
+
+/// `f()` on another thread; fails instead of hanging when it blocks (on a FIFO).
+fn within_ten_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(f());
+    });
+    receive
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the store blocked (a FIFO opened and waited on?)")
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_device_in_place_of_a_store_is_refused_not_waited_on() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_path_buf();
+        mkfifo(&home.join(name));
+        let store = store_named(&home, name, None);
+        let (load, write) = within_ten_seconds(move || {
+            (
+                store.load().unwrap_err(),
+                store.set_trusted(&[grant("k", 1)]).unwrap_err(),
+            )
+        });
+        for error in [load, write] {
+            assert!(
+                matches!(error, StoreError::Refused { .. }),
+                "{name}: {error}"
+            );
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "{}: the trust store is a FIFO, not a regular file: it must be a regular file; replace it with one; refusing it (nothing was read or changed)",
+                    home.join(name).display()
+                )
+            );
+        }
+    }
+    // lime's `config.toml` is followed through a link: to a FIFO or to `/dev/zero`, refused.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("elsewhere");
+    mkfifo(&fifo);
+    for (target, says) in [
+        (fifo.as_path(), "is a FIFO, not a regular file"),
+        // World-writable, so refused before it is even opened.
+        (std::path::Path::new("/dev/zero"), "refusing it"),
+    ] {
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let _ = std::fs::remove_file(home.join("config.toml"));
+        std::os::unix::fs::symlink(target, home.join("config.toml")).unwrap();
+        let store = store_named(&home, "config.toml", None);
+        let error = within_ten_seconds(move || store.load().unwrap_err());
+        assert!(error.to_string().contains(says), "{error}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_lock_file_is_an_error_not_a_hang() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_path_buf();
+        mkfifo(&home.join(format!("{name}.lock")));
+        let store = store_named(&home, name, None);
+        let error = within_ten_seconds(move || store.set_trusted(&[grant("k", 1)]).unwrap_err());
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("{name}.lock: cannot open the lock file")),
+            "{error}"
+        );
+        assert!(!home.join(name).exists());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_store_over_8_mib_is_refused_without_reading_it_all() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(hook_config::MAX_FILE_BYTES + 1).unwrap();
+        let error = store_named(dir.path(), name, None).load().unwrap_err();
+        assert_refused(&error, "over the 8388608-byte (8 MiB) limit");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_store_writable_by_its_group_or_owned_by_another_user_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_path_buf();
+        let store = store_named(&home, name, None);
+        store.set_trusted(&[grant("k", 3)]).unwrap();
+        let path = home.join(name);
+        // What `hook` writes is private.
+        let mode =
+            |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&path), 0o600, "{name}");
+        assert_eq!(mode(&home.join(format!("{name}.lock"))), 0o600, "{name}");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o660)).unwrap();
+        let error = store.load().unwrap_err();
+        assert_refused(&error, "is writable by its group or by everyone (mode 660)");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(store.load().is_ok());
+        if std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&path).unwrap()) == 0 {
+            // Only root can give a file away.
+            let status = std::process::Command::new("chown")
+                .arg("65534")
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let error = store.load().unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("is owned by uid 65534, not by root or by you"),
+                "{error}"
+            );
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_store_folder_hook_creates_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("new-home");
+    store_named(&home, "hook-trust.json", None)
+        .set_trusted(&[grant("k", 1)])
+        .unwrap();
+    let mode = std::fs::metadata(&home).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
 }
 
 #[cfg(unix)]
@@ -237,4 +396,23 @@ fn a_held_lock_is_waited_for_a_bounded_time_and_named() {
         assert!(store.load().unwrap().contains_key("k"));
     }
     assert_eq!(hook_trust::LOCK_TIMEOUT, Duration::from_secs(10));
+}
+
+#[test]
+fn a_store_that_is_not_utf8_is_corrupt_at_its_first_bad_byte() {
+    for name in NAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, b"# trust\nx = \"\xff\"\n").unwrap();
+        let error = store_named(dir.path(), name, None).load().unwrap_err();
+        assert!(matches!(error, StoreError::Corrupt { .. }), "{error}");
+        let message = error.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "{}:2:6: corrupt trust store: not UTF-8 text",
+                path.display()
+            )),
+            "{message}"
+        );
+    }
 }
