@@ -154,7 +154,8 @@ fn home_with(dir: &Path, name: &str, groups: usize, matching: usize) -> Result<P
     Ok(home)
 }
 
-pub(crate) fn cli(root: &Path) -> Result<()> {
+/// Builds the release `hook` (what users install) and returns its path.
+pub(crate) fn release_hook(root: &Path) -> Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "-p", "hook-cli", "--bin", "hook"])
         .current_dir(root)
@@ -162,7 +163,11 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
     if !status.success() {
         bail!("cargo build --release failed");
     }
-    let hook = root.join("target/release/hook");
+    Ok(root.join("target/release/hook"))
+}
+
+pub(crate) fn cli(root: &Path) -> Result<()> {
+    let hook = release_hook(root)?;
     let size = fs::metadata(&hook)?.len();
     let work = tempfile::tempdir()?;
     let dir = work.path();

@@ -91,14 +91,7 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
     let options = options(args)?;
     let npm = root.join("target/conformance/npm");
     install(&npm)?;
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-p", "hook-cli", "--bin", "hook"])
-        .current_dir(root)
-        .status()?;
-    if !status.success() {
-        bail!("cargo build --release failed");
-    }
-    let hook = root.join("target/release/hook");
+    let hook = crate::bench::release_hook(root)?;
     let bin = npm.join("node_modules/.bin");
     println!(
         "{} Bash calls a session, {} runs a configuration, load average {}",
