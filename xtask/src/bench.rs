@@ -202,7 +202,8 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
 
     println!(
         "hook binary: {} ({:.1} MB)",
-        hook.display(),
+        // Relative to the repository, so a pasted figure names no machine's path.
+        hook.strip_prefix(root).unwrap_or(&hook).display(),
         size as f64 / 1e6
     );
     let ((hook_none, _), (truth, _)) = pair(&run(&none), &Job::new("/bin/true", &[], b""))?;
