@@ -107,6 +107,21 @@ pub(crate) struct RunArgs {
 
 /// `hook run`: dispatch one event through every discovered hook and print the outcome.
 pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
+    let (input, bytes) = run_input(&args)?;
+    // A broken handler, group or file was reported above and is in the outcome's `runs` as
+    // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
+    let hooks = args.location.hooks()?;
+    drive(&args.location, hooks, &input, bytes, |outcome| {
+        println_exact(&serde_json::to_string_pretty(outcome)?);
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// `hook run`'s event: the input with `hook_event_name` and `cwd` filled in when absent, and,
+/// when it holds what a real agent sends but serde_json will not read (a lone surrogate
+/// escape, nesting past 128 levels), the bytes as given, for the hooks (read as `hook relay`
+/// reads them).
+fn run_input(args: &RunArgs) -> Result<(hook_protocol::EventInput, Option<std::sync::Arc<[u8]>>)> {
     let dialect = args.location.dialect;
     let event = known_event(dialect, &args.event)?;
     let (bytes, origin) =
@@ -114,9 +129,6 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let mut value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
-            // What a real agent sends but serde_json will not read (a lone surrogate escape,
-            // nesting past 128 levels) is read as `hook relay` reads it, and the hooks get the
-            // bytes as given; anything else is an error.
             let Ok(agent_event) = hook_protocol::read_agent_event(dialect, &bytes, Some(&event))
             else {
                 return Err(error).with_context(|| format!("{origin} is not valid JSON"));
@@ -124,14 +136,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
             for note in &agent_event.tolerated {
                 errln!("warning: {note}");
             }
-            let hooks = args.location.hooks()?;
-            return drive(
-                &args.location,
-                hooks,
-                &agent_event.input,
-                Some(bytes.into()),
-                print_outcome,
-            );
+            return Ok((agent_event.input, Some(bytes.into())));
         }
     };
     let object = value
@@ -151,17 +156,7 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
         object.insert("cwd".into(), project.display().to_string().into());
     }
     let input = input_from_value(dialect, value).context("invalid event input")?;
-
-    // A broken handler, group or file was reported above and is in the outcome's `runs` as
-    // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
-    let hooks = args.location.hooks()?;
-    drive(&args.location, hooks, &input, None, print_outcome)
-}
-
-/// `hook run`'s report: the outcome, pretty-printed.
-fn print_outcome(outcome: &hook_protocol::Outcome) -> Result<ExitCode> {
-    println_exact(&serde_json::to_string_pretty(outcome)?);
-    Ok(ExitCode::SUCCESS)
+    Ok((input, None))
 }
 
 /// `hooks` as `hook run` and `hook relay` run them: `options` with hooks killed when this

@@ -529,19 +529,33 @@ pub(crate) fn read_input(
                     path.display()
                 );
             }
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = read_bounded(file, &path.display().to_string())?;
             Ok((bytes, path.display().to_string()))
         }
         _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read stdin")?;
+            let bytes = read_bounded(std::io::stdin().lock(), "stdin")?;
             if bytes.trim_ascii().is_empty() {
                 bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
             Ok((bytes, "<stdin>".to_owned()))
         }
     }
+}
+
+/// All of `reader`, refused past [`hook_protocol::MAX_AGENT_EVENT_BYTES`] (64 MiB) without
+/// reading more than one byte beyond it: an event or a hook's output is never read without
+/// bound. `origin` names it in the error.
+pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
+    let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+    let mut bytes = Vec::new();
+    reader
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {origin}"))?;
+    if bytes.len() > limit {
+        bail!("{origin} is over {limit} bytes");
+    }
+    Ok(bytes)
 }

@@ -50,7 +50,6 @@
 //!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
 //!   written, `systemMessage` says the environment was not kept.
 
-use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -353,16 +352,7 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
 
 /// The agent's stdin, whole and bounded.
 fn read_event_bytes() -> Result<Vec<u8>> {
-    let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .context("cannot read the event from stdin")?;
-    if bytes.len() > limit {
-        bail!("the event on stdin is over {limit} bytes");
-    }
+    let bytes = crate::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");
     }
@@ -421,7 +411,7 @@ fn forward_session_env(env: &str) -> String {
 /// Appends `text` to the regular file at `path` (never through a symlink, never waiting on a
 /// FIFO), on a line of its own.
 fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::{Seek as _, SeekFrom, Write as _};
+    use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
     let mut options = std::fs::OpenOptions::new();
     options.read(true).append(true);
     #[cfg(unix)]
