@@ -216,6 +216,7 @@ mod node;
 mod read;
 mod registry;
 mod rule;
+pub mod shell;
 
 pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};

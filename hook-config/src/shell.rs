@@ -1,0 +1,238 @@
+//! A small, quote-aware reader of POSIX shell command lines: where a command's simple commands
+//! and words are. It reads; it never expands variables, globs or aliases, and never runs
+//! anything.
+//!
+//! Used by the `if` permission rules (`Bash(git push*)`, see [`crate::PermissionRule`]) and by
+//! the trust crate to find the files a command hook names. Hook authors can use it too,
+//! instead of splitting a command on spaces.
+//!
+//! # Limitations
+//!
+//! - Expansions (`$VAR`, `$(...)`, globs) stay as written in [`Word::plain`]; a caller that
+//!   needs a value expands the variables it knows.
+//! - Here-document bodies are read as commands; aliases and functions are unknown.
+
+/// One word of a simple command: as written (quotes kept) and unquoted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Word {
+    /// The word as written, quotes and backslashes kept (`"$HOME"/x.sh`).
+    pub raw: String,
+    /// The word unquoted (`$HOME/x.sh`); expansions are left as written.
+    pub plain: String,
+}
+
+/// Cuts `command` into simple commands: their words, with redirections (the operator and its
+/// target word) removed. Linear in the length of `command`.
+///
+/// ```
+/// let commands = hook_config::shell::simple_commands("cd x && GIT=1 git 'push' 2>&1 >log");
+/// let plain: Vec<Vec<&str>> = commands
+///     .iter()
+///     .map(|words| words.iter().map(|w| w.plain.as_str()).collect())
+///     .collect();
+/// assert_eq!(plain, [vec!["cd", "x"], vec!["GIT=1", "git", "push"]]);
+/// ```
+pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
+    lex(command, false)
+}
+
+/// Every word of `command`, redirection targets included (`sh < setup.sh` gives `sh` and
+/// `setup.sh`), in order, across all its simple commands: what a caller looking for the files
+/// a command names reads.
+///
+/// ```
+/// let words = hook_config::shell::words("python3 \"$DIR\"/check.py < in.json | tee log");
+/// let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
+/// assert_eq!(plain, ["python3", "$DIR/check.py", "in.json", "tee", "log"]);
+/// ```
+pub fn words(command: &str) -> Vec<Word> {
+    lex(command, true).into_iter().flatten().collect()
+}
+
+fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
+    let bytes = command.as_bytes();
+    let mut lexer = Lexer {
+        keep_targets,
+        ..Lexer::default()
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        match b {
+            b' ' | b'\t' | b'\r' => {
+                lexer.end_word();
+                i += 1;
+            }
+            b'\\' => match next {
+                // A line continuation joins the two lines.
+                Some(b'\n') => i += 2,
+                Some(c) => {
+                    lexer.push_raw(&[b, c]);
+                    lexer.push_plain(&[c]);
+                    i += 2;
+                }
+                None => {
+                    lexer.push_raw(&[b]);
+                    i += 1;
+                }
+            },
+            b'\'' => {
+                let end = bytes[i + 1..]
+                    .iter()
+                    .position(|&c| c == b'\'')
+                    .map_or(bytes.len(), |p| i + 1 + p);
+                lexer.push_raw(&bytes[i..(end + 1).min(bytes.len())]);
+                lexer.push_plain(&bytes[i + 1..end]);
+                i = end + 1;
+            }
+            b'"' => {
+                lexer.push_raw(b"\"");
+                lexer.in_word = true;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
+                        let c = bytes[i + 1];
+                        lexer.push_raw(&[b'\\', c]);
+                        if !matches!(c, b'"' | b'\\' | b'$' | b'`' | b'\n') {
+                            lexer.push_plain(b"\\");
+                        }
+                        if c != b'\n' {
+                            lexer.push_plain(&[c]);
+                        }
+                        i += 2;
+                    } else {
+                        lexer.push_raw(&bytes[i..=i]);
+                        lexer.push_plain(&bytes[i..=i]);
+                        i += 1;
+                    }
+                }
+                if i < bytes.len() {
+                    lexer.push_raw(b"\"");
+                }
+                i += 1;
+            }
+            b'#' if !lexer.in_word => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |p| i + p);
+            }
+            b'\n' | b';' | b'(' | b')' | b'`' => {
+                lexer.end_command();
+                i += 1;
+            }
+            b'|' => {
+                lexer.end_command();
+                i += if matches!(next, Some(b'|' | b'&')) {
+                    2
+                } else {
+                    1
+                };
+            }
+            b'&' if next == Some(b'>') => {
+                // `&>file`, `&>>file`: a redirection, not a separator.
+                lexer.end_word();
+                i += if bytes.get(i + 2) == Some(&b'>') {
+                    3
+                } else {
+                    2
+                };
+                lexer.skip_target = true;
+            }
+            b'&' => {
+                lexer.end_command();
+                i += if next == Some(b'&') { 2 } else { 1 };
+            }
+            b'<' | b'>' => {
+                // An fd number (`2>`) or `{var}` right before the operator belongs to it.
+                let fd = lexer.in_word
+                    && lexer.raw.len() == lexer.plain.len()
+                    && (lexer.raw.iter().all(u8::is_ascii_digit)
+                        || (lexer.raw.first() == Some(&b'{') && lexer.raw.last() == Some(&b'}')));
+                if fd {
+                    lexer.discard_word();
+                } else {
+                    lexer.end_word();
+                }
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && i - start < 3
+                    && matches!(bytes[i], b'<' | b'>' | b'&' | b'|')
+                {
+                    i += 1;
+                }
+                if &bytes[start..i] == b"<<" && bytes.get(i) == Some(&b'-') {
+                    i += 1;
+                }
+                // `<(...)` and `>(...)`: the process substitution is a command of its own.
+                lexer.skip_target = bytes.get(i) != Some(&b'(');
+            }
+            _ => {
+                lexer.push_raw(&bytes[i..=i]);
+                lexer.push_plain(&bytes[i..=i]);
+                i += 1;
+            }
+        }
+    }
+    lexer.end_command();
+    lexer.commands
+}
+
+#[derive(Default)]
+struct Lexer {
+    commands: Vec<Vec<Word>>,
+    words: Vec<Word>,
+    raw: Vec<u8>,
+    plain: Vec<u8>,
+    in_word: bool,
+    /// The next word is a redirection's target.
+    skip_target: bool,
+    /// Keep redirection targets as words.
+    keep_targets: bool,
+}
+
+impl Lexer {
+    fn push_raw(&mut self, bytes: &[u8]) {
+        self.raw.extend_from_slice(bytes);
+        self.in_word = true;
+    }
+
+    fn push_plain(&mut self, bytes: &[u8]) {
+        self.plain.extend_from_slice(bytes);
+        self.in_word = true;
+    }
+
+    fn discard_word(&mut self) {
+        self.raw.clear();
+        self.plain.clear();
+        self.in_word = false;
+    }
+
+    fn end_word(&mut self) {
+        if !self.in_word {
+            return;
+        }
+        if self.skip_target && !self.keep_targets {
+            self.skip_target = false;
+        } else {
+            self.skip_target = false;
+            // Cut only at ASCII bytes, so both are valid UTF-8; lossy is never lossy here.
+            self.words.push(Word {
+                raw: String::from_utf8_lossy(&self.raw).into_owned(),
+                plain: String::from_utf8_lossy(&self.plain).into_owned(),
+            });
+        }
+        self.discard_word();
+    }
+
+    fn end_command(&mut self) {
+        self.end_word();
+        self.skip_target = false;
+        if !self.words.is_empty() {
+            self.commands.push(std::mem::take(&mut self.words));
+        }
+    }
+}
