@@ -85,6 +85,7 @@ mod relay_install;
 mod replay;
 mod terminal;
 mod trust_commands;
+mod trust_review;
 
 use terminal::{errln, outln};
 

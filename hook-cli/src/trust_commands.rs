@@ -10,7 +10,7 @@ use hook_config::Handler;
 use hook_protocol::{Layer, SkipReason};
 use hook_trust::{Grant, Refusal, TrustStatus, TrustView, check_keys, store_for};
 
-use crate::terminal::outln;
+use crate::terminal::{errln, outln};
 
 use crate::engine_commands::Location;
 
@@ -22,14 +22,22 @@ pub(crate) struct KeysArgs {
     /// The hooks' keys, as `hook list` shows them.
     #[arg(
         value_name = "KEY",
-        required_unless_present = "all",
-        conflicts_with = "all"
+        required_unless_present_any = ["all", "review"],
+        conflicts_with_all = ["all", "review"]
     )]
-    keys: Vec<String>,
+    pub(crate) keys: Vec<String>,
     /// Every hook: for `trust`, every one that needs trust and lacks it; for `untrust`, every
     /// trusted one; for `enable`/`disable`, every non-managed one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "review")]
     all: bool,
+    /// `trust` only: walk every hook that needs trust, showing its source, command, the files
+    /// it runs and, for a modified hook, what changed since it was trusted (unified diffs);
+    /// on a terminal, ask trust / skip / quit for each.
+    #[arg(long)]
+    pub(crate) review: bool,
+    /// With `--review`: print the review as JSON and change nothing.
+    #[arg(long, requires = "review")]
+    pub(crate) json: bool,
 }
 
 /// What a trust command does.
@@ -113,6 +121,12 @@ pub(crate) fn skip_warnings(view: &TrustView, outcome: &hook_protocol::Outcome) 
 
 /// `hook trust`, `hook untrust`, `hook enable`, `hook disable`.
 pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
+    if args.review {
+        if action != Action::Trust {
+            bail!("--review goes with `hook trust` only");
+        }
+        return crate::trust_review::review(&args.location, args.json);
+    }
     let loaded = args.location.load()?;
     let dialect = args.location.dialect;
     let view = TrustView::for_discovery(&loaded.discovery);
@@ -177,12 +191,36 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
                         "{key}: {error}; nothing was trusted: fix `library`, then run `hook trust` again"
                     );
                 }
-                let hash = view.hash(handler);
-                changed.push(format!("trusted {key} ({hash})"));
-                grants.push(Grant::new(key, hash).with_command(handler.config.summary()));
+                let trust = view.evaluate(handler);
+                // A file it runs that cannot be hashed is never trusted: its digest would name
+                // no bytes, and the hook would stay modified.
+                if let Some(file) = trust.files.iter().find(|f| f.problem.is_some()) {
+                    bail!(
+                        "{key}: it runs {}, which {}; nothing was trusted: fix the file, then run `hook trust` again",
+                        file.path.display(),
+                        file.problem.as_deref().unwrap_or("cannot be read")
+                    );
+                }
+                let files = trust.current_files();
+                let mut line = format!("trusted {key} ({})", trust.hash);
+                if !files.is_empty() {
+                    let names: Vec<String> = files.keys().cloned().collect();
+                    line.push_str(&format!(" and the files it runs: {}", names.join(", ")));
+                }
+                changed.push(line);
+                grants.push((trust, handler));
             }
             if !grants.is_empty() {
-                store.set_trusted(&grants)?;
+                let only: Vec<Grant> = grants.iter().map(|(trust, _)| trust.grant()).collect();
+                store.set_trusted(&only)?;
+                for warning in crate::trust_review::keep_copies(
+                    &loaded.discovery,
+                    &view,
+                    &grants,
+                    store.as_ref(),
+                ) {
+                    errln!("warning: {warning}");
+                }
             }
         }
         Action::Untrust => {
@@ -229,9 +267,17 @@ fn dedup<'a>(keys: &[&'a str]) -> Vec<&'a str> {
 pub(crate) fn list_lines(view: &TrustView, handler: &Handler) -> (String, Vec<String>) {
     let trust = view.evaluate(handler);
     let enabled = if trust.enabled { "enabled" } else { "disabled" };
-    let label = format!("{}, {enabled}", trust.status);
+    let files = trust
+        .files_phrase()
+        .filter(|_| trust.status == TrustStatus::Modified);
+    let label = match &files {
+        Some(files) => format!("{} ({files}), {enabled}", trust.status),
+        None => format!("{}, {enabled}", trust.status),
+    };
     let mut details = Vec::new();
-    if trust.status == TrustStatus::Modified {
+    if trust.status == TrustStatus::Modified
+        && trust.trusted_hash.as_deref() != Some(trust.hash.as_str())
+    {
         details.push(format!(
             "      modified: trusted {}, now {}",
             trust.trusted_hash.as_deref().unwrap_or(""),

@@ -2,9 +2,38 @@
 //! [`Handler`], so that `hook-exec` (which asks it) and `hook-trust` (which implements it) both
 //! see it without one depending on the other.
 
+use std::path::{Path, PathBuf};
+
 use hook_protocol::SkipReason;
 
 use crate::Handler;
+
+/// Where a handler is about to run: the folder its command starts in (the event's `cwd`) and
+/// the project it belongs to. A gate that trusts the files a command names resolves them from
+/// here ([`Gate::check_at`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RunPlace {
+    /// The folder the command runs in: relative paths in it resolve against this.
+    pub cwd: PathBuf,
+    /// The project folder (`$CLAUDE_PROJECT_DIR`); the `cwd` when `None`.
+    pub project_dir: Option<PathBuf>,
+}
+
+impl RunPlace {
+    /// A handler running in `cwd`, in the project `project_dir` (the `cwd` when `None`).
+    pub fn new(cwd: impl Into<PathBuf>, project_dir: Option<PathBuf>) -> Self {
+        RunPlace {
+            cwd: cwd.into(),
+            project_dir,
+        }
+    }
+
+    /// The project folder: [`RunPlace::project_dir`], else the `cwd`.
+    pub fn project(&self) -> &Path {
+        self.project_dir.as_deref().unwrap_or(&self.cwd)
+    }
+}
 
 /// Decides whether a selected handler may run (trust, disabled state). The trust crate (`hook_trust::TrustGate`)
 /// supplies the real one; [`AllowAll`] lets everything run.
@@ -12,6 +41,14 @@ pub trait Gate: Send + Sync {
     /// `None` when the handler may run, else why not and a one-line explanation (the CLI's
     /// gate also names the command that would let it run).
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)>;
+
+    /// [`Gate::check`] for a handler about to run at `place`: the engine asks this for every
+    /// handler but a `native` one. A gate that trusts the files a command names reads them
+    /// from `place` (`hook_trust::TrustGate` does). The default ignores the place.
+    fn check_at(&self, handler: &Handler, place: &RunPlace) -> Option<(SkipReason, String)> {
+        let _ = place;
+        self.check(handler)
+    }
 
     /// [`Gate::check`] for a `native` handler whose library the engine has just read, once:
     /// `library_sha256` is the hex SHA-256 of the bytes it will load if the handler may run

@@ -228,7 +228,7 @@ pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file}
 pub use fileread::{
     FileOwner, FileReadError, Links, MAX_FILE_BYTES, open_regular, read_capped, read_config_text,
 };
-pub use gate::{AllowAll, Gate, RefuseUntrusted};
+pub use gate::{AllowAll, Gate, RefuseUntrusted, RunPlace};
 pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
 pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};

@@ -37,12 +37,13 @@ pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
     lex(command, false)
 }
 
-/// Every word of `command`, redirection targets included (`sh < setup.sh` gives `sh` and
-/// `setup.sh`), in order, across all its simple commands: what a caller looking for the files
-/// a command names reads.
+/// Every word of `command`, in order, across all its simple commands, with the targets of
+/// input redirections (`sh < setup.sh` gives `sh` and `setup.sh`) but not those of output
+/// redirections (`>> log`, `2>&1`, here-documents' delimiters): the files a command may run or
+/// read, for a caller looking for them.
 ///
 /// ```
-/// let words = hook_config::shell::words("python3 \"$DIR\"/check.py < in.json | tee log");
+/// let words = hook_config::shell::words("python3 \"$DIR\"/check.py < in.json 2>>err | tee log");
 /// let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
 /// assert_eq!(plain, ["python3", "$DIR/check.py", "in.json", "tee", "log"]);
 /// ```
@@ -140,6 +141,7 @@ fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
                     2
                 };
                 lexer.skip_target = true;
+                lexer.target_is_input = false;
             }
             b'&' => {
                 lexer.end_command();
@@ -169,6 +171,7 @@ fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
                 }
                 // `<(...)` and `>(...)`: the process substitution is a command of its own.
                 lexer.skip_target = bytes.get(i) != Some(&b'(');
+                lexer.target_is_input = &bytes[start..i] == b"<";
             }
             _ => {
                 lexer.push_raw(&bytes[i..=i]);
@@ -190,7 +193,9 @@ struct Lexer {
     in_word: bool,
     /// The next word is a redirection's target.
     skip_target: bool,
-    /// Keep redirection targets as words.
+    /// The pending target is an input redirection's (`< file`): a file the command reads.
+    target_is_input: bool,
+    /// Keep input redirections' targets as words.
     keep_targets: bool,
 }
 
@@ -215,7 +220,7 @@ impl Lexer {
         if !self.in_word {
             return;
         }
-        if self.skip_target && !self.keep_targets {
+        if self.skip_target && !(self.keep_targets && self.target_is_input) {
             self.skip_target = false;
         } else {
             self.skip_target = false;

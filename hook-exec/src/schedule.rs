@@ -160,7 +160,10 @@ impl Engine {
             library = Some(opened);
             verdict
         } else {
-            self.gate.check(handler)
+            // The files a command names are read from where it will run.
+            let cwd = value.get("cwd").and_then(Value::as_str).unwrap_or(".");
+            let place = hook_config::RunPlace::new(cwd, self.options.project_dir.clone());
+            self.gate.check_at(handler, &place)
         };
         if let Some((reason, why)) = verdict {
             return skipped(handler, reason, why);

@@ -1,7 +1,7 @@
 //! The engine's gate: trust and disabled state decide what runs.
 
 use hook_config::Gate;
-use hook_config::Handler;
+use hook_config::{Handler, RunPlace};
 use hook_protocol::{HandlerType, SkipReason};
 
 use std::collections::HashMap;
@@ -25,10 +25,11 @@ use crate::policy::{Refusal, TrustView};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
-/// The decision on a handler that runs no library is made once per hook key for the gate's life
-/// (the view's records and the handler do not change; a different handler under the same key,
-/// from a reloaded registry, is decided anew): a long-lived engine does not re-hash its hooks on
-/// every event. Native handlers are decided on every run, on the digest of the bytes read.
+/// A handler's trust hash is taken once per hook key for the gate's life (the handler does
+/// not change; a different handler under the same key, from a reloaded registry, is hashed
+/// anew): a long-lived engine does not re-hash its hooks' configuration on every event. The
+/// files a hook runs are read on every run ([`Gate::check_at`], from where it runs), and a
+/// native library is judged on the digest of the bytes the engine read.
 #[derive(Clone)]
 pub struct TrustGate {
     view: TrustView,
@@ -36,8 +37,8 @@ pub struct TrustGate {
     decided: Arc<Mutex<HashMap<String, Decided>>>,
 }
 
-/// A handler and the gate's decision on it.
-type Decided = (Handler, Option<(SkipReason, String)>);
+/// A handler and its trust hash.
+type Decided = (Handler, String);
 
 /// How a [`TrustGate`] words a [`Refusal`] in the run's message.
 type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
@@ -77,33 +78,69 @@ impl TrustGate {
     }
 }
 
-impl Gate for TrustGate {
-    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
-        if handler.config.handler_type == HandlerType::Native {
-            // Its hash covers the library file, which may change under the same handler.
-            let refusal = self.view.refusal(handler)?;
-            return Some((refusal.reason, (self.phrase)(&refusal)));
-        }
+impl TrustGate {
+    /// `handler`'s trust hash, taken once per key.
+    fn hash(&self, handler: &Handler) -> String {
         // A poisoned map only means another thread panicked mid-insert: its entries are whole.
-        let cached = |decided: &HashMap<String, Decided>| {
-            decided
-                .get(&handler.key)
-                .filter(|(seen, _)| seen == handler)
-                .map(|(_, decision)| decision.clone())
-        };
-        if let Some(decision) = cached(&self.decided.lock().unwrap_or_else(PoisonError::into_inner))
-        {
-            return decision;
+        let cached = self
+            .decided
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&handler.key)
+            .filter(|(seen, _)| seen == handler)
+            .map(|(_, hash)| hash.clone());
+        if let Some(hash) = cached {
+            return hash;
         }
-        let decision = self
-            .view
-            .refusal(handler)
-            .map(|refusal| (refusal.reason, (self.phrase)(&refusal)));
+        let hash = self.view.hash(handler);
         self.decided
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(handler.key.clone(), (handler.clone(), decision.clone()));
-        decision
+            .insert(handler.key.clone(), (handler.clone(), hash.clone()));
+        hash
+    }
+
+    fn decide(
+        &self,
+        handler: &Handler,
+        place: &RunPlace,
+        library: Option<Option<&str>>,
+    ) -> Option<(SkipReason, String)> {
+        if handler.source.layer != hook_protocol::Layer::Managed
+            && !self.view.policy().needs_trust(handler.source.layer)
+            && self
+                .view
+                .records()
+                .is_some_and(|r| !r.contains_key(&handler.key))
+        {
+            // Trusted as written and not disabled: nothing to read.
+            return None;
+        }
+        let trust = self
+            .view
+            .evaluate_hashed(handler, self.hash(handler), place, library);
+        let refusal = self.view.refusal_of(trust)?;
+        Some((refusal.reason, (self.phrase)(&refusal)))
+    }
+}
+
+impl Gate for TrustGate {
+    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
+        if handler.config.handler_type == HandlerType::Native {
+            // Read the library now: it may change under the same handler.
+            let refusal = self.view.refusal(handler)?;
+            return Some((refusal.reason, (self.phrase)(&refusal)));
+        }
+        self.decide(handler, &self.view.place(), None)
+    }
+
+    /// Reads the files the command names from `place`, on every run: a script edited while a
+    /// long-lived engine runs is `modified` on its next run.
+    fn check_at(&self, handler: &Handler, place: &RunPlace) -> Option<(SkipReason, String)> {
+        if handler.config.handler_type == HandlerType::Native {
+            return self.check(handler);
+        }
+        self.decide(handler, place, None)
     }
 
     /// Decides on the digest of the bytes the engine read and will load, never on a second
@@ -113,7 +150,6 @@ impl Gate for TrustGate {
         handler: &Handler,
         library_sha256: Option<&str>,
     ) -> Option<(SkipReason, String)> {
-        let refusal = self.view.refusal_native(handler, library_sha256)?;
-        Some((refusal.reason, (self.phrase)(&refusal)))
+        self.decide(handler, &self.view.place(), Some(library_sha256))
     }
 }

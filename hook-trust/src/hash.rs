@@ -81,18 +81,13 @@ impl HashContext {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// The files the hook runs (a command's scripts, a native handler's library) are not part of
+/// it: their digests are recorded beside the hash ([`crate::named_files`]), so the hash stays
+/// the one Codex computes for the same hook. `context` is kept for callers' sake: the identity
+/// no longer reads anything.
 pub fn identity(dialect: Dialect, handler: &Handler, context: &HashContext) -> Value {
-    identity_with_library(dialect, handler, context.library_sha256(handler).as_deref())
-}
-
-/// [`identity`] with the library's digest given (the hex SHA-256 of the bytes the engine
-/// read and will load, `None` when it could not be read) instead of read from the file: what
-/// the engine's gate hashes, so the bytes it approves are the bytes that run.
-pub fn identity_with_library(
-    dialect: Dialect,
-    handler: &Handler,
-    library_sha256: Option<&str>,
-) -> Value {
+    let _ = context;
     let mut fields = config_fields(&handler.config);
     fields.remove("statusMessage");
     fields.insert("timeout".to_owned(), seconds(handler.timeout.as_secs_f64()));
@@ -100,10 +95,6 @@ pub fn identity_with_library(
     if let Some(default) = dialect.rules().context_limit {
         let limit = handler.config.additional_context_limit.unwrap_or(default);
         fields.insert("additionalContextLimit".to_owned(), Value::from(limit));
-    }
-    if handler.config.handler_type == HandlerType::Native {
-        let digest = library_sha256.map(|digest| Value::String(digest.to_owned()));
-        fields.insert("librarySha256".to_owned(), digest.unwrap_or(Value::Null));
     }
     let plugin = match &handler.source.plugin {
         Some(plugin) => serde_json::json!({"name": plugin.name, "version": plugin.version}),
@@ -127,15 +118,6 @@ pub fn canonical_json(value: &Value) -> String {
 /// `sha256:` + the hex SHA-256 of the canonical JSON of `handler`'s [`identity`].
 pub fn trust_hash(dialect: Dialect, handler: &Handler, context: &HashContext) -> String {
     hash_of(&identity(dialect, handler, context))
-}
-
-/// [`trust_hash`] with the library's digest given, as [`identity_with_library`].
-pub fn trust_hash_with_library(
-    dialect: Dialect,
-    handler: &Handler,
-    library_sha256: Option<&str>,
-) -> String {
-    hash_of(&identity_with_library(dialect, handler, library_sha256))
 }
 
 fn hash_of(identity: &Value) -> String {

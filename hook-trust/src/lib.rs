@@ -15,7 +15,7 @@
 //! ```
 //! use hook_config::{Environment, LoadOptions, load};
 //! use hook_protocol::Dialect;
-//! use hook_trust::{Grant, HashContext, Policy, TrustStatus, TrustView, store_for};
+//! use hook_trust::{HashContext, Policy, TrustStatus, TrustView, store_for};
 //!
 //! let home = tempfile::tempdir()?;
 //! let config = home.path().join("config.toml");
@@ -30,7 +30,7 @@
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Untrusted);
 //!
-//! let grant = Grant::new(handler.key.clone(), view.hash(handler));
+//! let grant = view.grant(handler); // its hash, command and the files it runs
 //! store.set_trusted(&[grant])?;
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Trusted);
@@ -170,17 +170,22 @@
 //! - Outside Linux the engine hashes a native library, then loads it by path: a file swapped
 //!   in between is loaded unverified (Linux loads the sealed copy it hashed).
 
+mod copies;
+mod files;
 mod gate;
 mod hash;
 mod keys;
 mod policy;
 mod store;
 
-pub use gate::TrustGate;
-pub use hash::{
-    HASH_PREFIX, HashContext, canonical_json, identity, identity_with_library, is_trust_hash,
-    trust_hash, trust_hash_with_library,
+pub use copies::{COPIES_DIR, COPIES_SIZE_CAP, CopyError, TrustedCopies};
+pub use files::{
+    FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, SCRIPT_SIZE_CAP,
+    named_files,
 };
+pub use gate::TrustGate;
+pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
+pub use hook_config::RunPlace;
 pub use keys::{UnknownKey, check_keys, nearest_keys};
 pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView};
 pub use store::{

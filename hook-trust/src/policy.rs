@@ -2,12 +2,15 @@
 
 use std::sync::Arc;
 
-use hook_config::Handler;
+use std::collections::BTreeMap;
+
+use hook_config::{Handler, RunPlace};
 use hook_protocol::{Dialect, Layer, SkipReason};
 use serde::Serialize;
 
-use crate::hash::{HashContext, trust_hash, trust_hash_with_library};
-use crate::store::{Records, StoreError, TrustRecord, TrustStore};
+use crate::files::{FileChange, FileState, FileTrust, compare, named_files};
+use crate::hash::{HashContext, trust_hash};
+use crate::store::{Grant, Records, StoreError, TrustRecord, TrustStore};
 
 /// Who needs trust before running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +48,8 @@ pub enum TrustStatus {
     Trusted,
     /// Needs trust and has none (or the store could not be read).
     Untrusted,
-    /// Was trusted, then changed: its hash is not the trusted one.
+    /// Was trusted, then changed: its hash is not the trusted one, or a file it runs changed,
+    /// appeared, disappeared or was never recorded ([`HookTrust::files`]).
     Modified,
 }
 
@@ -82,12 +86,60 @@ pub struct HookTrust {
     pub trusted_command: Option<String>,
     /// What it runs now ([`hook_config::HandlerConfig::summary`]).
     pub command: String,
+    /// The files inside the project or plugin folder it runs ([`crate::named_files`]), each
+    /// compared with its digest when the hook was trusted.
+    pub files: Vec<FileTrust>,
 }
 
 impl HookTrust {
     /// Whether the handler may run: managed or trusted, and enabled.
     pub fn may_run(&self) -> bool {
         matches!(self.status, TrustStatus::Managed | TrustStatus::Trusted) && self.enabled
+    }
+
+    /// The files that differ from what was trusted (empty when none does).
+    pub fn changed_files(&self) -> impl Iterator<Item = &FileTrust> {
+        self.files
+            .iter()
+            .filter(|file| file.change != FileChange::Unchanged)
+    }
+
+    /// The digests of its files now, for a [`crate::Grant`]: every present, readable one.
+    pub fn current_files(&self) -> BTreeMap<String, String> {
+        self.files
+            .iter()
+            .filter_map(|file| {
+                let digest = file.sha256.clone()?;
+                Some((file.name.clone(), digest))
+            })
+            .collect()
+    }
+
+    /// Trusting the hook as it is now: its key, hash, command and files' digests.
+    pub fn grant(&self) -> Grant {
+        Grant::new(self.key.clone(), self.hash.clone())
+            .with_command(self.command.clone())
+            .with_files(self.current_files())
+    }
+
+    /// The changed files as a short phrase, each by its file name: `guard.sh changed`,
+    /// `a.sh added, b.sh removed`; `None` when no file differs.
+    pub fn files_phrase(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .changed_files()
+            .map(|file| {
+                let name = file.path.file_name().map_or_else(
+                    || file.path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                match (&file.change, &file.problem) {
+                    (FileChange::NotRecorded, _) => format!("{name} not yet recorded"),
+                    (_, Some(problem)) => format!("{name} unreadable: {problem}"),
+                    (change, None) => format!("{name} {change}"),
+                }
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 }
 
@@ -170,19 +222,52 @@ impl TrustView {
         trust_hash(self.policy.dialect, handler, &self.context)
     }
 
-    /// The trust of `handler`.
+    /// Where hooks run when `hook list` and `hook trust` look at them: the project (the
+    /// context's base folder), else the current folder.
+    pub fn place(&self) -> RunPlace {
+        match &self.context.base_dir {
+            Some(dir) => RunPlace::new(dir.clone(), Some(dir.clone())),
+            None => RunPlace::new(std::env::current_dir().unwrap_or_default(), None),
+        }
+    }
+
+    /// Trusting `handler` as it is now ([`HookTrust::grant`]: hash, command and the digests
+    /// of the files it runs, read from [`TrustView::place`]).
+    pub fn grant(&self, handler: &Handler) -> Grant {
+        self.evaluate(handler).grant()
+    }
+
+    /// The trust of `handler`, its files read from [`TrustView::place`].
     pub fn evaluate(&self, handler: &Handler) -> HookTrust {
-        self.evaluate_hashed(handler, self.hash(handler))
+        self.evaluate_at(handler, &self.place())
+    }
+
+    /// The trust of `handler` about to run at `place`: the files it names are resolved and
+    /// read from there.
+    pub fn evaluate_at(&self, handler: &Handler, place: &RunPlace) -> HookTrust {
+        self.evaluate_hashed(handler, self.hash(handler), place, None)
     }
 
     /// The trust of a native `handler` whose library digest is given (the hex SHA-256 of the
     /// bytes the engine read and will load; `None` when unreadable) instead of read again.
     pub fn evaluate_native(&self, handler: &Handler, library_sha256: Option<&str>) -> HookTrust {
-        let hash = trust_hash_with_library(self.policy.dialect, handler, library_sha256);
-        self.evaluate_hashed(handler, hash)
+        self.evaluate_hashed(
+            handler,
+            self.hash(handler),
+            &self.place(),
+            Some(library_sha256),
+        )
     }
 
-    fn evaluate_hashed(&self, handler: &Handler, hash: String) -> HookTrust {
+    /// `handler`'s trust with its hash already taken; a native handler's library digest is
+    /// `library` when given (`Some(None)`: it could not be read).
+    pub(crate) fn evaluate_hashed(
+        &self,
+        handler: &Handler,
+        hash: String,
+        place: &RunPlace,
+        library: Option<Option<&str>>,
+    ) -> HookTrust {
         let needs_trust = self.policy.needs_trust(handler.source.layer);
         let default = TrustRecord::default();
         let record = self
@@ -192,13 +277,33 @@ impl TrustView {
             .and_then(|records| records.get(&handler.key))
             .unwrap_or(&default);
         let managed = handler.source.layer == Layer::Managed;
+        let mut named = named_files(self.policy.dialect, handler, place);
+        if let Some(digest) = library {
+            // The bytes the engine read are what is judged, never a second read.
+            for file in &mut named {
+                file.state = match (digest, &file.state) {
+                    (Some(hex), _) => FileState::Present(format!("{}{hex}", crate::HASH_PREFIX)),
+                    // Why it could not be read, as the file says it (no read: see `file_state`).
+                    (None, FileState::Unreadable(_) | FileState::Missing) => file.state.clone(),
+                    (None, FileState::Present(_)) => {
+                        FileState::Unreadable("the engine could not read it".to_owned())
+                    }
+                };
+            }
+        }
+        let files = compare(named, record.trusted_files.as_ref());
         let status = if managed {
             TrustStatus::Managed
         } else if !needs_trust {
             TrustStatus::Trusted
         } else {
             match &record.trusted_hash {
-                Some(trusted) if *trusted == hash => TrustStatus::Trusted,
+                Some(trusted)
+                    if *trusted == hash
+                        && files.iter().all(|f| f.change == FileChange::Unchanged) =>
+                {
+                    TrustStatus::Trusted
+                }
                 Some(_) => TrustStatus::Modified,
                 None => TrustStatus::Untrusted,
             }
@@ -212,6 +317,7 @@ impl TrustView {
             trusted_hash: record.trusted_hash.clone(),
             trusted_command: record.trusted_command.clone(),
             command: handler.config.summary(),
+            files,
         }
     }
 
@@ -220,6 +326,11 @@ impl TrustView {
     /// `hook-cli` adds the command that lets the hook run).
     pub fn refusal(&self, handler: &Handler) -> Option<Refusal> {
         self.refusal_of(self.evaluate(handler))
+    }
+
+    /// [`TrustView::refusal`] of a handler about to run at `place` ([`TrustView::evaluate_at`]).
+    pub fn refusal_at(&self, handler: &Handler, place: &RunPlace) -> Option<Refusal> {
+        self.refusal_of(self.evaluate_at(handler, place))
     }
 
     /// [`TrustView::refusal`] of a native handler, deciding on the given library digest
@@ -232,7 +343,7 @@ impl TrustView {
         self.refusal_of(self.evaluate_native(handler, library_sha256))
     }
 
-    fn refusal_of(&self, trust: HookTrust) -> Option<Refusal> {
+    pub(crate) fn refusal_of(&self, trust: HookTrust) -> Option<Refusal> {
         if trust.may_run() {
             return None;
         }
@@ -281,13 +392,30 @@ impl std::fmt::Display for Refusal {
                     TrustStatus::Managed | TrustStatus::Trusted => Ok(()),
                 }
             }
-            SkipReason::Modified => write!(
-                f,
-                "hook {} changed since it was trusted ({} -> {})",
-                trust.key,
-                trust.trusted_hash.as_deref().unwrap_or(""),
-                trust.hash
-            ),
+            SkipReason::Modified => {
+                let hash_changed = trust.trusted_hash.as_deref() != Some(trust.hash.as_str());
+                match trust.files_phrase() {
+                    Some(files) if !hash_changed => write!(
+                        f,
+                        "hook {} changed since it was trusted: {files}",
+                        trust.key
+                    ),
+                    Some(files) => write!(
+                        f,
+                        "hook {} changed since it was trusted ({} -> {}; {files})",
+                        trust.key,
+                        trust.trusted_hash.as_deref().unwrap_or(""),
+                        trust.hash
+                    ),
+                    None => write!(
+                        f,
+                        "hook {} changed since it was trusted ({} -> {})",
+                        trust.key,
+                        trust.trusted_hash.as_deref().unwrap_or(""),
+                        trust.hash
+                    ),
+                }
+            }
             _ => {
                 write!(f, "hook {} is not trusted", trust.key)?;
                 match &self.store_error {

@@ -58,6 +58,8 @@ struct Record {
     trusted_command: Option<String>,
     #[serde(default)]
     enabled: Option<bool>,
+    #[serde(default)]
+    trusted_files: Option<BTreeMap<String, String>>,
 }
 
 impl JsonStore {
@@ -147,6 +149,17 @@ fn set_fields(entry: &mut Map<String, Value>, record: &TrustRecord) {
         record.trusted_command.clone().map(Value::String),
     );
     put("enabled", (!record.enabled).then_some(Value::Bool(false)));
+    put(
+        "trusted_files",
+        record.trusted_files.as_ref().map(|files| {
+            Value::Object(
+                files
+                    .iter()
+                    .map(|(path, digest)| (path.clone(), Value::String(digest.clone())))
+                    .collect(),
+            )
+        }),
+    );
 }
 
 file_trust_store!(JsonStore);
@@ -174,12 +187,24 @@ fn parse_records(path: &Path, text: &str) -> Result<Records, StoreError> {
                 ),
             });
         }
+        for (file, digest) in record.trusted_files.iter().flatten() {
+            if !is_trust_hash(digest) {
+                return Err(StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    position: None,
+                    message: format!(
+                        "`hooks.\"{key}\".trusted_files.\"{file}\"` is `{digest}`, not `sha256:` and 64 hex digits"
+                    ),
+                });
+            }
+        }
         records.insert(
             key,
             TrustRecord {
                 trusted_hash: record.trusted_hash,
                 trusted_command: record.trusted_command,
                 enabled: record.enabled.unwrap_or(true),
+                trusted_files: record.trusted_files,
             },
         );
     }

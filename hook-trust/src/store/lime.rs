@@ -5,10 +5,9 @@ use std::time::Duration;
 
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
-use super::file_trust_store;
 use super::{
-    Change, LOCK_TIMEOUT, Position, Records, StoreError, TrustRecord, apply, locked_update,
-    resolve_link,
+    Change, Grant, JsonStore, LOCK_TIMEOUT, Position, Records, StoreError, TrustRecord, TrustStore,
+    apply, locked_update, resolve_link,
 };
 use crate::hash::is_trust_hash;
 
@@ -21,6 +20,14 @@ use crate::hash::is_trust_hash;
 /// `hooks.state` table this store added once it is empty. Keys of a record other than
 /// `trusted_hash` and `enabled` are left alone.
 ///
+/// What Codex's records do not hold, the trusted command and the digests of the files a hook
+/// runs, sits beside `config.toml` in `hook-trust.json` (a [`JsonStore`]), bound to the trusted
+/// hash: a side record is read only while its `trusted_hash` is the one in `config.toml`, so a
+/// hook trusted again elsewhere (Codex's `/hooks`, an editor) reads as "files not recorded"
+/// and asks again, never as trusted with another hook's files. Why not a field of the
+/// `config.toml` record: Codex warns, on every start, that it ignores an unknown
+/// `hooks.state` field (measured with Codex CLI 0.169).
+///
 /// A `config.toml` that is a symbolic link (a dotfile manager's) is followed: the file it
 /// points to is checked (not world-writable, nor its folder) and rewritten in place (a
 /// temporary file beside it, renamed over it), so the link stays a link; the lock file and
@@ -29,14 +36,18 @@ use crate::hash::is_trust_hash;
 pub struct LimeStore {
     path: PathBuf,
     lock_timeout: Duration,
+    side: JsonStore,
 }
 
 impl LimeStore {
     /// The store in the lime `config.toml` at `path` (usually `<home>/config.toml`).
     pub fn new(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let side = JsonStore::new(super::folder_of(&path).join(SIDE_FILE));
         LimeStore {
-            path: path.into(),
+            path,
             lock_timeout: LOCK_TIMEOUT,
+            side,
         }
     }
 
@@ -44,7 +55,18 @@ impl LimeStore {
     /// [`LOCK_TIMEOUT`](super::LOCK_TIMEOUT), 10 s).
     pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
         self.lock_timeout = timeout;
+        self.side = self.side.with_lock_timeout(timeout);
         self
+    }
+
+    fn side_exists(&self) -> bool {
+        std::fs::symlink_metadata(self.side.location()).is_ok()
+    }
+
+    /// Where the trusted commands and files' digests are kept: `hook-trust.json` beside
+    /// `config.toml`.
+    pub fn side_location(&self) -> &Path {
+        self.side.location()
     }
 
     /// The file read and written: the `config.toml`, or the file its symbolic link points to.
@@ -73,7 +95,62 @@ impl LimeStore {
     }
 }
 
-file_trust_store!(LimeStore);
+/// The side file beside `config.toml`: trusted commands and files' digests.
+const SIDE_FILE: &str = "hook-trust.json";
+
+impl TrustStore for LimeStore {
+    fn location(&self) -> &Path {
+        &self.path
+    }
+
+    fn load(&self) -> Result<Records, StoreError> {
+        let file = self.store_file()?;
+        let mut records = match super::read_store(&file)? {
+            Some(text) => parse_records(&file, &text)?,
+            None => Records::new(),
+        };
+        let side = self.side.load()?;
+        for (key, record) in &mut records {
+            // Only what was recorded with this very hash.
+            if let Some(extra) = side.get(key)
+                && record.trusted_hash.is_some()
+                && extra.trusted_hash == record.trusted_hash
+            {
+                record.trusted_command.clone_from(&extra.trusted_command);
+                record.trusted_files.clone_from(&extra.trusted_files);
+            }
+        }
+        Ok(records)
+    }
+
+    fn set_trusted(&self, grants: &[Grant]) -> Result<(), StoreError> {
+        // `config.toml` first: a crash between the two writes leaves a hash whose files are
+        // not recorded, which asks again (never the reverse).
+        let changes: Vec<_> = grants.iter().map(Change::Trust).collect();
+        self.update(&changes)?;
+        // The side file is made only when there is something to keep in it.
+        let keeps =
+            |g: &Grant| g.command.is_some() || g.files.as_ref().is_some_and(|f| !f.is_empty());
+        if grants.iter().any(keeps) || self.side_exists() {
+            self.side.set_trusted(grants)?;
+        }
+        Ok(())
+    }
+
+    fn remove_trust(&self, keys: &[String]) -> Result<(), StoreError> {
+        let changes: Vec<_> = keys.iter().map(|k| Change::Untrust(k)).collect();
+        self.update(&changes)?;
+        if self.side_exists() {
+            self.side.remove_trust(keys)?;
+        }
+        Ok(())
+    }
+
+    fn set_enabled(&self, keys: &[String], enabled: bool) -> Result<(), StoreError> {
+        let changes: Vec<_> = keys.iter().map(|k| Change::Enable(k, enabled)).collect();
+        self.update(&changes)
+    }
+}
 
 fn corrupt(path: &Path, text: &str, offset: Option<usize>, message: &str) -> StoreError {
     StoreError::Corrupt {

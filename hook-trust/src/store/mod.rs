@@ -28,6 +28,11 @@ pub struct TrustRecord {
     pub trusted_command: Option<String>,
     /// `false` when the hook is disabled.
     pub enabled: bool,
+    /// The files the hook ran when it was trusted, recorded name ([`crate::NamedFile::name`]:
+    /// `<project>/...`, `<plugin>/...` or an absolute path) to digest (`sha256:...`);
+    /// `None` when the record predates file digests (or was written by Codex), which makes a
+    /// hook that runs files ask for trust again.
+    pub trusted_files: Option<BTreeMap<String, String>>,
 }
 
 impl Default for TrustRecord {
@@ -36,6 +41,7 @@ impl Default for TrustRecord {
             trusted_hash: None,
             trusted_command: None,
             enabled: true,
+            trusted_files: None,
         }
     }
 }
@@ -60,6 +66,9 @@ pub struct Grant {
     pub hash: String,
     /// What it runs ([`hook_config::HandlerConfig::summary`]), for showing a later change.
     pub command: Option<String>,
+    /// The files it runs now, recorded name to digest (`sha256:...`): what
+    /// [`crate::HookTrust::current_files`] gives.
+    pub files: Option<BTreeMap<String, String>>,
 }
 
 impl Grant {
@@ -69,7 +78,16 @@ impl Grant {
             key: key.into(),
             hash: hash.into(),
             command: None,
+            files: None,
         }
+    }
+
+    /// The same grant, recording the digests of the files the hook runs
+    /// ([`crate::HookTrust::current_files`]).
+    #[must_use]
+    pub fn with_files(mut self, files: BTreeMap<String, String>) -> Self {
+        self.files = Some(files);
+        self
     }
 
     /// The same grant, keeping what the hook runs (shown if it later changes).
@@ -313,10 +331,12 @@ pub(crate) fn apply(record: &mut TrustRecord, change: &Change<'_>) {
         Change::Trust(grant) => {
             record.trusted_hash = Some(grant.hash.clone());
             record.trusted_command = grant.command.clone();
+            record.trusted_files = grant.files.clone().filter(|files| !files.is_empty());
         }
         Change::Untrust(_) => {
             record.trusted_hash = None;
             record.trusted_command = None;
+            record.trusted_files = None;
         }
         Change::Enable(_, enabled) => record.enabled = *enabled,
     }
@@ -332,7 +352,7 @@ impl Change<'_> {
 }
 
 /// The folder a store file lives in (`.` for a bare name).
-fn folder_of(path: &Path) -> PathBuf {
+pub(crate) fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),

@@ -135,7 +135,7 @@ fn defaults_are_normalized_and_status_messages_ignored() {
 }
 
 #[test]
-fn a_native_library_is_hashed_by_its_bytes() {
+fn a_native_library_is_trusted_by_its_bytes_beside_the_hash() {
     let setup = Setup::new(Dialect::Lime);
     std::fs::write(
         setup.user_file(),
@@ -150,19 +150,25 @@ fn a_native_library_is_hashed_by_its_bytes() {
     assert_eq!(hook.library_path, Some(library.clone()));
     let context = HashContext::with_base_dir(setup.project());
     assert_eq!(context.library_path(hook), Some(library.clone()));
+    // The hash is the configuration's; the library's digest is recorded beside it.
     let id = identity(Dialect::Lime, hook, &context);
-    assert!(id["handler"]["librarySha256"].is_string(), "{id}");
+    assert!(id["handler"].get("librarySha256").is_none(), "{id}");
     let before = trust_hash(Dialect::Lime, hook, &context);
+    let trust = setup.view().evaluate(hook);
+    assert_eq!(trust.files.len(), 1, "{trust:#?}");
+    assert_eq!(trust.files[0].path, library);
 
-    setup.trust_native(&before);
+    setup.store().set_trusted(&[trust.grant()]).unwrap();
     assert_eq!(setup.view().evaluate(hook).status, TrustStatus::Trusted);
 
     std::fs::write(&library, "version two").unwrap();
-    assert_ne!(trust_hash(Dialect::Lime, hook, &context), before);
-    assert_eq!(setup.view().evaluate(hook).status, TrustStatus::Modified);
+    assert_eq!(trust_hash(Dialect::Lime, hook, &context), before);
+    let trust = setup.view().evaluate(hook);
+    assert_eq!(trust.status, TrustStatus::Modified);
+    assert_eq!(trust.files_phrase().as_deref(), Some("libguard.so changed"));
     std::fs::remove_file(&library).unwrap();
-    let id = identity(Dialect::Lime, hook, &context);
-    assert!(id["handler"]["librarySha256"].is_null());
+    let trust = setup.view().evaluate(hook);
+    assert_eq!(trust.files_phrase().as_deref(), Some("libguard.so removed"));
 }
 
 #[test]
@@ -172,15 +178,4 @@ fn canonical_json_sorts_keys_and_drops_spaces() {
         canonical_json(&value),
         r#"{"A":1.5,"a":[true,null,"é"],"b":1}"#
     );
-}
-
-trait TrustNative {
-    fn trust_native(&self, hash: &str);
-}
-
-impl TrustNative for Setup {
-    fn trust_native(&self, hash: &str) {
-        let grant = hook_trust::Grant::new("user:config.toml:Stop::0", hash);
-        self.store().set_trusted(&[grant]).unwrap();
-    }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{Setup, pre_tool_use};
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason};
-use hook_trust::{Grant, TrustGate, TrustStatus, identity};
+use hook_trust::{Grant, TrustGate, TrustStatus};
 use raw_plugin::{Answer, raw_plugin};
 
 const GOOD: Answer = Answer::ok("reviewed");
@@ -55,7 +55,7 @@ fn trust_all(setup: &Setup) {
         .registry
         .handlers()
         .iter()
-        .map(|h| Grant::new(h.key.clone(), view.hash(h)).with_command(h.config.summary()))
+        .map(|h| view.grant(h))
         .collect();
     setup.store().set_trusted(&grants).unwrap();
 }
@@ -176,7 +176,7 @@ fn a_plugin_library_resolves_against_the_plugin_folder() {
 }
 
 #[test]
-fn unreadable_libraries_hash_as_null_without_being_read() {
+fn unreadable_libraries_are_never_trusted_and_never_read() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo.so");
     assert!(
@@ -196,20 +196,19 @@ fn unreadable_libraries_hash_as_null_without_being_read() {
         write_project_config(&setup, &library.display().to_string());
         let loaded = setup.load();
         let handler = &loaded.registry.handlers()[0];
-        let id = identity(Dialect::Verboo, handler, setup.view().context());
-        assert!(
-            id["handler"]["librarySha256"].is_null(),
-            "{}: {id}",
-            library.display()
-        );
-        // Trusted as it is (unreadable), it runs and fails with why.
+        let trust = setup.view().evaluate(handler);
+        assert_eq!(trust.files.len(), 1, "{trust:#?}");
+        assert_eq!(trust.files[0].change, hook_trust::FileChange::Unreadable);
+        assert!(trust.current_files().is_empty(), "{trust:#?}");
+        // Trusted as it is (unreadable), it is still modified: skipped, saying why.
         trust_all(&setup);
+        assert_eq!(listed_status(&setup), TrustStatus::Modified);
         let outcome = dispatch_from(&setup, &setup.project());
         let run = &outcome.runs[0];
-        assert_eq!(run.status, RunStatus::Failed, "{outcome:#?}");
+        assert_eq!(run.skip_reason, Some(SkipReason::Modified), "{outcome:#?}");
         let error = run.error.as_deref().unwrap();
         assert!(
-            error.contains("not a regular file") || error.contains("larger than the 256 MiB cap"),
+            error.contains("not a regular file") || error.contains("limit"),
             "{error}"
         );
     }

@@ -250,6 +250,13 @@ fn symlinked_and_world_writable_stores_are_refused() {
     assert!(store.set_trusted(&[grant("k", 6)]).is_err());
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}");
 
+    // lime's side file beside its config.toml is that JSON store: a link there is refused too.
+    let error = LimeStore::new(dir.path().join("config.toml"))
+        .load()
+        .unwrap_err();
+    assert!(matches!(error, StoreError::Symlink { .. }), "{error}");
+    std::fs::remove_file(&link).unwrap();
+
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "").unwrap();
     std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o666)).unwrap();

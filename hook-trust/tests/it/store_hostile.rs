@@ -50,11 +50,8 @@ fn temporary_files_of_killed_writers_are_swept_under_the_lock() {
             std::fs::write(dir.join(leftover), "half a store").unwrap();
         }
         // Not a leftover of this store: kept.
-        let other = if name == "config.toml" {
-            ".hook-trust-hook-trust.json.q1w2e3.tmp"
-        } else {
-            ".hook-trust-config.toml.q1w2e3.tmp"
-        };
+        // (lime's store also sweeps for `hook-trust.json`, the side file it keeps beside.)
+        let other = ".hook-trust-another.toml.q1w2e3.tmp";
         std::fs::write(dir.join(other), "another store's writer").unwrap();
         std::fs::write(dir.join("notes.tmp"), "mine").unwrap();
 
@@ -362,8 +359,9 @@ fn a_symlinked_lime_config_holds_trust_in_the_file_it_points_to() {
         "{error}"
     );
 
-    // The JSON store (the engine's own file) still refuses a link.
+    // The JSON store (the engine's own file, and lime's side file) still refuses a link.
     let json = home.join("hook-trust.json");
+    std::fs::remove_file(&json).unwrap();
     std::fs::write(dotfiles.join("hook-trust.json"), "{}").unwrap();
     std::os::unix::fs::symlink(dotfiles.join("hook-trust.json"), &json).unwrap();
     let error = JsonStore::new(&json).load().unwrap_err();

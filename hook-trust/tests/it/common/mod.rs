@@ -100,7 +100,7 @@ impl Setup {
             .handlers()
             .iter()
             .filter(|h| h.config.command.as_deref() == Some(command))
-            .map(|h| Grant::new(h.key.clone(), view.hash(h)).with_command(h.config.summary()))
+            .map(|h| view.grant(h))
             .collect();
         assert!(!grants.is_empty(), "no handler runs {command}");
         self.store().set_trusted(&grants).expect("trust");

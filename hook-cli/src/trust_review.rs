@@ -1,0 +1,366 @@
+//! `hook trust --review`: every hook that needs trust, what it runs and what changed since it
+//! was trusted (unified diffs against the private copies `hook trust` keeps), then trust /
+//! skip / quit per hook on a terminal, or the same review as JSON.
+
+use std::io::{BufRead, IsTerminal};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use hook_config::{Discovery, Handler};
+use hook_trust::{
+    FileChange, FileTrust, HookTrust, TrustStatus, TrustStore, TrustView, TrustedCopies, identity,
+    store_for,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::engine_commands::Location;
+use crate::terminal::{outln, println_exact};
+
+/// The most lines of one diff shown; the rest is counted.
+const DIFF_LINES: usize = 400;
+
+/// One hook under review, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct Item {
+    key: String,
+    event: String,
+    matcher: String,
+    layer: String,
+    /// The file that declares it (or the plugin).
+    source: String,
+    status: TrustStatus,
+    enabled: bool,
+    command: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trusted_command: Option<String>,
+    hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trusted_hash: Option<String>,
+    /// The unified diff of the normalized configuration, trusted against now, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config_diff: Option<String>,
+    /// Why there is no configuration diff although the hash changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config_note: Option<String>,
+    files: Vec<ReviewedFile>,
+}
+
+#[derive(Debug, Serialize)]
+struct ReviewedFile {
+    #[serde(flatten)]
+    file: FileTrust,
+    /// The unified diff of the file, trusted against now (changed files with a kept copy;
+    /// added and not-recorded files against nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    /// Why no diff is shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+/// `hook trust --review [--json]`.
+pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
+    let loaded = location.load()?;
+    let view = TrustView::for_discovery(&loaded.discovery);
+    if let Some(error) = view.store_error() {
+        bail!("{error}");
+    }
+    let copies = TrustedCopies::in_home(&loaded.discovery.home);
+    let policy = view.policy();
+    let pending: Vec<(&Handler, HookTrust)> = loaded
+        .registry
+        .handlers()
+        .iter()
+        .filter(|h| policy.needs_trust(h.source.layer))
+        .map(|h| (h, view.evaluate(h)))
+        .filter(|(_, trust)| matches!(trust.status, TrustStatus::Untrusted | TrustStatus::Modified))
+        .collect();
+    let items: Vec<Item> = pending
+        .iter()
+        .map(|(handler, trust)| item(&view, &copies, handler, trust))
+        .collect();
+    if json {
+        println_exact(&serde_json::to_string_pretty(&serde_json::json!({
+            "dialect": location.dialect.to_string(),
+            "hooks": items,
+        }))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if items.is_empty() {
+        outln!("every hook that needs trust has it: nothing to review");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        let flags = crate::trust_commands::location_flags(location);
+        bail!(
+            "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
+            location.dialect,
+            location.dialect
+        );
+    }
+    let store = store_for(location.dialect, &loaded.discovery.home);
+    let (mut trusted, mut skipped) = (0, 0);
+    let mut answers = std::io::stdin().lock();
+    for (index, (item, (handler, trust))) in items.iter().zip(&pending).enumerate() {
+        show(index + 1, items.len(), item);
+        match ask(&mut answers)? {
+            Answer::Trust => {
+                if let Some(file) = trust.files.iter().find(|f| f.problem.is_some()) {
+                    outln!(
+                        "not trusted: it runs {}, which {}",
+                        file.path.display(),
+                        file.problem.as_deref().unwrap_or("cannot be read")
+                    );
+                    skipped += 1;
+                    continue;
+                }
+                store.set_trusted(&[trust.grant()])?;
+                for warning in keep_copies(
+                    &loaded.discovery,
+                    &view,
+                    &[(trust.clone(), *handler)],
+                    store.as_ref(),
+                ) {
+                    outln!("warning: {warning}");
+                }
+                outln!("trusted {}", item.key);
+                trusted += 1;
+            }
+            Answer::Skip => {
+                outln!("skipped {}", item.key);
+                skipped += 1;
+            }
+            Answer::Quit => break,
+        }
+    }
+    let left = items.len() - trusted - skipped;
+    outln!("{trusted} trusted, {skipped} skipped, {left} not reviewed");
+    outln!("store: {}", store.location().display());
+    Ok(ExitCode::SUCCESS)
+}
+
+enum Answer {
+    Trust,
+    Skip,
+    Quit,
+}
+
+/// Asks until the answer is one of t, s, q (end of input quits).
+fn ask(input: &mut impl BufRead) -> Result<Answer> {
+    loop {
+        crate::terminal::print_exact("trust this hook? [t]rust / [s]kip / [q]uit: ");
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            outln!();
+            return Ok(Answer::Quit);
+        }
+        match line.trim() {
+            "t" | "trust" => return Ok(Answer::Trust),
+            "s" | "skip" => return Ok(Answer::Skip),
+            "q" | "quit" => return Ok(Answer::Quit),
+            _ => outln!("answer t, s or q"),
+        }
+    }
+}
+
+/// Prints one hook's review (every line escaped: a diff is the project's text).
+fn show(number: usize, total: usize, item: &Item) {
+    outln!();
+    outln!("hook {number} of {total}: {} ({})", item.key, item.status);
+    outln!("  source:  {} ({})", item.source, item.layer);
+    outln!("  event:   {} [{}]", item.event, item.matcher);
+    outln!("  command: {}", item.command);
+    if let Some(old) = &item.trusted_command
+        && *old != item.command
+    {
+        outln!("  was:     {old}");
+    }
+    if item.files.is_empty() {
+        outln!("  files:   none inside the project or plugin");
+    }
+    for file in &item.files {
+        outln!(
+            "  file:    {} ({})",
+            file.file.path.display(),
+            file.file.change
+        );
+    }
+    if let Some(diff) = &item.config_diff {
+        outln!("  configuration, trusted -> now:");
+        for line in diff.lines() {
+            outln!("    {line}");
+        }
+    } else if let Some(note) = &item.config_note {
+        outln!("  configuration: {note}");
+    }
+    for file in &item.files {
+        if let Some(diff) = &file.diff {
+            outln!("  {}:", file.file.path.display());
+            for line in diff.lines() {
+                outln!("    {line}");
+            }
+        } else if let Some(note) = &file.note {
+            outln!("  {}: {note}", file.file.path.display());
+        }
+    }
+}
+
+fn item(view: &TrustView, copies: &TrustedCopies, handler: &Handler, trust: &HookTrust) -> Item {
+    let source = match (&handler.source.plugin, &handler.source.path) {
+        (Some(plugin), _) => format!("plugin {}@{}", plugin.name, plugin.version),
+        (None, Some(path)) => path.clone(),
+        (None, None) => handler.source.layer.to_string(),
+    };
+    let now = pretty(&identity(view.policy().dialect(), handler, view.context()));
+    let (config_diff, config_note) = match &trust.trusted_hash {
+        Some(old) if *old != trust.hash => match copies.read(old) {
+            Some(bytes) => {
+                let before = serde_json::from_slice::<Value>(&bytes)
+                    .map(|v| pretty(&v))
+                    .unwrap_or_default();
+                (Some(diff(&before, &now, "trusted", "now")), None)
+            }
+            None => (
+                None,
+                Some("changed; no copy of the trusted configuration is kept (trusted before copies were kept, or pruned)".to_owned()),
+            ),
+        },
+        _ => (None, None),
+    };
+    let files = trust
+        .files
+        .iter()
+        .map(|file| reviewed_file(copies, file))
+        .collect();
+    Item {
+        key: trust.key.clone(),
+        event: handler.event.to_string(),
+        matcher: handler.matcher.clone().unwrap_or_default(),
+        layer: handler.source.layer.to_string(),
+        source,
+        status: trust.status,
+        enabled: trust.enabled,
+        command: trust.command.clone(),
+        trusted_command: trust.trusted_command.clone(),
+        hash: trust.hash.clone(),
+        trusted_hash: trust.trusted_hash.clone(),
+        config_diff,
+        config_note,
+        files,
+    }
+}
+
+fn reviewed_file(copies: &TrustedCopies, file: &FileTrust) -> ReviewedFile {
+    let label = file.path.display().to_string();
+    let now = || {
+        hook_config::open_regular(&file.path, hook_config::Links::Follow)
+            .ok()
+            .and_then(|(f, meta)| {
+                hook_config::read_capped(f, &meta, hook_trust::SCRIPT_SIZE_CAP, "a hook's file")
+                    .ok()
+            })
+    };
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).ok();
+    let (diff, note) = match file.change {
+        FileChange::Unchanged => (None, None),
+        FileChange::Unreadable => (None, file.problem.clone()),
+        FileChange::Removed => (None, Some("removed since it was trusted".to_owned())),
+        FileChange::Changed => {
+            let old = file.trusted_sha256.as_deref().and_then(|d| copies.read(d));
+            match (old.map(text), now().map(text)) {
+                (Some(Some(old)), Some(Some(new))) => (
+                    Some(diff(
+                        &old,
+                        &new,
+                        &format!("{label} (trusted)"),
+                        &format!("{label} (now)"),
+                    )),
+                    None,
+                ),
+                (None, _) => (
+                    None,
+                    Some("changed; no copy of the trusted file is kept".to_owned()),
+                ),
+                _ => (None, Some("changed; not text, no diff shown".to_owned())),
+            }
+        }
+        FileChange::Added | FileChange::NotRecorded => match now().map(text) {
+            Some(Some(new)) => (
+                Some(diff(
+                    "",
+                    &new,
+                    "(nothing trusted)",
+                    &format!("{label} (now)"),
+                )),
+                None,
+            ),
+            _ => (None, Some("not text, no diff shown".to_owned())),
+        },
+        _ => (None, None),
+    };
+    ReviewedFile {
+        file: file.clone(),
+        diff,
+        note,
+    }
+}
+
+/// A unified diff of `old` and `new`, at most [`DIFF_LINES`] lines.
+fn diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
+    let text = similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(old_name, new_name)
+        .to_string();
+    let total = text.lines().count();
+    if total <= DIFF_LINES {
+        return text;
+    }
+    let mut cut: String = text
+        .lines()
+        .take(DIFF_LINES)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    cut.push_str(&format!("... {} more lines\n", total - DIFF_LINES));
+    cut
+}
+
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Keeps the private copies of what `grants` trusted (each hook's configuration and files),
+/// then prunes the copies no record refers to. Returns warnings: a copy that cannot be kept
+/// costs a later review its diff, never trust.
+pub(crate) fn keep_copies(
+    discovery: &Discovery,
+    view: &TrustView,
+    trusted: &[(HookTrust, &Handler)],
+    store: &dyn TrustStore,
+) -> Vec<String> {
+    let copies = TrustedCopies::in_home(&discovery.home);
+    let mut warnings = Vec::new();
+    for (trust, handler) in trusted {
+        let id = identity(view.policy().dialect(), handler, view.context());
+        if let Err(error) = copies.keep_identity(&id) {
+            warnings.push(error.to_string());
+            return warnings;
+        }
+        for file in &trust.files {
+            let Some(digest) = &file.sha256 else { continue };
+            if let Err(error) = copies.keep_file(&file.path, digest) {
+                warnings.push(error.to_string());
+                return warnings;
+            }
+        }
+    }
+    if let Ok(records) = store.load()
+        && let Err(error) = copies.prune(&records)
+    {
+        warnings.push(error.to_string());
+    }
+    warnings
+}
