@@ -22,6 +22,7 @@ mod side_files;
 mod signals;
 mod terminal;
 mod trust;
+mod trust_files;
 mod trust_native;
 mod validate_conformance;
 mod validate_warnings;
