@@ -72,10 +72,8 @@
 //! - `handler`: every field of [`hook_config::HandlerConfig`] under its config-file name
 //!   (`type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`, `asyncRewake`,
 //!   `continueOnBlock`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`,
-//!   `tool`, `input`, `additionalContextLimit`, `library`), plus `librarySha256` for native
-//!   handlers (the hex SHA-256 of the library file, `null` when it cannot be read, is not a
-//!   regular file or is over `hook_config::library::LIBRARY_SIZE_CAP`: the hash then changes
-//!   when the file appears or changes, so a rebuilt library needs a new review).
+//!   `tool`, `input`, `additionalContextLimit`, `library`). The files the hook runs are not
+//!   in it: their digests sit beside the hash (see "What runs is trusted too").
 //! - `plugin`: the plugin's name and version, `null` outside plugins: upgrading a plugin
 //!   changes every hook's hash, so its hooks are `modified` until trusted again (the key keeps
 //!   the plugin's name only).
@@ -91,6 +89,39 @@
 //! what runs nor what the hook may do, so rewording it must not cost a review. The dialect is
 //! not hashed either: stores are per dialect.
 //!
+//! # What runs is trusted too
+//!
+//! A hook's trust covers the files it runs ([`named_files`]): for a `command` handler, each
+//! word of its command (and `args`) split by [`hook_config::shell::words`], after expanding the
+//! variables the engine sets (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT`
+//! and `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), that resolves from where the hook
+//! runs ([`RunPlace`]: the event's `cwd`) to a regular file inside the project or the
+//! plugin's folder; for a `native` handler, its library. [`TrustView::grant`] records each
+//! file's SHA-256 in the record ([`TrustRecord::trusted_files`]), under a name that holds in
+//! another clone (`<project>/.lime/hooks/guard.sh`, `<plugin>/scripts/fmt.sh`, or the absolute
+//! path of a library elsewhere). A file that changed, appeared where the command names one,
+//! disappeared, or cannot be read (not a regular file, over [`SCRIPT_SIZE_CAP`]) makes the hook
+//! `modified` ([`FileChange`]), and the refusal names it (`guard.sh changed`).
+//!
+//! Why beside the hash and not in it: the trust hash stays the seed's (and, for a record in
+//! Codex's format, Codex's), so records keep their meaning, and a review can tell "the hook
+//! changed" from "a file it runs changed". One mechanism for scripts and libraries: native
+//! libraries used to be hashed into the identity (`librarySha256`); their records are now
+//! "files not yet recorded" until trusted again.
+//!
+//! A record without files (written before this, or by another tool) reads as trusted with its
+//! files not yet recorded ([`FileChange::NotRecorded`]): a hook that runs no file keeps
+//! running, one that runs a file is `modified` until `hook trust` records them. The safer
+//! reading: nothing that was never reviewed runs.
+//!
+//! [`TrustGate`] reads the files on every run, from the run's `cwd` ([`hook_config::Gate::check_at`]);
+//! a script is hashed, then run by the shell, so a file swapped in between runs unreviewed
+//! (scripts have no sealed copy as libraries have; see Limitations).
+//!
+//! [`TrustedCopies`] keeps a private, content-addressed copy of what was trusted (each hook's
+//! canonical identity and each covered script, under `<home>/hook-trusted/`), for reviews to
+//! diff against; decisions never read a copy.
+//!
 //! # Native libraries: the bytes hashed are the bytes loaded
 //!
 //! A native handler's `library` is resolved once, at load, to an absolute path
@@ -98,12 +129,11 @@
 //! the file that declares it — `<project>/.claude/settings.json`'s `lib/hook.so` is
 //! `<project>/.claude/lib/hook.so`; this changed: the hash used to read it relative to the
 //! project and the engine to load it relative to the event's `cwd`). `hook list` and
-//! `hook trust` hash that file ([`HashContext::library_sha256`], streamed, regular files under
-//! the cap only). When the engine runs the hook it reads the file once more, into a sealed
-//! memory copy, and [`TrustGate`] decides on the digest of that copy
-//! ([`hook_config::Gate::check_native`], [`TrustView::evaluate_native`]), which is then what is
-//! loaded: a library replaced after `hook trust`, or between the check and the load, is
-//! `modified` and does not run.
+//! `hook trust` hash that file (streamed, regular files under the cap only) as a file the hook
+//! runs. When the engine runs the hook it reads the file once more, into a sealed memory copy,
+//! and [`TrustGate`] decides on the digest of that copy ([`hook_config::Gate::check_native`],
+//! [`TrustView::evaluate_native`]), which is then what is loaded: a library replaced after
+//! `hook trust`, or between the check and the load, is `modified` and does not run.
 //!
 //! # Keys
 //!
@@ -128,9 +158,11 @@
 //!
 //! [`store_for`] picks the dialect's: lime [`LimeStore`], `[hooks.state."<key>"]` tables in the
 //! user's `config.toml` with `trusted_hash` and `enabled = false` when disabled, edited with
-//! `toml_edit` so every other byte of the file survives; wuu and verboo [`JsonStore`],
-//! `<home>/hook-trust.json`, which also keeps the trusted command so a listing can show old
-//! and new. Bring your own by implementing [`TrustStore`].
+//! `toml_edit` so every other byte of the file survives, and the trusted command and files'
+//! digests beside it in `<home>/hook-trust.json` (bound to the trusted hash; Codex warns on
+//! every start about a `hooks.state` field it does not know, so none is added); wuu and verboo
+//! [`JsonStore`], `<home>/hook-trust.json`, which keeps the trusted command and files' digests
+//! in the record. Bring your own by implementing [`TrustStore`].
 //!
 //! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` through `fs4`, waited for at
 //! most [`LOCK_TIMEOUT`], 10 s, then [`StoreError::LockTimeout`] naming the lock file), re-read
@@ -159,14 +191,22 @@
 //!
 //! # Limitations
 //!
-//! - The hash covers the command text, not the scripts it runs: `./check.sh` edited in place
-//!   keeps its trust (native libraries are the exception: their bytes are hashed).
+//! - Only the files a command names are covered: what a script loads by itself (an imported
+//!   module, a sourced file, a program on `PATH`, a path it builds), files outside the project
+//!   and plugin folders, and words with variables the engine does not set (`$OTHER/x.sh`),
+//!   globs or `~` are not. `hook list --json` shows what is covered.
+//! - A script is hashed, then started by the shell: replaced in that instant, the new one runs
+//!   (a native library is loaded from the sealed copy it was judged on).
+//! - A file a command writes and names as an argument (`tee log.txt`) is covered, so writing
+//!   it asks for trust again; output redirections (`>> log.txt`) are not covered.
+//! - A user-layer hook that runs a project-relative script (`sh .lime/hooks/guard.sh`) records
+//!   one digest per name: trusting it in a project whose script differs replaces the other
+//!   project's digest, so switching between the two asks again.
 //! - The lock is advisory: an editor saving `config.toml` at the same moment as `hook trust`
 //!   is not locked out, and the later write wins.
 //! - A group-writable store or store folder is refused even where the group is the user's own
 //!   (user private groups, umask 002): `chmod go-w` it. Telling a private group from a shared
 //!   one needs the group database; the stricter rule is the one that cannot be wrong.
-//! - lime's records keep no command text, so `hook list` shows old and new hashes only.
 //! - Outside Linux the engine hashes a native library, then loads it by path: a file swapped
 //!   in between is loaded unverified (Linux loads the sealed copy it hashed).
 

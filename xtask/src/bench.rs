@@ -10,6 +10,9 @@
 //!
 //! - `hook run` with one `exit 0` hook, the journal on (the default) vs off (`HOOK_JOURNAL=off`):
 //!   what recording each dispatch costs;
+//! - `hook run` of a trusted project hook running a 10 KB and a 1 MB script (`exit 0` on its
+//!   first line, so the shell reads a few KB either way) vs the same hook in the user's own
+//!   file, which needs no trust: what hashing the files a hook runs costs each dispatch;
 //! - `hook relay` (verboo) with no matching hook vs `/bin/true`, and with one `exit 0` hook vs
 //!   `sh -c 'exit 0'`: the relay is on the hot path of every event of the agent that calls it;
 //! - the floors: `/bin/sh` starting one `sh -c 'exit 0'` vs `sh -c 'exit 0'`, and starting 10
@@ -244,6 +247,74 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ms(journal_off),
         ratio(journal_on, journal_off)
     );
+
+    // Trust covers the files a hook runs: a project hook (needs trust, its script hashed on
+    // every dispatch) vs the same hook from the user's file (trusted as written, not hashed).
+    for (label, size) in [("10 KB", 10 * 1024), ("1 MB", 1024 * 1024)] {
+        let tag = label.replace(' ', "");
+        let scripted = dir.join(format!("scripted-{tag}"));
+        let script = scripted.join(".hooks/check.sh");
+        fs::create_dir_all(script.parent().context("a script's folder")?)?;
+        let mut text = String::from("exit 0\n");
+        while text.len() < size {
+            text.push_str("# a line of the script that the shell never reaches, only hashed\n");
+        }
+        fs::write(&script, text)?;
+        let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "sh .hooks/check.sh"}]}]}})
+        .to_string();
+        fs::create_dir_all(scripted.join(".claude"))?;
+        fs::write(scripted.join(".claude/settings.json"), &settings)?;
+        let trusting_home = dir.join(format!("trusting-{tag}"));
+        fs::create_dir_all(&trusting_home)?;
+        let user_home = dir.join(format!("user-{tag}"));
+        fs::create_dir_all(&user_home)?;
+        fs::write(user_home.join("settings.json"), &settings)?;
+        let user_project = dir.join(format!("user-project-{tag}"));
+        fs::create_dir_all(user_project.join(".hooks"))?;
+        fs::copy(&script, user_project.join(".hooks/check.sh"))?;
+        let trusted = Command::new(&hook)
+            .args(["trust", "--dialect", "verboo", "--all", "--home"])
+            .arg(&trusting_home)
+            .arg("--project")
+            .arg(&scripted)
+            .output()?;
+        if !trusted.status.success() {
+            bail!("hook trust: {}", String::from_utf8_lossy(&trusted.stderr));
+        }
+        let job = |home: &Path, project: &Path| -> Job {
+            let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+                "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
+                "tool_use_id": "t", "transcript_path": "/t.jsonl"});
+            let (home, project) = (home.display().to_string(), project.display().to_string());
+            Job::new(
+                &hook,
+                &[
+                    "run",
+                    "--dialect",
+                    "verboo",
+                    "--event",
+                    "PreToolUse",
+                    "--home",
+                    &home,
+                    "--project",
+                    &project,
+                ],
+                event.to_string().as_bytes(),
+            )
+            .with_env("HOOK_JOURNAL", "off")
+        };
+        let ((hashed, _), (unhashed, _)) = pair(
+            &job(&trusting_home, &scripted),
+            &job(&user_home, &user_project),
+        )?;
+        println!(
+            "hook run, trusted project hook running a {label} script {} vs the same hook needing no trust {}: ratio {:.3}",
+            ms(hashed),
+            ms(unhashed),
+            ratio(hashed, unhashed)
+        );
+    }
 
     // `hook relay`: the same hooks from the relay's own file, answered in Claude Code's format.
     let relay_home = |name: &str, source: &Path| -> Result<PathBuf> {

