@@ -1444,9 +1444,11 @@ const RULE_PERMISSION: &str =
     "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)";
 const RULE_BAD_TIMEOUT: &str = "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
      and the rest run (Claude Code 2.1 drops every hook of that settings file)";
+const RULE_TRUSTED_FILES: &str = "trust covers the files a hook runs: a trusted hook whose script changed waits for trust \
+     again (Codex 0.169 hashes the config entry only and runs the changed script)";
 
 /// Every deliberate rule, in the order the report lists them.
-const RULES: [&str; 7] = [
+const RULES: [&str; 8] = [
     RULE_EVENT_NAME,
     RULE_TWO_BLOCKS,
     RULE_TWO_REWRITES,
@@ -1454,6 +1456,7 @@ const RULES: [&str; 7] = [
     RULE_TRAILING_JSON,
     RULE_PERMISSION,
     RULE_BAD_TIMEOUT,
+    RULE_TRUSTED_FILES,
 ];
 
 /// Deliberate differences: the rule that makes each.
