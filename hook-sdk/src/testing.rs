@@ -244,11 +244,7 @@ impl TestInput {
     /// text: a response that is not a string is sent as its JSON text there).
     #[must_use]
     pub fn after(self, response: Value) -> TestInput {
-        let response = match (self.dialect, response) {
-            (Dialect::Wuu, Value::String(text)) => Value::String(text),
-            (Dialect::Wuu, other) => Value::String(other.to_string()),
-            (_, other) => other,
-        };
+        let response = hook_protocol::write::tool_response(self.dialect, response);
         self.on("PostToolUse").with("tool_response", response)
     }
 

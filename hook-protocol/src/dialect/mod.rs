@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::output::OutputFields;
+use crate::write::WriteRules;
 use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
 
 /// One of the hook systems this workspace implements.
@@ -264,6 +265,9 @@ pub struct DialectRules {
     /// Whether outputs the agent would refuse are refused (lime, as Codex): the hook fails and
     /// nothing of its output is used. The SDK refuses to write them.
     pub strict_output: bool,
+    /// How a hook's answer is written ([`crate::write`]): the output's form, the answers the
+    /// dialect cannot write, how it writes a rewrite, how its inputs carry a tool's result.
+    pub(crate) write: WriteRules,
 
     // --- Inputs ---
     /// Reads an event input into the dialect's typed input.
