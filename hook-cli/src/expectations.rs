@@ -104,7 +104,7 @@ pub(crate) struct CaseResult {
 /// The expectations file of `location`'s project, whether it exists or not.
 pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
     project
-        .join(location.dialect.rules().home_dir)
+        .join(location.dialect.rules().home_dir())
         .join(FILE_NAME)
 }
 
@@ -202,7 +202,7 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
         home: location.home.clone(),
         relay: location.relay,
     }];
-    if !location.relay && location.dialect.rules().relay.is_some() {
+    if !location.relay && location.dialect.rules().relay().is_some() {
         all.push(Location {
             dialect: location.dialect,
             project: location.project.clone(),

@@ -124,7 +124,7 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
         None => {}
     }
     let dialect = args.dialect.context("--dialect is required")?;
-    if dialect.rules().relay.is_none() {
+    if dialect.rules().relay().is_none() {
         bail!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
@@ -216,7 +216,9 @@ fn answer(
     }
     let project = match &args.project {
         Some(project) => project.clone(),
-        None => (dialect.rules().project_dir_env)
+        None => dialect
+            .rules()
+            .project_dir_env()
             .and_then(std::env::var_os)
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(input.cwd())),

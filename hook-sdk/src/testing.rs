@@ -149,7 +149,7 @@ pub fn input(dialect: Dialect, event: &str, fields: Value) -> Value {
             object.insert("hook_event_name".into(), json!(event));
             object.insert("session_id".into(), json!("hook-test"));
             object.insert("cwd".into(), json!(cwd));
-            if dialect.rules().transcript_and_model_always {
+            if dialect.rules().transcript_and_model_always() {
                 object.insert("transcript_path".into(), Value::Null);
                 object.insert("model".into(), json!("test-model"));
             }

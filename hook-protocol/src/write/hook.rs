@@ -38,7 +38,7 @@ pub fn hook_output(
     let rules = dialect.rules();
     if answer.additional_context.is_some() && !rules.accepts_context(event) {
         let places: Vec<&Event> = rules
-            .events
+            .events()
             .iter()
             .filter(|e| rules.accepts_context(e))
             .collect();

@@ -102,7 +102,7 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
     // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
     // reads it.
     let keeps_context =
-        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context;
+        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context();
     if let Some(context) = &outcome.additional_context {
         if allowed.specific("additionalContext") && (!blocked || keeps_context) {
             specific.insert("additionalContext".into(), context.clone().into());
