@@ -147,7 +147,7 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     let env = Env {
         path: std::env::split_paths(&path).collect(),
         project: project.clone(),
-        project_var: dialect.rules().project_dir_env,
+        project_var: dialect.rules().project_dir_env(),
     };
     let mut findings = Vec::new();
     let mut hook_count = 0;

@@ -104,7 +104,7 @@ pub(crate) struct CaseResult {
 /// The expectations file of `location`'s project, whether it exists or not.
 pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
     project
-        .join(location.dialect.rules().home_dir)
+        .join(location.dialect.rules().home_dir())
         .join(FILE_NAME)
 }
 
@@ -145,7 +145,7 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
             outcomes.push(runtime.block_on(hooks.engine().dispatch(&input)));
             hooks.engine().cancel_async(input.session_id());
         }
-        results.push(judge(name, case, &merge(outcomes)));
+        results.push(judge(name, case, &merge(&input, outcomes)));
     }
     Ok(results)
 }
@@ -202,7 +202,7 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
         home: location.home.clone(),
         relay: location.relay,
     }];
-    if !location.relay && location.dialect.rules().relay.is_some() {
+    if !location.relay && location.dialect.rules().relay().is_some() {
         all.push(Location {
             dialect: location.dialect,
             project: location.project.clone(),
@@ -215,11 +215,11 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
 
 /// The outcomes of the agent's own hooks and the relay's as the agent combines them: the
 /// strongest decision (block over defer over ask over allow), the last rewrite, every context,
-/// message and run.
-fn merge(outcomes: Vec<Outcome>) -> Outcome {
+/// message and run. With no outcome at all, `input`'s event with no decision.
+fn merge(input: &hook_protocol::EventInput, outcomes: Vec<Outcome>) -> Outcome {
     let mut outcomes = outcomes.into_iter();
     let Some(mut merged) = outcomes.next() else {
-        return Outcome::new(Dialect::Verboo, hook_protocol::Event::PreToolUse);
+        return Outcome::new(input.dialect(), input.event());
     };
     for outcome in outcomes {
         if outcome.decision > merged.decision {

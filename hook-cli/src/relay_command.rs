@@ -3,7 +3,8 @@
 //! The agent (Claude Code for verboo, Codex for lime) sends one event on stdin; the relay loads
 //! its own hooks (the `hook-relay` folders, apart from the agent's own entries so nothing runs
 //! twice), dispatches them with trust, and answers in the agent's own wire format
-//! ([`agent_reply`]). Choices:
+//! ([`agent_reply`], by `hook_protocol::write::agent_reply`, which holds the rules of the
+//! answer below: where each field goes, the read-back, exit code 2). Choices:
 //!
 //! - **It fails closed.** Both agents read a hook's exit 1, a crash or a timeout as "hook error,
 //!   go ahead", so a relay that guards must never end that way on an event it could not
@@ -57,12 +58,9 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
-use hook_protocol::{
-    Decision, Dialect, Event, EventInput, HandlerResult, Outcome, RunStatus, SchemaKind,
-    SkipReason, interpret, read_agent_event,
-};
+use hook_protocol::write::{self, AgentReply};
+use hook_protocol::{Decision, Dialect, Event, EventInput, Outcome, RunStatus, read_agent_event};
 use hook_trust::TrustStatus;
-use serde_json::{Map, Value};
 
 use crate::engine_commands::{Location, Signals, prepare};
 use crate::terminal::{errln, println_exact};
@@ -126,7 +124,7 @@ pub(crate) fn relay(args: RelayArgs) -> Result<ExitCode> {
         None => {}
     }
     let dialect = args.dialect.context("--dialect is required")?;
-    if dialect.rules().relay.is_none() {
+    if dialect.rules().relay().is_none() {
         bail!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
@@ -218,7 +216,9 @@ fn answer(
     }
     let project = match &args.project {
         Some(project) => project.clone(),
-        None => (dialect.rules().project_dir_env)
+        None => dialect
+            .rules()
+            .project_dir_env()
             .and_then(std::env::var_os)
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(input.cwd())),
@@ -473,320 +473,17 @@ fn fail_closed(dialect: Dialect, event: Option<&Event>, why: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// What the relay answers the agent.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct AgentReply {
-    /// The JSON to print on stdout; `None` prints nothing.
-    pub(crate) stdout: Option<Value>,
-    /// Lines for stderr: skipped hooks, what the event cannot carry; with exit code 2, the
-    /// reason of the block (what the agent gives the model).
-    pub(crate) stderr: Vec<String>,
-    /// 0, or 2 when the block is carried by the exit code.
-    pub(crate) exit_code: u8,
-}
-
-/// The properties an event's output schema allows: top level, and in `hookSpecificOutput`.
-struct Allowed {
-    top: Vec<String>,
-    specific: Vec<String>,
-}
-
-impl Allowed {
-    fn of(dialect: Dialect, event: &Event) -> Allowed {
-        let Some(schema) = hook_protocol::schema::schema(dialect, event, SchemaKind::Output) else {
-            return Allowed {
-                top: Vec::new(),
-                specific: Vec::new(),
-            };
-        };
-        let names = |object: Option<&Value>| -> Vec<String> {
-            object
-                .and_then(|o| o.get("properties"))
-                .and_then(Value::as_object)
-                .map(|p| p.keys().cloned().collect())
-                .unwrap_or_default()
-        };
-        let top = names(Some(&schema));
-        let specific_ref = schema
-            .pointer("/properties/hookSpecificOutput")
-            .and_then(|p| {
-                p.get("$ref").or_else(|| {
-                    p.get("anyOf")
-                        .and_then(Value::as_array)
-                        .and_then(|any| any.iter().find_map(|a| a.get("$ref")))
-                })
-            })
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix("#/$defs/"))
-            .map(str::to_owned);
-        let specific = specific_ref
-            .and_then(|name| schema.get("$defs").and_then(|d| d.get(&name)).cloned())
-            .map(|def| names(Some(&def)))
-            .unwrap_or_default();
-        Allowed { top, specific }
-    }
-
-    fn top(&self, name: &str) -> bool {
-        self.top.iter().any(|n| n == name)
-    }
-
-    fn specific(&self, name: &str) -> bool {
-        self.specific.iter().any(|n| n == name)
-    }
-}
-
-/// The outcome of a relayed event as the agent's own hook output.
+/// The outcome of a relayed event as the agent's own hook output, by the protocol's writer
+/// (`systemMessage` escaped as everything `hook` prints for a person).
 pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
-    let dialect = outcome.dialect;
-    let event = &outcome.event;
-    let allowed = Allowed::of(dialect, event);
-    // Skipped hooks go to the user in `systemMessage` (`drive` also warns on stderr).
-    let skips = skip_notices(outcome);
-    let mut notes: Vec<String> = Vec::new();
-    let mut top = Map::new();
-    let mut specific = Map::new();
-    let blocked = outcome.decision == Decision::Block;
-    let mut reason = outcome.reason.clone();
-
-    // Context first: where it cannot go, a block's reason takes it. A dropped prompt's context
-    // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
-    // reads it.
-    let keeps_context =
-        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context;
-    if let Some(context) = &outcome.additional_context {
-        if allowed.specific("additionalContext") && (!blocked || keeps_context) {
-            specific.insert("additionalContext".into(), context.clone().into());
-        } else if blocked {
-            reason = Some(match reason {
-                Some(reason) => format!("{reason}\n\n{context}"),
-                None => context.clone(),
-            });
-        } else {
-            notes.push(format!(
-                "{event} output has no `additionalContext`: the hooks' context was dropped ({context})"
-            ));
-        }
-    }
-
-    match outcome.decision {
-        Decision::Continue => {}
-        decision => {
-            let word = permission_word(decision);
-            let reason_text = reason
-                .clone()
-                .unwrap_or_else(|| "blocked by a hook".to_owned());
-            if allowed.specific("permissionDecision") {
-                specific.insert("permissionDecision".into(), word.into());
-                if let Some(reason) = &reason {
-                    specific.insert("permissionDecisionReason".into(), reason.clone().into());
-                } else if blocked {
-                    specific.insert("permissionDecisionReason".into(), reason_text.into());
-                }
-            } else if allowed.specific("decision")
-                && matches!(decision, Decision::Allow | Decision::Block)
-            {
-                let mut choice = Map::new();
-                let behavior = if blocked { "deny" } else { "allow" };
-                choice.insert("behavior".into(), behavior.into());
-                if blocked {
-                    choice.insert("message".into(), reason_text.into());
-                }
-                specific.insert("decision".into(), Value::Object(choice));
-            } else if blocked && allowed.top("decision") {
-                top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), reason_text.into());
-            } else if !blocked {
-                notes.push(format!(
-                    "{event} output cannot carry the decision `{word}`; the agent decides"
-                ));
-            }
-        }
-    }
-
-    if let Some(updated) = &outcome.updated_input {
-        if allowed.specific("updatedInput") {
-            specific.insert("updatedInput".into(), updated.clone());
-        } else if let Some(Value::Object(choice)) = specific.get_mut("decision") {
-            choice.insert("updatedInput".into(), updated.clone());
-        } else {
-            notes.push(format!(
-                "{event} output has no `updatedInput`: the rewrite was dropped"
-            ));
-        }
-    }
-
-    if outcome.stop {
-        if allowed.top("continue") {
-            top.insert("continue".into(), false.into());
-            if let Some(why) = &outcome.stop_reason {
-                top.insert("stopReason".into(), why.clone().into());
-            }
-        } else {
-            notes.push(format!("{event} output cannot stop the agent"));
-        }
-    }
-
-    if !specific.is_empty() {
-        specific.insert("hookEventName".into(), event.as_str().into());
-        top.insert("hookSpecificOutput".into(), Value::Object(specific));
-    }
-
-    let mut stderr: Vec<String> = notes.clone();
-    let mut messages: Vec<String> = outcome.system_messages.clone();
-    messages.extend(skips);
-    messages.extend(notes);
-    if !messages.is_empty() && allowed.top("systemMessage") {
-        // Shown on the agent's screen: control characters escaped as everything `hook` prints
-        // for a person, one message a line.
-        let lines: Vec<String> = messages
-            .iter()
-            .map(|m| crate::terminal::one_line(m).into_owned())
-            .collect();
-        top.insert("systemMessage".into(), lines.join("\n").into());
-    }
-
-    // The dialect's reader (the engine's, checked against the real agents) must accept the
-    // output: what it refuses on this event (lime takes no `continue: false` on some) is
-    // dropped, one piece at a time, and said on stderr.
-    let read = |top: &Map<String, Value>| {
-        (!top.is_empty()).then(|| {
-            interpret(
-                dialect,
-                event,
-                Some(0),
-                Value::Object(top.clone()).to_string().as_bytes(),
-                b"",
-            )
-        })
-    };
-    let mut droppable: Vec<(&[&str], &str)> = vec![(
-        &["continue", "stopReason"],
-        "the agent refuses `continue: false` here: the stop was dropped",
-    )];
-    if !blocked {
-        droppable.push((
-            &["/permissionDecision", "/permissionDecisionReason"],
-            "the agent refuses this permission decision here: the agent decides",
-        ));
-    }
-    droppable.extend([
-        (
-            &["/updatedInput", "/decision/updatedInput"][..],
-            "the agent refuses `updatedInput` here: the rewrite was dropped",
-        ),
-        (
-            &["/additionalContext"][..],
-            "the agent refuses `additionalContext` here: the hooks' context was dropped",
-        ),
-        (
-            &["systemMessage"][..],
-            "the agent refuses `systemMessage` here: the message was dropped",
-        ),
-    ]);
-    let mut read_back = read(&top);
-    for (keys, note) in droppable {
-        if !matches!(read_back, Some(HandlerResult::Failed(_))) {
-            break;
-        }
-        let mut removed = false;
-        for key in keys {
-            if let Some(inner) = key.strip_prefix('/') {
-                // A path inside `hookSpecificOutput` (`decision/updatedInput`).
-                let (parents, last) = inner.rsplit_once('/').unwrap_or(("", inner));
-                let mut object = top.get_mut("hookSpecificOutput");
-                for parent in parents.split('/').filter(|p| !p.is_empty()) {
-                    object = object.and_then(|o| o.get_mut(parent));
-                }
-                if let Some(Value::Object(object)) = object {
-                    removed |= object.remove(last).is_some();
-                }
-            } else {
-                removed |= top.remove(*key).is_some();
-            }
-        }
-        if removed {
-            stderr.push(format!("{event}: {note}"));
-            read_back = read(&top);
-        }
-    }
-
-    // What the reader takes but says has no effect on this event is said too.
-    if let Some(HandlerResult::Response(response)) = &read_back {
-        for warning in &response.warnings {
-            stderr.push(format!("{event}: {warning}"));
-        }
-        if outcome.stop && response.stop.is_none() && response.decision != Some(Decision::Block) {
-            stderr.push(format!("{event}: the agent does not stop on this event"));
-        }
-    }
-
-    let mut reply = AgentReply {
-        stdout: (!top.is_empty()).then_some(Value::Object(top)),
-        stderr: Vec::new(),
-        exit_code: 0,
-    };
-    // A block the reader does not take from JSON (or an output it still refuses) goes by the
-    // exit code instead.
-    let json_ok = match &read_back {
-        None => !blocked,
-        Some(HandlerResult::Response(response)) => {
-            !blocked || response.decision == Some(Decision::Block)
-        }
-        Some(_) => false,
-    };
-    if !json_ok {
-        let reason = reason.unwrap_or_else(|| "blocked by a hook".to_owned());
-        if blocked {
-            stderr.insert(0, reason);
-            reply.stdout = None;
-            reply.exit_code = 2;
-        } else {
-            stderr.push(format!(
-                "{event}: the agent would refuse the combined output, so none is given ({read_back:?})"
-            ));
-            reply.stdout = None;
-        }
-    }
-    reply.stderr = stderr;
-    reply
-}
-
-/// `allow`, `ask`, `defer` or `deny`.
-fn permission_word(decision: Decision) -> &'static str {
-    match decision {
-        Decision::Allow => "allow",
-        Decision::Ask => "ask",
-        Decision::Defer => "defer",
-        Decision::Block | Decision::Continue => "deny",
-    }
-}
-
-/// One line per hook that did not run because of trust, its state or a broken file.
-fn skip_notices(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .runs
-        .iter()
-        .filter(|run| {
-            run.status == RunStatus::Skipped
-                && matches!(
-                    run.skip_reason,
-                    Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Invalid)
-                )
-        })
-        // The run's error names the hook and the command that lets it run.
-        .map(|run| {
-            run.error
-                .clone()
-                .unwrap_or_else(|| format!("hook {} was skipped", run.key))
-        })
-        .collect()
+    write::agent_reply(outcome, |line| crate::terminal::one_line(line).into_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hook_protocol::{HandlerType, Layer, Run, Source};
-    use serde_json::json;
+    use hook_protocol::{HandlerResult, HandlerType, Layer, Run, SkipReason, Source, interpret};
+    use serde_json::{Value, json};
 
     fn outcome(dialect: Dialect, event: &Event) -> Outcome {
         Outcome::new(dialect, event.clone())

@@ -138,7 +138,7 @@ pub(crate) struct UninstallArgs {
 
 /// The relay agent of `dialect`, or why there is none.
 fn agent_of(dialect: Dialect) -> Result<&'static RelayAgent> {
-    dialect.rules().relay.as_ref().with_context(|| {
+    dialect.rules().relay().with_context(|| {
         format!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime), not {dialect}"
         )
@@ -901,7 +901,7 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     } else {
         outln!("{file}: the relay entries are up to date");
     }
-    if !wanted.is_empty() && scope.dialect.rules().trust_state_in_config {
+    if !wanted.is_empty() && scope.dialect.rules().trust_state_in_config() {
         codex_trust_step(scope, trust)?;
     }
     report_untrusted(scope, &loaded);
@@ -1210,7 +1210,7 @@ fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(String, Moved
     let records = hook_trust::TrustStore::load(&hook_trust::LimeStore::new(&records_file))
         .unwrap_or_default();
     let key_source = codex_key_source(scope)?;
-    let reserved = scope.dialect.rules().reserved_hooks_keys;
+    let reserved = scope.dialect.rules().reserved_hooks_keys();
     for (event, groups) in toml_events(&doc.doc) {
         if reserved.contains(&event.as_str()) {
             continue;
@@ -1396,7 +1396,7 @@ pub(crate) fn unreached_relay_hooks(
     project: Option<&Path>,
     home: Option<&Path>,
 ) -> Vec<String> {
-    let Some(agent) = dialect.rules().relay.as_ref() else {
+    let Some(agent) = dialect.rules().relay() else {
         return Vec::new();
     };
     let Ok(loaded) = hook_config::load(&relay_options(dialect, project, home)) else {

@@ -127,7 +127,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
         for matcher in matchers {
             match groups.last_mut() {
                 Some((last, handlers))
-                    if *last == matcher && to.rules().config_layout == ConfigLayout::Grouped =>
+                    if *last == matcher && to.rules().config_layout() == ConfigLayout::Grouped =>
                 {
                     handlers.push(fields.clone());
                 }
@@ -147,7 +147,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
     }
     let mut root = Ordered::default();
     root.push("hooks", Node::Object(hooks_table));
-    let text = match to.rules().config_format {
+    let text = match to.rules().config_format() {
         ConfigFormat::Json => {
             let mut text = serde_json::to_string_pretty(&root).expect("JSON values serialize");
             text.push('\n');
@@ -162,7 +162,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
 }
 
 fn render_group(to: Dialect, matcher: Option<String>, handlers: Vec<Ordered>) -> Vec<Node> {
-    match to.rules().config_layout {
+    match to.rules().config_layout() {
         // Flat entries: the matcher sits in each handler.
         ConfigLayout::Flat => handlers
             .into_iter()
@@ -213,7 +213,7 @@ fn translate_matcher(
             plain.then_some(name)
         })
         .collect();
-    if to.rules().matcher_style == MatcherStyle::NameIgnoreCase {
+    if to.rules().matcher_style() == MatcherStyle::NameIgnoreCase {
         if hook.event.match_target(to) == MatchTarget::Nothing {
             warnings.push(format!(
                 "{label}: {to} matches tool names only, so matcher `{written}` is dropped and the handler runs on every {}",
@@ -231,7 +231,7 @@ fn translate_matcher(
             }
         };
     }
-    let ignores_case = from.rules().matcher_style == MatcherStyle::NameIgnoreCase;
+    let ignores_case = from.rules().matcher_style() == MatcherStyle::NameIgnoreCase;
     if ignores_case && written.chars().any(|c| c.is_ascii_alphabetic()) {
         warnings.push(format!(
             "{label}: {from} matches `{written}` case-insensitively, {to} matches tool names exactly: check the tool's name as {to} spells it"
@@ -250,7 +250,7 @@ fn translate_fields(
     let Value::Object(written) = written else {
         unreachable!("a struct serializes to an object")
     };
-    let allowed = to.rules().handler_fields;
+    let allowed = to.rules().handler_fields();
     let mut fields = Ordered::default();
     // The target's own field order first (type, command, ...), so files read naturally.
     for name in allowed {
@@ -258,7 +258,10 @@ fn translate_fields(
             continue;
         };
         let implied_type = *name == "type"
-            && (to.rules().default_handler_type).is_some_and(|implied| value == implied.as_str());
+            && to
+                .rules()
+                .default_handler_type()
+                .is_some_and(|implied| value == implied.as_str());
         if *name != "timeout" && !implied_type {
             fields.push(name, Node::Value(value.clone()));
         }

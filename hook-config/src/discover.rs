@@ -54,7 +54,7 @@ impl Environment {
     pub fn from_process() -> Self {
         let relay_homes = Dialect::ALL
             .iter()
-            .filter_map(|dialect| dialect.rules().relay.as_ref().map(|agent| agent.home_env));
+            .filter_map(|dialect| dialect.rules().relay().map(|agent| agent.home_env));
         let vars = ENV_VARS
             .iter()
             .copied()
@@ -157,7 +157,7 @@ impl LoadOptions {
     pub fn new(dialect: Dialect, env: Environment) -> Self {
         let tool_aliases = dialect
             .rules()
-            .tool_aliases
+            .tool_aliases()
             .iter()
             .map(|(alias, canonical)| ((*alias).to_owned(), (*canonical).to_owned()))
             .collect();
@@ -279,7 +279,7 @@ pub enum DiscoverError {
     /// No home override, no dialect home variable and no `HOME`.
     #[error(
         "cannot find the {dialect} home: set HOME{} or pass a home directory",
-        dialect.rules().home_env.map(|var| format!(", {var}")).unwrap_or_default()
+        dialect.rules().home_env().map(|var| format!(", {var}")).unwrap_or_default()
     )]
     NoHome {
         /// The dialect.
@@ -299,8 +299,8 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let home = options
         .home
         .clone()
-        .or_else(|| rules.home_env.and_then(|v| env.var(v)).map(PathBuf::from))
-        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(rules.home_dir)))
+        .or_else(|| rules.home_env().and_then(|v| env.var(v)).map(PathBuf::from))
+        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(rules.home_dir())))
         .ok_or(DiscoverError::NoHome { dialect })?;
     let project = options
         .project_dir
@@ -312,37 +312,37 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         ManagedSource::File(path) => Some(path.clone()),
         ManagedSource::None => None,
     };
-    if let Some(path) = rules.managed_path.and_then(managed) {
+    if let Some(path) = rules.managed_path().and_then(managed) {
         files.push(file(Layer::Managed, path));
     }
     let mut warnings = Vec::new();
     let (user_dir, project_dir) = if options.relay {
         let dirs = relay_dirs(options, &home, project.as_deref());
-        let user = pick_relay_dir(dirs.user, rules.config_file, &mut warnings);
+        let user = pick_relay_dir(dirs.user, rules.config_file(), &mut warnings);
         let project = dirs
             .project
-            .map(|dirs| pick_relay_dir(dirs, rules.config_file, &mut warnings));
+            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), &mut warnings));
         (user, project)
     } else {
         (
             home.clone(),
-            project.as_ref().map(|p| p.join(rules.home_dir)),
+            project.as_ref().map(|p| p.join(rules.home_dir())),
         )
     };
     // The layer's hooks file (lime `hooks.json`), then its settings file, as Codex orders them.
     let mut layer = |layer: Layer, dir: &Path| {
-        if let Some(name) = rules.hooks_file {
+        if let Some(name) = rules.hooks_file() {
             files.push(ConfigFile {
                 hooks_only: true,
                 ..file(layer, dir.join(name))
             });
         }
-        files.push(file(layer, dir.join(rules.config_file)));
+        files.push(file(layer, dir.join(rules.config_file())));
     };
     layer(Layer::User, &user_dir);
     if let Some(dir) = project_dir {
         layer(Layer::Project, &dir);
-        if let Some(local) = rules.local_config_file {
+        if let Some(local) = rules.local_config_file() {
             files.push(file(Layer::Local, dir.join(local)));
         }
     }
@@ -381,7 +381,7 @@ pub struct RelayLocations {
 pub fn relay_dirs(options: &LoadOptions, home: &Path, project: Option<&Path>) -> RelayLocations {
     let rules = options.dialect.rules();
     let env = &options.env;
-    let agent = rules.relay.as_ref();
+    let agent = rules.relay();
     let user = match (&options.home, agent) {
         (None, Some(agent)) => {
             let agent_home = env
@@ -396,10 +396,10 @@ pub fn relay_dirs(options: &LoadOptions, home: &Path, project: Option<&Path>) ->
         _ => relay_pair(home.join(RELAY_DIR), home.join(RELAY_DIR)),
     };
     let project = project.map(|project| {
-        let agent_dir = agent.map_or(rules.home_dir, |agent| agent.home_dir);
+        let agent_dir = agent.map_or(rules.home_dir(), |agent| agent.home_dir);
         relay_pair(
             project.join(agent_dir).join(RELAY_DIR),
-            project.join(rules.home_dir).join(RELAY_DIR),
+            project.join(rules.home_dir()).join(RELAY_DIR),
         )
     });
     RelayLocations { user, project }

@@ -93,7 +93,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     }
     // verboo: identical handlers (same event, matcher and what runs) collapse into the first
     // (see `Dedup`).
-    let dedup = dialect.rules().dedup_identical;
+    let dedup = dialect.rules().dedup_identical();
     let texts: Vec<String> = if dedup {
         handlers
             .iter()
@@ -197,7 +197,7 @@ struct Switches {
 impl Switches {
     fn read(dialect: Dialect, sources: &[SourceFile]) -> Switches {
         let mut switches = Switches::default();
-        if !dialect.rules().settings_switches {
+        if !dialect.rules().settings_switches() {
             return switches;
         }
         for (source, display, _, parsed) in sources {

@@ -112,8 +112,8 @@ pub(crate) fn read_document(
         return parsed;
     };
     let rules = dialect.rules();
-    let plugins = rules.plugin_settings;
-    let switches = rules.settings_switches;
+    let plugins = rules.plugin_settings();
+    let switches = rules.settings_switches();
     for (key, value) in entries {
         match (key.name.as_str(), kind) {
             ("hooks", _) => reader.hooks(value, &mut parsed.handlers),
@@ -329,7 +329,7 @@ impl Reader<'_> {
         for (key, value) in events {
             if self
                 .rules()
-                .reserved_hooks_keys
+                .reserved_hooks_keys()
                 .contains(&key.name.as_str())
             {
                 continue;
@@ -352,7 +352,7 @@ impl Reader<'_> {
             };
             for (i, item) in items.iter().enumerate() {
                 let what = format!("{what}[{i}]");
-                match self.rules().config_layout {
+                match self.rules().config_layout() {
                     ConfigLayout::Flat => {
                         if let Some(handler) = self.handler(item, &event, None, &what) {
                             out.push(handler);
@@ -431,7 +431,7 @@ impl Reader<'_> {
     fn matcher(&mut self, matcher: Option<&(String, Pos)>, event: &Event) -> Option<Matcher> {
         let raw = matcher.map(|(raw, _)| raw.as_str());
         let no_match_value = event.match_target(self.dialect) == MatchTarget::Nothing;
-        let ignored = self.rules().untargeted_matcher == UntargetedMatcher::Ignored;
+        let ignored = self.rules().untargeted_matcher() == UntargetedMatcher::Ignored;
         if let (Some((raw, pos)), true, true) = (matcher, ignored, no_match_value) {
             // Claude Code and Codex ignore the matcher where the event has no match value, and
             // do not validate it: `"["` on UserPromptSubmit runs the hook.
@@ -565,7 +565,7 @@ impl Reader<'_> {
         let handler = handler_type.and_then(|handler_type| {
             config.handler_type = handler_type;
             self.required_fields(&config, node.pos, what)?;
-            if self.rules().skips_blank_command
+            if self.rules().skips_blank_command()
                 && handler_type == HandlerType::Command
                 && config
                     .command
@@ -624,14 +624,14 @@ impl Reader<'_> {
         table_pos: Pos,
         what: &str,
     ) -> Option<HandlerType> {
-        let allowed = self.rules().handler_types;
+        let allowed = self.rules().handler_types();
         let expected = allowed
             .iter()
             .map(|(n, _)| *n)
             .collect::<Vec<_>>()
             .join(", ");
         let Some((name, pos)) = name else {
-            if let Some(implied) = self.rules().default_handler_type {
+            if let Some(implied) = self.rules().default_handler_type() {
                 return Some(implied);
             }
             self.error(
@@ -657,7 +657,7 @@ impl Reader<'_> {
 
     fn required_fields(&mut self, config: &HandlerConfig, pos: Pos, what: &str) -> Option<()> {
         let missing = match config.handler_type {
-            HandlerType::Command if self.rules().command_windows => (config.command.is_none()
+            HandlerType::Command if self.rules().command_windows() => (config.command.is_none()
                 && config.command_windows.is_none())
             .then_some("`command`"),
             HandlerType::Command => config.command.is_none().then_some("`command`"),
@@ -693,7 +693,7 @@ impl Reader<'_> {
         let (Some(rule), Some(pos)) = (config.condition.as_deref(), pos) else {
             return None;
         };
-        if !self.rules().conditions {
+        if !self.rules().conditions() {
             self.warn(
                 pos,
                 format!(
@@ -737,7 +737,7 @@ impl Reader<'_> {
                 );
                 return None;
             }
-            Some((t, pos)) if t <= 0.0 => match self.rules().non_positive_timeout {
+            Some((t, pos)) if t <= 0.0 => match self.rules().non_positive_timeout() {
                 NonPositiveTimeout::OneSecond => {
                     // Codex raises a timeout under one second to one second.
                     self.warn(

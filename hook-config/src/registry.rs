@@ -106,7 +106,7 @@ pub(crate) fn build_index(
             });
         if target == MatchTarget::Nothing {
             // verboo/lime ignore the matcher; a non-empty wuu matcher never matches.
-            let ignored = dialect.rules().untargeted_matcher == UntargetedMatcher::Ignored;
+            let ignored = dialect.rules().untargeted_matcher() == UntargetedMatcher::Ignored;
             if ignored || matches!(matcher, Matcher::All) {
                 b.always.push(id);
             }
@@ -273,7 +273,7 @@ impl Registry {
                     continue;
                 }
             }
-            if self.dialect.rules().dedup_identical {
+            if self.dialect.rules().dedup_identical() {
                 let identity = (compiled.identity, is_suppressed);
                 if seen.contains(&identity) {
                     continue;

@@ -84,7 +84,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     }
 
     let stop_event = matches!(outcome.event, Event::Stop | Event::SubagentStop);
-    if dialect.rules().stop_context_blocks && stop_event && !contexts.is_empty() {
+    if dialect.rules().stop_context_blocks() && stop_event && !contexts.is_empty() {
         winner = Decision::Block;
     }
     if outcome.stop && winner == Decision::Block && stop_event {
@@ -93,7 +93,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     }
     if (winner == Decision::Block || outcome.stop)
         && outcome.event == Event::UserPromptSubmit
-        && !dialect.rules().dropped_prompt_keeps_context
+        && !dialect.rules().dropped_prompt_keeps_context()
     {
         contexts.clear();
     }
@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn a_blocked_prompt_drops_every_context_in_verboo_and_keeps_it_in_lime() {
         for dialect in [Dialect::Verboo, Dialect::Lime] {
-            let kept = dialect.rules().dropped_prompt_keeps_context;
+            let kept = dialect.rules().dropped_prompt_keeps_context();
             let context = response(|r| {
                 r.additional_context = Some("ctx".into());
             });

@@ -280,7 +280,7 @@ fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
     if !handler.config.is_async {
         return AsyncMode::NotAsync;
     }
-    let why = if !dialect.rules().async_handlers {
+    let why = if !dialect.rules().async_handlers() {
         format!(
             "{dialect} has no async hooks: `async` is ignored and the hook ran in the foreground"
         )

@@ -423,7 +423,7 @@ fn judge(
     // Decisions, most restrictive last so that it wins within one output.
     let mut decisions: Vec<(Decision, Option<String>)> = Vec::new();
 
-    match rules.continue_false {
+    match rules.continue_false() {
         ContinueFalse::Blocks => {
             // wuu: `decision: "block"` and `continue: false` both block; there is no "stop".
             let blocks =
@@ -476,7 +476,7 @@ fn judge(
                 response.updated_permissions = request.updated_permissions;
             }
             PermissionBehavior::Deny => {
-                let message = match rules.denied_permission_message {
+                let message = match rules.denied_permission_message() {
                     Some(default) => request
                         .message
                         .clone()
@@ -526,7 +526,7 @@ fn judge(
         if rules.accepts_context(event) {
             response.additional_context = Some(context);
         } else {
-            ignore(match rules.field_case {
+            ignore(match rules.field_case() {
                 FieldCase::Snake => "additional_context",
                 FieldCase::Camel => "additionalContext",
             });

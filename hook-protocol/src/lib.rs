@@ -4,8 +4,9 @@
 //! [`Dialect::rules`]: the one thing every crate asks instead of branching on a dialect); event
 //! names and what each dialect does with them ([`Event`], [`BlockEffect`], [`MatchTarget`]);
 //! the typed input a hook reads ([`input`]) and output it prints ([`output`]), per dialect; the
-//! interpretation of one finished run ([`interpret()`]); the [`Outcome`] of a
-//! dispatched event; JSON Schemas of these types ([`schema`]); and validation of
+//! interpretation of one finished run ([`interpret()`]); the writing of a hook's answer or of an
+//! outcome in a dialect's output ([`write`](mod@write), the readers' other direction); the
+//! [`Outcome`] of a dispatched event; JSON Schemas of these types ([`schema`]); and validation of
 //! third-party output against them (`validate_output`); and the C ABI of native plugins
 //! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
 //!
@@ -113,6 +114,7 @@ pub mod output;
 pub mod schema;
 pub mod tag;
 mod validate;
+pub mod write;
 
 pub use dialect::{
     Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules, FieldCase,

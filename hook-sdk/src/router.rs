@@ -148,7 +148,7 @@ pub fn tool_matches(dialect: Dialect, pattern: &str, call: &ToolCall) -> bool {
     rules.match_name(pattern) == name
         || call.tool.canonical_name() == Some(pattern)
         || rules
-            .tool_aliases
+            .tool_aliases()
             .iter()
             .any(|(alias, canonical)| *alias == pattern && rules.match_name(canonical) == name)
 }

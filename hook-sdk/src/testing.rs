@@ -149,7 +149,7 @@ pub fn input(dialect: Dialect, event: &str, fields: Value) -> Value {
             object.insert("hook_event_name".into(), json!(event));
             object.insert("session_id".into(), json!("hook-test"));
             object.insert("cwd".into(), json!(cwd));
-            if dialect.rules().transcript_and_model_always {
+            if dialect.rules().transcript_and_model_always() {
                 object.insert("transcript_path".into(), Value::Null);
                 object.insert("model".into(), json!("test-model"));
             }
@@ -244,11 +244,7 @@ impl TestInput {
     /// text: a response that is not a string is sent as its JSON text there).
     #[must_use]
     pub fn after(self, response: Value) -> TestInput {
-        let response = match (self.dialect, response) {
-            (Dialect::Wuu, Value::String(text)) => Value::String(text),
-            (Dialect::Wuu, other) => Value::String(other.to_string()),
-            (_, other) => other,
-        };
+        let response = hook_protocol::write::tool_response(self.dialect, response);
         self.on("PostToolUse").with("tool_response", response)
     }
 

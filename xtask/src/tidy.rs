@@ -14,7 +14,13 @@
 //!   resolve graph of `cargo metadata` unifies the features of the whole workspace, so it would
 //!   show hook-sdk reaching the validator that only hook-cli enables);
 //! - a library crate's `src/` (every crate but those in [`MAY_PRINT`]) holds no `println!`,
-//!   `eprintln!`, `print!`, `eprint!` or `dbg!` outside comments.
+//!   `eprintln!`, `print!`, `eprint!` or `dbg!` outside comments;
+//! - no crate's `src/` names a dialect in code (`Dialect::Lime`, `EventInput::Wuu`...) outside
+//!   the homes of the dialects' rules and the documented exceptions of [`DIALECT_HOMES`]:
+//!   everything else asks `dialect.rules()` ([`check_dialect_names`]).
+//!
+//! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
+//! `cargo test --workspace` fails on what tidy fails on.
 
 use std::path::Path;
 
@@ -64,6 +70,68 @@ pub(crate) const MAY_PRINT: &[&str] = &["hook-cli", "xtask"];
 /// The macros a library never calls.
 const PRINT_MACROS: &[&str] = &["println", "eprintln", "print", "eprint", "dbg"];
 
+/// The files (a path relative to the workspace root) and folders (ending in `/`) whose code may
+/// name a dialect (`Dialect::Wuu`, `EventInput::Lime`...), each with why. Everywhere else a
+/// difference between dialects is a rule of [`DialectRules`] asked through `dialect.rules()`,
+/// so that a dialect's behaviour is written in one place. Tests (`#[cfg(test)]` items, files
+/// named `tests.rs`, and the crates' `tests/`, `benches/` and `examples/`) are free: they name
+/// the dialects they test.
+///
+/// [`DialectRules`]: hook_protocol::DialectRules
+pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
+    (
+        "hook-protocol/src/dialect/",
+        "the one home of each dialect's rules: `Dialect`, and one `DialectRules` per dialect file",
+    ),
+    (
+        "hook-protocol/src/input/",
+        "the dialect readers of event inputs: one typed module per dialect, `EventInput`'s variants",
+    ),
+    (
+        "hook-protocol/src/output/",
+        "the dialect readers of hook outputs: one typed module per dialect",
+    ),
+    (
+        "hook-protocol/src/write/",
+        "the writer, the readers' other direction (driven by the dialect files' `WriteRules`)",
+    ),
+    (
+        "hook-protocol/src/schema/generate.rs",
+        "the schemas are generated from each dialect's own input and output types",
+    ),
+    (
+        "hook-sdk/src/event.rs",
+        "the SDK's typed events are built from each dialect's typed input (`EventInput`'s variants)",
+    ),
+    (
+        "hook-sdk/src/event/",
+        "the same, once `event.rs` is split into a folder",
+    ),
+    (
+        "hook-sdk/src/run.rs",
+        "`infer_dialect`: which dialect sent an input is guessed from fields only one of them sends",
+    ),
+    (
+        "hook-cli/src/replay/",
+        "`hook replay`'s transcript readers: each agent keeps its sessions in a format of its own (Claude Code's transcripts, Codex's rollouts)",
+    ),
+    (
+        "hook-cli/src/new_command.rs",
+        "`hook new` writes a README with each dialect's own configuration snippet, prose per dialect",
+    ),
+    (
+        "xtask/src/conformance/",
+        "the conformance runs drive the real Claude Code and Codex CLI, one per dialect",
+    ),
+];
+
+/// The enums whose variants name a dialect: `Dialect::Lime` and `EventInput::Lime` are a branch
+/// on the dialect wherever they appear.
+const DIALECT_ENUMS: &[&str] = &["Dialect", "EventInput"];
+
+/// The dialects' variant names.
+const DIALECT_VARIANTS: &[&str] = &["Wuu", "Verboo", "Lime"];
+
 /// Runs every check on the workspace at `root`; fails listing each problem.
 pub(crate) fn run(root: &Path) -> Result<()> {
     let output = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
@@ -94,9 +162,21 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             problems.extend(crate::public_api::check_public_types(&shown, &text));
         }
     }
+    for src in crate_sources(&metadata) {
+        for file in rust_files(&src)? {
+            let shown = file.strip_prefix(root).unwrap_or(&file);
+            let shown = shown.display().to_string();
+            if is_dialect_home(&shown) || file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            problems.extend(check_dialect_names(&shown, &text));
+        }
+    }
     if problems.is_empty() {
         println!(
-            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose"
+            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes"
         );
         return Ok(());
     }
@@ -226,6 +306,110 @@ fn library_sources(metadata: &Value) -> Vec<(String, std::path::PathBuf)> {
         .collect()
 }
 
+/// The `src/` folder of every workspace crate.
+fn crate_sources(metadata: &Value) -> Vec<std::path::PathBuf> {
+    packages(metadata)
+        .into_iter()
+        .filter_map(|package| {
+            let manifest = Path::new(package["manifest_path"].as_str()?);
+            Some(manifest.parent()?.join("src"))
+        })
+        .collect()
+}
+
+/// Whether `file` (relative to the workspace root, `/`-separated) is in [`DIALECT_HOMES`].
+fn is_dialect_home(file: &str) -> bool {
+    let file = file.replace('\\', "/");
+    DIALECT_HOMES.iter().any(|(home, _)| {
+        if home.ends_with('/') {
+            file.starts_with(home)
+        } else {
+            file == *home
+        }
+    })
+}
+
+/// The places `text` (the source file `file`, not a dialect home) names a dialect in code:
+/// `Dialect::Lime`, `EventInput::Wuu`... outside comments and outside `#[cfg(test)]` items.
+/// String literals are not parsed (a `//` inside one ends the line's code early: a missed hit);
+/// a test item is skipped from its column-0 `#[cfg(test)]` to its column-0 `}` (rustfmt's
+/// layout), or to its `;`.
+pub(crate) fn check_dialect_names(file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut in_block = false;
+    let mut test_item = TestItem::Outside;
+    for (number, line) in text.lines().enumerate() {
+        match test_item {
+            TestItem::Outside if line.starts_with("#[cfg(test)]") => {
+                test_item = TestItem::Attributes;
+                continue;
+            }
+            TestItem::Outside => {}
+            TestItem::Attributes => {
+                if line.starts_with("#[") {
+                    continue;
+                }
+                test_item = if line.trim_end().ends_with(';') {
+                    TestItem::Outside
+                } else {
+                    TestItem::Body
+                };
+                continue;
+            }
+            TestItem::Body => {
+                if line.starts_with('}') {
+                    test_item = TestItem::Outside;
+                }
+                continue;
+            }
+        }
+        let code = strip_comments(line, &mut in_block);
+        for found in dialect_names(&code) {
+            problems.push(format!(
+                "{file}:{}: `{found}` names a dialect outside its homes: ask `dialect.rules()` (add the rule to `DialectRules`, written in `hook-protocol/src/dialect/<dialect>.rs`), or, if this file must name dialects by nature, add it to DIALECT_HOMES in xtask/src/tidy.rs saying why",
+                number + 1
+            ));
+        }
+    }
+    problems
+}
+
+/// Where [`check_dialect_names`] is, against `#[cfg(test)]` items.
+#[derive(Clone, Copy)]
+enum TestItem {
+    /// Not in a test item.
+    Outside,
+    /// After `#[cfg(test)]`, among the item's attributes.
+    Attributes,
+    /// Inside the item's body, until its closing `}` at column 0.
+    Body,
+}
+
+/// The dialect variants (`Dialect::Lime`) named in `code`, the enum's name not preceded by an
+/// identifier character.
+fn dialect_names(code: &str) -> Vec<String> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    for name in DIALECT_ENUMS {
+        for variant in DIALECT_VARIANTS {
+            let pattern = format!("{name}::{variant}");
+            let mut from = 0;
+            while let Some(at) = code[from..].find(&pattern) {
+                let start = from + at;
+                let end = start + pattern.len();
+                let before = start.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(end);
+                let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+                if !before.as_ref().is_some_and(word) && !after.is_some_and(word) {
+                    found.push(pattern.clone());
+                }
+                from = end;
+            }
+        }
+    }
+    found
+}
+
 /// Every `.rs` file under `folder`, sorted.
 fn rust_files(folder: &Path) -> Result<Vec<std::path::PathBuf>> {
     let mut files = Vec::new();
@@ -327,6 +511,62 @@ fn print_macros(code: &str) -> Vec<&'static str> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `cargo xtask tidy` as a test, so `cargo test --workspace` runs it (as rust-analyzer's
+    /// xtask does): the same checks on this workspace.
+    #[test]
+    fn the_workspace_is_tidy() {
+        if let Err(error) = run(&crate::root()) {
+            panic!("{error:#} (the problems are listed above; `cargo xtask tidy` lists them too)");
+        }
+    }
+
+    #[test]
+    fn a_dialect_named_outside_its_homes_fails_naming_the_line_and_the_fix() {
+        let text = "fn f(d: Dialect) -> bool {\n    d == Dialect::Lime\n}\nfn g(i: &EventInput) {\n    if let hook_protocol::EventInput::Wuu(_) = i {}\n}\n";
+        let problems = check_dialect_names("hook-exec/src/x.rs", text);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].starts_with("hook-exec/src/x.rs:2: `Dialect::Lime` names a dialect outside its homes: ask `dialect.rules()`"),
+            "{problems:?}"
+        );
+        assert!(problems[0].contains("DIALECT_HOMES"), "{problems:?}");
+        assert!(
+            problems[1].starts_with("hook-exec/src/x.rs:5: `EventInput::Wuu`"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn comments_tests_and_lookalikes_name_no_dialect() {
+        let text = "//! `Dialect::Lime` in docs\n/// assert_eq!(Dialect::Wuu.rules().x, 1);\nlet a = 1; // Dialect::Verboo\nlet b = MyDialect::Lime; let c = Dialect::Limes; let d = Dialect::ALL;\n#[cfg(test)]\nmod tests {\n    fn f() { let _ = Dialect::Lime; }\n}\n#[cfg(test)]\nuse hook_protocol::Dialect::Wuu;\n";
+        assert_eq!(check_dialect_names("f.rs", text), Vec::<String>::new());
+        // Code after a test module is read again.
+        let after = format!("{text}fn g() -> Dialect {{ Dialect::Verboo }}\n");
+        let problems = check_dialect_names("f.rs", &after);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("f.rs:11: `Dialect::Verboo`"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn the_dialect_homes_are_folders_or_files_that_exist() {
+        let root = crate::root();
+        for (home, why) in DIALECT_HOMES {
+            assert!(!why.is_empty(), "{home}");
+            // A home for a file split that has not happened yet is allowed to be missing.
+            if *home == "hook-sdk/src/event/" {
+                continue;
+            }
+            assert!(root.join(home).exists(), "{home} does not exist");
+        }
+        assert!(is_dialect_home("hook-protocol/src/dialect/lime.rs"));
+        assert!(is_dialect_home("hook-sdk/src/run.rs"));
+        assert!(!is_dialect_home("hook-sdk/src/run.rs.bak"));
+        assert!(!is_dialect_home("hook-exec/src/combine.rs"));
+    }
 
     /// A metadata document with the real graph, where `extra` adds `(crate, dependency, kind)`.
     fn metadata(extra: &[(&str, &str, Option<&str>)]) -> Value {

@@ -23,7 +23,7 @@ const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
 /// A relay home for `dialect` whose user file denies every event the agent sends (trusted).
 fn guarded_home(dir: &Path, dialect: Dialect, command: &str) -> PathBuf {
     let home = dir.join(format!("home-{dialect}"));
-    let events = dialect.rules().relay.unwrap().events;
+    let events = dialect.rules().relay().unwrap().events;
     let relay = home.join("hook-relay");
     std::fs::create_dir_all(&relay).unwrap();
     if dialect == Dialect::Verboo {
@@ -187,7 +187,7 @@ fn every_event_of_both_agents_answers_block_when_it_cannot_be_evaluated() {
     let mut expected_checks = 0;
     for dialect in [Dialect::Verboo, Dialect::Lime] {
         let home = guarded_home(dir.path(), dialect, GUARD);
-        let events = dialect.rules().relay.unwrap().events;
+        let events = dialect.rules().relay().unwrap().events;
         expected_checks += events.len() * CAUSES.len();
         for event in events {
             let can_block = event.block_effect(dialect).can_block();

@@ -83,7 +83,7 @@ fn environment(
         ("HOOK_DIALECT".to_owned(), dialect.to_string()),
         ("HOOK_EVENT".to_owned(), event.to_string()),
     ];
-    if let Some(var) = dialect.rules().project_dir_env {
+    if let Some(var) = dialect.rules().project_dir_env() {
         let project = options.project_dir.as_deref().unwrap_or(cwd);
         env.push((var.to_owned(), project.display().to_string()));
     }

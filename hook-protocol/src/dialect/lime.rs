@@ -38,6 +38,7 @@ use crate::interpret::{Read, block, cannot_block, invalid, read_fields};
 use crate::output::{self, ApproveOrBlock, OutputFields, PermissionDecision};
 use crate::schema::SchemaKind;
 use crate::validate::{issues, validator};
+use crate::write::{Answer, OutputForm, WriteRules};
 use crate::{
     BlockEffect, Decision, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType,
     InputError, Layer, Response, input,
@@ -153,6 +154,13 @@ pub(super) static RULES: DialectRules = DialectRules {
     read_output,
     refine_output,
     strict_output: true,
+    write: WriteRules {
+        form: OutputForm::Tagged,
+        refuse: refuse_answer,
+        // Codex refuses a bare allow and an `updatedInput` without one.
+        rewrite_is_allow: true,
+        tool_response_text: false,
+    },
     read_input,
     session_id_always: true,
     transcript_and_model_always: true,
@@ -172,6 +180,42 @@ const EVENTS: &[Event] = &[
     E::Stop,
     E::Interrupt,
 ];
+
+/// What lime (as Codex CLI 0.169 reads it) refuses that verboo would take: such an output would
+/// be a failed run, so it is not written.
+fn refuse_answer(
+    event: &Event,
+    answer: &Answer,
+    decision: Option<Decision>,
+) -> Option<&'static str> {
+    let stop = answer.stop;
+    match event {
+        E::PreToolUse if decision == Some(Decision::Ask) => {
+            Some(if answer.updated_input.is_some() {
+                "lime has no `ask` on PreToolUse: rewrite with no decision (`Response::rewrite`: lime still asks where it would have), or deny"
+            } else {
+                "lime has no `ask` on PreToolUse: deny, or give no decision"
+            })
+        }
+        E::PreToolUse | E::PermissionRequest if stop => {
+            Some("lime takes no `continue: false` on tool calls: deny (or block) the call instead")
+        }
+        E::PostToolUse if stop => {
+            Some("lime reads `continue: false` on PostToolUse as feedback for the model: use block")
+        }
+        E::SubagentStart if stop => Some("lime ignores `continue: false` on SubagentStart"),
+        E::PreToolUse | E::PermissionRequest | E::PostToolUse if answer.suppress_output => {
+            Some("lime takes no `suppressOutput` on tool calls")
+        }
+        E::PreToolUse if decision == Some(Decision::Defer) => {
+            Some("lime has no `defer`: use allow, deny or ask (or no decision)")
+        }
+        E::PermissionRequest if answer.updated_input.is_some() => {
+            Some("lime accepts no rewritten input on PermissionRequest")
+        }
+        _ => None,
+    }
+}
 
 /// Its `PreCompact` cannot block: the reference output schema has no `decision` there.
 fn block_effect(event: &Event) -> BlockEffect {

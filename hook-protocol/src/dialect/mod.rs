@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::output::OutputFields;
+use crate::write::WriteRules;
 use crate::{BlockEffect, Event, HandlerType, Layer, MatchTarget};
 
 /// One of the hook systems this workspace implements.
@@ -57,7 +58,7 @@ impl Dialect {
     /// use hook_protocol::{Dialect, Event};
     ///
     /// let lime = Dialect::Lime.rules();
-    /// assert_eq!(lime.context_limit, Some(10_000));
+    /// assert_eq!(lime.context_limit(), Some(10_000));
     /// assert!(!Dialect::Wuu.rules().accepts_context(&Event::UserPromptSubmit));
     /// assert_eq!(Dialect::Wuu.rules().tool_name("Bash"), "bash");
     /// ```
@@ -71,7 +72,7 @@ impl Dialect {
 
     /// The events this dialect knows, in the order its documentation lists them.
     pub fn events(self) -> &'static [Event] {
-        self.rules().events
+        self.rules().events()
     }
 
     /// The lowercase name used on the command line, in `HOOK_DIALECT` and in schema paths.
@@ -115,21 +116,20 @@ impl FromStr for Dialect {
 /// [`PlainText`], [`ContinueFalse`]) are closed on purpose, like [`Dialect`]: whoever reads a
 /// rule must handle each of its values, so a new value must not compile unnoticed.
 ///
-/// Each field is one rule, stated once for each dialect in its own file. The fields are read
-/// by the crates of this workspace (configuration reading, matching, the engine, the trust
-/// hash, the SDK, the CLI) and by embedders who want the same answers; nothing else in the
-/// workspace decides by naming a dialect.
+/// Each field is one rule, stated once for each dialect in its own file, and read through the
+/// method of the same name (the fields are private). The rules are read by the crates of this
+/// workspace (configuration reading, matching, the engine, the trust hash, the SDK, the CLI)
+/// and by embedders who want the same answers; nothing else in the workspace decides by naming
+/// a dialect.
 ///
 /// `#[non_exhaustive]`: a rule may be added in a minor release; it is built here only.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct DialectRules {
-    /// The dialect these rules are for.
-    pub dialect: Dialect,
+    dialect: Dialect,
 
     // --- Events ---
-    /// The events the dialect knows, in the order its documentation lists them.
-    pub events: &'static [Event],
+    events: &'static [Event],
     /// What a block does on a known event (see [`Event::block_effect`]).
     pub(crate) block_effect: fn(&Event) -> BlockEffect,
     /// What a matcher is tested against on a known event that is not a tool event (tool
@@ -137,122 +137,61 @@ pub struct DialectRules {
     pub(crate) match_target: fn(&Event) -> MatchTarget,
 
     // --- Files ---
-    /// The format of its configuration files.
-    pub config_format: ConfigFormat,
-    /// Whether handlers are written flat under the event or in matcher groups.
-    pub config_layout: ConfigLayout,
-    /// The environment variable that overrides the home folder (`WUU_HOME`, `LIME_HOME`).
-    pub home_env: Option<&'static str>,
-    /// The home folder's name under `$HOME` (`.wuu`, `.claude`, `.lime`); the project folder
-    /// has the same name under the project root.
-    pub home_dir: &'static str,
-    /// The user file's name in the home folder, and the project file's in the project folder.
-    pub config_file: &'static str,
-    /// The personal, uncommitted project file beside the project file (verboo
-    /// `settings.local.json`).
-    pub local_config_file: Option<&'static str>,
-    /// A JSON file of hooks alone (the plugin `hooks.json` shape) read beside
-    /// [`config_file`](Self::config_file) in the user and project layers, before it; when
-    /// both files of a layer have hooks, both load and a warning says so (lime: `hooks.json`,
-    /// as Codex reads one beside `config.toml`).
-    pub hooks_file: Option<&'static str>,
-    /// The fixed system path of the administrator's managed file, if the dialect has one.
-    pub managed_path: Option<&'static str>,
-    /// Keys under `hooks` that are not events (lime keeps its trust state in
-    /// `[hooks.state]`).
-    pub reserved_hooks_keys: &'static [&'static str],
-    /// Whether the trust state lives in the user's own configuration file (lime:
-    /// `[hooks.state."<key>"]` of `config.toml`) rather than in a store file beside it.
-    pub trust_state_in_config: bool,
-    /// How the user file enables plugins.
-    pub plugin_settings: PluginSettings,
-    /// The layers whose hooks must be trusted before they run (managed hooks never need it).
-    pub trust_layers: &'static [Layer],
-    /// Whether `disableAllHooks` and the managed-only switches of settings files apply.
-    pub settings_switches: bool,
+    config_format: ConfigFormat,
+    config_layout: ConfigLayout,
+    home_env: Option<&'static str>,
+    home_dir: &'static str,
+    config_file: &'static str,
+    local_config_file: Option<&'static str>,
+    hooks_file: Option<&'static str>,
+    managed_path: Option<&'static str>,
+    reserved_hooks_keys: &'static [&'static str],
+    trust_state_in_config: bool,
+    plugin_settings: PluginSettings,
+    trust_layers: &'static [Layer],
+    settings_switches: bool,
 
     // --- Handlers ---
-    /// The handler types the dialect parses, with their names in configuration files.
-    pub handler_types: &'static [(&'static str, HandlerType)],
-    /// The type of a handler that names none (wuu: a command); `None` makes `type` required.
-    pub default_handler_type: Option<HandlerType>,
-    /// Handler types the dialect parses but never runs (lime: prompt and agent): they load,
-    /// and are reported as skipped.
-    pub parsed_never_run: &'static [HandlerType],
-    /// The handler fields the dialect knows, in the names and order of its files.
-    pub handler_fields: &'static [&'static str],
-    /// Whether a command handler may give `command_windows` instead of `command` (lime).
-    pub command_windows: bool,
-    /// Whether a blank `command` skips the handler with a warning (lime, as Codex) rather than
-    /// running nothing.
-    pub skips_blank_command: bool,
-    /// Whether handlers may carry an `if` permission rule (verboo).
-    pub conditions: bool,
-    /// What a zero or negative `timeout` means.
-    pub non_positive_timeout: NonPositiveTimeout,
+    handler_types: &'static [(&'static str, HandlerType)],
+    default_handler_type: Option<HandlerType>,
+    parsed_never_run: &'static [HandlerType],
+    handler_fields: &'static [&'static str],
+    command_windows: bool,
+    skips_blank_command: bool,
+    conditions: bool,
+    non_positive_timeout: NonPositiveTimeout,
     /// The default timeout of a handler and the most it may be raised to, in seconds.
     pub(crate) timeout_limits: fn(&Event, HandlerType) -> (f64, Option<f64>),
 
     // --- Matching ---
-    /// How a matcher compares.
-    pub matcher_style: MatcherStyle,
-    /// What a non-empty matcher does on an event with nothing to match.
-    pub untargeted_matcher: UntargetedMatcher,
-    /// Whether identical handlers from several files run once (verboo).
-    pub dedup_identical: bool,
-    /// Tool names that are another name of a tool, `(alias, canonical)`: a matcher for one
-    /// matches the other (lime: `Edit` and `Write` are `apply_patch`).
-    pub tool_aliases: &'static [(&'static str, &'static str)],
-    /// Whether the dialect spells tool names in lowercase (`bash`, `read`).
-    pub lowercase_tool_names: bool,
+    matcher_style: MatcherStyle,
+    untargeted_matcher: UntargetedMatcher,
+    dedup_identical: bool,
+    tool_aliases: &'static [(&'static str, &'static str)],
+    lowercase_tool_names: bool,
 
     // --- Running ---
-    /// Whether the matching handlers of one event run one after another or all at once.
-    pub concurrency: Concurrency,
-    /// Whether command handlers may run in the background (`async`).
-    pub async_handlers: bool,
-    /// Whether a prompt hook that cannot ask its model allows (wuu fails open).
-    pub model_hooks_fail_open: bool,
-    /// The variable naming the project folder in every hook's environment
-    /// (`CLAUDE_PROJECT_DIR`).
-    pub project_dir_env: Option<&'static str>,
-    /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
-    /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
-    pub relay: Option<RelayAgent>,
-    /// The events whose command hooks get a file to write environment variables into for the
-    /// rest of the session (verboo `CLAUDE_ENV_FILE`).
-    pub env_file_events: &'static [Event],
+    concurrency: Concurrency,
+    async_handlers: bool,
+    model_hooks_fail_open: bool,
+    project_dir_env: Option<&'static str>,
+    relay: Option<RelayAgent>,
+    env_file_events: &'static [Event],
 
     // --- Output ---
-    /// How the dialect spells output and input fields.
-    pub field_case: FieldCase,
-    /// The first bytes of a stdout the dialect reads as JSON; anything else is plain text.
-    pub json_starts: &'static [u8],
+    field_case: FieldCase,
+    json_starts: &'static [u8],
     /// What plain-text stdout (not starting with [`json_starts`](Self::json_starts)) is on
     /// an event.
     pub(crate) plain_text: fn(&Event) -> PlainText,
     /// Where `additionalContext` is taken.
     pub(crate) accepts_context: fn(&Event) -> bool,
-    /// The most context characters one handler may add before the rest is written to a side
-    /// file; a handler's `additionalContextLimit` overrides it (lime: 10,000).
-    pub context_limit: Option<u64>,
-    /// What `continue: false` does.
-    pub continue_false: ContinueFalse,
-    /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
-    /// given to the model as a block's reason).
-    pub stop_context_blocks: bool,
-    /// Whether the `stopReason` of a `continue: false` on a tool event (`PreToolUse`,
-    /// `PostToolUse`) stays in the session's history with the tool's result, so the model
-    /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
-    /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
-    pub stop_reason_in_history: bool,
-    /// Whether the `additionalContext` of a `UserPromptSubmit` that drops the prompt (a block,
-    /// or `continue: false`) stays in the outcome. When it does, the agent gives it to the model
-    /// on the session's next turn, as Codex does (a developer message); when it does not, it is
-    /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
-    pub dropped_prompt_keeps_context: bool,
-    /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
-    pub denied_permission_message: Option<&'static str>,
+    context_limit: Option<u64>,
+    continue_false: ContinueFalse,
+    stop_context_blocks: bool,
+    stop_reason_in_history: bool,
+    dropped_prompt_keeps_context: bool,
+    denied_permission_message: Option<&'static str>,
     /// What a run that exited with a non-zero code means: `(event, code, stdout, stderr)`.
     pub(crate) nonzero_exit: fn(&Event, i32, &[u8], String) -> crate::HandlerResult,
     /// Reads an output object into its fields (known fields, validation, warnings).
@@ -261,21 +200,269 @@ pub struct DialectRules {
     /// makes before judging; `Some` is the whole result of the run.
     pub(crate) refine_output:
         fn(&Event, &mut OutputFields, &mut Vec<String>) -> Option<crate::HandlerResult>,
-    /// Whether outputs the agent would refuse are refused (lime, as Codex): the hook fails and
-    /// nothing of its output is used. The SDK refuses to write them.
-    pub strict_output: bool,
+    strict_output: bool,
+    /// How a hook's answer is written ([`crate::write`]): the output's form, the answers the
+    /// dialect cannot write, how it writes a rewrite, how its inputs carry a tool's result.
+    pub(crate) write: WriteRules,
 
     // --- Inputs ---
     /// Reads an event input into the dialect's typed input.
     pub(crate) read_input: fn(&Event, Value) -> Result<crate::EventInput, crate::InputError>,
-    /// Whether every input carries `session_id` (wuu: only where its schema has one).
-    pub session_id_always: bool,
-    /// Whether every input carries `transcript_path`, `null` when there is none, and `model`
-    /// (lime, as Codex).
-    pub transcript_and_model_always: bool,
+    session_id_always: bool,
+    transcript_and_model_always: bool,
 }
 
 impl DialectRules {
+    // --- Read-only accessors, one per rule (the fields are private: built here only) ---
+
+    /// The dialect these rules are for.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The events the dialect knows, in the order its documentation lists them.
+    pub fn events(&self) -> &'static [Event] {
+        self.events
+    }
+
+    /// The format of its configuration files.
+    pub fn config_format(&self) -> ConfigFormat {
+        self.config_format
+    }
+
+    /// Whether handlers are written flat under the event or in matcher groups.
+    pub fn config_layout(&self) -> ConfigLayout {
+        self.config_layout
+    }
+
+    /// The environment variable that overrides the home folder (`WUU_HOME`, `LIME_HOME`).
+    pub fn home_env(&self) -> Option<&'static str> {
+        self.home_env
+    }
+
+    /// The home folder's name under `$HOME` (`.wuu`, `.claude`, `.lime`); the project folder
+    /// has the same name under the project root.
+    pub fn home_dir(&self) -> &'static str {
+        self.home_dir
+    }
+
+    /// The user file's name in the home folder, and the project file's in the project folder.
+    pub fn config_file(&self) -> &'static str {
+        self.config_file
+    }
+
+    /// The personal, uncommitted project file beside the project file (verboo
+    /// `settings.local.json`).
+    pub fn local_config_file(&self) -> Option<&'static str> {
+        self.local_config_file
+    }
+
+    /// A JSON file of hooks alone (the plugin `hooks.json` shape) read beside
+    /// [`config_file`](Self::config_file) in the user and project layers, before it; when
+    /// both files of a layer have hooks, both load and a warning says so (lime: `hooks.json`,
+    /// as Codex reads one beside `config.toml`).
+    pub fn hooks_file(&self) -> Option<&'static str> {
+        self.hooks_file
+    }
+
+    /// The fixed system path of the administrator's managed file, if the dialect has one.
+    pub fn managed_path(&self) -> Option<&'static str> {
+        self.managed_path
+    }
+
+    /// Keys under `hooks` that are not events (lime keeps its trust state in
+    /// `[hooks.state]`).
+    pub fn reserved_hooks_keys(&self) -> &'static [&'static str] {
+        self.reserved_hooks_keys
+    }
+
+    /// Whether the trust state lives in the user's own configuration file (lime:
+    /// `[hooks.state."<key>"]` of `config.toml`) rather than in a store file beside it.
+    pub fn trust_state_in_config(&self) -> bool {
+        self.trust_state_in_config
+    }
+
+    /// How the user file enables plugins.
+    pub fn plugin_settings(&self) -> PluginSettings {
+        self.plugin_settings
+    }
+
+    /// The layers whose hooks must be trusted before they run (managed hooks never need it).
+    pub fn trust_layers(&self) -> &'static [Layer] {
+        self.trust_layers
+    }
+
+    /// Whether `disableAllHooks` and the managed-only switches of settings files apply.
+    pub fn settings_switches(&self) -> bool {
+        self.settings_switches
+    }
+
+    /// The handler types the dialect parses, with their names in configuration files.
+    pub fn handler_types(&self) -> &'static [(&'static str, HandlerType)] {
+        self.handler_types
+    }
+
+    /// The type of a handler that names none (wuu: a command); `None` makes `type` required.
+    pub fn default_handler_type(&self) -> Option<HandlerType> {
+        self.default_handler_type
+    }
+
+    /// Handler types the dialect parses but never runs (lime: prompt and agent): they load,
+    /// and are reported as skipped.
+    pub fn parsed_never_run(&self) -> &'static [HandlerType] {
+        self.parsed_never_run
+    }
+
+    /// The handler fields the dialect knows, in the names and order of its files.
+    pub fn handler_fields(&self) -> &'static [&'static str] {
+        self.handler_fields
+    }
+
+    /// Whether a command handler may give `command_windows` instead of `command` (lime).
+    pub fn command_windows(&self) -> bool {
+        self.command_windows
+    }
+
+    /// Whether a blank `command` skips the handler with a warning (lime, as Codex) rather than
+    /// running nothing.
+    pub fn skips_blank_command(&self) -> bool {
+        self.skips_blank_command
+    }
+
+    /// Whether handlers may carry an `if` permission rule (verboo).
+    pub fn conditions(&self) -> bool {
+        self.conditions
+    }
+
+    /// What a zero or negative `timeout` means.
+    pub fn non_positive_timeout(&self) -> NonPositiveTimeout {
+        self.non_positive_timeout
+    }
+
+    /// How a matcher compares.
+    pub fn matcher_style(&self) -> MatcherStyle {
+        self.matcher_style
+    }
+
+    /// What a non-empty matcher does on an event with nothing to match.
+    pub fn untargeted_matcher(&self) -> UntargetedMatcher {
+        self.untargeted_matcher
+    }
+
+    /// Whether identical handlers from several files run once (verboo).
+    pub fn dedup_identical(&self) -> bool {
+        self.dedup_identical
+    }
+
+    /// Tool names that are another name of a tool, `(alias, canonical)`: a matcher for one
+    /// matches the other (lime: `Edit` and `Write` are `apply_patch`).
+    pub fn tool_aliases(&self) -> &'static [(&'static str, &'static str)] {
+        self.tool_aliases
+    }
+
+    /// Whether the dialect spells tool names in lowercase (`bash`, `read`).
+    pub fn lowercase_tool_names(&self) -> bool {
+        self.lowercase_tool_names
+    }
+
+    /// Whether the matching handlers of one event run one after another or all at once.
+    pub fn concurrency(&self) -> Concurrency {
+        self.concurrency
+    }
+
+    /// Whether command handlers may run in the background (`async`).
+    pub fn async_handlers(&self) -> bool {
+        self.async_handlers
+    }
+
+    /// Whether a prompt hook that cannot ask its model allows (wuu fails open).
+    pub fn model_hooks_fail_open(&self) -> bool {
+        self.model_hooks_fail_open
+    }
+
+    /// The variable naming the project folder in every hook's environment
+    /// (`CLAUDE_PROJECT_DIR`).
+    pub fn project_dir_env(&self) -> Option<&'static str> {
+        self.project_dir_env
+    }
+
+    /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
+    /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
+    pub fn relay(&self) -> Option<&RelayAgent> {
+        self.relay.as_ref()
+    }
+
+    /// The events whose command hooks get a file to write environment variables into for the
+    /// rest of the session (verboo `CLAUDE_ENV_FILE`).
+    pub fn env_file_events(&self) -> &'static [Event] {
+        self.env_file_events
+    }
+
+    /// How the dialect spells output and input fields.
+    pub fn field_case(&self) -> FieldCase {
+        self.field_case
+    }
+
+    /// The first bytes of a stdout the dialect reads as JSON; anything else is plain text.
+    pub fn json_starts(&self) -> &'static [u8] {
+        self.json_starts
+    }
+
+    /// The most context characters one handler may add before the rest is written to a side
+    /// file; a handler's `additionalContextLimit` overrides it (lime: 10,000).
+    pub fn context_limit(&self) -> Option<u64> {
+        self.context_limit
+    }
+
+    /// What `continue: false` does.
+    pub fn continue_false(&self) -> ContinueFalse {
+        self.continue_false
+    }
+
+    /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
+    /// given to the model as a block's reason).
+    pub fn stop_context_blocks(&self) -> bool {
+        self.stop_context_blocks
+    }
+
+    /// Whether the `stopReason` of a `continue: false` on a tool event (`PreToolUse`,
+    /// `PostToolUse`) stays in the session's history with the tool's result, so the model
+    /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
+    /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
+    pub fn stop_reason_in_history(&self) -> bool {
+        self.stop_reason_in_history
+    }
+
+    /// Whether the `additionalContext` of a `UserPromptSubmit` that drops the prompt (a block,
+    /// or `continue: false`) stays in the outcome. When it does, the agent gives it to the model
+    /// on the session's next turn, as Codex does (a developer message); when it does not, it is
+    /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
+    pub fn dropped_prompt_keeps_context(&self) -> bool {
+        self.dropped_prompt_keeps_context
+    }
+
+    /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
+    pub fn denied_permission_message(&self) -> Option<&'static str> {
+        self.denied_permission_message
+    }
+
+    /// Whether outputs the agent would refuse are refused (lime, as Codex): the hook fails and
+    /// nothing of its output is used. The SDK refuses to write them.
+    pub fn strict_output(&self) -> bool {
+        self.strict_output
+    }
+
+    /// Whether every input carries `session_id` (wuu: only where its schema has one).
+    pub fn session_id_always(&self) -> bool {
+        self.session_id_always
+    }
+
+    /// Whether every input carries `transcript_path`, `null` when there is none, and `model`
+    /// (lime, as Codex).
+    pub fn transcript_and_model_always(&self) -> bool {
+        self.transcript_and_model_always
+    }
+
     /// What a block does on `event` in this dialect; unknown events cannot block.
     pub fn block_effect(&self, event: &Event) -> BlockEffect {
         if self.knows(event) {

@@ -11,6 +11,7 @@ use super::{
 };
 use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
 use crate::output;
+use crate::write::{OutputForm, WriteRules, refuses_nothing};
 use crate::{
     BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError,
     Layer, input,
@@ -114,6 +115,12 @@ pub(super) static RULES: DialectRules = DialectRules {
     read_output,
     refine_output: no_refinement,
     strict_output: false,
+    write: WriteRules {
+        form: OutputForm::Tagged,
+        refuse: refuses_nothing,
+        rewrite_is_allow: false,
+        tool_response_text: false,
+    },
     read_input,
     session_id_always: true,
     transcript_and_model_always: false,

@@ -9,10 +9,11 @@ use super::{
 };
 use crate::interpret::{Read, block, cannot_block, parse_object, read_fields, unknown_fields};
 use crate::output::{self, OutputFields};
+use crate::write::{Answer, OutputForm, WriteRules};
 use crate::{
     BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError, Layer,
 };
-use crate::{MatchTarget, input};
+use crate::{Decision, MatchTarget, input};
 
 use Event as E;
 
@@ -78,6 +79,13 @@ pub(super) static RULES: DialectRules = DialectRules {
     read_output,
     refine_output: no_refinement,
     strict_output: false,
+    write: WriteRules {
+        form: OutputForm::Flat,
+        refuse: refuse_answer,
+        rewrite_is_allow: false,
+        // The wuu seed types `tool_response` as a string.
+        tool_response_text: true,
+    },
     read_input,
     session_id_always: false,
     transcript_and_model_always: false,
@@ -100,6 +108,28 @@ const EVENTS: &[Event] = &[
 ];
 
 /// Every event can stop its operation except the ones that only observe.
+/// What wuu cannot write: it has no ask or defer, rewrites on `PreToolUse` only, has no stop
+/// (its `continue: false` blocks), no system message and no suppressed output.
+fn refuse_answer(
+    event: &Event,
+    answer: &Answer,
+    decision: Option<Decision>,
+) -> Option<&'static str> {
+    if matches!(decision, Some(Decision::Ask | Decision::Defer)) {
+        return Some("wuu has no ask or defer: allow (no decision) or block");
+    }
+    if answer.updated_input.is_some() && *event != E::PreToolUse {
+        return Some("wuu rewrites the input on PreToolUse only");
+    }
+    if answer.stop {
+        return Some("wuu has no \"stop the agent\" (its `continue: false` blocks): use block");
+    }
+    if answer.system_message.is_some() || answer.suppress_output {
+        return Some("wuu has no system message or suppressed output: write to stderr instead");
+    }
+    None
+}
+
 fn block_effect(event: &Event) -> BlockEffect {
     match event {
         E::PostToolUse | E::PostToolUseFailure | E::FileChanged => BlockEffect::Cannot,

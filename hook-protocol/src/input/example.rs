@@ -34,10 +34,10 @@ pub fn example_input(
     input.insert("hook_event_name".into(), event.as_str().into());
     input.insert("cwd".into(), cwd.into());
     let rules = dialect.rules();
-    if input.contains_key("session_id") || rules.session_id_always {
+    if input.contains_key("session_id") || rules.session_id_always() {
         input.insert("session_id".into(), "hook-test".into());
     }
-    if rules.transcript_and_model_always {
+    if rules.transcript_and_model_always() {
         // Codex sends it on every event, `null` when there is no transcript.
         input.insert("transcript_path".into(), Value::Null);
     }

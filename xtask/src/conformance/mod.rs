@@ -1415,7 +1415,7 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
     let stop_reason_kept = agent
         .dialect()
         .parse::<hook_protocol::Dialect>()
-        .is_ok_and(|dialect| dialect.rules().stop_reason_in_history)
+        .is_ok_and(|dialect| dialect.rules().stop_reason_in_history())
         && stop
         && matches!(case.event, "PreToolUse" | "PostToolUse")
         && outcome["stop_reason"]
