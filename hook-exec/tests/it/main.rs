@@ -5,6 +5,7 @@ mod async_hooks;
 mod clients;
 mod command;
 mod common;
+#[cfg(feature = "trust")]
 mod embed_example;
 mod engine;
 mod env_file;
@@ -16,4 +17,5 @@ mod native;
 mod parity;
 mod project_cannot_weaken;
 mod side_files;
+#[cfg(feature = "trust")]
 mod vendor;
