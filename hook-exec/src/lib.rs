@@ -90,8 +90,8 @@
 //! | operation | error | variants |
 //! |---|---|---|
 //! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
-//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (reqwest source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
-//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (libloading source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (a [`LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
 //! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
@@ -313,6 +313,6 @@ pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for};
 #[cfg(feature = "trust")]
 pub use hooks::Hooks;
 #[cfg(feature = "http")]
-pub use http::HttpError;
+pub use http::{HttpError, TransportError};
 pub use journal::{Journal, JournalError};
-pub use native::NativeError;
+pub use native::{LoaderError, NativeError};
