@@ -153,6 +153,13 @@ impl PluginRef {
 ///   and `Display` give its configuration name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+// The schema keeps the short description: the reasoning above is about Rust matches.
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        description = "The kind of a handler.\n\nClosed on purpose (not `#[non_exhaustive]`): each kind needs its own runner and trust\nidentity, so a new one must not compile unnoticed."
+    )
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HandlerType {
     /// A shell command.
