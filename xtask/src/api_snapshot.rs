@@ -172,7 +172,7 @@ impl Walker<'_> {
         };
         let item = item.clone();
         let inner = &item["inner"];
-        let attrs = if item["attrs"].to_string().contains("non_exhaustive") {
+        let attrs = if non_exhaustive(&item) {
             "#[non_exhaustive] "
         } else {
             ""
@@ -229,7 +229,7 @@ impl Walker<'_> {
                 ));
                 for variant in body["variants"].as_array().into_iter().flatten() {
                     if let Some(variant) = self.get(variant).cloned() {
-                        let vattrs = if variant["attrs"].to_string().contains("non_exhaustive") {
+                        let vattrs = if non_exhaustive(&variant) {
                             "#[non_exhaustive] "
                         } else {
                             ""
@@ -424,6 +424,23 @@ impl Walker<'_> {
             ));
         }
     }
+}
+
+/// Whether the item carries `#[non_exhaustive]` (the attribute itself: `"non_exhaustive"` in
+/// rustdoc's list, or its text; not another attribute that mentions it).
+fn non_exhaustive(item: &Value) -> bool {
+    item["attrs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|attr| match attr {
+            Value::String(name) => name == "non_exhaustive",
+            Value::Object(other) => other
+                .get("other")
+                .and_then(Value::as_str)
+                .is_some_and(|text| text.trim() == "#[non_exhaustive]"),
+            _ => false,
+        })
 }
 
 /// `fn path<G>(args) -> out`, with its qualifiers.
