@@ -17,5 +17,4 @@ mod native;
 mod parity;
 mod project_cannot_weaken;
 mod side_files;
-#[cfg(feature = "trust")]
 mod vendor;
