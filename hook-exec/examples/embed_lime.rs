@@ -16,10 +16,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hook_exec::Hooks;
-use hook_exec::hook_config::{Environment, LoadOptions};
-use hook_exec::hook_trust::{Grant, store_for};
-use hook_protocol::{Decision, Dialect, EventInput, RunStatus, input_from_value};
+use hook_exec::hook_protocol::{Decision, Dialect, EventInput, RunStatus, input_from_value};
+use hook_exec::{Environment, Grant, Hooks, LoadOptions, store_for};
 use serde_json::{Value, json};
 
 /// The project's hooks: a guard, a rewrite, a context note and a slow hook.

@@ -388,7 +388,7 @@ impl OpenAiCompatibleClient {
         let response = post.send().await.map_err(|source| {
             http_error(crate::HttpError::Transport {
                 url: endpoint.clone(),
-                source,
+                source: crate::http::TransportError::new(source),
             })
         })?;
         let status = response.status();

@@ -219,6 +219,7 @@ impl Engine {
     }
 
     /// Replaces options and gate in place (for [`Hooks`](crate::Hooks)' builder methods).
+    #[cfg(feature = "trust")]
     pub(crate) fn reconfigure(&mut self, options: EngineOptions, gate: Box<dyn Gate>) {
         self.background = Background::new(options.max_async);
         self.options = Arc::new(options);

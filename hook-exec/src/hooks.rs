@@ -21,7 +21,7 @@ type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
 ///
 /// ```
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-/// use hook_exec::{Hooks, hook_config::{Environment, LoadOptions}};
+/// use hook_exec::{Environment, Hooks, LoadOptions};
 /// use hook_protocol::Dialect;
 ///
 /// let home = tempfile::tempdir()?;

@@ -19,8 +19,8 @@ use crate::command::OUTPUT_CAP;
 /// usable reply.
 ///
 /// `Display` is the whole sentence the engine puts in the run's `error`, the cause's text
-/// included; [`std::error::Error::source`] gives reqwest's error where there is one
-/// (`is_connect()`, `is_timeout()`...).
+/// included; [`std::error::Error::source`] gives the client's error where there is one, a
+/// [`TransportError`] (`is_connect()`, `is_timeout()`...).
 ///
 /// [`OpenAiCompatibleClient`]: crate::OpenAiCompatibleClient
 #[derive(Debug, thiserror::Error)]
@@ -29,9 +29,9 @@ pub enum HttpError {
     /// The HTTP client could not be set up (e.g. no usable root certificates).
     #[error("cannot set up the HTTP client: {source}")]
     Setup {
-        /// reqwest's error.
+        /// The HTTP client's error.
         #[source]
-        source: reqwest::Error,
+        source: TransportError,
     },
     /// No reply: the request could not be built (a bad URL or header), the connection was
     /// refused or failed (DNS, TLS), or it broke before the reply's head arrived. The text says
@@ -40,18 +40,18 @@ pub enum HttpError {
     Transport {
         /// The URL requested.
         url: String,
-        /// reqwest's error.
+        /// The HTTP client's error.
         #[source]
-        source: reqwest::Error,
+        source: TransportError,
     },
     /// The reply's body could not be read to its end (the connection broke).
     #[error("{source}")]
     Body {
         /// The URL requested.
         url: String,
-        /// reqwest's error.
+        /// The HTTP client's error.
         #[source]
-        source: reqwest::Error,
+        source: TransportError,
     },
     /// A reply whose status is not 2xx (redirects are not followed): it decides nothing.
     #[error("{url} answered HTTP {}{}", status_text(*status), body_text(body))]
@@ -91,7 +91,55 @@ impl HttpError {
     }
 }
 
-fn transport_text(url: &str, error: &reqwest::Error) -> String {
+/// The HTTP client's error (reqwest's), kept behind this crate's own type so the client can be
+/// upgraded without changing [`HttpError`]: what it says, and what kind of failure it was.
+///
+/// `Display` is the client's message; [`std::error::Error::source`] is the client's own cause
+/// (an io or TLS error...), when it has one.
+#[derive(Debug)]
+pub struct TransportError(reqwest::Error);
+
+impl TransportError {
+    /// The request could not be built (a bad URL or header).
+    pub fn is_builder(&self) -> bool {
+        self.0.is_builder()
+    }
+
+    /// The connection could not be made (refused, DNS, TLS).
+    pub fn is_connect(&self) -> bool {
+        self.0.is_connect()
+    }
+
+    /// The client's own time limit ran out.
+    pub fn is_timeout(&self) -> bool {
+        self.0.is_timeout()
+    }
+
+    /// Reading or writing a body failed.
+    pub fn is_body(&self) -> bool {
+        self.0.is_body()
+    }
+}
+
+impl TransportError {
+    pub(crate) fn new(error: reqwest::Error) -> TransportError {
+        TransportError(error)
+    }
+}
+
+impl std::fmt::Display for TransportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for TransportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+fn transport_text(url: &str, error: &TransportError) -> String {
     if error.is_builder() {
         format!("invalid request to {url}: {error}")
     } else if error.is_connect() {
@@ -119,7 +167,9 @@ pub(crate) fn client() -> Result<reqwest::Client, HttpError> {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .map_err(|source| HttpError::Setup { source })
+        .map_err(|source| HttpError::Setup {
+            source: TransportError::new(source),
+        })
 }
 
 /// Reads a response body, failing past [`OUTPUT_CAP`].
@@ -130,7 +180,7 @@ pub(crate) async fn read_capped_body(
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|source| HttpError::Body {
         url: url.to_owned(),
-        source,
+        source: TransportError::new(source),
     })? {
         if body.len() + chunk.len() > OUTPUT_CAP {
             return Err(HttpError::TooLarge {
@@ -200,7 +250,7 @@ pub(crate) async fn post(
             .await
             .map_err(|source| HttpError::Transport {
                 url: url.to_owned(),
-                source,
+                source: TransportError::new(source),
             })?;
         let status = response.status();
         let body = read_capped_body(url, response).await?;

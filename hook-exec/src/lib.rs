@@ -15,9 +15,9 @@
 //! rewrite, context, cancellation), run by the test suite. README.md shows this same code.
 //!
 //! ```no_run
-//! use hook_exec::Hooks;
-//! use hook_exec::hook_config::{Environment, LoadOptions};
-//! use hook_protocol::{Decision, Dialect, input_from_value};
+//! # #[cfg(feature = "trust")] mod with_trust {
+//! use hook_exec::{Environment, Hooks, LoadOptions};
+//! use hook_exec::hook_protocol::{Decision, Dialect, input_from_value};
 //!
 //! async fn before_tool_call(
 //!     home: &std::path::Path,
@@ -62,6 +62,7 @@
 //!     }
 //!     Ok(())
 //! }
+//! # }
 //! ```
 //!
 //! # The engine
@@ -89,8 +90,8 @@
 //! | operation | error | variants |
 //! |---|---|---|
 //! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
-//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (reqwest source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
-//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (libloading source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (a [`LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
 //! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
@@ -111,6 +112,21 @@
 //!   is never run silently: its run is `skipped: unsupported`, saying the engine was built
 //!   without `http`. `prompt`/`agent` handlers still run through any [`ModelClient`] the
 //!   embedder gives. `hook` (hook-cli) enables it explicitly.
+//! - **`trust`** (on by default): `Hooks` (configuration, trust and a gated engine in one
+//!   call) and the trust items it is used with (`TrustView`, `TrustGate`, `Refusal`, `Grant`,
+//!   `store_for`), through `hook-trust`. Without it, build the engine from [`load`] and give it
+//!   your own [`Gate`] ([`Engine::with_gate`]); an engine without a gate still refuses every
+//!   hook that needs trust ([`RefuseUntrusted`]).
+//! - **`validate`** (on by default): hook-protocol's `validate`, lime output checked with
+//!   jsonschema, every problem listed with a hint. Without it the same committed schemas are
+//!   checked by hook-protocol's own reader of the subset of JSON Schema they use: **every
+//!   output gets the same verdict** (a test compares the two), a failed run's `error` lists the
+//!   problems without hints, and wuu and verboo unknown-field warnings name top-level fields
+//!   only.
+//!
+//! With none of them (`default-features = false`), `cargo tree -e normal` has no hook-trust,
+//! jsonschema, reqwest, hyper or rustls; `cargo test -p hook-exec --no-default-features` is
+//! part of CI.
 //!
 //! # Choices where the spec is silent
 //!
@@ -250,8 +266,12 @@
 //! - http handlers speak HTTP/1.1 only (no HTTP/2) and trust the system's root certificates.
 //! - The prompt/agent answer format is one JSON object: a model that cannot keep to it fails
 //!   open in wuu and fails the run in verboo.
-// The docs name the `http` items (on by default); built without it, those links have no target.
-#![cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
+// The docs name the `http` and `trust` items (on by default); built without them, those links
+// have no target.
+#![cfg_attr(
+    not(all(feature = "http", feature = "trust")),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 
 mod background;
 pub mod client;
@@ -263,6 +283,7 @@ pub mod context;
 pub mod detach;
 mod dispatch;
 mod env_file;
+#[cfg(feature = "trust")]
 mod hooks;
 #[cfg(feature = "http")]
 pub mod http;
@@ -278,13 +299,20 @@ pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
 pub use dispatch::{AsyncHandlers, Engine, EngineOptions};
-/// The configuration crate [`Hooks::load`] reads with (its `LoadOptions`, `Environment`).
-pub use hook_config;
-pub use hook_config::{AllowAll, Gate, RefuseUntrusted};
-/// The trust crate [`Hooks`] gates with (its `TrustView`, `TrustGate`, `Refusal`).
-pub use hook_trust;
+// What an embedder names to build and gate an engine, re-exported item by item: the crates
+// behind them stay free to grow without each addition becoming part of this crate's API.
+pub use hook_config::{
+    AllowAll, Diagnostic, Discovery, Environment, Gate, Handler, LoadError, LoadOptions, Loaded,
+    RefuseUntrusted, Registry, RunPlace, load,
+};
+/// The wire protocol every embedder speaks (events, `interpret`, `Outcome`): re-exported so an
+/// embedder's `hook-protocol` is always the one this engine was built with.
+pub use hook_protocol;
+#[cfg(feature = "trust")]
+pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for};
+#[cfg(feature = "trust")]
 pub use hooks::Hooks;
 #[cfg(feature = "http")]
-pub use http::HttpError;
+pub use http::{HttpError, TransportError};
 pub use journal::{Journal, JournalError};
-pub use native::NativeError;
+pub use native::{LoaderError, NativeError};

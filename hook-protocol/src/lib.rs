@@ -20,11 +20,13 @@
 //!   the committed schemas), `unknown_output_fields` (the fields a wuu or verboo output has that
 //!   its schema does not define, which those agents ignore, each with a did-you-mean), and lime's
 //!   [`interpret()`] refusing an output that does not match its schema with every problem, its
-//!   JSON pointer and a hint. Without it, lime output is
-//!   still read by its strict serde types (unknown fields, wrong types and a wrong
-//!   `hookEventName` fail the hook), but only the first problem is reported, without a hint,
-//!   and an explicit `null` for an optional field reads as absent. `hook-cli` enables it and
-//!   `hook-exec` needs it (it interprets lime output); `hook-sdk` does not (a hook binary never
+//!   JSON pointer and a hint. Without it, lime output is checked against the same committed
+//!   schema by this crate's own reader of the part of JSON Schema the schemas use (a test
+//!   compares its verdicts with jsonschema's): **the verdict is the same** (an unknown field, a
+//!   wrong type, an explicit `null` or a wrong `hookEventName` fails the hook), the problems
+//!   come without hints, and wuu and verboo unknown-field warnings cover top-level fields only
+//!   (see "Limitations"). `hook-cli` enables it; `hook-exec` enables it by default (its own
+//!   `validate` feature, which a vendor may turn off); `hook-sdk` does not (a hook binary never
 //!   validates).
 //! - `schema` (off): the `schemars::JsonSchema` derives and `schema::generate`, which generates
 //!   the schemas from the types; only `cargo xtask schemas` (which writes and checks the

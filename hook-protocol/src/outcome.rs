@@ -138,10 +138,28 @@ impl PluginRef {
 
 /// The kind of a handler.
 ///
-/// Closed on purpose (not `#[non_exhaustive]`): each kind needs its own runner and trust
-/// identity, so a new one must not compile unnoticed.
+/// Closed on purpose (not `#[non_exhaustive]`), reconsidered for the vendor boundary (issue 26)
+/// and kept closed:
+///
+/// - every code that matches it decides something per kind: the engine's runner, the trust
+///   identity hashed for it, whether it can run async, how a dialect reads it. A wildcard arm
+///   there would run or trust a new kind by a rule written for another; a closed enum makes
+///   each of those places (in this workspace and in an embedder that matches it) fail to
+///   compile until it decides;
+/// - a new kind is never a silent addition: it arrives with new agent behaviour (a new
+///   configuration shape, a new runner), so it is released as a breaking version (a new
+///   `0.x` minor now, a major after 1.0), listed in `CHANGELOG.md`;
+/// - an embedder that only shows a handler's kind needs no `match`: [`HandlerType::as_str`]
+///   and `Display` give its configuration name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
+// The schema keeps the short description: the reasoning above is about Rust matches.
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        description = "The kind of a handler.\n\nClosed on purpose (not `#[non_exhaustive]`): each kind needs its own runner and trust\nidentity, so a new one must not compile unnoticed."
+    )
+)]
 #[serde(rename_all = "snake_case")]
 pub enum HandlerType {
     /// A shell command.

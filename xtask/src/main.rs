@@ -6,6 +6,12 @@
 //! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema or the
 //!   table differs from what the types generate (CI runs this), or when `hook-protocol/schemas/`
 //!   holds a file nothing generates.
+//! - `cargo xtask public-api [--bless]`: list the public API of each library crate (rustdoc
+//!   JSON, see `api_snapshot.rs`) and fail, showing the lines removed and added, when it differs
+//!   from `api/<crate>.txt` (CI runs this); `--bless` writes the files.
+//! - `cargo xtask package-files`: fail when a published crate's package (`cargo package
+//!   --list`) lacks its README, licences, a source file or a file its sources embed (CI runs
+//!   this after `cargo package`).
 //! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
 //!   draw, on tokio/reqwest in the crates that must not have them, on a forbidden crate reached
 //!   even transitively (jsonschema or schemars from hook-sdk; hook-exec, tokio or reqwest from
@@ -32,9 +38,11 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod api_snapshot;
 mod bench;
 mod bench_agents;
 mod conformance;
+mod package_files;
 mod public_api;
 mod schemas;
 mod tidy;
@@ -73,12 +81,15 @@ fn run(args: Vec<String>) -> Result<()> {
             }
         }
         ["tidy"] => tidy::run(&root()),
+        ["public-api"] => api_snapshot::run(&root(), false),
+        ["public-api", "--bless"] => api_snapshot::run(&root(), true),
+        ["package-files"] => package_files::run(&root()),
         ["bench", "cli"] => bench::cli(&root()),
         ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
         ["conformance", agent] => conformance::run(&root(), agent, None),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }

@@ -68,7 +68,8 @@ async fn native_failures_are_told_apart_load_abi_refusal_and_timeout() {
         "{error:?}"
     );
 
-    // A file the dynamic loader refuses: libloading's error is the source.
+    // A file the dynamic loader refuses: the loader's error is the source, behind this crate's
+    // own type (libloading is 0.x: its error is not part of hook-exec's API).
     let text = dir.path().join("text.so");
     std::fs::write(&text, "not a library").unwrap();
     let error = call(&text, second).await.unwrap_err();
@@ -79,7 +80,7 @@ async fn native_failures_are_told_apart_load_abi_refusal_and_timeout() {
     assert!(
         error
             .source()
-            .is_some_and(|s| s.downcast_ref::<libloading::Error>().is_some()),
+            .is_some_and(|s| s.downcast_ref::<hook_exec::LoaderError>().is_some()),
         "{error:?}"
     );
     assert!(

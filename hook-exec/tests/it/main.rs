@@ -5,6 +5,7 @@ mod async_hooks;
 mod clients;
 mod command;
 mod common;
+#[cfg(feature = "trust")]
 mod embed_example;
 mod engine;
 mod env_file;

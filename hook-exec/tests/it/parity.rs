@@ -137,3 +137,34 @@ fn continue_false_runs_are_stopped_in_verboo_and_lime_blocked_in_wuu() {
     assert_eq!(statuses(&outcome), [RunStatus::Blocked]);
     assert_eq!(outcome.decision, Decision::Block);
 }
+
+/// lime output gets one verdict whether the engine was built with `validate` (jsonschema) or
+/// without it (hook-protocol's reader of the schemas' subset): an explicit `null`, a blank
+/// reason, an unknown field fail the run; `cargo test -p hook-exec --no-default-features` runs
+/// this too.
+#[test]
+fn lime_output_verdicts_do_not_depend_on_the_validate_feature() {
+    let pre_tool_use = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "permission_mode": "default", "tool_use_id": "c1", "tool_input": {"command": "ls"}});
+    for (stdout, status) in [
+        (r#"{"systemMessage": null}"#, RunStatus::Failed),
+        (
+            r#"{"decision": "block", "reason": "  "}"#,
+            RunStatus::Failed,
+        ),
+        (r#"{"systemMessage": "hi", "extra": 1}"#, RunStatus::Failed),
+        (
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": null}}"#,
+            RunStatus::Failed,
+        ),
+        (r#"{"systemMessage": "hi"}"#, RunStatus::Ok),
+        (
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}"#,
+            RunStatus::Blocked,
+        ),
+    ] {
+        let setup = setup(Dialect::Lime, "PreToolUse", stdout);
+        let outcome = dispatch(&setup, pre_tool_use.clone());
+        assert_eq!(statuses(&outcome), [status], "{stdout}: {outcome:#?}");
+    }
+}

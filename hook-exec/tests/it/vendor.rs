@@ -4,10 +4,13 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+#[cfg(feature = "trust")]
 use std::sync::Mutex;
 
 use hook_config::{Environment, LoadOptions, load};
-use hook_exec::{Engine, Hooks};
+use hook_exec::Engine;
+#[cfg(feature = "trust")]
+use hook_exec::Hooks;
 use hook_protocol::{Dialect, RunStatus, SkipReason};
 use serde_json::json;
 
@@ -76,6 +79,7 @@ async fn user_hooks_run_without_a_gate_in_verboo() {
     assert!(outcome.runs.iter().all(|run| run.status == RunStatus::Ok));
 }
 
+#[cfg(feature = "trust")]
 #[tokio::test]
 async fn each_handler_is_reported_as_it_finishes_and_its_context_kept_apart() {
     let setup = Setup::new(Dialect::Verboo, TWO_CONTEXTS);
@@ -116,6 +120,7 @@ async fn each_handler_is_reported_as_it_finishes_and_its_context_kept_apart() {
     );
 }
 
+#[cfg(feature = "trust")]
 #[tokio::test]
 async fn hooks_load_gates_by_trust_and_reload_sees_a_new_grant() {
     let setup = project_setup(TWO_CONTEXTS);
@@ -132,8 +137,8 @@ async fn hooks_load_gates_by_trust_and_reload_sees_a_new_grant() {
 
     // The user trusts one hook: after a reload it runs, the other is still skipped.
     let handler = &hooks.engine().registry().handlers()[0];
-    let grant = hook_exec::hook_trust::Grant::new(&handler.key, hooks.trust().hash(handler));
-    hook_exec::hook_trust::store_for(Dialect::Verboo, &setup.path("home"))
+    let grant = hook_exec::Grant::new(&handler.key, hooks.trust().hash(handler));
+    hook_exec::store_for(Dialect::Verboo, &setup.path("home"))
         .set_trusted(&[grant])
         .unwrap();
     hooks.reload().unwrap();

@@ -4,9 +4,10 @@
 //! checks an output with `jsonschema` against the schema [`crate::schema`] embeds, and lime's
 //! [`interpret`](crate::interpret()) refuses an output that does not match its schema, listing
 //! every problem with its JSON pointer and a hint. Without it (`hook-sdk` builds it so: a hook
-//! binary never validates), lime outputs are still read strictly by their serde types (unknown
-//! fields, wrong types and a wrong `hookEventName` fail the hook), but only the first problem is
-//! reported, without a hint, and an explicit `null` for an optional field reads as absent.
+//! binary never validates; so may a vendor embedding the engine), the same committed schema is
+//! checked by `subset.rs`, a reader of the part of JSON Schema the schemas use: lime output gets
+//! the same verdict (an explicit `null`, an unknown field or a wrong type still fails the hook),
+//! its problems listed with their JSON pointers but without hints.
 //!
 //! [`unknown_output_fields`](crate::unknown_output_fields) (also `validate`) finds the fields
 //! wuu and verboo ignore, by walking the output with the same schema, each with a did-you-mean.
@@ -22,12 +23,17 @@ mod unknown;
 pub use check::{ValidateError, validate_output, validate_output_value};
 #[cfg(feature = "validate")]
 pub(crate) use check::{issues, validator};
+#[cfg(not(feature = "validate"))]
+pub(crate) use subset::{issues, validator};
 #[cfg(feature = "validate")]
 pub(crate) use unknown::warning as unknown_field_warning;
 #[cfg(feature = "validate")]
 pub use unknown::{UnknownField, unknown_output_fields};
-#[cfg(not(feature = "validate"))]
-pub(crate) use without::{issues, validator};
+
+// Without `validate` it is the validator; with it, the tests compare the two.
+#[cfg(any(test, not(feature = "validate")))]
+#[cfg_attr(feature = "validate", allow(dead_code))]
+mod subset;
 
 /// One reason an output does not match its schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,41 +54,5 @@ impl std::fmt::Display for OutputIssue {
             write!(f, " (hint: {hint})")?;
         }
         Ok(())
-    }
-}
-
-/// Without `jsonschema`, there is no validator: callers fall back to the serde types.
-#[cfg(not(feature = "validate"))]
-mod without {
-    use serde_json::Value;
-
-    use super::OutputIssue;
-    use crate::schema::SchemaKind;
-    use crate::{Dialect, Event};
-
-    /// No compiled validator exists without the `validate` feature.
-    pub(crate) enum Validator {}
-
-    impl Validator {
-        /// Never called: no value of this type exists.
-        #[cfg(test)]
-        pub(crate) fn is_valid(&self, _: &Value) -> bool {
-            match *self {}
-        }
-    }
-
-    /// Always `None`: nothing to validate with.
-    pub(crate) fn validator(_: Dialect, _: &Event, _: SchemaKind) -> Option<&'static Validator> {
-        None
-    }
-
-    /// Unreachable: there is no [`Validator`] to call it with.
-    pub(crate) fn issues(
-        _: Dialect,
-        _: &Event,
-        validator: &Validator,
-        _: &Value,
-    ) -> Vec<OutputIssue> {
-        match *validator {}
     }
 }

@@ -1,0 +1,749 @@
+//! `cargo xtask public-api [--bless]`: the public API of each library crate, one item a line in
+//! `api/<crate>.txt`, so a change to it (an accidental break above all) fails CI until the file
+//! is updated on purpose and reviewed.
+//!
+//! The list is read from rustdoc's JSON output (`--output-format json`, unstable: run with
+//! `RUSTC_BOOTSTRAP=1` on the stable toolchain, which this sets for its own `cargo doc` call
+//! only; the JSON format is pinned by the toolchain, so a new Rust may reword lines: bless them
+//! after reading the diff), built with every feature of the crate so feature-gated items are listed too. Each
+//! line is an item at the path an embedder names it by (re-exports followed, private modules
+//! left out): functions and methods with their signatures, struct fields, enum variants with
+//! their fields, trait items, constants, statics, type aliases, macros, the traits each type
+//! implements (`Send` and `Sync` included: losing either breaks callers) and
+//! `#[non_exhaustive]`. Types are written by their last path segment, so moving an item between
+//! private modules changes nothing; renaming, removing or changing the signature of a public
+//! item does.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// The library crates whose API is recorded.
+pub(crate) const CRATES: &[&str] = &[
+    "hook-protocol",
+    "hook-config",
+    "hook-trust",
+    "hook-exec",
+    "hook-sdk",
+];
+
+/// Writes (`bless`) or checks `api/<crate>.txt` for every library crate.
+pub(crate) fn run(root: &Path, bless: bool) -> Result<()> {
+    rustdoc_json(root)?;
+    let mut stale = Vec::new();
+    for krate in CRATES {
+        let listed = list(root, krate)?;
+        let file = root.join("api").join(format!("{krate}.txt"));
+        let committed = std::fs::read_to_string(&file).unwrap_or_default();
+        if committed == listed {
+            continue;
+        }
+        if bless {
+            std::fs::create_dir_all(root.join("api"))?;
+            std::fs::write(&file, &listed)
+                .with_context(|| format!("writing {}", file.display()))?;
+            println!("wrote api/{krate}.txt");
+        } else {
+            stale.push((krate, diff(&committed, &listed)));
+        }
+    }
+    if stale.is_empty() {
+        if !bless {
+            println!(
+                "the public API of {} crates is as recorded in api/",
+                CRATES.len()
+            );
+        }
+        return Ok(());
+    }
+    for (krate, diff) in &stale {
+        eprintln!("api/{krate}.txt differs from the crate's public API:\n{diff}");
+    }
+    bail!(
+        "the public API changed ({}): if that is intended, run `cargo xtask public-api --bless`, commit api/ and note the change in CHANGELOG.md",
+        stale
+            .iter()
+            .map(|(krate, _)| **krate)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Lines only in the committed file (`-`, removed from the API) and only in the crate (`+`).
+fn diff(committed: &str, listed: &str) -> String {
+    let old: BTreeSet<&str> = committed.lines().collect();
+    let new: BTreeSet<&str> = listed.lines().collect();
+    let mut out = String::new();
+    for line in old.difference(&new) {
+        out.push_str(&format!("  - {line}\n"));
+    }
+    for line in new.difference(&old) {
+        out.push_str(&format!("  + {line}\n"));
+    }
+    out
+}
+
+/// The public API of `krate`, sorted, one item a line.
+fn list(root: &Path, krate: &str) -> Result<String> {
+    let json = json_path(root, krate);
+    let text = std::fs::read_to_string(&json).with_context(|| format!("{}", json.display()))?;
+    let doc: Value = serde_json::from_str(&text)?;
+    let mut walker = Walker {
+        doc: &doc,
+        lines: BTreeSet::new(),
+        seen: HashSet::new(),
+    };
+    let root_id = id_key(&doc["root"]);
+    let name = krate.replace('-', "_");
+    walker.item(&root_id, &name);
+    let mut out = format!(
+        "# The public API of {krate} (all features), written by `cargo xtask public-api --bless`.\n"
+    );
+    for line in walker.lines {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Runs rustdoc's JSON backend on every crate of [`CRATES`] (every feature) in one `cargo doc`
+/// (fingerprinted: an unchanged crate is not documented again).
+fn rustdoc_json(root: &Path) -> Result<()> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    command
+        .current_dir(root)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
+        .args(["doc", "--quiet", "--no-deps", "--lib", "--all-features"]);
+    for krate in CRATES {
+        command.args(["-p", krate]);
+    }
+    let status = command.status().context("running cargo doc")?;
+    if !status.success() {
+        bail!("cargo doc (rustdoc JSON output) failed");
+    }
+    Ok(())
+}
+
+/// The JSON rustdoc wrote for `krate`.
+fn json_path(root: &Path, krate: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    target
+        .join("doc")
+        .join(format!("{}.json", krate.replace('-', "_")))
+}
+
+/// An id as the key of rustdoc's `index` (numbers in format 57, strings before).
+fn id_key(id: &Value) -> String {
+    match id {
+        Value::String(id) => id.clone(),
+        other => other.to_string(),
+    }
+}
+
+struct Walker<'a> {
+    doc: &'a Value,
+    lines: BTreeSet<String>,
+    /// (id, path) pairs already listed: an item re-exported twice is listed at both paths.
+    seen: HashSet<(String, String)>,
+}
+
+impl Walker<'_> {
+    fn get(&self, id: &Value) -> Option<&Value> {
+        self.doc["index"].get(id_key(id))
+    }
+
+    fn line(&mut self, line: String) {
+        self.lines.insert(line);
+    }
+
+    /// Lists item `id`, named `path` (the path an embedder uses).
+    fn item(&mut self, id: &str, path: &str) {
+        if !self.seen.insert((id.to_owned(), path.to_owned())) {
+            return;
+        }
+        let Some(item) = self.doc["index"].get(id) else {
+            return;
+        };
+        let item = item.clone();
+        let inner = &item["inner"];
+        let attrs = if non_exhaustive(&item) {
+            "#[non_exhaustive] "
+        } else {
+            ""
+        };
+        let Some((kind, body)) = inner.as_object().and_then(|o| o.iter().next()) else {
+            return;
+        };
+        match kind.as_str() {
+            "module" => {
+                if path.contains("::") {
+                    self.line(format!("pub mod {path}"));
+                }
+                for child in body["items"].as_array().into_iter().flatten() {
+                    let Some(child_item) = self.get(child) else {
+                        continue;
+                    };
+                    if child_item["visibility"] != "public" {
+                        continue;
+                    }
+                    let child_item = child_item.clone();
+                    self.child(&id_key(child), &child_item, path);
+                }
+            }
+            "struct" => {
+                self.line(format!(
+                    "{attrs}pub struct {path}{}",
+                    generics(&body["generics"])
+                ));
+                let kind = &body["kind"];
+                let fields: Vec<&Value> = if let Some(plain) = kind.get("plain") {
+                    plain["fields"].as_array().into_iter().flatten().collect()
+                } else if let Some(tuple) = kind.get("tuple") {
+                    tuple.as_array().into_iter().flatten().collect()
+                } else {
+                    Vec::new()
+                };
+                for field in fields {
+                    if let Some(field) = self.get(field).cloned()
+                        && field["visibility"] == "public"
+                    {
+                        self.line(format!(
+                            "pub {path}::{}: {}",
+                            field["name"].as_str().unwrap_or("?"),
+                            ty(&field["inner"]["struct_field"])
+                        ));
+                    }
+                }
+                self.impls(&body["impls"], path);
+            }
+            "enum" => {
+                self.line(format!(
+                    "{attrs}pub enum {path}{}",
+                    generics(&body["generics"])
+                ));
+                for variant in body["variants"].as_array().into_iter().flatten() {
+                    if let Some(variant) = self.get(variant).cloned() {
+                        let vattrs = if non_exhaustive(&variant) {
+                            "#[non_exhaustive] "
+                        } else {
+                            ""
+                        };
+                        let name = variant["name"].as_str().unwrap_or("?");
+                        let fields = self.variant_fields(&variant["inner"]["variant"]["kind"]);
+                        self.line(format!("{vattrs}{path}::{name}{fields}"));
+                    }
+                }
+                self.impls(&body["impls"], path);
+            }
+            "union" => {
+                self.line(format!("pub union {path}"));
+                self.impls(&body["impls"], path);
+            }
+            "trait" => {
+                let unsafe_ = if body["is_unsafe"] == true {
+                    "unsafe "
+                } else {
+                    ""
+                };
+                let bounds = bounds(&body["bounds"]);
+                let bounds = if bounds.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {bounds}")
+                };
+                self.line(format!(
+                    "pub {unsafe_}trait {path}{}{bounds}",
+                    generics(&body["generics"])
+                ));
+                for member in body["items"].as_array().into_iter().flatten() {
+                    if let Some(member) = self.get(member).cloned() {
+                        self.member(&member, path, "");
+                    }
+                }
+            }
+            "function" => self.line(format!("pub {}", function(path, body))),
+            "constant" => self.line(format!("pub const {path}: {}", ty(&body["type"]))),
+            "static" => self.line(format!("pub static {path}: {}", ty(&body["type"]))),
+            "type_alias" => self.line(format!(
+                "pub type {path}{} = {}",
+                generics(&body["generics"]),
+                ty(&body["type"])
+            )),
+            "macro" | "proc_macro" => self.line(format!("macro {path}!")),
+            other => self.line(format!("pub {other} {path}")),
+        }
+    }
+
+    /// A public child of a module: an item, or a `use` (followed when it names a local item).
+    fn child(&mut self, id: &str, item: &Value, parent: &str) {
+        if let Some(import) = item["inner"].get("use") {
+            let name = import["name"].as_str().unwrap_or("?");
+            let target = import["id"].clone();
+            if import["is_glob"] == true {
+                match self.get(&target).cloned() {
+                    Some(module) => {
+                        for child in module["inner"]["module"]["items"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                        {
+                            if let Some(child_item) = self.get(child).cloned()
+                                && child_item["visibility"] == "public"
+                            {
+                                self.child(&id_key(child), &child_item, parent);
+                            }
+                        }
+                    }
+                    None => self.line(format!(
+                        "pub use {parent}::* (from {})",
+                        import["source"].as_str().unwrap_or("?")
+                    )),
+                }
+                return;
+            }
+            match self.get(&target) {
+                Some(_) if !target.is_null() => {
+                    self.item(&id_key(&target), &format!("{parent}::{name}"));
+                }
+                _ => self.line(format!(
+                    "pub use {parent}::{name} = {}",
+                    import["source"].as_str().unwrap_or("?")
+                )),
+            }
+            return;
+        }
+        let Some(name) = item["name"].as_str() else {
+            return;
+        };
+        self.item(id, &format!("{parent}::{name}"));
+    }
+
+    fn variant_fields(&self, kind: &Value) -> String {
+        if let Some(tuple) = kind.get("tuple") {
+            let types: Vec<String> = tuple
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|field| match self.get(field) {
+                    Some(field) => ty(&field["inner"]["struct_field"]),
+                    None => "_".to_owned(),
+                })
+                .collect();
+            return format!("({})", types.join(", "));
+        }
+        if let Some(record) = kind.get("struct") {
+            let fields: Vec<String> = record["fields"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|field| self.get(field))
+                .map(|field| {
+                    format!(
+                        "{}: {}",
+                        field["name"].as_str().unwrap_or("?"),
+                        ty(&field["inner"]["struct_field"])
+                    )
+                })
+                .collect();
+            return format!(" {{ {} }}", fields.join(", "));
+        }
+        String::new()
+    }
+
+    /// The public methods and constants of inherent impls, and the traits implemented.
+    fn impls(&mut self, impls: &Value, path: &str) {
+        for id in impls.as_array().into_iter().flatten() {
+            let Some(block) = self.get(id).cloned() else {
+                continue;
+            };
+            let block = &block["inner"]["impl"];
+            if !block["blanket_impl"].is_null() {
+                continue;
+            }
+            match block["trait"].as_object() {
+                Some(tr) => {
+                    let name = last(tr["path"].as_str().unwrap_or("?"));
+                    let auto = block["is_synthetic"] == true;
+                    if auto && !matches!(name, "Send" | "Sync") {
+                        continue;
+                    }
+                    let negative = if block["is_negative"] == true {
+                        "!"
+                    } else {
+                        ""
+                    };
+                    self.line(format!(
+                        "impl{} {negative}{}{} for {path}",
+                        generics(&block["generics"]),
+                        name,
+                        args(&tr["args"])
+                    ));
+                }
+                None => {
+                    for member in block["items"].as_array().into_iter().flatten() {
+                        if let Some(member) = self.get(member).cloned()
+                            && member["visibility"] == "public"
+                        {
+                            self.member(&member, path, "pub ");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A method, associated constant or type of `path`.
+    fn member(&mut self, member: &Value, path: &str, vis: &str) {
+        let name = member["name"].as_str().unwrap_or("?");
+        let at = format!("{path}::{name}");
+        let inner = &member["inner"];
+        if let Some(function_body) = inner.get("function") {
+            self.line(format!("{vis}{}", function(&at, function_body)));
+        } else if let Some(constant) = inner.get("assoc_const") {
+            self.line(format!("{vis}const {at}: {}", ty(&constant["type"])));
+        } else if let Some(assoc) = inner.get("assoc_type") {
+            let bounds = bounds(&assoc["bounds"]);
+            let value = if assoc["type"].is_null() {
+                String::new()
+            } else {
+                format!(" = {}", ty(&assoc["type"]))
+            };
+            self.line(format!(
+                "{vis}type {at}{}{value}",
+                if bounds.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {bounds}")
+                }
+            ));
+        }
+    }
+}
+
+/// Whether the item carries `#[non_exhaustive]` (the attribute itself: `"non_exhaustive"` in
+/// rustdoc's list, or its text; not another attribute that mentions it).
+fn non_exhaustive(item: &Value) -> bool {
+    item["attrs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|attr| match attr {
+            Value::String(name) => name == "non_exhaustive",
+            Value::Object(other) => other
+                .get("other")
+                .and_then(Value::as_str)
+                .is_some_and(|text| text.trim() == "#[non_exhaustive]"),
+            _ => false,
+        })
+}
+
+/// `fn path<G>(args) -> out`, with its qualifiers.
+fn function(path: &str, body: &Value) -> String {
+    let header = &body["header"];
+    let mut qualifiers = String::new();
+    for (flag, word) in [
+        ("is_const", "const "),
+        ("is_async", "async "),
+        ("is_unsafe", "unsafe "),
+    ] {
+        if header[flag] == true {
+            qualifiers.push_str(word);
+        }
+    }
+    if let Some(abi) = header["abi"].as_object()
+        && let Some((name, _)) = abi.iter().next()
+    {
+        qualifiers.push_str(&format!("extern \"{name}\" "));
+    }
+    let sig = &body["sig"];
+    let inputs: Vec<String> = sig["inputs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|input| {
+            let name = input[0].as_str().unwrap_or("_");
+            let ty = ty(&input[1]);
+            match (name, ty.as_str()) {
+                ("self", "Self") => "self".to_owned(),
+                ("self", "&Self") => "&self".to_owned(),
+                ("self", "&mut Self") => "&mut self".to_owned(),
+                _ => format!("{name}: {ty}"),
+            }
+        })
+        .collect();
+    let output = if sig["output"].is_null() {
+        String::new()
+    } else {
+        format!(" -> {}", ty(&sig["output"]))
+    };
+    format!(
+        "{qualifiers}fn {path}{}({}){output}{}",
+        generics(&body["generics"]),
+        inputs.join(", "),
+        where_clause(&body["generics"])
+    )
+}
+
+fn last(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+/// `<'a, T: Bound, const N: usize>` (impl-Trait parameters left out: they are in the
+/// signature).
+fn generics(generics: &Value) -> String {
+    let params: Vec<String> = generics["params"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|param| {
+            let name = param["name"].as_str().unwrap_or("?");
+            let kind = &param["kind"];
+            if let Some(lifetime) = kind.get("lifetime") {
+                let outlives: Vec<&str> = lifetime["outlives"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                Some(if outlives.is_empty() {
+                    name.to_owned()
+                } else {
+                    format!("{name}: {}", outlives.join(" + "))
+                })
+            } else if let Some(ty_param) = kind.get("type") {
+                if ty_param["is_synthetic"] == true {
+                    return None;
+                }
+                let bounds = bounds(&ty_param["bounds"]);
+                let default = if ty_param["default"].is_null() {
+                    String::new()
+                } else {
+                    format!(" = {}", ty(&ty_param["default"]))
+                };
+                Some(if bounds.is_empty() {
+                    format!("{name}{default}")
+                } else {
+                    format!("{name}: {bounds}{default}")
+                })
+            } else if let Some(constant) = kind.get("const") {
+                Some(format!("const {name}: {}", ty(&constant["type"])))
+            } else {
+                Some(name.to_owned())
+            }
+        })
+        .collect();
+    if params.is_empty() {
+        String::new()
+    } else {
+        format!("<{}>", params.join(", "))
+    }
+}
+
+fn where_clause(generics: &Value) -> String {
+    let predicates: Vec<String> = generics["where_predicates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|predicate| {
+            if let Some(bound) = predicate.get("bound_predicate") {
+                format!("{}: {}", ty(&bound["type"]), bounds(&bound["bounds"]))
+            } else {
+                compact(predicate)
+            }
+        })
+        .collect();
+    if predicates.is_empty() {
+        String::new()
+    } else {
+        format!(" where {}", predicates.join(", "))
+    }
+}
+
+fn bounds(bounds: &Value) -> String {
+    bounds
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|bound| {
+            if let Some(trait_bound) = bound.get("trait_bound") {
+                let modifier = if trait_bound["modifier"] == "maybe" {
+                    "?"
+                } else {
+                    ""
+                };
+                format!("{modifier}{}", path_of(&trait_bound["trait"]))
+            } else if let Some(lifetime) = bound.get("outlives") {
+                lifetime.as_str().unwrap_or("?").to_owned()
+            } else {
+                compact(bound)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// A path with its generic arguments, by its last segment.
+fn path_of(path: &Value) -> String {
+    format!(
+        "{}{}",
+        last(path["path"].as_str().unwrap_or("?")),
+        args(&path["args"])
+    )
+}
+
+fn args(args: &Value) -> String {
+    if let Some(angle) = args.get("angle_bracketed") {
+        let mut parts: Vec<String> = angle["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|arg| {
+                if let Some(t) = arg.get("type") {
+                    ty(t)
+                } else if let Some(lifetime) = arg.get("lifetime") {
+                    lifetime.as_str().unwrap_or("?").to_owned()
+                } else if let Some(constant) = arg.get("const") {
+                    constant["expr"].as_str().unwrap_or("?").to_owned()
+                } else {
+                    "_".to_owned()
+                }
+            })
+            .collect();
+        for constraint in angle["constraints"].as_array().into_iter().flatten() {
+            let name = constraint["name"].as_str().unwrap_or("?");
+            let binding = &constraint["binding"];
+            if let Some(equality) = binding.get("equality") {
+                let value = equality.get("type").map_or_else(|| compact(equality), ty);
+                parts.push(format!("{name} = {value}"));
+            } else if let Some(constraint_bounds) = binding.get("constraint") {
+                parts.push(format!("{name}: {}", bounds(constraint_bounds)));
+            }
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", parts.join(", "))
+        }
+    } else if let Some(paren) = args.get("parenthesized") {
+        let inputs: Vec<String> = paren["inputs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(ty)
+            .collect();
+        let output = if paren["output"].is_null() {
+            String::new()
+        } else {
+            format!(" -> {}", ty(&paren["output"]))
+        };
+        format!("({}){output}", inputs.join(", "))
+    } else {
+        String::new()
+    }
+}
+
+/// A type as written, paths by their last segment.
+fn ty(t: &Value) -> String {
+    let Some((kind, body)) = t.as_object().and_then(|o| o.iter().next()) else {
+        return compact(t);
+    };
+    match kind.as_str() {
+        "resolved_path" => path_of(body),
+        "generic" | "primitive" => body.as_str().unwrap_or("?").to_owned(),
+        "borrowed_ref" => {
+            let lifetime = body["lifetime"]
+                .as_str()
+                .map(|l| format!("{l} "))
+                .unwrap_or_default();
+            let mutable = if body["is_mutable"] == true {
+                "mut "
+            } else {
+                ""
+            };
+            format!("&{lifetime}{mutable}{}", ty(&body["type"]))
+        }
+        "raw_pointer" => {
+            let mutable = if body["is_mutable"] == true {
+                "mut"
+            } else {
+                "const"
+            };
+            format!("*{mutable} {}", ty(&body["type"]))
+        }
+        "slice" => format!("[{}]", ty(body)),
+        "array" => format!(
+            "[{}; {}]",
+            ty(&body["type"]),
+            body["len"].as_str().unwrap_or("?")
+        ),
+        "tuple" => {
+            let items: Vec<String> = body.as_array().into_iter().flatten().map(ty).collect();
+            format!("({})", items.join(", "))
+        }
+        "impl_trait" => format!("impl {}", bounds(body)),
+        "dyn_trait" => {
+            let mut parts: Vec<String> = body["traits"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|each| path_of(&each["trait"]))
+                .collect();
+            if let Some(lifetime) = body["lifetime"].as_str() {
+                parts.push(lifetime.to_owned());
+            }
+            format!("dyn {}", parts.join(" + "))
+        }
+        "qualified_path" => {
+            let trait_ = if body["trait"].is_null() {
+                String::new()
+            } else {
+                format!(" as {}", path_of(&body["trait"]))
+            };
+            format!(
+                "<{}{trait_}>::{}",
+                ty(&body["self_type"]),
+                body["name"].as_str().unwrap_or("?")
+            )
+        }
+        "function_pointer" => {
+            let sig = &body["sig"];
+            let inputs: Vec<String> = sig["inputs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|input| ty(&input[1]))
+                .collect();
+            let output = if sig["output"].is_null() {
+                String::new()
+            } else {
+                format!(" -> {}", ty(&sig["output"]))
+            };
+            let header = &body["header"];
+            let unsafe_ = if header["is_unsafe"] == true {
+                "unsafe "
+            } else {
+                ""
+            };
+            let abi = header["abi"]
+                .as_object()
+                .and_then(|abi| abi.keys().next().cloned())
+                .map(|abi| format!("extern \"{abi}\" "))
+                .unwrap_or_default();
+            format!("{unsafe_}{abi}fn({}){output}", inputs.join(", "))
+        }
+        "infer" => "_".to_owned(),
+        _ => compact(t),
+    }
+}
+
+/// Any shape this reader does not know, as compact JSON: still deterministic, so a change of
+/// it still shows.
+fn compact(value: &Value) -> String {
+    value.to_string()
+}
