@@ -5,27 +5,29 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-struct Env {
-    dir: tempfile::TempDir,
+/// A home and a project in a temporary folder, and the `hook` binary run on them (shared with
+/// `trust_files`).
+pub(crate) struct Env {
+    pub(crate) dir: tempfile::TempDir,
 }
 
 impl Env {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         std::fs::create_dir_all(dir.path().join("project")).unwrap();
         Env { dir }
     }
 
-    fn home(&self) -> PathBuf {
+    pub(crate) fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
 
-    fn project(&self) -> PathBuf {
+    pub(crate) fn project(&self) -> PathBuf {
         self.dir.path().join("project")
     }
 
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.dir.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
@@ -33,7 +35,7 @@ impl Env {
     }
 
     /// `hook <command> --dialect D --home H --project P <args>`.
-    fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
+    pub(crate) fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_hook"))
             .arg(command)
             .args(["--dialect", dialect])

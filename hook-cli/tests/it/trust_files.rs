@@ -5,51 +5,14 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-struct Env {
-    dir: tempfile::TempDir,
-}
+use crate::trust::Env;
 
 impl Env {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        Env { dir }
-    }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_hook"))
-            .arg(command)
-            .args(["--dialect", dialect])
-            .arg("--home")
-            .arg(self.home())
-            .arg("--project")
-            .arg(self.project())
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
     fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
         let out = self.hook(command, dialect, args);
         assert!(
