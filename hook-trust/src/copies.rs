@@ -153,7 +153,11 @@ impl TrustedCopies {
         let mut removed = 0;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if !wanted.contains(&format!("{HASH_PREFIX}{name}"))
+            // Only copies (named by a digest) are pruned: the digest cache and anything else
+            // in the folder stay.
+            let is_copy = name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit());
+            if is_copy
+                && !wanted.contains(&format!("{HASH_PREFIX}{name}"))
                 && std::fs::remove_file(entry.path()).is_ok()
             {
                 removed += 1;
@@ -212,7 +216,7 @@ impl TrustedCopies {
 
     /// Creates the folder 0700, or checks the one there is: a real folder, not writable by
     /// others.
-    fn ensure_dir(&self) -> Result<(), CopyError> {
+    pub(crate) fn ensure_dir(&self) -> Result<(), CopyError> {
         match std::fs::symlink_metadata(&self.dir) {
             Ok(meta) => {
                 if !meta.is_dir() {

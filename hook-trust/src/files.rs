@@ -11,6 +11,7 @@ use hook_protocol::{Dialect, HandlerType};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::digest_cache::DigestCache;
 use crate::hash::HASH_PREFIX;
 
 /// The most bytes of a script (a file a command names) that are hashed: the limit of a
@@ -77,11 +78,21 @@ pub struct NamedFile {
 /// without being read) of at most [`SCRIPT_SIZE_CAP`] bytes (a library:
 /// [`hook_config::library::LIBRARY_SIZE_CAP`]). Paths are listed once each, sorted.
 pub fn named_files(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Vec<NamedFile> {
+    named_files_cached(dialect, handler, place, None)
+}
+
+/// [`named_files`], looking large files up in `cache` first (see `crate::digest_cache`).
+pub(crate) fn named_files_cached(
+    dialect: Dialect,
+    handler: &Handler,
+    place: &RunPlace,
+    cache: Option<&DigestCache>,
+) -> Vec<NamedFile> {
     let roots = roots(handler, &absolute_place(place));
     named_paths(dialect, handler, place)
         .into_iter()
         .map(|(path, cap)| {
-            let state = file_state(&path, cap);
+            let state = file_state(&path, cap, cache);
             let name = record_name(&path, &roots);
             NamedFile { path, name, state }
         })
@@ -299,19 +310,20 @@ fn normalize(path: &Path) -> PathBuf {
 }
 
 /// What the file at `path` holds now, read under `cap` bytes.
-pub(crate) fn file_state(path: &Path, cap: u64) -> FileState {
+pub(crate) fn file_state(path: &Path, cap: u64, cache: Option<&DigestCache>) -> FileState {
     match std::fs::metadata(path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return FileState::Missing,
         _ => {}
     }
-    match file_digest(path, cap) {
+    match file_digest(path, cap, cache) {
         Ok(digest) => FileState::Present(digest),
         Err(why) => FileState::Unreadable(why),
     }
 }
 
 /// `sha256:` and the hex SHA-256 of the regular file at `path`, streamed, at most `cap` bytes.
-fn file_digest(path: &Path, cap: u64) -> Result<String, String> {
+/// With `cache`, a large file whose stamp it remembers is not read.
+fn file_digest(path: &Path, cap: u64, cache: Option<&DigestCache>) -> Result<String, String> {
     let (file, meta) = hook_config::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
     if meta.len() > cap {
         return Err(format!(
@@ -319,7 +331,10 @@ fn file_digest(path: &Path, cap: u64) -> Result<String, String> {
             meta.len()
         ));
     }
-    let mut reader = file.take(cap + 1);
+    if let Some(digest) = cache.and_then(|cache| cache.get(path, &meta)) {
+        return Ok(digest);
+    }
+    let mut reader = (&file).take(cap + 1);
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 64 * 1024];
     let mut total: u64 = 0;
@@ -338,7 +353,11 @@ fn file_digest(path: &Path, cap: u64) -> Result<String, String> {
         }
         hasher.update(&buffer[..n]);
     }
-    Ok(format!("{HASH_PREFIX}{}", hex::encode(hasher.finalize())))
+    let digest = format!("{HASH_PREFIX}{}", hex::encode(hasher.finalize()));
+    if let (Some(cache), Ok(after)) = (cache, file.metadata()) {
+        cache.put(path, &meta, &after, &digest);
+    }
+    Ok(digest)
 }
 
 /// How a covered file compares with what was trusted.

@@ -211,6 +211,7 @@
 //!   in between is loaded unverified (Linux loads the sealed copy it hashed).
 
 mod copies;
+mod digest_cache;
 mod files;
 mod gate;
 mod hash;

@@ -8,7 +8,8 @@ use hook_config::{Handler, RunPlace};
 use hook_protocol::{Dialect, Layer, SkipReason};
 use serde::Serialize;
 
-use crate::files::{FileChange, FileState, FileTrust, compare, named_files};
+use crate::digest_cache::DigestCache;
+use crate::files::{FileChange, FileState, FileTrust, compare, named_files_cached};
 use crate::hash::{HashContext, trust_hash};
 use crate::store::{Grant, Records, StoreError, TrustRecord, TrustStore};
 
@@ -151,6 +152,8 @@ pub struct TrustView {
     context: HashContext,
     records: Result<Records, Arc<StoreError>>,
     location: std::path::PathBuf,
+    /// The digests of large files, in the store's home (none for records given by hand).
+    digests: Option<Arc<DigestCache>>,
 }
 
 impl TrustView {
@@ -162,6 +165,11 @@ impl TrustView {
             context,
             records: store.load().map_err(Arc::new),
             location: store.location().to_path_buf(),
+            digests: store
+                .location()
+                .parent()
+                .filter(|home| !home.as_os_str().is_empty())
+                .map(|home| Arc::new(DigestCache::in_home(home))),
         }
     }
 
@@ -189,6 +197,7 @@ impl TrustView {
             context,
             records: Ok(records),
             location: std::path::PathBuf::new(),
+            digests: None,
         }
     }
 
@@ -277,7 +286,8 @@ impl TrustView {
             .and_then(|records| records.get(&handler.key))
             .unwrap_or(&default);
         let managed = handler.source.layer == Layer::Managed;
-        let mut named = named_files(self.policy.dialect, handler, place);
+        let mut named =
+            named_files_cached(self.policy.dialect, handler, place, self.digests.as_deref());
         if let Some(digest) = library {
             // The bytes the engine read are what is judged, never a second read.
             for file in &mut named {
