@@ -304,6 +304,10 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
             )
             .with_env("HOOK_JOURNAL", "off")
         };
+        // A script is remembered by its digest only once it has not changed for 2 s (the
+        // trust's digest cache, for files of 256 KiB or more): as in a project, where a hook's
+        // script is not edited in the seconds before it runs.
+        std::thread::sleep(std::time::Duration::from_secs(3));
         let ((hashed, _), (unhashed, _)) = pair(
             &job(&trusting_home, &scripted),
             &job(&user_home, &user_project),
