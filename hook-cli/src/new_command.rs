@@ -155,8 +155,9 @@ hook-sdk = {{ path = "{sdk}", features = ["testing"] }}
 [workspace]
 
 [profile.dev.package."*"]
-# Dependencies are compiled once; a little optimisation keeps schema validation in tests quick.
-opt-level = 1
+# No optimisation for dependencies: the first `cargo test` compiles hook-sdk and its
+# dependencies (optimising them made it several times longer); the tests run a little slower.
+opt-level = 0
 "#,
         sdk = sdk.display().to_string().replace('\\', "/")
     )
@@ -322,7 +323,15 @@ cargo build --release   # the library: {library}
 ```
 
 `hook-sdk` is a path dependency on the hooks workspace until it is published (see
-`Cargo.toml`). A native hook shares the agent's process: it cannot be killed on timeout, and a
+`Cargo.toml`).
+
+The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
+later ones take seconds. Several hook crates (say a command hook and a native one) can share
+that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
+`.cargo/config.toml`) before building both; the built hook is then under that folder's
+`release/`, not `target/release/`.
+
+A native hook shares the agent's process: it cannot be killed on timeout, and a
 panic is caught only with `panic = "unwind"` (the default). The engine trusts the library by
 its bytes (lime): a rebuilt library must be trusted again.
 
@@ -355,7 +364,15 @@ cargo build --release   # the hook: {binary}
 ```
 
 `hook-sdk` is a path dependency on the hooks workspace until it is published (see
-`Cargo.toml`). Check the hook end to end with the `hook` command:
+`Cargo.toml`).
+
+The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
+later ones take seconds. Several hook crates (say a command hook and a native one) can share
+that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
+`.cargo/config.toml`) before building both; the built hook is then under that folder's
+`release/`, not `target/release/`.
+
+Check the hook end to end with the `hook` command:
 `hook test --dialect lime --event PreToolUse --tool Bash -- {binary}`.
 
 ## Wiring it into your agent
