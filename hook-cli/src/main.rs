@@ -108,7 +108,7 @@ enum Command {
     Schema(SchemaArgs),
     /// Dispatch one event through every discovered hook and print the outcome JSON.
     #[command(
-        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
+        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --project examples/demo --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
     )]
     Run(engine_commands::RunArgs),
     /// List every discovered hook by event and matcher, with its source and key.

@@ -940,16 +940,61 @@ fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Chang
     if unchanged || (existed && new_text == text) {
         return Ok((changes, false));
     }
+    let created = agent_file::created_marker(&locked.path);
+    if !existed {
+        // Install made this file: remember what it wrote, so uninstall can take it away.
+        locked.write(&new_text)?;
+        agent_file::write_file(&created, None, new_text.as_bytes())?;
+        return Ok((changes, true));
+    }
+    if wanted.is_empty() && holds_only_what_install_wrote(scope, &created, &new_text, &locked.path)
+    {
+        locked.remove()?;
+        let _ = std::fs::remove_file(&created);
+        outln!(
+            "{}: removed (hook relay install had created it, and nothing else is in it)",
+            locked.path.display()
+        );
+        return Ok((changes, true));
+    }
     scope.backup(&locked)?;
     locked.write(&new_text)?;
     Ok((changes, true))
+}
+
+/// Whether `new_text` (the agent's file with the relay's entries taken out) is what the file
+/// `hook relay install` created (`created` records it) becomes without them: nothing of the
+/// user's is in it, so removing the file loses nothing.
+fn holds_only_what_install_wrote(
+    scope: &Resolved,
+    created: &Path,
+    new_text: &str,
+    path: &Path,
+) -> bool {
+    let Ok(Some((was, _))) = agent_file::read_regular(created) else {
+        return false;
+    };
+    let Ok(mut doc) = open_doc(scope.agent.config_format, &was, path) else {
+        return false;
+    };
+    sync_doc(
+        doc.as_mut(),
+        scope.dialect,
+        &[],
+        false,
+        scope.home.as_deref(),
+    )
+    .is_ok()
+        && doc.text() == new_text
 }
 
 /// `hook relay uninstall`.
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<ExitCode> {
     let scope = args.scope.resolve()?;
     let (changes, written) = edit(&scope, &[], false)?;
-    if written {
+    if written && !scope.file.exists() {
+        // `edit` removed the file install had created, and said so.
+    } else if written {
         outln!(
             "{}: removed {} relay entries; nothing else changed",
             scope.file.display(),

@@ -166,6 +166,16 @@ impl Locked {
         write_file(&self.path, self.metadata.as_ref(), text.as_bytes())
     }
 
+    /// Removes the file (under the lock).
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be removed; it is then unchanged.
+    pub(crate) fn remove(&self) -> Result<()> {
+        std::fs::remove_file(&self.path)
+            .with_context(|| format!("cannot remove {}", self.path.display()))
+    }
+
     /// Keeps a copy of the file as it was (`<file>.hook-relay.prev`, 0600): for the user, never
     /// restored by `hook relay`.
     pub(crate) fn backup(&self) -> Result<Option<PathBuf>> {
@@ -185,6 +195,15 @@ impl Drop for Locked {
     fn drop(&mut self) {
         let _ = fs4::FileExt::unlock(&self.lock);
     }
+}
+
+/// Where `hook relay install` records the text of an agent's file it created
+/// (`<file>.hook-relay.created`, 0600), so `uninstall` can remove the file rather than leave
+/// an empty `{"hooks": {}}` behind.
+pub(crate) fn created_marker(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".hook-relay.created");
+    PathBuf::from(name)
 }
 
 /// Writes `bytes` to `path` atomically, with `like`'s mode and owner (0600 when `None`).

@@ -280,10 +280,11 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
         text(&out.stderr)
     );
 
-    // No relay hooks left: sync takes every entry out, and leaves no empty `hooks`.
+    // No relay hooks left: sync takes every entry out; install had created the file and
+    // nothing else is in it, so it goes too.
     std::fs::remove_file(&relay_file).unwrap();
     home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
-    assert_eq!(read(&settings), "{}\n");
+    assert!(!settings.exists());
 }
 
 #[test]
@@ -431,6 +432,32 @@ fn concurrent_installs_are_serialised() {
     }
     let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
     assert_eq!(relay_entries(&parsed).len(), 2, "{parsed}");
+}
+
+#[test]
+fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let marker = home.claude().join("settings.json.hook-relay.created");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&marker), read(&settings));
+    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(out.contains("removed"), "{out}");
+    assert!(
+        !settings.exists(),
+        "no empty {{\"hooks\": {{}}}} is left: {out}"
+    );
+    assert!(!marker.exists());
+
+    // Created by install, then the user added a setting: uninstall keeps the file and it.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let edited = read(&settings).replacen('{', "{\n  \"model\": \"opus\",", 1);
+    write(&settings, &edited);
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(after["model"], "opus");
+    assert!(relay_entries(&after).is_empty(), "{after}");
 }
 
 #[test]
