@@ -135,7 +135,7 @@ enum Command {
     Disable(trust_commands::KeysArgs),
     /// Check one hook output against its dialect's schema for an event.
     #[command(
-        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName. With --json, an error before the check (empty stdin, an unreadable file, an unknown event) is a report too, valid: false, exit 1."
+        after_help = "Examples:\n  hook validate --dialect lime --event Stop out.json other.json\n  ./my-hook < event.json | hook validate --dialect verboo --event PreToolUse\n  hook validate --dialect verboo --strict out.json\n\nFields wuu and verboo do not define are ignored by those agents: they are warnings (on stderr, with the closest known field), not errors, unless --strict. Without --event, the event is the output's hookSpecificOutput.hookEventName. With --json, an error before the check (empty stdin, an unreadable file, an unknown event) is a report too, valid: false, exit 1."
     )]
     Validate(ValidateArgs),
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,
@@ -233,12 +233,14 @@ struct ValidateArgs {
     #[arg(long)]
     event: Option<String>,
     /// Check a hooks configuration file instead (diagnostics with file:line:col).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["event", "file"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["event", "files"])]
     config: Option<PathBuf>,
-    /// The output to check; stdin when absent or `-`.
-    file: Option<PathBuf>,
-    /// Print the verdict as JSON: `valid`, `errors` with `pointer`, `message`, `hint`, and
-    /// `warnings` with `pointer`, `field`, `suggestion`, `message`.
+    /// The outputs to check, each in turn; stdin when absent or `-`.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Print the verdict as JSON: `valid`, `errors` with `pointer` (RFC 6901: "" is the whole
+    /// output), `message`, `hint`, and `warnings` with `pointer`, `field`, `suggestion`,
+    /// `message`; with several files, one compact object per line.
     #[arg(long, conflicts_with = "config")]
     json: bool,
     /// Fail (exit 1) on warnings too: fields the agent ignores (wuu, verboo).
@@ -385,19 +387,38 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
     if let Some(config) = &args.config {
         return author_commands::validate_config(args.dialect, config);
     }
+    // Each file in turn; exit 1 when any fails.
+    let files: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files.iter().map(|f| Some(f.as_path())).collect()
+    };
+    let compact = files.len() > 1;
+    let mut code = ExitCode::SUCCESS;
+    for file in files {
+        if validate_file_command(&args, file, compact)? != ExitCode::SUCCESS {
+            code = ExitCode::FAILURE;
+        }
+    }
+    Ok(code)
+}
+
+/// `hook validate` of one file (stdin for `None`); `compact` prints `--json` on one line.
+fn validate_file_command(
+    args: &ValidateArgs,
+    file: Option<&std::path::Path>,
+    compact: bool,
+) -> Result<ExitCode> {
     if !args.json {
-        return validate_output_command(args);
+        return validate_output_command(args, file, compact);
     }
     // With --json, an error (empty stdin, an unreadable file, an unknown event) is a report of
     // the same shape on stdout, with the exit code of any other error.
-    let file = args
-        .file
-        .as_ref()
-        .map_or_else(|| "<stdin>".to_owned(), |file| file.display().to_string());
+    let name = file.map_or_else(|| "<stdin>".to_owned(), |file| file.display().to_string());
     let (dialect, event, strict) = (args.dialect, args.event.clone(), args.strict);
-    validate_output_command(args).or_else(|error| {
+    validate_output_command(args, file, compact).or_else(|error| {
         let report = serde_json::json!({
-            "file": file,
+            "file": name,
             "dialect": dialect,
             "event": event,
             "valid": false,
@@ -405,14 +426,29 @@ fn validate_command(args: ValidateArgs) -> Result<ExitCode> {
             "errors": [{"pointer": "", "message": error_chain(&error), "hint": null}],
             "warnings": [],
         });
-        terminal::println_exact(&serde_json::to_string_pretty(&report)?);
+        print_report(&report, compact)?;
         Ok(ExitCode::FAILURE)
     })
 }
 
+/// A `--json` report: pretty, or on one line (several files).
+fn print_report(report: &serde_json::Value, compact: bool) -> Result<()> {
+    let text = if compact {
+        serde_json::to_string(report)?
+    } else {
+        serde_json::to_string_pretty(report)?
+    };
+    terminal::println_exact(&text);
+    Ok(())
+}
+
 /// `hook validate` of one hook output.
-fn validate_output_command(args: ValidateArgs) -> Result<ExitCode> {
-    let (bytes, origin) = read_input(args.file.as_deref(), "the hook output", "a FILE")?;
+fn validate_output_command(
+    args: &ValidateArgs,
+    file: Option<&std::path::Path>,
+    compact: bool,
+) -> Result<ExitCode> {
+    let (bytes, origin) = read_input(file, "the hook output", "a FILE")?;
     // Parsed once here for the event and the warnings; `validate_output` reports a document
     // that is not JSON with its position.
     let parsed: Option<serde_json::Value> = serde_json::from_slice(&bytes).ok();
@@ -476,7 +512,7 @@ fn validate_output_command(args: ValidateArgs) -> Result<ExitCode> {
             "errors": errors,
             "warnings": warnings,
         });
-        terminal::println_exact(&serde_json::to_string_pretty(&report)?);
+        print_report(&report, compact)?;
         return Ok(code);
     }
     for warning in &warnings {

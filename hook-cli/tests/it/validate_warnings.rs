@@ -160,3 +160,43 @@ fn validate_gives_the_lime_engine_verdict_on_a_block_without_reason() {
         "<stdin>: invalid lime Stop output\n  /: missing required field `reason` (hint: a `decision: \"block\"` needs a `reason` for the model)\n"
     );
 }
+
+#[test]
+fn validate_checks_several_files_in_turn_and_fails_if_any_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.json");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&good, r#"{"decision":"block","reason":"no"}"#).unwrap();
+    std::fs::write(&bad, "[]").unwrap();
+    let (good, bad) = (good.display().to_string(), bad.display().to_string());
+    let args = ["validate", "--dialect", "lime", "--event", "Stop"];
+    let out = hook(&[&args[..], &[good.as_str(), bad.as_str()]].concat(), "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{good}: valid lime Stop output")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{bad}: invalid lime Stop output")),
+        "{stdout}"
+    );
+    // The same files valid alone: exit 0.
+    let out = hook(&[&args[..], &[good.as_str(), good.as_str()]].concat(), "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+
+    // --json: one object per line, in the order given.
+    let out = hook(
+        &[&args[..], &["--json", good.as_str(), bad.as_str()]].concat(),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", text(&out.stdout));
+    assert_eq!(lines[0]["valid"], json!(true));
+    assert_eq!(lines[1]["valid"], json!(false));
+    assert_eq!(lines[1]["file"], json!(bad));
+}
