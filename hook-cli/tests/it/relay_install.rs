@@ -744,10 +744,10 @@ fn real_codex() -> Option<PathBuf> {
     if codex.exists() {
         Some(codex)
     } else {
-        eprintln!(
+        skip_notice(&format!(
             "skipped: no Codex at {} (`cargo xtask conformance codex` installs it)",
             codex.display()
-        );
+        ));
         None
     }
 }
@@ -929,8 +929,8 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
 #[allow(clippy::print_stderr)]
 fn the_installed_entries_are_valid_claude_code_settings() {
     let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
-        eprintln!(
-            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)"
+        skip_notice(
+            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)",
         );
         return;
     };
@@ -1132,4 +1132,11 @@ fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
             "{shell}: {reply}"
         );
     }
+}
+
+/// Says on the terminal that a test was skipped, also without `--nocapture`: the test harness
+/// captures `eprintln!`, not writes to the stderr handle.
+fn skip_notice(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
 }

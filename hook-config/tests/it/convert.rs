@@ -172,8 +172,8 @@ fn everything_without_an_equivalent_is_a_warning() {
 fn converted_verboo_configs_validate_against_the_community_settings_schema() {
     // Third-party test data kept outside the repository; `.ci/run` sets the variable.
     let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
-        eprintln!(
-            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)"
+        skip_notice(
+            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)",
         );
         return;
     };
@@ -221,4 +221,11 @@ input = {}
             .collect();
         assert!(errors.is_empty(), "{errors:?}\n{}", converted.text);
     }
+}
+
+/// Says on the terminal that a test was skipped, also without `--nocapture`: the test harness
+/// captures `eprintln!`, not writes to the stderr handle.
+fn skip_notice(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
 }

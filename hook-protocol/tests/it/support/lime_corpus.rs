@@ -47,10 +47,10 @@ pub fn reference_root(what: &str) -> Option<PathBuf> {
     match std::env::var_os("HOOK_REFERENCE_DIR") {
         Some(dir) => Some(PathBuf::from(dir)),
         None => {
-            eprintln!(
+            skip_notice(&format!(
                 "skipped: {what} needs HOOK_REFERENCE_DIR (the folder of third-party reference \
                  schemas; .ci/run sets it)"
-            );
+            ));
             None
         }
     }
@@ -414,4 +414,11 @@ pub fn engine_accepts(event: &Event, document: &Value) -> Option<bool> {
     }
     let result = interpret(Dialect::Lime, event, Some(0), stdout.as_bytes(), b"");
     Some(!matches!(result, HandlerResult::Failed(_)))
+}
+
+/// Says on the terminal that a test was skipped, also without `--nocapture`: the test harness
+/// captures `eprintln!`, not writes to the stderr handle.
+fn skip_notice(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
 }
