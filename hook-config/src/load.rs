@@ -81,7 +81,12 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
         let Some(text) = read_text(&file.path, owner, &mut diagnostics) else {
             // Missing is an empty layer; unreadable is reported on every event.
             if let Some(parsed) = unreadable(&diagnostics[errors_before..]) {
-                sources.push((source, key_name, None, parsed));
+                sources.push(SourceFile {
+                    source,
+                    key_name,
+                    plugin_root: None,
+                    parsed,
+                });
             }
             continue;
         };
@@ -114,12 +119,17 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
                 ),
             ));
         }
-        sources.push((source, key_name, None, parsed));
+        sources.push(SourceFile {
+            source,
+            key_name,
+            plugin_root: None,
+            parsed,
+        });
     }
     let enabled: Vec<String> = sources
         .iter()
-        .filter(|(source, ..)| source.layer == Layer::User)
-        .flat_map(|(.., parsed)| parsed.settings.plugins.iter())
+        .filter(|file| file.source.layer == Layer::User)
+        .flat_map(|file| file.parsed.settings.plugins.iter())
         .filter(|(_, enabled)| *enabled)
         .map(|(name, _)| name.clone())
         .collect();
@@ -141,12 +151,12 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
             DocKind::HooksOnly,
             &mut diagnostics,
         );
-        sources.push((
-            Source::new(Layer::Session),
-            session.name.clone(),
-            None,
+        sources.push(SourceFile {
+            source: Source::new(Layer::Session),
+            key_name: session.name.clone(),
+            plugin_root: None,
             parsed,
-        ));
+        });
     }
     let registry = merge(dialect, sources, options);
     Ok(Loaded {
@@ -236,8 +246,17 @@ pub(crate) fn parse_document(
     }
 }
 
-/// A file read without errors: its source, the name its keys use, the plugin root, its content.
-pub(crate) type SourceFile = (Source, String, Option<std::path::PathBuf>, ParsedFile);
+/// A file read without errors, ready to merge.
+pub(crate) struct SourceFile {
+    /// Where it came from (layer, path, plugin).
+    pub(crate) source: Source,
+    /// The name its handlers' keys use.
+    pub(crate) key_name: String,
+    /// The plugin's folder, for a plugin's hooks.
+    pub(crate) plugin_root: Option<std::path::PathBuf>,
+    /// Its content.
+    pub(crate) parsed: ParsedFile,
+}
 
 /// An enabled plugin: its hooks, or (when it cannot be loaded) one broken entry for every
 /// event; `None` only for a name that cannot be a folder (the readers never give one).
@@ -255,7 +274,12 @@ fn load_plugin(
     let source = Source::new(Layer::Plugin)
         .with_path(discovery.plugins_dir().join(name).display().to_string());
     let parsed = unreadable(&diagnostics[errors_before..])?;
-    Some((source, name.to_owned(), None, parsed))
+    Some(SourceFile {
+        source,
+        key_name: name.to_owned(),
+        plugin_root: None,
+        parsed,
+    })
 }
 
 fn load_plugin_hooks(
@@ -316,7 +340,12 @@ fn load_plugin_hooks(
     let source = Source::new(Layer::Plugin)
         .with_path(hooks_display)
         .with_plugin(plugin);
-    Some((source, key_name, Some(root), parsed))
+    Some(SourceFile {
+        source,
+        key_name,
+        plugin_root: Some(root),
+        parsed,
+    })
 }
 
 /// `plugin.json`: `name` and a semver `version` are required, and `name` must be the plugin's

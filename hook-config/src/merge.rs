@@ -24,7 +24,13 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
         .or(options.env.current_dir())
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    for (source, key_name, plugin_root, parsed) in sources {
+    for SourceFile {
+        source,
+        key_name,
+        plugin_root,
+        parsed,
+    } in sources
+    {
         let layer = source.layer.as_str();
         let suppressed = switches.suppression(source.layer);
         for raw in parsed.broken {
@@ -200,7 +206,13 @@ impl Switches {
         if !dialect.rules().settings_switches() {
             return switches;
         }
-        for (source, display, _, parsed) in sources {
+        for SourceFile {
+            source,
+            key_name: display,
+            parsed,
+            ..
+        } in sources
+        {
             let settings = &parsed.settings;
             // The file's path as discovered (the key name of the user file is relative).
             let path = source.path.clone().unwrap_or_else(|| display.clone());
