@@ -216,7 +216,8 @@ mod node;
 mod read;
 mod registry;
 mod rule;
-pub mod shell;
+/// The shell command reader (in hook-protocol, so the SDK shares it without this crate).
+pub use hook_protocol::shell;
 
 pub use convert::{Converted, convert};
 pub use diagnostic::{Diagnostic, Pos, Severity};

@@ -114,6 +114,7 @@ pub mod native_abi;
 mod outcome;
 pub mod output;
 pub mod schema;
+pub mod shell;
 pub mod tag;
 mod validate;
 pub mod write;

@@ -153,6 +153,9 @@ pub use event::{
     Compact, Event, EventError, EventKind, FileChanged, Prompt, SessionEnd, SessionStart, Stop,
     Subagent, TextEdit, Tool, ToolCall, ToolFailure, ToolResult, patch_files,
 };
+/// A quote-aware reader of shell command lines (simple commands, words), for rules on `Bash`
+/// commands: `hook_sdk::shell::simple_commands(command)` instead of splitting on spaces.
+pub use hook_protocol::shell;
 pub use hook_protocol::{Decision, Dialect};
 pub use render::{RenderError, render};
 pub use response::{Handler, HookError, IntoResponse, Response, StopAgent};

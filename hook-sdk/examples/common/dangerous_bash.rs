@@ -19,24 +19,22 @@ pub(crate) fn handle(event: &Event) -> Response {
 
 /// Why `command` is dangerous, if it is.
 pub(crate) fn danger(command: &str) -> Option<String> {
-    // Each `;`, `&&`, `||` separated part is checked on its own; pipes are checked whole.
-    for part in command
-        .split([';', '\n'])
-        .flat_map(|p| p.split("&&"))
-        .flat_map(|p| p.split("||"))
-    {
-        let words: Vec<&str> = part.split_whitespace().collect();
+    // Each simple command on its own (split at `;`, `&&`, `||`, `|` and newlines, quotes
+    // respected: `echo "a; rm -rf /"` is one harmless command), unquoted.
+    let commands: Vec<Vec<String>> = hook_sdk::shell::simple_commands(command)
+        .into_iter()
+        .map(|words| words.into_iter().map(|w| w.plain).collect())
+        .collect();
+    for words in &commands {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         if let Some(reason) = recursive_delete_of_root(&words) {
             return Some(reason);
         }
         if let Some(reason) = push_to_main(&words) {
             return Some(reason);
         }
-        if let Some(reason) = download_into_shell(part) {
-            return Some(reason);
-        }
     }
-    None
+    download_into_shell(&commands)
 }
 
 fn recursive_delete_of_root(words: &[&str]) -> Option<String> {
@@ -75,24 +73,26 @@ fn push_to_main(words: &[&str]) -> Option<String> {
     })
 }
 
-fn download_into_shell(part: &str) -> Option<String> {
-    let mut stages = part.split('|').map(str::trim);
-    let first = stages.next()?;
-    let downloads = first
-        .split_whitespace()
-        .next()
-        .is_some_and(|w| matches!(w, "curl" | "wget"));
-    let shell = stages.any(|stage| {
-        let program = stage
-            .split_whitespace()
+/// A download (`curl`, `wget`) followed, in the same command line, by a shell reading a
+/// script: `curl -s x | sh`, `wget -O- x | sudo bash`.
+fn download_into_shell(commands: &[Vec<String>]) -> Option<String> {
+    let program = |words: &[String]| -> String {
+        let word = words
+            .iter()
             .find(|w| *w != "sudo")
-            .unwrap_or("");
+            .map_or("", String::as_str);
+        word.rsplit('/').next().unwrap_or(word).to_owned()
+    };
+    let download = commands
+        .iter()
+        .position(|words| matches!(program(words).as_str(), "curl" | "wget"))?;
+    let shell = commands[download + 1..].iter().any(|words| {
         matches!(
-            program.rsplit('/').next().unwrap_or(program),
+            program(words).as_str(),
             "sh" | "bash" | "zsh" | "dash" | "fish"
         )
     });
-    (downloads && shell).then(|| {
+    shell.then(|| {
         "piping a download into a shell runs unreviewed code: download the script, read it, then run it".to_owned()
     })
 }

@@ -2,9 +2,9 @@
 //! and words are. It reads; it never expands variables, globs or aliases, and never runs
 //! anything.
 //!
-//! Used by the `if` permission rules (`Bash(git push*)`, see [`crate::PermissionRule`]) and by
-//! the trust crate to find the files a command hook names. Hook authors can use it too,
-//! instead of splitting a command on spaces.
+//! Used by hook-config's `if` permission rules (`Bash(git push*)`) and by the trust crate to
+//! find the files a command hook names; re-exported as `hook_config::shell` and
+//! `hook_sdk::shell` so hook authors use it too, instead of splitting a command on spaces.
 //!
 //! # Limitations
 //!
@@ -26,7 +26,7 @@ pub struct Word {
 /// target word) removed. Linear in the length of `command`.
 ///
 /// ```
-/// let commands = hook_config::shell::simple_commands("cd x && GIT=1 git 'push' 2>&1 >log");
+/// let commands = hook_protocol::shell::simple_commands("cd x && GIT=1 git 'push' 2>&1 >log");
 /// let plain: Vec<Vec<&str>> = commands
 ///     .iter()
 ///     .map(|words| words.iter().map(|w| w.plain.as_str()).collect())
@@ -43,7 +43,7 @@ pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
 /// read, for a caller looking for them.
 ///
 /// ```
-/// let words = hook_config::shell::words("python3 \"$DIR\"/check.py < in.json 2>>err | tee log");
+/// let words = hook_protocol::shell::words("python3 \"$DIR\"/check.py < in.json 2>>err | tee log");
 /// let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
 /// assert_eq!(plain, ["python3", "$DIR/check.py", "in.json", "tee", "log"]);
 /// ```
