@@ -1,0 +1,415 @@
+//! The agent's settings as documents being edited: the relay entries found in them, and
+//! `sync_doc`, which makes them the wanted ones (Claude Code's JSON as text, Codex's TOML
+//! with `toml_edit`).
+
+use super::*;
+
+/// A relay handler found in the agent's file.
+#[derive(Debug, Clone)]
+pub(super) struct Found {
+    /// The event key as written.
+    pub(super) event: String,
+    /// Which member of `hooks` (JSON: duplicates count), which group, which handler.
+    pub(super) member: usize,
+    pub(super) group: usize,
+    pub(super) handler: usize,
+    /// How many handlers its group has.
+    pub(super) group_len: usize,
+    pub(super) command: String,
+    pub(super) matcher: Option<String>,
+    pub(super) timeout: Option<String>,
+}
+
+/// An agent settings document being edited.
+pub(super) trait Doc {
+    /// Every relay handler, in file order.
+    fn found(&self, dialect: Dialect) -> Result<Vec<Found>>;
+    /// Removes one relay handler (and what its removal empties).
+    fn remove(&mut self, found: &Found) -> Result<()>;
+    /// Adds a relay entry.
+    fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()>;
+    /// The text now.
+    fn text(&self) -> String;
+}
+
+/// What a sync did.
+#[derive(Debug, Default)]
+pub(super) struct Changes {
+    pub(super) added: Vec<String>,
+    pub(super) removed: usize,
+    pub(super) kept: usize,
+}
+
+/// Makes the relay entries of `doc` exactly `wanted`, touching nothing else; with
+/// `keep_others`, entries on events `wanted` does not name stay (a relay file that could not be
+/// read may have hooks there).
+pub(super) fn sync_doc(
+    doc: &mut dyn Doc,
+    dialect: Dialect,
+    wanted: &[Wanted],
+    keep_others: bool,
+    home: Option<&Path>,
+) -> Result<Changes> {
+    let mut changes = Changes::default();
+    let commands: Vec<String> = wanted
+        .iter()
+        .map(|w| relay_command(dialect, &w.event, home))
+        .collect::<Result<_>>()?;
+    let mut kept: BTreeSet<String>;
+    loop {
+        kept = BTreeSet::new();
+        let mut stale = None;
+        for found in doc.found(dialect)? {
+            let fits = wanted.iter().zip(&commands).any(|(w, command)| {
+                w.event.as_str() == found.event
+                    && found.group_len == 1
+                    && &found.command == command
+                    && found.matcher == w.matcher
+                    && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+            });
+            if fits && kept.insert(found.event.clone()) {
+                continue;
+            }
+            let elsewhere = !wanted.iter().any(|w| w.event.as_str() == found.event);
+            if keep_others && elsewhere && !kept.contains(&found.event) {
+                kept.insert(found.event.clone());
+                continue;
+            }
+            stale = Some(found);
+            break;
+        }
+        match stale {
+            Some(found) => {
+                doc.remove(&found)?;
+                changes.removed += 1;
+            }
+            None => break,
+        }
+    }
+    changes.kept = kept.len();
+    for (w, command) in wanted.iter().zip(&commands) {
+        if !kept.contains(w.event.as_str()) {
+            doc.add(w, command)?;
+            changes.added.push(w.event.as_str().to_owned());
+        }
+    }
+    Ok(changes)
+}
+
+/// A Claude Code settings file, edited as text.
+pub(super) struct JsonDoc {
+    pub(super) text: String,
+    pub(super) file: String,
+}
+
+impl JsonDoc {
+    pub(super) fn new(text: &str, file: &Path) -> Result<JsonDoc> {
+        let doc = JsonDoc {
+            text: if text.trim().is_empty() {
+                "{}\n".to_owned()
+            } else {
+                text.to_owned()
+            },
+            file: file.display().to_string(),
+        };
+        let root = doc.root()?;
+        if root.members().is_none() {
+            bail!("{} must hold a JSON object; refusing to edit it", doc.file);
+        }
+        if let Some(hooks) = root.get("hooks")
+            && hooks.members().is_none()
+        {
+            bail!(
+                "{}: `hooks` must be an object; refusing to edit it",
+                doc.file
+            );
+        }
+        Ok(doc)
+    }
+
+    pub(super) fn root(&self) -> Result<json_text::Node> {
+        json_text::parse(&self.text).map_err(|error| {
+            anyhow::anyhow!(
+                "{} is not valid JSON ({error}); refusing to edit it",
+                self.file
+            )
+        })
+    }
+
+    /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
+    pub(super) fn append_group(&mut self, event: &str, group: &New) -> Result<()> {
+        loop {
+            let root = self.root()?;
+            let style = Style::of(&self.text, &root);
+            let (container, key, value) = match root.get("hooks") {
+                None => (&root, Some("hooks"), New::Object(Vec::new())),
+                Some(hooks) => match hooks.get(event) {
+                    None => (hooks, Some(event), New::Array(Vec::new())),
+                    Some(groups) if groups.items().is_none() => bail!(
+                        "{}: `hooks.{event}` must be an array; refusing to edit it",
+                        self.file
+                    ),
+                    Some(groups) => {
+                        self.text = json_text::append(&self.text, &style, groups, None, group);
+                        return Ok(());
+                    }
+                },
+            };
+            self.text = json_text::append(&self.text, &style, container, key, &value);
+        }
+    }
+}
+
+impl Doc for JsonDoc {
+    fn found(&self, dialect: Dialect) -> Result<Vec<Found>> {
+        let root = self.root()?;
+        let mut found = Vec::new();
+        let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
+            return Ok(found);
+        };
+        for (member, event) in hooks.iter().enumerate() {
+            for (g, group) in event.value.items().unwrap_or_default().iter().enumerate() {
+                let handlers = group
+                    .get("hooks")
+                    .and_then(json_text::Node::items)
+                    .unwrap_or_default();
+                for (h, handler) in handlers.iter().enumerate() {
+                    let Some(command) = handler.get("command").and_then(|c| c.as_str(&self.text))
+                    else {
+                        continue;
+                    };
+                    if !is_relay(&command, dialect) {
+                        continue;
+                    }
+                    found.push(Found {
+                        event: event.key.clone(),
+                        member,
+                        group: g,
+                        handler: h,
+                        group_len: handlers.len(),
+                        command,
+                        matcher: group.get("matcher").and_then(|m| m.as_str(&self.text)),
+                        timeout: handler.get("timeout").map(|t| t.raw(&self.text).to_owned()),
+                    });
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    fn remove(&mut self, found: &Found) -> Result<()> {
+        let root = self.root()?;
+        let (hooks_index, hooks) = root
+            .members()
+            .and_then(|m| m.iter().enumerate().rev().find(|(_, m)| m.key == "hooks"))
+            .context("the relay entry moved while editing")?;
+        let event = hooks
+            .value
+            .members()
+            .and_then(|m| m.get(found.member))
+            .context("the relay entry moved while editing")?;
+        let groups = event.value.items().unwrap_or_default();
+        let group = groups.get(found.group).context("the relay entry moved")?;
+        let handlers_node = group.get("hooks").context("the relay entry moved")?;
+        let handlers = handlers_node.items().unwrap_or_default();
+        self.text = if handlers.len() > 1 {
+            json_text::remove(&self.text, handlers_node, found.handler)
+        } else if groups.len() > 1 {
+            json_text::remove(&self.text, &event.value, found.group)
+        } else if hooks.value.members().map_or(0, <[_]>::len) > 1 {
+            json_text::remove(&self.text, &hooks.value, found.member)
+        } else {
+            json_text::remove(&self.text, &root, hooks_index)
+        };
+        Ok(())
+    }
+
+    fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
+        let handler = New::Object(vec![
+            ("type".to_owned(), New::string("command")),
+            ("command".to_owned(), New::string(command)),
+            ("timeout".to_owned(), New::Raw(wanted.timeout.to_string())),
+        ]);
+        let mut group = Vec::new();
+        if let Some(matcher) = &wanted.matcher {
+            group.push(("matcher".to_owned(), New::string(matcher)));
+        }
+        group.push(("hooks".to_owned(), New::Array(vec![handler])));
+        self.append_group(wanted.event.as_str(), &New::Object(group))
+    }
+
+    fn text(&self) -> String {
+        self.text.clone()
+    }
+}
+
+/// A Codex `config.toml`, edited with `toml_edit`.
+pub(super) struct TomlDoc {
+    pub(super) doc: toml_edit::DocumentMut,
+    pub(super) file: String,
+}
+
+impl TomlDoc {
+    pub(super) fn new(text: &str, file: &Path) -> Result<TomlDoc> {
+        let doc: toml_edit::DocumentMut = text.parse().with_context(|| {
+            format!("{} is not valid TOML; refusing to edit it", file.display())
+        })?;
+        if let Some(hooks) = doc.get("hooks")
+            && !hooks.is_table_like()
+        {
+            bail!(
+                "{}: `hooks` must be a table; refusing to edit it",
+                file.display()
+            );
+        }
+        Ok(TomlDoc {
+            doc,
+            file: file.display().to_string(),
+        })
+    }
+}
+
+/// The groups of every event under `hooks` (arrays of tables only; `state` and other
+/// reserved keys are not events).
+pub(super) fn toml_events(
+    doc: &toml_edit::DocumentMut,
+) -> Vec<(String, &toml_edit::ArrayOfTables)> {
+    doc.get("hooks")
+        .and_then(toml_edit::Item::as_table_like)
+        .map(|hooks| {
+            hooks
+                .iter()
+                .filter_map(|(k, v)| Some((k.to_owned(), v.as_array_of_tables()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn toml_handlers(group: &toml_edit::Table) -> Vec<&toml_edit::Table> {
+    group
+        .get("hooks")
+        .and_then(toml_edit::Item::as_array_of_tables)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
+}
+
+impl TomlDoc {
+    /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
+    pub(super) fn push_group(&mut self, event: &str, mut group: toml_edit::Table) -> Result<()> {
+        let hooks = self.doc.entry("hooks").or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        });
+        let hooks = hooks
+            .as_table_like_mut()
+            .with_context(|| format!("{}: `hooks` must be a table", self.file))?;
+        let groups = hooks
+            .entry(event)
+            .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+        let Some(groups) = groups.as_array_of_tables_mut() else {
+            bail!(
+                "{}: `hooks.{event}` must be an array of tables; refusing to edit it",
+                self.file
+            );
+        };
+        group.set_position(None);
+        groups.push(group);
+        Ok(())
+    }
+}
+
+impl Doc for TomlDoc {
+    fn found(&self, dialect: Dialect) -> Result<Vec<Found>> {
+        let mut found = Vec::new();
+        for (member, (event, groups)) in toml_events(&self.doc).into_iter().enumerate() {
+            for (g, group) in groups.iter().enumerate() {
+                let handlers = toml_handlers(group);
+                for (h, handler) in handlers.iter().enumerate() {
+                    let Some(command) = handler.get("command").and_then(toml_edit::Item::as_str)
+                    else {
+                        continue;
+                    };
+                    if !is_relay(command, dialect) {
+                        continue;
+                    }
+                    found.push(Found {
+                        event: event.clone(),
+                        member,
+                        group: g,
+                        handler: h,
+                        group_len: handlers.len(),
+                        command: command.to_owned(),
+                        matcher: group
+                            .get("matcher")
+                            .and_then(toml_edit::Item::as_str)
+                            .map(str::to_owned),
+                        timeout: handler
+                            .get("timeout")
+                            .and_then(toml_edit::Item::as_integer)
+                            .map(|t| t.to_string()),
+                    });
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    fn remove(&mut self, found: &Found) -> Result<()> {
+        let hooks = self
+            .doc
+            .get_mut("hooks")
+            .and_then(toml_edit::Item::as_table_like_mut)
+            .context("the relay entry moved while editing")?;
+        let groups = hooks
+            .get_mut(&found.event)
+            .and_then(toml_edit::Item::as_array_of_tables_mut)
+            .context("the relay entry moved while editing")?;
+        let handlers = groups
+            .get_mut(found.group)
+            .and_then(|g| g.get_mut("hooks"))
+            .and_then(toml_edit::Item::as_array_of_tables_mut)
+            .context("the relay entry moved while editing")?;
+        if handlers.len() > 1 {
+            handlers.remove(found.handler);
+            return Ok(());
+        }
+        groups.remove(found.group);
+        if groups.is_empty() {
+            hooks.remove(&found.event);
+        }
+        if hooks.is_empty() {
+            self.doc.remove("hooks");
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
+        let mut handler = toml_edit::Table::new();
+        handler.insert("type", toml_edit::value("command"));
+        handler.insert("command", toml_edit::value(command));
+        handler.insert(
+            "timeout",
+            toml_edit::value(i64::try_from(wanted.timeout).unwrap_or(i64::MAX)),
+        );
+        let mut handlers = toml_edit::ArrayOfTables::new();
+        handlers.push(handler);
+        let mut group = toml_edit::Table::new();
+        if let Some(matcher) = &wanted.matcher {
+            group.insert("matcher", toml_edit::value(matcher.as_str()));
+        }
+        group.insert("hooks", toml_edit::Item::ArrayOfTables(handlers));
+        self.push_group(wanted.event.as_str(), group)
+    }
+
+    fn text(&self) -> String {
+        self.doc.to_string()
+    }
+}
+
+pub(super) fn open_doc(format: ConfigFormat, text: &str, file: &Path) -> Result<Box<dyn Doc>> {
+    Ok(match format {
+        ConfigFormat::Json => Box::new(JsonDoc::new(text, file)?),
+        ConfigFormat::Toml => Box::new(TomlDoc::new(text, file)?),
+    })
+}

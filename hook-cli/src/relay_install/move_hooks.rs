@@ -1,0 +1,318 @@
+//! `install --move`: the agent's own hooks moved into the relay's file of the same scope, and
+//! trusted there when the agent was running them.
+
+use super::*;
+
+/// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
+pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
+    let locked = agent_file::lock_and_read(&scope.file)?;
+    let Some(text) = locked.text.clone() else {
+        outln!("{}: no such file; nothing to move", scope.file.display());
+        return Ok(());
+    };
+    let options = scope.options();
+    let discovery = hook_config::discover(&options).context("cannot find the relay's files")?;
+    let layer = if scope.project.is_some() {
+        Layer::Project
+    } else {
+        Layer::User
+    };
+    let relay_file = discovery
+        .files
+        .iter()
+        // The layer's settings file (`config.toml`), not the hooks-only `hooks.json` beside it.
+        .find(|f| f.layer == layer && !f.hooks_only)
+        .map(|f| f.path.clone())
+        .context("no relay file for this scope")?;
+    let (remaining, moved) = match scope.agent.config_format {
+        ConfigFormat::Json => move_json(&text, &locked.path, scope.dialect)?,
+        ConfigFormat::Toml => move_toml(&text, &locked.path, scope)?,
+    };
+    if moved.hooks.is_empty() {
+        outln!("{}: no hooks of its own to move", scope.file.display());
+        return Ok(());
+    }
+    append_to_relay_file(&relay_file, scope.agent.config_format, &moved)?;
+    scope.backup(&locked)?;
+    locked.write(&remaining)?;
+    drop(locked);
+    outln!(
+        "moved {} hooks of {} to {}",
+        moved.hooks.len(),
+        scope.file.display(),
+        relay_file.display()
+    );
+    trust_moved(scope, &relay_file, &moved)
+}
+
+/// One moved hook, and whether the agent was running it.
+#[derive(Debug, Clone)]
+pub(super) struct MovedHook {
+    pub(super) event: String,
+    pub(super) matcher: Option<String>,
+    pub(super) command: Option<String>,
+    pub(super) ran: bool,
+}
+
+/// The moved groups, as the relay file's format writes them, and the hooks in them.
+#[derive(Default)]
+pub(super) struct Moved {
+    /// JSON: `(event, group text)`; TOML: `(event, group table)`.
+    pub(super) json: Vec<(String, String)>,
+    pub(super) toml: Vec<(String, toml_edit::Table)>,
+    pub(super) hooks: Vec<MovedHook>,
+}
+
+pub(super) fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(String, Moved)> {
+    let mut doc = JsonDoc::new(text, file)?;
+    let mut moved = Moved::default();
+    loop {
+        let root = doc.root()?;
+        let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
+            break;
+        };
+        let mut next = None;
+        'events: for (member, event) in hooks.iter().enumerate() {
+            for (g, group) in event.value.items().unwrap_or_default().iter().enumerate() {
+                let handlers = group
+                    .get("hooks")
+                    .and_then(json_text::Node::items)
+                    .unwrap_or_default();
+                let relay = handlers.iter().any(|h| {
+                    h.get("command")
+                        .and_then(|c| c.as_str(&doc.text))
+                        .is_some_and(|c| is_relay(&c, dialect))
+                });
+                if !relay {
+                    next = Some((
+                        member,
+                        g,
+                        event.key.clone(),
+                        group.clone(),
+                        handlers.to_vec(),
+                    ));
+                    break 'events;
+                }
+            }
+        }
+        let Some((member, g, event, group, handlers)) = next else {
+            break;
+        };
+        moved
+            .json
+            .push((event.clone(), group.raw(&doc.text).to_owned()));
+        let matcher = group.get("matcher").and_then(|m| m.as_str(&doc.text));
+        for handler in &handlers {
+            let library = handler.get("library").and_then(|l| l.as_str(&doc.text));
+            warn_relative_library(&event, library.as_deref());
+            moved.hooks.push(MovedHook {
+                event: event.clone(),
+                matcher: matcher.clone(),
+                command: handler.get("command").and_then(|c| c.as_str(&doc.text)),
+                // Claude Code runs the hooks of every settings file it reads.
+                ran: true,
+            });
+        }
+        // Removes the group as a one-handler group would be removed.
+        let found = Found {
+            event,
+            member,
+            group: g,
+            handler: 0,
+            group_len: 1,
+            command: String::new(),
+            matcher: None,
+            timeout: None,
+        };
+        doc.remove(&found)?;
+    }
+    Ok((doc.text, moved))
+}
+
+pub(super) fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(String, Moved)> {
+    let mut doc = TomlDoc::new(text, file)?;
+    let mut moved = Moved::default();
+    // What Codex trusts now: its records against each hook's current hash.
+    let records_file = codex_records_file(scope)?;
+    let records = hook_trust::TrustStore::load(&hook_trust::LimeStore::new(&records_file))
+        .unwrap_or_default();
+    let key_source = codex_key_source(scope)?;
+    let reserved = scope.dialect.rules().reserved_hooks_keys();
+    for (event, groups) in toml_events(&doc.doc) {
+        if reserved.contains(&event.as_str()) {
+            continue;
+        }
+        let event_name = Event::from_name(&event);
+        for (g, group) in groups.iter().enumerate() {
+            let handlers = toml_handlers(group);
+            let relay = handlers.iter().any(|h| {
+                h.get("command")
+                    .and_then(toml_edit::Item::as_str)
+                    .is_some_and(|c| is_relay(c, scope.dialect))
+            });
+            if relay {
+                continue;
+            }
+            let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
+            for (h, handler) in handlers.iter().enumerate() {
+                let library = handler.get("library").and_then(toml_edit::Item::as_str);
+                warn_relative_library(&event, library);
+                let command = handler.get("command").and_then(toml_edit::Item::as_str);
+                let ran = command.is_some_and(|command| {
+                    let hook = codex_trust::CodexHook {
+                        event: &event_name,
+                        matcher,
+                        command,
+                        timeout: handler.get("timeout").and_then(toml_edit::Item::as_integer),
+                        is_async: handler
+                            .get("async")
+                            .and_then(toml_edit::Item::as_bool)
+                            .unwrap_or(false),
+                        status_message: handler
+                            .get("statusMessage")
+                            .and_then(toml_edit::Item::as_str),
+                        additional_context_limit: handler
+                            .get("additionalContextLimit")
+                            .and_then(toml_edit::Item::as_integer),
+                    };
+                    let key = codex_trust::key(&key_source, &event_name, g, h);
+                    records.get(&key).and_then(|r| r.trusted_hash.as_deref())
+                        == Some(codex_trust::hash(scope.dialect, &hook).as_str())
+                });
+                moved.hooks.push(MovedHook {
+                    event: event.clone(),
+                    matcher: matcher.map(str::to_owned),
+                    command: command.map(str::to_owned),
+                    ran,
+                });
+            }
+            moved.toml.push((event.clone(), group.clone()));
+        }
+    }
+    // Removes the moved groups (every group without a relay handler).
+    if let Some(hooks) = doc
+        .doc
+        .get_mut("hooks")
+        .and_then(toml_edit::Item::as_table_like_mut)
+    {
+        let events: Vec<String> = hooks.iter().map(|(k, _)| k.to_owned()).collect();
+        for event in events {
+            if reserved.contains(&event.as_str()) {
+                continue;
+            }
+            let Some(groups) = hooks
+                .get_mut(&event)
+                .and_then(toml_edit::Item::as_array_of_tables_mut)
+            else {
+                continue;
+            };
+            groups.retain(|group| {
+                toml_handlers(group).iter().any(|h| {
+                    h.get("command")
+                        .and_then(toml_edit::Item::as_str)
+                        .is_some_and(|c| is_relay(c, scope.dialect))
+                })
+            });
+            if groups.is_empty() {
+                hooks.remove(&event);
+            }
+        }
+        if hooks.is_empty() {
+            doc.doc.remove("hooks");
+        }
+    }
+    Ok((doc.text(), moved))
+}
+
+/// A moved `native` handler's relative `library` resolves against its new file's folder.
+pub(super) fn warn_relative_library(event: &str, library: Option<&str>) {
+    if let Some(library) = library.filter(|l| !Path::new(l).is_absolute()) {
+        errln!(
+            "warning: a moved {event} hook loads `{library}`, a path relative to the file that declares it: it now resolves against the relay file's folder; make it absolute if the library is not there"
+        );
+    }
+}
+
+/// Appends the moved groups to the relay file (created when missing), each as it was written.
+pub(super) fn append_to_relay_file(
+    relay_file: &Path,
+    format: ConfigFormat,
+    moved: &Moved,
+) -> Result<()> {
+    let locked = agent_file::lock_and_read(relay_file)?;
+    let text = locked.text.clone().unwrap_or_default();
+    let new_text = match format {
+        ConfigFormat::Json => {
+            let mut doc = JsonDoc::new(&text, relay_file)?;
+            for (event, group) in &moved.json {
+                doc.append_group(event, &New::Raw(group.clone()))?;
+            }
+            doc.text
+        }
+        ConfigFormat::Toml => {
+            let mut doc = TomlDoc::new(&text, relay_file)?;
+            for (event, group) in &moved.toml {
+                doc.push_group(event, group.clone())?;
+            }
+            doc.text()
+        }
+    };
+    locked.write(&new_text)
+}
+
+/// Trusts, in the relay's store, the moved hooks the agent was running; lists the others.
+pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) -> Result<()> {
+    let loaded = hook_config::load(&scope.options()).context("cannot load the relay's hooks")?;
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
+    let relay_file = relay_file.display().to_string();
+    let mut grants = Vec::new();
+    let mut waiting = Vec::new();
+    for handler in loaded.registry.handlers() {
+        if handler.source.path.as_deref() != Some(relay_file.as_str()) {
+            continue;
+        }
+        let Some(hook) = moved.hooks.iter().find(|m| {
+            m.event == handler.event.as_str()
+                && m.matcher == handler.matcher
+                && m.command == handler.config.command
+        }) else {
+            continue;
+        };
+        let trust = view.evaluate(handler);
+        if trust.may_run() || !trust.needs_trust {
+            continue;
+        }
+        if hook.ran {
+            grants.push(
+                hook_trust::Grant::new(trust.key.clone(), trust.hash.clone())
+                    .with_command(handler.config.summary()),
+            );
+        } else {
+            waiting.push(trust.key.clone());
+        }
+    }
+    if !grants.is_empty() {
+        let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
+        store.set_trusted(&grants).with_context(|| {
+            format!(
+                "cannot trust the moved hooks in {}",
+                store.location().display()
+            )
+        })?;
+        outln!(
+            "trusted {} moved hooks in the relay's store ({}): {} was running them",
+            grants.len(),
+            store.location().display(),
+            scope.agent.name
+        );
+    }
+    for key in &waiting {
+        outln!(
+            "{key}: {} had not trusted it; it will not run until `hook trust {} --relay {}`",
+            scope.agent.name,
+            scope.flags(),
+            shell_quote(key)
+        );
+    }
+    Ok(())
+}

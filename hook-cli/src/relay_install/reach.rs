@@ -1,0 +1,136 @@
+//! Which relay hooks no entry of the agent's file reaches.
+
+use super::*;
+
+/// The relay hooks that no installed agent entry would start the relay for: a hook whose
+/// event has no relay entry in the agent's user settings (or the project's), or whose tools
+/// the entry's matcher does not match. Each line names the hook's key and the command that
+/// fixes it (`hook relay sync ...`). Empty for a dialect without a relay agent, or when the
+/// relay's hooks cannot be loaded.
+pub(crate) fn unreached_relay_hooks(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Vec<String> {
+    let Some(agent) = dialect.rules().relay() else {
+        return Vec::new();
+    };
+    let Ok(loaded) = hook_config::load(&relay_options(dialect, project, home)) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    if let Ok(file) = agent_file(agent, None, None) {
+        files.push(file);
+    }
+    if let Some(project) = project {
+        files.push(project.join(agent.home_dir).join(agent.config_file));
+    }
+    let entries = installed_entries(dialect, agent, &files);
+    let mut lines = Vec::new();
+    for handler in loaded.registry.handlers() {
+        if !agent.events.contains(&handler.event) {
+            lines.push(format!(
+                "relay hook {} never runs: {} does not send {}",
+                handler.key, agent.name, handler.event
+            ));
+            continue;
+        }
+        if reached(dialect, &entries, handler) {
+            continue;
+        }
+        let on_event = entries.iter().any(|(e, _)| e == handler.event.as_str());
+        let why = if !on_event {
+            format!("no {} entry starts the relay", handler.event)
+        } else {
+            format!(
+                "the {} entry's matcher does not match `{}`",
+                handler.event,
+                handler.matcher.as_deref().unwrap_or("*")
+            )
+        };
+        let mut fix = format!("hook relay sync --dialect {dialect}");
+        if handler.source.layer != Layer::User
+            && let Some(project) = &loaded.discovery.project
+        {
+            fix.push_str(&format!(
+                " --project {}",
+                shell_quote(&project.display().to_string())
+            ));
+        }
+        if let Some(home) = home {
+            fix.push_str(&format!(
+                " --home {}",
+                shell_quote(&home.display().to_string())
+            ));
+        }
+        lines.push(format!(
+            "relay hook {} never runs: {why} in {}'s settings; run `{fix}`",
+            handler.key, agent.name
+        ));
+    }
+    lines
+}
+
+/// The relay entries, `(event, matcher)`, of the agent's settings `files`.
+pub(super) fn installed_entries(
+    dialect: Dialect,
+    agent: &RelayAgent,
+    files: &[PathBuf],
+) -> Vec<(String, Option<String>)> {
+    let mut entries = Vec::new();
+    for file in files {
+        let Ok(Some((text, _))) = agent_file::read_regular(file) else {
+            continue;
+        };
+        let Ok(doc) = open_doc(agent.config_format, &text, file) else {
+            continue;
+        };
+        for found in doc.found(dialect).unwrap_or_default() {
+            entries.push((found.event, found.matcher));
+        }
+    }
+    entries
+}
+
+/// Whether one of `entries` starts the relay for `handler`.
+pub(super) fn reached(
+    dialect: Dialect,
+    entries: &[(String, Option<String>)],
+    handler: &Handler,
+) -> bool {
+    let mut on_event = entries
+        .iter()
+        .filter(|(event, _)| event == handler.event.as_str())
+        .peekable();
+    if on_event.peek().is_none() {
+        return false;
+    }
+    handler.event.match_target(dialect) == MatchTarget::Nothing
+        || on_event
+            .any(|(_, entry)| entry_reaches(dialect, entry.as_deref(), handler.matcher.as_deref()))
+}
+
+/// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as
+/// matcher.
+pub(super) fn entry_reaches(dialect: Dialect, entry: Option<&str>, hook: Option<&str>) -> bool {
+    if matches_all(entry) {
+        return true;
+    }
+    let entry = entry.unwrap_or_default();
+    match hook {
+        Some(hook) if !matches_all(Some(hook)) && is_name_list(hook) => {
+            let Ok(compiled) = Matcher::compile(dialect, Some(entry)) else {
+                return false;
+            };
+            hook.split('|')
+                .filter(|n| !n.is_empty())
+                .all(|name| compiled.is_match(name))
+        }
+        Some(hook) if !matches_all(Some(hook)) => {
+            entry == hook
+                || entry.split('|').any(|part| part == format!("(?:{hook})"))
+                || entry.contains(&format!("(?:{hook})"))
+        }
+        _ => false,
+    }
+}
