@@ -5,24 +5,54 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use hook_protocol::Event;
+use serde_json::Value;
 
 #[path = "../../../hook-protocol/tests/it/support/lime_corpus.rs"]
 mod lime_corpus;
 
-fn hook_validate(event: &str, document: &str) -> i32 {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args(["validate", "--dialect", "lime", "--event", event])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+/// `hook validate --json` on every document of one event at once (one process, one file per
+/// document): whether each is valid, in order.
+fn hook_validate(event: &Event, documents: &[&Value]) -> Vec<bool> {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<_> = documents
+        .iter()
+        .enumerate()
+        .map(|(index, document)| {
+            let path = dir.path().join(format!("{index}.json"));
+            std::fs::write(&path, document.to_string()).unwrap();
+            path
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args([
+            "validate",
+            "--dialect",
+            "lime",
+            "--json",
+            "--event",
+            event.as_str(),
+        ])
+        .args(&files)
+        .output()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(document.as_bytes());
-    drop(stdin);
-    child.wait().unwrap().code().unwrap()
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let reports: Vec<Value> = if files.len() == 1 {
+        vec![serde_json::from_str(&stdout).unwrap()]
+    } else {
+        stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    assert_eq!(reports.len(), files.len(), "{stdout}");
+    reports
+        .iter()
+        .map(|report| report["valid"].as_bool().unwrap())
+        .collect()
 }
 
 #[test]
@@ -33,23 +63,28 @@ fn hook_validate_agrees_with_the_reference_and_the_engine_on_the_whole_corpus() 
     let mut disagreements = Vec::new();
     let corpus = lime_corpus::corpus();
     assert!(corpus.len() >= 100);
+    // One validator and one `hook validate` per event, not per document.
+    let mut by_event: BTreeMap<&str, (&Event, Vec<&Value>)> = BTreeMap::new();
     for (event, document) in &corpus {
+        by_event
+            .entry(event.as_str())
+            .or_insert_with(|| (event, Vec::new()))
+            .1
+            .push(document);
+    }
+    for (event, documents) in by_event.into_values() {
         let schema = lime_corpus::reference_schema(&dir, event);
-        let by_reference = jsonschema::validator_for(&schema)
-            .unwrap()
-            .is_valid(document);
-        // Plain text (`None`) is never valid JSON output; the reference rejects it too.
-        let reference = by_reference && lime_corpus::engine_accepts(event, document) != Some(false);
-        let code = hook_validate(event.as_str(), &document.to_string());
-        let cli = match code {
-            0 => true,
-            1 => false,
-            other => panic!("hook validate exited {other} on {event} {document}"),
-        };
-        if cli != reference {
-            disagreements.push(format!(
-                "{event} {document}: reference and engine {reference}, hook {cli}"
-            ));
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let verdicts = hook_validate(event, &documents);
+        for (document, cli) in documents.iter().zip(verdicts) {
+            // Plain text (`None`) is never valid JSON output; the reference rejects it too.
+            let reference = validator.is_valid(document)
+                && lime_corpus::engine_accepts(event, document) != Some(false);
+            if cli != reference {
+                disagreements.push(format!(
+                    "{event} {document}: reference and engine {reference}, hook {cli}"
+                ));
+            }
         }
     }
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
