@@ -304,6 +304,18 @@ mod tests {{
     )
 }
 
+/// What both scaffolds' READMEs say about building: the path dependency, the first build's
+/// time (measured: README.md) and how two hook crates share one build.
+const BUILDING: &str = r#"`hook-sdk` is a path dependency on the hooks workspace until it is published (see
+`Cargo.toml`).
+
+The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
+later ones take seconds. Several hook crates (say a command hook and a native one) can share
+that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
+`.cargo/config.toml`) before building both; the built hook is then under that folder's
+`release/`, not `target/release/`.
+"#;
+
 fn native_readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {
     let library = dir
         .join("target/release")
@@ -322,15 +334,7 @@ cargo test              # the hook's own tests (hook_sdk::testing, and the expor
 cargo build --release   # the library: {library}
 ```
 
-`hook-sdk` is a path dependency on the hooks workspace until it is published (see
-`Cargo.toml`).
-
-The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
-later ones take seconds. Several hook crates (say a command hook and a native one) can share
-that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
-`.cargo/config.toml`) before building both; the built hook is then under that folder's
-`release/`, not `target/release/`.
-
+{BUILDING}
 A native hook shares the agent's process: it cannot be killed on timeout, and a
 panic is caught only with `panic = "unwind"` (the default). The engine trusts the library by
 its bytes (lime): a rebuilt library must be trusted again.
@@ -363,15 +367,7 @@ cargo test              # the hook's own tests (hook_sdk::testing)
 cargo build --release   # the hook: {binary}
 ```
 
-`hook-sdk` is a path dependency on the hooks workspace until it is published (see
-`Cargo.toml`).
-
-The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
-later ones take seconds. Several hook crates (say a command hook and a native one) can share
-that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
-`.cargo/config.toml`) before building both; the built hook is then under that folder's
-`release/`, not `target/release/`.
-
+{BUILDING}
 Check the hook end to end with the `hook` command:
 `hook test --dialect lime --event PreToolUse --tool Bash -- {binary}`.
 
