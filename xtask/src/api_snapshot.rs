@@ -113,9 +113,15 @@ fn list(root: &Path, krate: &str) -> Result<String> {
 /// (fingerprinted: an unchanged crate is not documented again).
 fn rustdoc_json(root: &Path) -> Result<()> {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    command.current_dir(root);
+    // rustdoc alone needs RUSTC_BOOTSTRAP (JSON output is unstable). Set for cargo, it would
+    // reach rustc too and change every dependency's fingerprint: `.ci/run` re-checked them all
+    // here, and rebuilt xtask for the next step. A wrapper gives it to rustdoc only.
+    match bootstrapped_rustdoc(root) {
+        Some(wrapper) => command.env("RUSTDOC", wrapper),
+        None => command.env("RUSTC_BOOTSTRAP", "1"),
+    };
     command
-        .current_dir(root)
-        .env("RUSTC_BOOTSTRAP", "1")
         .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
         .args(["doc", "--quiet", "--no-deps", "--lib", "--all-features"]);
     for krate in CRATES {
@@ -126,6 +132,36 @@ fn rustdoc_json(root: &Path) -> Result<()> {
         bail!("cargo doc (rustdoc JSON output) failed");
     }
     Ok(())
+}
+
+/// A script that runs the real rustdoc (`$RUSTDOC`, else `rustdoc`) with `RUSTC_BOOTSTRAP=1`,
+/// written under the target folder; `None` where it cannot be (not Unix, or not writable).
+fn bootstrapped_rustdoc(root: &Path) -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        let dir = target.join("xtask");
+        std::fs::create_dir_all(&dir).ok()?;
+        let script = dir.join("rustdoc-bootstrapped");
+        let real = std::env::var("RUSTDOC").unwrap_or_else(|_| "rustdoc".to_owned());
+        let text = format!(
+            "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{}' \"$@\"\n",
+            real.replace('\'', "'\\''")
+        );
+        if std::fs::read_to_string(&script).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&script, text).ok()?;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).ok()?;
+        }
+        Some(script)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = root;
+        None
+    }
 }
 
 /// The JSON rustdoc wrote for `krate`.
