@@ -559,6 +559,10 @@ fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Chang
     }
     scope.backup(&locked)?;
     locked.write(&new_text)?;
+    if wanted.is_empty() {
+        // The relay's entries are gone and the file holds the user's own: it is theirs now.
+        let _ = std::fs::remove_file(&created);
+    }
     Ok((changes, true))
 }
 

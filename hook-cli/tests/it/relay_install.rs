@@ -458,6 +458,7 @@ fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
     let after: Value = serde_json::from_str(&read(&settings)).unwrap();
     assert_eq!(after["model"], "opus");
     assert!(relay_entries(&after).is_empty(), "{after}");
+    assert!(!marker.exists(), "the file is the user's now");
 }
 
 #[test]
