@@ -283,6 +283,21 @@ fn as_secs<S: Serializer>(timeout: &Duration, serializer: S) -> Result<S::Ok, S:
 }
 
 impl Handler {
+    /// The native library this handler loads: [`Handler::library_path`], resolved at load;
+    /// for a handler built by hand without it, [`crate::resolve_library`] against its file,
+    /// its plugin folder or `base`. `None` when it names no library.
+    pub fn library(&self, base: &Path) -> Option<PathBuf> {
+        if let Some(path) = &self.library_path {
+            return Some(path.clone());
+        }
+        crate::resolve_library(
+            &self.config,
+            self.source.path.as_deref().map(Path::new),
+            self.plugin_root.as_deref(),
+            base,
+        )
+    }
+
     /// The command with `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` replaced by the plugin
     /// folder, as text; the command as written for non-plugin handlers. For showing what runs:
     /// `hook-exec` runs the command as written on Unix and gives the folder through the

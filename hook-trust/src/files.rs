@@ -156,15 +156,7 @@ fn absolute_place(place: &RunPlace) -> RunPlace {
 /// The library a native handler loads: [`Handler::library_path`], else resolved against the
 /// project.
 fn native_library(handler: &Handler, place: &RunPlace) -> Option<PathBuf> {
-    if let Some(path) = &handler.library_path {
-        return Some(path.clone());
-    }
-    hook_config::resolve_library(
-        &handler.config,
-        handler.source.path.as_deref().map(Path::new),
-        handler.plugin_root.as_deref(),
-        place.project(),
-    )
+    handler.library(place.project())
 }
 
 /// The word itself, and the value of `--flag=value` or `NAME=value`.

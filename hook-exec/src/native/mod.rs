@@ -133,17 +133,8 @@ async fn call_under(
     }
 }
 
-/// The library's path: [`Handler::library_path`], resolved at load; for a handler built by
-/// hand without it, [`hook_config::resolve_library`] against its file or the current
-/// directory.
+/// The library's path ([`Handler::library`]; a handler built by hand without a resolved path
+/// resolves against the current directory).
 fn library_path(handler: &Handler) -> Option<PathBuf> {
-    if let Some(path) = &handler.library_path {
-        return Some(path.clone());
-    }
-    hook_config::resolve_library(
-        &handler.config,
-        handler.source.path.as_deref().map(Path::new),
-        handler.plugin_root.as_deref(),
-        Path::new("."),
-    )
+    handler.library(Path::new("."))
 }
