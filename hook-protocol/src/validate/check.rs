@@ -58,20 +58,11 @@ fn list(issues: &[OutputIssue]) -> String {
     issues.iter().map(|issue| format!("\n  {issue}")).collect()
 }
 
-type Key = (Dialect, SchemaKind, Event);
+use super::{SchemaKey as Key, schema_slots};
 
 /// One slot per known (dialect, kind, event), compiled on first use.
-static VALIDATORS: LazyLock<HashMap<Key, OnceLock<jsonschema::Validator>>> = LazyLock::new(|| {
-    let mut slots = HashMap::new();
-    for dialect in Dialect::ALL {
-        for event in dialect.events() {
-            for kind in [SchemaKind::Input, SchemaKind::Output] {
-                slots.insert((dialect, kind, event.clone()), OnceLock::new());
-            }
-        }
-    }
-    slots
-});
+static VALIDATORS: LazyLock<HashMap<Key, OnceLock<jsonschema::Validator>>> =
+    LazyLock::new(schema_slots);
 
 /// The compiled validator of one schema, or `None` if the dialect does not know the event.
 pub(crate) fn validator(

@@ -35,6 +35,26 @@ pub use unknown::{UnknownField, unknown_output_fields};
 #[cfg_attr(feature = "validate", allow(dead_code))]
 mod subset;
 
+/// Which committed schema: a dialect, input or output, an event.
+pub(crate) type SchemaKey = (crate::Dialect, crate::schema::SchemaKind, crate::Event);
+
+/// One empty slot per schema the dialects know, for a validator built on first use (the
+/// jsonschema one in `check.rs`, the subset reader in `subset.rs`).
+pub(crate) fn schema_slots<T>() -> std::collections::HashMap<SchemaKey, std::sync::OnceLock<T>> {
+    let mut slots = std::collections::HashMap::new();
+    for dialect in crate::Dialect::ALL {
+        for event in dialect.events() {
+            for kind in [
+                crate::schema::SchemaKind::Input,
+                crate::schema::SchemaKind::Output,
+            ] {
+                slots.insert((dialect, kind, event.clone()), std::sync::OnceLock::new());
+            }
+        }
+    }
+    slots
+}
+
 /// One reason an output does not match its schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -51,20 +51,10 @@ pub(crate) struct Validator {
     root: Value,
 }
 
-type Key = (Dialect, SchemaKind, Event);
+use super::{SchemaKey as Key, schema_slots};
 
 /// One slot per known (dialect, kind, event), read on first use.
-static VALIDATORS: LazyLock<HashMap<Key, OnceLock<Validator>>> = LazyLock::new(|| {
-    let mut slots = HashMap::new();
-    for dialect in Dialect::ALL {
-        for event in dialect.events() {
-            for kind in [SchemaKind::Input, SchemaKind::Output] {
-                slots.insert((dialect, kind, event.clone()), OnceLock::new());
-            }
-        }
-    }
-    slots
-});
+static VALIDATORS: LazyLock<HashMap<Key, OnceLock<Validator>>> = LazyLock::new(schema_slots);
 
 /// The validator of one committed schema, or `None` if the dialect does not know the event.
 pub(crate) fn validator(
