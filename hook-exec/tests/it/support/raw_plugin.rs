@@ -141,7 +141,12 @@ pub unsafe extern "C" fn hook_sdk_free(_out: *mut c_void) {{}}
 
 /// Compiles `source` into the library `name` in `dir`.
 fn build(dir: &Path, name: &str, source: &str) -> PathBuf {
-    let src = dir.join(format!("{name}.rs"));
+    // Source, objects and the partial library in a folder of this process: rustc writes its
+    // objects beside the output, and test runners that start a process per test (nextest)
+    // build the same plugin at once.
+    let work = dir.join(format!("build-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    let src = work.join(format!("{name}.rs"));
     std::fs::write(&src, source).unwrap();
     let out = dir.join(format!(
         "{}{name}{}",
@@ -149,7 +154,7 @@ fn build(dir: &Path, name: &str, source: &str) -> PathBuf {
         std::env::consts::DLL_SUFFIX
     ));
     // Built under a temporary name, then renamed: a reader never sees half a library.
-    let partial = dir.join(format!("{name}.{}.partial", std::process::id()));
+    let partial = work.join(format!("{name}.partial"));
     let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
         .args([
             "--edition",
