@@ -193,6 +193,14 @@ fn answer(
     let agent_event = match read_agent_event(dialect, &bytes, expected) {
         Ok(event) => event,
         Err(error) => {
+            // An entry and an event that disagree are answered as the one that can block
+            // (a typo in `--event` must not let a guard's event through).
+            if let hook_protocol::InputError::EventMismatch { found, .. } = &error {
+                let found = Event::from_name(found);
+                if found.block_effect(dialect).can_block() {
+                    *known.borrow_mut() = Some(found);
+                }
+            }
             // Answer in the event's own form when its name, at least, can be read.
             if known.borrow().is_none() {
                 *known.borrow_mut() = serde_json::from_slice::<serde_json::Value>(&bytes)
@@ -289,6 +297,14 @@ fn answer(
             outcome.system_messages.insert(0, announcement);
         }
     }
+    // A newer agent's event: its relay hooks ran, and a block is answered as exit 2, which the
+    // agent applies where the event can block (`BlockEffect::Unknown`). Said on screen, and on
+    // stderr after the reason of a block (what the agent gives the model comes first).
+    let unknown =
+        (!dialect.rules().knows(&input.event())).then(|| unknown_event_note(&input.event()));
+    if let Some(note) = &unknown {
+        outcome.system_messages.push(note.clone());
+    }
     if let Some(env) = outcome.session_env.take() {
         outcome.system_messages.push(forward_session_env(&env));
     }
@@ -310,10 +326,21 @@ fn answer(
     for line in &reply.stderr {
         errln!("hook relay: {line}");
     }
+    if let Some(note) = &unknown {
+        errln!("{note}");
+    }
     if let Some(stdout) = &reply.stdout {
         println_exact(&serde_json::to_string(stdout)?);
     }
     Ok(ExitCode::from(reply.exit_code))
+}
+
+/// What the relay says of an event this version does not know.
+fn unknown_event_note(event: &Event) -> String {
+    format!(
+        "hook relay: {event} is an event hook {} does not know (a newer agent's): its relay hooks ran, and a block from any of them is answered with exit 2, which the agent applies where it can; upgrade hook to read the event's own fields",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// The relay hooks, of any event, that will not run until trusted (new or changed since they

@@ -17,8 +17,9 @@ macro_rules! events {
         /// A lifecycle event name.
         ///
         /// The union of the events of all three dialects. A name none of them knows (a newer
-        /// agent's) is kept as [`Event::Other`], never rejected: it loads with a warning and is
-        /// treated as an event that cannot block.
+        /// agent's) is kept as [`Event::Other`], never rejected: it loads with a warning, and a
+        /// block on it is read in any known shape and answered as exit 2, which the agent
+        /// applies where it can ([`BlockEffect::Unknown`]).
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Event {
@@ -133,6 +134,13 @@ pub enum BlockEffect {
     Feedback,
     /// Any non-zero exit fails the action, not just exit 2 (verboo `WorktreeCreate`).
     AnyNonZeroExit,
+    /// The dialect does not know the event (a newer agent's): what a block does there cannot
+    /// be known, so a block is kept rather than dropped. Exit 2, a top-level
+    /// `decision: "block"`, a `permissionDecision: "deny"` or a `decision.behavior: "deny"` is
+    /// read as a block, and the answer to the agent is exit 2 with the reason on stderr, which
+    /// every event of Claude Code and Codex reads as "block where you can". A guard in front
+    /// of the next agent release therefore never fails open on an event it has not heard of.
+    Unknown,
 }
 
 impl BlockEffect {
@@ -156,7 +164,8 @@ impl Event {
             .collect()
     }
 
-    /// What a block does on this event in `dialect`. Unknown events cannot block.
+    /// What a block does on this event in `dialect`; [`BlockEffect::Unknown`] on an event the
+    /// dialect does not know.
     pub fn block_effect(&self, dialect: Dialect) -> BlockEffect {
         dialect.rules().block_effect(self)
     }
@@ -308,7 +317,8 @@ mod tests {
         let event = Event::from_name("PreModelRequest");
         assert_eq!(event, Event::Other("PreModelRequest".into()));
         assert_eq!(event.as_str(), "PreModelRequest");
-        assert_eq!(event.block_effect(Dialect::Verboo), BlockEffect::Cannot);
+        assert_eq!(event.block_effect(Dialect::Verboo), BlockEffect::Unknown);
+        assert!(event.block_effect(Dialect::Verboo).can_block());
         assert!(!Event::from_name("pretooluse").is_known_in(Dialect::Wuu));
     }
 

@@ -48,7 +48,7 @@ use serde_json::Value;
 use crate::dialect::{ContinueFalse, FieldCase, PlainText};
 use crate::output::{self, ApproveOrBlock, ElicitationAction, OutputFields, PermissionBehavior};
 use crate::validate::OutputIssue;
-use crate::{Decision, Dialect, Event, RunStatus};
+use crate::{BlockEffect, Decision, Dialect, Event, RunStatus};
 
 /// The result of one hook run, ready to be combined with the others of the event.
 ///
@@ -315,9 +315,17 @@ fn read_stdout(dialect: Dialect, event: &Event, stdout: &[u8]) -> HandlerResult 
             PlainText::Json => {}
         }
     }
+    let unknown = rules.block_effect(event) == BlockEffect::Unknown;
     let fields = parse_object(trimmed)
         .map_err(|what| Failure::NotJson { what })
-        .and_then(|value| (rules.read_output)(event, value));
+        .and_then(|value| {
+            if unknown {
+                // No schema of this event: a block in any known shape is kept.
+                Ok((output::read_unknown(&value), Vec::new()))
+            } else {
+                (rules.read_output)(event, value)
+            }
+        });
     match fields {
         Ok((fields, warnings)) => judge(dialect, event, fields, warnings),
         Err(failure) => HandlerResult::Failed(failure),

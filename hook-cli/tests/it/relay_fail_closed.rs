@@ -497,3 +497,110 @@ fn session_start_announces_relay_hooks_that_will_not_run() {
         "{message}"
     );
 }
+
+/// An event a newer agent sends and this engine does not know: its relay hooks still run, and
+/// a hook that blocks it (exit 2, or a block in any known JSON shape) makes the relay answer
+/// exit 2 with the reason, never "nothing"; a hook that does not block lets it go, saying the
+/// event is unknown.
+#[test]
+fn a_made_up_event_is_blocked_when_a_relay_hook_blocks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let event = Event::from_name("PreTeleport");
+    let cwd = project.display().to_string();
+    let input = json!({"hook_event_name": "PreTeleport", "session_id": "s", "cwd": cwd,
+        "transcript_path": "/dev/null", "destination": "mars"});
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        (
+            "exit 2",
+            "cat > /dev/null; echo 'not to mars' >&2; exit 2",
+            Some("not to mars"),
+        ),
+        (
+            "decision block",
+            r#"cat > /dev/null; echo '{"decision":"block","reason":"not to mars"}'"#,
+            Some("not to mars"),
+        ),
+        (
+            "permissionDecision deny",
+            r#"cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreTeleport","permissionDecision":"deny","permissionDecisionReason":"not to mars"}}'"#,
+            Some("not to mars"),
+        ),
+        (
+            "decision.behavior deny",
+            r#"cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreTeleport","decision":{"behavior":"deny","message":"not to mars"}}}'"#,
+            Some("not to mars"),
+        ),
+        ("exit 0", "cat > /dev/null; exit 0", None),
+        ("exit 1", "cat > /dev/null; echo oops >&2; exit 1", None),
+    ];
+    for (name, command, blocks) in cases {
+        let home = dir.path().join(format!("home-{}", name.replace(' ', "-")));
+        std::fs::create_dir_all(home.join("hook-relay")).unwrap();
+        let settings = json!({"hooks": {"PreTeleport": [{"hooks": [
+            {"type": "command", "command": command}]}]}});
+        std::fs::write(home.join("hook-relay/settings.json"), settings.to_string()).unwrap();
+        let out = relay(
+            Dialect::Verboo,
+            &home,
+            &project,
+            &event,
+            input.to_string().as_bytes(),
+        );
+        let what = format!(
+            "{name}: exit {:?}\nstdout {}\nstderr {}",
+            out.status.code(),
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("PreTeleport is an event hook"), "{what}");
+        match blocks {
+            Some(reason) => {
+                assert_eq!(out.status.code(), Some(2), "{what}");
+                let at = stderr.find(&format!("hook relay: {reason}")).expect(&what);
+                assert!(
+                    at < stderr.find("PreTeleport is an event").unwrap(),
+                    "{what}"
+                );
+                assert!(out.stdout.is_empty(), "{what}");
+            }
+            None => {
+                assert_eq!(out.status.code(), Some(0), "{what}");
+                let stdout: Value = serde_json::from_slice(&out.stdout).unwrap();
+                let message = stdout["systemMessage"].as_str().unwrap_or_default();
+                assert!(message.contains("does not know"), "{what}");
+            }
+        }
+    }
+}
+
+/// An entry whose `--event` is a typo (`pretooluse`) and the `PreToolUse` event it receives
+/// disagree: the relay answers as the event that can block, a block with the reason.
+#[test]
+fn an_entry_whose_event_is_a_typo_blocks_a_pre_tool_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = verboo_home(
+        dir.path(),
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "cat > /dev/null"}]}]}),
+    );
+    let bytes = event_bytes(Dialect::Verboo, &Event::PreToolUse, &project, None);
+    let out = relay(
+        Dialect::Verboo,
+        &home,
+        &project,
+        &Event::from_name("pretooluse"),
+        &bytes,
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        is_block(&agent_reads(Dialect::Verboo, &Event::PreToolUse, &out)),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pretooluse"), "{stderr}");
+    assert!(stderr.contains("PreToolUse"), "{stderr}");
+}

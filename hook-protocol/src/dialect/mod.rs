@@ -463,12 +463,13 @@ impl DialectRules {
         self.transcript_and_model_always
     }
 
-    /// What a block does on `event` in this dialect; unknown events cannot block.
+    /// What a block does on `event` in this dialect; [`BlockEffect::Unknown`] on an event it
+    /// does not know (a block there is kept, never dropped).
     pub fn block_effect(&self, event: &Event) -> BlockEffect {
         if self.knows(event) {
             (self.block_effect)(event)
         } else {
-            BlockEffect::Cannot
+            BlockEffect::Unknown
         }
     }
 

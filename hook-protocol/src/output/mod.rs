@@ -187,3 +187,39 @@ pub(crate) fn read_typed<T: serde::de::DeserializeOwned>(value: Value) -> Result
         message: error.inner().to_string(),
     })
 }
+
+/// Reads the output of a hook on an event its dialect does not know (a newer agent's), where
+/// no schema says which fields there are: every field any known event defines is taken where it
+/// has the expected type (camelCase, as verboo and lime spell it; `decision` and `reason` are
+/// spelled alike in wuu), and anything else is left out. A block in any known shape is kept:
+/// `decision: "block"`, `hookSpecificOutput.permissionDecision: "deny"` and
+/// `hookSpecificOutput.decision.behavior: "deny"` (see [`crate::BlockEffect::Unknown`]).
+pub fn read_unknown(value: &Value) -> OutputFields {
+    fn text(object: Option<&Value>, key: &str) -> Option<String> {
+        object?.get(key)?.as_str().map(str::to_owned)
+    }
+    fn typed<T: serde::de::DeserializeOwned>(object: Option<&Value>, key: &str) -> Option<T> {
+        serde_json::from_value(object?.get(key)?.clone()).ok()
+    }
+    let top = Some(value);
+    let specific = value
+        .get("hookSpecificOutput")
+        .filter(|s| s.is_object())
+        .or_else(|| value.get("hook_specific_output").filter(|s| s.is_object()));
+    OutputFields {
+        continue_: typed(top, "continue"),
+        stop_reason: text(top, "stopReason"),
+        suppress_output: typed(top, "suppressOutput"),
+        system_message: text(top, "systemMessage"),
+        decision: typed(top, "decision"),
+        reason: text(top, "reason"),
+        permission_decision: typed(specific, "permissionDecision"),
+        permission_decision_reason: text(specific, "permissionDecisionReason"),
+        updated_input: None,
+        additional_context: text(specific, "additionalContext"),
+        updated_mcp_tool_output: None,
+        permission_request: typed(specific, "decision"),
+        elicitation_action: None,
+        elicitation_content: None,
+    }
+}

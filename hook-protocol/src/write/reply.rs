@@ -37,8 +37,18 @@ struct Allowed {
 impl Allowed {
     fn of(dialect: Dialect, event: &Event) -> Allowed {
         let Some(schema) = crate::schema::schema(dialect, event, SchemaKind::Output) else {
+            // An event the dialect does not know has no schema: where the agent takes fields
+            // it does not define (verboo, as Claude Code), the common fields every event has
+            // are given; a block goes by exit code 2 (`BlockEffect::Unknown`).
+            let top = if dialect.rules().strict_output() {
+                Vec::new()
+            } else {
+                ["systemMessage", "continue", "stopReason"]
+                    .map(str::to_owned)
+                    .to_vec()
+            };
             return Allowed {
-                top: Vec::new(),
+                top,
                 specific: Vec::new(),
             };
         };

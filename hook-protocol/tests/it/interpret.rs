@@ -941,13 +941,37 @@ fn non_utf8_output_is_never_a_decision() {
     );
 }
 
+/// An event the dialect does not know (a newer agent's) keeps a block in any known shape
+/// (`BlockEffect::Unknown`): what a block does there cannot be known, so it is never dropped.
 #[test]
-fn unknown_events_cannot_block() {
-    let event = Event::from_name("PreModelRequest");
+fn unknown_events_keep_a_block_in_any_known_shape() {
+    let event = Event::from_name("PreTeleport");
     for dialect in Dialect::ALL {
         let result = interpret(dialect, &event, Some(2), b"", b"x");
-        assert_ne!(result.status(), RunStatus::Blocked, "{dialect}");
+        assert_eq!(result.status(), RunStatus::Blocked, "{dialect}");
+        let result = interpret(dialect, &event, Some(1), b"", b"x");
+        assert_eq!(result.status(), RunStatus::Failed, "{dialect}");
+        let result = interpret(dialect, &event, Some(0), b"{}", b"");
+        assert_eq!(result.status(), RunStatus::Ok, "{dialect}");
     }
+    let shapes: [&[u8]; 3] = [
+        br#"{"decision":"block","reason":"no"}"#,
+        br#"{"hookSpecificOutput":{"hookEventName":"PreTeleport","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+        br#"{"hookSpecificOutput":{"hookEventName":"PreTeleport","decision":{"behavior":"deny","message":"no"}}}"#,
+    ];
+    for dialect in Dialect::ALL {
+        for stdout in shapes {
+            let result = interpret(dialect, &event, Some(0), stdout, b"");
+            let HandlerResult::Response(response) = &result else {
+                panic!("{dialect}: {result:?}")
+            };
+            assert_eq!(response.decision, Some(Decision::Block), "{dialect}");
+            assert_eq!(response.reason.as_deref(), Some("no"), "{dialect}");
+        }
+    }
+    // Known to another dialect only is unknown here too.
+    let interrupt = interpret(Verboo, &Event::Interrupt, Some(2), b"", b"x");
+    assert_eq!(interrupt.status(), RunStatus::Blocked);
 }
 
 /// The engine warns on a misspelt field wherever it is, naming the field probably meant (the
