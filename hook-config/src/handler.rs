@@ -48,6 +48,10 @@ pub struct HandlerConfig {
     /// Text the agent shows while the hook runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_message: Option<String>,
+    /// verboo `command`, `http` and `mcp_tool`: what a failure of the hook does (`onFailure`);
+    /// `None` when not written, which is [`OnFailure::Continue`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_failure: Option<OnFailure>,
     /// lime: maximum characters of additional context (0 turns the limit off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context_limit: Option<u64>,
@@ -83,6 +87,39 @@ pub struct HandlerConfig {
     pub library: Option<String>,
 }
 
+/// What a failure of a hook does (`onFailure`, Claude Code 2.1.332's field on `command`,
+/// `http` and `mcp_tool` handlers).
+///
+/// A failure is a hook that could not start (a missing script, a missing program, an
+/// unreachable URL or MCP server), timed out, exited with a code other than 0 or 2, or printed
+/// JSON the event's output refuses. With [`OnFailure::Block`] such a run counts as exit 2: the
+/// action the event guards is blocked, with the failure as the reason. It does not apply to
+/// async hooks, nor on `Stop`, `SubagentStop`, `TaskCompleted` and `TeammateIdle` (where a
+/// block keeps the agent working), nor on events that cannot block. The engine adds one case
+/// Claude Code cannot have: a hook skipped because it is not trusted, or changed since it was
+/// trusted, is a failure too (a guard that must never fail open does not run untrusted code
+/// either: it blocks and says what to trust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum OnFailure {
+    /// The failure is reported and the action goes ahead (the default).
+    Continue,
+    /// The failure blocks the action, as exit 2 would.
+    Block,
+}
+
+impl OnFailure {
+    /// The events on which `onFailure` is ignored: a block there keeps the agent working
+    /// instead of stopping it, so a failing hook would never let it stop.
+    pub const IGNORED_ON: &'static [Event] = &[
+        Event::Stop,
+        Event::SubagentStop,
+        Event::TaskCompleted,
+        Event::TeammateIdle,
+    ];
+}
+
 impl HandlerConfig {
     /// An empty configuration of `handler_type`.
     pub fn new(handler_type: HandlerType) -> Self {
@@ -97,6 +134,7 @@ impl HandlerConfig {
             async_rewake: false,
             continue_on_block: false,
             status_message: None,
+            on_failure: None,
             additional_context_limit: None,
             condition: None,
             url: None,

@@ -230,7 +230,9 @@ pub use fileread::{
     FileOwner, FileReadError, Links, MAX_FILE_BYTES, open_regular, read_capped, read_config_text,
 };
 pub use gate::{AllowAll, Gate, RefuseUntrusted, RunPlace};
-pub use handler::{Handler, HandlerConfig, Suppression, resolve_library, timeout_limits};
+pub use handler::{
+    Handler, HandlerConfig, OnFailure, Suppression, resolve_library, timeout_limits,
+};
 pub use load::{LoadError, Loaded, load};
 pub use matcher::{Matcher, MatcherError};
 pub use registry::{Broken, Registry};

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use hook_config::Handler;
-use hook_protocol::{Decision, Dialect, Event, HandlerType, Run, RunStatus, SkipReason};
+use hook_config::{Handler, OnFailure};
+use hook_protocol::{Decision, Dialect, Event, HandlerType, Response, Run, RunStatus, SkipReason};
 use serde_json::Value;
 
 use crate::background::AsyncResult;
@@ -132,9 +132,21 @@ impl Engine {
         futures::future::join_all(runs).await
     }
 
-    /// Runs one handler, or says why it does not run. `env_file` is verboo's `CLAUDE_ENV_FILE`
-    /// for command hooks of the events that get one.
+    /// Runs one handler, or says why it does not run, then applies its `onFailure`.
+    /// `env_file` is verboo's `CLAUDE_ENV_FILE` for command hooks of the events that get one.
     pub(crate) async fn run_handler(
+        &self,
+        event: &Event,
+        handler: &Handler,
+        value: &Payload,
+        env_file: Option<&Path>,
+    ) -> Finished {
+        let done = self.run_handler_once(event, handler, value, env_file).await;
+        on_failure(self.dialect(), event, handler, done)
+    }
+
+    /// [`Self::run_handler`] before `onFailure`.
+    async fn run_handler_once(
         &self,
         event: &Event,
         handler: &Handler,
@@ -262,6 +274,55 @@ impl Engine {
 
 /// Whether `handler` runs in the background on `event` (an `async` command handler where the
 /// dialect has async hooks).
+/// A handler whose `onFailure` is `block` and whose run failed (it could not start, timed out,
+/// exited other than 0 or 2, printed output the event refuses, or was skipped as untrusted,
+/// changed since trusted, or unsupported here) counts as exit 2: a block with the failure as
+/// its reason. Not for async hooks, nor on the events of [`OnFailure::IGNORED_ON`], nor on an
+/// event that cannot block. The run keeps its own status (`failed`, `timed_out`, `skipped`), so
+/// the journal and `hook stats` see a guard that fails; the outcome's decision is the block.
+pub(crate) fn on_failure(
+    dialect: Dialect,
+    event: &Event,
+    handler: &Handler,
+    mut done: Finished,
+) -> Finished {
+    if handler.config.on_failure != Some(OnFailure::Block)
+        || handler.config.is_async
+        || OnFailure::IGNORED_ON.contains(event)
+        || !event.block_effect(dialect).can_block()
+    {
+        return done;
+    }
+    let failed = match done.run.status {
+        RunStatus::Failed | RunStatus::TimedOut => true,
+        RunStatus::Skipped => matches!(
+            done.run.skip_reason,
+            Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Unsupported)
+        ),
+        _ => false,
+    };
+    if !failed {
+        return done;
+    }
+    let why = done
+        .run
+        .error
+        .clone()
+        .unwrap_or_else(|| format!("it ended {:?}", done.run.status));
+    let reason = format!(
+        "hook {} failed and its onFailure is \"block\", so this {event} is blocked: {why}",
+        handler.key
+    );
+    done.run
+        .warnings
+        .push("onFailure \"block\": the failure blocked the event".to_owned());
+    let mut response = Response::default();
+    response.decision = Some(Decision::Block);
+    response.reason = Some(reason);
+    done.response = Some(response);
+    done
+}
+
 pub(crate) fn runs_in_background(dialect: Dialect, event: &Event, handler: &Handler) -> bool {
     matches!(async_mode(dialect, event, handler), AsyncMode::Background)
 }

@@ -27,6 +27,7 @@ impl Reader<'_> {
         let mut matcher: Option<(String, Pos)> = None;
         let mut timeout: Option<(f64, Pos)> = None;
         let mut condition_pos = None;
+        let mut on_failure: Option<&Node> = None;
         for (key, value) in fields {
             let field = format!("{what}.{}", key.name);
             match key.name.as_str() {
@@ -38,6 +39,7 @@ impl Reader<'_> {
                 "commandWindows" => config.command_windows = self.string(value, &field),
                 "shell" => config.shell = self.string(value, &field),
                 "statusMessage" => config.status_message = self.string(value, &field),
+                "onFailure" => on_failure = Some(value),
                 "if" => {
                     config.condition = self.string(value, &field);
                     condition_pos = Some(value.pos);
@@ -101,6 +103,9 @@ impl Reader<'_> {
         };
         let handler = handler_type.and_then(|handler_type| {
             config.handler_type = handler_type;
+            if let Some(value) = on_failure {
+                config.on_failure = self.on_failure(value, handler_type, what);
+            }
             self.required_fields(&config, node.pos, what)?;
             if self.rules().skips_blank_command()
                 && handler_type == HandlerType::Command
@@ -153,6 +158,50 @@ impl Reader<'_> {
             return None;
         }
         handler
+    }
+
+    /// `onFailure`, as Claude Code reads it: `continue` or `block` on `command` and `http`
+    /// (anything else makes the handler invalid); on `mcp_tool` any value but `continue` reads
+    /// as `block`; on other handler types it has no effect (a warning).
+    fn on_failure(
+        &mut self,
+        value: &Node,
+        handler_type: HandlerType,
+        what: &str,
+    ) -> Option<OnFailure> {
+        let field = format!("{what}.onFailure");
+        let word = match &value.kind {
+            Kind::Str(word) => Some(word.as_str()),
+            _ => None,
+        };
+        match handler_type {
+            HandlerType::McpTool => Some(if word == Some("continue") {
+                OnFailure::Continue
+            } else {
+                OnFailure::Block
+            }),
+            HandlerType::Command | HandlerType::Http => match word {
+                Some("continue") => Some(OnFailure::Continue),
+                Some("block") => Some(OnFailure::Block),
+                _ => {
+                    self.error(
+                        value.pos,
+                        format!(
+                            "{field}: expected \"continue\" or \"block\", found {}",
+                            value.to_json()
+                        ),
+                    );
+                    None
+                }
+            },
+            other => {
+                self.warn(
+                    value.pos,
+                    format!("{field}: has no effect on {other} handlers (only command, http and mcp_tool): ignored"),
+                );
+                None
+            }
+        }
     }
 
     fn handler_type(

@@ -12,7 +12,7 @@ use hook_protocol::{
 };
 
 use crate::diagnostic::{Diagnostic, Pos};
-use crate::handler::{HandlerConfig, timeout_limits};
+use crate::handler::{HandlerConfig, OnFailure, timeout_limits};
 use crate::matcher::Matcher;
 use crate::node::{Key, Kind, Node};
 use crate::rule::PermissionRule;

@@ -14,6 +14,7 @@ mod hostile;
 mod http;
 mod journal;
 mod native;
+mod on_failure;
 mod parity;
 mod project_cannot_weaken;
 mod side_files;

@@ -58,6 +58,7 @@ pub(super) static RULES: DialectRules = DialectRules {
         "asyncRewake",
         "continueOnBlock",
         "statusMessage",
+        "onFailure",
         "if",
         "url",
         "headers",
