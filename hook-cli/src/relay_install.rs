@@ -205,6 +205,10 @@ pub(crate) struct Wanted {
     pub(crate) event: Event,
     pub(crate) matcher: Option<String>,
     pub(crate) timeout: u64,
+    /// `"onFailure": "block"` on the entry: where the agent reads it
+    /// ([`RelayAgent::on_failure`]) and the event can block (not on the events where Claude
+    /// Code ignores it), so that a relay that cannot answer blocks the event.
+    pub(crate) on_failure_block: bool,
 }
 
 /// The command of the relay entry of `event`; with the `--home` install was given, so the
@@ -310,10 +314,14 @@ pub(crate) fn wanted_entries(
             .chain(broken_here.then_some(agent.default_timeout))
             .max()
             .unwrap_or(agent.default_timeout);
+        let on_failure_block = agent.on_failure
+            && event.block_effect(dialect).can_block()
+            && !hook_config::OnFailure::IGNORED_ON.contains(event);
         wanted.push(Wanted {
             event: event.clone(),
             matcher,
             timeout: longest + TIMEOUT_MARGIN,
+            on_failure_block,
         });
     }
     wanted

@@ -18,6 +18,8 @@ pub(super) struct Found {
     pub(super) command: String,
     pub(super) matcher: Option<String>,
     pub(super) timeout: Option<String>,
+    /// `onFailure` as written (JSON only; Codex has none).
+    pub(super) on_failure: Option<String>,
 }
 
 /// An agent settings document being edited.
@@ -66,6 +68,7 @@ pub(super) fn sync_doc(
                     && &found.command == command
                     && found.matcher == w.matcher
                     && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+                    && (found.on_failure.as_deref() == Some("block")) == w.on_failure_block
             });
             if fits && kept.insert(found.event.clone()) {
                 continue;
@@ -190,6 +193,7 @@ impl Doc for JsonDoc {
                         command,
                         matcher: group.get("matcher").and_then(|m| m.as_str(&self.text)),
                         timeout: handler.get("timeout").map(|t| t.raw(&self.text).to_owned()),
+                        on_failure: handler.get("onFailure").and_then(|o| o.as_str(&self.text)),
                     });
                 }
             }
@@ -225,11 +229,15 @@ impl Doc for JsonDoc {
     }
 
     fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
-        let handler = New::Object(vec![
+        let mut fields = vec![
             ("type".to_owned(), New::string("command")),
             ("command".to_owned(), New::string(command)),
             ("timeout".to_owned(), New::Raw(wanted.timeout.to_string())),
-        ]);
+        ];
+        if wanted.on_failure_block {
+            fields.push(("onFailure".to_owned(), New::string("block")));
+        }
+        let handler = New::Object(fields);
         let mut group = Vec::new();
         if let Some(matcher) = &wanted.matcher {
             group.push(("matcher".to_owned(), New::string(matcher)));
@@ -348,6 +356,7 @@ impl Doc for TomlDoc {
                             .get("timeout")
                             .and_then(toml_edit::Item::as_integer)
                             .map(|t| t.to_string()),
+                        on_failure: None,
                     });
                 }
             }

@@ -123,6 +123,7 @@ pub(super) fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(St
             command: String::new(),
             matcher: None,
             timeout: None,
+            on_failure: None,
         };
         doc.remove(&found)?;
     }

@@ -948,7 +948,28 @@ fn the_installed_entries_are_valid_claude_code_settings() {
     home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
     let settings: Value =
         serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
-    let hooks = serde_json::json!({"hooks": settings["hooks"]});
+    // `onFailure` is Claude Code 2.1.332's (its settings schema has it on command hooks;
+    // 2.1.197 ignores it, measured); the community schema predates it, so it is checked here
+    // and taken out before the rest is validated against that schema.
+    let mut hooks = serde_json::json!({"hooks": settings["hooks"]});
+    let mut on_failure = Vec::new();
+    for (event, groups) in hooks["hooks"].as_object_mut().unwrap() {
+        for group in groups.as_array_mut().unwrap() {
+            for handler in group["hooks"].as_array_mut().unwrap() {
+                let value = handler.as_object_mut().unwrap().remove("onFailure");
+                on_failure.push((event.clone(), value));
+            }
+        }
+    }
+    assert_eq!(
+        on_failure,
+        [
+            ("Notification".to_owned(), None),
+            ("PreToolUse".to_owned(), Some("block".into())),
+            ("SessionStart".to_owned(), None),
+        ],
+        "a relay entry blocks where its event can block"
+    );
     let errors: Vec<String> = validator
         .iter_errors(&hooks)
         .map(|e| e.to_string())

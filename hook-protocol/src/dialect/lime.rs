@@ -132,6 +132,8 @@ pub(super) static RULES: DialectRules = DialectRules {
         ],
         session_event: &E::SessionStart,
         default_timeout: 600,
+        // Codex has no `onFailure`.
+        on_failure: false,
     }),
     env_file_events: &[],
     field_case: FieldCase::Camel,

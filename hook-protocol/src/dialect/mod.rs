@@ -577,6 +577,11 @@ pub struct RelayAgent {
     /// timeout is the largest of its hooks' (each defaulting to the dialect's own) plus a
     /// margin, and this where only `session_event` has an entry.
     pub default_timeout: u64,
+    /// Whether the agent reads `onFailure` on a command handler (Claude Code 2.1.332): the
+    /// relay's entries on events that can block then carry `"onFailure": "block"`, so that a
+    /// relay that crashes, is killed, times out or is missing blocks instead of letting the
+    /// event through (agents before it ignore the field).
+    pub on_failure: bool,
 }
 
 /// How handlers are written under an event.

@@ -93,6 +93,7 @@ pub(super) static RULES: DialectRules = DialectRules {
         events: EVENTS,
         session_event: &E::SessionStart,
         default_timeout: 600,
+        on_failure: true,
     }),
     env_file_events: &[E::SessionStart, E::Setup, E::CwdChanged, E::FileChanged],
     field_case: FieldCase::Camel,
