@@ -632,7 +632,10 @@ mod tests {
             panic!("the agent would not read it: {read:?} ({what})");
         };
         let read_decision = response.decision.unwrap_or(Decision::Continue);
-        if o.decision == Decision::Block {
+        // A skill's command cannot wait for approval: Claude Code reads `ask` and `defer` there
+        // as a block.
+        let waits = matches!(o.decision, Decision::Ask | Decision::Defer);
+        if o.decision == Decision::Block || (o.event == Event::PreSkillShellCommand && waits) {
             assert_eq!(read_decision, Decision::Block, "{what}");
         } else if read_decision != Decision::Continue
             && !(o.stop && read_decision == Decision::Block)

@@ -46,9 +46,15 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     let mut contexts: Vec<HookContext> = Vec::new();
     let mut failures: Vec<String> = Vec::new();
     let mut rewrite = None;
+    let mut classifier: Vec<String> = Vec::new();
 
     for Finished { run, response } in finished {
         if let Some(response) = response {
+            classifier.extend(response.classifier_context.filter(|c| !c.is_empty()));
+            outcome.suppress_original_prompt |= response.suppress_original_prompt;
+            if response.permission_display.is_some() {
+                outcome.permission_display = response.permission_display;
+            }
             if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
                 if rank(decision) > rank(winner) {
                     winner = decision;
@@ -110,6 +116,17 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
         texts.join("\n\n")
     });
     outcome.additional_contexts = contexts;
+    if !classifier.is_empty() {
+        let joined = classifier.join("\n\n");
+        let cut = hook_protocol::cut_utf16(&joined, hook_protocol::CLASSIFIER_CONTEXT_LIMIT);
+        if cut.len() < joined.len() {
+            outcome.system_messages.push(format!(
+                "classifierContext is over its {} UTF-16 units: it was cut",
+                hook_protocol::CLASSIFIER_CONTEXT_LIMIT
+            ));
+        }
+        outcome.classifier_context = Some(cut.to_owned());
+    }
     outcome.system_messages.extend(failures);
     outcome
 }

@@ -66,6 +66,8 @@ events! {
     MessageDisplay,
     /// Before a tool call runs.
     PreToolUse,
+    /// verboo: before a skill's (or command's) inline shell command runs.
+    PreSkillShellCommand,
     /// A tool call asks for permission.
     PermissionRequest,
     /// verboo: a permission request was denied.
@@ -108,6 +110,10 @@ events! {
     PreCompact,
     /// After the conversation was compacted.
     PostCompact,
+    /// verboo: before the session's model is switched (`/model`, the picker, the SDK).
+    PreModelSwitch,
+    /// verboo: after the session's model was switched.
+    PostModelSwitch,
     /// verboo: an MCP server asks the user for input.
     Elicitation,
     /// verboo: the user answered an MCP elicitation.
@@ -179,6 +185,7 @@ impl Event {
         let tool_event = matches!(
             self,
             E::PreToolUse
+                | E::PreSkillShellCommand
                 | E::PermissionRequest
                 | E::PermissionDenied
                 | E::PostToolUse
@@ -217,6 +224,9 @@ pub enum MatchTarget {
     McpServerName,
     /// `reason` the session ended.
     EndReason,
+    /// `to_model`, the model switched to, without a `[1m]`-style context suffix (verboo
+    /// model-switch events: Claude Code matches the resolved model id).
+    ToModel,
     /// The event has no match value. wuu: a non-empty matcher never matches; verboo and lime:
     /// the matcher is ignored and every handler of the event runs.
     Nothing,
@@ -237,6 +247,7 @@ impl MatchTarget {
             MatchTarget::FileName => "file_path",
             MatchTarget::McpServerName => "mcp_server_name",
             MatchTarget::EndReason => "reason",
+            MatchTarget::ToModel => "to_model",
             MatchTarget::Nothing => return None,
         })
     }
@@ -249,9 +260,26 @@ impl MatchTarget {
                 let name = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
                 Cow::Borrowed(name)
             }
+            MatchTarget::ToModel => Cow::Borrowed(strip_context_suffix(raw)),
             _ => Cow::Borrowed(raw),
         })
     }
+}
+
+/// `model` without a trailing context-window suffix such as `[1m]` or `[2m]` (digits and a
+/// unit letter in brackets), as Claude Code strips it before matching a model-switch matcher.
+fn strip_context_suffix(model: &str) -> &str {
+    let Some(open) = model.rfind('[') else {
+        return model;
+    };
+    let inner = &model[open + 1..];
+    let Some(body) = inner.strip_suffix(']') else {
+        return model;
+    };
+    let unit_ok = body.len() >= 2
+        && body[..body.len() - 1].bytes().all(|b| b.is_ascii_digit())
+        && body.as_bytes()[body.len() - 1].is_ascii_alphabetic();
+    if unit_ok { &model[..open] } else { model }
 }
 
 impl fmt::Display for Event {
@@ -295,8 +323,8 @@ mod tests {
     fn event_counts_per_dialect() {
         assert_eq!(Dialect::Wuu.events().len(), 13);
         assert_eq!(Dialect::Lime.events().len(), 12);
-        assert_eq!(Dialect::Verboo.events().len(), 31);
-        assert_eq!(Event::KNOWN.len(), 32);
+        assert_eq!(Dialect::Verboo.events().len(), 34);
+        assert_eq!(Event::KNOWN.len(), 35);
     }
 
     #[test]

@@ -134,6 +134,12 @@ pub struct Response {
     pub updated_mcp_tool_output: Option<Value>,
     /// verboo elicitation events: the answer given.
     pub elicitation: Option<Elicitation>,
+    /// verboo `PostToolUse`: context for the agent's permission classifier.
+    pub classifier_context: Option<String>,
+    /// verboo prompt events: leave the original prompt out of a block's message.
+    pub suppress_original_prompt: bool,
+    /// verboo `PreToolUse`: an `ask`'s permission card for a desktop host, unread.
+    pub permission_display: Option<Value>,
     /// Output the hook gave that has no effect here, one sentence each.
     pub warnings: Vec<String>,
 }
@@ -548,6 +554,16 @@ fn judge(
             ignore("updatedMCPToolOutput");
         }
     }
+
+    if let Some(context) = fields.classifier_context {
+        if *event == Event::PostToolUse {
+            response.classifier_context = Some(context);
+        } else {
+            ignore("classifierContext");
+        }
+    }
+    response.suppress_original_prompt = fields.suppress_original_prompt == Some(true);
+    response.permission_display = fields.permission_display;
 
     response.warnings = warnings;
     HandlerResult::Response(response)

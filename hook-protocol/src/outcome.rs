@@ -382,6 +382,20 @@ pub struct Outcome {
     /// does; `None` when no hook wrote any.
     #[serde(default)]
     pub session_env: Option<String>,
+    /// verboo `PostToolUse`: context for the agent's automatic permission classifier, every
+    /// hook's joined by a blank line and cut to [`CLASSIFIER_CONTEXT_LIMIT`] UTF-16 code units
+    /// (Claude Code 2.1.332's shared budget); synchronous hooks only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classifier_context: Option<String>,
+    /// verboo prompt events: a hook asked that a block's message leave the original prompt
+    /// out (`suppressOriginalPrompt`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suppress_original_prompt: bool,
+    /// verboo `PreToolUse`: the words of an `ask`'s permission card for a desktop host
+    /// (`permissionDisplay`), from the last hook in configuration order that gave them;
+    /// carried unread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_display: Option<Value>,
     /// One entry per matching handler, in configuration order.
     pub runs: Vec<Run>,
 }
@@ -419,7 +433,26 @@ impl Outcome {
             stop_reason: None,
             system_messages: Vec::new(),
             session_env: None,
+            classifier_context: None,
+            suppress_original_prompt: false,
+            permission_display: None,
             runs: Vec::new(),
         }
     }
+}
+
+/// The most UTF-16 code units of [`Outcome::classifier_context`]: Claude Code 2.1.332's budget,
+/// shared by every hook of one tool call.
+pub const CLASSIFIER_CONTEXT_LIMIT: usize = 2000;
+
+/// `text` cut to at most `limit` UTF-16 code units, never inside a surrogate pair.
+pub fn cut_utf16(text: &str, limit: usize) -> &str {
+    let mut units = 0;
+    for (index, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > limit {
+            return &text[..index];
+        }
+    }
+    text
 }

@@ -52,9 +52,10 @@ macro_rules! tags {
 
 tags! {
     SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
-    MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
+    MessageDisplay, PreToolUse, PreSkillShellCommand, PermissionRequest, PermissionDenied, PostToolUse,
     PostToolUseFailure, PostToolBatch, Notification, SubagentStart, SubagentStop, TaskCreated,
     TaskCompleted, Stop, StopFailure, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded,
-    FileChanged, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, Elicitation,
+    FileChanged, WorktreeCreate, WorktreeRemove, PreCompact, PostCompact, PreModelSwitch,
+    PostModelSwitch, Elicitation,
     ElicitationResult, SessionEnd, Interrupt,
 }

@@ -75,7 +75,7 @@ fn schema_all_writes_the_committed_tree() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        format!("wrote 113 schemas under {}\n", dir.path().display())
+        format!("wrote 119 schemas under {}\n", dir.path().display())
     );
     let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-protocol/schemas");
     for name in [

@@ -705,6 +705,7 @@ fn named_match_target(event: &Event) -> MatchTarget {
         E::FileChanged => T::FileName,
         E::Elicitation | E::ElicitationResult => T::McpServerName,
         E::SessionEnd => T::EndReason,
+        E::PreModelSwitch | E::PostModelSwitch => T::ToModel,
         _ => T::Nothing,
     }
 }

@@ -3,7 +3,6 @@
 
 use serde_json::Value;
 
-use super::wuu::no_refinement;
 use super::{
     Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
     NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
@@ -115,7 +114,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     denied_permission_message: None,
     nonzero_exit,
     read_output,
-    refine_output: no_refinement,
+    refine_output,
     strict_output: false,
     write: WriteRules {
         form: OutputForm::Tagged,
@@ -136,6 +135,7 @@ const EVENTS: &[Event] = &[
     E::UserPromptExpansion,
     E::MessageDisplay,
     E::PreToolUse,
+    E::PreSkillShellCommand,
     E::PermissionRequest,
     E::PermissionDenied,
     E::PostToolUse,
@@ -157,6 +157,8 @@ const EVENTS: &[Event] = &[
     E::WorktreeRemove,
     E::PreCompact,
     E::PostCompact,
+    E::PreModelSwitch,
+    E::PostModelSwitch,
     E::Elicitation,
     E::ElicitationResult,
     E::SessionEnd,
@@ -168,6 +170,7 @@ fn block_effect(event: &Event) -> BlockEffect {
         E::UserPromptSubmit
         | E::UserPromptExpansion
         | E::PreToolUse
+        | E::PreSkillShellCommand
         | E::PermissionRequest
         | E::PostToolBatch
         | E::SubagentStop
@@ -177,6 +180,7 @@ fn block_effect(event: &Event) -> BlockEffect {
         | E::TeammateIdle
         | E::ConfigChange
         | E::PreCompact
+        | E::PreModelSwitch
         | E::Elicitation
         | E::ElicitationResult => BlockEffect::Blocks,
         E::PostToolUse | E::PostToolUseFailure => BlockEffect::Feedback,
@@ -202,11 +206,18 @@ fn plain_text(event: &Event) -> PlainText {
     }
 }
 
-/// Every event but the permission and elicitation answers, whose output is a decision.
+/// Every event but the permission and elicitation answers, whose output is a decision, and
+/// the events whose output has no `additionalContext` in Claude Code 2.1.332
+/// (`PreSkillShellCommand`, `PreModelSwitch`, `DirectoryAdded`).
 fn accepts_context(event: &Event) -> bool {
     !matches!(
         event,
-        E::PermissionRequest | E::Elicitation | E::ElicitationResult
+        E::PermissionRequest
+            | E::Elicitation
+            | E::ElicitationResult
+            | E::PreSkillShellCommand
+            | E::PreModelSwitch
+            | E::DirectoryAdded
     )
 }
 
@@ -219,6 +230,46 @@ fn read_output(event: &Event, value: Value) -> Read {
         output::verboo::read_output(event, value),
         warnings,
     )
+}
+
+/// What Claude Code 2.1.332 makes of a `PreSkillShellCommand` answer before it is judged: a
+/// skill's command cannot wait for approval nor run a rewrite, so `ask` and `defer` block
+/// (their reason, with why), and so does any `updatedInput` beside no block; the reason of a
+/// `deny` falls back to the top-level `reason`. Claude Code's own words.
+fn refine_output(
+    event: &Event,
+    fields: &mut output::OutputFields,
+    _warnings: &mut Vec<String>,
+) -> Option<HandlerResult> {
+    use output::{ApproveOrBlock, PermissionDecision as P};
+    if *event != E::PreSkillShellCommand {
+        return None;
+    }
+    let reason = fields
+        .permission_decision_reason
+        .clone()
+        .filter(|r| !r.is_empty())
+        .or_else(|| fields.reason.clone().filter(|r| !r.is_empty()));
+    const CANNOT_WAIT: &str = "the hook asked for approval, which a skill can't wait for";
+    match fields.permission_decision {
+        Some(P::Deny) => fields.permission_decision_reason = reason,
+        Some(P::Ask | P::Defer) => {
+            fields.permission_decision = Some(P::Deny);
+            fields.permission_decision_reason = Some(match reason {
+                Some(reason) => format!("{reason}; {CANNOT_WAIT}"),
+                None => CANNOT_WAIT.to_owned(),
+            });
+        }
+        _ if fields.updated_input.is_some() && fields.decision != Some(ApproveOrBlock::Block) => {
+            fields.permission_decision = Some(P::Deny);
+            fields.permission_decision_reason =
+                Some("the hook changed the command, which isn't supported here".to_owned());
+        }
+        _ => {}
+    }
+    // Never applied: it was read as a block above, or beside one.
+    fields.updated_input = None;
+    None
 }
 
 fn read_input(event: &Event, value: Value) -> Result<EventInput, InputError> {

@@ -69,12 +69,20 @@ pub fn example_input(
         MatchTarget::CommandName => Some("review"),
         MatchTarget::ErrorKind => Some("unknown"),
         MatchTarget::McpServerName => Some("example-server"),
+        MatchTarget::ToModel => Some("claude-sonnet-4-6"),
         MatchTarget::FileName | MatchTarget::ToolName | MatchTarget::Nothing => None,
     };
     if let (Some(value), Some(field)) = (match_value, event.match_target(dialect).field())
         && input.contains_key(field)
     {
         input.insert(field.into(), value.into());
+    }
+    if matches!(event, Event::PreModelSwitch | Event::PostModelSwitch) {
+        input.insert("from_model".into(), "claude-opus-4-6".into());
+        input.insert("source".into(), "command".into());
+    }
+    if *event == Event::PreSkillShellCommand {
+        input.insert("command_name".into(), "deploy".into());
     }
     if *event == Event::SubagentStart || *event == Event::SubagentStop {
         input.insert("agent_id".into(), "agent-1".into());

@@ -1,5 +1,5 @@
-//! verboo event inputs: verboo's 31 events (its full event set), following
-//! Claude Code's hook reference.
+//! verboo event inputs: verboo's 34 events (its full event set), following
+//! Claude Code 2.1.332's hook input schemas.
 //!
 //! Common to every event: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, and where
 //! they apply `permission_mode`, `agent_id` and `agent_type`.
@@ -59,6 +59,18 @@ event_inputs! {
         /// The session's model.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         model: Option<String>,
+        /// `resume`/`fork`: seconds since the resumed transcript's last assistant response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seconds_since_last_response: Option<f64>,
+        /// `resume`/`fork`: the tokens the first request sends again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context_tokens: Option<f64>,
+        /// `resume`/`fork`: the prompt cache has likely expired.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_cache_likely_expired: Option<bool>,
+        /// `resume`/`fork`: the estimated cost, in US dollars, of caching the context again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimated_cache_write_usd: Option<f64>,
     }
     /// Repository set-up or maintenance.
     Setup => SetupInput {
@@ -78,6 +90,10 @@ event_inputs! {
     UserPromptSubmit => UserPromptSubmitInput {
         /// The prompt text.
         prompt: String,
+        /// Who sent it: `user`, `sdk`, `system`, `loop_wakeup`, `schedule_wakeup` or
+        /// `poll_event` (Claude Code 2.1.332; absent from earlier versions).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
     }
     /// A command is being expanded into a prompt; a block stops it.
     UserPromptExpansion => UserPromptExpansionInput {
@@ -88,6 +104,9 @@ event_inputs! {
         /// The command's arguments.
         #[serde(default)]
         command_args: String,
+        /// Where the command comes from (a plugin, the project...).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command_source: Option<String>,
         /// The prompt the expansion produces.
         prompt: String,
     }
@@ -110,6 +129,28 @@ event_inputs! {
         tool_input: Value,
         /// The id of this tool call.
         tool_use_id: String,
+        /// The MCP server of an MCP tool: `{name, source}` (Claude Code 2.1.332).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<Value>,
+    }
+    /// Before a skill's (or command's) inline shell command runs; a block keeps it from
+    /// running (`deny`, and `ask`, `defer` or any `updatedInput`, which a skill cannot wait
+    /// for or apply).
+    PreSkillShellCommand => PreSkillShellCommandInput {
+        /// The shell tool that runs it: `Bash` or `PowerShell` (the match value).
+        tool_name: String,
+        /// `{"command": ...}`: the command as it would run, arguments filled in.
+        tool_input: Value,
+        /// Identifies this command (it names no tool call in the transcript).
+        tool_use_id: String,
+        /// The skill or command whose text holds the shell command.
+        command_name: String,
+        /// Where that skill or command comes from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command_source: Option<String>,
+        /// Who started the load: `user`, `claude` or `other`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invoked_by: Option<String>,
     }
     /// A tool call asks for permission; decided through the output.
     PermissionRequest => PermissionRequestInput {
@@ -120,6 +161,9 @@ event_inputs! {
         /// The permission rules the agent would offer the user.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         permission_suggestions: Option<Vec<Value>>,
+        /// The MCP server of an MCP tool: `{name, source}` (Claude Code 2.1.332).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<Value>,
     }
     /// A permission request was denied.
     PermissionDenied => PermissionDeniedInput {
@@ -131,6 +175,9 @@ event_inputs! {
         tool_use_id: String,
         /// Why it was denied.
         reason: String,
+        /// The MCP server of an MCP tool: `{name, source}` (Claude Code 2.1.332).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<Value>,
     }
     /// After a tool call succeeded; a block sends the reason to the model.
     PostToolUse => PostToolUseInput {
@@ -142,6 +189,9 @@ event_inputs! {
         tool_response: Value,
         /// The id of this tool call.
         tool_use_id: String,
+        /// The MCP server of an MCP tool: `{name, source}` (Claude Code 2.1.332).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<Value>,
     }
     /// After a tool call failed; a block sends the reason to the model.
     PostToolUseFailure => PostToolUseFailureInput {
@@ -156,6 +206,9 @@ event_inputs! {
         /// Whether the user interrupted the call.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         is_interrupt: Option<bool>,
+        /// The MCP server of an MCP tool: `{name, source}` (Claude Code 2.1.332).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mcp_server: Option<Value>,
     }
     /// After a batch of tool calls; a block stops the loop.
     PostToolBatch => PostToolBatchInput {
@@ -278,6 +331,64 @@ event_inputs! {
         trigger: String,
         /// The summary produced.
         compact_summary: String,
+    }
+    /// Before the session's model is switched; a block keeps the model (`deny`), `ask` asks
+    /// the user.
+    PreModelSwitch => PreModelSwitchInput {
+        /// The resolved model id the session ran before the switch.
+        from_model: String,
+        /// The resolved model id it runs after (the match value, without a `[1m]`-style
+        /// context suffix).
+        to_model: String,
+        /// What was asked for (an alias such as `opus`, a full id, or `null` for the default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        requested_model: Option<String>,
+        /// `command`, `picker` or `sdk`.
+        source: String,
+        /// Prompt tokens the next request sends again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context_tokens: Option<f64>,
+        /// Whether the current model's prompt cache is likely still warm.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_cache_warm: Option<bool>,
+        /// `5m` or `1h`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_ttl: Option<String>,
+        /// The estimated cost, in US dollars, of caching the context again on `to_model`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimated_cache_write_usd: Option<f64>,
+        /// `configured`, `catalog` or `default`: where that price came from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pricing: Option<String>,
+    }
+    /// After the session's model was switched; its `additionalContext` reaches the next
+    /// request.
+    PostModelSwitch => PostModelSwitchInput {
+        /// The resolved model id the session ran before the switch.
+        from_model: String,
+        /// The resolved model id it runs after (the match value, without a `[1m]`-style
+        /// context suffix).
+        to_model: String,
+        /// What was asked for (an alias such as `opus`, a full id, or `null` for the default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        requested_model: Option<String>,
+        /// `command`, `picker` or `sdk`, also `auto` and `resume`.
+        source: String,
+        /// Prompt tokens the next request sends again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        context_tokens: Option<f64>,
+        /// Whether the current model's prompt cache is likely still warm.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_cache_warm: Option<bool>,
+        /// `5m` or `1h`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_ttl: Option<String>,
+        /// The estimated cost, in US dollars, of caching the context again on `to_model`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        estimated_cache_write_usd: Option<f64>,
+        /// `configured`, `catalog` or `default`: where that price came from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pricing: Option<String>,
     }
     /// An MCP server asks the user for input; a block denies it.
     Elicitation => ElicitationInput {

@@ -131,6 +131,12 @@ pub struct OutputFields {
     pub elicitation_action: Option<ElicitationAction>,
     /// `hookSpecificOutput.content` of an elicitation.
     pub elicitation_content: Option<Value>,
+    /// `hookSpecificOutput.classifierContext` of a verboo `PostToolUse`.
+    pub classifier_context: Option<String>,
+    /// `hookSpecificOutput.suppressOriginalPrompt` of a verboo prompt event.
+    pub suppress_original_prompt: Option<bool>,
+    /// `hookSpecificOutput.permissionDisplay` of a verboo `PreToolUse`, unread.
+    pub permission_display: Option<Value>,
 }
 
 /// The `decision` object of a `PermissionRequest` output (verboo and lime).
@@ -221,5 +227,8 @@ pub fn read_unknown(value: &Value) -> OutputFields {
         permission_request: typed(specific, "decision"),
         elicitation_action: None,
         elicitation_content: None,
+        classifier_context: None,
+        suppress_original_prompt: None,
+        permission_display: None,
     }
 }

@@ -66,6 +66,90 @@ pub struct PreToolUseSpecific {
     /// Context for the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// The words of an `ask`'s permission card, for a desktop host that asked for them
+    /// (Claude Code 2.1.332, internal): carried to the agent unread; a value the agent cannot
+    /// read is dropped by it, not a failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_display: Option<Value>,
+}
+
+/// `hookSpecificOutput` of `PreSkillShellCommand`: the decisions of `PreToolUse`, where
+/// `deny`, `ask`, `defer` and any `updatedInput` all keep the skill's command from running.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PreSkillShellCommandSpecific {
+    /// Must be `PreSkillShellCommand`.
+    pub hook_event_name: tag::PreSkillShellCommand,
+    /// `allow` adds nothing; `deny`, `ask` and `defer` keep the command from running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why; it goes to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// Never applied: any value keeps the command from running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+}
+
+/// The decisions a `PreModelSwitch` hook can take (no `defer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ModelSwitchDecision {
+    /// The switch goes ahead (without the agent's cache-miss confirmation).
+    Allow,
+    /// The switch is cancelled; the model stays.
+    Deny,
+    /// The user is asked to confirm (a headless session refuses instead).
+    Ask,
+}
+
+/// `hookSpecificOutput` of `PreModelSwitch`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PreModelSwitchSpecific {
+    /// Must be `PreModelSwitch`.
+    pub hook_event_name: tag::PreModelSwitch,
+    /// `allow`, `deny` or `ask`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<ModelSwitchDecision>,
+    /// Why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+}
+
+/// The `hookSpecificOutput` of an event that has none (`DirectoryAdded`): Claude Code refuses
+/// a whole output that carries one, its `systemMessage` included, so reading one fails.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub enum NoSpecific {}
+
+impl<'de> Deserialize<'de> for NoSpecific {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(serde::de::Error::custom(
+            "this event takes no hookSpecificOutput: Claude Code refuses the whole output; use systemMessage alone",
+        ))
+    }
+}
+
+#[cfg(feature = "schema")]
+impl JsonSchema for NoSpecific {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NoSpecific".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::from(false)
+    }
 }
 
 /// `hookSpecificOutput` of `PermissionRequest`.
@@ -99,6 +183,28 @@ pub struct PostToolUseSpecific {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_mcp_tool_output: Option<Value>,
+    /// Context shown to the agent's automatic permission classifier beside the call's result
+    /// (Claude Code 2.1.332): at most 2,000 UTF-16 code units across the call's hooks,
+    /// synchronous hooks only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classifier_context: Option<String>,
+}
+
+/// `hookSpecificOutput` of `UserPromptSubmit` and `UserPromptExpansion`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PromptSpecific<T> {
+    /// Must be the event.
+    pub hook_event_name: T,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// With a block, the original prompt is left out of the block message (Claude Code
+    /// 2.1.332).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppress_original_prompt: Option<bool>,
 }
 
 /// `hookSpecificOutput` of `Elicitation` and `ElicitationResult`.
@@ -155,6 +261,40 @@ impl Specific for PreToolUseSpecific {
         fields.permission_decision_reason = self.permission_decision_reason;
         fields.updated_input = self.updated_input;
         fields.additional_context = self.additional_context;
+        fields.permission_display = self.permission_display;
+    }
+}
+
+impl Specific for PreSkillShellCommandSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.permission_decision = self.permission_decision;
+        fields.permission_decision_reason = self.permission_decision_reason;
+        fields.updated_input = self.updated_input;
+    }
+}
+
+impl Specific for PreModelSwitchSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        use super::PermissionDecision as P;
+        fields.permission_decision = self.permission_decision.map(|d| match d {
+            ModelSwitchDecision::Allow => P::Allow,
+            ModelSwitchDecision::Deny => P::Deny,
+            ModelSwitchDecision::Ask => P::Ask,
+        });
+        fields.permission_decision_reason = self.permission_decision_reason;
+    }
+}
+
+impl Specific for NoSpecific {
+    fn merge_into(self, _: &mut OutputFields) {
+        match self {}
+    }
+}
+
+impl<T: DeserializeOwned + super::SchemaType> Specific for PromptSpecific<T> {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+        fields.suppress_original_prompt = self.suppress_original_prompt;
     }
 }
 
@@ -168,6 +308,7 @@ impl Specific for PostToolUseSpecific {
     fn merge_into(self, fields: &mut OutputFields) {
         fields.additional_context = self.additional_context;
         fields.updated_mcp_tool_output = self.updated_mcp_tool_output;
+        fields.classifier_context = self.classifier_context;
     }
 }
 
@@ -204,6 +345,15 @@ pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V:
         ($($name:ident),*) => {
             match event {
                 E::PreToolUse => visitor.visit::<PreToolUseSpecific>(),
+                E::PreSkillShellCommand => visitor.visit::<PreSkillShellCommandSpecific>(),
+                E::PreModelSwitch => visitor.visit::<PreModelSwitchSpecific>(),
+                E::DirectoryAdded => visitor.visit::<NoSpecific>(),
+                E::UserPromptSubmit => {
+                    visitor.visit::<PromptSpecific<tag::UserPromptSubmit>>()
+                }
+                E::UserPromptExpansion => {
+                    visitor.visit::<PromptSpecific<tag::UserPromptExpansion>>()
+                }
                 E::PermissionRequest => visitor.visit::<PermissionRequestSpecific>(),
                 E::PostToolUse => visitor.visit::<PostToolUseSpecific>(),
                 E::Elicitation => visitor.visit::<ElicitationSpecific<tag::Elicitation>>(),
@@ -219,8 +369,6 @@ pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V:
         SessionStart,
         Setup,
         InstructionsLoaded,
-        UserPromptSubmit,
-        UserPromptExpansion,
         MessageDisplay,
         PermissionDenied,
         PostToolUseFailure,
@@ -235,12 +383,12 @@ pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V:
         TeammateIdle,
         ConfigChange,
         CwdChanged,
-        DirectoryAdded,
         FileChanged,
         WorktreeCreate,
         WorktreeRemove,
         PreCompact,
         PostCompact,
+        PostModelSwitch,
         SessionEnd
     )
 }

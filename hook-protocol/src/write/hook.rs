@@ -125,6 +125,30 @@ fn tagged(
                 specific.insert("updatedInput".into(), Value::Object(input.clone()));
             }
         }
+        Event::PreModelSwitch => {
+            if answer.updated_input.is_some() {
+                return Err("the tool input can be rewritten on PreToolUse only");
+            }
+            let permission = match decision {
+                None | Some(Decision::Continue) => None,
+                Some(Decision::Allow) => Some("allow"),
+                Some(Decision::Block) => Some("deny"),
+                Some(Decision::Ask) => Some("ask"),
+                Some(Decision::Defer) => {
+                    return Err("PreModelSwitch has no `defer`: give no decision to let it go on");
+                }
+            };
+            if let Some(permission) = permission {
+                specific.insert("permissionDecision".into(), json!(permission));
+                let reason = match decision {
+                    Some(Decision::Block) => Some(block_reason(answer)),
+                    _ => answer.reason.clone(),
+                };
+                if let Some(reason) = reason {
+                    specific.insert("permissionDecisionReason".into(), json!(reason));
+                }
+            }
+        }
         Event::PermissionRequest => {
             if answer.updated_input.is_some() && decision != Some(Decision::Allow) {
                 return Err(

@@ -128,6 +128,31 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
         }
     }
 
+    // The fields the engine carries for the agent without acting on them itself.
+    let carried = [
+        (
+            "classifierContext",
+            outcome.classifier_context.clone().map(Value::from),
+        ),
+        (
+            "suppressOriginalPrompt",
+            outcome
+                .suppress_original_prompt
+                .then_some(Value::Bool(true)),
+        ),
+        ("permissionDisplay", outcome.permission_display.clone()),
+    ];
+    for (name, value) in carried {
+        let Some(value) = value else { continue };
+        if allowed.specific(name) {
+            specific.insert(name.into(), value);
+        } else {
+            notes.push(format!(
+                "{event} output has no `{name}`: the hooks' `{name}` was dropped"
+            ));
+        }
+    }
+
     match outcome.decision {
         Decision::Continue => {}
         decision => {
@@ -164,7 +189,9 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
     }
 
     if let Some(updated) = &outcome.updated_input {
-        if allowed.specific("updatedInput") {
+        // Only `PreToolUse` applies a rewrite (`PreSkillShellCommand` has the field, and reads
+        // any value as a block).
+        if allowed.specific("updatedInput") && *event == Event::PreToolUse {
             specific.insert("updatedInput".into(), updated.clone());
         } else if let Some(Value::Object(choice)) = specific.get_mut("decision") {
             choice.insert("updatedInput".into(), updated.clone());

@@ -1167,3 +1167,162 @@ fn lime_pre_tool_use_reads_the_specific_decision_before_the_legacy_one() {
         assert!(hook_protocol::validate_output(Lime, &event, refused.as_bytes()).is_err());
     }
 }
+
+/// Claude Code 2.1.332's new events as it reads them: a skill's inline command is kept from
+/// running by `deny`, `ask`, `defer` and any `updatedInput` (its own reasons); a model switch
+/// is denied, asked or allowed, and has no `defer`; `PostModelSwitch` context reaches the model;
+/// `DirectoryAdded` refuses a whole output that carries a `hookSpecificOutput`.
+#[test]
+fn claude_code_2_1_332_events() {
+    use Event::*;
+    let rows = vec![
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(2),
+            "",
+            "no curl",
+            Block("no curl"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no curl"}}"#,
+            "",
+            Block("no curl"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"reason":"top","hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny"}}"#,
+            "",
+            Block("top"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask","permissionDecisionReason":"check"}}"#,
+            "",
+            Block("check; the hook asked for approval, which a skill can't wait for"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"defer"}}"#,
+            "",
+            Block("the hook asked for approval, which a skill can't wait for"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow","updatedInput":{"command":"true"}}}"#,
+            "",
+            Block("the hook changed the command, which isn't supported here"),
+        ),
+        row(
+            Verboo,
+            PreSkillShellCommand,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow"}}"#,
+            "",
+            Decides(Decision::Allow),
+        ),
+        row(
+            Verboo,
+            PreModelSwitch,
+            Some(2),
+            "",
+            "keep opus",
+            Block("keep opus"),
+        ),
+        row(
+            Verboo,
+            PreModelSwitch,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"keep opus"}}"#,
+            "",
+            Block("keep opus"),
+        ),
+        row(
+            Verboo,
+            PreModelSwitch,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"ask"}}"#,
+            "",
+            Decides(Decision::Ask),
+        ),
+        row(
+            Verboo,
+            PreModelSwitch,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"defer"}}"#,
+            "",
+            Failed("/hookSpecificOutput/permissionDecision"),
+        ),
+        row(
+            Verboo,
+            PostModelSwitch,
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"now on sonnet"}}"#,
+            "",
+            Context("now on sonnet"),
+        ),
+        row(
+            Verboo,
+            PostModelSwitch,
+            Some(2),
+            "",
+            "x",
+            NonBlocking("cannot block"),
+        ),
+        row(
+            Verboo,
+            DirectoryAdded,
+            Some(0),
+            r#"{"systemMessage":"added","hookSpecificOutput":{"hookEventName":"DirectoryAdded","additionalContext":"x"}}"#,
+            "",
+            Failed("no hookSpecificOutput"),
+        ),
+        row(
+            Verboo,
+            DirectoryAdded,
+            Some(0),
+            r#"{"systemMessage":"added"}"#,
+            "",
+            Continue,
+        ),
+    ];
+    let failures: Vec<String> = rows.iter().filter_map(|row| check(row).err()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A model-switch matcher tests the resolved `to_model` without its `[1m]`-style suffix.
+#[test]
+fn model_switch_matchers_test_the_model_without_its_context_suffix() {
+    use hook_protocol::MatchTarget;
+    let target = Event::PreModelSwitch.match_target(Verboo);
+    assert_eq!(target, MatchTarget::ToModel);
+    assert_eq!(Event::PostModelSwitch.match_target(Verboo), target);
+    for (to_model, value) in [
+        ("claude-opus-4-6[1m]", "claude-opus-4-6"),
+        ("claude-sonnet-4-6[2m]", "claude-sonnet-4-6"),
+        ("claude-sonnet-4-6", "claude-sonnet-4-6"),
+        ("odd[model]", "odd[model]"),
+    ] {
+        let input = serde_json::json!({ "to_model": to_model });
+        assert_eq!(
+            target.value_in(&input).as_deref(),
+            Some(value),
+            "{to_model}"
+        );
+    }
+    assert_eq!(
+        Event::PreSkillShellCommand.match_target(Verboo),
+        MatchTarget::ToolName
+    );
+}

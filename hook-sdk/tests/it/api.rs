@@ -63,8 +63,12 @@ fn every_response_on_every_event_is_valid_output_or_a_clear_error() {
                     panic!("{case}: {:?}", run.interpreted());
                 };
                 assert!(read.warnings.is_empty(), "{case}: {:?}", read.warnings);
-                let permission =
-                    matches!(event, EventName::PreToolUse | EventName::PermissionRequest);
+                let permission = matches!(
+                    event,
+                    EventName::PreToolUse
+                        | EventName::PermissionRequest
+                        | EventName::PreModelSwitch
+                );
                 let lime_pre = dialect == Dialect::Lime && *event == EventName::PreToolUse;
                 let decision = match expected.decision {
                     Some(Decision::Allow) if !permission || dialect == Dialect::Wuu => None,
