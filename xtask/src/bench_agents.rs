@@ -89,8 +89,9 @@ fn options(args: &[&str]) -> Result<Options> {
 
 pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
     let options = options(args)?;
-    let npm = root.join("target/conformance/npm");
-    install(&npm)?;
+    let versions = crate::conformance::Versions::newest()?;
+    let npm = versions.npm_dir(&root.join("target/conformance"));
+    install(&npm, &versions)?;
     let hook = crate::bench::release_hook(root)?;
     let bin = npm.join("node_modules/.bin");
     println!(

@@ -86,10 +86,15 @@ fn run(args: Vec<String>) -> Result<()> {
         ["package-files"] => package_files::run(&root()),
         ["bench", "cli"] => bench::cli(&root()),
         ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
-        ["conformance", agent] => conformance::run(&root(), agent, None),
-        ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix)),
+        ["conformance", "drift", rest @ ..] => conformance::drift::run(&root(), rest),
+        ["conformance", "--floor", agent] => conformance::run(&root(), agent, None, true),
+        ["conformance", "--floor", agent, prefix] => {
+            conformance::run(&root(), agent, Some(prefix), true)
+        }
+        ["conformance", agent] => conformance::run(&root(), agent, None, false),
+        ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask conformance codex|claude|all|relay [CASE-PREFIX] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }

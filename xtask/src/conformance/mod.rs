@@ -55,6 +55,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 mod cases;
+pub(crate) mod drift;
 pub(crate) mod server;
 
 use cases::{Case, Hook, Only, Permissions};
@@ -80,23 +81,88 @@ impl Agent {
             Self::Claude => "verboo",
         }
     }
-    fn title(self) -> &'static str {
+    fn title(self, versions: &Versions) -> String {
         match self {
-            Self::Codex => "Codex CLI 0.169 vs lime",
-            Self::Claude => "Claude Code 2.1 vs verboo",
+            Self::Codex => format!("Codex CLI {} vs lime", versions.codex),
+            Self::Claude => format!("Claude Code {} vs verboo", versions.claude),
         }
     }
 }
 
-/// Pinned packages: (npm spec, package folder, version prefix).
-const PACKAGES: [(&str, &str, &str); 2] = [
-    ("@openai/codex@0.169", "@openai/codex", "0.169."),
-    (
-        "@anthropic-ai/claude-code@2.1",
-        "@anthropic-ai/claude-code",
-        "2.1.",
-    ),
-];
+/// The npm packages of the agents.
+const CODEX_PACKAGE: &str = "@openai/codex";
+const CLAUDE_PACKAGE: &str = "@anthropic-ai/claude-code";
+
+/// The release of each agent a run is measured against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Versions {
+    pub(crate) claude: String,
+    pub(crate) codex: String,
+}
+
+impl Versions {
+    /// The oldest releases the engine is still checked against (`--floor`): the ones every
+    /// figure was measured on before Claude Code 2.1.332 and Codex 0.171.
+    pub(crate) fn floor() -> Versions {
+        Versions {
+            claude: "2.1.197".to_owned(),
+            codex: "0.169.1".to_owned(),
+        }
+    }
+
+    /// The newest release of each on the npm registry (`npm view PACKAGE version`).
+    pub(crate) fn newest() -> Result<Versions> {
+        let view = |package: &str| -> Result<String> {
+            let out = Command::new("npm")
+                .args(["view", package, "version"])
+                .output()
+                .context("running npm view (is Node.js installed?)")?;
+            let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            if !out.status.success() || version.is_empty() {
+                bail!(
+                    "npm view {package} version failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+            Ok(version)
+        };
+        Ok(Versions {
+            claude: view(CLAUDE_PACKAGE)?,
+            codex: view(CODEX_PACKAGE)?,
+        })
+    }
+
+    /// `--floor` or the newest releases.
+    pub(crate) fn chosen(floor: bool) -> Result<Versions> {
+        if floor {
+            Ok(Versions::floor())
+        } else {
+            Versions::newest()
+        }
+    }
+
+    /// The npm prefix these releases are installed under (one per pair, kept between runs).
+    pub(crate) fn npm_dir(&self, work: &Path) -> PathBuf {
+        work.join("npm")
+            .join(format!("claude-{}-codex-{}", self.claude, self.codex))
+    }
+
+    /// The packages, pinned: (npm spec, package folder, exact version).
+    fn packages(&self) -> [(String, &'static str, &str); 2] {
+        [
+            (
+                format!("{CODEX_PACKAGE}@{}", self.codex),
+                CODEX_PACKAGE,
+                self.codex.as_str(),
+            ),
+            (
+                format!("{CLAUDE_PACKAGE}@{}", self.claude),
+                CLAUDE_PACKAGE,
+                self.claude.as_str(),
+            ),
+        ]
+    }
+}
 
 /// Codex model metadata for the fake model with the freeform `apply_patch` tool (the fields
 /// Codex 0.169 requires in `model_catalog_json`).
@@ -112,8 +178,9 @@ const PATCH_MODEL_CATALOG: &str = r#"{"models":[{"slug":"gpt-5.1-codex","display
 /// How long one agent run may take before it is killed.
 const AGENT_DEADLINE: Duration = Duration::from_secs(90);
 
-/// Runs the suite; `which` is `codex`, `claude` or `all`.
-pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> {
+/// Runs the suite; `which` is `codex`, `claude`, `all` or `relay`; `floor` runs it against
+/// [`Versions::floor`] instead of the newest releases.
+pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -> Result<()> {
     let agents: Vec<Agent> = match which {
         "codex" => vec![Agent::Codex],
         "claude" => vec![Agent::Claude],
@@ -122,8 +189,19 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
     };
     let relay = which == "relay";
     let work = root.join("target/conformance");
-    let npm = work.join("npm");
-    install(&npm)?;
+    let versions = Versions::chosen(floor)?;
+    let npm = versions.npm_dir(&work);
+    install(&npm, &versions)?;
+    println!(
+        "Claude Code {} and Codex CLI {}{}",
+        versions.claude,
+        versions.codex,
+        if floor {
+            " (the floor)"
+        } else {
+            " (the newest releases)"
+        }
+    );
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
         .args(["build", "--quiet", "-p", "hook-cli"])
         .current_dir(root)
@@ -163,7 +241,7 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
             .count();
         println!(
             "{}{}: {agreed}/{} cases agree, {deliberate} deliberate differences, {} disagreements",
-            agent.title(),
+            agent.title(&versions),
             if relay { " through hook relay" } else { "" },
             rows.len(),
             rows.len() - agreed - deliberate
@@ -193,7 +271,7 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>) -> Result<()> 
         return Ok(());
     }
     if filter.is_none() {
-        fs::write(root.join("CONFORMANCE.md"), report(&sections))
+        fs::write(root.join("CONFORMANCE.md"), report(&sections, &versions))
             .context("writing CONFORMANCE.md")?;
         println!("wrote CONFORMANCE.md");
     }
@@ -227,28 +305,30 @@ pub(crate) fn claude_command(bin: &Path, port: u16) -> Command {
     command
 }
 
-/// Installs the pinned agents unless the cache already has them.
-pub(crate) fn install(npm: &Path) -> Result<()> {
-    let current = PACKAGES.iter().all(|(_, folder, prefix)| {
+/// Installs the agents of `versions` unless the cache already has them.
+pub(crate) fn install(npm: &Path, versions: &Versions) -> Result<()> {
+    let packages = versions.packages();
+    let current = packages.iter().all(|(_, folder, version)| {
         let manifest = npm.join("node_modules").join(folder).join("package.json");
         fs::read_to_string(manifest)
             .ok()
             .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-            .is_some_and(|m| m["version"].as_str().is_some_and(|v| v.starts_with(prefix)))
+            .is_some_and(|m| m["version"].as_str() == Some(*version))
     });
     if current {
         return Ok(());
     }
     fs::create_dir_all(npm)?;
+    let specs: Vec<&str> = packages.iter().map(|p| p.0.as_str()).collect();
     println!(
         "installing {} with npm into {}",
-        PACKAGES.map(|p| p.0).join(" "),
+        specs.join(" "),
         npm.display()
     );
     let status = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--prefix"])
         .arg(npm)
-        .args(PACKAGES.map(|p| p.0))
+        .args(&specs)
         .status()
         .context("running npm (is Node.js installed?)")?;
     if !status.success() {
@@ -1519,10 +1599,12 @@ fn copy_fixtures(root: &Path, agent: Agent, work: &Path, rows: &[Row]) -> Result
     Ok(())
 }
 
-fn report(sections: &[(Agent, Vec<Row>)]) -> String {
-    let mut text = String::from(
+fn report(sections: &[(Agent, Vec<Row>)], versions: &Versions) -> String {
+    let mut text = format!(
         "# Conformance against the real agents\n\n\
-         Generated by `cargo xtask conformance all`; do not edit. Each case configures command hooks in \
+         Generated by `cargo xtask conformance all` against the newest releases on the npm \
+         registry when it ran: **Claude Code {}** and **Codex CLI {}** (`cargo xtask conformance \
+         --floor all` runs the floor, Claude Code {} and Codex CLI {}); do not edit. Each case configures command hooks in \
          the agent's own files, runs the real agent against a fake model server that scripts one \
          `touch MARKER` tool call, records what happened (did the command run, what reached the model, \
          how many model turns, which hooks ran), then feeds the exact stdin each hook got to \
@@ -1543,6 +1625,10 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
          The engine's prediction for it is the embedder contract: what reached the model stays in \
          the history, a dropped prompt's `additional_context` is given on the next turn, \
          `session_env` is sourced before every later Bash command.\n\n",
+        versions.claude,
+        versions.codex,
+        Versions::floor().claude,
+        Versions::floor().codex,
     );
     for (agent, rows) in sections {
         let agreed = rows.iter().filter(|r| r.agree).count();
@@ -1553,7 +1639,7 @@ fn report(sections: &[(Agent, Vec<Row>)]) -> String {
         let _ = writeln!(
             text,
             "## {}\n\n{agreed} of {} cases agree; {deliberate} deliberate differences; {} disagreements.\n",
-            agent.title(),
+            agent.title(versions),
             rows.len(),
             rows.len() - agreed - deliberate
         );
