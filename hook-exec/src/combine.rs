@@ -28,6 +28,7 @@
 
 use hook_protocol::interpret::rank;
 use hook_protocol::{Decision, Dialect, Event, HookContext, Outcome, Response, Run, RunStatus};
+use serde_json::Value;
 
 /// One handler's part of an event: its `runs` entry and, if it ran and was read, its response.
 #[derive(Debug, Clone)]
@@ -54,6 +55,21 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
             outcome.suppress_original_prompt |= response.suppress_original_prompt;
             if response.permission_display.is_some() {
                 outcome.permission_display = response.permission_display;
+            }
+            for (name, value) in response.carried {
+                match (outcome.carried.get_mut(&name), value) {
+                    // Every hook's paths are watched.
+                    (Some(Value::Array(paths)), Value::Array(more)) if name == "watchPaths" => {
+                        for path in more {
+                            if !paths.contains(&path) {
+                                paths.push(path);
+                            }
+                        }
+                    }
+                    (_, value) => {
+                        outcome.carried.insert(name, value);
+                    }
+                }
             }
             if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
                 if rank(decision) > rank(winner) {

@@ -140,6 +140,9 @@ pub struct Response {
     pub suppress_original_prompt: bool,
     /// verboo `PreToolUse`: an `ask`'s permission card for a desktop host, unread.
     pub permission_display: Option<Value>,
+    /// Fields carried to the agent without the engine acting on them, by name
+    /// ([`OutputFields::carried`](crate::output::OutputFields::carried)).
+    pub carried: std::collections::BTreeMap<String, Value>,
     /// Output the hook gave that has no effect here, one sentence each.
     pub warnings: Vec<String>,
 }
@@ -564,6 +567,7 @@ fn judge(
     }
     response.suppress_original_prompt = fields.suppress_original_prompt == Some(true);
     response.permission_display = fields.permission_display;
+    response.carried = fields.carried;
 
     response.warnings = warnings;
     HandlerResult::Response(response)

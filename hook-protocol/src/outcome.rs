@@ -396,6 +396,13 @@ pub struct Outcome {
     /// carried unread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission_display: Option<Value>,
+    /// verboo: output fields the engine carries to the agent without acting on them, by their
+    /// name in the output (`terminalSequence`, `sessionTitle`, `initialUserMessage`,
+    /// `reloadSkills`, `watchPaths`, `displayContent`, `retry`, `worktreePath`,
+    /// `updatedToolOutput`): the last hook in configuration order that gave one wins, but
+    /// `watchPaths`, whose lists are joined.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub carried: std::collections::BTreeMap<String, Value>,
     /// One entry per matching handler, in configuration order.
     pub runs: Vec<Run>,
 }
@@ -436,6 +443,7 @@ impl Outcome {
             classifier_context: None,
             suppress_original_prompt: false,
             permission_display: None,
+            carried: std::collections::BTreeMap::new(),
             runs: Vec::new(),
         }
     }

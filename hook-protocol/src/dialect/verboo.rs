@@ -206,18 +206,27 @@ fn plain_text(event: &Event) -> PlainText {
     }
 }
 
-/// Every event but the permission and elicitation answers, whose output is a decision, and
-/// the events whose output has no `additionalContext` in Claude Code 2.1.332
-/// (`PreSkillShellCommand`, `PreModelSwitch`, `DirectoryAdded`).
+/// The events whose `hookSpecificOutput` has `additionalContext` in Claude Code 2.1.332 (its
+/// embedded output schema; `cargo xtask conformance drift` checks it). The others have a
+/// decision instead (permissions, elicitations, model switches, a skill's command), other
+/// fields (`watchPaths`, `displayContent`, `retry`, `worktreePath`), or no
+/// `hookSpecificOutput` at all.
 fn accepts_context(event: &Event) -> bool {
-    !matches!(
+    matches!(
         event,
-        E::PermissionRequest
-            | E::Elicitation
-            | E::ElicitationResult
-            | E::PreSkillShellCommand
-            | E::PreModelSwitch
-            | E::DirectoryAdded
+        E::SessionStart
+            | E::Setup
+            | E::UserPromptSubmit
+            | E::UserPromptExpansion
+            | E::PreToolUse
+            | E::PostToolUse
+            | E::PostToolUseFailure
+            | E::PostToolBatch
+            | E::Notification
+            | E::SubagentStart
+            | E::SubagentStop
+            | E::Stop
+            | E::PostModelSwitch
     )
 }
 

@@ -15,6 +15,8 @@ pub mod wuu;
 
 #[cfg(feature = "schema")]
 use schemars::JsonSchema;
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -137,6 +139,17 @@ pub struct OutputFields {
     pub suppress_original_prompt: Option<bool>,
     /// `hookSpecificOutput.permissionDisplay` of a verboo `PreToolUse`, unread.
     pub permission_display: Option<Value>,
+    /// Fields the engine carries to the agent without acting on them (verboo:
+    /// `terminalSequence`, `sessionTitle`, `watchPaths`, `updatedToolOutput`...), by their
+    /// name in the output, each already checked against its type.
+    pub carried: BTreeMap<String, Value>,
+}
+
+impl OutputFields {
+    /// Carries `value` under `name` (see [`OutputFields::carried`]).
+    pub(crate) fn carry(&mut self, name: &str, value: impl Into<Value>) {
+        self.carried.insert(name.to_owned(), value.into());
+    }
 }
 
 /// The `decision` object of a `PermissionRequest` output (verboo and lime).
@@ -230,5 +243,6 @@ pub fn read_unknown(value: &Value) -> OutputFields {
         classifier_context: None,
         suppress_original_prompt: None,
         permission_display: None,
+        carried: BTreeMap::new(),
     }
 }

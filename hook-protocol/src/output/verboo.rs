@@ -41,6 +41,10 @@ pub struct Output<S> {
     /// Why, for a block (it goes to the model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A terminal escape sequence (a desktop notification or title) for the agent to emit;
+    /// Claude Code 2.1.332 keeps only notification and title sequences. Carried, not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal_sequence: Option<String>,
     /// The event's own fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_specific_output: Option<S>,
@@ -188,9 +192,109 @@ pub struct PostToolUseSpecific {
     /// synchronous hooks only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub classifier_context: Option<String>,
+    /// Replaces the tool's output as the model reads it (Claude Code 2.1.332). Carried, not
+    /// applied by the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Value>,
 }
 
-/// `hookSpecificOutput` of `UserPromptSubmit` and `UserPromptExpansion`.
+/// `hookSpecificOutput` of `SessionStart`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct SessionStartSpecific {
+    /// Must be `SessionStart`.
+    pub hook_event_name: tag::SessionStart,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// A first user message for the session. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_user_message: Option<String>,
+    /// The session's title. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+    /// Absolute paths to watch for `FileChanged` hooks. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
+    /// Re-scan skills and commands after the session's start hooks. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reload_skills: Option<bool>,
+}
+
+/// `hookSpecificOutput` of `UserPromptSubmit`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UserPromptSubmitSpecific {
+    /// Must be `UserPromptSubmit`.
+    pub hook_event_name: tag::UserPromptSubmit,
+    /// Context for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// The session's title. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+    /// With a block, the original prompt is left out of the block message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppress_original_prompt: Option<bool>,
+}
+
+/// `hookSpecificOutput` of `CwdChanged` and `FileChanged`: more paths to watch (no context).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct WatchSpecific<T> {
+    /// Must be the event.
+    pub hook_event_name: T,
+    /// Absolute paths to watch for `FileChanged` hooks. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
+}
+
+/// `hookSpecificOutput` of `MessageDisplay` (no context).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct MessageDisplaySpecific {
+    /// Must be `MessageDisplay`.
+    pub hook_event_name: tag::MessageDisplay,
+    /// Text shown in place of the delta (the stored message is unchanged). Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_content: Option<String>,
+}
+
+/// `hookSpecificOutput` of `PermissionDenied` (no context).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PermissionDeniedSpecific {
+    /// Must be `PermissionDenied`.
+    pub hook_event_name: tag::PermissionDenied,
+    /// Let the model try the call again. Carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+}
+
+/// `hookSpecificOutput` of `WorktreeCreate` (no context).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct WorktreeCreateSpecific {
+    /// Must be `WorktreeCreate`.
+    pub hook_event_name: tag::WorktreeCreate,
+    /// The absolute path of the created worktree (command hooks may print it on stdout
+    /// instead). Carried.
+    pub worktree_path: String,
+}
+
+/// `hookSpecificOutput` of `UserPromptExpansion`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -309,6 +413,67 @@ impl Specific for PostToolUseSpecific {
         fields.additional_context = self.additional_context;
         fields.updated_mcp_tool_output = self.updated_mcp_tool_output;
         fields.classifier_context = self.classifier_context;
+        if let Some(output) = self.updated_tool_output {
+            fields.carry("updatedToolOutput", output);
+        }
+    }
+}
+
+impl Specific for SessionStartSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+        if let Some(message) = self.initial_user_message {
+            fields.carry("initialUserMessage", message);
+        }
+        if let Some(title) = self.session_title {
+            fields.carry("sessionTitle", title);
+        }
+        if let Some(paths) = self.watch_paths {
+            fields.carry("watchPaths", paths);
+        }
+        if let Some(reload) = self.reload_skills {
+            fields.carry("reloadSkills", reload);
+        }
+    }
+}
+
+impl Specific for UserPromptSubmitSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.additional_context = self.additional_context;
+        fields.suppress_original_prompt = self.suppress_original_prompt;
+        if let Some(title) = self.session_title {
+            fields.carry("sessionTitle", title);
+        }
+    }
+}
+
+impl<T: DeserializeOwned + super::SchemaType> Specific for WatchSpecific<T> {
+    fn merge_into(self, fields: &mut OutputFields) {
+        if let Some(paths) = self.watch_paths {
+            fields.carry("watchPaths", paths);
+        }
+    }
+}
+
+impl Specific for MessageDisplaySpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        if let Some(content) = self.display_content {
+            fields.carry("displayContent", content);
+        }
+    }
+}
+
+impl Specific for PermissionDeniedSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        if let Some(retry) = self.retry {
+            fields.carry("retry", retry);
+        }
+    }
+}
+
+impl Specific for WorktreeCreateSpecific {
+    fn merge_into(self, fields: &mut OutputFields) {
+        fields.carry("worktreePath", self.worktree_path);
     }
 }
 
@@ -347,10 +512,26 @@ pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V:
                 E::PreToolUse => visitor.visit::<PreToolUseSpecific>(),
                 E::PreSkillShellCommand => visitor.visit::<PreSkillShellCommandSpecific>(),
                 E::PreModelSwitch => visitor.visit::<PreModelSwitchSpecific>(),
-                E::DirectoryAdded => visitor.visit::<NoSpecific>(),
-                E::UserPromptSubmit => {
-                    visitor.visit::<PromptSpecific<tag::UserPromptSubmit>>()
-                }
+                // Claude Code 2.1.332 has no `hookSpecificOutput` for these: it refuses a whole
+                // output that carries one.
+                E::ConfigChange
+                | E::DirectoryAdded
+                | E::InstructionsLoaded
+                | E::PreCompact
+                | E::PostCompact
+                | E::SessionEnd
+                | E::StopFailure
+                | E::TaskCreated
+                | E::TaskCompleted
+                | E::TeammateIdle
+                | E::WorktreeRemove => visitor.visit::<NoSpecific>(),
+                E::SessionStart => visitor.visit::<SessionStartSpecific>(),
+                E::UserPromptSubmit => visitor.visit::<UserPromptSubmitSpecific>(),
+                E::CwdChanged => visitor.visit::<WatchSpecific<tag::CwdChanged>>(),
+                E::FileChanged => visitor.visit::<WatchSpecific<tag::FileChanged>>(),
+                E::MessageDisplay => visitor.visit::<MessageDisplaySpecific>(),
+                E::PermissionDenied => visitor.visit::<PermissionDeniedSpecific>(),
+                E::WorktreeCreate => visitor.visit::<WorktreeCreateSpecific>(),
                 E::UserPromptExpansion => {
                     visitor.visit::<PromptSpecific<tag::UserPromptExpansion>>()
                 }
@@ -366,30 +547,14 @@ pub(crate) fn with_specific<V: SpecificVisitor>(event: &Event, visitor: V) -> V:
         };
     }
     context!(
-        SessionStart,
         Setup,
-        InstructionsLoaded,
-        MessageDisplay,
-        PermissionDenied,
         PostToolUseFailure,
         PostToolBatch,
         Notification,
         SubagentStart,
         SubagentStop,
-        TaskCreated,
-        TaskCompleted,
         Stop,
-        StopFailure,
-        TeammateIdle,
-        ConfigChange,
-        CwdChanged,
-        FileChanged,
-        WorktreeCreate,
-        WorktreeRemove,
-        PreCompact,
-        PostCompact,
-        PostModelSwitch,
-        SessionEnd
+        PostModelSwitch
     )
 }
 
@@ -401,6 +566,7 @@ pub const FIELDS: &[&str] = &[
     "systemMessage",
     "decision",
     "reason",
+    "terminalSequence",
     "hookSpecificOutput",
 ];
 
@@ -425,6 +591,9 @@ pub fn read_output(event: &Event, value: Value) -> Result<OutputFields, FieldErr
                 reason: output.reason,
                 ..OutputFields::default()
             };
+            if let Some(sequence) = output.terminal_sequence {
+                fields.carry("terminalSequence", sequence);
+            }
             if let Some(specific) = output.hook_specific_output {
                 specific.merge_into(&mut fields);
             }

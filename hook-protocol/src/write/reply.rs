@@ -142,10 +142,18 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
         ),
         ("permissionDisplay", outcome.permission_display.clone()),
     ];
+    let carried = carried.into_iter().chain(
+        outcome
+            .carried
+            .iter()
+            .map(|(name, value)| (name.as_str(), Some(value.clone()))),
+    );
     for (name, value) in carried {
         let Some(value) = value else { continue };
         if allowed.specific(name) {
             specific.insert(name.into(), value);
+        } else if allowed.top(name) {
+            top.insert(name.into(), value);
         } else {
             notes.push(format!(
                 "{event} output has no `{name}`: the hooks' `{name}` was dropped"

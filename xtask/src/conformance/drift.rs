@@ -511,14 +511,11 @@ fn kebab(pascal: &str) -> String {
 fn split_run(run: &str, words: &BTreeSet<&str>, firsts: &BTreeSet<&str>) -> Vec<String> {
     let mut events = Vec::new();
     let mut rest = run;
-    'events: loop {
-        let Some(first) = firsts
-            .iter()
-            .filter(|f| rest.starts_with(**f))
-            .max_by_key(|f| f.len())
-        else {
-            break;
-        };
+    'events: while let Some(first) = firsts
+        .iter()
+        .filter(|f| rest.starts_with(**f))
+        .max_by_key(|f| f.len())
+    {
         let mut name = (*first).to_owned();
         rest = &rest[first.len()..];
         while let Some(after) = rest.strip_prefix('-') {
