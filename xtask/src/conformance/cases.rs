@@ -29,6 +29,8 @@ pub(crate) struct Hook {
     /// It prints `stdout` (and exits with `exit`) the first time only; later runs (a later
     /// turn of the session) print nothing and exit 0.
     pub(crate) once: bool,
+    /// verboo only: the handler's `onFailure`.
+    pub(crate) on_failure: Option<&'static str>,
 }
 
 /// A hook with the defaults: no matcher, silent, exit 0, 5 s timeout.
@@ -45,6 +47,7 @@ pub(crate) const fn hook() -> Hook {
         shell: "",
         same_as: None,
         once: false,
+        on_failure: None,
     }
 }
 
@@ -78,6 +81,17 @@ pub(crate) enum Permissions {
     /// mode with the stdio prompt tool, Codex `--approve-for-me` with an escalated call (see the
     /// module doc and `run_agent`).
     Prompt,
+}
+
+/// What makes the case's event happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// The fake model's tool call (`command`).
+    ToolCall,
+    /// Claude Code: a project command `.claude/commands/x.md` whose text holds the inline shell
+    /// command `` !`command` ``, run as the prompt `/x` (`PreSkillShellCommand`); the fake model
+    /// then calls `true` only.
+    SkillCommand,
 }
 
 /// The default scripted tool command; `{MARKER}` becomes the marker file.
@@ -121,6 +135,12 @@ pub(crate) struct Case {
     /// The tool command the fake model asks for at the start of the second turn (`{MARKER2}`
     /// becomes the second marker file); `None`: it answers with text.
     pub(crate) later_command: Option<&'static str>,
+    /// What makes the event happen.
+    pub(crate) trigger: Trigger,
+    /// Relay runs only (`cargo xtask conformance relay`): the case kills the relay process
+    /// while it evaluates the event (its hook kills its parent when that is `hook relay`), so
+    /// the agent's own `onFailure` decides; the engine's prediction is then a block.
+    pub(crate) relay_killed: bool,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -138,6 +158,8 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         codex_text: None,
         second_turn: false,
         later_command: None,
+        trigger: Trigger::ToolCall,
+        relay_killed: false,
     }
 }
 
@@ -590,6 +612,63 @@ pub(crate) fn all() -> Vec<Case> {
                 background: true,
                 sleep: 1,
                 shell: "touch {FLAG}",
+                ..hook()
+            }],
+        )
+    });
+    cases.extend(claude_code_2_1_332());
+    cases
+}
+
+/// Claude Code 2.1.332's new surfaces: a skill's inline shell command guarded by
+/// `PreSkillShellCommand`, and `onFailure` on a failing guard (and on the relay's own entry,
+/// with the relay killed mid-event).
+fn claude_code_2_1_332() -> Vec<Case> {
+    let skill = "PreSkillShellCommand";
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"REASON_TOKEN no"}}"#;
+    let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask"}}"#;
+    let on_skill = |name, hooks| Case {
+        trigger: Trigger::SkillCommand,
+        only: Only::Claude,
+        ..case(name, skill, hooks)
+    };
+    let failing = |on_failure| Hook {
+        matcher: Some("Bash"),
+        on_failure,
+        ..code(1, "broken guard")
+    };
+    let mut cases = vec![
+        on_skill("skill-silent", vec![hook()]),
+        on_skill("skill-deny", vec![out(deny)]),
+        on_skill("skill-ask", vec![out(ask)]),
+        on_skill("skill-exit2", vec![code(2, "REASON_TOKEN no")]),
+        Case {
+            only: Only::Claude,
+            ..case(
+                "pre-on-failure-block",
+                "PreToolUse",
+                vec![failing(Some("block"))],
+            )
+        },
+        Case {
+            only: Only::Claude,
+            ..case(
+                "pre-on-failure-continue",
+                "PreToolUse",
+                vec![failing(Some("continue"))],
+            )
+        },
+    ];
+    cases.push(Case {
+        only: Only::Claude,
+        relay_killed: true,
+        ..case(
+            "relay-killed",
+            "PreToolUse",
+            vec![Hook {
+                matcher: Some("Bash"),
+                // Kills the nearest ancestor that is `hook relay` (never `hook run`).
+                shell: "p=$PPID; for _ in 1 2 3; do if tr '\\0' ' ' < /proc/$p/cmdline 2>/dev/null | grep -q ' relay --dialect'; then kill -9 $p; break; fi; p=$(cut -d' ' -f4 /proc/$p/stat); done",
                 ..hook()
             }],
         )

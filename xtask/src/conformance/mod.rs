@@ -58,7 +58,7 @@ mod cases;
 pub(crate) mod drift;
 pub(crate) mod server;
 
-use cases::{Case, Hook, Only, Permissions};
+use cases::{Case, Hook, Only, Permissions, Trigger};
 use server::{FakeServer, Script, Wire};
 
 /// The agents.
@@ -351,6 +351,10 @@ struct Env {
 /// 2), a rewrite, context (tool, prompt, session start), a blocked prompt (with context, over
 /// two turns), a stop that continues the agent, and a stopped turn.
 const RELAY_CASES: &[&str] = &[
+    "skill-deny",
+    "skill-exit2",
+    "pre-on-failure-block",
+    "relay-killed",
     "pre-deny-reason",
     "pre-deny-beside-async",
     "pre-deny-lone-surrogate",
@@ -652,6 +656,9 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
             if hook.background {
                 handler["async"] = json!(true);
             }
+            if let Some(on_failure) = hook.on_failure {
+                handler["onFailure"] = json!(on_failure);
+            }
             let mut group = json!({"hooks": [handler]});
             if let Some(matcher) = hook.matcher {
                 group["matcher"] = json!(matcher);
@@ -711,7 +718,10 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             Agent::Claude => Wire::Messages,
         },
         Script {
-            command: if case.patch {
+            command: if case.trigger == Trigger::SkillCommand {
+                // The skill's own command writes the marker; the model's call must not.
+                "true".to_owned()
+            } else if case.patch {
                 format!(
                     "*** Begin Patch\n*** Add File: {}\n+patched\n*** End Patch\n",
                     agent_side.marker.display()
@@ -835,6 +845,13 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     if env.relay {
                         // Codex reports one hook (the relay) whatever the relay's hooks did.
                         predicted.statuses = String::new();
+                    }
+                    if env.relay && case.relay_killed {
+                        // The relay never answers: its entry's `onFailure: "block"` makes the
+                        // agent block the call, with its own words.
+                        predicted.ran = "none";
+                        predicted.reason = false;
+                        predicted.context = false;
                     }
                     let statuses: Vec<String> = outcome["runs"]
                         .as_array()
@@ -1031,9 +1048,19 @@ fn relay_entry(env: &Env, case: &Case, side: &Side, relay_home: &Path) -> (Hook,
         quote(relay_home),
         quote(&side.dir.join("relay-times"))
     );
+    // As install writes it for Claude Code: `onFailure: "block"` where the event can block
+    // (Claude Code ignores it on the four events where a block keeps the agent working).
+    let blocks = hook_protocol::Event::from_name(case.event)
+        .block_effect(hook_protocol::Dialect::Verboo)
+        .can_block()
+        && !matches!(
+            case.event,
+            "Stop" | "SubagentStop" | "TaskCompleted" | "TeammateIdle"
+        );
     let hook = Hook {
         matcher: None,
         timeout: 120,
+        on_failure: (env.agent == Agent::Claude && blocks).then_some("block"),
         ..cases::hook()
     };
     (hook, command)
@@ -1049,7 +1076,9 @@ fn run_agent(
     turn: usize,
 ) -> Result<String> {
     // The second turn resumes the session of the first with another prompt.
-    let prompt = if turn == 0 {
+    let prompt = if case.trigger == Trigger::SkillCommand {
+        "/x"
+    } else if turn == 0 {
         "Run the command."
     } else {
         "Go on."
@@ -1153,6 +1182,18 @@ fn run_agent(
                 )?;
             } else {
                 write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
+            }
+            if case.trigger == Trigger::SkillCommand {
+                // The inline shell command of a project command, run when `/x` expands it.
+                let commands_dir = project.join(".claude/commands");
+                fs::create_dir_all(&commands_dir)?;
+                let inline = case
+                    .command
+                    .replace("{MARKER}", &side.marker.display().to_string());
+                fs::write(
+                    commands_dir.join("x.md"),
+                    format!("---\ndescription: x\n---\nSay done.\n\n!`{inline}`\n"),
+                )?;
             }
             let mut command = claude_command(&bin, port);
             match case.permissions {
@@ -1437,6 +1478,15 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
                 if quiet { "stopped" } else { "normal" },
             )
         }
+        // A skill's inline command: a block (deny, ask, defer, a rewrite, exit 2) keeps it from
+        // running; the model's own call (`true`) and answer follow.
+        "PreSkillShellCommand" => seen(
+            if blocking { "none" } else { "original" },
+            reason_token("REASON_TOKEN"),
+            false,
+            context,
+            "normal",
+        ),
         // The tool already ran; a block gives the model the reason (lime `continue: false` is
         // such a block, with the stop reason, and `stop` stays false: Codex 0.169 goes on).
         "PostToolUse" => seen(
