@@ -99,6 +99,56 @@ pub(crate) fn named_files_cached(
         .collect()
 }
 
+/// [`named_files`], each script read once, whole, and kept: its digest is of those bytes,
+/// which are returned beside it (a review shows and trusts the same bytes). A native library
+/// is streamed, not kept.
+pub(crate) fn named_files_read(
+    dialect: Dialect,
+    handler: &Handler,
+    place: &RunPlace,
+) -> (Vec<NamedFile>, BTreeMap<PathBuf, Vec<u8>>) {
+    let roots = roots(handler, &absolute_place(place));
+    let mut contents = BTreeMap::new();
+    let files = named_paths(dialect, handler, place)
+        .into_iter()
+        .map(|(path, cap)| {
+            let state = if cap == SCRIPT_SIZE_CAP {
+                match read_whole(&path, cap) {
+                    Ok(Some(bytes)) => {
+                        let digest = sha256_hex(&bytes);
+                        contents.insert(path.clone(), bytes);
+                        FileState::Present(digest)
+                    }
+                    Ok(None) => FileState::Missing,
+                    Err(why) => FileState::Unreadable(why),
+                }
+            } else {
+                file_state(&path, cap, None)
+            };
+            let name = record_name(&path, &roots);
+            NamedFile { path, name, state }
+        })
+        .collect();
+    (files, contents)
+}
+
+/// The bytes of the regular file at `path` (at most `cap`), `None` when it does not exist.
+fn read_whole(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let (file, meta) = hook_config::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
+    hook_config::read_capped(file, &meta, cap, "a file a hook runs")
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// `sha256:` and the hex SHA-256 of `bytes`.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    format!("{HASH_PREFIX}{}", hex::encode(Sha256::digest(bytes)))
+}
+
 /// [`named_files`] without reading them: each path and the cap its file is read under.
 pub(crate) fn named_paths(
     dialect: Dialect,

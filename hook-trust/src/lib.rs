@@ -30,8 +30,9 @@
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Untrusted);
 //!
-//! let grant = view.grant(handler); // its hash, command and the files it runs
-//! store.set_trusted(&[grant])?;
+//! // Its hash, command and the files it runs, and private copies for later reviews.
+//! let trusted = view.trust(store.as_ref(), &[view.candidate(handler)])?;
+//! assert_eq!(trusted.granted[0].key, "user:config.toml:Stop::0");
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Trusted);
 //! let text = std::fs::read_to_string(&config)?;
@@ -221,6 +222,7 @@ mod copies;
 mod digest_cache;
 mod files;
 mod gate;
+mod grant;
 mod hash;
 mod keys;
 mod policy;
@@ -232,6 +234,7 @@ pub use files::{
     named_files,
 };
 pub use gate::TrustGate;
+pub use grant::{Candidate, GrantError, Granted, Trusted};
 pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
 pub use hook_config::RunPlace;
 pub use keys::{UnknownKey, check_keys, nearest_keys};

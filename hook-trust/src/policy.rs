@@ -9,7 +9,9 @@ use hook_protocol::{Dialect, Layer, SkipReason};
 use serde::Serialize;
 
 use crate::digest_cache::DigestCache;
-use crate::files::{FileChange, FileState, FileTrust, compare, named_files_cached};
+use crate::files::{
+    FileChange, FileState, FileTrust, NamedFile, compare, named_files_cached, named_files_read,
+};
 use crate::hash::{HashContext, trust_hash};
 use crate::store::{Grant, Records, StoreError, TrustRecord, TrustStore};
 
@@ -116,8 +118,9 @@ impl HookTrust {
             .collect()
     }
 
-    /// Trusting the hook as it is now: its key, hash, command and files' digests.
-    pub fn grant(&self) -> Grant {
+    /// Trusting the hook as it is now: its key, hash, command and files' digests (written only
+    /// by [`TrustView::trust`]).
+    pub(crate) fn grant(&self) -> Grant {
         Grant::new(self.key.clone(), self.hash.clone())
             .with_command(self.command.clone())
             .with_files(self.current_files())
@@ -240,12 +243,6 @@ impl TrustView {
         }
     }
 
-    /// Trusting `handler` as it is now ([`HookTrust::grant`]: hash, command and the digests
-    /// of the files it runs, read from [`TrustView::place`]).
-    pub fn grant(&self, handler: &Handler) -> Grant {
-        self.evaluate(handler).grant()
-    }
-
     /// The trust of `handler`, its files read from [`TrustView::place`].
     pub fn evaluate(&self, handler: &Handler) -> HookTrust {
         self.evaluate_at(handler, &self.place())
@@ -255,6 +252,19 @@ impl TrustView {
     /// read from there.
     pub fn evaluate_at(&self, handler: &Handler, place: &RunPlace) -> HookTrust {
         self.evaluate_hashed(handler, self.hash(handler), place, None)
+    }
+
+    /// [`TrustView::evaluate`], each script read once, whole, and kept: its digest and its
+    /// bytes come from that one read (see [`TrustView::candidate_read`]).
+    pub(crate) fn evaluate_read(
+        &self,
+        handler: &Handler,
+    ) -> (HookTrust, BTreeMap<std::path::PathBuf, Vec<u8>>) {
+        let (named, contents) = named_files_read(self.policy.dialect, handler, &self.place());
+        (
+            self.evaluate_named(handler, self.hash(handler), named),
+            contents,
+        )
     }
 
     /// The trust of a native `handler` whose library digest is given (the hex SHA-256 of the
@@ -277,15 +287,6 @@ impl TrustView {
         place: &RunPlace,
         library: Option<Option<&str>>,
     ) -> HookTrust {
-        let needs_trust = self.policy.needs_trust(handler.source.layer);
-        let default = TrustRecord::default();
-        let record = self
-            .records
-            .as_ref()
-            .ok()
-            .and_then(|records| records.get(&handler.key))
-            .unwrap_or(&default);
-        let managed = handler.source.layer == Layer::Managed;
         let mut named =
             named_files_cached(self.policy.dialect, handler, place, self.digests.as_deref());
         if let Some(digest) = library {
@@ -301,6 +302,20 @@ impl TrustView {
                 };
             }
         }
+        self.evaluate_named(handler, hash, named)
+    }
+
+    /// `handler`'s trust with its hash taken and its files read.
+    fn evaluate_named(&self, handler: &Handler, hash: String, named: Vec<NamedFile>) -> HookTrust {
+        let needs_trust = self.policy.needs_trust(handler.source.layer);
+        let default = TrustRecord::default();
+        let record = self
+            .records
+            .as_ref()
+            .ok()
+            .and_then(|records| records.get(&handler.key))
+            .unwrap_or(&default);
+        let managed = handler.source.layer == Layer::Managed;
         let files = compare(named, record.trusted_files.as_ref());
         let status = if managed {
             TrustStatus::Managed

@@ -265,7 +265,7 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
     let loaded = hook_config::load(&scope.options()).context("cannot load the relay's hooks")?;
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
     let relay_file = relay_file.display().to_string();
-    let mut grants = Vec::new();
+    let mut candidates = Vec::new();
     let mut waiting = Vec::new();
     for handler in loaded.registry.handlers() {
         if handler.source.path.as_deref() != Some(relay_file.as_str()) {
@@ -278,33 +278,57 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
         }) else {
             continue;
         };
-        let trust = view.evaluate(handler);
+        let candidate = view.candidate(handler);
+        let trust = candidate.trust();
         if trust.may_run() || !trust.needs_trust {
             continue;
         }
         if hook.ran {
-            grants.push(
-                hook_trust::Grant::new(trust.key.clone(), trust.hash.clone())
-                    .with_command(handler.config.summary()),
-            );
+            candidates.push(candidate);
         } else {
             waiting.push(trust.key.clone());
         }
     }
-    if !grants.is_empty() {
-        let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
-        store.set_trusted(&grants).with_context(|| {
-            format!(
-                "cannot trust the moved hooks in {}",
-                store.location().display()
-            )
-        })?;
+    let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
+    // One hook at a time: a file that cannot be hashed keeps that hook (only) from being
+    // trusted, and the user is told which and why.
+    let mut granted = Vec::new();
+    for candidate in &candidates {
+        match view.trust(store.as_ref(), std::slice::from_ref(candidate)) {
+            Ok(trusted) => {
+                for warning in &trusted.copy_warnings {
+                    errln!("warning: {warning}");
+                }
+                granted.extend(trusted.granted);
+            }
+            Err(hook_trust::GrantError::Store(error)) => {
+                return Err(error).with_context(|| {
+                    format!(
+                        "cannot trust the moved hooks in {}",
+                        store.location().display()
+                    )
+                });
+            }
+            Err(error) => {
+                outln!(
+                    "{}: not trusted, it will not run: {error} (`hook trust {} --relay {}`)",
+                    candidate.trust().key,
+                    scope.flags(),
+                    shell_quote(&candidate.trust().key)
+                );
+            }
+        }
+    }
+    if !granted.is_empty() {
         outln!(
             "trusted {} moved hooks in the relay's store ({}): {} was running them",
-            grants.len(),
+            granted.len(),
             store.location().display(),
             scope.agent.name
         );
+        for granted in &granted {
+            outln!("  trusted {}", granted.describe());
+        }
     }
     for key in &waiting {
         outln!(

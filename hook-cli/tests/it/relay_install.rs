@@ -51,6 +51,27 @@ impl Home {
         command.output().unwrap()
     }
 
+    /// `hook args` with `HOME` here and `stdin` piped in.
+    fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("HOME", &self.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("LIME_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        let _ = pipe.write_all(stdin.as_bytes());
+        drop(pipe);
+        child.wait_with_output().unwrap()
+    }
+
     /// `hook args`, which must succeed; its stdout.
     fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
         let out = self.hook(args, env);
@@ -1140,4 +1161,105 @@ fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
 fn skip_notice(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// A Claude Code `PreToolUse` of `Bash` in `project`.
+fn bash_event(project: &Path) -> String {
+    serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": project, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "toolu_1"})
+    .to_string()
+}
+
+#[test]
+fn a_moved_guard_that_runs_a_project_script_still_blocks() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR/hooks/guard.sh\""}]}]}}"#,
+    );
+    write(
+        &project.join("hooks/guard.sh"),
+        "echo 'the guard says no' >&2\nexit 2\n",
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[],
+    );
+    // What was trusted: the hook, and the script with it.
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("and the files it runs: <project>/hooks/guard.sh"),
+        "{out}"
+    );
+    assert!(!out.contains("will not run"), "{out}");
+
+    // Right after the move, the relay still denies, as Claude Code calls it...
+    let out = home.hook_in(&["relay", "--dialect", "verboo"], &bash_event(&project));
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{reply}\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        reply["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("the guard says no"),
+        "{reply}"
+    );
+    // ... and through `hook run --relay`.
+    let out = home.hook_in(
+        &[
+            "run",
+            "--dialect",
+            "verboo",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--event",
+            "PreToolUse",
+        ],
+        &bash_event(&project),
+    );
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        outcome["decision"],
+        "block",
+        "{outcome}\n{}",
+        text(&out.stderr)
+    );
+    assert_eq!(outcome["runs"][0]["status"], "blocked", "{outcome}");
+
+    // The script it runs is covered: changed, the guard is modified until reviewed.
+    write(&project.join("hooks/guard.sh"), "exit 0\n");
+    let out = home.hook(
+        &[
+            "list",
+            "--dialect",
+            "verboo",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--json",
+        ],
+        &[],
+    );
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed[0]["trust"]["status"], "modified", "{listed}");
 }
