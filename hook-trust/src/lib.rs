@@ -97,7 +97,7 @@
 //! variables the engine sets (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT`
 //! and `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), that resolves from where the hook
 //! runs ([`RunPlace`]: the event's `cwd`) to a regular file inside the project or the
-//! plugin's folder; for a `native` handler, its library. [`TrustView::grant`] records each
+//! plugin's folder; for a `native` handler, its library. [`TrustView::trust`] records each
 //! file's SHA-256 in the record ([`TrustRecord::trusted_files`]), under a name that holds in
 //! another clone (`<project>/.lime/hooks/guard.sh`, `<plugin>/scripts/fmt.sh`, or the absolute
 //! path of a library elsewhere). A file that changed, appeared where the command names one,
