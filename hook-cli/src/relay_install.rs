@@ -329,6 +329,8 @@ struct Resolved {
     file: PathBuf,
     project: Option<PathBuf>,
     home: Option<PathBuf>,
+    /// Whether `--agent-config` named the file (the user's choice: it may be anywhere).
+    named_file: bool,
 }
 
 impl Scope {
@@ -344,6 +346,7 @@ impl Scope {
             agent,
             file,
             project,
+            named_file: self.agent_config.is_some(),
             home: self
                 .home
                 .as_deref()
@@ -358,6 +361,12 @@ impl Scope {
 }
 
 impl Resolved {
+    /// The folder the agent's file must resolve into: the project in project scope (unless
+    /// `--agent-config` named the file).
+    fn inside(&self) -> Option<&Path> {
+        self.project.as_deref().filter(|_| !self.named_file)
+    }
+
     /// Keeps the agent's file as it was before this command, once.
     fn backup(&self, locked: &agent_file::Locked) -> Result<()> {
         if self.backed_up.replace(true) {
@@ -520,7 +529,7 @@ fn relay_places(discovery: &hook_config::Discovery) -> String {
 
 /// Edits the agent's file so its relay entries are `wanted`; whether it was written.
 fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Changes, bool)> {
-    let locked = agent_file::lock_and_read(&scope.file)?;
+    let locked = agent_file::lock_and_read(&scope.file, scope.inside())?;
     let existed = locked.text.is_some();
     if !existed && wanted.is_empty() {
         // Nothing to take out, nothing to add: no file is created.

@@ -5,7 +5,7 @@ use super::*;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
 pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
-    let locked = agent_file::lock_and_read(&scope.file)?;
+    let locked = agent_file::lock_and_read(&scope.file, scope.inside())?;
     let Some(text) = locked.text.clone() else {
         outln!("{}: no such file; nothing to move", scope.file.display());
         return Ok(());
@@ -32,7 +32,12 @@ pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
         outln!("{}: no hooks of its own to move", scope.file.display());
         return Ok(());
     }
-    append_to_relay_file(&relay_file, scope.agent.config_format, &moved)?;
+    append_to_relay_file(
+        &relay_file,
+        scope.agent.config_format,
+        &moved,
+        scope.project.as_deref(),
+    )?;
     scope.backup(&locked)?;
     locked.write(&remaining)?;
     drop(locked);
@@ -238,8 +243,9 @@ pub(super) fn append_to_relay_file(
     relay_file: &Path,
     format: ConfigFormat,
     moved: &Moved,
+    inside: Option<&Path>,
 ) -> Result<()> {
-    let locked = agent_file::lock_and_read(relay_file)?;
+    let locked = agent_file::lock_and_read(relay_file, inside)?;
     let text = locked.text.clone().unwrap_or_default();
     let new_text = match format {
         ConfigFormat::Json => {

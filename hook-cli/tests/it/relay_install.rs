@@ -1263,3 +1263,167 @@ fn a_moved_guard_that_runs_a_project_script_still_blocks() {
     let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(listed[0]["trust"]["status"], "modified", "{listed}");
 }
+
+/// Every file under `dir` (links not followed), path to bytes: what must stay as it was.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                todo.push(path);
+            } else if meta.is_file() {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            } else {
+                files.insert(path.clone(), Vec::new());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn a_project_settings_file_that_links_outside_is_refused_and_nothing_outside_changes() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    // Another application's JSON config, which the project's settings file links to.
+    let outside = home.root.join("other-app");
+    write(&outside.join("config.json"), "{\"theme\": \"dark\"}\n");
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    std::os::unix::fs::symlink(
+        outside.join("config.json"),
+        project.join(".claude/settings.json"),
+    )
+    .unwrap();
+    let before = snapshot(&outside);
+    let project_arg = project.display().to_string();
+    for args in [
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ][..],
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[
+            "relay",
+            "sync",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+    ] {
+        let out = home.hook(args, &[]);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
+        assert!(
+            stderr.contains(&format!(
+                "resolves to {}, outside the project",
+                outside.join("config.json").display()
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(snapshot(&outside), before, "{args:?}");
+    }
+}
+
+#[test]
+fn a_project_whose_agent_folder_links_to_the_users_leaves_the_users_files_alone() {
+    for (dialect, folder, settings, user_text, relay_file, relay_text) in [
+        (
+            "verboo",
+            ".claude",
+            "settings.json",
+            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}]}}\n",
+            "hook-relay/settings.json",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+        ),
+        (
+            "lime",
+            ".codex",
+            "config.toml",
+            "# mine\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./mine.sh\"\n",
+            "hook-relay/config.toml",
+            "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"exit 0\"\n",
+        ),
+    ] {
+        let home = Home::new();
+        let user = home.root.join(folder);
+        write(&user.join(relay_file), relay_text);
+        write(&user.join(settings), user_text);
+        // The user's relay entries, installed in the user scope.
+        home.ok(&["relay", "install", "--dialect", dialect], &[]);
+        let project = home.root.join("clone");
+        std::fs::create_dir_all(&project).unwrap();
+        std::os::unix::fs::symlink(&user, project.join(folder)).unwrap();
+        let before = snapshot(&user);
+        let project_arg = project.display().to_string();
+        for args in [
+            &[
+                "relay",
+                "sync",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+            ][..],
+            &[
+                "relay",
+                "uninstall",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+            ],
+            &[
+                "relay",
+                "install",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+                "--move",
+            ],
+            &[
+                "relay",
+                "install",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+                "--trust",
+            ],
+        ] {
+            let out = home.hook(args, &[]);
+            let stderr = text(&out.stderr);
+            assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
+            assert!(stderr.contains("outside the project"), "{args:?}: {stderr}");
+            assert_eq!(snapshot(&user), before, "{dialect} {args:?}");
+        }
+    }
+}
