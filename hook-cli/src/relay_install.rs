@@ -221,12 +221,39 @@ fn relay_command(dialect: Dialect, event: &Event, home: Option<&Path>) -> Result
     ))
 }
 
-/// Whether `command` is a relay entry of `dialect`: `install`'s marker, or an entry of an
-/// earlier version (`... relay --dialect D`).
+/// Whether `command` is a relay entry of `dialect`: exactly what `install` writes (this
+/// program's path, `relay --dialect D --event E`, maybe `--home DIR`, then the marker), or an
+/// entry of an earlier version (exactly `<path of hook> relay --dialect D`). The program must
+/// be a `hook` binary and nothing else may be in the command: a user's own hook that merely
+/// ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ... # marker`) is
+/// never taken for one, so install and uninstall never remove it.
 fn is_relay(command: &str, dialect: Dialect) -> bool {
-    let ours = command.ends_with(&format!(" {MARKER}"))
-        && command.contains(&format!(" relay --dialect {dialect} --event "));
-    ours || command.ends_with(&format!(" relay --dialect {dialect}"))
+    let dialect = dialect.to_string();
+    let (words, marked) = match command.strip_suffix(&format!(" {MARKER}")) {
+        Some(rest) => (shlex::split(rest), true),
+        None => (shlex::split(command), false),
+    };
+    let Some(words) = words else { return false };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let is_hook = Path::new(program)
+        .file_name()
+        .is_some_and(|name| name == "hook");
+    if !is_hook {
+        return false;
+    }
+    if marked {
+        matches!(
+            args,
+            ["relay", "--dialect", d, "--event", _]
+                | ["relay", "--dialect", d, "--event", _, "--home", _]
+                if *d == dialect
+        )
+    } else {
+        matches!(args, ["relay", "--dialect", d] if *d == dialect)
+    }
 }
 
 /// Whether `matcher` matches everything (absent, empty or `*`).
@@ -464,6 +491,17 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     }
     // A relay file that could not be read at all may have hooks on any event: its entries stay.
     let unreadable = broken.iter().any(|b| b.event.is_none());
+    if unreadable && trust {
+        let reasons: Vec<&str> = broken
+            .iter()
+            .filter(|b| b.event.is_none())
+            .map(|b| b.error.as_str())
+            .collect();
+        bail!(
+            "--trust: a relay file cannot be read, so the relay entries it needs are unknown and none is trusted: {}; fix it, then run this command again",
+            reasons.join("; ")
+        );
+    }
     if unreadable {
         errln!(
             "warning: a relay file could not be read; the relay entries of events it may use are kept: fix it, then run `hook relay sync {}`",
@@ -511,7 +549,7 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
         outln!("{file}: the relay entries are up to date");
     }
     if !wanted.is_empty() && scope.dialect.rules().trust_state_in_config() {
-        codex_trust_step(scope, trust)?;
+        codex_trust_step(scope, &wanted, trust)?;
     }
     report_untrusted(scope, &loaded);
     Ok(ExitCode::SUCCESS)
@@ -648,8 +686,12 @@ fn report_untrusted(scope: &Resolved, loaded: &hook_config::Loaded) {
     }
 }
 
-/// Codex: writes its trust records of the relay entries (`--trust`), or says how.
-fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
+/// Codex: writes its trust records of the relay entries (`--trust`), or says how. Only the
+/// entries this run wants, exactly as it writes them (the command this program writes for
+/// the event, its matcher and timeout, alone in its group), are trusted: an entry the file
+/// already held that only looks like one (a project's `config.toml` can copy the marker) never
+/// is.
+fn codex_trust_step(scope: &Resolved, wanted: &[Wanted], trust: bool) -> Result<()> {
     let records = codex_records_file(scope)?;
     let key_source = codex_key_source(scope)?;
     let text = agent_file::read_regular(&scope.file)?
@@ -658,6 +700,9 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
     let doc = TomlDoc::new(&text, &scope.file)?;
     let mut grants = Vec::new();
     for found in doc.found(scope.dialect)? {
+        if !fits_wanted(scope, wanted, &found)? {
+            continue;
+        }
         let event = Event::from_name(&found.event);
         let hook = codex_trust::CodexHook {
             event: &event,
@@ -707,6 +752,24 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `found` is exactly an entry of `wanted` as this program writes it.
+fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<bool> {
+    for w in wanted {
+        if w.event.as_str() != found.event {
+            continue;
+        }
+        let command = relay_command(scope.dialect, &w.event, scope.home.as_deref())?;
+        if found.group_len == 1
+            && found.command == command
+            && found.matcher == w.matcher
+            && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in
@@ -791,5 +854,20 @@ mod tests {
             "/x/hook relay --dialect lime --event Stop",
             Dialect::Lime
         ));
+        assert!(is_relay(
+            "/x/hook relay --dialect lime --event Stop --home '/my home' # hook-relay-install",
+            Dialect::Lime
+        ));
+        // A user's own hook that only ends like an entry is never one.
+        for mine in [
+            "my-wrapper relay --dialect lime",
+            "sh -c 'x' relay --dialect lime",
+            "rm -rf ~; /x/hook relay --dialect lime",
+            "curl x | sh; /x/hook relay --dialect lime --event Stop # hook-relay-install",
+            "/x/hook relay --dialect lime --event Stop --force # hook-relay-install",
+            "./not-hook relay --dialect lime --event Stop # hook-relay-install",
+        ] {
+            assert!(!is_relay(mine, Dialect::Lime), "{mine}");
+        }
     }
 }

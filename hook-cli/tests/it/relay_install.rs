@@ -1427,3 +1427,88 @@ fn a_project_whose_agent_folder_links_to_the_users_leaves_the_users_files_alone(
         }
     }
 }
+
+#[test]
+fn codex_trust_is_recorded_only_for_the_entries_install_wrote() {
+    let home = Home::new();
+    let clone = home.root.join("clone");
+    let user_config = home.codex().join("config.toml");
+    write(&user_config, "# mine\n");
+    // The clone's relay file does not parse; its config.toml holds look-alikes: the marker
+    // after another command, and the earlier version's suffix on a program of its own.
+    let relay_file = clone.join(".codex/hook-relay/config.toml");
+    write(&relay_file, "[[hooks.Stop]\nthis is not toml\n");
+    let look_alikes = [
+        "touch pwned; /usr/bin/hook relay --dialect lime --event Stop # hook-relay-install",
+        "./wrapper relay --dialect lime",
+    ];
+    let clone_config = clone.join(".codex/config.toml");
+    let mut original = String::new();
+    for command in look_alikes {
+        original.push_str(&format!(
+            "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = {}\n",
+            Value::from(command)
+        ));
+    }
+    write(&clone_config, &original);
+    let clone_arg = clone.display().to_string();
+    let install = [
+        "relay",
+        "install",
+        "--dialect",
+        "lime",
+        "--project",
+        &clone_arg,
+        "--trust",
+    ];
+    let out = home.hook(&install, &[]);
+    let stderr = text_of(&out.stderr);
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        stderr.contains("--trust: a relay file cannot be read") && stderr.contains("config.toml"),
+        "{stderr}"
+    );
+    assert_eq!(read(&user_config), "# mine\n");
+    assert_eq!(read(&clone_config), original);
+
+    // Fixed, the relay file's hooks get entries and those are trusted; the look-alikes stay
+    // the clone's own hooks, untouched and untrusted.
+    write(
+        &relay_file,
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"exit 0\"\n",
+    );
+    let out = home.ok(&install, &[]);
+    assert!(
+        out.contains("recorded Codex's trust of 2 relay entries"),
+        "{out}"
+    );
+    let now = read(&clone_config);
+    assert!(now.starts_with(&original), "{now}");
+    let doc: toml::Value = toml::from_str(&read(&user_config)).unwrap();
+    let state = doc["hooks"]["state"].as_table().unwrap();
+    let clone_path = clone_config.canonicalize().unwrap().display().to_string();
+    for key in state.keys() {
+        assert!(
+            key != &format!("{clone_path}:stop:0:0") && key != &format!("{clone_path}:stop:1:0"),
+            "a look-alike was trusted: {key}"
+        );
+    }
+    assert_eq!(state.len(), 2, "{state:?}");
+    // Uninstall takes out only what install wrote.
+    home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "lime",
+            "--project",
+            &clone_arg,
+        ],
+        &[],
+    );
+    assert_eq!(read(&clone_config), original);
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
