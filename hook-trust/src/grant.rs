@@ -102,6 +102,19 @@ pub enum GrantError {
         /// Why.
         source: hook_config::library::LibraryError,
     },
+    /// A word of the command leaves the project or the plugin's folder through a symbolic
+    /// link: what runs there is outside what trust covers.
+    #[error(
+        "{key}: {word} {why}; nothing was trusted: name the file by a path that stays inside the project or the plugin, then trust the hook again"
+    )]
+    Uncovered {
+        /// The hook's key.
+        key: String,
+        /// The word, as the command writes it.
+        word: String,
+        /// Why it is not covered.
+        why: String,
+    },
     /// The store could not be written.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -139,8 +152,9 @@ impl TrustView {
     /// refers to any more are pruned.
     ///
     /// All or nothing: no record is written when any hook runs a file that cannot be hashed
-    /// (not a regular file, over the cap, unreadable) or a native library that cannot be
-    /// hashed.
+    /// (not a regular file, over the cap, unreadable), a native library that cannot be
+    /// hashed, or names a path that leaves the project or plugin through a symbolic link
+    /// ([`HookTrust::uncovered`]).
     ///
     /// # Errors
     /// [`GrantError`]: which hook, which file and why; or the store's error.
@@ -168,6 +182,13 @@ impl TrustView {
                     key: trust.key.clone(),
                     path: file.path.clone(),
                     problem: file.problem.clone().unwrap_or_default(),
+                });
+            }
+            if let Some(word) = trust.uncovered.first() {
+                return Err(GrantError::Uncovered {
+                    key: trust.key.clone(),
+                    word: word.word.clone(),
+                    why: word.why.clone(),
                 });
             }
             let grant = trust.grant();

@@ -231,7 +231,7 @@ mod store;
 pub use copies::{COPIES_DIR, COPIES_SIZE_CAP, CopyError, TrustedCopies};
 pub use files::{
     FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, SCRIPT_SIZE_CAP,
-    named_files,
+    Uncovered, named_files,
 };
 pub use gate::TrustGate;
 pub use grant::{Candidate, GrantError, Granted, Trusted};

@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use crate::digest_cache::DigestCache;
 use crate::files::{
-    FileChange, FileState, FileTrust, NamedFile, compare, named_files_cached, named_files_read,
+    FileChange, FileState, FileTrust, NamedFile, Uncovered, compare, named_files_cached,
+    named_files_read,
 };
 use crate::hash::{HashContext, trust_hash};
 use crate::store::{Grant, Records, StoreError, TrustRecord, TrustStore};
@@ -92,6 +93,11 @@ pub struct HookTrust {
     /// The files inside the project or plugin folder it runs ([`crate::named_files`]), each
     /// compared with its digest when the hook was trusted.
     pub files: Vec<FileTrust>,
+    /// The words of its command that lie in the project or plugin folder as written but leave
+    /// it through a symbolic link: not covered, so the hook is never `trusted` while there is
+    /// one (`modified` when it was trusted) and cannot be trusted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uncovered: Vec<Uncovered>,
 }
 
 impl HookTrust {
@@ -127,9 +133,10 @@ impl HookTrust {
     }
 
     /// The changed files as a short phrase, each by its file name: `guard.sh changed`,
-    /// `a.sh added, b.sh removed`; `None` when no file differs.
+    /// `a.sh added, b.sh removed`, and each word that is not covered; `None` when no file
+    /// differs.
     pub fn files_phrase(&self) -> Option<String> {
-        let parts: Vec<String> = self
+        let mut parts: Vec<String> = self
             .changed_files()
             .map(|file| {
                 let name = file.path.file_name().map_or_else(
@@ -143,6 +150,11 @@ impl HookTrust {
                 }
             })
             .collect();
+        parts.extend(
+            self.uncovered
+                .iter()
+                .map(|u| format!("{} not covered: it {}", u.word, u.why)),
+        );
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 }
@@ -260,9 +272,10 @@ impl TrustView {
         &self,
         handler: &Handler,
     ) -> (HookTrust, BTreeMap<std::path::PathBuf, Vec<u8>>) {
-        let (named, contents) = named_files_read(self.policy.dialect, handler, &self.place());
+        let (named, uncovered, contents) =
+            named_files_read(self.policy.dialect, handler, &self.place());
         (
-            self.evaluate_named(handler, self.hash(handler), named),
+            self.evaluate_named(handler, self.hash(handler), named, uncovered),
             contents,
         )
     }
@@ -287,7 +300,7 @@ impl TrustView {
         place: &RunPlace,
         library: Option<Option<&str>>,
     ) -> HookTrust {
-        let mut named =
+        let (mut named, uncovered) =
             named_files_cached(self.policy.dialect, handler, place, self.digests.as_deref());
         if let Some(digest) = library {
             // The bytes the engine read are what is judged, never a second read.
@@ -302,11 +315,17 @@ impl TrustView {
                 };
             }
         }
-        self.evaluate_named(handler, hash, named)
+        self.evaluate_named(handler, hash, named, uncovered)
     }
 
     /// `handler`'s trust with its hash taken and its files read.
-    fn evaluate_named(&self, handler: &Handler, hash: String, named: Vec<NamedFile>) -> HookTrust {
+    fn evaluate_named(
+        &self,
+        handler: &Handler,
+        hash: String,
+        named: Vec<NamedFile>,
+        uncovered: Vec<Uncovered>,
+    ) -> HookTrust {
         let needs_trust = self.policy.needs_trust(handler.source.layer);
         let default = TrustRecord::default();
         let record = self
@@ -325,6 +344,7 @@ impl TrustView {
             match &record.trusted_hash {
                 Some(trusted)
                     if *trusted == hash
+                        && uncovered.is_empty()
                         && files.iter().all(|f| f.change == FileChange::Unchanged) =>
                 {
                     TrustStatus::Trusted
@@ -343,6 +363,7 @@ impl TrustView {
             trusted_command: record.trusted_command.clone(),
             command: handler.config.summary(),
             files,
+            uncovered,
         }
     }
 
