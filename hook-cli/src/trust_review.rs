@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use hook_trust::{
-    Candidate, FileChange, FileTrust, TrustStatus, TrustView, TrustedCopies, identity, store_for,
+    Candidate, FileChange, FileTrust, TrustStatus, TrustView, TrustedCopies, Uncovered, identity,
+    store_for,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -39,6 +40,10 @@ struct Item {
     #[serde(skip_serializing_if = "Option::is_none")]
     config_note: Option<String>,
     files: Vec<ReviewedFile>,
+    /// Words that leave the project or plugin through a symbolic link: not covered, so the
+    /// hook cannot be trusted as it is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    uncovered: Vec<Uncovered>,
 }
 
 #[derive(Debug, Serialize)]
@@ -186,6 +191,9 @@ fn show(number: usize, total: usize, item: &Item) {
             file.file.change
         );
     }
+    for word in &item.uncovered {
+        outln!("  not covered: {} {}", word.word, word.why);
+    }
     if let Some(diff) = &item.config_diff {
         outln!("  configuration, trusted -> now:");
         for line in diff.lines() {
@@ -249,6 +257,7 @@ fn item(view: &TrustView, copies: &TrustedCopies, candidate: &Candidate<'_>) -> 
         config_diff,
         config_note,
         files,
+        uncovered: trust.uncovered.clone(),
     }
 }
 
