@@ -744,6 +744,7 @@ fn codex_trust_step(scope: &Resolved, wanted: &[Wanted], trust: bool) -> Result<
             records.display(),
             missing.len()
         );
+        crate::trust_commands::say_if_link(&records);
     } else {
         outln!(
             "Codex runs only hooks you trusted: start codex, type /hooks, and trust the {} `hook relay` entries of {} (or run this command again with --trust to record that trust now)",

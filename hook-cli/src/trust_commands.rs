@@ -226,7 +226,21 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
         outln!("{line}");
     }
     outln!("store: {}", store.location().display());
+    say_if_link(store.location());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says so when `path`, a file a command wrote, is a symbolic link (lime's `config.toml` kept
+/// by a dotfile manager): what was written is the file it leads to.
+pub(crate) fn say_if_link(path: &std::path::Path) {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && let Ok(target) = std::fs::canonicalize(path) {
+        outln!(
+            "note: {} is a symbolic link: written through it to {}",
+            path.display(),
+            target.display()
+        );
+    }
 }
 
 fn dedup<'a>(keys: &[&'a str]) -> Vec<&'a str> {

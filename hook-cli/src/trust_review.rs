@@ -142,6 +142,7 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     let left = items.len() - trusted - skipped;
     outln!("{trusted} trusted, {skipped} skipped, {left} not reviewed");
     outln!("store: {}", store.location().display());
+    crate::trust_commands::say_if_link(store.location());
     Ok(ExitCode::SUCCESS)
 }
 

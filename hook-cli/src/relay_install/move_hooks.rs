@@ -335,6 +335,7 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
         for granted in &granted {
             outln!("  trusted {}", granted.describe());
         }
+        crate::trust_commands::say_if_link(store.location());
     }
     for key in &waiting {
         outln!(

@@ -1512,3 +1512,88 @@ fn codex_trust_is_recorded_only_for_the_entries_install_wrote() {
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+#[test]
+fn a_moved_codex_guard_that_runs_a_project_script_still_blocks() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    let project_config = project.join(".codex/config.toml");
+    let command = "sh hooks/guard.sh";
+    write(
+        &project_config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
+            Value::from(command)
+        ),
+    );
+    write(
+        &project.join("hooks/guard.sh"),
+        "cat >/dev/null\necho 'the guard says no' >&2\nexit 2\n",
+    );
+    // Codex trusts it: its own record, in the user's config.toml.
+    let key = format!(
+        "{}:pre_tool_use:0:0",
+        project_config.canonicalize().unwrap().display()
+    );
+    write(
+        &home.codex().join("config.toml"),
+        &format!(
+            "[hooks.state.{}]\ntrusted_hash = \"{}\"\n",
+            Value::from(key),
+            codex_hash("pre_tool_use", Some("Bash"), command, 600)
+        ),
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[],
+    );
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("and the files it runs: <project>/hooks/guard.sh"),
+        "{out}"
+    );
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "turn_id": "t", "cwd": project, "transcript_path": null, "model": "gpt-5",
+        "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "call_1",
+        "tool_input": {"command": "rm -rf /"}})
+    .to_string();
+    let out = home.hook_in(&["relay", "--dialect", "lime"], &event);
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{reply}\n{}",
+        text(&out.stderr)
+    );
+    let out = home.hook_in(
+        &[
+            "run",
+            "--dialect",
+            "lime",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--event",
+            "PreToolUse",
+        ],
+        &event,
+    );
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        outcome["decision"],
+        "block",
+        "{outcome}\n{}",
+        text(&out.stderr)
+    );
+}
