@@ -28,12 +28,13 @@
 //!
 //! **The marker.** An entry's command is `<quoted path of this hook> relay --dialect D --event
 //! E [--home DIR] # hook-relay-install` (`--home` when install was given one, so the relay reads
-//! the relay files install read): the trailing shell comment ([`MARKER`]) is what `sync` and
-//! `uninstall` recognise, never a command's suffix alone. It is in the command string, the one
+//! the relay files install read): `sync` and `uninstall` recognise a command that is exactly
+//! that shape (a `hook` program, those arguments, the trailing shell comment [`MARKER`]),
+//! never a command's suffix alone ([`is_relay`]). It is in the command string, the one
 //! field both agents pass to the shell unchanged (Claude Code ignores a whole settings file
 //! with a handler field it does not know; Codex runs commands with `$SHELL -lc`, where `#`
-//! starts a comment). Entries of earlier versions (`... relay --dialect D`) are recognised too,
-//! and replaced.
+//! starts a comment). Entries of earlier versions (exactly `<path of hook> relay --dialect
+//! D`) are recognised too, and replaced; a user's hook that merely ends like one is not.
 //!
 //! **Nothing else changes.** Only the relay's own handlers are added or removed: another
 //! handler in the same group stays; a group, event or `hooks` object the removal empties goes.
@@ -44,16 +45,23 @@
 //! each command's first change the file as it was is kept as `<file>.hook-relay.prev` (0600),
 //! for the user only (the `<file>.hook-relay.bak` of an earlier version is left alone).
 //!
-//! **Files.** A symbolic link is followed and its target edited; the file must be a regular
+//! **Files.** A symbolic link is followed and its target edited, and the command says so; in
+//! project scope the file the kernel would open (every link followed) must lie inside the
+//! project, else the command stops naming where it resolves and writes nothing (`--move`'s
+//! relay file too). The file must be a regular
 //! file (a FIFO or device is refused without waiting on it) of at most 8 MiB, UTF-8, holding an
 //! object/table, else the command stops with an error naming it and writes nothing. Writes go
 //! to a temporary file beside it, given the file's mode and owner (a new file is 0600), renamed
-//! over it, under `<file>.lock` (the lock `hook trust` takes), waited for at most 10 s.
+//! over it, under `<file>.lock` (the lock `hook trust` takes; never followed if it is a link),
+//! waited for at most 10 s.
 //!
 //! **Trust.** Codex runs only hooks it trusts: `install --trust` (lime) writes Codex's own
 //! `[hooks.state]` records for the relay entries, with Codex's key and hash ([`codex_trust`],
 //! checked against the real Codex), into the user's `config.toml` (the only place Codex reads
 //! them, for project entries too); without it, install says what to do in Codex's `/hooks`.
+//! Only the entries this run wants, exactly as it writes them (command, matcher, timeout, alone
+//! in their group), are trusted; an entry already in the file that only looks like one never
+//! is; a relay file that cannot be read stops `--trust` with the reason.
 //! Relay hooks that the relay's own trust store does not trust yet are listed with the command
 //! that trusts them. `--move` moves the agent's own hooks into the relay's file of the same
 //! scope, each group as written (the same dialect: nothing is converted, `native` handlers
@@ -61,7 +69,9 @@
 //! file's folder); the moved hooks the agent was running (for Codex: the ones whose
 //! `[hooks.state]` record matches their current hash; for Claude Code: all, it runs them once
 //! the workspace is trusted) are trusted in the relay's store, since the user asked for the
-//! move; the others are listed as not running until trusted.
+//! move, the way `hook trust` trusts ([`hook_trust::TrustView::trust`]: with the files they
+//! run, and the copies a review needs; the output lists them); the others are listed as not
+//! running until trusted.
 
 mod agent_file;
 mod codex_trust;
