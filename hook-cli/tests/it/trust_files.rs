@@ -471,3 +471,40 @@ fn the_review_shows_every_changed_line_and_bytes_that_are_not_utf8() {
         "{latin_file:#}"
     );
 }
+
+#[test]
+fn a_link_swapped_under_a_trusted_path_stops_the_hook_and_says_why() {
+    let env = Env::new();
+    env.write("project/hooks/guard.sh", GUARD);
+    env.write("project/hooks/lib/util.sh", "");
+    let (file, text) = project_config("verboo", &["sh hooks/lib/../guard.sh"]);
+    env.write(file, &text);
+    env.ok("trust", "verboo", &["--all"]);
+    assert_eq!(env.run("verboo")[0].0, "ok");
+
+    // `hooks/lib` becomes a link elsewhere: the same words now run another guard.sh.
+    env.write(
+        "elsewhere/guard.sh",
+        "#!/bin/sh\ncat >/dev/null\ntouch ran-other\n",
+    );
+    env.write("elsewhere/lib/keep", "");
+    std::fs::remove_dir_all(env.project().join("hooks/lib")).unwrap();
+    std::os::unix::fs::symlink(
+        env.dir.path().join("elsewhere/lib"),
+        env.project().join("hooks/lib"),
+    )
+    .unwrap();
+    let runs = env.run("verboo");
+    assert_eq!(runs[0].0, "modified", "{runs:?}");
+    assert!(
+        runs[0].1.contains("hooks/lib/../guard.sh not covered")
+            && runs[0].1.contains("symbolic link"),
+        "{runs:?}"
+    );
+    assert!(!env.project().join("ran-other").exists());
+    // Trusting it again is refused, saying why.
+    let out = env.hook("trust", "verboo", &["--all"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing was trusted"), "{stderr}");
+}
