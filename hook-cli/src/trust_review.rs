@@ -70,23 +70,24 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     let policy = view.policy();
     // Each file is read once: its digest, the diff shown and what a trust records and copies
     // all come from those bytes.
-    let pending: Vec<Candidate<'_>> = loaded
-        .registry
-        .handlers()
-        .iter()
-        .filter(|h| policy.needs_trust(h.source.layer))
-        .map(|h| view.candidate_read(h))
-        .filter(|c| {
-            matches!(
-                c.trust().status,
-                TrustStatus::Untrusted | TrustStatus::Modified
-            )
-        })
-        .collect();
-    let items: Vec<Item> = pending
-        .iter()
-        .map(|candidate| item(&view, &copies, candidate))
-        .collect();
+    // The bytes are let go once the hook's diff is made: one hook's files at a time.
+    let mut pending: Vec<Candidate<'_>> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
+    for handler in loaded.registry.handlers() {
+        if !policy.needs_trust(handler.source.layer) {
+            continue;
+        }
+        let mut candidate = view.candidate_read(handler);
+        if !matches!(
+            candidate.trust().status,
+            TrustStatus::Untrusted | TrustStatus::Modified
+        ) {
+            continue;
+        }
+        items.push(item(&view, &copies, &candidate));
+        candidate.forget_contents();
+        pending.push(candidate);
+    }
     if json {
         println_exact(&serde_json::to_string_pretty(&serde_json::json!({
             "dialect": location.dialect.to_string(),

@@ -39,6 +39,13 @@ impl<'h> Candidate<'h> {
     pub fn contents(&self, path: &Path) -> Option<&[u8]> {
         self.contents.get(path).map(Vec::as_slice)
     }
+
+    /// Lets the bytes go once they were shown (a review of many hooks then holds one hook's
+    /// files at a time); [`TrustView::trust`] then keeps a copy only of a file that still has
+    /// the digest that was shown, so what is copied is still what was reviewed.
+    pub fn forget_contents(&mut self) {
+        self.contents = BTreeMap::new();
+    }
 }
 
 /// What [`TrustView::trust`] recorded for one hook.
