@@ -28,12 +28,13 @@
 //!
 //! **The marker.** An entry's command is `<quoted path of this hook> relay --dialect D --event
 //! E [--home DIR] # hook-relay-install` (`--home` when install was given one, so the relay reads
-//! the relay files install read): the trailing shell comment ([`MARKER`]) is what `sync` and
-//! `uninstall` recognise, never a command's suffix alone. It is in the command string, the one
+//! the relay files install read): `sync` and `uninstall` recognise a command that is exactly
+//! that shape (a `hook` program, those arguments, the trailing shell comment [`MARKER`]),
+//! never a command's suffix alone ([`is_relay`]). It is in the command string, the one
 //! field both agents pass to the shell unchanged (Claude Code ignores a whole settings file
 //! with a handler field it does not know; Codex runs commands with `$SHELL -lc`, where `#`
-//! starts a comment). Entries of earlier versions (`... relay --dialect D`) are recognised too,
-//! and replaced.
+//! starts a comment). Entries of earlier versions (exactly `<path of hook> relay --dialect
+//! D`) are recognised too, and replaced; a user's hook that merely ends like one is not.
 //!
 //! **Nothing else changes.** Only the relay's own handlers are added or removed: another
 //! handler in the same group stays; a group, event or `hooks` object the removal empties goes.
@@ -44,16 +45,23 @@
 //! each command's first change the file as it was is kept as `<file>.hook-relay.prev` (0600),
 //! for the user only (the `<file>.hook-relay.bak` of an earlier version is left alone).
 //!
-//! **Files.** A symbolic link is followed and its target edited; the file must be a regular
+//! **Files.** A symbolic link is followed and its target edited, and the command says so; in
+//! project scope the file the kernel would open (every link followed) must lie inside the
+//! project, else the command stops naming where it resolves and writes nothing (`--move`'s
+//! relay file too). The file must be a regular
 //! file (a FIFO or device is refused without waiting on it) of at most 8 MiB, UTF-8, holding an
 //! object/table, else the command stops with an error naming it and writes nothing. Writes go
 //! to a temporary file beside it, given the file's mode and owner (a new file is 0600), renamed
-//! over it, under `<file>.lock` (the lock `hook trust` takes), waited for at most 10 s.
+//! over it, under `<file>.lock` (the lock `hook trust` takes; never followed if it is a link),
+//! waited for at most 10 s.
 //!
 //! **Trust.** Codex runs only hooks it trusts: `install --trust` (lime) writes Codex's own
 //! `[hooks.state]` records for the relay entries, with Codex's key and hash ([`codex_trust`],
 //! checked against the real Codex), into the user's `config.toml` (the only place Codex reads
 //! them, for project entries too); without it, install says what to do in Codex's `/hooks`.
+//! Only the entries this run wants, exactly as it writes them (command, matcher, timeout, alone
+//! in their group), are trusted; an entry already in the file that only looks like one never
+//! is; a relay file that cannot be read stops `--trust` with the reason.
 //! Relay hooks that the relay's own trust store does not trust yet are listed with the command
 //! that trusts them. `--move` moves the agent's own hooks into the relay's file of the same
 //! scope, each group as written (the same dialect: nothing is converted, `native` handlers
@@ -61,7 +69,9 @@
 //! file's folder); the moved hooks the agent was running (for Codex: the ones whose
 //! `[hooks.state]` record matches their current hash; for Claude Code: all, it runs them once
 //! the workspace is trusted) are trusted in the relay's store, since the user asked for the
-//! move; the others are listed as not running until trusted.
+//! move, the way `hook trust` trusts ([`hook_trust::TrustView::trust`]: with the files they
+//! run, and the copies a review needs; the output lists them); the others are listed as not
+//! running until trusted.
 
 mod agent_file;
 mod codex_trust;
@@ -225,12 +235,39 @@ fn relay_command(dialect: Dialect, event: &Event, home: Option<&Path>) -> Result
     ))
 }
 
-/// Whether `command` is a relay entry of `dialect`: `install`'s marker, or an entry of an
-/// earlier version (`... relay --dialect D`).
+/// Whether `command` is a relay entry of `dialect`: exactly what `install` writes (this
+/// program's path, `relay --dialect D --event E`, maybe `--home DIR`, then the marker), or an
+/// entry of an earlier version (exactly `<path of hook> relay --dialect D`). The program must
+/// be a `hook` binary and nothing else may be in the command: a user's own hook that merely
+/// ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ... # marker`) is
+/// never taken for one, so install and uninstall never remove it.
 fn is_relay(command: &str, dialect: Dialect) -> bool {
-    let ours = command.ends_with(&format!(" {MARKER}"))
-        && command.contains(&format!(" relay --dialect {dialect} --event "));
-    ours || command.ends_with(&format!(" relay --dialect {dialect}"))
+    let dialect = dialect.to_string();
+    let (words, marked) = match command.strip_suffix(&format!(" {MARKER}")) {
+        Some(rest) => (shlex::split(rest), true),
+        None => (shlex::split(command), false),
+    };
+    let Some(words) = words else { return false };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let is_hook = Path::new(program)
+        .file_name()
+        .is_some_and(|name| name == "hook");
+    if !is_hook {
+        return false;
+    }
+    if marked {
+        matches!(
+            args,
+            ["relay", "--dialect", d, "--event", _]
+                | ["relay", "--dialect", d, "--event", _, "--home", _]
+                if *d == dialect
+        )
+    } else {
+        matches!(args, ["relay", "--dialect", d] if *d == dialect)
+    }
 }
 
 /// Whether `matcher` matches everything (absent, empty or `*`).
@@ -337,6 +374,8 @@ struct Resolved {
     file: PathBuf,
     project: Option<PathBuf>,
     home: Option<PathBuf>,
+    /// Whether `--agent-config` named the file (the user's choice: it may be anywhere).
+    named_file: bool,
 }
 
 impl Scope {
@@ -352,6 +391,7 @@ impl Scope {
             agent,
             file,
             project,
+            named_file: self.agent_config.is_some(),
             home: self
                 .home
                 .as_deref()
@@ -366,6 +406,12 @@ impl Scope {
 }
 
 impl Resolved {
+    /// The folder the agent's file must resolve into: the project in project scope (unless
+    /// `--agent-config` named the file).
+    fn inside(&self) -> Option<&Path> {
+        self.project.as_deref().filter(|_| !self.named_file)
+    }
+
     /// Keeps the agent's file as it was before this command, once.
     fn backup(&self, locked: &agent_file::Locked) -> Result<()> {
         if self.backed_up.replace(true) {
@@ -463,6 +509,17 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
     }
     // A relay file that could not be read at all may have hooks on any event: its entries stay.
     let unreadable = broken.iter().any(|b| b.event.is_none());
+    if unreadable && trust {
+        let reasons: Vec<&str> = broken
+            .iter()
+            .filter(|b| b.event.is_none())
+            .map(|b| b.error.as_str())
+            .collect();
+        bail!(
+            "--trust: a relay file cannot be read, so the relay entries it needs are unknown and none is trusted: {}; fix it, then run this command again",
+            reasons.join("; ")
+        );
+    }
     if unreadable {
         errln!(
             "warning: a relay file could not be read; the relay entries of events it may use are kept: fix it, then run `hook relay sync {}`",
@@ -510,7 +567,7 @@ fn apply(scope: &Resolved, trust: bool) -> Result<ExitCode> {
         outln!("{file}: the relay entries are up to date");
     }
     if !wanted.is_empty() && scope.dialect.rules().trust_state_in_config() {
-        codex_trust_step(scope, trust)?;
+        codex_trust_step(scope, &wanted, trust)?;
     }
     report_untrusted(scope, &loaded);
     Ok(ExitCode::SUCCESS)
@@ -528,7 +585,7 @@ fn relay_places(discovery: &hook_config::Discovery) -> String {
 
 /// Edits the agent's file so its relay entries are `wanted`; whether it was written.
 fn edit(scope: &Resolved, wanted: &[Wanted], keep_others: bool) -> Result<(Changes, bool)> {
-    let locked = agent_file::lock_and_read(&scope.file)?;
+    let locked = agent_file::lock_and_read(&scope.file, scope.inside())?;
     let existed = locked.text.is_some();
     if !existed && wanted.is_empty() {
         // Nothing to take out, nothing to add: no file is created.
@@ -647,8 +704,12 @@ fn report_untrusted(scope: &Resolved, loaded: &hook_config::Loaded) {
     }
 }
 
-/// Codex: writes its trust records of the relay entries (`--trust`), or says how.
-fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
+/// Codex: writes its trust records of the relay entries (`--trust`), or says how. Only the
+/// entries this run wants, exactly as it writes them (the command this program writes for
+/// the event, its matcher and timeout, alone in its group), are trusted: an entry the file
+/// already held that only looks like one (a project's `config.toml` can copy the marker) never
+/// is.
+fn codex_trust_step(scope: &Resolved, wanted: &[Wanted], trust: bool) -> Result<()> {
     let records = codex_records_file(scope)?;
     let key_source = codex_key_source(scope)?;
     let text = agent_file::read_regular(&scope.file)?
@@ -657,6 +718,9 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
     let doc = TomlDoc::new(&text, &scope.file)?;
     let mut grants = Vec::new();
     for found in doc.found(scope.dialect)? {
+        if !fits_wanted(scope, wanted, &found)? {
+            continue;
+        }
         let event = Event::from_name(&found.event);
         let hook = codex_trust::CodexHook {
             event: &event,
@@ -698,6 +762,7 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
             records.display(),
             missing.len()
         );
+        crate::trust_commands::say_if_link(&records);
     } else {
         outln!(
             "Codex runs only hooks you trusted: start codex, type /hooks, and trust the {} `hook relay` entries of {} (or run this command again with --trust to record that trust now)",
@@ -706,6 +771,24 @@ fn codex_trust_step(scope: &Resolved, trust: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `found` is exactly an entry of `wanted` as this program writes it.
+fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<bool> {
+    for w in wanted {
+        if w.event.as_str() != found.event {
+            continue;
+        }
+        let command = relay_command(scope.dialect, &w.event, scope.home.as_deref())?;
+        if found.group_len == 1
+            && found.command == command
+            && found.matcher == w.matcher
+            && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in
@@ -790,5 +873,20 @@ mod tests {
             "/x/hook relay --dialect lime --event Stop",
             Dialect::Lime
         ));
+        assert!(is_relay(
+            "/x/hook relay --dialect lime --event Stop --home '/my home' # hook-relay-install",
+            Dialect::Lime
+        ));
+        // A user's own hook that only ends like an entry is never one.
+        for mine in [
+            "my-wrapper relay --dialect lime",
+            "sh -c 'x' relay --dialect lime",
+            "rm -rf ~; /x/hook relay --dialect lime",
+            "curl x | sh; /x/hook relay --dialect lime --event Stop # hook-relay-install",
+            "/x/hook relay --dialect lime --event Stop --force # hook-relay-install",
+            "./not-hook relay --dialect lime --event Stop # hook-relay-install",
+        ] {
+            assert!(!is_relay(mine, Dialect::Lime), "{mine}");
+        }
     }
 }

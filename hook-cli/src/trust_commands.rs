@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use hook_config::Handler;
 use hook_protocol::{Layer, SkipReason};
-use hook_trust::{Grant, Refusal, TrustStatus, TrustView, check_keys, store_for};
+use hook_trust::{Refusal, TrustStatus, TrustView, check_keys, store_for};
 
 use crate::terminal::{errln, outln};
 
@@ -171,7 +171,7 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
     let mut changed: Vec<String> = Vec::new();
     match action {
         Action::Trust => {
-            let mut grants = Vec::new();
+            let mut candidates = Vec::new();
             for key in dedup(&named) {
                 let Some(handler) = find(key) else { continue };
                 if !policy.needs_trust(handler.source.layer) {
@@ -181,47 +181,19 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
                     );
                     continue;
                 }
-                // A native library that cannot be hashed is never trusted (its hash would
-                // name no bytes at all).
-                if handler.config.handler_type == hook_protocol::HandlerType::Native
-                    && let Some(path) = view.context().library_path(handler)
-                    && let Err(error) = hook_exec::native::library_digest(&path)
-                {
-                    bail!(
-                        "{key}: {error}; nothing was trusted: fix `library`, then run `hook trust` again"
-                    );
-                }
-                let trust = view.evaluate(handler);
-                // A file it runs that cannot be hashed is never trusted: its digest would name
-                // no bytes, and the hook would stay modified.
-                if let Some(file) = trust.files.iter().find(|f| f.problem.is_some()) {
-                    bail!(
-                        "{key}: it runs {}, which {}; nothing was trusted: fix the file, then run `hook trust` again",
-                        file.path.display(),
-                        file.problem.as_deref().unwrap_or("cannot be read")
-                    );
-                }
-                let files = trust.current_files();
-                let mut line = format!("trusted {key} ({})", trust.hash);
-                if !files.is_empty() {
-                    let names: Vec<String> = files.keys().cloned().collect();
-                    line.push_str(&format!(" and the files it runs: {}", names.join(", ")));
-                }
-                changed.push(line);
-                grants.push((trust, handler));
+                candidates.push(view.candidate(handler));
             }
-            if !grants.is_empty() {
-                let only: Vec<Grant> = grants.iter().map(|(trust, _)| trust.grant()).collect();
-                store.set_trusted(&only)?;
-                for warning in crate::trust_review::keep_copies(
-                    &loaded.discovery,
-                    &view,
-                    &grants,
-                    store.as_ref(),
-                ) {
-                    errln!("warning: {warning}");
-                }
+            // The one way trust is written: the hashes with the files' digests, and copies.
+            let trusted = view.trust(store.as_ref(), &candidates)?;
+            for warning in &trusted.copy_warnings {
+                errln!("warning: {warning}");
             }
+            changed.extend(
+                trusted
+                    .granted
+                    .iter()
+                    .map(|g| format!("trusted {}", g.describe())),
+            );
         }
         Action::Untrust => {
             let keys: Vec<String> = dedup(&named).into_iter().map(str::to_owned).collect();
@@ -254,7 +226,21 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
         outln!("{line}");
     }
     outln!("store: {}", store.location().display());
+    say_if_link(store.location());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says so when `path`, a file a command wrote, is a symbolic link (lime's `config.toml` kept
+/// by a dotfile manager): what was written is the file it leads to.
+pub(crate) fn say_if_link(path: &std::path::Path) {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && let Ok(target) = std::fs::canonicalize(path) {
+        outln!(
+            "note: {} is a symbolic link: written through it to {}",
+            path.display(),
+            target.display()
+        );
+    }
 }
 
 fn dedup<'a>(keys: &[&'a str]) -> Vec<&'a str> {

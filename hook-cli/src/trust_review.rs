@@ -6,9 +6,8 @@ use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use hook_config::{Discovery, Handler};
 use hook_trust::{
-    FileChange, FileTrust, HookTrust, TrustStatus, TrustStore, TrustView, TrustedCopies, identity,
+    Candidate, FileChange, FileTrust, TrustStatus, TrustView, TrustedCopies, Uncovered, identity,
     store_for,
 };
 use serde::Serialize;
@@ -16,9 +15,6 @@ use serde_json::Value;
 
 use crate::engine_commands::Location;
 use crate::terminal::{outln, println_exact};
-
-/// The most lines of one diff shown; the rest is counted.
-const DIFF_LINES: usize = 400;
 
 /// One hook under review, as `--json` prints it.
 #[derive(Debug, Serialize)]
@@ -44,6 +40,10 @@ struct Item {
     #[serde(skip_serializing_if = "Option::is_none")]
     config_note: Option<String>,
     files: Vec<ReviewedFile>,
+    /// Words that leave the project or plugin through a symbolic link: not covered, so the
+    /// hook cannot be trusted as it is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    uncovered: Vec<Uncovered>,
 }
 
 #[derive(Debug, Serialize)]
@@ -68,18 +68,26 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     }
     let copies = TrustedCopies::in_home(&loaded.discovery.home);
     let policy = view.policy();
-    let pending: Vec<(&Handler, HookTrust)> = loaded
-        .registry
-        .handlers()
-        .iter()
-        .filter(|h| policy.needs_trust(h.source.layer))
-        .map(|h| (h, view.evaluate(h)))
-        .filter(|(_, trust)| matches!(trust.status, TrustStatus::Untrusted | TrustStatus::Modified))
-        .collect();
-    let items: Vec<Item> = pending
-        .iter()
-        .map(|(handler, trust)| item(&view, &copies, handler, trust))
-        .collect();
+    // Each file is read once: its digest, the diff shown and what a trust records and copies
+    // all come from those bytes.
+    // The bytes are let go once the hook's diff is made: one hook's files at a time.
+    let mut pending: Vec<Candidate<'_>> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
+    for handler in loaded.registry.handlers() {
+        if !policy.needs_trust(handler.source.layer) {
+            continue;
+        }
+        let mut candidate = view.candidate_read(handler);
+        if !matches!(
+            candidate.trust().status,
+            TrustStatus::Untrusted | TrustStatus::Modified
+        ) {
+            continue;
+        }
+        items.push(item(&view, &copies, &candidate));
+        candidate.forget_contents();
+        pending.push(candidate);
+    }
     if json {
         println_exact(&serde_json::to_string_pretty(&serde_json::json!({
             "dialect": location.dialect.to_string(),
@@ -102,30 +110,28 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     let store = store_for(location.dialect, &loaded.discovery.home);
     let (mut trusted, mut skipped) = (0, 0);
     let mut answers = std::io::stdin().lock();
-    for (index, (item, (handler, trust))) in items.iter().zip(&pending).enumerate() {
+    for (index, (item, candidate)) in items.iter().zip(&pending).enumerate() {
         show(index + 1, items.len(), item);
         match ask(&mut answers)? {
             Answer::Trust => {
-                if let Some(file) = trust.files.iter().find(|f| f.problem.is_some()) {
-                    outln!(
-                        "not trusted: it runs {}, which {}",
-                        file.path.display(),
-                        file.problem.as_deref().unwrap_or("cannot be read")
-                    );
-                    skipped += 1;
-                    continue;
+                // The bytes shown are the bytes trusted: the digests and copies come from the
+                // one read the diff was made of.
+                match view.trust(store.as_ref(), std::slice::from_ref(candidate)) {
+                    Ok(done) => {
+                        for warning in &done.copy_warnings {
+                            outln!("warning: {warning}");
+                        }
+                        for granted in &done.granted {
+                            outln!("trusted {}", granted.describe());
+                        }
+                        trusted += 1;
+                    }
+                    Err(hook_trust::GrantError::Store(error)) => return Err(error.into()),
+                    Err(error) => {
+                        outln!("not trusted: {error}");
+                        skipped += 1;
+                    }
                 }
-                store.set_trusted(&[trust.grant()])?;
-                for warning in keep_copies(
-                    &loaded.discovery,
-                    &view,
-                    &[(trust.clone(), *handler)],
-                    store.as_ref(),
-                ) {
-                    outln!("warning: {warning}");
-                }
-                outln!("trusted {}", item.key);
-                trusted += 1;
             }
             Answer::Skip => {
                 outln!("skipped {}", item.key);
@@ -137,6 +143,7 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     let left = items.len() - trusted - skipped;
     outln!("{trusted} trusted, {skipped} skipped, {left} not reviewed");
     outln!("store: {}", store.location().display());
+    crate::trust_commands::say_if_link(store.location());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -186,6 +193,9 @@ fn show(number: usize, total: usize, item: &Item) {
             file.file.change
         );
     }
+    for word in &item.uncovered {
+        outln!("  not covered: {} {}", word.word, word.why);
+    }
     if let Some(diff) = &item.config_diff {
         outln!("  configuration, trusted -> now:");
         for line in diff.lines() {
@@ -206,7 +216,8 @@ fn show(number: usize, total: usize, item: &Item) {
     }
 }
 
-fn item(view: &TrustView, copies: &TrustedCopies, handler: &Handler, trust: &HookTrust) -> Item {
+fn item(view: &TrustView, copies: &TrustedCopies, candidate: &Candidate<'_>) -> Item {
+    let (handler, trust) = (candidate.handler(), candidate.trust());
     let source = match (&handler.source.plugin, &handler.source.path) {
         (Some(plugin), _) => format!("plugin {}@{}", plugin.name, plugin.version),
         (None, Some(path)) => path.clone(),
@@ -231,7 +242,7 @@ fn item(view: &TrustView, copies: &TrustedCopies, handler: &Handler, trust: &Hoo
     let files = trust
         .files
         .iter()
-        .map(|file| reviewed_file(copies, file))
+        .map(|file| reviewed_file(copies, file, candidate.contents(&file.path)))
         .collect();
     Item {
         key: trust.key.clone(),
@@ -248,54 +259,47 @@ fn item(view: &TrustView, copies: &TrustedCopies, handler: &Handler, trust: &Hoo
         config_diff,
         config_note,
         files,
+        uncovered: trust.uncovered.clone(),
     }
 }
 
-fn reviewed_file(copies: &TrustedCopies, file: &FileTrust) -> ReviewedFile {
+/// One file's review; `now` is the bytes its digest was taken of (read once, for the review).
+fn reviewed_file(copies: &TrustedCopies, file: &FileTrust, now: Option<&[u8]>) -> ReviewedFile {
     let label = file.path.display().to_string();
-    let now = || {
-        hook_config::open_regular(&file.path, hook_config::Links::Follow)
-            .ok()
-            .and_then(|(f, meta)| {
-                hook_config::read_capped(f, &meta, hook_trust::SCRIPT_SIZE_CAP, "a hook's file")
-                    .ok()
-            })
-    };
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).ok();
     let (diff, note) = match file.change {
         FileChange::Unchanged => (None, None),
         FileChange::Unreadable => (None, file.problem.clone()),
         FileChange::Removed => (None, Some("removed since it was trusted".to_owned())),
         FileChange::Changed => {
             let old = file.trusted_sha256.as_deref().and_then(|d| copies.read(d));
-            match (old.map(text), now().map(text)) {
-                (Some(Some(old)), Some(Some(new))) => (
+            match (old, now) {
+                (Some(old), Some(new)) => (
                     Some(diff(
-                        &old,
-                        &new,
+                        &shown(&old),
+                        &shown(new),
                         &format!("{label} (trusted)"),
                         &format!("{label} (now)"),
                     )),
-                    None,
+                    binary_note(&old, new),
                 ),
                 (None, _) => (
                     None,
                     Some("changed; no copy of the trusted file is kept".to_owned()),
                 ),
-                _ => (None, Some("changed; not text, no diff shown".to_owned())),
+                (_, None) => (None, Some("changed; it could not be read".to_owned())),
             }
         }
-        FileChange::Added | FileChange::NotRecorded => match now().map(text) {
-            Some(Some(new)) => (
+        FileChange::Added | FileChange::NotRecorded => match now {
+            Some(new) => (
                 Some(diff(
                     "",
-                    &new,
+                    &shown(new),
                     "(nothing trusted)",
                     &format!("{label} (now)"),
                 )),
-                None,
+                binary_note(&[], new),
             ),
-            _ => (None, Some("not text, no diff shown".to_owned())),
+            None => (None, Some("it could not be read".to_owned())),
         },
         _ => (None, None),
     };
@@ -306,61 +310,37 @@ fn reviewed_file(copies: &TrustedCopies, file: &FileTrust) -> ReviewedFile {
     }
 }
 
-/// A unified diff of `old` and `new`, at most [`DIFF_LINES`] lines.
+/// `bytes` as text for a diff: UTF-8 as it is, every other byte as `\xNN` (so one Latin-1
+/// byte never hides the diff; the terminal escapes control characters again when printing).
+fn shown(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            text.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    text
+}
+
+/// Says that bytes are shown escaped, when either side is not UTF-8.
+fn binary_note(old: &[u8], new: &[u8]) -> Option<String> {
+    (std::str::from_utf8(old).is_err() || std::str::from_utf8(new).is_err())
+        .then(|| "not UTF-8: bytes that are not UTF-8 are shown as \\xNN".to_owned())
+}
+
+/// A unified diff of `old` and `new`: every changed line (a review that cut the diff could
+/// hide what it was meant to show).
 fn diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
-    let text = similar::TextDiff::from_lines(old, new)
+    similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
         .header(old_name, new_name)
-        .to_string();
-    let total = text.lines().count();
-    if total <= DIFF_LINES {
-        return text;
-    }
-    let mut cut: String = text
-        .lines()
-        .take(DIFF_LINES)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    cut.push_str(&format!("... {} more lines\n", total - DIFF_LINES));
-    cut
+        .to_string()
 }
 
 fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
-}
-
-/// Keeps the private copies of what `grants` trusted (each hook's configuration and files),
-/// then prunes the copies no record refers to. Returns warnings: a copy that cannot be kept
-/// costs a later review its diff, never trust.
-pub(crate) fn keep_copies(
-    discovery: &Discovery,
-    view: &TrustView,
-    trusted: &[(HookTrust, &Handler)],
-    store: &dyn TrustStore,
-) -> Vec<String> {
-    let copies = TrustedCopies::in_home(&discovery.home);
-    let mut warnings = Vec::new();
-    for (trust, handler) in trusted {
-        let id = identity(view.policy().dialect(), handler, view.context());
-        if let Err(error) = copies.keep_identity(&id) {
-            warnings.push(error.to_string());
-            return warnings;
-        }
-        for file in &trust.files {
-            let Some(digest) = &file.sha256 else { continue };
-            if let Err(error) = copies.keep_file(&file.path, digest) {
-                warnings.push(error.to_string());
-                return warnings;
-            }
-        }
-    }
-    if let Ok(records) = store.load()
-        && let Err(error) = copies.prune(&records)
-    {
-        warnings.push(error.to_string());
-    }
-    warnings
 }

@@ -212,12 +212,24 @@ fn parse_node(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Node> {
     let parsed = if toml {
-        parse_toml(text)
+        parse_toml(text).map(|node| (node, Vec::new()))
     } else {
         parse_json(text)
     };
     match parsed {
-        Ok(node) => Some(node),
+        Ok((node, duplicates)) => {
+            for duplicate in duplicates {
+                diagnostics.push(Diagnostic::warning(
+                    path,
+                    Some(duplicate.ignored),
+                    format!(
+                        "duplicate key `{}`: only the last one (line {}) is read, as the agent reads JSON; this one and everything under it is ignored: merge the two",
+                        duplicate.name, duplicate.kept.line
+                    ),
+                ));
+            }
+            Some(node)
+        }
         Err(error) => {
             let what = if toml { "TOML" } else { "JSON" };
             diagnostics.push(Diagnostic::error(

@@ -85,8 +85,21 @@ pub(crate) struct SyntaxError {
     pub(crate) message: String,
 }
 
+/// A key written twice in one JSON object: only the last is read, as `JSON.parse` (Claude
+/// Code) and serde_json read it.
+#[derive(Debug, Clone)]
+pub(crate) struct Duplicate {
+    pub(crate) name: String,
+    /// The earlier key, whose value is ignored.
+    pub(crate) ignored: Pos,
+    /// The key whose value is read.
+    pub(crate) kept: Pos,
+}
+
 /// Parses a JSON document. Syntax errors come from serde_json (its message and position).
-pub(crate) fn parse_json(text: &str) -> Result<Node, SyntaxError> {
+/// A key written twice in an object reads as its last value, where the first was written
+/// (as `JSON.parse` does); each such key is returned beside the tree.
+pub(crate) fn parse_json(text: &str) -> Result<(Node, Vec<Duplicate>), SyntaxError> {
     if let Err(error) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
         let full = error.to_string();
         let message = match full.rfind(" at line ") {
@@ -107,6 +120,7 @@ pub(crate) fn parse_json(text: &str) -> Result<Node, SyntaxError> {
         lines: &lines,
         depth: 0,
         too_deep: None,
+        duplicates: Vec::new(),
     };
     let value = parser.value();
     if let Some(pos) = parser.too_deep {
@@ -117,10 +131,14 @@ pub(crate) fn parse_json(text: &str) -> Result<Node, SyntaxError> {
             ),
         });
     }
-    value.ok_or_else(|| SyntaxError {
-        pos: Some(lines.pos(parser.at)),
-        message: "malformed JSON".to_owned(),
-    })
+    let mut duplicates = std::mem::take(&mut parser.duplicates);
+    duplicates.sort_by_key(|d| (d.ignored.line, d.ignored.column));
+    value
+        .map(|value| (value, duplicates))
+        .ok_or_else(|| SyntaxError {
+            pos: Some(lines.pos(parser.at)),
+            message: "malformed JSON".to_owned(),
+        })
 }
 
 /// A recursive-descent reader of JSON that serde_json already accepted (so it only has to
@@ -135,6 +153,8 @@ struct JsonParser<'a> {
     depth: usize,
     /// Where the first array or object past [`MAX_DEPTH`] opens.
     too_deep: Option<Pos>,
+    /// Keys written twice in one object.
+    duplicates: Vec<Duplicate>,
 }
 
 impl JsonParser<'_> {
@@ -166,7 +186,9 @@ impl JsonParser<'_> {
                 b'{' => {
                     self.enter(pos)?;
                     self.at += 1;
-                    let mut entries = Vec::new();
+                    let mut entries: Vec<(Key, Node)> = Vec::new();
+                    let mut seen: std::collections::HashMap<String, usize> =
+                        std::collections::HashMap::new();
                     loop {
                         self.skip_ws();
                         match *self.bytes.get(self.at)? {
@@ -184,7 +206,23 @@ impl JsonParser<'_> {
                                 }
                                 self.at += 1;
                                 let value = self.value()?;
-                                entries.push((Key { name, pos: key_pos }, value));
+                                match seen.get(&name) {
+                                    // The last value, where the first was written.
+                                    Some(&at) => {
+                                        let (key, old) = &mut entries[at];
+                                        self.duplicates.push(Duplicate {
+                                            name,
+                                            ignored: key.pos,
+                                            kept: key_pos,
+                                        });
+                                        key.pos = key_pos;
+                                        *old = value;
+                                    }
+                                    None => {
+                                        seen.insert(name.clone(), entries.len());
+                                        entries.push((Key { name, pos: key_pos }, value));
+                                    }
+                                }
                             }
                         }
                     }
@@ -373,7 +411,7 @@ mod tests {
             ("TOML", minified_toml(2_000)),
         ] {
             let work = if format == "JSON" {
-                scanned(|| parse_json(&text))
+                scanned(|| parse_json(&text).map(|(node, _)| node))
             } else {
                 scanned(|| parse_toml(&text))
             };

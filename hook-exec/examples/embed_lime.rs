@@ -17,7 +17,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use hook_exec::hook_protocol::{Decision, Dialect, EventInput, RunStatus, input_from_value};
-use hook_exec::{Environment, Grant, Hooks, LoadOptions, store_for};
+use hook_exec::{Environment, Hooks, LoadOptions, store_for};
 use serde_json::{Value, json};
 
 /// The project's hooks: a guard, a rewrite, a context note and a slow hook.
@@ -104,14 +104,16 @@ pub(crate) async fn run() -> Result<Vec<String>, Box<dyn std::error::Error>> {
 
     // 2. The user reviews the project's hooks and trusts them (what `hook trust` writes).
     let store = store_for(Dialect::Lime, home.path());
-    let grants: Vec<Grant> = hooks
+    // `TrustView::trust` records each hook's hash with the files it runs (and keeps copies).
+    let view = hooks.trust();
+    let candidates: Vec<_> = hooks
         .engine()
         .registry()
         .handlers()
         .iter()
-        .map(|handler| Grant::new(&handler.key, hooks.trust().hash(handler)))
+        .map(|handler| view.candidate(handler))
         .collect();
-    store.set_trusted(&grants)?;
+    view.trust(store.as_ref(), &candidates)?;
     hooks.reload()?;
 
     // 3. Preview, dispatch, honour.

@@ -106,6 +106,18 @@ impl TrustedCopies {
         self.keep(&bytes)
     }
 
+    /// Keeps `bytes`, the content of a script that was read once to be hashed and shown, if
+    /// they have `digest` (`sha256:...`) and are small enough; `Ok(false)` when not kept.
+    ///
+    /// # Errors
+    /// [`CopyError`] when the folder is unsafe or the copy cannot be written.
+    pub fn keep_bytes(&self, bytes: &[u8], digest: &str) -> Result<bool, CopyError> {
+        if bytes.len() as u64 > SCRIPT_SIZE_CAP || sha256(bytes) != digest {
+            return Ok(false);
+        }
+        self.keep(bytes)
+    }
+
     /// The content named `digest` (`sha256:...`), if a copy with that very content is kept.
     pub fn read(&self, digest: &str) -> Option<Vec<u8>> {
         let hex = digest.strip_prefix(HASH_PREFIX)?;

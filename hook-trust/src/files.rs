@@ -66,10 +66,20 @@ pub struct NamedFile {
 ///   (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT` and
 ///   `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), plus the value of a `--flag=value`
 ///   or `NAME=value` word. A word that still holds a `$`, a backquote or a glob, or that
-///   starts with `~`, names nothing. A word names a file when, resolved against
-///   [`RunPlace::cwd`] and normalized (`.` and `..` removed, links not followed), it lies in
-///   the project or the plugin's folder and is not a folder; such a file that does not exist
-///   is listed as [`FileState::Missing`].
+///   starts with `~`, names nothing. Relative words are read against [`RunPlace::cwd`], and
+///   also against the folder a `cd DIR` earlier in the command moved to. Beyond the words:
+///   the command string of `sh -c`/`bash -c` (read the same way), the `__main__.py` of a
+///   folder `python3` runs, the files `python3 -m pkg.mod` may run from the current folder
+///   (`pkg/mod.py`, `pkg/mod/__main__.py`, each package's `__init__.py`), a folder `node`
+///   runs (`package.json`, the `main` it names, `index.js`...), and the interpreter a
+///   covered script's `#!` line names when it is inside the project.
+///
+///   A path is resolved as the kernel opens it: its folders through their symbolic links
+///   (canonical), the file itself not (its digest is of what it points to). It names a file
+///   when it then lies in the project or the plugin's folder and is not a folder; such a file
+///   that does not exist is listed as [`FileState::Missing`]. A word that lies inside as
+///   written but leaves through a symbolic link in its folders is not covered, and is
+///   reported ([`crate::HookTrust::uncovered`]): such a hook is never trusted.
 /// - A `native` handler: its library ([`hook_config::Handler::library_path`]), wherever it
 ///   is.
 /// - Any other handler names no file.
@@ -78,7 +88,7 @@ pub struct NamedFile {
 /// without being read) of at most [`SCRIPT_SIZE_CAP`] bytes (a library:
 /// [`hook_config::library::LIBRARY_SIZE_CAP`]). Paths are listed once each, sorted.
 pub fn named_files(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Vec<NamedFile> {
-    named_files_cached(dialect, handler, place, None)
+    named_files_cached(dialect, handler, place, None).0
 }
 
 /// [`named_files`], looking large files up in `cache` first (see `crate::digest_cache`).
@@ -87,58 +97,498 @@ pub(crate) fn named_files_cached(
     handler: &Handler,
     place: &RunPlace,
     cache: Option<&DigestCache>,
-) -> Vec<NamedFile> {
+) -> (Vec<NamedFile>, Vec<Uncovered>) {
     let roots = roots(handler, &absolute_place(place));
-    named_paths(dialect, handler, place)
+    let paths = named_paths(dialect, handler, place);
+    let files = paths
+        .files
         .into_iter()
         .map(|(path, cap)| {
             let state = file_state(&path, cap, cache);
             let name = record_name(&path, &roots);
             NamedFile { path, name, state }
         })
-        .collect()
+        .collect();
+    (files, paths.uncovered)
 }
 
-/// [`named_files`] without reading them: each path and the cap its file is read under.
-pub(crate) fn named_paths(
+/// [`named_files`], each script read once, whole, and kept: its digest is of those bytes,
+/// which are returned beside it (a review shows and trusts the same bytes). A native library
+/// is streamed, not kept.
+pub(crate) fn named_files_read(
     dialect: Dialect,
     handler: &Handler,
     place: &RunPlace,
-) -> BTreeMap<PathBuf, u64> {
-    let mut paths = BTreeMap::new();
+) -> (Vec<NamedFile>, Vec<Uncovered>, BTreeMap<PathBuf, Vec<u8>>) {
+    let roots = roots(handler, &absolute_place(place));
+    let mut contents = BTreeMap::new();
+    let paths = named_paths(dialect, handler, place);
+    let files = paths
+        .files
+        .into_iter()
+        .map(|(path, cap)| {
+            let state = if cap == SCRIPT_SIZE_CAP {
+                match read_whole(&path, cap) {
+                    Ok(Some(bytes)) => {
+                        let digest = sha256_hex(&bytes);
+                        contents.insert(path.clone(), bytes);
+                        FileState::Present(digest)
+                    }
+                    Ok(None) => FileState::Missing,
+                    Err(why) => FileState::Unreadable(why),
+                }
+            } else {
+                file_state(&path, cap, None)
+            };
+            let name = record_name(&path, &roots);
+            NamedFile { path, name, state }
+        })
+        .collect();
+    (files, paths.uncovered, contents)
+}
+
+/// The bytes of the regular file at `path` (at most `cap`), `None` when it does not exist.
+fn read_whole(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::metadata(path) {
+        Err(error) if is_absent(&error) => return Ok(None),
+        _ => {}
+    }
+    let (file, meta) = hook_config::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
+    hook_config::read_capped(file, &meta, cap, "a file a hook runs")
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+/// `sha256:` and the hex SHA-256 of `bytes`.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    format!("{HASH_PREFIX}{}", hex::encode(Sha256::digest(bytes)))
+}
+
+/// A word of a command that lies in the project or the plugin's folder as written, but
+/// whose path leaves it through a symbolic link: what runs there is not covered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Uncovered {
+    /// The word (or the path derived from it), as the command writes it.
+    pub word: String,
+    /// The path the kernel would open.
+    pub path: PathBuf,
+    /// Why it is not covered, as a phrase.
+    pub why: String,
+}
+
+/// What a handler names: each covered path and the cap its file is read under, and the
+/// words that are not covered.
+#[derive(Debug, Default)]
+pub(crate) struct Paths {
+    pub(crate) files: BTreeMap<PathBuf, u64>,
+    pub(crate) uncovered: Vec<Uncovered>,
+}
+
+/// [`named_files`] without reading them (but for `#!` lines and a `package.json`).
+pub(crate) fn named_paths(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Paths {
     match handler.config.handler_type {
         HandlerType::Native => {
+            let mut paths = Paths::default();
             if let Some(path) = native_library(handler, place) {
-                paths.insert(path, hook_config::library::LIBRARY_SIZE_CAP);
+                paths
+                    .files
+                    .insert(path, hook_config::library::LIBRARY_SIZE_CAP);
             }
+            paths
         }
         HandlerType::Command => {
             let place = &absolute_place(place);
-            let vars = variables(dialect, handler, place);
-            let roots = roots(handler, place);
-            let mut texts: Vec<String> = Vec::new();
+            let mut finder = Finder {
+                vars: variables(dialect, handler, place),
+                roots: roots(handler, place),
+                paths: Paths::default(),
+            };
             for command in [&handler.config.command, &handler.config.command_windows]
                 .into_iter()
                 .flatten()
             {
-                texts.extend(
-                    hook_config::shell::words(command)
-                        .into_iter()
-                        .map(|w| w.plain),
-                );
+                finder.command(command, &place.cwd, 0);
             }
-            texts.extend(handler.config.args.iter().flatten().cloned());
-            for text in texts {
-                for candidate in candidates(&text) {
-                    if let Some(path) = resolve(candidate, &vars, &place.cwd, &roots) {
-                        paths.insert(path, SCRIPT_SIZE_CAP);
-                    }
+            for arg in handler.config.args.iter().flatten() {
+                finder.word(arg, &place.cwd);
+            }
+            finder.interpreters(&place.cwd);
+            finder.paths
+        }
+        _ => Paths::default(),
+    }
+}
+
+/// How deep `sh -c` strings and `#!` interpreters are followed (the kernel allows four
+/// levels of interpreters).
+const MAX_DEPTH: usize = 4;
+
+/// The shells whose `-c` string is a command line read like the hook's own.
+const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"];
+
+/// Programs that run the command that follows them (their own flags and `NAME=value`s
+/// skipped).
+const WRAPPERS: &[&str] = &["env", "exec", "command", "nohup", "builtin", "nice"];
+
+/// Collects the files a command runs.
+struct Finder {
+    vars: Vec<(&'static str, String)>,
+    roots: Vec<(PathBuf, &'static str)>,
+    paths: Paths,
+}
+
+impl Finder {
+    /// The files of one command line run from `cwd`.
+    fn command(&mut self, text: &str, cwd: &Path, depth: usize) {
+        for word in hook_config::shell::words(text) {
+            self.word(&word.plain, cwd);
+        }
+        let mut dir = cwd.to_path_buf();
+        for words in hook_config::shell::simple_commands(text) {
+            let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
+            if dir != cwd {
+                // After `cd DIR`, relative words are read from there too.
+                for word in &plain {
+                    self.word(word, &dir);
+                }
+            }
+            let args = program_and_args(&plain);
+            let Some((program, rest)) = args.split_first() else {
+                continue;
+            };
+            let name = Path::new(program)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if name == "cd" || name == "pushd" {
+                if let Some(target) = rest.iter().find(|a| !a.starts_with('-'))
+                    && let Some(path) = self.expand_path(target, &dir)
+                {
+                    dir = kernel_path(&path);
+                }
+            } else if SHELLS.contains(&name.as_str()) {
+                if depth < MAX_DEPTH
+                    && let Some(script) = shell_c_string(rest)
+                {
+                    self.command(script, &dir, depth + 1);
+                }
+            } else if is_python(&name) {
+                self.python(rest, &dir);
+            } else if name == "node" || name == "nodejs" {
+                self.node(rest, &dir);
+            }
+        }
+    }
+
+    /// `word` (and the value of `--flag=value`) read against `base`.
+    fn word(&mut self, word: &str, base: &Path) {
+        for candidate in candidates(word) {
+            if let Some(path) = self.expand_path(candidate, base) {
+                self.path(&path, candidate);
+            }
+        }
+    }
+
+    /// `word` with the engine's variables expanded, absolute against `base`; `None` when it
+    /// cannot name a file (an unknown variable, a glob, `~`).
+    fn expand_path(&self, word: &str, base: &Path) -> Option<PathBuf> {
+        let expanded = expand(word, &self.vars)?;
+        if expanded.is_empty()
+            || expanded.starts_with('~')
+            || expanded.contains(['$', '`', '*', '?', '['])
+            || expanded.contains('\0')
+        {
+            return None;
+        }
+        Some(absolute(Path::new(&expanded), base))
+    }
+
+    /// Covers `path` (absolute, as written) when the kernel would open a file inside a root;
+    /// reports it when it is inside as written but not as opened.
+    fn path(&mut self, path: &Path, word: &str) {
+        let real = kernel_path(path);
+        let inside = |p: &Path| {
+            self.roots
+                .iter()
+                .any(|(root, _)| p.starts_with(root) && p != root)
+        };
+        if inside(&real) {
+            // A folder is where a command runs, not what it runs.
+            if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
+                self.paths.files.insert(real, SCRIPT_SIZE_CAP);
+            }
+            return;
+        }
+        let lexical = normalize(path);
+        if inside(&lexical) && !self.paths.uncovered.iter().any(|u| u.path == real) {
+            self.paths.uncovered.push(Uncovered {
+                word: word.to_owned(),
+                why: format!(
+                    "leaves the project or plugin folder through a symbolic link (it opens {})",
+                    real.display()
+                ),
+                path: real,
+            });
+        }
+    }
+
+    /// `python3 [flags] script|folder|-m module`: a folder's `__main__.py`; a module's files
+    /// from the current folder (Python puts it first on its path).
+    fn python(&mut self, args: &[&str], dir: &Path) {
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            if *arg == "-m" || (arg.starts_with("-m") && arg.len() > 2) {
+                let module = if *arg == "-m" {
+                    args.get(i + 1).copied()
+                } else {
+                    Some(&arg[2..])
+                };
+                if let Some(module) = module {
+                    self.python_module(module, dir);
+                }
+                return;
+            }
+            if *arg == "-c" || *arg == "-" {
+                return;
+            }
+            if *arg == "--" {
+                i += 1;
+                continue;
+            }
+            if *arg == "-W" || *arg == "-X" || *arg == "--check-hash-based-pycs" {
+                i += 2;
+                continue;
+            }
+            if arg.starts_with('-') && *arg != "-" {
+                if !arg.starts_with("--") && arg[1..].contains('c') {
+                    return; // `-Ic CODE`: inline code
+                }
+                i += 1;
+                continue;
+            }
+            if let Some(path) = self.expand_path(arg, dir)
+                && std::fs::metadata(kernel_path(&path)).is_ok_and(|m| m.is_dir())
+            {
+                self.path(&path.join("__main__.py"), arg);
+            }
+            return;
+        }
+    }
+
+    fn python_module(&mut self, module: &str, dir: &Path) {
+        if module.is_empty()
+            || !module.split('.').all(|part| {
+                !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+            })
+        {
+            return;
+        }
+        let parts: Vec<&str> = module.split('.').collect();
+        let joined = parts.join("/");
+        let mut files = vec![
+            format!("{joined}.py"),
+            format!("{joined}/__main__.py"),
+            format!("{joined}/__init__.py"),
+        ];
+        for n in 1..parts.len() {
+            files.push(format!("{}/__init__.py", parts[..n].join("/")));
+        }
+        for file in files {
+            self.path(&dir.join(&file), module);
+        }
+    }
+
+    /// `node [flags] folder`: the folder's `package.json`, the `main` it names, `index.*`.
+    fn node(&mut self, args: &[&str], dir: &Path) {
+        let mut i = 0;
+        while let Some(arg) = args.get(i) {
+            if matches!(*arg, "-e" | "--eval" | "-p" | "--print") {
+                return;
+            }
+            if matches!(*arg, "-r" | "--require" | "--import" | "--loader") {
+                i += 2;
+                continue;
+            }
+            if arg.starts_with('-') {
+                i += 1;
+                continue;
+            }
+            let Some(path) = self.expand_path(arg, dir) else {
+                return;
+            };
+            let real = kernel_path(&path);
+            if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
+                return;
+            }
+            for file in [
+                "package.json",
+                "index.js",
+                "index.json",
+                "index.node",
+                "index.mjs",
+                "index.cjs",
+            ] {
+                self.path(&path.join(file), arg);
+            }
+            if let Some(main) = package_main(&real.join("package.json")) {
+                let main_path = path.join(&main);
+                self.path(&main_path, arg);
+                self.path(&path.join(format!("{main}.js")), arg);
+                self.path(&main_path.join("index.js"), arg);
+            }
+            return;
+        }
+    }
+
+    /// The interpreters the `#!` lines of the covered scripts name, covered when inside a
+    /// root (a relative one is read against `cwd`, as the kernel does); followed
+    /// [`MAX_DEPTH`] deep.
+    fn interpreters(&mut self, cwd: &Path) {
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..MAX_DEPTH {
+            let todo: Vec<PathBuf> = self
+                .paths
+                .files
+                .keys()
+                .filter(|p| !seen.contains(*p))
+                .cloned()
+                .collect();
+            if todo.is_empty() {
+                return;
+            }
+            for script in todo {
+                seen.insert(script.clone());
+                if let Some(interpreter) = shebang_program(&script) {
+                    let path = absolute(Path::new(&interpreter), cwd);
+                    self.path(&path, &interpreter);
                 }
             }
         }
-        _ => {}
     }
-    paths
+}
+
+/// The words of a simple command from its program on: `NAME=value` assignments and wrappers
+/// (`env -i X=1`, `exec`, `command`...) skipped.
+fn program_and_args<'w>(words: &[&'w str]) -> Vec<&'w str> {
+    let mut rest = words;
+    loop {
+        while let Some((first, tail)) = rest.split_first() {
+            if is_assignment(first) {
+                rest = tail;
+            } else {
+                break;
+            }
+        }
+        let Some((first, tail)) = rest.split_first() else {
+            return Vec::new();
+        };
+        let name = Path::new(first)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !WRAPPERS.contains(&name.as_str()) {
+            return rest.to_vec();
+        }
+        rest = tail;
+        while let Some((first, tail)) = rest.split_first() {
+            if first.starts_with('-') || is_assignment(first) {
+                rest = tail;
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// The string a shell's `-c` runs (`bash -c 'x'`, `sh -ec 'x'`, `bash -l -c 'x'`).
+fn shell_c_string<'w>(args: &[&'w str]) -> Option<&'w str> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg.starts_with('-') && !arg.starts_with("--") && arg.len() > 1 {
+            if arg[1..].contains('c') {
+                return iter.next().copied();
+            }
+            continue;
+        }
+        if arg.starts_with("--") {
+            continue;
+        }
+        return None; // a script: its word is covered already
+    }
+    None
+}
+
+fn is_python(name: &str) -> bool {
+    let Some(version) = name
+        .strip_prefix("python")
+        .or_else(|| name.strip_prefix("pypy"))
+    else {
+        return false;
+    };
+    version.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The `main` of a `package.json`, read bounded.
+fn package_main(path: &Path) -> Option<String> {
+    let (file, meta) = hook_config::open_regular(path, Links::Follow).ok()?;
+    let bytes = hook_config::read_capped(file, &meta, 1024 * 1024, "a package.json").ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let main = value.get("main")?.as_str()?;
+    (!main.is_empty()).then(|| main.to_owned())
+}
+
+/// The program of a script's `#!` line, when it names one by path (`#!/usr/bin/env ./x`
+/// names `./x`; `#!/usr/bin/env python3` names none: it is found on `PATH`).
+fn shebang_program(script: &Path) -> Option<String> {
+    let (file, _) = hook_config::open_regular(script, Links::Follow).ok()?;
+    let mut head = Vec::with_capacity(256);
+    file.take(256).read_to_end(&mut head).ok()?;
+    let line = head.strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|b| *b == b'\n').unwrap_or(line.len())];
+    let line = std::str::from_utf8(line).ok()?;
+    let mut tokens = line.split_whitespace();
+    let program = tokens.next()?;
+    if Path::new(program).file_name().is_some_and(|n| n == "env") {
+        let next = tokens.find(|t| !t.starts_with('-') && !is_assignment(t))?;
+        return next.contains('/').then(|| next.to_owned());
+    }
+    Some(program.to_owned())
+}
+
+/// `path` as the kernel opens it: its folders canonical (every link followed), its last
+/// component as written (a link there is followed when the file is read); a folder that does
+/// not exist is kept as written below the deepest one that does.
+fn kernel_path(path: &Path) -> PathBuf {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return std::fs::canonicalize(path).unwrap_or_else(|_| normalize(path));
+    };
+    if let Ok(dir) = std::fs::canonicalize(parent) {
+        return dir.join(name);
+    }
+    // The deepest folder that exists, resolved; the rest as written.
+    let mut rest = vec![name.to_owned()];
+    let mut dir = parent;
+    while let Some(up) = dir.parent() {
+        rest.push(dir.file_name().unwrap_or_default().to_owned());
+        if let Ok(real) = std::fs::canonicalize(up) {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return normalize(&out);
+        }
+        dir = up;
+    }
+    normalize(path)
 }
 
 /// `place` with absolute folders (a relative `cwd` is the process's own folder's child).
@@ -182,14 +632,16 @@ fn variables(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Vec<(&'st
 /// plugin's folder (first: a plugin inside the project is named as the plugin's), and the
 /// project.
 fn roots(handler: &Handler, place: &RunPlace) -> Vec<(PathBuf, &'static str)> {
+    // Canonical, as the paths compared with them.
+    let canonical = |dir: &Path| {
+        let dir = normalize(&absolute(dir, &place.cwd));
+        std::fs::canonicalize(&dir).unwrap_or(dir)
+    };
     let mut roots = Vec::new();
     if let Some(root) = &handler.plugin_root {
-        roots.push((normalize(&absolute(root, &place.cwd)), PLUGIN_PREFIX));
+        roots.push((canonical(root), PLUGIN_PREFIX));
     }
-    roots.push((
-        normalize(&absolute(place.project(), &place.cwd)),
-        PROJECT_PREFIX,
-    ));
+    roots.push((canonical(place.project()), PROJECT_PREFIX));
     roots
 }
 
@@ -212,34 +664,6 @@ fn record_name(path: &Path, roots: &[(PathBuf, &'static str)]) -> String {
         }
     }
     path.display().to_string()
-}
-
-/// The covered file `word` names, if it names one.
-fn resolve(
-    word: &str,
-    vars: &[(&'static str, String)],
-    cwd: &Path,
-    roots: &[(PathBuf, &'static str)],
-) -> Option<PathBuf> {
-    let expanded = expand(word, vars)?;
-    if expanded.starts_with('~')
-        || expanded.contains(['$', '`', '*', '?', '['])
-        || expanded.contains('\0')
-    {
-        return None;
-    }
-    let path = normalize(&absolute(Path::new(&expanded), cwd));
-    if !roots
-        .iter()
-        .any(|(root, _)| path.starts_with(root) && path != *root)
-    {
-        return None;
-    }
-    // A folder is where a command runs, not what it runs.
-    if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-        return None;
-    }
-    Some(path)
 }
 
 /// `word` with `$NAME` and `${NAME}` of `vars` replaced; `None` when nothing is left to name
@@ -284,9 +708,9 @@ fn absolute(path: &Path, base: &Path) -> PathBuf {
     }
 }
 
-/// `path` without `.` and with `..` applied to the part before it, links not followed (the
-/// shell resolves `a/../b` the same way only when `a` is no link; a link there makes the word
-/// name another file, which is then not covered, never wrongly covered as trusted).
+/// `path` without `.` and with `..` applied to the part before it, links not followed: where
+/// a path lies *as written*, to tell a word that leaves a root through a link
+/// ([`Uncovered`]); what is covered is always resolved as the kernel opens it.
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
@@ -301,10 +725,19 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// Whether `error` says nothing is there (no such file, or a file where a folder of the path
+/// should be).
+fn is_absent(error: &std::io::Error) -> bool {
+    matches!(
+        error.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
+}
+
 /// What the file at `path` holds now, read under `cap` bytes.
 pub(crate) fn file_state(path: &Path, cap: u64, cache: Option<&DigestCache>) -> FileState {
     match std::fs::metadata(path) {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return FileState::Missing,
+        Err(error) if is_absent(&error) => return FileState::Missing,
         _ => {}
     }
     match file_digest(path, cap, cache) {

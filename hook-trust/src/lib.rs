@@ -30,8 +30,9 @@
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Untrusted);
 //!
-//! let grant = view.grant(handler); // its hash, command and the files it runs
-//! store.set_trusted(&[grant])?;
+//! // Its hash, command and the files it runs, and private copies for later reviews.
+//! let trusted = view.trust(store.as_ref(), &[view.candidate(handler)])?;
+//! assert_eq!(trusted.granted[0].key, "user:config.toml:Stop::0");
 //! let view = TrustView::load(store.as_ref(), policy, HashContext::default());
 //! assert_eq!(view.evaluate(handler).status, TrustStatus::Trusted);
 //! let text = std::fs::read_to_string(&config)?;
@@ -95,16 +96,37 @@
 //! word of its command (and `args`) split by [`hook_config::shell::words`], after expanding the
 //! variables the engine sets (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT`
 //! and `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), that resolves from where the hook
-//! runs ([`RunPlace`]: the event's `cwd`) to a regular file inside the project or the
-//! plugin's folder; for a `native` handler, its library. [`TrustView::grant`] records each
+//! runs ([`RunPlace`]: the event's `cwd`, or the folder an earlier `cd DIR` moved to) to a
+//! regular file inside the project or the plugin's folder; the command string of `sh -c` /
+//! `bash -c`, read the same way; the `__main__.py` of a folder `python3 DIR` runs, the files
+//! `python3 -m pkg.mod` runs from the current folder (`pkg/mod.py`, `pkg/mod/__main__.py`,
+//! each package's `__init__.py`: a module file added there later makes the hook `modified`),
+//! a folder `node DIR` runs (`package.json`, the `main` it names, `index.*`), and the
+//! interpreter a covered script's `#!` line names by path inside the project; for a `native`
+//! handler, its library.
+//!
+//! Paths are resolved as the kernel opens them: every folder on the way through its symbolic
+//! links (canonical), the file itself as named (its digest is of what it points to). A word
+//! that lies inside the project or plugin as written but leaves it through a link
+//! (`sh hooks/lib/../guard.sh` once `hooks/lib` links elsewhere) is not covered and says so
+//! ([`HookTrust::uncovered`], [`Uncovered`]): the hook is then `modified` (or `untrusted`)
+//! and [`TrustView::trust`] refuses it ([`GrantError::Uncovered`]).
+//!
+//! **One way to write trust.** [`TrustView::trust`] records, for each hook as it was
+//! evaluated ([`TrustView::candidate`]; for a review, [`TrustView::candidate_read`], whose
+//! files are read once so the bytes shown, hashed and copied are the same), its hash, what it
+//! runs and each covered file's digest, then keeps the private copies; all or nothing, it
+//! refuses a hook whose file or library cannot be hashed. `hook trust`, `hook trust --review`
+//! and `hook relay install --move` all write trust through it. [`TrustView::trust`] records each
 //! file's SHA-256 in the record ([`TrustRecord::trusted_files`]), under a name that holds in
 //! another clone (`<project>/.lime/hooks/guard.sh`, `<plugin>/scripts/fmt.sh`, or the absolute
 //! path of a library elsewhere). A file that changed, appeared where the command names one,
 //! disappeared, or cannot be read (not a regular file, over [`SCRIPT_SIZE_CAP`]) makes the hook
 //! `modified` ([`FileChange`]), and the refusal names it (`guard.sh changed`).
 //!
-//! Why beside the hash and not in it: the trust hash stays the seed's (and, for a record in
-//! Codex's format, Codex's), so records keep their meaning, and a review can tell "the hook
+//! Why beside the hash and not in it: the trust hash stays the seed's (Codex's own recipe is
+//! used only by `hook relay install --trust`, for the relay entries it records in Codex's
+//! config), so records keep their meaning, and a review can tell "the hook
 //! changed" from "a file it runs changed". One mechanism for scripts and libraries: native
 //! libraries used to be hashed into the identity (`librarySha256`); their records are now
 //! "files not yet recorded" until trusted again.
@@ -198,10 +220,20 @@
 //!
 //! # Limitations
 //!
-//! - Only the files a command names are covered: what a script loads by itself (an imported
-//!   module, a sourced file, a program on `PATH`, a path it builds), files outside the project
-//!   and plugin folders, and words with variables the engine does not set (`$OTHER/x.sh`),
-//!   globs or `~` are not. `hook list --json` shows what is covered.
+//! - Only the files a command names (and the forms above) are covered: what a script loads by
+//!   itself (an imported module, a sourced file, a program on `PATH`, `#!/usr/bin/env
+//!   python3`, a path it builds), files outside the project and plugin folders, and words with
+//!   variables the engine does not set (`$OTHER/x.sh`), globs or `~` are not. A command line
+//!   is read, not run: `cd` is followed in sequence only (a `cd` inside a subshell or a
+//!   function moves the later words too, which only covers more), `node DIR` covers the
+//!   `main` of its `package.json` and the `index` files, not the `exports` map.
+//!   `hook list --json` shows what is covered.
+//! - A word that reaches its file through a link leaving the project or plugin (a `hooks`
+//!   folder kept elsewhere and linked in) is never trusted: name the file by a path inside, or
+//!   move the file in.
+//! - A user-layer hook that runs a project-relative script, moved by `relay install --move`
+//!   in the user scope, has its script resolved from the folder the command runs in (as
+//!   `hook trust` does): run it from the project, or trust the hook there afterwards.
 //! - A script is hashed, then started by the shell: replaced in that instant, the new one runs
 //!   (a native library is loaded from the sealed copy it was judged on).
 //! - A file a command writes and names as an argument (`tee log.txt`) is covered, so writing
@@ -221,6 +253,7 @@ mod copies;
 mod digest_cache;
 mod files;
 mod gate;
+mod grant;
 mod hash;
 mod keys;
 mod policy;
@@ -229,9 +262,10 @@ mod store;
 pub use copies::{COPIES_DIR, COPIES_SIZE_CAP, CopyError, TrustedCopies};
 pub use files::{
     FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, SCRIPT_SIZE_CAP,
-    named_files,
+    Uncovered, named_files,
 };
 pub use gate::TrustGate;
+pub use grant::{Candidate, GrantError, Granted, Trusted};
 pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
 pub use hook_config::RunPlace;
 pub use keys::{UnknownKey, check_keys, nearest_keys};

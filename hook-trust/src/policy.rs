@@ -9,7 +9,10 @@ use hook_protocol::{Dialect, Layer, SkipReason};
 use serde::Serialize;
 
 use crate::digest_cache::DigestCache;
-use crate::files::{FileChange, FileState, FileTrust, compare, named_files_cached};
+use crate::files::{
+    FileChange, FileState, FileTrust, NamedFile, Uncovered, compare, named_files_cached,
+    named_files_read,
+};
 use crate::hash::{HashContext, trust_hash};
 use crate::store::{Grant, Records, StoreError, TrustRecord, TrustStore};
 
@@ -90,6 +93,11 @@ pub struct HookTrust {
     /// The files inside the project or plugin folder it runs ([`crate::named_files`]), each
     /// compared with its digest when the hook was trusted.
     pub files: Vec<FileTrust>,
+    /// The words of its command that lie in the project or plugin folder as written but leave
+    /// it through a symbolic link: not covered, so the hook is never `trusted` while there is
+    /// one (`modified` when it was trusted) and cannot be trusted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uncovered: Vec<Uncovered>,
 }
 
 impl HookTrust {
@@ -116,17 +124,19 @@ impl HookTrust {
             .collect()
     }
 
-    /// Trusting the hook as it is now: its key, hash, command and files' digests.
-    pub fn grant(&self) -> Grant {
+    /// Trusting the hook as it is now: its key, hash, command and files' digests (written only
+    /// by [`TrustView::trust`]).
+    pub(crate) fn grant(&self) -> Grant {
         Grant::new(self.key.clone(), self.hash.clone())
             .with_command(self.command.clone())
             .with_files(self.current_files())
     }
 
     /// The changed files as a short phrase, each by its file name: `guard.sh changed`,
-    /// `a.sh added, b.sh removed`; `None` when no file differs.
+    /// `a.sh added, b.sh removed`, and each word that is not covered; `None` when no file
+    /// differs.
     pub fn files_phrase(&self) -> Option<String> {
-        let parts: Vec<String> = self
+        let mut parts: Vec<String> = self
             .changed_files()
             .map(|file| {
                 let name = file.path.file_name().map_or_else(
@@ -140,6 +150,11 @@ impl HookTrust {
                 }
             })
             .collect();
+        parts.extend(
+            self.uncovered
+                .iter()
+                .map(|u| format!("{} not covered: it {}", u.word, u.why)),
+        );
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 }
@@ -240,12 +255,6 @@ impl TrustView {
         }
     }
 
-    /// Trusting `handler` as it is now ([`HookTrust::grant`]: hash, command and the digests
-    /// of the files it runs, read from [`TrustView::place`]).
-    pub fn grant(&self, handler: &Handler) -> Grant {
-        self.evaluate(handler).grant()
-    }
-
     /// The trust of `handler`, its files read from [`TrustView::place`].
     pub fn evaluate(&self, handler: &Handler) -> HookTrust {
         self.evaluate_at(handler, &self.place())
@@ -255,6 +264,20 @@ impl TrustView {
     /// read from there.
     pub fn evaluate_at(&self, handler: &Handler, place: &RunPlace) -> HookTrust {
         self.evaluate_hashed(handler, self.hash(handler), place, None)
+    }
+
+    /// [`TrustView::evaluate`], each script read once, whole, and kept: its digest and its
+    /// bytes come from that one read (see [`TrustView::candidate_read`]).
+    pub(crate) fn evaluate_read(
+        &self,
+        handler: &Handler,
+    ) -> (HookTrust, BTreeMap<std::path::PathBuf, Vec<u8>>) {
+        let (named, uncovered, contents) =
+            named_files_read(self.policy.dialect, handler, &self.place());
+        (
+            self.evaluate_named(handler, self.hash(handler), named, uncovered),
+            contents,
+        )
     }
 
     /// The trust of a native `handler` whose library digest is given (the hex SHA-256 of the
@@ -277,16 +300,7 @@ impl TrustView {
         place: &RunPlace,
         library: Option<Option<&str>>,
     ) -> HookTrust {
-        let needs_trust = self.policy.needs_trust(handler.source.layer);
-        let default = TrustRecord::default();
-        let record = self
-            .records
-            .as_ref()
-            .ok()
-            .and_then(|records| records.get(&handler.key))
-            .unwrap_or(&default);
-        let managed = handler.source.layer == Layer::Managed;
-        let mut named =
+        let (mut named, uncovered) =
             named_files_cached(self.policy.dialect, handler, place, self.digests.as_deref());
         if let Some(digest) = library {
             // The bytes the engine read are what is judged, never a second read.
@@ -301,6 +315,26 @@ impl TrustView {
                 };
             }
         }
+        self.evaluate_named(handler, hash, named, uncovered)
+    }
+
+    /// `handler`'s trust with its hash taken and its files read.
+    fn evaluate_named(
+        &self,
+        handler: &Handler,
+        hash: String,
+        named: Vec<NamedFile>,
+        uncovered: Vec<Uncovered>,
+    ) -> HookTrust {
+        let needs_trust = self.policy.needs_trust(handler.source.layer);
+        let default = TrustRecord::default();
+        let record = self
+            .records
+            .as_ref()
+            .ok()
+            .and_then(|records| records.get(&handler.key))
+            .unwrap_or(&default);
+        let managed = handler.source.layer == Layer::Managed;
         let files = compare(named, record.trusted_files.as_ref());
         let status = if managed {
             TrustStatus::Managed
@@ -310,6 +344,7 @@ impl TrustView {
             match &record.trusted_hash {
                 Some(trusted)
                     if *trusted == hash
+                        && uncovered.is_empty()
                         && files.iter().all(|f| f.change == FileChange::Unchanged) =>
                 {
                     TrustStatus::Trusted
@@ -328,6 +363,7 @@ impl TrustView {
             trusted_command: record.trusted_command.clone(),
             command: handler.config.summary(),
             files,
+            uncovered,
         }
     }
 

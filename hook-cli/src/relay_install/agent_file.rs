@@ -24,18 +24,78 @@ pub(crate) struct Locked {
     lock: File,
 }
 
-/// The file behind `path` (every link followed), or `path` when it is not a link.
+/// The file the kernel opens for `path`: every link followed, in its folders and in the file
+/// itself (a file that does not exist yet: its deepest existing folder resolved, the rest as
+/// written).
 fn resolve(path: &Path) -> Result<PathBuf> {
-    match std::fs::symlink_metadata(path) {
-        Ok(metadata) if metadata.file_type().is_symlink() => std::fs::canonicalize(path)
-            .with_context(|| {
-                format!(
-                    "{} is a symbolic link to a file that cannot be reached; fix the link first",
-                    path.display()
-                )
-            }),
-        _ => Ok(path.to_path_buf()),
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(path)
+    };
+    if std::fs::symlink_metadata(&absolute).is_ok() {
+        return std::fs::canonicalize(&absolute).with_context(|| {
+            format!(
+                "{} is a symbolic link to a file that cannot be reached; fix the link first",
+                path.display()
+            )
+        });
     }
+    // Not there yet: resolve the deepest folder that is, keep the rest.
+    let mut rest = Vec::new();
+    let mut dir = absolute.as_path();
+    loop {
+        let Some(parent) = dir.parent() else {
+            return Ok(absolute);
+        };
+        rest.push(dir.file_name().unwrap_or_default().to_owned());
+        dir = parent;
+        if std::fs::symlink_metadata(dir).is_ok() {
+            let mut real = std::fs::canonicalize(dir).with_context(|| {
+                format!(
+                    "{} is a symbolic link that cannot be reached; fix the link first",
+                    dir.display()
+                )
+            })?;
+            real.extend(rest.iter().rev());
+            return Ok(real);
+        }
+    }
+}
+
+/// Where a write of `path` lands ([`resolve`]), refused when `inside` is given and it is not
+/// inside that folder (a project's settings are never written outside the project), and said
+/// when a symbolic link leads there.
+///
+/// # Errors
+/// When the path leaves `inside`, or a link on it cannot be followed.
+pub(crate) fn write_target(path: &Path, inside: Option<&Path>) -> Result<PathBuf> {
+    let real = resolve(path)?;
+    if let Some(root) = inside
+        && !real.starts_with(root)
+    {
+        bail!(
+            "{} resolves to {}, outside the project {}: a project's settings are never written outside it (a symbolic link in the project leads there); nothing was changed: remove the link, or edit that file with the user scope (no --project) if it is yours",
+            path.display(),
+            real.display(),
+            root.display()
+        );
+    }
+    let written = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    if real != written {
+        crate::terminal::outln!(
+            "note: {} is reached through a symbolic link: writing {}",
+            path.display(),
+            real.display()
+        );
+    }
+    Ok(real)
 }
 
 /// `<file>.lock` (the lock `hook trust` takes on the same file).
@@ -45,24 +105,32 @@ fn lock_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Locks `path` (waiting at most 10 s for another writer) and reads it.
+/// Locks `path` (waiting at most 10 s for another writer) and reads it; the file edited is the
+/// one the kernel opens ([`write_target`]: every link followed, said when one is; with
+/// `inside`, refused outside that folder).
 ///
 /// # Errors
 ///
-/// When the file is not a regular file (a FIFO or a device is never waited on), is larger
+/// When the file resolves outside `inside`, is not a regular file (a FIFO or a device is never waited on), is larger
 /// than [`MAX_BYTES`], is not UTF-8, or cannot be read or locked; the error names the file.
-pub(crate) fn lock_and_read(path: &Path) -> Result<Locked> {
-    let path = resolve(path)?;
+pub(crate) fn lock_and_read(path: &Path, inside: Option<&Path>) -> Result<Locked> {
+    let path = write_target(path, inside)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let lock_file = lock_path(&path);
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A link in place of the lock file is never followed (it could create a file
+        // anywhere), nor a FIFO waited on.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let lock = options
         .open(&lock_file)
         .with_context(|| format!("cannot open the lock file {}", lock_file.display()))?;
     wait_for_lock(&lock, &lock_file)?;

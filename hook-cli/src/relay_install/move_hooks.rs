@@ -5,7 +5,7 @@ use super::*;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
 pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
-    let locked = agent_file::lock_and_read(&scope.file)?;
+    let locked = agent_file::lock_and_read(&scope.file, scope.inside())?;
     let Some(text) = locked.text.clone() else {
         outln!("{}: no such file; nothing to move", scope.file.display());
         return Ok(());
@@ -32,7 +32,12 @@ pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
         outln!("{}: no hooks of its own to move", scope.file.display());
         return Ok(());
     }
-    append_to_relay_file(&relay_file, scope.agent.config_format, &moved)?;
+    append_to_relay_file(
+        &relay_file,
+        scope.agent.config_format,
+        &moved,
+        scope.project.as_deref(),
+    )?;
     scope.backup(&locked)?;
     locked.write(&remaining)?;
     drop(locked);
@@ -239,8 +244,9 @@ pub(super) fn append_to_relay_file(
     relay_file: &Path,
     format: ConfigFormat,
     moved: &Moved,
+    inside: Option<&Path>,
 ) -> Result<()> {
-    let locked = agent_file::lock_and_read(relay_file)?;
+    let locked = agent_file::lock_and_read(relay_file, inside)?;
     let text = locked.text.clone().unwrap_or_default();
     let new_text = match format {
         ConfigFormat::Json => {
@@ -266,7 +272,7 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
     let loaded = hook_config::load(&scope.options()).context("cannot load the relay's hooks")?;
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
     let relay_file = relay_file.display().to_string();
-    let mut grants = Vec::new();
+    let mut candidates = Vec::new();
     let mut waiting = Vec::new();
     for handler in loaded.registry.handlers() {
         if handler.source.path.as_deref() != Some(relay_file.as_str()) {
@@ -279,33 +285,58 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
         }) else {
             continue;
         };
-        let trust = view.evaluate(handler);
+        let candidate = view.candidate(handler);
+        let trust = candidate.trust();
         if trust.may_run() || !trust.needs_trust {
             continue;
         }
         if hook.ran {
-            grants.push(
-                hook_trust::Grant::new(trust.key.clone(), trust.hash.clone())
-                    .with_command(handler.config.summary()),
-            );
+            candidates.push(candidate);
         } else {
             waiting.push(trust.key.clone());
         }
     }
-    if !grants.is_empty() {
-        let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
-        store.set_trusted(&grants).with_context(|| {
-            format!(
-                "cannot trust the moved hooks in {}",
-                store.location().display()
-            )
-        })?;
+    let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
+    // One hook at a time: a file that cannot be hashed keeps that hook (only) from being
+    // trusted, and the user is told which and why.
+    let mut granted = Vec::new();
+    for candidate in &candidates {
+        match view.trust(store.as_ref(), std::slice::from_ref(candidate)) {
+            Ok(trusted) => {
+                for warning in &trusted.copy_warnings {
+                    errln!("warning: {warning}");
+                }
+                granted.extend(trusted.granted);
+            }
+            Err(hook_trust::GrantError::Store(error)) => {
+                return Err(error).with_context(|| {
+                    format!(
+                        "cannot trust the moved hooks in {}",
+                        store.location().display()
+                    )
+                });
+            }
+            Err(error) => {
+                outln!(
+                    "{}: not trusted, it will not run: {error} (`hook trust {} --relay {}`)",
+                    candidate.trust().key,
+                    scope.flags(),
+                    shell_quote(&candidate.trust().key)
+                );
+            }
+        }
+    }
+    if !granted.is_empty() {
         outln!(
             "trusted {} moved hooks in the relay's store ({}): {} was running them",
-            grants.len(),
+            granted.len(),
             store.location().display(),
             scope.agent.name
         );
+        for granted in &granted {
+            outln!("  trusted {}", granted.describe());
+        }
+        crate::trust_commands::say_if_link(store.location());
     }
     for key in &waiting {
         outln!(

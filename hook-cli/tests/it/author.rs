@@ -386,3 +386,37 @@ fn test_warns_on_a_misspelt_field_and_fails_on_it_with_strict() {
     let warning = report["runs"][0]["warnings"][0].as_str().unwrap();
     assert!(warning.contains("systemMesage"), "{report}");
 }
+
+#[test]
+fn validate_config_warns_about_duplicate_keys_and_reads_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("settings.json");
+    std::fs::write(
+        &config,
+        "{\"hooks\": {\n\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./a.sh\"}]}],\n\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./b.sh\"}]}]}}",
+    )
+    .unwrap();
+    let out = hook(
+        &[
+            "validate",
+            "--dialect",
+            "verboo",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}:2:1: duplicate key `PreToolUse`: only the last one (line 3) is read",
+            config.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        text(&out.stdout).contains("(1 handlers)"),
+        "{}",
+        text(&out.stdout)
+    );
+}

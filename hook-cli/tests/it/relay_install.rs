@@ -51,6 +51,27 @@ impl Home {
         command.output().unwrap()
     }
 
+    /// `hook args` with `HOME` here and `stdin` piped in.
+    fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("HOME", &self.root)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("LIME_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        let _ = pipe.write_all(stdin.as_bytes());
+        drop(pipe);
+        child.wait_with_output().unwrap()
+    }
+
     /// `hook args`, which must succeed; its stdout.
     fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
         let out = self.hook(args, env);
@@ -1161,4 +1182,439 @@ fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
 fn skip_notice(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// A Claude Code `PreToolUse` of `Bash` in `project`.
+fn bash_event(project: &Path) -> String {
+    serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": project, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "toolu_1"})
+    .to_string()
+}
+
+#[test]
+fn a_moved_guard_that_runs_a_project_script_still_blocks() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR/hooks/guard.sh\""}]}]}}"#,
+    );
+    write(
+        &project.join("hooks/guard.sh"),
+        "echo 'the guard says no' >&2\nexit 2\n",
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[],
+    );
+    // What was trusted: the hook, and the script with it.
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("and the files it runs: <project>/hooks/guard.sh"),
+        "{out}"
+    );
+    assert!(!out.contains("will not run"), "{out}");
+
+    // Right after the move, the relay still denies, as Claude Code calls it...
+    let out = home.hook_in(&["relay", "--dialect", "verboo"], &bash_event(&project));
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{reply}\n{}",
+        text(&out.stderr)
+    );
+    assert!(
+        reply["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("the guard says no"),
+        "{reply}"
+    );
+    // ... and through `hook run --relay`.
+    let out = home.hook_in(
+        &[
+            "run",
+            "--dialect",
+            "verboo",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--event",
+            "PreToolUse",
+        ],
+        &bash_event(&project),
+    );
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        outcome["decision"],
+        "block",
+        "{outcome}\n{}",
+        text(&out.stderr)
+    );
+    assert_eq!(outcome["runs"][0]["status"], "blocked", "{outcome}");
+
+    // The script it runs is covered: changed, the guard is modified until reviewed.
+    write(&project.join("hooks/guard.sh"), "exit 0\n");
+    let out = home.hook(
+        &[
+            "list",
+            "--dialect",
+            "verboo",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--json",
+        ],
+        &[],
+    );
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed[0]["trust"]["status"], "modified", "{listed}");
+}
+
+/// Every file under `dir` (links not followed), path to bytes: what must stay as it was.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                todo.push(path);
+            } else if meta.is_file() {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            } else {
+                files.insert(path.clone(), Vec::new());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn a_project_settings_file_that_links_outside_is_refused_and_nothing_outside_changes() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    // Another application's JSON config, which the project's settings file links to.
+    let outside = home.root.join("other-app");
+    write(&outside.join("config.json"), "{\"theme\": \"dark\"}\n");
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    std::os::unix::fs::symlink(
+        outside.join("config.json"),
+        project.join(".claude/settings.json"),
+    )
+    .unwrap();
+    let before = snapshot(&outside);
+    let project_arg = project.display().to_string();
+    for args in [
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ][..],
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[
+            "relay",
+            "sync",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+    ] {
+        let out = home.hook(args, &[]);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
+        assert!(
+            stderr.contains(&format!(
+                "resolves to {}, outside the project",
+                outside.join("config.json").display()
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(snapshot(&outside), before, "{args:?}");
+    }
+}
+
+#[test]
+fn a_project_whose_agent_folder_links_to_the_users_leaves_the_users_files_alone() {
+    for (dialect, folder, settings, user_text, relay_file, relay_text) in [
+        (
+            "verboo",
+            ".claude",
+            "settings.json",
+            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}]}}\n",
+            "hook-relay/settings.json",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+        ),
+        (
+            "lime",
+            ".codex",
+            "config.toml",
+            "# mine\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./mine.sh\"\n",
+            "hook-relay/config.toml",
+            "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"exit 0\"\n",
+        ),
+    ] {
+        let home = Home::new();
+        let user = home.root.join(folder);
+        write(&user.join(relay_file), relay_text);
+        write(&user.join(settings), user_text);
+        // The user's relay entries, installed in the user scope.
+        home.ok(&["relay", "install", "--dialect", dialect], &[]);
+        let project = home.root.join("clone");
+        std::fs::create_dir_all(&project).unwrap();
+        std::os::unix::fs::symlink(&user, project.join(folder)).unwrap();
+        let before = snapshot(&user);
+        let project_arg = project.display().to_string();
+        for args in [
+            &[
+                "relay",
+                "sync",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+            ][..],
+            &[
+                "relay",
+                "uninstall",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+            ],
+            &[
+                "relay",
+                "install",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+                "--move",
+            ],
+            &[
+                "relay",
+                "install",
+                "--dialect",
+                dialect,
+                "--project",
+                &project_arg,
+                "--trust",
+            ],
+        ] {
+            let out = home.hook(args, &[]);
+            let stderr = text(&out.stderr);
+            assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
+            assert!(stderr.contains("outside the project"), "{args:?}: {stderr}");
+            assert_eq!(snapshot(&user), before, "{dialect} {args:?}");
+        }
+    }
+}
+
+#[test]
+fn codex_trust_is_recorded_only_for_the_entries_install_wrote() {
+    let home = Home::new();
+    let clone = home.root.join("clone");
+    let user_config = home.codex().join("config.toml");
+    write(&user_config, "# mine\n");
+    // The clone's relay file does not parse; its config.toml holds look-alikes: the marker
+    // after another command, and the earlier version's suffix on a program of its own.
+    let relay_file = clone.join(".codex/hook-relay/config.toml");
+    write(&relay_file, "[[hooks.Stop]\nthis is not toml\n");
+    let look_alikes = [
+        "touch pwned; /usr/bin/hook relay --dialect lime --event Stop # hook-relay-install",
+        "./wrapper relay --dialect lime",
+    ];
+    let clone_config = clone.join(".codex/config.toml");
+    let mut original = String::new();
+    for command in look_alikes {
+        original.push_str(&format!(
+            "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = {}\n",
+            Value::from(command)
+        ));
+    }
+    write(&clone_config, &original);
+    let clone_arg = clone.display().to_string();
+    let install = [
+        "relay",
+        "install",
+        "--dialect",
+        "lime",
+        "--project",
+        &clone_arg,
+        "--trust",
+    ];
+    let out = home.hook(&install, &[]);
+    let stderr = text_of(&out.stderr);
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        stderr.contains("--trust: a relay file cannot be read") && stderr.contains("config.toml"),
+        "{stderr}"
+    );
+    assert_eq!(read(&user_config), "# mine\n");
+    assert_eq!(read(&clone_config), original);
+
+    // Fixed, the relay file's hooks get entries and those are trusted; the look-alikes stay
+    // the clone's own hooks, untouched and untrusted.
+    write(
+        &relay_file,
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"exit 0\"\n",
+    );
+    let out = home.ok(&install, &[]);
+    assert!(
+        out.contains("recorded Codex's trust of 2 relay entries"),
+        "{out}"
+    );
+    let now = read(&clone_config);
+    assert!(now.starts_with(&original), "{now}");
+    let doc: toml::Value = toml::from_str(&read(&user_config)).unwrap();
+    let state = doc["hooks"]["state"].as_table().unwrap();
+    let clone_path = clone_config.canonicalize().unwrap().display().to_string();
+    for key in state.keys() {
+        assert!(
+            key != &format!("{clone_path}:stop:0:0") && key != &format!("{clone_path}:stop:1:0"),
+            "a look-alike was trusted: {key}"
+        );
+    }
+    assert_eq!(state.len(), 2, "{state:?}");
+    // Uninstall takes out only what install wrote.
+    home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "lime",
+            "--project",
+            &clone_arg,
+        ],
+        &[],
+    );
+    assert_eq!(read(&clone_config), original);
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_moved_codex_guard_that_runs_a_project_script_still_blocks() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    let project_config = project.join(".codex/config.toml");
+    let command = "sh hooks/guard.sh";
+    write(
+        &project_config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
+            Value::from(command)
+        ),
+    );
+    write(
+        &project.join("hooks/guard.sh"),
+        "cat >/dev/null\necho 'the guard says no' >&2\nexit 2\n",
+    );
+    // Codex trusts it: its own record, in the user's config.toml.
+    let key = format!(
+        "{}:pre_tool_use:0:0",
+        project_config.canonicalize().unwrap().display()
+    );
+    write(
+        &home.codex().join("config.toml"),
+        &format!(
+            "[hooks.state.{}]\ntrusted_hash = \"{}\"\n",
+            Value::from(key),
+            codex_hash("pre_tool_use", Some("Bash"), command, 600)
+        ),
+    );
+    let project_arg = project.display().to_string();
+    let out = home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[],
+    );
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("and the files it runs: <project>/hooks/guard.sh"),
+        "{out}"
+    );
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "turn_id": "t", "cwd": project, "transcript_path": null, "model": "gpt-5",
+        "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "call_1",
+        "tool_input": {"command": "rm -rf /"}})
+    .to_string();
+    let out = home.hook_in(&["relay", "--dialect", "lime"], &event);
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{reply}\n{}",
+        text(&out.stderr)
+    );
+    let out = home.hook_in(
+        &[
+            "run",
+            "--dialect",
+            "lime",
+            "--relay",
+            "--project",
+            &project_arg,
+            "--event",
+            "PreToolUse",
+        ],
+        &event,
+    );
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        outcome["decision"],
+        "block",
+        "{outcome}\n{}",
+        text(&out.stderr)
+    );
 }

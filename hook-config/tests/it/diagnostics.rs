@@ -425,3 +425,36 @@ fn an_unreadable_file_is_one_broken_entry_on_every_event() {
         assert!(shown[0].starts_with("FILE:1:10: invalid JSON"), "{shown:?}");
     }
 }
+
+#[test]
+fn duplicate_keys_read_as_the_agent_reads_json_the_last_wins() {
+    // Two `hooks` objects, and `PreToolUse` twice inside the last: Claude Code (JSON.parse)
+    // keeps the last of each, so only `./last.sh` runs.
+    let (shown, n) = diagnose(
+        Dialect::Verboo,
+        "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./gone.sh\"}]}]},\n\
+         \"hooks\": {\n\
+         \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./first.sh\"}]}],\n\
+         \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./last.sh\"}]}]}}",
+    );
+    assert_eq!(n, 1, "{shown:?}");
+    assert_eq!(
+        shown,
+        [
+            "FILE:1:2: duplicate key `hooks`: only the last one (line 2) is read, as the agent reads JSON; this one and everything under it is ignored: merge the two",
+            "FILE:3:1: duplicate key `PreToolUse`: only the last one (line 4) is read, as the agent reads JSON; this one and everything under it is ignored: merge the two",
+        ]
+    );
+    let (_dir, _path, loaded) = load_user_file(
+        Dialect::Verboo,
+        "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./first.sh\"}]}],\n\
+         \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./last.sh\"}]}]}}",
+    );
+    let commands: Vec<_> = loaded
+        .registry
+        .handlers()
+        .iter()
+        .map(|h| h.config.command.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(commands, ["./last.sh"]);
+}

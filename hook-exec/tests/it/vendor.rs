@@ -137,9 +137,9 @@ async fn hooks_load_gates_by_trust_and_reload_sees_a_new_grant() {
 
     // The user trusts one hook: after a reload it runs, the other is still skipped.
     let handler = &hooks.engine().registry().handlers()[0];
-    let grant = hook_exec::Grant::new(&handler.key, hooks.trust().hash(handler));
-    hook_exec::store_for(Dialect::Verboo, &setup.path("home"))
-        .set_trusted(&[grant])
+    let store = hook_exec::store_for(Dialect::Verboo, &setup.path("home"));
+    let view = hooks.trust();
+    view.trust(store.as_ref(), &[view.candidate(handler)])
         .unwrap();
     hooks.reload().unwrap();
     let outcome = hooks.engine().dispatch(&setup.input(post_tool_use())).await;

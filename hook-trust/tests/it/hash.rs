@@ -154,11 +154,13 @@ fn a_native_library_is_trusted_by_its_bytes_beside_the_hash() {
     let id = identity(Dialect::Lime, hook, &context);
     assert!(id["handler"].get("librarySha256").is_none(), "{id}");
     let before = trust_hash(Dialect::Lime, hook, &context);
-    let trust = setup.view().evaluate(hook);
+    let view = setup.view();
+    let candidate = view.candidate(hook);
+    let trust = candidate.trust();
     assert_eq!(trust.files.len(), 1, "{trust:#?}");
     assert_eq!(trust.files[0].path, library);
 
-    setup.store().set_trusted(&[trust.grant()]).unwrap();
+    view.trust(setup.store().as_ref(), &[candidate]).unwrap();
     assert_eq!(setup.view().evaluate(hook).status, TrustStatus::Trusted);
 
     std::fs::write(&library, "version two").unwrap();

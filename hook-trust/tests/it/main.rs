@@ -3,6 +3,7 @@
 
 mod common;
 mod engine;
+mod grant;
 mod hash;
 mod keys;
 mod native;

@@ -51,13 +51,13 @@ fn place(plugin: Answer, path: &Path) {
 fn trust_all(setup: &Setup) {
     let loaded = setup.load();
     let view = setup.view();
-    let grants: Vec<Grant> = loaded
+    let candidates: Vec<_> = loaded
         .registry
         .handlers()
         .iter()
-        .map(|h| view.grant(h))
+        .map(|h| view.candidate(h))
         .collect();
-    setup.store().set_trusted(&grants).unwrap();
+    view.trust(setup.store().as_ref(), &candidates).unwrap();
 }
 
 /// What `hook list` says of the one handler.
@@ -200,8 +200,22 @@ fn unreadable_libraries_are_never_trusted_and_never_read() {
         assert_eq!(trust.files.len(), 1, "{trust:#?}");
         assert_eq!(trust.files[0].change, hook_trust::FileChange::Unreadable);
         assert!(trust.current_files().is_empty(), "{trust:#?}");
-        // Trusted as it is (unreadable), it is still modified: skipped, saying why.
-        trust_all(&setup);
+        // Trusting it is refused, naming the library; nothing is written.
+        let view = setup.view();
+        let error = view
+            .trust(setup.store().as_ref(), &[view.candidate(handler)])
+            .unwrap_err();
+        assert!(
+            matches!(error, hook_trust::GrantError::Library { .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("nothing was trusted"), "{error}");
+        assert!(setup.store().load().unwrap().is_empty());
+        // A record of its hash alone (another tool's) leaves it modified: skipped, saying why.
+        setup
+            .store()
+            .set_trusted(&[Grant::new(&trust.key, &trust.hash)])
+            .unwrap();
         assert_eq!(listed_status(&setup), TrustStatus::Modified);
         let outcome = dispatch_from(&setup, &setup.project());
         let run = &outcome.runs[0];

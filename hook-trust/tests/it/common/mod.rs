@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, Handler, LoadOptions, Loaded, load};
 use hook_protocol::{Dialect, EventInput, Outcome, input_from_value};
-use hook_trust::{Grant, HashContext, Policy, TrustStore, TrustView, store_for};
+use hook_trust::{HashContext, Policy, TrustStore, TrustView, store_for};
 
 /// Writes `text` to `root/rel`, creating folders.
 pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
@@ -95,15 +95,16 @@ impl Setup {
     pub fn trust(&self, command: &str) {
         let loaded = self.load();
         let view = self.view();
-        let grants: Vec<Grant> = loaded
+        let candidates: Vec<_> = loaded
             .registry
             .handlers()
             .iter()
             .filter(|h| h.config.command.as_deref() == Some(command))
-            .map(|h| view.grant(h))
+            .map(|h| view.candidate(h))
             .collect();
-        assert!(!grants.is_empty(), "no handler runs {command}");
-        self.store().set_trusted(&grants).expect("trust");
+        assert!(!candidates.is_empty(), "no handler runs {command}");
+        view.trust(self.store().as_ref(), &candidates)
+            .expect("trust");
     }
 
     /// Dispatches a `PreToolUse` of `Bash` through an engine gated by the store.
