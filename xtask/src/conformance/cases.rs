@@ -92,7 +92,19 @@ pub(crate) enum Trigger {
     /// command `` !`command` ``, run as the prompt `/x` (`PreSkillShellCommand`); the fake model
     /// then calls `true` only.
     SkillCommand,
+    /// Claude Code stream-json: the SDK control request `set_model` to [`SWITCH_TO`] before
+    /// the prompt (`PreModelSwitch`, `PostModelSwitch`); *ran* is then `switched` when a model
+    /// request used that model, else `kept`.
+    SetModel,
+    /// Claude Code stream-json: the SDK control request `register_repo_root` with a folder of
+    /// the project before the prompt (`DirectoryAdded`); *ran* is then `refused` when Claude
+    /// Code's debug log (`--debug-file`) says a hook's JSON output failed validation, else
+    /// `accepted`.
+    AddDirectory,
 }
+
+/// The model a `SetModel` case switches to.
+pub(crate) const SWITCH_TO: &str = "claude-opus-4-6";
 
 /// The default scripted tool command; `{MARKER}` becomes the marker file.
 pub(crate) const TOUCH: &str = "touch {MARKER}";
@@ -637,7 +649,51 @@ fn claude_code_2_1_332() -> Vec<Case> {
         on_failure,
         ..code(1, "broken guard")
     };
+    let control = |name, event, trigger, hooks| Case {
+        trigger,
+        only: Only::Claude,
+        ..case(name, event, hooks)
+    };
+    let switch_deny = r#"{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"keep the model"}}"#;
+    let switch_context = r#"{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"CONTEXT_TOKEN switched"}}"#;
+    let added_specific = r#"{"systemMessage":"added","hookSpecificOutput":{"hookEventName":"DirectoryAdded","additionalContext":"x"}}"#;
     let mut cases = vec![
+        control(
+            "switch-silent",
+            "PreModelSwitch",
+            Trigger::SetModel,
+            vec![hook()],
+        ),
+        control(
+            "switch-deny",
+            "PreModelSwitch",
+            Trigger::SetModel,
+            vec![out(switch_deny)],
+        ),
+        control(
+            "switch-exit2",
+            "PreModelSwitch",
+            Trigger::SetModel,
+            vec![code(2, "keep it")],
+        ),
+        control(
+            "switched-context",
+            "PostModelSwitch",
+            Trigger::SetModel,
+            vec![out(switch_context)],
+        ),
+        control(
+            "dir-added-message",
+            "DirectoryAdded",
+            Trigger::AddDirectory,
+            vec![out(r#"{"systemMessage":"added"}"#)],
+        ),
+        control(
+            "dir-added-specific",
+            "DirectoryAdded",
+            Trigger::AddDirectory,
+            vec![out(added_specific)],
+        ),
         on_skill("skill-silent", vec![hook()]),
         on_skill("skill-deny", vec![out(deny)]),
         on_skill("skill-ask", vec![out(ask)]),

@@ -1,7 +1,10 @@
-//! `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run each case against the real
-//! agent (Codex CLI 0.169, Claude Code 2.1, installed with npm under `target/conformance/npm`) and
-//! against the engine (`target/debug/hook run`, lime for Codex, verboo for Claude Code), then
-//! compare what a user would notice and write `CONFORMANCE.md`.
+//! `cargo xtask conformance [--floor] codex|claude|all [CASE-PREFIX]`: run each case against the
+//! real agent (the newest release of Codex CLI and Claude Code on the npm registry, or with
+//! `--floor` the oldest still checked, [`Versions::floor`]; installed with npm under
+//! `target/conformance/npm/<versions>`) and against the engine (`target/debug/hook run`, lime
+//! for Codex, verboo for Claude Code), then compare what a user would notice and write
+//! `CONFORMANCE.md` with the versions it ran. `cargo xtask conformance drift` ([`drift`])
+//! compares the agents' embedded hook surfaces with the engine's tables.
 //!
 //! `relay` runs [`RELAY_CASES`] for both agents with `hook relay` as the agent's one hook (the
 //! case's hooks in the relay's own user file, trusted for lime): the agent must then do what
@@ -16,6 +19,13 @@
 //! `tests/fixtures/conformance/{codex,claude}/` as regression data.
 //!
 //! Some cases need more than that setup:
+//! - *Claude Code's SDK control requests* (`Trigger::SetModel`, `Trigger::AddDirectory`): with
+//!   stream-json input the harness sends `set_model` or `register_repo_root` before the prompt,
+//!   which fire `PreModelSwitch`/`PostModelSwitch` and `DirectoryAdded`; whether the switch
+//!   happened is read from the model requests, whether a hook's output was refused from Claude
+//!   Code's `--debug-file` log. *A skill's inline command* (`Trigger::SkillCommand`): a project
+//!   command `.claude/commands/x.md` holding `` !`touch MARKER` ``, run as the prompt `/x`
+//!   (`PreSkillShellCommand`).
 //! - *PermissionRequest* (`Permissions::Prompt`). `codex exec` forces approval `never`: an
 //!   escalated call is refused without asking and no PermissionRequest hook runs (config
 //!   `approval_policy` is overridden). With `--approve-for-me` (approvals go to Codex's automatic
@@ -351,6 +361,9 @@ struct Env {
 /// 2), a rewrite, context (tool, prompt, session start), a blocked prompt (with context, over
 /// two turns), a stop that continues the agent, and a stopped turn.
 const RELAY_CASES: &[&str] = &[
+    "switch-deny",
+    "switched-context",
+    "dir-added-message",
     "skill-deny",
     "skill-exit2",
     "pre-on-failure-block",
@@ -776,8 +789,19 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
             env: fs::read_to_string(&agent_side.marker2).is_ok_and(|t| t.contains("ENVTOKEN")),
         }
     });
+    let switched = requests.iter().any(|r| {
+        r.main
+            && r.body
+                .contains(&format!("\"model\":\"{}\"", cases::SWITCH_TO))
+    });
+    let refused = fs::read_to_string(agent_side.dir.join("debug.log"))
+        .is_ok_and(|log| log.contains("Hook JSON output validation failed"));
     let agent_seen = Seen {
-        ran: if agent_side.rewritten.exists() {
+        ran: if case.trigger == Trigger::SetModel {
+            if switched { "switched" } else { "kept" }
+        } else if case.trigger == Trigger::AddDirectory {
+            if refused { "refused" } else { "accepted" }
+        } else if agent_side.rewritten.exists() {
             "rewritten"
         } else if agent_side.dir.join("rewritten-first").exists() {
             "rewritten-first"
@@ -845,6 +869,29 @@ fn run_case(env: &Env, case: &Case) -> Result<Row> {
                     if env.relay {
                         // Codex reports one hook (the relay) whatever the relay's hooks did.
                         predicted.statuses = String::new();
+                    }
+                    match case.trigger {
+                        // A blocked switch keeps the model; `ask` in a headless session
+                        // refuses too.
+                        Trigger::SetModel => {
+                            let decision = outcome["decision"].as_str().unwrap_or("");
+                            let kept = case.event == "PreModelSwitch"
+                                && matches!(decision, "block" | "ask");
+                            predicted.ran = if kept { "kept" } else { "switched" };
+                        }
+                        // An output the event refuses fails the run.
+                        Trigger::AddDirectory => {
+                            let failed = outcome["runs"].as_array().is_some_and(|runs| {
+                                runs.iter().any(|r| {
+                                    r["status"] == "failed"
+                                        && r["error"]
+                                            .as_str()
+                                            .is_some_and(|e| e.contains("hookSpecificOutput"))
+                                })
+                            });
+                            predicted.ran = if failed { "refused" } else { "accepted" };
+                        }
+                        Trigger::ToolCall | Trigger::SkillCommand => {}
                     }
                     if env.relay && case.relay_killed {
                         // The relay never answers: its entry's `onFailure: "block"` makes the
@@ -1197,6 +1244,19 @@ fn run_agent(
             }
             let mut command = claude_command(&bin, port);
             match case.permissions {
+                // SDK control requests (`set_model`, `register_repo_root`) come on stream-json
+                // stdin, before the prompt (`prompt_user`).
+                Permissions::Bypass if !control_requests(case, &project).is_empty() => {
+                    // The debug log is where Claude Code says it refused a hook's output.
+                    command
+                        .args([
+                            "--dangerously-skip-permissions",
+                            "--input-format",
+                            "stream-json",
+                            "--debug-file",
+                        ])
+                        .arg(side.dir.join("debug.log"));
+                }
                 Permissions::Bypass => {
                     if turn > 0 {
                         // The most recent conversation of the project, under this case's HOME.
@@ -1220,7 +1280,9 @@ fn run_agent(
             command
         }
     };
-    let prompted = env.agent == Agent::Claude && case.permissions == Permissions::Prompt;
+    let controls = control_requests(case, &project);
+    let prompted = env.agent == Agent::Claude
+        && (case.permissions == Permissions::Prompt || !controls.is_empty());
     command
         .current_dir(&project)
         .env("HOME", &home)
@@ -1240,7 +1302,9 @@ fn run_agent(
         let stdin = child.stdin.take().context("no stdin")?;
         let stdout = child.stdout.take().context("no stdout")?;
         let log = fs::File::create(side.dir.join(stdout_name))?;
-        Some(thread::spawn(move || prompt_user(stdin, stdout, log)))
+        Some(thread::spawn(move || {
+            prompt_user(stdin, stdout, log, &controls)
+        }))
     } else {
         None
     };
@@ -1273,10 +1337,29 @@ const USER_DELAY: Duration = Duration::from_secs(3);
 /// Plays the user of a Claude Code stream-json session: sends the prompt, copies every output
 /// line to `log`, declines each permission question after `USER_DELAY`, and closes stdin once
 /// the result arrives so the agent exits.
+/// The SDK control requests a case sends before its prompt (stream-json input).
+fn control_requests(case: &Case, project: &Path) -> Vec<Value> {
+    match case.trigger {
+        Trigger::SetModel => vec![
+            json!({"type": "control_request", "request_id": "set-model-1",
+            "request": {"subtype": "set_model", "model": cases::SWITCH_TO}}),
+        ],
+        Trigger::AddDirectory => {
+            // A strict subfolder of the session's working directory, as Claude Code requires.
+            let folder = project.join("added");
+            let _ignored = fs::create_dir_all(&folder);
+            vec![json!({"type": "control_request", "request_id": "add-dir-1",
+                "request": {"subtype": "register_repo_root", "directory": folder}})]
+        }
+        Trigger::ToolCall | Trigger::SkillCommand => Vec::new(),
+    }
+}
+
 fn prompt_user(
     stdin: std::process::ChildStdin,
     stdout: std::process::ChildStdout,
     mut log: fs::File,
+    controls: &[Value],
 ) {
     use std::io::{BufRead as _, BufReader, Write as _};
     let stdin = std::sync::Arc::new(Mutex::new(Some(stdin)));
@@ -1287,6 +1370,9 @@ fn prompt_user(
             let _ignored = writeln!(pipe, "{message}").and_then(|()| pipe.flush());
         }
     };
+    for control in controls {
+        send(&stdin, control);
+    }
     send(
         &stdin,
         &json!({"type": "user", "session_id": "", "parent_tool_use_id": null,
@@ -1660,7 +1746,10 @@ fn report(sections: &[(Agent, Vec<Row>)], versions: &Versions) -> String {
          how many model turns, which hooks ran), then feeds the exact stdin each hook got to \
          `hook run` with the same hooks and predicts the same observations from the outcome.\n\n\
          Columns: *ran* is `original` (marker written), `rewritten` (the hook's `updatedInput` ran) or \
-         `none`; *turns* counts model requests of the agent loop (`normal` = tool call + answer, \
+         `none` (for a skill's inline command, `/x`, the same of the command), `switched`/`kept` \
+         (the SDK's `set_model`: did the agent loop's requests use the new model) or \
+         `accepted`/`refused` (the SDK's `register_repo_root`: did Claude Code refuse the \
+         DirectoryAdded hook's output); *turns* counts model requests of the agent loop (`normal` = tool call + answer, \
          `stopped` = no answer after the tool, `continued` = a Stop hook made it go on, `no model call`); \
          `reason→model`/`context→model`: the hook's reason or context reached the model; *hooks*: \
          which of the case's handlers (config index) ran; Codex only: *runs* counts how its hook runs \
