@@ -770,6 +770,24 @@ fn broken_neighbours() -> Vec<Case> {
                 ],
             )
         },
+        // Claude Code 2.1.332 drops an invalid handler alone on an event that is not a guard
+        // (PreToolUse, PermissionRequest and PreSkillShellCommand still lose the whole file).
+        Case {
+            probe: true,
+            probe_apart: true,
+            only: Only::Claude,
+            ..case(
+                "bad-timeout-prompt-others-run",
+                "UserPromptSubmit",
+                vec![
+                    Hook {
+                        timeout: 0,
+                        ..code(2, "SECOND_TOKEN zero timeout")
+                    },
+                    code(2, "REASON_TOKEN good hook"),
+                ],
+            )
+        },
     ]
 }
 

@@ -1659,7 +1659,8 @@ const RULE_TRAILING_JSON: &str = "verboo: truncated or trailing JSON is a failed
 const RULE_PERMISSION: &str =
     "verboo PermissionRequest: deny wins and exit 2 denies (Claude Code races the user prompt)";
 const RULE_BAD_TIMEOUT: &str = "one bad handler never disables the others: an invalid handler (`timeout: 0`) is skipped \
-     and the rest run (Claude Code 2.1 drops every hook of that settings file)";
+     and the rest run (Claude Code 2.1.332 drops every hook of that settings file when the invalid handler is on \
+     PreToolUse, PermissionRequest or PreSkillShellCommand, and the handler alone elsewhere, as the engine does)";
 const RULE_TRUSTED_FILES: &str = "trust covers the files a hook runs: a trusted hook whose script changed waits for trust \
      again (Codex 0.169 hashes the config entry only and runs the changed script)";
 
