@@ -54,7 +54,7 @@ pub(crate) const DELIBERATE: &[(&str, &str, &str, &str)] = &[
         "lime",
         "PreModelRequest",
         "",
-        "Codex's model-request hooks are not command hooks: Codex embeds no command schema for them and they are not written in config.toml's [hooks] table (CONFORMANCE.md, \"Codex's model-request hooks\")",
+        "not modelled yet: an observe-only hook on every model request attempt, measured (CONFORMANCE.md, \"Codex's model-request hooks\")",
     ),
     ("lime", "PostModelRequest", "", "as PreModelRequest"),
 ];
@@ -69,6 +69,17 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
     let versions = Versions::chosen(floor)?;
     let npm = versions.npm_dir(&root.join("target/conformance"));
     install(&npm, &versions)?;
+    let (text, drift) = compare_installed(&npm, &versions)?;
+    print!("{text}");
+    if drift > 0 {
+        bail!("{drift} difference(s) between the agents and the engine's tables (above)");
+    }
+    Ok(())
+}
+
+/// The comparison of the agents installed under `npm` with the engine: its text, and how many
+/// of its lines are drift.
+pub(crate) fn compare_installed(npm: &Path, versions: &Versions) -> Result<(String, usize)> {
     let modules = npm.join("node_modules");
     let claude_bin = find_binary(&modules.join("@anthropic-ai"), "claude")?;
     let codex_bin = find_binary(&modules.join("@openai"), "codex")?;
@@ -99,11 +110,7 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
             let _ = writeln!(text, "  the engine knows every event and output field");
         }
     }
-    print!("{text}");
-    if drift > 0 {
-        bail!("{drift} difference(s) between the agents and the engine's tables (above)");
-    }
-    Ok(())
+    Ok((text, drift))
 }
 
 /// The first executable file named `name` under `dir` (the platform package npm installed).
