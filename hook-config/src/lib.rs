@@ -206,6 +206,7 @@ mod diagnostic;
 mod discover;
 mod file;
 mod fileread;
+pub mod fs;
 mod gate;
 mod handler;
 pub mod library;
