@@ -305,14 +305,15 @@ fn answer(
         }
     }
     let reply = agent_reply(&outcome);
-    let home = &hooks.discovery().home;
-    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     for line in &reply.stderr {
         errln!("hook relay: {line}");
     }
     if let Some(stdout) = &reply.stdout {
         println_exact(&serde_json::to_string(stdout)?);
     }
+    // After the answer is written (and flushed): the journal can never hold it.
+    let home = &hooks.discovery().home;
+    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     Ok(ExitCode::from(reply.exit_code))
 }
 
