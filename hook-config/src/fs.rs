@@ -7,7 +7,7 @@
 //!
 //! - **Private folders** ([`private_folder`]): created 0700 when missing; an existing one is
 //!   used only if it is a real directory (not a symlink), owned by the effective user, and not
-//!   writable by group or others.
+//!   writable by group or others. [`create_private_temp_dir`] makes a new one of a random name.
 //! - **Private files** ([`create_new_private`], [`open_private_append`]): 0600, a final symlink
 //!   never followed (`O_NOFOLLOW`), opened `O_NONBLOCK | O_NOCTTY` so a FIFO or a terminal
 //!   planted in their place never blocks the open nor becomes the controlling terminal, then
@@ -190,6 +190,33 @@ pub fn private_folder(dir: &Path) -> Result<(), FsError> {
         }
     }
     Ok(())
+}
+
+/// Creates a new folder with a random name starting with `prefix` in `parent` (the system's
+/// temporary folder when `None`), mode 0700, removed with its contents when the returned value
+/// is dropped. `mkdir` never follows a link, and the name is new: nothing planted in advance
+/// is used.
+///
+/// # Errors
+///
+/// [`FsError::Io`] when it cannot be created.
+pub fn create_private_temp_dir(
+    parent: Option<&Path>,
+    prefix: &str,
+) -> Result<tempfile::TempDir, FsError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    // `tempfile`'s default mode for folders is 0777 less the umask.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    match parent {
+        Some(parent) => builder
+            .tempdir_in(parent)
+            .map_err(|e| FsError::io(parent, "create a folder in", e)),
+        None => builder
+            .tempdir()
+            .map_err(|e| FsError::io(&std::env::temp_dir(), "create a folder in", e)),
+    }
 }
 
 fn create_dir_0700(dir: &Path) -> std::io::Result<()> {
