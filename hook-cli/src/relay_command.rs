@@ -413,17 +413,10 @@ fn forward_session_env(env: &str) -> String {
 /// FIFO), on a line of its own.
 fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let mut file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
+    let mut file = hook_config::fs::open_append(path).map_err(|error| match error {
+        hook_config::fs::FsError::Io { source, .. } => source,
+        other => std::io::Error::other(other),
+    })?;
     let mut separated = String::new();
     let length = file.seek(SeekFrom::End(0))?;
     if length > 0 {

@@ -257,6 +257,20 @@ pub fn open_private_append(path: &Path) -> Result<File, FsError> {
     open_checked(&options, path)
 }
 
+/// Opens the existing file `path` for reading and appending (a file another program gave this
+/// one to add to, such as an agent's environment file), without following a final symlink and
+/// without blocking on a FIFO; then checks it is a regular file. Never creates it.
+///
+/// # Errors
+///
+/// As [`open_private_append`] (`NotFound` in [`FsError::Io`] when it does not exist).
+pub fn open_append(path: &Path) -> Result<File, FsError> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true);
+    private_flags(&mut options);
+    open_checked(&options, path)
+}
+
 /// Opens (creating it 0600) the private file `path` for writing without truncating it, with the
 /// same checks as [`open_private_append`]: the lock files.
 fn open_private_write(path: &Path) -> Result<File, FsError> {
