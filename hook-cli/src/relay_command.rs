@@ -311,7 +311,9 @@ fn answer(
     if let Some(stdout) = &reply.stdout {
         println_exact(&serde_json::to_string(stdout)?);
     }
-    // After the answer is written (and flushed): the journal can never hold it.
+    // After the answer is written, flushed and its stream closed (a reader waiting for the end
+    // of stdout has it): the journal can never hold it.
+    crate::terminal::close_stdout();
     let home = &hooks.discovery().home;
     crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     Ok(ExitCode::from(reply.exit_code))

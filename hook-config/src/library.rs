@@ -96,8 +96,11 @@ pub fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryErr
         crate::fs::open_regular(path, crate::fs::Links::Follow).map_err(|error| match error {
             crate::fs::FileReadError::NotRegular { kind } => LibraryError::NotRegular {
                 path: path.to_path_buf(),
-                // `a FIFO` is said `but a FIFO` here.
-                kind: kind.strip_prefix("a ").unwrap_or(kind),
+                // `a FIFO` is said `but a FIFO` here, a directory `a folder`.
+                kind: match kind {
+                    "a directory" => "folder",
+                    other => other.strip_prefix("a ").unwrap_or(other),
+                },
             },
             crate::fs::FileReadError::Io(source) => LibraryError::Open {
                 path: path.to_path_buf(),
