@@ -882,3 +882,109 @@ fn hook_stats_escapes_a_lines_time() {
     assert!(!shown.contains('\u{1b}'), "{shown}");
     assert!(shown.contains("\\x1b[2J"), "{shown}");
 }
+
+/// A hostile file where the journal (or a transcript) should be.
+#[derive(Debug, Clone, Copy)]
+enum Hostile {
+    Fifo,
+    StdinLink,
+    LinkOut,
+    Huge,
+}
+
+impl Hostile {
+    /// Puts this kind of file at `path`; `outside` is a folder outside the home.
+    fn plant(self, path: &Path, outside: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(path);
+        match self {
+            Hostile::Fifo => {
+                assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+            }
+            Hostile::StdinLink => std::os::unix::fs::symlink("/dev/stdin", path).unwrap(),
+            Hostile::LinkOut => {
+                let target = outside.join("elsewhere.jsonl");
+                fill(&target, "elsewhere", 2000);
+                std::os::unix::fs::symlink(&target, path).unwrap();
+            }
+            Hostile::Huge => {
+                // 100 MB without a newline (sparse: nothing is written to the disk).
+                let file = std::fs::File::create(path).unwrap();
+                file.set_len(100 * 1024 * 1024).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn every_journal_reader_and_writer_answers_at_once_on_a_hostile_journal_file() {
+    let (dir, home, project) = scene(
+        "hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    std::fs::copy(
+        home.join("hook-relay/settings.json"),
+        home.join("settings.json"),
+    )
+    .unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let input = pre_tool_use(&project, "rm -rf /");
+    fn verboo(command: &str) -> Vec<&str> {
+        match command {
+            "run" | "relay" => vec![command, "--dialect", "verboo", "--event", "PreToolUse"],
+            _ => vec![command, "--dialect", "verboo"],
+        }
+    }
+    for hostile in [
+        Hostile::Fifo,
+        Hostile::StdinLink,
+        Hostile::LinkOut,
+        Hostile::Huge,
+    ] {
+        for target in ["journal.jsonl", "journal.1.jsonl", "journal.lock"] {
+            let path = home.join("hook-journal").join(target);
+            hostile.plant(&path, &outside);
+            for command in ["run", "relay", "log", "stats", "doctor"] {
+                let started = std::time::Instant::now();
+                let out = bounded(
+                    start(&verboo(command), &home, &project, &input),
+                    &format!("{command} with {hostile:?} as {target}"),
+                );
+                let took = started.elapsed();
+                // Milliseconds of work (reading 100 MB of a line too long included); the bound
+                // is for a loaded machine running the suite in parallel.
+                assert!(
+                    took < std::time::Duration::from_secs(10),
+                    "{command} with {hostile:?} as {target}: {took:?}"
+                );
+                let stderr = text(&out.stderr);
+                match command {
+                    "run" => assert_eq!(decision(&out), "block", "{hostile:?} {target}: {stderr}"),
+                    "relay" => {
+                        assert_eq!(out.status.code(), Some(0), "{hostile:?} {target}: {stderr}");
+                        assert!(!out.stdout.is_empty(), "{hostile:?} {target}: {stderr}");
+                    }
+                    "doctor" => assert!(
+                        matches!(out.status.code(), Some(0 | 1)),
+                        "{hostile:?} {target}: {stderr}"
+                    ),
+                    _ => assert!(
+                        out.status.success(),
+                        "{command} {hostile:?} {target}: {stderr}"
+                    ),
+                }
+                // Nothing outside was written through the link.
+                if let Hostile::LinkOut = hostile {
+                    let kept = std::fs::read_to_string(outside.join("elsewhere.jsonl")).unwrap();
+                    assert!(
+                        !kept.contains("s-journal"),
+                        "{command} wrote through the link"
+                    );
+                }
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
