@@ -816,6 +816,29 @@ fn a_300_kb_session_id_gives_a_line_of_at_most_64_kib() {
     let record: Value = serde_json::from_str(text.trim_end()).unwrap();
     assert_eq!(record["v"], 1);
     assert_eq!(record["runs"].as_array().unwrap().len(), 1);
+    let schema: Value =
+        serde_json::from_str(include_str!("../../schemas/journal-record.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&record), "{record}");
+
+    // A record that does not fit even cut: a stub line, valid against the schema too.
+    let mut big = record.clone();
+    let run = big["runs"][0].clone();
+    big["runs"] = (0..3000)
+        .map(|n| {
+            let mut run = run.clone();
+            run["key"] = format!("{}{n}", "k".repeat(2000)).into();
+            run
+        })
+        .collect::<Vec<Value>>()
+        .into();
+    let big: hook_exec::journal::Record = serde_json::from_value(big).unwrap();
+    let line = big.to_line().unwrap();
+    assert!(line.len() <= 64 * 1024, "{}", line.len());
+    let stub: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(stub["runs_dropped"], 3000);
+    assert_eq!(stub["truncated"], true);
+    assert!(validator.is_valid(&stub), "{stub}");
 }
 
 #[test]
