@@ -490,38 +490,40 @@ impl Follower {
         let mut entries = Vec::new();
         let Some(tail) = &mut self.tail else {
             // No live file yet: start at the beginning of the first one that appears.
-            self.tail = Tail::open(&self.live, false);
-            if let Some(tail) = &mut self.tail {
-                tail.drain(&mut entries);
-            }
+            self.reopen(&mut entries);
             return entries;
         };
         tail.drain(&mut entries);
-        let now = std::fs::symlink_metadata(&self.live)
-            .ok()
-            .as_ref()
-            .and_then(FileStamp::of);
-        match now {
-            Some(stamp) if !stamp.same_file(&tail.stamp) => {
-                // Rotated: the old file is drained (a writer may have added to it since), then
-                // the new live file is read from its start.
-                tail.drain(&mut entries);
-                self.tail = Tail::open(&self.live, false);
-                if let Some(tail) = &mut self.tail {
-                    tail.drain(&mut entries);
-                }
-            }
-            Some(stamp) if stamp.size() < tail.offset => {
-                // Cut short in place: read it again from its start.
-                self.tail = Tail::open(&self.live, false);
-                if let Some(tail) = &mut self.tail {
-                    tail.drain(&mut entries);
-                }
-            }
-            // Missing (between the renames of a rotation) or unchanged.
-            _ => {}
+        let Ok(now) = std::fs::symlink_metadata(&self.live) else {
+            // Missing (between the renames of a rotation).
+            return entries;
+        };
+        // Another file at the path (where the platform has file identities), or this one cut
+        // short in place.
+        let rotated = match (FileStamp::of(&now), &tail.stamp) {
+            (Some(now), Some(open)) => !now.same_file(open),
+            _ => false,
+        };
+        if rotated {
+            // Rotated: the old file is drained (a writer may have added to it since), then the
+            // new live file is read from its start.
+            tail.drain(&mut entries);
+            self.reopen(&mut entries);
+        } else if now.len() < tail.offset {
+            // Cut short in place: read it again from its start.
+            self.reopen(&mut entries);
         }
         entries
+    }
+}
+
+impl Follower {
+    /// Opens the live file from its start and reads it.
+    fn reopen(&mut self, entries: &mut Vec<Entry>) {
+        self.tail = Tail::open(&self.live, false);
+        if let Some(tail) = &mut self.tail {
+            tail.drain(entries);
+        }
     }
 }
 
@@ -530,7 +532,8 @@ impl Follower {
 struct Tail {
     path: PathBuf,
     file: File,
-    stamp: FileStamp,
+    /// Its identity (`None` where the platform has none: Windows).
+    stamp: Option<FileStamp>,
     offset: u64,
     /// The start of a line whose newline has not been read yet.
     pending: Vec<u8>,
@@ -543,7 +546,7 @@ impl Tail {
     /// Opens `path` (a regular file, links refused, never blocking), at its end when `at_end`.
     fn open(path: &Path, at_end: bool) -> Option<Tail> {
         let (file, meta) = hook_config::fs::open_regular(path, Links::Refuse).ok()?;
-        let stamp = FileStamp::of(&meta)?;
+        let stamp = FileStamp::of(&meta);
         let mut tail = Tail {
             path: path.to_owned(),
             file,
