@@ -23,6 +23,7 @@
 //!   and whether the file has *settled* (its last change is old enough that a change in the same
 //!   clock tick cannot hide behind the stamp).
 //! - **Digests** ([`sha256_capped`], [`digest_file`]): SHA-256 streamed under a cap.
+//! - **Durability** ([`sync_dir`]): a folder synced after a rename into it.
 //!
 //! On Windows the mode bits, the owner check and `O_NOFOLLOW` do not exist; the files are
 //! opened as the platform allows and still checked to be regular files.
@@ -321,6 +322,18 @@ fn open_checked(options: &OpenOptions, path: &Path) -> Result<File, FsError> {
         });
     }
     Ok(file)
+}
+
+/// Makes the renames and creations in the folder `dir` durable (`fsync` of the folder, Unix);
+/// best effort, as after an atomic replace: a folder that cannot be opened or synced is left
+/// as it is (Windows syncs nothing here).
+pub fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 /// How [`open_lock`] takes a lock another process holds. Closed on purpose: a new way to wait is
@@ -758,6 +771,13 @@ mod tests {
         assert!(matches!(error, FsError::LockTimeout { .. }), "{error}");
         drop(held);
         open_lock(&path, LockPolicy::Immediate).expect("free again");
+    }
+
+    #[test]
+    fn a_folder_is_synced_and_a_missing_one_ignored() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        sync_dir(dir.path());
+        sync_dir(&dir.path().join("missing"));
     }
 
     #[test]
