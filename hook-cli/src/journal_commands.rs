@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hook_exec::journal::{Entry, Journal, Record, RunRecord, parse_time};
+use hook_exec::journal::{Entry, Journal, JournalReader, Record, RunRecord, parse_time};
 use hook_protocol::{Decision, EventInput, Outcome, RunStatus};
 
 use crate::engine_commands::Location;
@@ -89,11 +89,11 @@ fn journal_of(location: &Location) -> Result<Journal> {
     Ok(Journal::for_home(&discovery.home))
 }
 
-/// Every record of `journal`, oldest first, streamed to `each`; returns how many lines could
-/// not be read (a file that cannot be read is said on stderr).
-fn read_each(journal: &Journal, mut each: impl FnMut(Record)) -> usize {
+/// Every record `reader` gives (a journal's, oldest first), streamed to `each`; returns how
+/// many lines could not be read (a file that cannot be read is said on stderr).
+fn read_each(reader: &mut JournalReader, mut each: impl FnMut(Record)) -> usize {
     let mut unreadable = 0;
-    for entry in journal.read() {
+    for entry in reader.by_ref() {
         match entry {
             Entry::Record(record) => each(*record),
             Entry::Unreadable { file, line: 0, why } => {
@@ -280,9 +280,8 @@ pub(crate) fn log(args: LogArgs) -> Result<ExitCode> {
     };
     // Only the newest `limit` matches are kept while the journal streams by.
     let mut kept: VecDeque<Record> = VecDeque::new();
-    // Taken before reading, so nothing recorded meanwhile is missed.
-    let follower = args.follow.then(|| journal.follow());
-    let unreadable = read_each(&journal, |record| {
+    let mut reader = journal.read();
+    let unreadable = read_each(&mut reader, |record| {
         if filter.accepts(&record) {
             if args.limit > 0 && kept.len() == args.limit {
                 kept.pop_front();
@@ -310,8 +309,9 @@ pub(crate) fn log(args: LogArgs) -> Result<ExitCode> {
     for record in &kept {
         show(record, args.json, style, filter.hook.as_deref())?;
     }
-    if let Some(follower) = follower {
-        follow(follower, &filter, args.json, style)?;
+    if args.follow {
+        // On from where the reading ended: nothing twice, nothing missed.
+        follow(reader.into_follower(), &filter, args.json, style)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -577,7 +577,7 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
             .block_effect(dialect)
             .can_block();
     }
-    let unreadable = read_each(&journal, |record| {
+    let unreadable = read_each(&mut journal.read(), |record| {
         if record.dialect != dialect {
             return;
         }

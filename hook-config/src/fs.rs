@@ -629,6 +629,12 @@ impl<R: BufRead> Lines<R> {
         &mut self.reader
     }
 
+    /// The reader back, positioned after the last line returned (what it had buffered beyond
+    /// is in its own buffer).
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
     /// The next line and its number (from 1), `None` at the end of the input.
     ///
     /// # Errors

@@ -368,6 +368,8 @@ impl Journal {
         JournalReader {
             files,
             current: None,
+            live: self.file(0),
+            live_end: None,
         }
     }
 
@@ -424,6 +426,23 @@ pub struct JournalReader {
     /// The files still to read, oldest first.
     files: VecDeque<PathBuf>,
     current: Option<(PathBuf, Lines<BufReader<File>>)>,
+    /// The live file's path.
+    live: PathBuf,
+    /// The live file, read to its end: where [`into_follower`](Self::into_follower) goes on.
+    live_end: Option<Tail>,
+}
+
+impl JournalReader {
+    /// A [`Follower`] that goes on exactly where this reader ended: the records appended to the
+    /// live file after the last one read (none read twice, none missed), across rotations. Read
+    /// the records first (`by_ref()`); a reader that did not reach the live file's end follows
+    /// from the live file's start.
+    pub fn into_follower(self) -> Follower {
+        Follower {
+            live: self.live,
+            tail: self.live_end,
+        }
+    }
 }
 
 impl Iterator for JournalReader {
@@ -437,7 +456,14 @@ impl Iterator for JournalReader {
                         Some(entry) => return Some(entry),
                         None => continue,
                     },
-                    Ok(None) => self.current = None,
+                    Ok(None) => {
+                        if let Some((path, lines)) = self.current.take()
+                            && path == self.live
+                        {
+                            let offset = lines.bytes();
+                            self.live_end = Tail::resume(path, lines.into_inner(), offset);
+                        }
+                    }
                     Err(error) => {
                         let entry = Entry::Unreadable {
                             file: path.clone(),
@@ -561,6 +587,22 @@ impl Tail {
             tail.offset = tail.file.seek(std::io::SeekFrom::End(0)).ok()?;
         }
         Some(tail)
+    }
+
+    /// The file `reader` read to `offset` (its end) goes on from there.
+    fn resume(path: PathBuf, reader: BufReader<File>, offset: u64) -> Option<Tail> {
+        // At the end, the reader holds nothing buffered: the file's position is `offset`.
+        let file = reader.into_inner();
+        let stamp = file.metadata().ok().as_ref().and_then(FileStamp::of);
+        Some(Tail {
+            path,
+            file,
+            stamp,
+            offset,
+            pending: Vec::new(),
+            skipping: 0,
+            line: 0,
+        })
     }
 
     /// Reads what was added since the last call (at most [`POLL_BYTES`]), whole lines only.
@@ -1187,6 +1229,47 @@ mod tests {
             .filter(|e| matches!(e, Entry::Unreadable { .. }))
             .collect();
         assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    }
+
+    #[test]
+    fn a_reader_goes_on_as_a_follower_with_nothing_twice_and_nothing_missed() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let journal = journal_in(dir.path(), 2048, 3);
+        let numbered = |n: usize| {
+            let mut record = record("");
+            record.session_id = format!("n{n}");
+            record
+        };
+        for n in 0..6 {
+            journal.append(&numbered(n)).expect("appends");
+        }
+        let mut reader = journal.read();
+        let mut sessions: Vec<String> = Vec::new();
+        for entry in reader.by_ref() {
+            if let Entry::Record(record) = entry {
+                sessions.push(record.session_id.clone());
+            }
+        }
+        let mut follower = reader.into_follower();
+        for n in 6..30 {
+            journal.append(&numbered(n)).expect("appends");
+            if n % 5 == 0 {
+                for entry in follower.poll() {
+                    if let Entry::Record(record) = entry {
+                        sessions.push(record.session_id.clone());
+                    }
+                }
+            }
+        }
+        for entry in follower.poll() {
+            if let Entry::Record(record) = entry {
+                sessions.push(record.session_id.clone());
+            }
+        }
+        // The oldest lines may have been rotated away; from the first kept on, every one once.
+        let first: usize = sessions[0][1..].parse().expect("a number");
+        let expected: Vec<String> = (first..30).map(|n| format!("n{n}")).collect();
+        assert_eq!(sessions, expected);
     }
 
     #[test]
