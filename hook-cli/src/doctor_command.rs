@@ -10,11 +10,16 @@
 //! Checks, each a finding with a severity, the hook's key, its `file:line:col` and a fix:
 //!
 //! - the configuration's own diagnostics (what `hook list` prints);
-//! - a command's program resolves on that `PATH` (or, as a path, exists) and is executable;
-//!   shell builtins are not looked up; `$VAR`/`${VAR}` of the project variable and `$HOME`
-//!   are expanded, other variables leave the word unchecked;
+//! - every simple command of a command line, read by the shell reader trust uses
+//!   (`hook_config::shell`: `cd "$CLAUDE_PROJECT_DIR" && ./hooks/guard.sh` checks
+//!   `guard.sh` in the folder `cd` went to; `bash -c '...'` is read as a command line): its
+//!   program resolves on that `PATH` (or, as a path, exists) and is executable; shell
+//!   builtins are not looked up; `$VAR`/`${VAR}` of the project variable and `$HOME` are
+//!   expanded, other variables leave the word unchecked;
 //! - a script the command names (directly, or after an interpreter such as `bash` or
-//!   `python3`) exists, is executable when run directly, and its `#!` interpreter resolves;
+//!   `python3`) exists, is a regular file (a FIFO, a device or a link to `/dev/stdin` or
+//!   `/dev/tty` is a finding, never opened), is executable when run directly, and its `#!`
+//!   interpreter resolves;
 //! - `jq`, `python3` and `node`, named by the command or its script, are on that `PATH`;
 //! - a matcher on a tool event can match at least one tool the agents have (a warning: MCP
 //!   tools and tools of newer agents are not known here);
@@ -23,7 +28,11 @@
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
 //!   that changes it;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
-//!   that `PATH` (in a process of its own): each failed case is an error.
+//!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
+//!   failed case is an error.
+//!
+//! Every command it suggests quotes its paths and keys with the one shell-quoting helper
+//! (`trust_commands::shell_quote`), so a path with an apostrophe can be pasted as shown.
 //!
 //! What it cannot see: what a script does at run time (its imports, the programs it builds
 //! names for), and programs named in a script other than those three. Exit 1 on an error.
@@ -41,6 +50,7 @@ use serde::Serialize;
 use crate::engine_commands::Location;
 use crate::journal_commands::Style;
 use crate::terminal::{one_line, outln, print_exact, println_exact};
+use crate::trust_commands::shell_quote;
 
 #[derive(Debug, Args)]
 pub(crate) struct DoctorArgs {
@@ -161,7 +171,24 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
     }
     let expectations = crate::expectations::default_file(location, &project);
     let mut expectation_results = None;
-    if expectations.is_file() {
+    if let Ok(meta) = std::fs::metadata(&expectations)
+        && !meta.is_file()
+    {
+        // A FIFO or a device (or a link to one) is never opened.
+        findings.push(Finding {
+            severity: "error",
+            key: "-".into(),
+            location: expectations.display().to_string(),
+            message: format!(
+                "the expectations file is {}, not a regular file: it is not read",
+                hook_config::fs::kind_of(&meta)
+            ),
+            fix: Some(format!(
+                "replace {} with a regular file",
+                shell_quote(&expectations.display().to_string())
+            )),
+        });
+    } else if expectations.is_file() {
         match crate::expectations::run_with_path(location, &expectations, &path) {
             Ok(results) => {
                 for result in results.iter().filter(|r| !r.passed) {
@@ -296,8 +323,8 @@ fn check_loaded(
                 "warning",
                 format!("it will not run: {}", trust_word(trust.status)),
                 Some(format!(
-                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} '{}'`",
-                    handler.key
+                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} {}`",
+                    shell_quote(&handler.key)
                 )),
             ),
             _ => {}
@@ -307,8 +334,8 @@ fn check_loaded(
                 "info",
                 "it is disabled".into(),
                 Some(format!(
-                    "`hook enable --dialect {dialect}{flags} '{}'`",
-                    handler.key
+                    "`hook enable --dialect {dialect}{flags} {}`",
+                    shell_quote(&handler.key)
                 )),
             );
         }
@@ -371,20 +398,6 @@ impl Env {
         }
         (!text.contains('$') && !text.contains('`')).then_some(text)
     }
-
-    /// A path word made absolute against the project (where hooks run).
-    fn resolve(&self, word: &str) -> PathBuf {
-        // `./scripts/x` is shown as `<project>/scripts/x`.
-        let path: PathBuf = Path::new(word)
-            .components()
-            .filter(|c| *c != std::path::Component::CurDir)
-            .collect();
-        if path.is_absolute() {
-            path
-        } else {
-            self.project.join(path)
-        }
-    }
 }
 
 #[cfg(unix)]
@@ -400,101 +413,190 @@ fn is_executable(path: &Path) -> bool {
 
 type Add<'a> = dyn FnMut(&'static str, String, Option<String>) + 'a;
 
+/// How deep `sh -c '...'` is followed into its command string.
+const MAX_NESTING: usize = 3;
+
 fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
     let Some(command) = handler.expanded_command() else {
         return;
     };
-    // The first simple command of the line is the hook's program.
-    let first = command
-        .split(['|', ';', '&', '\n'])
-        .next()
-        .unwrap_or_default();
-    let Some(words) = shlex::split(first) else {
-        add(
-            "info",
-            "the command's quoting could not be read: its program is not checked".into(),
-            None,
-        );
-        return;
-    };
-    let mut words = words
-        .into_iter()
-        .skip_while(|w| is_assignment(w) || w == "env" || w == "exec" || w == "nohup");
-    let Some(program) = words.next() else {
-        return;
-    };
     let mut scanned = command.clone();
-    if BUILTINS.contains(&program.as_str()) {
-        check_needed(&scanned, "the command", env, add);
-        return;
-    }
-    let Some(program) = env.expand(&program) else {
-        check_needed(&scanned, "the command", env, add);
-        return;
-    };
-    let mut script: Option<PathBuf> = None;
-    if program.contains('/') {
-        let path = env.resolve(&program);
-        if !path.exists() {
-            add(
-                "error",
-                format!("its program {} does not exist", path.display()),
-                Some("fix the path in the command (relative paths are from the project, where hooks run)".into()),
-            );
-            return;
+    // Hooks start in the project; `cd` moves the folder later words are resolved against.
+    let mut cwd = Some(env.project.clone());
+    check_line(&command, env, &mut cwd, &mut scanned, add, 0);
+    check_needed(&scanned, "the hook", env, add);
+}
+
+/// Checks every simple command of `command`, read by the shell reader trust uses
+/// (`hook_config::shell`): each one's program, and the script an interpreter is given.
+/// `cwd` is where relative paths are resolved (`None` after a `cd` whose target is unknown);
+/// the scripts read are added to `scanned`.
+fn check_line(
+    command: &str,
+    env: &Env,
+    cwd: &mut Option<PathBuf>,
+    scanned: &mut String,
+    add: &mut Add<'_>,
+    depth: usize,
+) {
+    for words in hook_config::shell::simple_commands(command) {
+        let mut words = words.into_iter().map(|word| word.plain).skip_while(|w| {
+            is_assignment(w) || matches!(w.as_str(), "env" | "exec" | "nohup" | "command" | "time")
+        });
+        let Some(program) = words.next() else {
+            continue;
+        };
+        if program == "cd" {
+            let target = words.find(|w| !w.starts_with('-'));
+            *cwd = match (target.as_deref().and_then(|t| env.expand(t)), cwd.as_ref()) {
+                (Some(target), Some(here)) => Some(join(here, &target)),
+                // `cd` alone goes home; `cd "$OTHER"` goes somewhere unknown.
+                _ => None,
+            };
+            continue;
         }
-        if !is_executable(&path) {
-            add(
-                "error",
-                format!(
-                    "{} is not executable: the agent cannot start it",
-                    path.display()
-                ),
-                Some(format!("`chmod +x {}`", path.display())),
-            );
+        if BUILTINS.contains(&program.as_str()) {
+            continue;
         }
-        script = Some(path);
-    } else if env.which(&program).is_none() {
-        add(
-            "error",
-            format!("`{program}` is not on the agent's PATH: the hook cannot start"),
-            Some(format!(
-                "install `{program}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
-            )),
-        );
-        return;
-    } else if INTERPRETERS.contains(&program.as_str()) {
-        // `bash x.sh`, `python3 scripts/check.py`: the first word that is not an option.
-        let named = words.find(|w| !w.starts_with('-'));
-        if let Some(named) = named.and_then(|w| env.expand(&w)) {
-            let path = env.resolve(&named);
-            if looks_like_a_file(&named) && !path.exists() {
+        let Some(program) = env.expand(&program) else {
+            continue;
+        };
+        let mut script: Option<PathBuf> = None;
+        if program.contains('/') {
+            let Some(path) = located(cwd.as_deref(), &program) else {
+                continue;
+            };
+            if !check_file(&path, "program", add) {
+                continue;
+            }
+            if !is_executable(&path) {
                 add(
                     "error",
-                    format!("its script {} does not exist", path.display()),
-                    Some(
-                        "fix the path in the command (relative paths are from the project)".into(),
+                    format!(
+                        "{} is not executable: the agent cannot start it",
+                        path.display()
                     ),
+                    Some(format!(
+                        "`chmod +x {}`",
+                        shell_quote(&path.display().to_string())
+                    )),
                 );
-                return;
             }
-            if path.is_file() {
+            script = Some(path);
+        } else if env.which(&program).is_none() {
+            add(
+                "error",
+                format!("`{program}` is not on the agent's PATH: the hook cannot start"),
+                Some(format!(
+                    "install `{program}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
+                )),
+            );
+            continue;
+        } else if INTERPRETERS.contains(&program.as_str()) {
+            let rest: Vec<String> = words.collect();
+            // `bash -c 'sh x.sh'`: the string is a command line of its own.
+            if let Some(at) = rest.iter().position(|w| w == "-c") {
+                if depth < MAX_NESTING
+                    && let Some(inner) = rest.get(at + 1)
+                {
+                    let mut inner_cwd = cwd.clone();
+                    check_line(inner, env, &mut inner_cwd, scanned, add, depth + 1);
+                }
+                continue;
+            }
+            // `bash x.sh`, `python3 scripts/check.py`: the first word that is not an option.
+            let named = rest.iter().find(|w| !w.starts_with('-'));
+            if let Some(named) = named.and_then(|w| env.expand(w))
+                && looks_like_a_file(&named)
+                && let Some(path) = located(cwd.as_deref(), &named)
+            {
+                if !check_file(&path, "script", add) {
+                    continue;
+                }
                 script = Some(path);
             }
         }
-    }
-    if let Some(script) = &script
-        && let Some(text) = read_head(script)
-    {
-        if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
-            && program.contains('/')
+        if let Some(script) = &script
+            && let Some(text) = read_head(script)
         {
-            check_shebang(line, script, env, add);
+            if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
+                && program.contains('/')
+            {
+                check_shebang(line, script, env, add);
+            }
+            scanned.push('\n');
+            scanned.push_str(&text);
         }
-        scanned.push('\n');
-        scanned.push_str(&text);
     }
-    check_needed(&scanned, "the hook", env, add);
+}
+
+/// `path` joined to `base` (an absolute `path` stays), `.` and `..` applied as `cd` does.
+fn join(base: &Path, path: &str) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in base.join(path).components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A path word resolved against `cwd`; `None` for a relative word when the folder is unknown.
+fn located(cwd: Option<&Path>, word: &str) -> Option<PathBuf> {
+    if Path::new(word).is_absolute() {
+        return Some(join(Path::new("/"), word));
+    }
+    cwd.map(|cwd| join(cwd, word))
+}
+
+/// Whether the file a command runs (its `what`: program or script) is a regular file; a
+/// missing one, a folder, a FIFO, a device or a link to one (`/dev/stdin`, `/dev/tty`) is a
+/// finding. Only its metadata is read: nothing here can block.
+fn check_file(path: &Path, what: &str, add: &mut Add<'_>) -> bool {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            add(
+                "error",
+                format!("its {what} {shown} does not exist"),
+                Some(
+                    "fix the path in the command (relative paths are from the project, where hooks run, or from the folder a `cd` before it went to)"
+                        .into(),
+                ),
+            );
+            false
+        }
+        Err(error) => {
+            add(
+                "error",
+                format!("its {what} {shown} cannot be read: {error}"),
+                None,
+            );
+            false
+        }
+        Ok(meta) if !meta.is_file() => {
+            let link = std::fs::read_link(path)
+                .map(|target| format!(" (a link to {})", target.display()))
+                .unwrap_or_default();
+            add(
+                "error",
+                format!(
+                    "its {what} {shown}{link} is {}, not a regular file: the agent would block or fail running it",
+                    hook_config::fs::kind_of(&meta)
+                ),
+                Some(format!(
+                    "replace {} with the {what} itself",
+                    shell_quote(&path.display().to_string())
+                )),
+            );
+            false
+        }
+        Ok(_) => true,
+    }
 }
 
 /// `NAME=value` before a command.
@@ -508,10 +610,11 @@ fn looks_like_a_file(word: &str) -> bool {
     word.contains('/') || word.contains('.')
 }
 
-/// The first 256 KiB of a script, as text.
+/// The first 256 KiB of a script, as text: a regular file only, opened without blocking
+/// (`hook_config::fs::open_regular`).
 fn read_head(path: &Path) -> Option<String> {
     use std::io::Read as _;
-    let file = std::fs::File::open(path).ok()?;
+    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow).ok()?;
     let mut bytes = Vec::new();
     file.take(256 * 1024).read_to_end(&mut bytes).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())

@@ -233,8 +233,9 @@ pub(crate) fn drive(
         for warning in crate::trust_commands::skip_warnings(&view, &outcome) {
             errln!("{warning}");
         }
-        crate::journal_commands::record("run", &home, input, &outcome, None);
         let code = report(&outcome)?;
+        // After the outcome is written: the journal can never hold it.
+        crate::journal_commands::record("run", &home, input, &outcome, None);
         if engine.pending_async(&session_id) == 0 {
             return Ok(Ok(code));
         }

@@ -110,10 +110,29 @@ pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
 
 /// Runs every case of `file` through the hooks of `location`.
 pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let parsed: ExpectationsFile = toml::from_str(&text)
-        .with_context(|| format!("{} is not a valid expectations file", file.display()))?;
+    let text = read_expectations(file)?;
+    let parsed: ExpectationsFile = toml::from_str(&text).map_err(|error| {
+        // The message and position only: toml's own text quotes the file's lines, and the file
+        // may link to one that must not be shown (a project's link to a private file).
+        let at = error
+            .span()
+            .map(|span| {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+                format!(" at line {line}, column {column}")
+            })
+            .unwrap_or_default();
+        let message = if links_out(file) {
+            "(the file links out of its folder: its text is not shown)".to_owned()
+        } else {
+            first_line(error.message())
+        };
+        anyhow::anyhow!(
+            "{} is not a valid expectations file{at}: {message}",
+            file.display()
+        )
+    })?;
     if parsed.case.is_empty() {
         bail!("{} has no [[case]]", file.display());
     }
@@ -148,6 +167,49 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
         results.push(judge(name, case, &merge(&input, outcomes)));
     }
     Ok(results)
+}
+
+/// The largest expectations file read: 1 MiB.
+const MAX_EXPECTATIONS_BYTES: u64 = 1024 * 1024;
+
+/// The expectations file's text: a regular file (a FIFO or a device is refused without
+/// blocking), at most [`MAX_EXPECTATIONS_BYTES`], UTF-8 (`hook_config::fs`).
+fn read_expectations(file: &Path) -> Result<String> {
+    let shown = file.display();
+    let (opened, meta) = hook_config::fs::open_regular(file, hook_config::fs::Links::Follow)
+        .with_context(|| format!("cannot read the expectations file {shown}"))?;
+    let bytes = hook_config::fs::read_capped(
+        opened,
+        &meta,
+        MAX_EXPECTATIONS_BYTES,
+        "an expectations file",
+    )
+    .with_context(|| format!("cannot read the expectations file {shown}"))?;
+    String::from_utf8(bytes).map_err(|error| {
+        anyhow::anyhow!(
+            "the expectations file {shown} is not UTF-8 text (at byte {}); save it as UTF-8",
+            error.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Whether `file` resolves outside the folder it is named in (a link out).
+fn links_out(file: &Path) -> bool {
+    let folder = file.parent().unwrap_or(Path::new("."));
+    match (std::fs::canonicalize(file), std::fs::canonicalize(folder)) {
+        (Ok(real), Ok(folder)) => !real.starts_with(folder),
+        _ => true,
+    }
+}
+
+/// The first line of a message, cut to 200 characters (what a parser says of a value may
+/// quote it).
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or_default();
+    match line.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
 }
 
 /// [`run`] in a process of its own whose hooks get `path` as `PATH` (the agent's, for

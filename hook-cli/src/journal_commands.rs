@@ -17,19 +17,25 @@
 //! - **A journal that cannot be written** never changes the outcome or the exit code: it is
 //!   said once on stderr (`hook relay` says nothing when its stderr is a block's reason, exit 2,
 //!   so the model never reads it as part of the reason).
-//! - **Times** are shown in UTC, as recorded.
+//! - **Reading** is `hook_exec::journal`'s bounded reader: lines are streamed (each capped at
+//!   the line bound), never a whole file; `hook log` keeps only the newest `--limit` matches.
+//! - **`--follow`** follows the live file across rotations as `tail -F` does
+//!   (`hook_exec::journal::Follower`).
+//! - **`--hook K --status S`**: K's own run had status S (another hook's block does not count).
+//! - **Times** are shown in UTC, as recorded; `--since` past the start of the calendar means
+//!   the whole journal.
 //! - **Colour** only when stdout is a terminal and `NO_COLOR` is unset; every value is escaped
 //!   (`terminal::one_line`) before colour codes are put around it.
 
-use std::collections::BTreeMap;
-use std::io::{IsTerminal as _, Read as _, Seek as _};
+use std::collections::{BTreeMap, VecDeque};
+use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hook_exec::journal::{Journal, Record, RunRecord, parse_time};
+use hook_exec::journal::{Entry, Journal, JournalReader, Record, RunRecord, parse_time};
 use hook_protocol::{Decision, EventInput, Outcome, RunStatus};
 
 use crate::engine_commands::Location;
@@ -83,31 +89,24 @@ fn journal_of(location: &Location) -> Result<Journal> {
     Ok(Journal::for_home(&discovery.home))
 }
 
-/// Every record of `journal`, oldest first; lines that cannot be read are counted.
-fn read_all(journal: &Journal) -> Result<(Vec<Record>, usize)> {
-    let mut records = Vec::new();
+/// Every record `reader` gives (a journal's, oldest first), streamed to `each`; returns how
+/// many lines could not be read (a file that cannot be read is said on stderr).
+fn read_each(reader: &mut JournalReader, mut each: impl FnMut(Record)) -> usize {
     let mut unreadable = 0;
-    // Oldest file first.
-    for path in journal.existing_files().iter().rev() {
-        let text = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                errln!("warning: cannot read {}: {error}", path.display());
-                continue;
+    for entry in reader.by_ref() {
+        match entry {
+            Entry::Record(record) => each(*record),
+            Entry::Unreadable { file, line: 0, why } => {
+                errln!("warning: cannot read {}: {why}", file.display());
             }
-        };
-        for line in text.split(|b| *b == b'\n') {
-            if line.trim_ascii().is_empty() {
-                continue;
-            }
-            match serde_json::from_slice::<Record>(line) {
-                Ok(record) => records.push(record),
-                Err(_) => unreadable += 1,
-            }
+            _ => unreadable += 1,
         }
     }
-    Ok((records, unreadable))
+    unreadable
 }
+
+/// The largest window `--since` takes: beyond it, the number is refused as a typo.
+const MAX_SINCE_SECONDS: u64 = 1_000_000 * 365 * 86_400;
 
 /// `2h`, `30m`, `7d`, `90s`, `1w`: a window back from now.
 fn parse_since(text: &str) -> Result<Duration, String> {
@@ -116,9 +115,16 @@ fn parse_since(text: &str) -> Result<Duration, String> {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration such as 30m, 2h, 7d"))?;
+    let too_long = || {
+        format!(
+            "`{text}` is longer than any journal (at most a million years); leave --since out for the whole journal"
+        )
+    };
+    let number: u64 = match number.parse() {
+        Ok(number) => number,
+        Err(_) if !number.is_empty() => return Err(too_long()),
+        Err(_) => return Err(format!("`{text}` is not a duration such as 30m, 2h, 7d")),
+    };
     let seconds = match unit {
         "s" => 1,
         "m" | "min" => 60,
@@ -131,14 +137,18 @@ fn parse_since(text: &str) -> Result<Duration, String> {
             ));
         }
     };
-    Ok(Duration::from_secs(number.saturating_mul(seconds)))
+    match number.checked_mul(seconds) {
+        Some(total) if total <= MAX_SINCE_SECONDS => Ok(Duration::from_secs(total)),
+        _ => Err(too_long()),
+    }
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
+/// The earliest time (milliseconds since the epoch) a window of `since` back from now keeps;
+/// 0 (everything) when it reaches before the epoch.
+fn since_ms(since: Duration) -> u64 {
+    let now = jiff::Timestamp::now().as_millisecond();
+    let window = i64::try_from(since.as_millis()).unwrap_or(i64::MAX);
+    u64::try_from(now.saturating_sub(window)).unwrap_or(0)
 }
 
 /// The statuses `--status` takes: a run's, or `blocked`/`block` for a blocking outcome.
@@ -163,12 +173,11 @@ enum StatusFilter {
 }
 
 impl StatusFilter {
-    fn accepts(self, record: &Record, run: &RunRecord) -> bool {
+    /// Whether `run` itself had this status.
+    fn accepts(self, run: &RunRecord) -> bool {
         match self {
             StatusFilter::Ok => run.status == RunStatus::Ok,
-            StatusFilter::Blocked => {
-                run.status == RunStatus::Blocked || record.decision == Decision::Block
-            }
+            StatusFilter::Blocked => run.status == RunStatus::Blocked,
             StatusFilter::Stopped => run.status == RunStatus::Stopped,
             StatusFilter::Failed => run.status == RunStatus::Failed,
             StatusFilter::TimedOut => run.status == RunStatus::TimedOut,
@@ -189,8 +198,8 @@ pub(crate) struct LogArgs {
     /// Only dispatches in which the hook with this key matched.
     #[arg(long, value_name = "KEY")]
     hook: Option<String>,
-    /// Only dispatches with a run of this status (`blocked` also takes a blocking outcome;
-    /// `error` is failed or timed out).
+    /// Only dispatches with a run of this status (with --hook: that hook's own run; without,
+    /// `blocked` also takes a blocking outcome; `error` is failed or timed out).
     #[arg(long, value_enum)]
     status: Option<StatusFilter>,
     /// Only dispatches of the last 30m, 2h, 7d...
@@ -248,11 +257,13 @@ impl Filter {
         }
         match self.status {
             None => true,
+            // Without --hook, a dispatch whose outcome blocks is `blocked` too.
             Some(StatusFilter::Blocked) if self.hook.is_none() => {
                 record.decision == Decision::Block
-                    || runs.iter().any(|run| run.status == RunStatus::Blocked)
+                    || runs.iter().any(|run| StatusFilter::Blocked.accepts(run))
             }
-            Some(status) => runs.iter().any(|run| status.accepts(record, run)),
+            // With --hook, the runs are that hook's: its own run had the status.
+            Some(status) => runs.iter().any(|run| status.accepts(run)),
         }
     }
 }
@@ -264,74 +275,63 @@ pub(crate) fn log(args: LogArgs) -> Result<ExitCode> {
         event: args.event.clone(),
         hook: args.hook.clone(),
         status: args.status,
-        since_ms: args
-            .since
-            .map(|since| now_ms().saturating_sub(u64::try_from(since.as_millis()).unwrap_or(0))),
+        since_ms: args.since.map(since_ms),
         session: args.session.clone(),
     };
-    let (records, unreadable) = read_all(&journal)?;
+    // Only the newest `limit` matches are kept while the journal streams by.
+    let mut kept: VecDeque<Record> = VecDeque::new();
+    let mut reader = journal.read();
+    let unreadable = read_each(&mut reader, |record| {
+        if filter.accepts(&record) {
+            if args.limit > 0 && kept.len() == args.limit {
+                kept.pop_front();
+            }
+            kept.push_back(record);
+        }
+    });
     if unreadable > 0 {
         errln!("warning: {unreadable} journal line(s) could not be read and are left out");
     }
-    let mut kept: Vec<&Record> = records.iter().filter(|r| filter.accepts(r)).collect();
-    kept.reverse();
-    if args.limit > 0 {
-        kept.truncate(args.limit);
-    }
     let style = Style::detect();
-    if args.follow {
-        kept.reverse();
-    } else if kept.is_empty() && !args.json {
-        if journal.existing_files().is_empty() {
-            outln!(
-                "no journal yet in {} (hook run and hook relay write it; HOOK_JOURNAL=off turns it off)",
-                journal.dir().display()
-            );
-        } else {
-            outln!("no dispatch matches");
+    if !args.follow {
+        kept.make_contiguous().reverse();
+        if kept.is_empty() && !args.json {
+            if journal.existing_files().is_empty() {
+                outln!(
+                    "no journal yet in {} (hook run and hook relay write it; HOOK_JOURNAL=off turns it off)",
+                    journal.dir().display()
+                );
+            } else {
+                outln!("no dispatch matches");
+            }
         }
     }
     for record in &kept {
         show(record, args.json, style, filter.hook.as_deref())?;
     }
     if args.follow {
-        follow(&journal, &filter, args.json, style)?;
+        // On from where the reading ended: nothing twice, nothing missed.
+        follow(reader.into_follower(), &filter, args.json, style)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the records appended to the live file from now on, forever.
-fn follow(journal: &Journal, filter: &Filter, json: bool, style: Style) -> Result<()> {
-    let live = journal.dir().join(hook_exec::journal::JOURNAL_FILE);
-    let mut offset = std::fs::metadata(&live).map(|m| m.len()).unwrap_or(0);
-    let mut pending = Vec::new();
+/// Prints the records appended from now on, across rotations, until interrupted.
+fn follow(
+    mut follower: hook_exec::journal::Follower,
+    filter: &Filter,
+    json: bool,
+    style: Style,
+) -> Result<()> {
     loop {
-        std::thread::sleep(Duration::from_millis(200));
-        let Ok(mut file) = std::fs::File::open(&live) else {
-            continue;
-        };
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if size < offset {
-            // Rotated: the live file is a new one.
-            offset = 0;
-            pending.clear();
-        }
-        if size == offset {
-            continue;
-        }
-        file.seek(std::io::SeekFrom::Start(offset))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        offset += bytes.len() as u64;
-        pending.extend_from_slice(&bytes);
-        while let Some(end) = pending.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = pending.drain(..=end).collect();
-            if let Ok(record) = serde_json::from_slice::<Record>(&line)
+        for entry in follower.poll() {
+            if let Entry::Record(record) = entry
                 && filter.accepts(&record)
             {
                 show(&record, json, style, filter.hook.as_deref())?;
             }
         }
+        std::thread::sleep(Duration::from_millis(200));
     }
 }
 
@@ -560,13 +560,7 @@ fn percentile(sorted: &[u64], p: usize) -> Option<u64> {
 /// `hook stats`: per hook over `--since`, with the flags that say a hook needs a look.
 pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
     let journal = journal_of(&args.location)?;
-    let (records, unreadable) = read_all(&journal)?;
-    if unreadable > 0 {
-        errln!("warning: {unreadable} journal line(s) could not be read and are left out");
-    }
-    let since = args
-        .since
-        .map(|since| now_ms().saturating_sub(u64::try_from(since.as_millis()).unwrap_or(0)));
+    let since = args.since.map(since_ms);
     let dialect = args.location.dialect;
     let mut by_key: BTreeMap<String, HookStats> = BTreeMap::new();
     // The configured hooks, the agent's own and the relay's, so that one that never matched
@@ -583,12 +577,12 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
             .block_effect(dialect)
             .can_block();
     }
-    for record in &records {
+    let unreadable = read_each(&mut journal.read(), |record| {
         if record.dialect != dialect {
-            continue;
+            return;
         }
         if since.is_some_and(|since| parse_time(&record.time).is_none_or(|t| t < since)) {
-            continue;
+            return;
         }
         for run in &record.runs {
             let stats = by_key.entry(run.key.clone()).or_default();
@@ -633,6 +627,9 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
                 });
             }
         }
+    });
+    if unreadable > 0 {
+        errln!("warning: {unreadable} journal line(s) could not be read and are left out");
     }
     let mut all: Vec<HookStats> = by_key.into_values().collect();
     for stats in &mut all {
@@ -685,7 +682,11 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
             ));
         }
         if let Some(failure) = &stats.last_failure {
-            let mut line = format!("  last failure {} {}", failure.time, failure.status);
+            let mut line = format!(
+                "  last failure {} {}",
+                one_line(&failure.time),
+                failure.status
+            );
             if let Some(code) = failure.exit_code {
                 line.push_str(&format!(" (exit {code})"));
             }
@@ -798,22 +799,34 @@ fn print_table(all: &[HookStats]) {
             stats
                 .last_match
                 .as_deref()
-                // `2026-12-03T19:55:06.906Z` as `12-03 19:55`.
-                .map(|t| t.get(5..16).unwrap_or(t).replacen('T', " ", 1))
+                .map(short_time)
                 .unwrap_or_else(|| "never".into()),
         ]);
     }
     print_exact(&format!("{table}\n"));
 }
 
+/// `2026-12-03T19:55:06.906Z` as `12-03 19:55`; a time that does not read as one is shown
+/// escaped (a line's `time` is whatever the file holds).
+fn short_time(time: &str) -> String {
+    match time.parse::<jiff::Timestamp>() {
+        Ok(at) => at.strftime("%m-%d %H:%M").to_string(),
+        Err(_) => one_line(time).into_owned(),
+    }
+}
+
 /// The `PATH` the latest `hook relay` dispatch of this home ran with (the agent's), if any.
 pub(crate) fn recorded_path(home: &Path) -> Option<(String, String)> {
     let journal = Journal::for_home(home);
-    let (records, _) = read_all(&journal).ok()?;
-    records
-        .iter()
-        .rev()
-        .find_map(|r| r.path.clone().map(|p| (p, r.time.clone())))
+    let mut latest = None;
+    for entry in journal.read() {
+        if let Entry::Record(record) = entry
+            && let Some(path) = record.path
+        {
+            latest = Some((path, record.time));
+        }
+    }
+    latest
 }
 
 #[cfg(test)]
@@ -825,6 +838,12 @@ mod tests {
         assert_eq!(parse_since("2h"), Ok(Duration::from_secs(7200)));
         assert_eq!(parse_since("30m"), Ok(Duration::from_secs(1800)));
         assert!(parse_since("soon").is_err());
+        let error = parse_since("9999999999999w").expect_err("too long");
+        assert!(error.contains("leave --since out"), "{error}");
+        assert!(parse_since("99999999999999999999999d").is_err());
+        assert_eq!(since_ms(Duration::from_secs(MAX_SINCE_SECONDS)), 0);
+        assert_eq!(short_time("2026-12-03T19:55:06.906Z"), "12-03 19:55");
+        assert_eq!(short_time("\x1b[2Jx"), "\\x1b[2Jx");
         let sorted: Vec<u64> = (1..=100).collect();
         assert_eq!(percentile(&sorted, 50), Some(50));
         assert_eq!(percentile(&sorted, 95), Some(95));

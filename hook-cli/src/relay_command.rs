@@ -321,8 +321,6 @@ fn answer(
         }
     }
     let reply = agent_reply(&outcome);
-    let home = &hooks.discovery().home;
-    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     for line in &reply.stderr {
         errln!("hook relay: {line}");
     }
@@ -332,6 +330,11 @@ fn answer(
     if let Some(stdout) = &reply.stdout {
         println_exact(&serde_json::to_string(stdout)?);
     }
+    // After the answer is written, flushed and its stream closed (a reader waiting for the end
+    // of stdout has it): the journal can never hold it.
+    crate::terminal::close_stdout();
+    let home = &hooks.discovery().home;
+    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     Ok(ExitCode::from(reply.exit_code))
 }
 
@@ -439,17 +442,10 @@ fn forward_session_env(env: &str) -> String {
 /// FIFO), on a line of its own.
 fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let mut file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
+    let mut file = hook_config::fs::open_append(path).map_err(|error| match error {
+        hook_config::fs::FsError::Io { source, .. } => source,
+        other => std::io::Error::other(other),
+    })?;
     let mut separated = String::new();
     let length = file.seek(SeekFrom::End(0))?;
     if length > 0 {

@@ -263,7 +263,7 @@ pub fn read_capped(
     Ok(bytes)
 }
 
-fn kind_of(meta: &Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
     let file_type = meta.file_type();
     if file_type.is_dir() {
         return "a directory";

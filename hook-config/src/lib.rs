@@ -136,6 +136,10 @@
 //! ([`read_config_text`], [`open_regular`], [`read_capped`]) so the other files the engine
 //! reads back (trust stores, `CLAUDE_ENV_FILE`) get the same rules.
 //!
+//! [`fs`] is the workspace's one safe-filesystem module: private folders and files, locks with
+//! a deadline or none, capped reads and lines, file stamps and capped digests, used by every
+//! crate above this one for the files a hostile process could replace.
+//!
 //! # Matching
 //!
 //! [`Matcher`] gives the rules. On events with no match value
@@ -206,6 +210,7 @@ mod diagnostic;
 mod discover;
 mod file;
 mod fileread;
+pub mod fs;
 mod gate;
 mod handler;
 pub mod library;

@@ -92,20 +92,25 @@ pub fn library_digest(path: &Path) -> Result<String, LibraryError> {
 /// [`LibraryError::Open`], [`LibraryError::Read`] (no metadata), [`LibraryError::NotRegular`],
 /// [`LibraryError::TooLarge`].
 pub fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryError> {
-    let file = open_nonblocking(path).map_err(|source| LibraryError::Open {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let metadata = file.metadata().map_err(|source| LibraryError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if !metadata.is_file() {
-        return Err(LibraryError::NotRegular {
-            path: path.to_path_buf(),
-            kind: file_kind(&metadata.file_type()),
-        });
-    }
+    let (file, metadata) =
+        crate::fs::open_regular(path, crate::fs::Links::Follow).map_err(|error| match error {
+            crate::fs::FileReadError::NotRegular { kind } => LibraryError::NotRegular {
+                path: path.to_path_buf(),
+                // `a FIFO` is said `but a FIFO` here, a directory `a folder`.
+                kind: match kind {
+                    "a directory" => "folder",
+                    other => other.strip_prefix("a ").unwrap_or(other),
+                },
+            },
+            crate::fs::FileReadError::Io(source) => LibraryError::Open {
+                path: path.to_path_buf(),
+                source,
+            },
+            other => LibraryError::Open {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(other),
+            },
+        })?;
     if metadata.len() > LIBRARY_SIZE_CAP {
         return Err(LibraryError::TooLarge {
             path: path.to_path_buf(),
@@ -168,41 +173,4 @@ pub fn hash_into(
         sink.write_all(chunk).map_err(&sink_error)?;
     }
     Ok(hex::encode(hasher.finalize()))
-}
-
-/// Opens for reading without waiting for a FIFO's writer (`O_NONBLOCK`; regular files read
-/// as usual).
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    options.open(path)
-}
-
-fn file_kind(file_type: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "FIFO";
-        }
-        if file_type.is_char_device() {
-            return "character device";
-        }
-        if file_type.is_block_device() {
-            return "block device";
-        }
-        if file_type.is_socket() {
-            return "socket";
-        }
-    }
-    if file_type.is_dir() {
-        "folder"
-    } else {
-        "special file"
-    }
 }

@@ -146,82 +146,29 @@ pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Si
 }
 
 /// Makes sure `dir` is a private folder of the user's, creating it (0700) when missing (the
-/// folder of side files, of the journal and of `CLAUDE_ENV_FILE`, see `crate::env_file`).
+/// folder of side files, of the journal and of `CLAUDE_ENV_FILE`, see `crate::env_file`):
+/// `hook_config::fs::private_folder`, its error said as a [`SideFileError`].
 pub(crate) fn private_folder(dir: &Path) -> Result<(), SideFileError> {
-    let folder_error = |source| SideFileError::Folder {
-        path: dir.to_owned(),
-        source,
-    };
-    let metadata = match std::fs::symlink_metadata(dir) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            create_private_dir(dir).map_err(folder_error)?;
-            std::fs::symlink_metadata(dir).map_err(folder_error)?
-        }
-        Err(error) => return Err(folder_error(error)),
-    };
-    if metadata.file_type().is_symlink() {
-        return Err(SideFileError::Symlink {
+    use hook_config::fs::FsError;
+    hook_config::fs::private_folder(dir).map_err(|error| match error {
+        FsError::Symlink { path } => SideFileError::Symlink { path },
+        FsError::NotADirectory { path } => SideFileError::NotADirectory { path },
+        FsError::ForeignOwner { path, owner } => SideFileError::ForeignOwner { path, owner },
+        FsError::Writable { path, mode } => SideFileError::Writable { path, mode },
+        FsError::Io { path, source, .. } => SideFileError::Folder { path, source },
+        other => SideFileError::Folder {
             path: dir.to_owned(),
-        });
-    }
-    if !metadata.is_dir() {
-        return Err(SideFileError::NotADirectory {
-            path: dir.to_owned(),
-        });
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let me = nix::unistd::geteuid().as_raw();
-        if metadata.uid() != me {
-            return Err(SideFileError::ForeignOwner {
-                path: dir.to_owned(),
-                owner: metadata.uid(),
-            });
-        }
-        let mode = metadata.mode() & 0o7777;
-        if mode & 0o022 != 0 {
-            return Err(SideFileError::Writable {
-                path: dir.to_owned(),
-                mode,
-            });
-        }
-    }
-    Ok(())
+            source: std::io::Error::other(other),
+        },
+    })
 }
 
-#[cfg(unix)]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)
-}
-
-#[cfg(unix)]
+/// A new private file (`hook_config::fs::create_new_private`), its error as an I/O error.
 pub(crate) fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(nix::libc::O_NOFOLLOW)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
+    hook_config::fs::create_new_private(path).map_err(|error| match error {
+        hook_config::fs::FsError::Io { source, .. } => source,
+        other => std::io::Error::other(other),
+    })
 }
 
 /// Removes side files older than [`SIDE_FILE_MAX_AGE`], then the oldest beyond

@@ -394,8 +394,9 @@ impl Engine {
         if let Some(journal) = &self.options.journal
             && !only_async
         {
-            // Never fails the dispatch: the journal keeps its first error for the embedder.
-            let _ = journal.append(&crate::journal::Record::new("library", input, &outcome));
+            // Never fails nor delays the dispatch: written on a blocking thread, the first error
+            // kept for the embedder.
+            journal.append_detached(crate::journal::Record::new("library", input, &outcome));
         }
         outcome
     }

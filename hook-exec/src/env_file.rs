@@ -117,25 +117,21 @@ impl EnvFile {
 }
 
 fn create(dir: Option<&Path>) -> Result<(tempfile::TempDir, PathBuf), EnvFileError> {
-    // A random name, created new (`mkdir` never follows a link), 0700: `tempfile`'s default
-    // mode for folders is 0777 less the umask, so it is set here.
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(PREFIX);
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
-    let made = match dir {
-        Some(dir) => {
-            crate::context::private_folder(dir)
-                .map_err(|source| EnvFileError::Folder { source })?;
-            sweep(dir);
-            builder.tempdir_in(dir)
-        }
-        None => builder.tempdir(),
-    };
-    let temp = made.map_err(|source| EnvFileError::Create {
-        dir: dir.map_or_else(std::env::temp_dir, Path::to_path_buf),
-        source,
-    })?;
+    if let Some(dir) = dir {
+        crate::context::private_folder(dir).map_err(|source| EnvFileError::Folder { source })?;
+        sweep(dir);
+    }
+    // A random name, created new (`mkdir` never follows a link), 0700.
+    let temp =
+        hook_config::fs::create_private_temp_dir(dir, PREFIX).map_err(|error| match error {
+            hook_config::fs::FsError::Io { path, source, .. } => {
+                EnvFileError::Create { dir: path, source }
+            }
+            other => EnvFileError::Create {
+                dir: other.path().to_path_buf(),
+                source: std::io::Error::other(other),
+            },
+        })?;
     let path = temp.path().join("env.sh");
     crate::context::create_new_private(&path).map_err(|source| EnvFileError::CreateFile {
         path: path.clone(),

@@ -17,7 +17,11 @@
 //!   `eprintln!`, `print!`, `eprint!` or `dbg!` outside comments;
 //! - no crate's `src/` names a dialect in code (`Dialect::Lime`, `EventInput::Wuu`...) outside
 //!   the homes of the dialects' rules and the documented exceptions of [`DIALECT_HOMES`]:
-//!   everything else asks `dialect.rules()` ([`check_dialect_names`]).
+//!   everything else asks `dialect.rules()` ([`check_dialect_names`]);
+//! - no crate's `src/` opens, locks or stamps a file by hand (`File::open`, `File::create`,
+//!   `OpenOptions::new`, `fs4::`, `DirBuilder`, `.ino()`) outside the safe-filesystem module
+//!   `hook_config::fs` and the exceptions of [`RAW_FILE_ALLOWED`], each with its reason
+//!   ([`check_raw_files`]).
 //!
 //! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
 //! `cargo test --workspace` fails on what tidy fails on.
@@ -123,6 +127,55 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
 
 /// The enums whose variants name a dialect: `Dialect::Lime` and `EventInput::Lime` are a branch
 /// on the dialect wherever they appear.
+/// Where a file may be opened, locked, given a folder mode or identified by hand: the
+/// safe-filesystem module, and the exceptions, each with why. A path ending in `/` is a folder.
+pub(crate) const RAW_FILE_ALLOWED: &[(&str, &str)] = &[
+    (
+        "hook-config/src/fs.rs",
+        "`hook_config::fs`, the safe-filesystem module itself",
+    ),
+    (
+        "hook-config/src/fileread.rs",
+        "the home of `open_regular` and `read_capped`, re-exported by `hook_config::fs`",
+    ),
+    (
+        "hook-trust/src/store/mod.rs",
+        "ported by the trust change (the trust store's lock, folder and directory sync)",
+    ),
+    (
+        "hook-trust/src/copies.rs",
+        "ported by the trust change (the private copies' folder)",
+    ),
+    (
+        "hook-trust/src/digest_cache.rs",
+        "ported by the trust change (the digest cache's stamp, `hook_config::fs::FileStamp`)",
+    ),
+    (
+        "hook-cli/src/main.rs",
+        "`--input FILE` of `hook run`/`validate`: a path the user names on the command line, read bounded by `read_bounded`; process substitution (`--input <(cmd)`) is a FIFO and must be read",
+    ),
+    (
+        "hook-cli/src/terminal.rs",
+        "`close_stdout` points descriptor 1 at the fixed device `/dev/null`",
+    ),
+    (
+        "xtask/src/",
+        "the chores write their own logs in folders they create; no project or home path",
+    ),
+];
+
+/// What [`check_raw_files`] looks for: a file opened, locked, made with a folder mode or
+/// identified by hand.
+const RAW_FILE_CALLS: &[&str] = &[
+    "File::open",
+    "File::create",
+    "File::options",
+    "OpenOptions::new",
+    "fs4::",
+    "DirBuilder",
+    ".ino()",
+];
+
 const DIALECT_ENUMS: &[&str] = &["Dialect", "EventInput"];
 
 /// The dialects' variant names.
@@ -170,9 +223,21 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             problems.extend(check_dialect_names(&shown, &text));
         }
     }
+    for src in crate_sources(&metadata) {
+        for file in rust_files(&src)? {
+            let shown = file.strip_prefix(root).unwrap_or(&file);
+            let shown = shown.display().to_string();
+            if is_raw_file_allowed(&shown) || file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            problems.extend(check_raw_files(&shown, &text));
+        }
+    }
     if problems.is_empty() {
         println!(
-            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes"
+            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
         );
         return Ok(());
     }
@@ -332,6 +397,49 @@ fn is_dialect_home(file: &str) -> bool {
 /// layout), or to its `;`.
 pub(crate) fn check_dialect_names(file: &str, text: &str) -> Vec<String> {
     let mut problems = Vec::new();
+    for (number, code) in code_lines(text) {
+        for found in dialect_names(&code) {
+            problems.push(format!(
+                "{file}:{number}: `{found}` names a dialect outside its homes: ask `dialect.rules()` (add the rule to `DialectRules`, written in `hook-protocol/src/dialect/<dialect>.rs`), or, if this file must name dialects by nature, add it to DIALECT_HOMES in xtask/src/tidy.rs saying why"
+            ));
+        }
+    }
+    problems
+}
+
+/// Whether `file` (relative to the workspace root) is in [`RAW_FILE_ALLOWED`].
+fn is_raw_file_allowed(file: &str) -> bool {
+    let file = file.replace('\\', "/");
+    RAW_FILE_ALLOWED.iter().any(|(allowed, _)| {
+        if allowed.ends_with('/') {
+            file.starts_with(allowed)
+        } else {
+            file == *allowed
+        }
+    })
+}
+
+/// The places `text` (the source file `file`, not in [`RAW_FILE_ALLOWED`]) opens, locks, makes
+/// a folder with a mode or identifies a file by hand ([`RAW_FILE_CALLS`]), outside comments and
+/// `#[cfg(test)]` items (skipped as [`check_dialect_names`] skips them).
+pub(crate) fn check_raw_files(file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (number, code) in code_lines(text) {
+        for call in RAW_FILE_CALLS {
+            if code.contains(call) {
+                problems.push(format!(
+                    "{file}:{number}: `{call}` outside the safe-filesystem module: use `hook_config::fs` (`open_regular`, `open_private_append`, `create_new_private`, `open_lock`, `private_folder`, `FileStamp`...), or, if this file must, add it to RAW_FILE_ALLOWED in xtask/src/tidy.rs saying why"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The lines of `text` outside comments and `#[cfg(test)]` items, numbered from 1, without
+/// their comments.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
     let mut in_block = false;
     let mut test_item = TestItem::Outside;
     for (number, line) in text.lines().enumerate() {
@@ -359,15 +467,9 @@ pub(crate) fn check_dialect_names(file: &str, text: &str) -> Vec<String> {
                 continue;
             }
         }
-        let code = strip_comments(line, &mut in_block);
-        for found in dialect_names(&code) {
-            problems.push(format!(
-                "{file}:{}: `{found}` names a dialect outside its homes: ask `dialect.rules()` (add the rule to `DialectRules`, written in `hook-protocol/src/dialect/<dialect>.rs`), or, if this file must name dialects by nature, add it to DIALECT_HOMES in xtask/src/tidy.rs saying why",
-                number + 1
-            ));
-        }
+        lines.push((number + 1, strip_comments(line, &mut in_block)));
     }
-    problems
+    lines
 }
 
 /// Where [`check_dialect_names`] is, against `#[cfg(test)]` items.
@@ -545,6 +647,31 @@ mod tests {
             problems[0].starts_with("f.rs:11: `Dialect::Verboo`"),
             "{problems:?}"
         );
+    }
+
+    #[test]
+    fn a_raw_file_open_outside_the_fs_module_fails_naming_the_line_and_the_fix() {
+        let text = "use std::fs::OpenOptions;\nfn f() {\n    let _ = std::fs::File::open(\"x\");\n    // File::open in a comment\n    let _ = OpenOptions::new().read(true);\n}\n#[cfg(test)]\nmod tests {\n    fn g() { let _ = std::fs::File::create(\"y\"); }\n}\n";
+        let problems = check_raw_files("hook-exec/src/x.rs", text);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("hook-exec/src/x.rs:3: `File::open`"));
+        assert!(problems[0].contains("hook_config::fs"));
+        assert!(problems[1].starts_with("hook-exec/src/x.rs:5: `OpenOptions::new`"));
+        assert!(is_raw_file_allowed("hook-config/src/fs.rs"));
+        assert!(is_raw_file_allowed("xtask/src/conformance/mod.rs"));
+        assert!(!is_raw_file_allowed("hook-exec/src/journal.rs"));
+    }
+
+    #[test]
+    fn the_raw_file_exceptions_exist_and_say_why() {
+        let root = crate::root();
+        for (path, why) in RAW_FILE_ALLOWED {
+            assert!(
+                root.join(path).exists(),
+                "{path} in RAW_FILE_ALLOWED does not exist"
+            );
+            assert!(why.len() > 20, "{path}: say why");
+        }
     }
 
     #[test]

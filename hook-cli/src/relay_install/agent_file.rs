@@ -1,12 +1,13 @@
 //! Reading and writing the agent's own settings file safely: through a symbolic link, only a
 //! regular file of bounded size, under a lock, replaced atomically with its mode and owner.
 
-use std::fs::{File, Metadata, OpenOptions};
-use std::io::{Read, Write};
+use std::fs::Metadata;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use hook_config::fs::{FileLock, FileReadError, FsError, Links, LockPolicy};
 
 /// The most a settings file may hold (as every configuration file the engine reads).
 pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
@@ -21,7 +22,8 @@ pub(crate) struct Locked {
     /// Its text, `None` when it does not exist.
     pub(crate) text: Option<String>,
     metadata: Option<Metadata>,
-    lock: File,
+    /// Held until the edit is done (released when dropped).
+    _lock: FileLock,
 }
 
 /// The file the kernel opens for `path`: every link followed, in its folders and in the file
@@ -121,19 +123,15 @@ pub(crate) fn lock_and_read(path: &Path, inside: Option<&Path>) -> Result<Locked
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let lock_file = lock_path(&path);
-    let mut options = OpenOptions::new();
-    options.create(true).truncate(false).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // A link in place of the lock file is never followed (it could create a file
-        // anywhere), nor a FIFO waited on.
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let lock = options
-        .open(&lock_file)
-        .with_context(|| format!("cannot open the lock file {}", lock_file.display()))?;
-    wait_for_lock(&lock, &lock_file)?;
+    let lock = match hook_config::fs::open_lock(&lock_file, LockPolicy::Wait(LOCK_TIMEOUT)) {
+        Ok(lock) => lock,
+        Err(FsError::LockTimeout { .. }) => bail!(
+            "{} is held by another `hook relay install` or `hook trust` for over {} s; try again, or remove the lock file if no such command is running",
+            lock_file.display(),
+            LOCK_TIMEOUT.as_secs()
+        ),
+        Err(error) => return Err(error).context("cannot take the lock"),
+    };
     let (text, metadata) = match read_regular(&path)? {
         Some((text, metadata)) => (Some(text), Some(metadata)),
         None => (None, None),
@@ -142,29 +140,8 @@ pub(crate) fn lock_and_read(path: &Path, inside: Option<&Path>) -> Result<Locked
         path,
         text,
         metadata,
-        lock,
+        _lock: lock,
     })
-}
-
-fn wait_for_lock(lock: &File, lock_file: &Path) -> Result<()> {
-    let started = Instant::now();
-    loop {
-        match fs4::FileExt::try_lock(lock) {
-            Ok(()) => return Ok(()),
-            Err(fs4::TryLockError::WouldBlock) => {}
-            Err(fs4::TryLockError::Error(error)) => {
-                return Err(error).with_context(|| format!("cannot lock {}", lock_file.display()));
-            }
-        }
-        if started.elapsed() >= LOCK_TIMEOUT {
-            bail!(
-                "{} is held by another `hook relay install` or `hook trust` for over {} s; try again, or remove the lock file if no such command is running",
-                lock_file.display(),
-                LOCK_TIMEOUT.as_secs()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// The text of the regular file `path`, `None` when it does not exist.
@@ -173,47 +150,28 @@ fn wait_for_lock(lock: &File, lock_file: &Path) -> Result<()> {
 ///
 /// As [`lock_and_read`].
 pub(crate) fn read_regular(path: &Path) -> Result<Option<(String, Metadata)>> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // A FIFO would block the open itself: never wait on one.
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let mut file = match options.open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    let too_large = || {
+        anyhow::anyhow!(
+            "{} is larger than {} MiB; refusing to edit it",
+            path.display(),
+            MAX_BYTES / 1024 / 1024
+        )
     };
-    let metadata = file
-        .metadata()
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if !metadata.is_file() {
-        bail!(
+    // A FIFO would block the open itself: `open_regular` never waits on one.
+    let (file, metadata) = match hook_config::fs::open_regular(path, Links::Follow) {
+        Ok(opened) => opened,
+        Err(error) if error.is_not_found() => return Ok(None),
+        Err(FileReadError::NotRegular { .. }) => bail!(
             "{} is not a regular file; refusing to read or replace it",
             path.display()
-        );
-    }
-    if metadata.len() > MAX_BYTES {
-        bail!(
-            "{} is larger than {} MiB; refusing to edit it",
-            path.display(),
-            MAX_BYTES / 1024 / 1024
-        );
-    }
-    let mut bytes = Vec::new();
-    Read::by_ref(&mut file)
-        .take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        bail!(
-            "{} is larger than {} MiB; refusing to edit it",
-            path.display(),
-            MAX_BYTES / 1024 / 1024
-        );
-    }
+        ),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let bytes = match hook_config::fs::read_capped(file, &metadata, MAX_BYTES, "a settings file") {
+        Ok(bytes) => bytes,
+        Err(FileReadError::TooLarge { .. }) => return Err(too_large()),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
+    };
     let text = String::from_utf8(bytes).map_err(|error| {
         anyhow::anyhow!(
             "{} is not UTF-8 text ({error}); refusing to edit it",
@@ -256,12 +214,6 @@ impl Locked {
         // Written as a new 0600 file whatever the settings file's own mode.
         write_file(&backup, None, text.as_bytes())?;
         Ok(Some(backup))
-    }
-}
-
-impl Drop for Locked {
-    fn drop(&mut self) {
-        let _ = fs4::FileExt::unlock(&self.lock);
     }
 }
 

@@ -17,96 +17,20 @@ use serde::Serialize;
 /// enough to bound memory per concurrent session.
 pub(crate) const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
 
-/// One line of a transcript, or why it cannot be read.
-pub(crate) enum Line<'a> {
-    /// A complete line (without its newline); `last` when no newline ended it.
-    Text { bytes: &'a [u8], last: bool },
-    /// The line was longer than the cap and was skipped; `bytes` is its length.
-    TooLong { bytes: u64 },
-}
+/// One line of a transcript, or why it cannot be read (the workspace's capped line reader).
+pub(crate) use hook_config::fs::{Line, Lines};
 
-/// A streaming line reader over one file with a cap on each line.
-pub(crate) struct Lines<R> {
-    reader: R,
-    buffer: Vec<u8>,
-    max: usize,
-    number: u64,
-    /// Bytes read so far (for the parse rate and the progress bar).
-    pub(crate) bytes: u64,
-}
-
-impl Lines<BufReader<File>> {
-    /// The lines of `path`.
-    pub(crate) fn open(path: &Path, max: usize) -> std::io::Result<Self> {
-        Ok(Self::new(
-            BufReader::with_capacity(256 * 1024, File::open(path)?),
-            max,
-        ))
-    }
-}
-
-impl<R: BufRead> Lines<R> {
-    /// The lines of `reader`, each at most `max` bytes.
-    pub(crate) fn new(reader: R, max: usize) -> Self {
-        Lines {
-            reader,
-            buffer: Vec::new(),
-            max,
-            number: 0,
-            bytes: 0,
-        }
-    }
-
-    /// The next line and its number (from 1), `None` at the end of the file.
-    ///
-    /// # Errors
-    ///
-    /// A read error of the file (the caller reports it and stops reading this file).
-    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<(u64, Line<'_>)>> {
-        self.buffer.clear();
-        let mut skipped: u64 = 0;
-        let mut too_long = false;
-        loop {
-            let available = self.reader.fill_buf()?;
-            if available.is_empty() {
-                if self.buffer.is_empty() && !too_long {
-                    return Ok(None);
-                }
-                return Ok(Some(self.line(too_long, skipped, true)));
-            }
-            let (chunk, done) = match available.iter().position(|b| *b == b'\n') {
-                Some(end) => (end, true),
-                None => (available.len(), false),
-            };
-            if too_long || self.buffer.len() + chunk > self.max {
-                skipped += (self.buffer.len() + chunk) as u64;
-                self.buffer.clear();
-                too_long = true;
-            } else {
-                self.buffer.extend_from_slice(&available[..chunk]);
-            }
-            let consumed = chunk + usize::from(done);
-            self.reader.consume(consumed);
-            self.bytes += consumed as u64;
-            if done {
-                return Ok(Some(self.line(too_long, skipped, false)));
-            }
-        }
-    }
-
-    /// The line just read: the next number, and its text or its skipped length.
-    fn line(&mut self, too_long: bool, skipped: u64, last: bool) -> (u64, Line<'_>) {
-        self.number += 1;
-        let line = if too_long {
-            Line::TooLong { bytes: skipped }
-        } else {
-            Line::Text {
-                bytes: &self.buffer,
-                last,
-            }
-        };
-        (self.number, line)
-    }
+/// The lines of the transcript `path`: a regular file (a FIFO, a device or a link to one such
+/// as `/dev/zero` is refused at once, without blocking or reading it), each line capped at
+/// `max` bytes.
+///
+/// # Errors
+///
+/// When it cannot be opened or is not a regular file.
+pub(crate) fn open(path: &Path, max: usize) -> std::io::Result<Lines<BufReader<File>>> {
+    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow)
+        .map_err(std::io::Error::other)?;
+    Ok(Lines::new(BufReader::with_capacity(256 * 1024, file), max))
 }
 
 /// Why a line was not replayed.
@@ -239,7 +163,7 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// Reads one whole small prefix of `path` (Codex's first line, for its session's `cwd`).
 pub(crate) fn first_line(path: &Path, max: usize) -> Option<Vec<u8>> {
-    let file = File::open(path).ok()?;
+    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow).ok()?;
     let mut line = Vec::new();
     BufReader::new(file.take(max as u64))
         .read_until(b'\n', &mut line)

@@ -52,7 +52,7 @@ mod codex;
 mod lines;
 mod report;
 
-use lines::{BadKind, BadLine, Line, Lines};
+use lines::{BadKind, BadLine, Line};
 use report::{Report, SessionLog};
 
 #[derive(Debug, Args)]
@@ -425,7 +425,8 @@ fn engine_for_file(
     side_files: &Path,
     temporary: &mut Vec<tempfile::TempDir>,
 ) -> Result<Engine> {
-    let text = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = hook_config::read_config_text(file, hook_config::FileOwner::Anyone)
+        .map_err(|error| anyhow::anyhow!("{} {error}", file.display()))?;
     let home = tempfile::tempdir().context("cannot create a temporary folder")?;
     let empty_project = tempfile::tempdir().context("cannot create a temporary folder")?;
     let options = LoadOptions::new(args.location.dialect, Environment::from_process())
@@ -511,7 +512,7 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
     };
     let mut log = SessionLog::new(shown, context.engines.len(), context.json);
     let mut blocked = HashSet::new();
-    let mut lines = match Lines::open(file, context.max_line) {
+    let mut lines = match lines::open(file, context.max_line) {
         Ok(lines) => lines,
         Err(error) => {
             sink.bad(0, BadKind::Unreadable, error.to_string());
@@ -561,8 +562,8 @@ async fn replay_file(context: &Shared<'_>, file: &Path) -> SessionLog {
         if ended {
             format.finish(&mut sink);
         }
-        let read = lines.bytes - counted;
-        counted = lines.bytes;
+        let read = lines.bytes() - counted;
+        counted = lines.bytes();
         context.bytes_read.fetch_add(
             usize::try_from(read).unwrap_or(usize::MAX),
             Ordering::Relaxed,

@@ -333,3 +333,198 @@ fn the_expectations_schema_accepts_the_documented_file_and_refuses_a_typo() {
     let unknown = json!({"case": [{"event": "PreToolUse", "expect": "block", "exepct": 1}]});
     assert!(!validator.is_valid(&unknown));
 }
+
+/// `hook doctor --json` for `home` and `project`, waited for at most 60 s (a hang fails).
+fn doctor_report(home: &Path, project: &Path) -> Value {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args([
+            "doctor",
+            "--dialect",
+            "verboo",
+            "--json",
+            "--path",
+            "/usr/bin:/bin",
+        ])
+        .arg("--home")
+        .arg(home)
+        .arg("--project")
+        .arg(project)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hook doctor hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
+}
+
+#[test]
+fn doctor_reports_fifos_and_device_links_without_opening_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    let hooks = project.join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for fifo in ["fifo-guard", "fifo.sh"] {
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(hooks.join(fifo))
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+    std::os::unix::fs::symlink("/dev/stdin", hooks.join("stdin-guard")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", hooks.join("null-guard")).unwrap();
+    write(
+        &home.join("settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./hooks/fifo-guard"},
+            {"type": "command", "command": "bash hooks/fifo.sh"},
+            {"type": "command", "command": "./hooks/stdin-guard"},
+            {"type": "command", "command": "./hooks/null-guard"}
+        ]}]}}"#,
+    );
+    // The expectations file is a FIFO too.
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(project.join(".claude/hook-expectations.toml"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    let report = doctor_report(&home, &project);
+    let key = |n: usize| format!("user:settings.json:PreToolUse:Bash:{n}");
+    for (n, needle) in [
+        (0, "a FIFO, not a regular file"),
+        (1, "a FIFO, not a regular file"),
+        (2, "(a link to /dev/stdin)"),
+        (3, "a character device, not a regular file"),
+    ] {
+        let found = finding(&report, &key(n), needle);
+        assert_eq!(found["severity"], "error", "{found}");
+    }
+    finding(&report, "-", "the expectations file is a FIFO");
+}
+
+#[test]
+fn doctor_reads_commands_as_the_shell_does_and_quotes_what_it_suggests() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    // A project folder whose name holds an apostrophe and a space.
+    let project = dir.path().join("it's a project");
+    executable(&project.join("hooks/present.sh"), "#!/bin/sh\nexit 0\n");
+    write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && ./hooks/guard.sh"},
+            {"type": "command", "command": "bash -c 'sh hooks/missing.sh'"},
+            {"type": "command", "command": "cd hooks && ./present.sh"}
+        ]}]}}"#,
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    let report = doctor_report(&home, &project);
+    let key = |n: usize| {
+        format!(
+            "project:{}:PreToolUse:Bash:{n}",
+            project.join(".claude/settings.json").display()
+        )
+    };
+    let keys: Vec<String> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["key"].as_str().unwrap().to_owned())
+        .collect();
+    // The key's spelling is the engine's: find the real one by its suffix.
+    let real_key = |n: usize| {
+        keys.iter()
+            .find(|k| k.ends_with(&format!(":PreToolUse:Bash:{n}")))
+            .unwrap_or_else(|| panic!("{} in {keys:?}", key(n)))
+            .clone()
+    };
+    let guard = finding(&report, &real_key(0), "guard.sh does not exist");
+    assert_eq!(guard["severity"], "error");
+    assert!(
+        guard["message"]
+            .as_str()
+            .unwrap()
+            .contains(&project.join("hooks/guard.sh").display().to_string()),
+        "{guard}"
+    );
+    finding(&report, &real_key(1), "missing.sh does not exist");
+    assert!(
+        !report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["key"] == real_key(2) && f["message"].as_str().unwrap().contains("exist")),
+        "{report:#}"
+    );
+
+    // The untrusted project hooks: the suggested `hook trust` command, pasted into a shell,
+    // names the project and the key exactly (the apostrophe survives).
+    let untrusted = finding(&report, &real_key(2), "it will not run");
+    let fix = untrusted["fix"].as_str().unwrap();
+    let command = fix
+        .split("then `")
+        .nth(1)
+        .and_then(|rest| rest.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{fix}"));
+    let words = shlex::split(command).unwrap_or_else(|| panic!("{command}"));
+    assert_eq!(words[0], "hook", "{command}");
+    assert!(words.contains(&project.display().to_string()), "{words:?}");
+    assert_eq!(words.last().unwrap(), &real_key(2), "{words:?}");
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let mut with_home = args.clone();
+    let home_arg = home.display().to_string();
+    if !with_home.contains(&"--home") {
+        with_home.extend(["--home", &home_arg]);
+    }
+    let out = hook(&with_home, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = doctor_report(&home, &project);
+    assert!(
+        !report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["key"] == real_key(2)
+                && f["message"].as_str().unwrap().contains("will not run")),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn an_expectations_file_that_links_out_is_never_shown_in_a_parse_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &dir.path().join("private.txt"),
+        "password = \"hunter2-secret\"\nnot toml at all [[\n",
+    );
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("private.txt"),
+        project.join(".claude/hook-expectations.toml"),
+    )
+    .unwrap();
+    let report = doctor_report(&home, &project);
+    let shown = report.to_string();
+    assert!(!shown.contains("hunter2"), "{shown}");
+    finding(&report, "-", "is not a valid expectations file");
+}

@@ -445,6 +445,13 @@ fn hook_log_follow_prints_each_new_dispatch() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "exit 0"}]}]}}"#,
     );
+    // A live file just under the 8 MiB bound: the dispatch after "first" rotates it, and
+    // `--follow` follows the new live file (like `tail -F`).
+    fill(
+        &home.join("hook-journal/journal.jsonl"),
+        "old",
+        8 * 1024 * 1024 - 100,
+    );
     // One dispatch before: `--follow -n 1` prints it first.
     let out = run(&home, &project, &pre_tool_use(&project, "first"), &[]);
     assert!(out.status.success());
@@ -483,6 +490,14 @@ fn hook_log_follow_prints_each_new_dispatch() {
     assert!(out.status.success());
     let second: Value = serde_json::from_str(&lines.recv_timeout(wait).unwrap()).unwrap();
     assert_eq!(second["summary"], "second");
+    assert!(
+        home.join("hook-journal/journal.1.jsonl").exists(),
+        "rotated"
+    );
+    let out = run(&home, &project, &pre_tool_use(&project, "third"), &[]);
+    assert!(out.status.success());
+    let third: Value = serde_json::from_str(&lines.recv_timeout(wait).unwrap()).unwrap();
+    assert_eq!(third["summary"], "third");
     follow.kill().unwrap();
     follow.wait().unwrap();
 }
@@ -510,4 +525,489 @@ fn hook_log_escapes_what_a_hook_printed() {
         "{shown}"
     );
     assert!(!shown.contains('\u{1b}'), "{shown}");
+}
+
+/// Waits at most 60 s for `child` (a bounded wait: past it the child is killed and the test
+/// fails, naming `what`), and returns its output.
+fn bounded(mut child: std::process::Child, what: &str) -> Output {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// `hook ARGS --home HOME --project PROJECT` started with `input` on stdin (not waited for).
+fn start(args: &[&str], home: &Path, project: &Path, input: &str) -> std::process::Child {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(args)
+        .arg("--home")
+        .arg(home)
+        .arg("--project")
+        .arg(project)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOK_JOURNAL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child
+}
+
+/// Fills `file` with whole, valid journal lines of session `session` up to `bytes`.
+fn fill(file: &Path, session: &str, bytes: usize) {
+    let one = line(
+        "2026-12-03T10:00:00.000Z",
+        "PreToolUse",
+        "user:settings.json:PreToolUse:Bash:0",
+        json!({"status": "ok", "exit_code": 0, "stderr": "x".repeat(900)}),
+    )
+    .replace(
+        "\"session_id\":\"s\"",
+        &format!("\"session_id\":\"{session}\""),
+    ) + "\n";
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, one.repeat((bytes / one.len()).max(1))).unwrap();
+}
+
+/// A child process holding an exclusive `flock` on `lock` until killed (util-linux `flock`),
+/// returned once the lock is taken (a bounded wait).
+fn hold_lock(lock: &Path) -> std::process::Child {
+    // One process that takes the lock on its descriptor 9 and becomes `sleep`: killing it
+    // releases the lock, and no grandchild outlives the test.
+    let mut holder = Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec 9>"$1" && flock 9 && exec sleep 300"#)
+        .arg("sh")
+        .arg(lock)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..1000 {
+        let free = Command::new("flock")
+            .args(["-n"])
+            .arg(lock)
+            .arg("true")
+            .status()
+            .unwrap()
+            .success();
+        if !free {
+            return holder;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = holder.kill();
+    let _ = holder.wait();
+    panic!("the lock holder never took {}", lock.display());
+}
+
+#[test]
+fn a_held_journal_lock_neither_holds_the_relays_deny_nor_keeps_hook_run_from_a_sigterm() {
+    let (_dir, home, project) = scene(
+        "hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo 'no rm -rf here' >&2; exit 2"}]}]}}"#,
+    );
+    write(
+        &home.join("settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "touch started; exec sleep 300"}]}]}}"#,
+    );
+    // A full live file: every write tries to rotate, so every write meets the held lock.
+    let journal = home.join("hook-journal");
+    fill(&journal.join("journal.jsonl"), "old", 8 * 1024 * 1024 + 1);
+    let mut holder = hold_lock(&journal.join("journal.lock"));
+
+    let started = std::time::Instant::now();
+    let relayed = bounded(
+        start(
+            &["relay", "--dialect", "verboo", "--event", "PreToolUse"],
+            &home,
+            &project,
+            &pre_tool_use(&project, "rm -rf /"),
+        ),
+        "hook relay",
+    );
+    let took = started.elapsed();
+    // The lock is held for 300 s: a relay that waited for it would take that long. The bound is
+    // the time to start `hook`, load and run one shell hook on a loaded machine.
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    assert_eq!(relayed.status.code(), Some(0), "{}", text(&relayed.stderr));
+    let answer: Value = serde_json::from_slice(&relayed.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    // Recorded all the same, rotation skipped.
+    let lines = journal_lines(&home);
+    assert_eq!(lines.last().unwrap()["front"], "relay");
+    assert!(!journal.join("journal.1.jsonl").exists());
+
+    // `hook run` with a hook still running: SIGTERM ends it at once (exit 143).
+    let run = start(
+        &["run", "--dialect", "verboo", "--event", "PreToolUse"],
+        &home,
+        &project,
+        &pre_tool_use(&project, "ls"),
+    );
+    for _ in 0..3000 {
+        if project.join("started").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(project.join("started").exists(), "the hook never started");
+    let signalled = std::time::Instant::now();
+    let status = Command::new("kill")
+        .args(["-s", "TERM", &run.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = bounded(run, "hook run after SIGTERM");
+    assert!(
+        signalled.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
+
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}
+
+#[test]
+fn rotation_under_eight_concurrent_writers_crossing_8_mib_keeps_whole_lines_and_four_files() {
+    let (_dir, home, project) = scene(
+        "settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo 'a line of stderr' >&2"}]}]}}"#,
+    );
+    let journal = home.join("hook-journal");
+    // Just under the 8 MiB bound, and three rotated files: the crossing drops the oldest.
+    fill(
+        &journal.join("journal.jsonl"),
+        "old-live",
+        8 * 1024 * 1024 - 20_000,
+    );
+    for n in 1..4 {
+        fill(
+            &journal.join(format!("journal.{n}.jsonl")),
+            &format!("old-{n}"),
+            1,
+        );
+    }
+    let per_writer = 25;
+    let writers: Vec<_> = (0..8)
+        .map(|writer| {
+            let home = home.clone();
+            let project = project.clone();
+            let input = pre_tool_use(&project, "ls").replace("s-journal", &format!("w-{writer}"));
+            std::thread::spawn(move || {
+                for _ in 0..per_writer {
+                    let out = run(&home, &project, &input, &[]);
+                    assert!(out.status.success(), "{}", text(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    // At most the documented 4 files (the live one and 3 rotated).
+    let mut names: Vec<String> = std::fs::read_dir(&journal)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    assert!(names.len() <= 4, "{names:?}");
+    assert!(!journal.join("journal.4.jsonl").exists(), "{names:?}");
+    // Whole lines only (journal_lines panics on a torn one), none of the new ones lost.
+    let lines = journal_lines(&home);
+    for writer in 0..8 {
+        let session = format!("w-{writer}");
+        let count = lines.iter().filter(|l| l["session_id"] == session).count();
+        assert_eq!(count, per_writer, "{session}");
+    }
+    assert!(journal.join("journal.1.jsonl").exists(), "it rotated");
+    assert!(
+        !lines.iter().any(|l| l["session_id"] == "old-3"),
+        "the oldest file was dropped"
+    );
+}
+
+#[test]
+fn a_fifo_as_the_journal_or_its_lock_never_hangs_run_or_relay() {
+    let (_dir, home, project) = scene(
+        "hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    std::fs::copy(
+        home.join("hook-relay/settings.json"),
+        home.join("settings.json"),
+    )
+    .unwrap();
+    let journal = home.join("hook-journal");
+    std::fs::create_dir_all(&journal).unwrap();
+    let mkfifo = |path: &Path| {
+        assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+    };
+    mkfifo(&journal.join("journal.jsonl"));
+    let input = pre_tool_use(&project, "rm -rf /");
+    for front in ["run", "relay"] {
+        let out = bounded(
+            start(
+                &[front, "--dialect", "verboo", "--event", "PreToolUse"],
+                &home,
+                &project,
+                &input,
+            ),
+            front,
+        );
+        let stderr = text(&out.stderr);
+        if front == "run" {
+            assert_eq!(decision(&out), "block", "{stderr}");
+            assert!(stderr.contains("FIFO"), "{stderr}");
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{stderr}");
+        }
+    }
+    // The lock a FIFO, the live file full.
+    std::fs::remove_file(journal.join("journal.jsonl")).unwrap();
+    fill(&journal.join("journal.jsonl"), "old", 8 * 1024 * 1024 + 1);
+    mkfifo(&journal.join("journal.lock"));
+    for front in ["run", "relay"] {
+        let out = bounded(
+            start(
+                &[front, "--dialect", "verboo", "--event", "PreToolUse"],
+                &home,
+                &project,
+                &input,
+            ),
+            front,
+        );
+        assert!(!out.stdout.is_empty(), "{front}: {}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_300_kb_session_id_gives_a_line_of_at_most_64_kib() {
+    let (_dir, home, project) = scene(
+        "settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    let input = pre_tool_use(&project, "ls").replace("s-journal", &"s".repeat(300_000));
+    let out = run(&home, &project, &input, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let text = std::fs::read_to_string(home.join("hook-journal/journal.jsonl")).unwrap();
+    assert!(text.len() <= 64 * 1024, "{}", text.len());
+    let record: Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert_eq!(record["v"], 1);
+    assert_eq!(record["runs"].as_array().unwrap().len(), 1);
+    let schema: Value =
+        serde_json::from_str(include_str!("../../schemas/journal-record.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&record), "{record}");
+
+    // A record that does not fit even cut: a stub line, valid against the schema too.
+    let mut big = record.clone();
+    let run = big["runs"][0].clone();
+    big["runs"] = (0..3000)
+        .map(|n| {
+            let mut run = run.clone();
+            run["key"] = format!("{}{n}", "k".repeat(2000)).into();
+            run
+        })
+        .collect::<Vec<Value>>()
+        .into();
+    let big: hook_exec::journal::Record = serde_json::from_value(big).unwrap();
+    let line = big.to_line().unwrap();
+    assert!(line.len() <= 64 * 1024, "{}", line.len());
+    let stub: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(stub["runs_dropped"], 3000);
+    assert_eq!(stub["truncated"], true);
+    assert!(validator.is_valid(&stub), "{stub}");
+}
+
+#[test]
+fn hook_log_hook_status_means_that_hooks_own_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let record = json!({"v": 1, "time": "2026-12-03T10:00:00.000Z", "front": "relay",
+    "dialect": "verboo", "event": "PreToolUse", "session_id": "s", "cwd": "/",
+    "decision": "block", "runs": [
+        {"key": "quiet", "layer": "user", "type": "command", "status": "ok", "exit_code": 0},
+        {"key": "guard", "layer": "user", "type": "command", "status": "blocked", "exit_code": 2},
+    ]});
+    write(
+        &home.join("hook-journal/journal.jsonl"),
+        &format!("{record}\n"),
+    );
+    let count = |extra: &[&str]| {
+        let mut words = located("log", "verboo", &home, &project);
+        words.push("--json".into());
+        words.extend(extra.iter().map(|w| (*w).to_owned()));
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let out = hook(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout).lines().count()
+    };
+    assert_eq!(count(&["--hook", "quiet", "--status", "blocked"]), 0);
+    assert_eq!(count(&["--hook", "guard", "--status", "blocked"]), 1);
+    assert_eq!(count(&["--hook", "quiet", "--status", "ok"]), 1);
+    assert_eq!(count(&["--status", "blocked"]), 1);
+
+    // A window past the calendar is a clear error, not an empty log.
+    let mut words = located("log", "verboo", &home, &project);
+    words.extend(["--since".to_owned(), "9999999999999w".to_owned()]);
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let out = hook(&args, "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("leave --since out"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn hook_stats_escapes_a_lines_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let hostile = line(
+        "\u{1b}[2J\u{1b}[31mgotcha",
+        "PreToolUse",
+        "user:settings.json:PreToolUse:Bash:0",
+        json!({"status": "failed", "exit_code": 1, "error": "x"}),
+    );
+    write(&home.join("hook-journal/journal.jsonl"), &(hostile + "\n"));
+    let words = located("stats", "verboo", &home, &project);
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let out = hook(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(!shown.contains('\u{1b}'), "{shown}");
+    assert!(shown.contains("\\x1b[2J"), "{shown}");
+}
+
+/// A hostile file where the journal (or a transcript) should be.
+#[derive(Debug, Clone, Copy)]
+enum Hostile {
+    Fifo,
+    StdinLink,
+    LinkOut,
+    Huge,
+}
+
+impl Hostile {
+    /// Puts this kind of file at `path`; `outside` is a folder outside the home.
+    fn plant(self, path: &Path, outside: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(path);
+        match self {
+            Hostile::Fifo => {
+                assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+            }
+            Hostile::StdinLink => std::os::unix::fs::symlink("/dev/stdin", path).unwrap(),
+            Hostile::LinkOut => {
+                let target = outside.join("elsewhere.jsonl");
+                fill(&target, "elsewhere", 2000);
+                std::os::unix::fs::symlink(&target, path).unwrap();
+            }
+            Hostile::Huge => {
+                // 100 MB without a newline (sparse: nothing is written to the disk).
+                let file = std::fs::File::create(path).unwrap();
+                file.set_len(100 * 1024 * 1024).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn every_journal_reader_and_writer_answers_at_once_on_a_hostile_journal_file() {
+    let (dir, home, project) = scene(
+        "hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    std::fs::copy(
+        home.join("hook-relay/settings.json"),
+        home.join("settings.json"),
+    )
+    .unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let input = pre_tool_use(&project, "rm -rf /");
+    fn verboo(command: &str) -> Vec<&str> {
+        match command {
+            "run" | "relay" => vec![command, "--dialect", "verboo", "--event", "PreToolUse"],
+            _ => vec![command, "--dialect", "verboo"],
+        }
+    }
+    for hostile in [
+        Hostile::Fifo,
+        Hostile::StdinLink,
+        Hostile::LinkOut,
+        Hostile::Huge,
+    ] {
+        for target in ["journal.jsonl", "journal.1.jsonl", "journal.lock"] {
+            let path = home.join("hook-journal").join(target);
+            hostile.plant(&path, &outside);
+            for command in ["run", "relay", "log", "stats", "doctor"] {
+                let started = std::time::Instant::now();
+                let out = bounded(
+                    start(&verboo(command), &home, &project, &input),
+                    &format!("{command} with {hostile:?} as {target}"),
+                );
+                let took = started.elapsed();
+                // Milliseconds of work (reading 100 MB of a line too long included); the bound
+                // is for a loaded machine running the suite in parallel.
+                assert!(
+                    took < std::time::Duration::from_secs(10),
+                    "{command} with {hostile:?} as {target}: {took:?}"
+                );
+                let stderr = text(&out.stderr);
+                match command {
+                    "run" => assert_eq!(decision(&out), "block", "{hostile:?} {target}: {stderr}"),
+                    "relay" => {
+                        assert_eq!(out.status.code(), Some(0), "{hostile:?} {target}: {stderr}");
+                        assert!(!out.stdout.is_empty(), "{hostile:?} {target}: {stderr}");
+                    }
+                    "doctor" => assert!(
+                        matches!(out.status.code(), Some(0 | 1)),
+                        "{hostile:?} {target}: {stderr}"
+                    ),
+                    _ => assert!(
+                        out.status.success(),
+                        "{command} {hostile:?} {target}: {stderr}"
+                    ),
+                }
+                // Nothing outside was written through the link.
+                if let Hostile::LinkOut = hostile {
+                    let kept = std::fs::read_to_string(outside.join("elsewhere.jsonl")).unwrap();
+                    assert!(
+                        !kept.contains("s-journal"),
+                        "{command} wrote through the link"
+                    );
+                }
+            }
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }

@@ -743,3 +743,67 @@ fn rebuilt_events_have_the_fields_the_real_agents_send() {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
+    let setup = Setup::new();
+    let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
+    let folder = setup.dir.path().join("sessions");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(fixture_file("claude"), folder.join("b-real.jsonl")).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(folder.join("a-fifo.jsonl"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink("/dev/zero", folder.join("c-zero.jsonl")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(["replay", "--dialect", "verboo", "--json", "--project"])
+        .arg(setup.dir.path().join("project"))
+        .arg(&folder)
+        .arg("--config")
+        .arg(&config)
+        .env("HOME", setup.dir.path().join("home"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("hook replay hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let unreadable: Vec<String> = of_type(&lines, "bad_line")
+        .into_iter()
+        .filter(|b| b["kind"] == "unreadable")
+        .map(|b| b["detail"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+    assert!(
+        unreadable.iter().any(|d| d.contains("FIFO")),
+        "{unreadable:?}"
+    );
+    assert!(
+        unreadable.iter().any(|d| d.contains("character device")),
+        "{unreadable:?}"
+    );
+    // The real session is still replayed.
+    assert_eq!(
+        blocked(&lines),
+        [("toolu_05".to_owned(), "rm -rf build".to_owned())]
+    );
+}

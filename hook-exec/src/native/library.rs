@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex};
-use std::time::Duration;
 
 use hook_config::Handler;
 use hook_config::library::{LibraryError, hash_into, open_checked};
@@ -55,7 +54,7 @@ fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
     };
     let (file, metadata) = open_checked(&path)?;
     let identity = FileIdentity::of(&metadata);
-    if let Some(sha256) = identity.as_ref().and_then(FileIdentity::loaded_digest) {
+    if let Some(sha256) = identity.as_ref().and_then(loaded_digest) {
         // Unchanged since its bytes were hashed and loaded: those bytes are what runs.
         return Ok(OpenedLibrary {
             path,
@@ -77,7 +76,7 @@ fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
         None,
     );
     if let (Some(identity), Ok(after)) = (identity, file.metadata()) {
-        identity.remember(&after, started, &sha256);
+        remember(identity, &after, started, &sha256);
     }
     Ok(OpenedLibrary {
         path,
@@ -86,82 +85,44 @@ fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
     })
 }
 
-/// What identifies a file's content without reading it: device, inode, size, and the
-/// modification and status-change times (the latter set by the kernel on every change, never
-/// by a user).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct FileIdentity {
-    device: u64,
-    inode: u64,
-    size: u64,
-    modified: (i64, i64),
-    changed: (i64, i64),
-}
+/// What identifies a file's content without reading it: `hook_config::fs::FileStamp` (device,
+/// inode, size, modification and status-change times).
+type FileIdentity = hook_config::fs::FileStamp;
 
 /// Digests of library files whose bytes were hashed, by their identity then.
 static DIGESTS: LazyLock<Mutex<HashMap<FileIdentity, String>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// How long before a read a file must have last changed for its identity to be remembered:
-/// a change within the same tick of the kernel's clock could keep the status-change time.
-const SETTLED: Duration = Duration::from_secs(2);
+/// The digest of the file of identity `identity`, when its bytes were hashed and loaded before
+/// and it has not changed since.
+fn loaded_digest(identity: &FileIdentity) -> Option<String> {
+    let digest = DIGESTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(identity)
+        .cloned()?;
+    let plugins = PLUGINS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    plugins.contains_key(&digest).then_some(digest)
+}
 
-impl FileIdentity {
-    #[cfg(unix)]
-    fn of(metadata: &std::fs::Metadata) -> Option<FileIdentity> {
-        use std::os::unix::fs::MetadataExt;
-        Some(FileIdentity {
-            device: metadata.dev(),
-            inode: metadata.ino(),
-            size: metadata.size(),
-            modified: (metadata.mtime(), metadata.mtime_nsec()),
-            changed: (metadata.ctime(), metadata.ctime_nsec()),
-        })
+/// Remembers `sha256` for `identity` when the file was the same after the read (`after`) and
+/// had settled before it began (`started`, see `FileStamp::settled`); otherwise the next run
+/// reads it again.
+fn remember(
+    identity: FileIdentity,
+    after: &std::fs::Metadata,
+    started: std::time::SystemTime,
+    sha256: &str,
+) {
+    if FileIdentity::of(after).as_ref() != Some(&identity) || !identity.settled(started) {
+        return;
     }
-
-    #[cfg(not(unix))]
-    fn of(_: &std::fs::Metadata) -> Option<FileIdentity> {
-        None
-    }
-
-    /// The digest of this file's bytes, when they were hashed and loaded before and the file
-    /// has not changed since.
-    fn loaded_digest(&self) -> Option<String> {
-        let digest = DIGESTS
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get(self)
-            .cloned()?;
-        let plugins = PLUGINS
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        plugins.contains_key(&digest).then_some(digest)
-    }
-
-    /// Remembers `sha256` for this identity when the file was the same after the read
-    /// (`after`) and had settled before it began (`started`); otherwise the next run reads it
-    /// again.
-    fn remember(self, after: &std::fs::Metadata, started: std::time::SystemTime, sha256: &str) {
-        if FileIdentity::of(after).as_ref() != Some(&self) {
-            return;
-        }
-        let Some(threshold) = started.checked_sub(SETTLED) else {
-            return;
-        };
-        let Ok(threshold) = threshold.duration_since(std::time::UNIX_EPOCH) else {
-            return;
-        };
-        let (seconds, nanos) = self.changed;
-        let settled = u64::try_from(seconds).is_ok_and(|seconds| {
-            Duration::new(seconds, u32::try_from(nanos).unwrap_or(0)) < threshold
-        });
-        if settled {
-            DIGESTS
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .insert(self, sha256.to_owned());
-        }
-    }
+    DIGESTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(identity, sha256.to_owned());
 }
 
 /// An anonymous memory file that can be sealed (and mapped executable).

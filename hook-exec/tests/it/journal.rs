@@ -25,6 +25,8 @@ fn an_engine_given_a_journal_records_each_dispatch_and_nothing_of_the_input_beyo
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let outcome = runtime.block_on(engine.dispatch(&input));
     assert_eq!(outcome.decision, Decision::Block);
+    // Written on a blocking thread, after the outcome was returned.
+    assert!(journal.wait_idle(std::time::Duration::from_secs(30)));
     assert_eq!(journal.first_error(), None);
 
     let dir = setup.path("home/hook-journal");
@@ -56,7 +58,39 @@ fn an_unwritable_journal_leaves_the_outcome_alone_and_keeps_the_first_error() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let outcome = runtime.block_on(engine.dispatch(&input));
     assert_eq!(outcome.decision, Decision::Block);
+    assert!(journal.wait_idle(std::time::Duration::from_secs(30)));
     let error = journal.first_error().unwrap();
     assert!(error.contains("writable by group or others"), "{error}");
     assert!(!dir.join("journal.jsonl").exists());
+}
+
+#[test]
+fn a_held_journal_lock_never_delays_a_dispatch_and_rotation_is_skipped() {
+    let setup = Setup::new(Dialect::Verboo, GUARD);
+    let dir = setup.path("home/hook-journal");
+    // Rotation past every line: each dispatch tries the lock.
+    let journal = Arc::new(Journal::new(&dir).with_limits(1, 4));
+    let engine = setup.engine(EngineOptions::default().with_journal(Arc::clone(&journal)));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let lock = hook_config::fs::open_lock(
+        &dir.join("journal.lock"),
+        hook_config::fs::LockPolicy::Immediate,
+    )
+    .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for _ in 0..3 {
+        let input = setup.input(pre_tool_use("Bash", "rm -rf /"));
+        let outcome = runtime.block_on(engine.dispatch(&input));
+        assert_eq!(outcome.decision, Decision::Block);
+    }
+    assert!(journal.wait_idle(std::time::Duration::from_secs(30)));
+    assert_eq!(journal.first_error(), None);
+    // Never rotated while held: every line is in the live file.
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    drop(lock);
 }
