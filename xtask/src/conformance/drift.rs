@@ -56,7 +56,12 @@ pub(crate) const DELIBERATE: &[(&str, &str, &str, &str)] = &[
         "",
         "not modelled yet: an observe-only hook on every model request attempt, measured (CONFORMANCE.md, \"Codex's model-request hooks\")",
     ),
-    ("lime", "PostModelRequest", "", "as PreModelRequest"),
+    (
+        "lime",
+        "PostModelRequest",
+        "",
+        "not modelled yet: as PreModelRequest, after each attempt",
+    ),
 ];
 
 /// Runs the comparison for both agents; an error (exit 1) names every difference.
