@@ -102,8 +102,18 @@
 //!   [`output::verboo::FIELDS`] and [`output::wuu::FIELDS`].
 //! - verboo `ConfigChange` blocks except for policy settings: that exception depends on the
 //!   input's `source` and is left to the engine.
-//! - The per-event output types of verboo follow Claude Code's documented fields; newer fields
-//!   of that system are ignored with a warning until they are added here.
+//! - The per-event output types of verboo follow the output schema embedded in Claude Code
+//!   2.1.332 (`cargo xtask conformance drift` compares them with each release); newer fields of
+//!   that system are ignored with a warning until they are added here. Fields the engine has no
+//!   use for itself (`terminalSequence`, `sessionTitle`, `watchPaths`, `updatedToolOutput`,
+//!   `worktreePath`...) are type-checked and carried to the agent
+//!   ([`Outcome::carried`]), never acted on: an embedder that wants them reads them there.
+//! - A model-switch matcher is tested against `to_model` as Claude Code sends it (already
+//!   resolved), less a `[1m]`-style suffix; Claude Code also maps aliases through its managed
+//!   settings before matching, which the engine cannot see.
+//! - An event a dialect does not know has no schema: a block on it is read in any known shape
+//!   and answered as exit 2 ([`BlockEffect::Unknown`]); its other fields are read leniently
+//!   ([`output::read_unknown`]).
 
 mod dialect;
 mod event;

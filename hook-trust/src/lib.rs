@@ -72,8 +72,9 @@
 //! - `event`: the event name; `matcher`: as written, `""` when absent.
 //! - `handler`: every field of [`hook_config::HandlerConfig`] under its config-file name
 //!   (`type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`, `asyncRewake`,
-//!   `continueOnBlock`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`,
-//!   `tool`, `input`, `additionalContextLimit`, `library`). The files the hook runs are not
+//!   `continueOnBlock`, `onFailure`, `if`, `url`, `headers`, `allowedEnvVars`, `prompt`,
+//!   `model`, `server`, `tool`, `input`, `additionalContextLimit`, `library`; a field not
+//!   written is left out, so adding `onFailure` to the engine changed no existing hash). The files the hook runs are not
 //!   in it: their digests sit beside the hash (see "What runs is trusted too").
 //! - `plugin`: the plugin's name and version, `null` outside plugins: upgrading a plugin
 //!   changes every hook's hash, so its hooks are `modified` until trusted again (the key keeps
