@@ -395,10 +395,15 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
                 ""
             };
             let (trust, details) = crate::trust_commands::list_lines(&view, handler);
+            // A guard that fails closed says so: its failures block the event.
+            let on_failure = match handler.config.on_failure {
+                Some(hook_config::OnFailure::Block) => "; onFailure block",
+                _ => "",
+            };
             // `outln!` escapes every control character: this listing is the review before
             // `hook trust`, so a command must not be able to hide itself or fake a row.
             outln!(
-                "  [{matcher}] {} {}  ({source}; key {}; {trust}){suppressed}",
+                "  [{matcher}] {} {}  ({source}; key {}; {trust}{on_failure}){suppressed}",
                 handler.config.handler_type,
                 handler.config.summary(),
                 handler.key

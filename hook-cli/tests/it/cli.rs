@@ -229,3 +229,59 @@ fn bad_input_is_one_clear_line_and_exit_1_or_2() {
     assert_eq!(not_json.status.code(), Some(1));
     assert!(text(&not_json.stdout).contains("output is not valid JSON at line 1, column 4"));
 }
+
+/// A hook with `onFailure: "block"` fails closed: `hook list` says so, and `hook run` blocks
+/// when it cannot run (a missing script), with the failure as the reason.
+#[test]
+fn on_failure_block_is_listed_and_blocks_a_hook_that_cannot_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&project).expect("project");
+    std::fs::write(
+        home.join("settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./missing-guard.sh","onFailure":"block"}]}]}}"#,
+    )
+    .expect("settings");
+    let (home, project) = (home.display().to_string(), project.display().to_string());
+    let out = hook(
+        &[
+            "list",
+            "--dialect",
+            "verboo",
+            "--home",
+            &home,
+            "--project",
+            &project,
+        ],
+        "",
+    );
+    assert!(
+        text(&out.stdout).contains("; onFailure block)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "cwd": project, "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
+        "tool_use_id": "t"});
+    let out = hook(
+        &[
+            "run",
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--home",
+            &home,
+            "--project",
+            &project,
+        ],
+        &event.to_string(),
+    );
+    let outcome: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON outcome");
+    assert_eq!(outcome["decision"], "block", "{outcome}");
+    assert_eq!(outcome["runs"][0]["status"], "failed", "{outcome}");
+    let reason = outcome["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("onFailure is \"block\""), "{reason}");
+}
