@@ -604,3 +604,97 @@ fn an_entry_whose_event_is_a_typo_blocks_a_pre_tool_use() {
     assert!(stderr.contains("pretooluse"), "{stderr}");
     assert!(stderr.contains("PreToolUse"), "{stderr}");
 }
+
+/// `onFailure: "block"` on a relay hook (Claude Code's field; read in Codex relay files too):
+/// a guard that is not trusted, or whose script is missing, blocks the event through the relay
+/// of both agents, saying why; without it the event goes ahead.
+#[test]
+fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let cases = [
+        // (dialect, onFailure, trusted, command, blocks, why)
+        (
+            Dialect::Lime,
+            Some("block"),
+            false,
+            "true",
+            true,
+            "not trusted",
+        ),
+        (Dialect::Lime, None, false, "true", false, "not trusted"),
+        (
+            Dialect::Lime,
+            Some("block"),
+            true,
+            "./missing-guard.sh",
+            true,
+            "missing-guard.sh",
+        ),
+        (
+            Dialect::Verboo,
+            Some("block"),
+            true,
+            "./missing-guard.sh",
+            true,
+            "missing-guard.sh",
+        ),
+        (
+            Dialect::Verboo,
+            None,
+            true,
+            "./missing-guard.sh",
+            false,
+            "missing-guard.sh",
+        ),
+    ];
+    for (index, (dialect, on_failure, trusted, command, blocks, why)) in
+        cases.into_iter().enumerate()
+    {
+        let home = dir.path().join(format!("home-{index}"));
+        let files = home.join("hook-relay");
+        std::fs::create_dir_all(&files).unwrap();
+        let line = on_failure
+            .map(|v| format!("onFailure = \"{v}\"\n"))
+            .unwrap_or_default();
+        if dialect == Dialect::Lime {
+            std::fs::write(
+                files.join("config.toml"),
+                format!(
+                    "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n{line}",
+                    Value::from(command)
+                ),
+            )
+            .unwrap();
+            if trusted {
+                trust_lime_relay(&home);
+            }
+        } else {
+            let mut handler = json!({"type": "command", "command": command});
+            if let Some(value) = on_failure {
+                handler["onFailure"] = value.into();
+            }
+            let settings =
+                json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}});
+            std::fs::write(files.join("settings.json"), settings.to_string()).unwrap();
+        }
+        let event = Event::PreToolUse;
+        let bytes = event_bytes(dialect, &event, &project, None);
+        let out = relay(dialect, &home, &project, &event, &bytes);
+        let answer = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        let what = format!(
+            "{index}: {dialect} {on_failure:?} trusted {trusted}: exit {:?}\n{answer}",
+            out.status.code()
+        );
+        assert_eq!(
+            is_block(&agent_reads(dialect, &event, &out)),
+            blocks,
+            "{what}"
+        );
+        assert!(answer.contains(why), "{what}");
+        if blocks {
+            assert!(answer.contains("onFailure"), "{what}");
+        }
+    }
+}
