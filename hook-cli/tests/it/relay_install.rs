@@ -260,6 +260,12 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
             "{command}"
         );
     }
+    // A relay that cannot answer blocks where the event can block (not on SessionStart, which
+    // cannot, nor on Stop, where Claude Code ignores it).
+    let on_failure = |event: &str| parsed["hooks"][event][0]["hooks"][0]["onFailure"].clone();
+    assert_eq!(on_failure("PreToolUse"), "block", "{parsed}");
+    assert_eq!(on_failure("SessionStart"), Value::Null, "{parsed}");
+    assert_eq!(on_failure("Stop"), Value::Null, "{parsed}");
     // Installing again changes nothing.
     let before = read(&settings);
     let out = home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
