@@ -153,6 +153,9 @@ pub(crate) struct Case {
     /// while it evaluates the event (its hook kills its parent when that is `hook relay`), so
     /// the agent's own `onFailure` decides; the engine's prediction is then a block.
     pub(crate) relay_killed: bool,
+    /// The oldest Claude Code release the case applies to (what it measures is new there); an
+    /// older release (`--floor`) skips it.
+    pub(crate) since_claude: Option<&'static str>,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -172,6 +175,7 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         later_command: None,
         trigger: Trigger::ToolCall,
         relay_killed: false,
+        since_claude: None,
     }
 }
 
@@ -729,6 +733,9 @@ fn claude_code_2_1_332() -> Vec<Case> {
             }],
         )
     });
+    for c in &mut cases {
+        c.since_claude = Some("2.1.332");
+    }
     cases
 }
 
@@ -776,6 +783,7 @@ fn broken_neighbours() -> Vec<Case> {
             probe: true,
             probe_apart: true,
             only: Only::Claude,
+            since_claude: Some("2.1.332"),
             ..case(
                 "bad-timeout-prompt-others-run",
                 "UserPromptSubmit",

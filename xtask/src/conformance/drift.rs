@@ -280,14 +280,26 @@ pub(crate) fn claude_surface(bytes: &[u8]) -> Result<Surface> {
     let events = event_array(&text).context(
         "no list of hook events found in the Claude Code binary (an array holding PreToolUse, SessionStart and PermissionRequest)",
     )?;
-    let top = zod_fields(&text, "u({continue:")
+    // The zod calls are minified differently from release to release (`u({...})`,
+    // `H.object({...})`): objects are found by their first key.
+    let top = zod_fields(&text, "({continue:")
         .into_iter()
-        .max_by_key(BTreeSet::len)
-        .context("no hook output schema (`u({continue:...`) found in the Claude Code binary")?;
+        .map(|(_, fields)| fields)
+        .filter(|fields| {
+            ["suppressOutput", "stopReason", "systemMessage", "hookSpecificOutput"]
+                .iter()
+                .all(|key| fields.contains(*key))
+        })
+        // Other objects extend the hook output (an SDK callback's answer adds fields): the
+        // hook output is the smallest of them.
+        .min_by_key(BTreeSet::len)
+        .context("no hook output schema (an object starting `{continue:` with `hookSpecificOutput`) found in the Claude Code binary")?;
     let mut specific: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for event in &events {
-        for fields in zod_fields(&text, &format!("u({{hookEventName:P(\"{event}\")")) {
-            specific.entry(event.clone()).or_default().extend(fields);
+    for (at, fields) in zod_fields(&text, "({hookEventName:") {
+        if let Some(event) = literal_after(&text[at..], "hookEventName:")
+            && events.contains(&event)
+        {
+            specific.entry(event).or_default().extend(fields);
         }
     }
     let mut surface = Surface {
@@ -336,14 +348,30 @@ fn event_array(text: &str) -> Option<Vec<String>> {
     best
 }
 
-/// The keys of every object literal that starts with `opening` (`u({key:...`, where the first
-/// key is part of `opening`), read to its closing brace with nesting and strings skipped.
-fn zod_fields(text: &str, opening: &str) -> Vec<BTreeSet<String>> {
+/// The string literal of the call that follows `key` in `text` (`key:P("Stop")` or
+/// `key:H.literal("Stop")`): `Stop`.
+fn literal_after(text: &str, key: &str) -> Option<String> {
+    let rest = &text[text.find(key)? + key.len()..];
+    let open = rest.find("(\"")?;
+    if !rest[..open]
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.')
+    {
+        return None;
+    }
+    let literal = &rest[open + 2..];
+    Some(literal[..literal.find('"')?].to_owned())
+}
+
+/// The keys of every object literal that starts with `opening` (`({key:`, where the first key
+/// is part of `opening`), read to its closing brace with nesting and strings skipped, each with
+/// the offset of its `{`.
+fn zod_fields(text: &str, opening: &str) -> Vec<(usize, BTreeSet<String>)> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     for (at, _) in text.match_indices(opening) {
         // Start at the object's `{`.
-        let start = at + 2;
+        let start = at + 1;
         let mut keys = BTreeSet::new();
         let mut depth = 0usize;
         let mut expecting_key = true;
@@ -397,7 +425,7 @@ fn zod_fields(text: &str, opening: &str) -> Vec<BTreeSet<String>> {
             index += 1;
         }
         if closed && !keys.is_empty() {
-            found.push(keys);
+            found.push((start, keys));
         }
     }
     found
@@ -556,9 +584,40 @@ mod tests {
     /// A Claude Code-like fixture: three events, a top-level output object, and two events'
     /// `hookSpecificOutput` objects, one with a field the engine does not know.
     const CLAUDE_FIXTURE: &str = r#"xx=["PreToolUse","SessionStart","PermissionRequest","PreTeleport"],y=1;
-        IF=p(()=>u({continue:M().optional(),systemMessage:r().optional(),reason:r().optional(),hookSpecificOutput:dt([a(),b()]).optional()}));
+        IF=p(()=>u({continue:M().optional(),suppressOutput:M().optional(),stopReason:r().optional(),systemMessage:r().optional(),reason:r().optional(),hookSpecificOutput:dt([a(),b()]).optional()}));
+        XF=p(()=>u({continue:M().optional(),suppressOutput:M().optional(),stopReason:r().optional(),systemMessage:r().optional(),reason:r().optional(),hookSpecificOutput:dt([a(),b()]).optional(),sdkOnly:r()}));
         cF=p(()=>u({hookEventName:P("PreToolUse"),permissionDecision:U(["allow","deny"]).optional(),teleportTo:r().describe("a, b: {c}").optional()}));
         pF=p(()=>u({hookEventName:P("SessionStart"),additionalContext:r().optional()}));"#;
+
+    /// The same shapes as an earlier release minified them (`H.object`, `H.literal`).
+    const OLDER_FIXTURE: &str = r#"a=["PreToolUse","SessionStart","PermissionRequest"];
+        mOm=ve(()=>H.object({continue:H.boolean().optional(),suppressOutput:H.boolean().optional(),stopReason:H.string().optional(),systemMessage:H.string().optional(),hookSpecificOutput:H.union([x]).optional()}));
+        q=H.object({hookEventName:H.literal("SessionStart"),additionalContext:H.string().optional()});"#;
+
+    #[test]
+    fn an_older_minification_is_read_too() {
+        let surface = claude_surface(OLDER_FIXTURE.as_bytes()).unwrap();
+        let start = &surface.outputs["SessionStart"];
+        assert_eq!(
+            start.top.iter().cloned().collect::<Vec<_>>(),
+            [
+                "continue",
+                "hookSpecificOutput",
+                "stopReason",
+                "suppressOutput",
+                "systemMessage"
+            ]
+        );
+        assert_eq!(
+            start
+                .specific
+                .clone()
+                .unwrap()
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["additionalContext"]
+        );
+    }
 
     #[test]
     fn claude_code_surface_is_read_from_its_javascript() {
@@ -575,7 +634,14 @@ mod tests {
         let pre = &surface.outputs["PreToolUse"];
         assert_eq!(
             pre.top.iter().cloned().collect::<Vec<_>>(),
-            ["continue", "hookSpecificOutput", "reason", "systemMessage"]
+            [
+                "continue",
+                "hookSpecificOutput",
+                "reason",
+                "stopReason",
+                "suppressOutput",
+                "systemMessage"
+            ]
         );
         assert_eq!(
             pre.specific

@@ -233,6 +233,26 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
             .filter(|c| filter.is_none_or(|f| c.name.starts_with(f)))
             .filter(|c| !relay || RELAY_CASES.contains(&c.name))
             .collect();
+        // A case that measures what a release added is skipped on an older one (`--floor`).
+        let (cases, too_new): (Vec<Case>, Vec<Case>) =
+            cases
+                .into_iter()
+                .partition(|c| match (agent, c.since_claude) {
+                    (Agent::Claude, Some(since)) => !older(&versions.claude, since),
+                    _ => true,
+                });
+        if !too_new.is_empty() {
+            println!(
+                "{}: {} cases need a newer release, skipped: {}",
+                agent.title(&versions),
+                too_new.len(),
+                too_new
+                    .iter()
+                    .map(|c| c.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         let env = Env {
             agent,
             npm: npm.clone(),
@@ -294,6 +314,12 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
         println!("wrote CONFORMANCE.md");
     }
     Ok(())
+}
+
+/// Whether release `version` is older than `than` (dotted numbers, compared numerically).
+fn older(version: &str, than: &str) -> bool {
+    let parts = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    parts(version) < parts(than)
 }
 
 /// Codex's `config.toml` for the fake model server on `port`, then `rest` (hooks and such).
@@ -1851,4 +1877,17 @@ fn report(sections: &[(Agent, Vec<Row>)], versions: &Versions) -> String {
         let _ = writeln!(text, "- {rule}: {shown}.");
     }
     text
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::older;
+
+    #[test]
+    fn releases_compare_by_number() {
+        assert!(older("2.1.197", "2.1.332"));
+        assert!(older("2.1.99", "2.1.332"));
+        assert!(!older("2.1.332", "2.1.332"));
+        assert!(!older("2.10.0", "2.9.9"));
+    }
 }
