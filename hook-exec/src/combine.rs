@@ -404,4 +404,48 @@ mod tests {
             assert_eq!(outcome.decision, want, "{event}");
         }
     }
+
+    /// Every hook's `classifierContext` is kept, joined, and cut to Claude Code's shared budget
+    /// of 2,000 UTF-16 units (never inside a surrogate pair); `watchPaths` lists are joined,
+    /// other carried fields are the last hook's.
+    #[test]
+    fn classifier_context_is_joined_and_cut_and_carried_fields_merge() {
+        let long = "\u{1F600}".repeat(1500); // 3,000 UTF-16 units
+        let finished = vec![
+            finished(
+                "a",
+                RunStatus::Ok,
+                response(|r| {
+                    r.classifier_context = Some("first".into());
+                    r.carried.insert("watchPaths".into(), json!(["/a"]));
+                    r.carried.insert("sessionTitle".into(), json!("one"));
+                }),
+            ),
+            finished(
+                "b",
+                RunStatus::Ok,
+                response(|r| {
+                    r.classifier_context = Some(long.clone());
+                    r.carried.insert("watchPaths".into(), json!(["/b", "/a"]));
+                    r.carried.insert("sessionTitle".into(), json!("two"));
+                }),
+            ),
+        ];
+        let outcome = combine(Dialect::Verboo, Event::PostToolUse, finished);
+        let context = outcome.classifier_context.expect("classifier context");
+        assert!(context.starts_with("first\n\n\u{1F600}"), "{context}");
+        assert_eq!(
+            context.encode_utf16().count(),
+            2000 - 1,
+            "an emoji is never split"
+        );
+        assert!(
+            outcome
+                .system_messages
+                .iter()
+                .any(|m| m.contains("it was cut"))
+        );
+        assert_eq!(outcome.carried["watchPaths"], json!(["/a", "/b"]));
+        assert_eq!(outcome.carried["sessionTitle"], json!("two"));
+    }
 }

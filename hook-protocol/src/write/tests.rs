@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::*;
-use crate::{HandlerResult, interpret};
+use crate::{HandlerResult, Outcome, interpret};
 
 /// What each answer of the table is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -440,4 +440,76 @@ fn agent_replies_put_each_decision_where_the_agent_reads_it() {
     outcome.system_messages.push("a\u{1b}b".into());
     let shown = agent_reply(&outcome, |line| line.replace('\u{1b}', "\\x1b"));
     assert_eq!(shown.stdout, Some(json!({"systemMessage": "a\\x1bb"})));
+}
+
+/// The fields the engine carries for Claude Code 2.1.332 reach its answer where the event's
+/// output has them, and the reader takes them back; elsewhere they are said dropped.
+#[test]
+fn carried_fields_reach_the_agents_answer_where_the_event_has_them() {
+    let cases: Vec<(Event, Box<dyn Fn(&mut Outcome)>, &str, Value)> = vec![
+        (
+            Event::PostToolUse,
+            Box::new(|o: &mut Outcome| o.classifier_context = Some("user said yes".into())),
+            "/hookSpecificOutput/classifierContext",
+            json!("user said yes"),
+        ),
+        (
+            Event::UserPromptExpansion,
+            Box::new(|o: &mut Outcome| o.suppress_original_prompt = true),
+            "/hookSpecificOutput/suppressOriginalPrompt",
+            json!(true),
+        ),
+        (
+            Event::PreToolUse,
+            Box::new(|o: &mut Outcome| o.permission_display = Some(json!({"title": "t"}))),
+            "/hookSpecificOutput/permissionDisplay",
+            json!({"title": "t"}),
+        ),
+        (
+            Event::SessionStart,
+            Box::new(|o: &mut Outcome| {
+                o.carried
+                    .insert("sessionTitle".into(), json!("fixing the build"));
+            }),
+            "/hookSpecificOutput/sessionTitle",
+            json!("fixing the build"),
+        ),
+        (
+            Event::Notification,
+            Box::new(|o: &mut Outcome| {
+                o.carried
+                    .insert("terminalSequence".into(), json!("\u{1b}]9;done\u{7}"));
+            }),
+            "/terminalSequence",
+            json!("\u{1b}]9;done\u{7}"),
+        ),
+    ];
+    for (event, set, pointer, value) in cases {
+        let mut outcome = Outcome::new(Dialect::Verboo, event.clone());
+        set(&mut outcome);
+        let reply = agent_reply(&outcome, str::to_owned);
+        let stdout = reply.stdout.clone().unwrap_or_default();
+        assert_eq!(stdout.pointer(pointer), Some(&value), "{event}: {stdout}");
+        crate::validate_output(Dialect::Verboo, &event, stdout.to_string().as_bytes())
+            .unwrap_or_else(|e| panic!("{event}: {e}"));
+        let read = interpret(
+            Dialect::Verboo,
+            &event,
+            Some(0),
+            stdout.to_string().as_bytes(),
+            b"",
+        );
+        assert!(
+            matches!(read, HandlerResult::Response(_)),
+            "{event}: {read:?}"
+        );
+    }
+    // An event whose output has no such field: dropped, and said.
+    let mut outcome = Outcome::new(Dialect::Verboo, Event::Stop);
+    outcome.classifier_context = Some("x".into());
+    let reply = agent_reply(&outcome, str::to_owned);
+    assert!(
+        reply.stderr.iter().any(|l| l.contains("classifierContext")),
+        "{reply:?}"
+    );
 }
