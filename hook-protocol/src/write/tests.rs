@@ -446,7 +446,8 @@ fn agent_replies_put_each_decision_where_the_agent_reads_it() {
 /// output has them, and the reader takes them back; elsewhere they are said dropped.
 #[test]
 fn carried_fields_reach_the_agents_answer_where_the_event_has_them() {
-    let cases: Vec<(Event, Box<dyn Fn(&mut Outcome)>, &str, Value)> = vec![
+    type Set = Box<dyn Fn(&mut Outcome)>;
+    let cases: Vec<(Event, Set, &str, Value)> = vec![
         (
             Event::PostToolUse,
             Box::new(|o: &mut Outcome| o.classifier_context = Some("user said yes".into())),
