@@ -49,6 +49,38 @@ pub enum FileChange {
     Unlink,
 }
 
+/// The fields of both model-switch events (Claude Code 2.1.332).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+#[non_exhaustive]
+pub struct ModelSwitch {
+    /// The resolved model id the session ran before the switch.
+    pub from_model: String,
+    /// The resolved model id it runs after (the match value, without a `[1m]`-style
+    /// context suffix).
+    pub to_model: String,
+    /// What was asked for (an alias such as `opus`, a full id, or `null` for the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_model: Option<String>,
+    /// `command`, `picker` or `sdk` (`PostModelSwitch`: also `auto` and `resume`).
+    pub source: String,
+    /// Prompt tokens the next request sends again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<f64>,
+    /// Whether the current model's prompt cache is likely still warm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_cache_warm: Option<bool>,
+    /// `5m` or `1h`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_ttl: Option<String>,
+    /// The estimated cost, in US dollars, of caching the context again on `to_model`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_cache_write_usd: Option<f64>,
+    /// `configured`, `catalog` or `default`: where that price came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<String>,
+}
+
 event_inputs! {
     common = Common;
 
@@ -335,60 +367,16 @@ event_inputs! {
     /// Before the session's model is switched; a block keeps the model (`deny`), `ask` asks
     /// the user.
     PreModelSwitch => PreModelSwitchInput {
-        /// The resolved model id the session ran before the switch.
-        from_model: String,
-        /// The resolved model id it runs after (the match value, without a `[1m]`-style
-        /// context suffix).
-        to_model: String,
-        /// What was asked for (an alias such as `opus`, a full id, or `null` for the default).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        requested_model: Option<String>,
-        /// `command`, `picker` or `sdk`.
-        source: String,
-        /// Prompt tokens the next request sends again.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        context_tokens: Option<f64>,
-        /// Whether the current model's prompt cache is likely still warm.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_cache_warm: Option<bool>,
-        /// `5m` or `1h`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cache_ttl: Option<String>,
-        /// The estimated cost, in US dollars, of caching the context again on `to_model`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        estimated_cache_write_usd: Option<f64>,
-        /// `configured`, `catalog` or `default`: where that price came from.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pricing: Option<String>,
+        /// The switch (its `source` is `command`, `picker` or `sdk`).
+        #[serde(flatten)]
+        switch: ModelSwitch,
     }
     /// After the session's model was switched; its `additionalContext` reaches the next
     /// request.
     PostModelSwitch => PostModelSwitchInput {
-        /// The resolved model id the session ran before the switch.
-        from_model: String,
-        /// The resolved model id it runs after (the match value, without a `[1m]`-style
-        /// context suffix).
-        to_model: String,
-        /// What was asked for (an alias such as `opus`, a full id, or `null` for the default).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        requested_model: Option<String>,
-        /// `command`, `picker` or `sdk`, also `auto` and `resume`.
-        source: String,
-        /// Prompt tokens the next request sends again.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        context_tokens: Option<f64>,
-        /// Whether the current model's prompt cache is likely still warm.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_cache_warm: Option<bool>,
-        /// `5m` or `1h`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cache_ttl: Option<String>,
-        /// The estimated cost, in US dollars, of caching the context again on `to_model`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        estimated_cache_write_usd: Option<f64>,
-        /// `configured`, `catalog` or `default`: where that price came from.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pricing: Option<String>,
+        /// The switch (its `source` also `auto` or `resume`).
+        #[serde(flatten)]
+        switch: ModelSwitch,
     }
     /// An MCP server asks the user for input; a block denies it.
     Elicitation => ElicitationInput {

@@ -61,6 +61,23 @@ pub fn hook_output(
     }
 }
 
+/// `permissionDecision` and its reason (a block's always has one).
+fn insert_permission(
+    specific: &mut Map<String, Value>,
+    permission: &str,
+    answer: &Answer,
+    decision: Option<Decision>,
+) {
+    specific.insert("permissionDecision".into(), json!(permission));
+    let reason = match decision {
+        Some(Decision::Block) => Some(block_reason(answer)),
+        _ => answer.reason.clone(),
+    };
+    if let Some(reason) = reason {
+        specific.insert("permissionDecisionReason".into(), json!(reason));
+    }
+}
+
 /// A block's reason: the answer's, or a default where it gave none (or a blank one).
 fn block_reason(answer: &Answer) -> String {
     answer
@@ -112,14 +129,7 @@ fn tagged(
                 Some(Decision::Defer) => Some("defer"),
             };
             if let Some(permission) = permission {
-                specific.insert("permissionDecision".into(), json!(permission));
-                let reason = match decision {
-                    Some(Decision::Block) => Some(block_reason(answer)),
-                    _ => answer.reason.clone(),
-                };
-                if let Some(reason) = reason {
-                    specific.insert("permissionDecisionReason".into(), json!(reason));
-                }
+                insert_permission(&mut specific, permission, answer, decision);
             }
             if let Some(input) = &answer.updated_input {
                 specific.insert("updatedInput".into(), Value::Object(input.clone()));
@@ -139,14 +149,7 @@ fn tagged(
                 }
             };
             if let Some(permission) = permission {
-                specific.insert("permissionDecision".into(), json!(permission));
-                let reason = match decision {
-                    Some(Decision::Block) => Some(block_reason(answer)),
-                    _ => answer.reason.clone(),
-                };
-                if let Some(reason) = reason {
-                    specific.insert("permissionDecisionReason".into(), json!(reason));
-                }
+                insert_permission(&mut specific, permission, answer, decision);
             }
         }
         Event::PermissionRequest => {
