@@ -197,6 +197,23 @@ impl Engine {
         };
         let rules = dialect.rules();
         let handler_type = handler.config.handler_type;
+        if matches!(handler_type, HandlerType::Prompt | HandlerType::Agent)
+            && *event == Event::PreSkillShellCommand
+        {
+            // Claude Code 2.1.332 runs no model on a skill's inline command: such a hook keeps
+            // the command from running (measured), and so does the engine.
+            let mut response = Response::default();
+            response.decision = Some(Decision::Block);
+            response.reason = Some(format!(
+                "{handler_type} hooks do not run on {event}: a skill's command cannot wait for a model, so it is not run"
+            ));
+            let mut run = base_run(handler);
+            run.status = RunStatus::Blocked;
+            return Finished {
+                run,
+                response: Some(response),
+            };
+        }
         let mut done = match handler_type {
             _ if !rules.runs(handler_type) => {
                 let why = if rules.parses(handler_type) {

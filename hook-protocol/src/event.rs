@@ -224,8 +224,9 @@ pub enum MatchTarget {
     McpServerName,
     /// `reason` the session ended.
     EndReason,
-    /// `to_model`, the model switched to, without a `[1m]`-style context suffix (verboo
-    /// model-switch events: Claude Code matches the resolved model id).
+    /// `to_model`, the model switched to, as [`canonical_model`] makes it (verboo model-switch
+    /// events: Claude Code matches the canonical model id; the matcher loses its `[1m]`/`[2m]`
+    /// too).
     ToModel,
     /// The event has no match value. wuu: a non-empty matcher never matches; verboo and lime:
     /// the matcher is ignored and every handler of the event runs.
@@ -260,14 +261,28 @@ impl MatchTarget {
                 let name = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
                 Cow::Borrowed(name)
             }
-            MatchTarget::ToModel => Cow::Borrowed(strip_context_suffix(raw)),
+            MatchTarget::ToModel => Cow::Owned(canonical_model(raw)),
             _ => Cow::Borrowed(raw),
         })
     }
 }
 
+/// `model` as Claude Code 2.1.332 compares it with a model-switch matcher: lowercase, without
+/// a context-window suffix (`[1m]`, `[2m]`) and without a date (`-20250929`).
+pub fn canonical_model(model: &str) -> String {
+    let model = strip_context_suffix(model).to_lowercase();
+    let dated = model.len() > 9
+        && model.as_bytes()[model.len() - 9] == b'-'
+        && model[model.len() - 8..].bytes().all(|b| b.is_ascii_digit());
+    if dated {
+        model[..model.len() - 9].to_owned()
+    } else {
+        model
+    }
+}
+
 /// `model` without a trailing context-window suffix such as `[1m]` or `[2m]` (digits and a
-/// unit letter in brackets), as Claude Code strips it before matching a model-switch matcher.
+/// unit letter in brackets).
 fn strip_context_suffix(model: &str) -> &str {
     let Some(open) = model.rfind('[') else {
         return model;

@@ -108,9 +108,10 @@
 //!   use for itself (`terminalSequence`, `sessionTitle`, `watchPaths`, `updatedToolOutput`,
 //!   `worktreePath`...) are type-checked and carried to the agent
 //!   ([`Outcome::carried`]), never acted on: an embedder that wants them reads them there.
-//! - A model-switch matcher is tested against `to_model` as Claude Code sends it (already
-//!   resolved), less a `[1m]`-style suffix; Claude Code also maps aliases through its managed
-//!   settings before matching, which the engine cannot see.
+//! - A model-switch matcher is tested against `to_model` made canonical as Claude Code does it
+//!   ([`canonical_model`]: lowercase, no `[1m]`/`[2m]`, no date; the matcher loses its
+//!   `[1m]`/`[2m]` too). Claude Code also maps aliases through its managed settings, and runs
+//!   every matcher group for a model its build does not know; the engine knows neither.
 //! - An event a dialect does not know has no schema: a block on it is read in any known shape
 //!   and answered as exit 2 ([`BlockEffect::Unknown`]); its other fields are read leniently
 //!   ([`output::read_unknown`]).
@@ -134,7 +135,7 @@ pub use dialect::{
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UnknownDialect,
     UntargetedMatcher,
 };
-pub use event::{BlockEffect, Event, MatchTarget};
+pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
 pub use input::{
     AgentEvent, EventInput, InputError, MAX_AGENT_EVENT_BYTES, input_from_value, json_type,
     parse_input, read_agent_event,

@@ -445,6 +445,12 @@ impl Reader<'_> {
             }
             return Some(Matcher::All);
         }
+        // Claude Code drops a context-window suffix from a model-switch matcher, as from the
+        // model it is tested against (`hook_protocol::canonical_model`).
+        let model_matcher = raw
+            .filter(|_| event.match_target(self.dialect) == MatchTarget::ToModel)
+            .map(|raw| raw.replace("[1m]", "").replace("[2m]", ""));
+        let raw = model_matcher.as_deref().or(raw);
         match Matcher::compile(self.dialect, raw) {
             Ok(compiled) => {
                 if let (Some((raw, pos)), false) = (matcher, ignored) {

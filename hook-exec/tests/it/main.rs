@@ -13,6 +13,7 @@ mod errors;
 mod hostile;
 mod http;
 mod journal;
+mod model_switch;
 mod native;
 mod on_failure;
 mod parity;

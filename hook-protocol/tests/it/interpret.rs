@@ -1312,6 +1312,8 @@ fn model_switch_matchers_test_the_model_without_its_context_suffix() {
         ("claude-opus-4-6[1m]", "claude-opus-4-6"),
         ("claude-sonnet-4-6[2m]", "claude-sonnet-4-6"),
         ("claude-sonnet-4-6", "claude-sonnet-4-6"),
+        ("Claude-Sonnet-4-5-20250929", "claude-sonnet-4-5"),
+        ("claude-sonnet-4-5-20250929[1m]", "claude-sonnet-4-5"),
         ("odd[model]", "odd[model]"),
     ] {
         let input = serde_json::json!({ "to_model": to_model });

@@ -1683,18 +1683,21 @@ fn predict(agent: Agent, case: &Case, outcome: &Value, hooks: Vec<usize>, late: 
 /// What Codex's model-request hooks are, as measured (written into CONFORMANCE.md).
 const MODEL_REQUEST_HOOKS: &str = "## Codex's model-request hooks\n\n\
 Codex CLI 0.169 and 0.171 run two hook events lime does not model yet, configured like the others \
-(`[[hooks.PreModelRequest]]`, `[[hooks.PostModelRequest]]` in `config.toml`), with no embedded \
-command schema. Measured on 0.171.0 against an unreachable model server: both fire around \
-every model request *attempt* (retries included: `attempt_number`), with the input `kind` \
-(`sampling`), `request_id`, `attempt_number`, `session_id`, `thread_id`, `turn_id`, `cwd`, \
-`transcript_path`, `model`, `hook_event_name`, and for `PostModelRequest` also `status`, \
-`error`, `token_usage` and `response_id`. They observe only: exit 2 is reported `Failed` and \
-the request is sent anyway; Codex's source reads their JSON output as the common fields, and \
-refuses `continue: false` there. Nothing they say changes what Codex does, so no guard can be \
-written on them and the relay has nothing to block: lime does not model them in this version \
-(a later one can, as observe-only events), `cargo xtask conformance drift` lists them as \
-known, and a lime file naming them loads them as events the engine does not know (kept, with \
-a warning).\n";
+(`[[hooks.PreModelRequest]]`, `[[hooks.PostModelRequest]]` in `config.toml` or `hooks.json`), \
+with no embedded command schema. Measured on 0.171.0 with `codex exec` against a fake and an \
+unreachable model server: both fire once per model request *attempt* (a retry fires them again \
+with the same `request_id` and a higher `attempt_number`; compaction requests too, `kind` \
+`foreground_compaction`), `PreModelRequest` before the request is sent (which waits for it), \
+with the input `kind` (`sampling`), `request_id`, `attempt_number`, `session_id`, `thread_id`, \
+`turn_id`, `cwd`, `transcript_path`, `model`, `hook_event_name`, and `PostModelRequest` after \
+it, failed ones included, adding `status`, `error`, `token_usage` and `response_id`. They \
+observe only: stdout is ignored (a block, `continue: false`, `additionalContext` or garbage \
+alike), a non-zero exit (2 included) only marks the run `Failed`, and matchers are ignored. \
+(The stored Codex source has an older `PostModelResponse` with a richer payload; the binary is \
+what is described here.) Nothing they say changes what Codex does, so no guard can be written \
+on them and the relay has nothing to block: lime does not model them in this version (a later \
+one can, as observe-only events), `cargo xtask conformance drift` lists them as known, and a \
+lime file naming them loads them as events the engine does not know (kept, with a warning).\n";
 
 /// The deliberate differences issue 11 keeps, each with the rule that makes it: the rows of
 /// `deliberate` use these texts, and the report lists every one, hit by a case or not.
