@@ -70,7 +70,10 @@ fn alive(pid: u32) -> bool {
 /// returns the survivors and the open-file count, then kills the survivors so that a failing
 /// test leaves nothing behind.
 async fn settle(pids: &[u32], files: usize) -> (Vec<u32>, usize) {
-    for _ in 0..250 {
+    // Up to 15 s: on a loaded two-core machine the runtime's reaper can take seconds to run
+    // (seen at 5 s with two agents and two builds beside the suite); it costs nothing when the
+    // descriptors close at once.
+    for _ in 0..750 {
         if pids.iter().all(|p| !alive(*p)) && open_files() <= files {
             break;
         }
