@@ -139,18 +139,6 @@ pub(crate) const RAW_FILE_ALLOWED: &[(&str, &str)] = &[
         "the home of `open_regular` and `read_capped`, re-exported by `hook_config::fs`",
     ),
     (
-        "hook-trust/src/store/mod.rs",
-        "ported by the trust change (the trust store's lock, folder and directory sync)",
-    ),
-    (
-        "hook-trust/src/copies.rs",
-        "ported by the trust change (the private copies' folder)",
-    ),
-    (
-        "hook-trust/src/digest_cache.rs",
-        "ported by the trust change (the digest cache's stamp, `hook_config::fs::FileStamp`)",
-    ),
-    (
         "hook-cli/src/main.rs",
         "`--input FILE` of `hook run`/`validate`: a path the user names on the command line, read bounded by `read_bounded`; process substitution (`--input <(cmd)`) is a FIFO and must be read",
     ),
