@@ -29,7 +29,10 @@
 //!   that changes it;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
-//!   failed case is an error.
+//!   failed case is an error. The file is the project's, so its cases run only through the
+//!   project's own hooks (project and local files; `--project-hooks-only` of `hook test`):
+//!   a cloned project never runs the user's hooks on events and inputs it chose. `--all-hooks`
+//!   runs them through every hook, when the user asks.
 //!
 //! Every command it suggests quotes its paths and keys with the one shell-quoting helper
 //! (`trust_commands::shell_quote`), so a path with an apostrophe can be pasted as shown.
@@ -63,6 +66,11 @@ pub(crate) struct DoctorArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
+    /// Run the project's expectations file through every hook, your own (user) hooks
+    /// included. Without it its cases run only through the project's own hooks (project and
+    /// local files): a cloned project never chooses the events and inputs your hooks get.
+    #[arg(long)]
+    all_hooks: bool,
 }
 
 /// One problem found.
@@ -189,7 +197,12 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
             )),
         });
     } else if expectations.is_file() {
-        match crate::expectations::run_with_path(location, &expectations, &path) {
+        let scope = if args.all_hooks {
+            crate::expectations::Scope::AllHooks
+        } else {
+            crate::expectations::Scope::ProjectHooks
+        };
+        match crate::expectations::run_with_path(location, &expectations, &path, scope) {
             Ok(results) => {
                 for result in results.iter().filter(|r| !r.passed) {
                     findings.push(Finding {
