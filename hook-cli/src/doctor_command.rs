@@ -151,7 +151,8 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         .context("cannot find the dialect's home")?
         .home;
     let project = location.project_dir()?;
-    let (path, path_source) = match (&args.path, crate::journal_commands::recorded_path(&home)) {
+    let recorded = crate::journal_commands::recorded_path(&home);
+    let (path, path_source) = match (&args.path, recorded.latest) {
         (Some(path), _) => (path.clone(), "--path".to_owned()),
         (None, Some((path, time))) => (
             path,
@@ -168,6 +169,21 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         project_var: dialect.rules().project_dir_env(),
     };
     let mut findings = Vec::new();
+    // A journal that cannot be read hides the agent's PATH: said, never waited on.
+    for (file, why) in recorded.problems {
+        findings.push(Finding {
+            severity: "warning",
+            key: "-".into(),
+            location: file.display().to_string(),
+            message: format!(
+                "the journal file cannot be read ({why}): the agent's PATH it records is unknown"
+            ),
+            fix: Some(format!(
+                "remove or replace {} (it is rebuilt by the next `hook relay`), or give --path",
+                shell_quote(&file.display().to_string())
+            )),
+        });
+    }
     let mut hook_count = 0;
     // The agent's own hooks and, where the dialect has one, the relay's: the agent runs both.
     for location in crate::expectations::with_relay(location) {
