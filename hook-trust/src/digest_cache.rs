@@ -272,7 +272,7 @@ mod tests {
         let text = serde_json::json!({
             script.to_str().unwrap(): {
                 "stamp": {
-                    "dev": meta.dev(), "ino": meta.ino(), "size": meta.size(),
+                    "dev": meta.dev(), "ino": MetadataExt::ino(&meta), "size": meta.size(),
                     "mtime": meta.mtime(), "mtime_ns": meta.mtime_nsec(),
                     "ctime": meta.ctime(), "ctime_ns": meta.ctime_nsec(),
                 },
