@@ -172,6 +172,11 @@ pub(crate) struct TestArgs {
     /// With --expectations: the hooks `hook relay` runs instead of the agent's own.
     #[arg(long, requires = "expectations")]
     relay: bool,
+    /// With --expectations: run the cases through the project's own hooks only (its project
+    /// and local files); the user's, managed and plugin hooks are left out. What `hook
+    /// doctor` does with a project's expectations file unless given `--all-hooks`.
+    #[arg(long, requires = "expectations")]
+    project_hooks_only: bool,
 }
 
 /// The longest `--timeout`: a day. A hook test that needs longer is not a test.
@@ -248,7 +253,12 @@ pub(crate) fn test(args: TestArgs) -> Result<ExitCode> {
             home: args.home.clone(),
             relay: args.relay,
         };
-        return crate::expectations::command(&location, file.as_deref(), args.json);
+        let scope = if args.project_hooks_only {
+            crate::expectations::Scope::ProjectHooks
+        } else {
+            crate::expectations::Scope::AllHooks
+        };
+        return crate::expectations::command(&location, file.as_deref(), scope, args.json);
     }
     let dialect = args.dialect;
     let event = known_event(dialect, args.event.as_deref().unwrap_or_default())?;

@@ -29,7 +29,10 @@
 //!   that changes it;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
-//!   failed case is an error.
+//!   failed case is an error. The file is the project's, so its cases run only through the
+//!   project's own hooks (project and local files; `--project-hooks-only` of `hook test`):
+//!   a cloned project never runs the user's hooks on events and inputs it chose. `--all-hooks`
+//!   runs them through every hook, when the user asks.
 //!
 //! Every command it suggests quotes its paths and keys with the one shell-quoting helper
 //! (`trust_commands::shell_quote`), so a path with an apostrophe can be pasted as shown.
@@ -63,6 +66,11 @@ pub(crate) struct DoctorArgs {
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
+    /// Run the project's expectations file through every hook, your own (user) hooks
+    /// included. Without it its cases run only through the project's own hooks (project and
+    /// local files): a cloned project never chooses the events and inputs your hooks get.
+    #[arg(long)]
+    all_hooks: bool,
 }
 
 /// One problem found.
@@ -143,7 +151,8 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         .context("cannot find the dialect's home")?
         .home;
     let project = location.project_dir()?;
-    let (path, path_source) = match (&args.path, crate::journal_commands::recorded_path(&home)) {
+    let recorded = crate::journal_commands::recorded_path(&home);
+    let (path, path_source) = match (&args.path, recorded.latest) {
         (Some(path), _) => (path.clone(), "--path".to_owned()),
         (None, Some((path, time))) => (
             path,
@@ -160,6 +169,21 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
         project_var: dialect.rules().project_dir_env(),
     };
     let mut findings = Vec::new();
+    // A journal that cannot be read hides the agent's PATH: said, never waited on.
+    for (file, why) in recorded.problems {
+        findings.push(Finding {
+            severity: "warning",
+            key: "-".into(),
+            location: file.display().to_string(),
+            message: format!(
+                "the journal file cannot be read ({why}): the agent's PATH it records is unknown"
+            ),
+            fix: Some(format!(
+                "remove or replace {} (it is rebuilt by the next `hook relay`), or give --path",
+                shell_quote(&file.display().to_string())
+            )),
+        });
+    }
     let mut hook_count = 0;
     // The agent's own hooks and, where the dialect has one, the relay's: the agent runs both.
     for location in crate::expectations::with_relay(location) {
@@ -189,7 +213,12 @@ pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
             )),
         });
     } else if expectations.is_file() {
-        match crate::expectations::run_with_path(location, &expectations, &path) {
+        let scope = if args.all_hooks {
+            crate::expectations::Scope::AllHooks
+        } else {
+            crate::expectations::Scope::ProjectHooks
+        };
+        match crate::expectations::run_with_path(location, &expectations, &path, scope) {
             Ok(results) => {
                 for result in results.iter().filter(|r| !r.passed) {
                     findings.push(Finding {

@@ -72,7 +72,7 @@ impl Location {
 }
 
 /// Each diagnostic on its own stderr line, labelled `error:` or `warning:`.
-fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
+pub(crate) fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
     for diagnostic in diagnostics {
         let label = match diagnostic.severity {
             Severity::Error => "error",

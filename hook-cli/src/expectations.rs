@@ -44,7 +44,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use hook_protocol::{Decision, Dialect, Outcome, RunStatus, input::example_input};
+use hook_protocol::{Decision, Dialect, Layer, Outcome, RunStatus, input::example_input};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -108,8 +108,86 @@ pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
         .join(FILE_NAME)
 }
 
-/// Runs every case of `file` through the hooks of `location`.
-pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
+/// Which hooks an expectations file's cases run through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// Every configured hook (`hook test --expectations`, `hook doctor --all-hooks`).
+    AllHooks,
+    /// The project's own hooks only (its project and local files): a project's file never
+    /// chooses the events and inputs the user's own hooks get (`hook doctor`'s default).
+    ProjectHooks,
+}
+
+/// Why a hook is left out under [`Scope::ProjectHooks`].
+const NOT_THE_PROJECTS: &str = "not one of the project's own hooks: a project's expectations run only through its own hooks (`hook doctor --all-hooks` runs them through every hook)";
+
+/// The project's own hooks pass on to the trust gate; every other one is refused.
+struct ProjectHooksOnly {
+    inner: hook_trust::TrustGate,
+}
+
+impl ProjectHooksOnly {
+    fn refuses(handler: &hook_config::Handler) -> Option<(hook_protocol::SkipReason, String)> {
+        (!matches!(handler.source.layer, Layer::Project | Layer::Local)).then(|| {
+            (
+                hook_protocol::SkipReason::Disabled,
+                NOT_THE_PROJECTS.to_owned(),
+            )
+        })
+    }
+}
+
+impl hook_config::Gate for ProjectHooksOnly {
+    fn check(&self, handler: &hook_config::Handler) -> Option<(hook_protocol::SkipReason, String)> {
+        Self::refuses(handler).or_else(|| self.inner.check(handler))
+    }
+
+    fn check_at(
+        &self,
+        handler: &hook_config::Handler,
+        place: &hook_config::RunPlace,
+    ) -> Option<(hook_protocol::SkipReason, String)> {
+        Self::refuses(handler).or_else(|| self.inner.check_at(handler, place))
+    }
+
+    fn check_native(
+        &self,
+        handler: &hook_config::Handler,
+        library_sha256: Option<&str>,
+    ) -> Option<(hook_protocol::SkipReason, String)> {
+        Self::refuses(handler).or_else(|| self.inner.check_native(handler, library_sha256))
+    }
+}
+
+/// An engine over `location`'s hooks that runs only the project's own (trust still applies),
+/// with the options [`hook_exec::Hooks`] would give it.
+fn project_hooks_engine(location: &Location) -> Result<hook_exec::Engine> {
+    let loaded = hook_config::load(&location.load_options()?)
+        .context("cannot load the hook configuration")?;
+    crate::engine_commands::print_diagnostics(&loaded.diagnostics);
+    let discovery = &loaded.discovery;
+    let gate = ProjectHooksOnly {
+        inner: hook_trust::TrustGate::new(hook_trust::TrustView::for_discovery(discovery))
+            .with_phrasing(crate::trust_commands::refusal_phrasing(location)),
+    };
+    let mut options = hook_exec::EngineOptions::default()
+        .with_kill_on_parent_death(true)
+        .with_side_file_dir(discovery.home.join("hook-context"))
+        .with_env_file_dir(discovery.home.join("hook-env"));
+    if let Some(project) = &discovery.project {
+        options = options.with_project_dir(project);
+    }
+    let mut engine = hook_exec::Engine::new(loaded.registry)
+        .with_options(options)
+        .with_gate(gate);
+    if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
+        engine = engine.with_model_client(client);
+    }
+    Ok(engine)
+}
+
+/// Runs every case of `file` through the hooks of `location` (those `scope` says).
+pub(crate) fn run(location: &Location, file: &Path, scope: Scope) -> Result<Vec<CaseResult>> {
     let text = read_expectations(file)?;
     let parsed: ExpectationsFile = toml::from_str(&text).map_err(|error| {
         // The message and position only: toml's own text quotes the file's lines, and the file
@@ -140,13 +218,22 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
     let project = location.project_dir()?;
     let cwd = project.display().to_string();
     let mut all_hooks = Vec::new();
+    let mut project_engines = Vec::new();
     for location in &with_relay(location) {
-        all_hooks.push(prepare(
-            location,
-            location.hooks()?,
-            hook_exec::EngineOptions::default(),
-        ));
+        match scope {
+            Scope::AllHooks => all_hooks.push(prepare(
+                location,
+                location.hooks()?,
+                hook_exec::EngineOptions::default(),
+            )),
+            Scope::ProjectHooks => project_engines.push(project_hooks_engine(location)?),
+        }
     }
+    let engines: Vec<&hook_exec::Engine> = all_hooks
+        .iter()
+        .map(hook_exec::Hooks::engine)
+        .chain(project_engines.iter())
+        .collect();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -160,9 +247,9 @@ pub(crate) fn run(location: &Location, file: &Path) -> Result<Vec<CaseResult>> {
         let input = build_input(dialect, case, &cwd)
             .with_context(|| format!("{}: {name}", file.display()))?;
         let mut outcomes = Vec::new();
-        for hooks in &all_hooks {
-            outcomes.push(runtime.block_on(hooks.engine().dispatch(&input)));
-            hooks.engine().cancel_async(input.session_id());
+        for engine in &engines {
+            outcomes.push(runtime.block_on(engine.dispatch(&input)));
+            engine.cancel_async(input.session_id());
         }
         results.push(judge(name, case, &merge(&input, outcomes)));
     }
@@ -219,6 +306,7 @@ pub(crate) fn run_with_path(
     location: &Location,
     file: &Path,
     path: &str,
+    scope: Scope,
 ) -> Result<Vec<CaseResult>> {
     let exe = std::env::current_exe().context("cannot find the hook program itself")?;
     let mut command = std::process::Command::new(exe);
@@ -236,6 +324,9 @@ pub(crate) fn run_with_path(
     }
     if location.relay {
         command.arg("--relay");
+    }
+    if scope == Scope::ProjectHooks {
+        command.arg("--project-hooks-only");
     }
     let out = command
         .env("PATH", path)
@@ -422,6 +513,7 @@ fn judge(name: String, case: &Case, outcome: &Outcome) -> CaseResult {
 pub(crate) fn command(
     location: &Location,
     file: Option<&Path>,
+    scope: Scope,
     json: bool,
 ) -> Result<std::process::ExitCode> {
     let file = if let Some(file) = file {
@@ -437,7 +529,7 @@ pub(crate) fn command(
         }
         file
     };
-    let results = run(location, &file)?;
+    let results = run(location, &file, scope)?;
     let failed = results.iter().any(|r| !r.passed);
     if json {
         crate::terminal::println_exact(&serde_json::to_string_pretty(&serde_json::json!({

@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::IsTerminal as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -91,18 +91,45 @@ fn journal_of(location: &Location) -> Result<Journal> {
 
 /// Every record `reader` gives (a journal's, oldest first), streamed to `each`; returns how
 /// many lines could not be read (a file that cannot be read is said on stderr).
-fn read_each(reader: &mut JournalReader, mut each: impl FnMut(Record)) -> usize {
-    let mut unreadable = 0;
+fn read_each(reader: &mut JournalReader, mut each: impl FnMut(Record)) -> Unreadable {
+    let mut unreadable = Unreadable::default();
     for entry in reader.by_ref() {
         match entry {
             Entry::Record(record) => each(*record),
             Entry::Unreadable { file, line: 0, why } => {
                 errln!("warning: cannot read {}: {why}", file.display());
             }
-            _ => unreadable += 1,
+            Entry::Unreadable { file, line, why } => {
+                let (count, _) = unreadable
+                    .by_file
+                    .entry(file)
+                    .or_insert_with(|| (0, format!("line {line}: {why}")));
+                *count += 1;
+            }
+            // A kind of entry this reader does not know yet: left out.
+            _ => {}
         }
     }
     unreadable
+}
+
+/// The journal lines that could not be read, by file: how many, and the first one's line
+/// number and why.
+#[derive(Debug, Default)]
+struct Unreadable {
+    by_file: BTreeMap<PathBuf, (usize, String)>,
+}
+
+impl Unreadable {
+    /// One warning line per file, naming it and the first line's reason.
+    fn warn(&self) {
+        for (file, (count, first)) in &self.by_file {
+            errln!(
+                "warning: {count} journal line(s) of {} could not be read and are left out (first: {first})",
+                file.display()
+            );
+        }
+    }
 }
 
 /// The largest window `--since` takes: beyond it, the number is refused as a typo.
@@ -289,9 +316,7 @@ pub(crate) fn log(args: LogArgs) -> Result<ExitCode> {
             kept.push_back(record);
         }
     });
-    if unreadable > 0 {
-        errln!("warning: {unreadable} journal line(s) could not be read and are left out");
-    }
+    unreadable.warn();
     let style = Style::detect();
     if !args.follow {
         kept.make_contiguous().reverse();
@@ -628,9 +653,7 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
             }
         }
     });
-    if unreadable > 0 {
-        errln!("warning: {unreadable} journal line(s) could not be read and are left out");
-    }
+    unreadable.warn();
     let mut all: Vec<HookStats> = by_key.into_values().collect();
     for stats in &mut all {
         stats.durations.sort_unstable();
@@ -816,17 +839,45 @@ fn short_time(time: &str) -> String {
 }
 
 /// The `PATH` the latest `hook relay` dispatch of this home ran with (the agent's), if any.
-pub(crate) fn recorded_path(home: &Path) -> Option<(String, String)> {
+pub(crate) fn recorded_path(home: &Path) -> RecordedPath {
     let journal = Journal::for_home(home);
-    let mut latest = None;
+    let mut recorded = RecordedPath::default();
+    let mut unreadable: BTreeMap<PathBuf, (usize, String)> = BTreeMap::new();
     for entry in journal.read() {
-        if let Entry::Record(record) = entry
-            && let Some(path) = record.path
-        {
-            latest = Some((path, record.time));
+        match entry {
+            Entry::Record(record) => {
+                if let Some(path) = record.path {
+                    recorded.latest = Some((path, record.time));
+                }
+            }
+            Entry::Unreadable { file, line: 0, why } => {
+                recorded.problems.push((file, why));
+            }
+            Entry::Unreadable { file, line, why } => {
+                let (count, _) = unreadable
+                    .entry(file)
+                    .or_insert_with(|| (0, format!("line {line}: {why}")));
+                *count += 1;
+            }
+            _ => {}
         }
     }
-    latest
+    for (file, (count, first)) in unreadable {
+        recorded.problems.push((
+            file,
+            format!("{count} line(s) could not be read and are left out (first: {first})"),
+        ));
+    }
+    recorded
+}
+
+/// What [`recorded_path`] found in the journal.
+#[derive(Debug, Default)]
+pub(crate) struct RecordedPath {
+    /// The newest `PATH` a dispatch recorded, and when.
+    pub(crate) latest: Option<(String, String)>,
+    /// The journal files (or lines) that could not be read, and why.
+    pub(crate) problems: Vec<(PathBuf, String)>,
 }
 
 #[cfg(test)]

@@ -174,7 +174,7 @@ enum Command {
     /// Check every configured hook in the environment the agent gives it: programs on the
     /// agent's PATH, scripts, interpreters, matchers, timeouts, trust, expectations.
     #[command(
-        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists. Exit 1 on an error."
+        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n  hook doctor --dialect verboo --all-hooks\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
     )]
     Doctor(doctor_command::DoctorArgs),
     /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex

@@ -158,7 +158,7 @@ pub fn private_folder(dir: &Path) -> Result<(), FsError> {
     let metadata = match std::fs::symlink_metadata(dir) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            create_dir_0700(dir).map_err(|e| FsError::io(dir, "create the folder", e))?;
+            create_folders_0700(dir)?;
             std::fs::symlink_metadata(dir).map_err(|e| FsError::io(dir, "inspect the folder", e))?
         }
         Err(error) => return Err(FsError::io(dir, "inspect the folder", error)),
@@ -218,6 +218,18 @@ pub fn create_private_temp_dir(
             .tempdir()
             .map_err(|e| FsError::io(&std::env::temp_dir(), "create a folder in", e)),
     }
+}
+
+/// Creates the folder `dir` and each missing parent with mode 0700 (Unix): the one place the
+/// workspace makes a folder for private files. A folder that already exists is left as it is
+/// (a link to one is followed: a home a dotfile manager keeps elsewhere); when it must be
+/// private, use [`private_folder`], which checks it too.
+///
+/// # Errors
+///
+/// [`FsError::Io`] when it cannot be created (`AlreadyExists` when the path is a file).
+pub fn create_folders_0700(dir: &Path) -> Result<(), FsError> {
+    create_dir_0700(dir).map_err(|e| FsError::io(dir, "create the folder", e))
 }
 
 fn create_dir_0700(dir: &Path) -> std::io::Result<()> {

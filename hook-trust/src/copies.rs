@@ -226,44 +226,31 @@ impl TrustedCopies {
             .sum())
     }
 
-    /// Creates the folder 0700, or checks the one there is: a real folder, not writable by
-    /// others.
+    /// Creates the folder 0700, or checks the one there is: a real folder of this user's, not
+    /// writable by others ([`hook_config::fs::private_folder`]).
     pub(crate) fn ensure_dir(&self) -> Result<(), CopyError> {
-        match std::fs::symlink_metadata(&self.dir) {
-            Ok(meta) => {
-                if !meta.is_dir() {
-                    return Err(CopyError::Unsafe {
-                        path: self.dir.clone(),
-                        why: "is not a folder (a link or a file)".to_owned(),
-                    });
-                }
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    let mode = meta.permissions().mode();
-                    if mode & 0o022 != 0 {
-                        return Err(CopyError::Unsafe {
-                            path: self.dir.clone(),
-                            why: format!("is writable by others (mode {:o})", mode & 0o7777),
-                        });
-                    }
-                }
-                Ok(())
-            }
-            Err(_) => {
-                let mut builder = std::fs::DirBuilder::new();
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::DirBuilderExt;
-                    builder.mode(0o700);
-                }
-                builder.create(&self.dir).map_err(|source| CopyError::Io {
+        use hook_config::fs::FsError;
+        let why = match hook_config::fs::private_folder(&self.dir) {
+            Ok(()) => return Ok(()),
+            Err(FsError::Io { source, .. }) => {
+                return Err(CopyError::Io {
                     path: self.dir.clone(),
                     action: "create the copies' folder",
                     source,
-                })
+                });
             }
-        }
+            Err(FsError::Symlink { .. }) => "is not a folder (a link)".to_owned(),
+            Err(FsError::NotADirectory { .. }) => "is not a folder (a file)".to_owned(),
+            Err(FsError::ForeignOwner { owner, .. }) => format!("belongs to user {owner}"),
+            Err(FsError::Writable { mode, .. }) => {
+                format!("is writable by others (mode {mode:o})")
+            }
+            Err(other) => other.to_string(),
+        };
+        Err(CopyError::Unsafe {
+            path: self.dir.clone(),
+            why,
+        })
     }
 }
 

@@ -11,7 +11,7 @@
 //! its modification time back changes its status-change time (ctime), which no unprivileged
 //! call can set; a replaced file has a new inode or a new ctime. The one gap is a change in the
 //! same clock tick as the hashing (the kernel's timestamps are coarse), so a digest is kept
-//! only for a file whose ctime is at least [`SETTLED_SECONDS`] older than the hashing (git's
+//! only for a file whose ctime is at least [`FileStamp::SETTLE`] (2 s) older than the hashing (git's
 //! "racy clean" rule). Someone who can set the clock or write the user's home can also write
 //! the trust store itself, so the cache adds no way in. The cache file is read with the trust
 //! store's rules (owned by the user, not writable by others) and written 0600 in the copies'
@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+use hook_config::fs::FileStamp;
 use serde::{Deserialize, Serialize};
 
 use crate::copies::COPIES_DIR;
@@ -37,48 +38,14 @@ pub(crate) const CACHE_FILE: &str = "digests.json";
 /// about as much.
 pub(crate) const CACHED_FROM_BYTES: u64 = 256 * 1024;
 
-/// A file's digest is kept only when its last change is at least this old when it is hashed.
-pub(crate) const SETTLED_SECONDS: u64 = 2;
-
 /// The most files remembered; past it the first paths in order are forgotten.
 const MAX_ENTRIES: usize = 256;
 
-/// What identifies a file's content without reading it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: i64,
-    mtime_ns: i64,
-    ctime: i64,
-    ctime_ns: i64,
-}
-
-impl Stamp {
-    #[cfg(unix)]
-    fn of(meta: &Metadata) -> Option<Stamp> {
-        use std::os::unix::fs::MetadataExt;
-        Some(Stamp {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: meta.mtime(),
-            mtime_ns: meta.mtime_nsec(),
-            ctime: meta.ctime(),
-            ctime_ns: meta.ctime_nsec(),
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn of(_meta: &Metadata) -> Option<Stamp> {
-        None
-    }
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
-    stamp: Stamp,
+    /// Serialised with the field names of the cache's earlier `Stamp` (`dev`, `ino`, `size`,
+    /// `mtime`, `mtime_ns`, `ctime`, `ctime_ns`): an existing cache file still reads.
+    stamp: FileStamp,
     sha256: String,
 }
 
@@ -104,7 +71,7 @@ impl DigestCache {
         if meta.len() < CACHED_FROM_BYTES {
             return None;
         }
-        let stamp = Stamp::of(meta)?;
+        let stamp = FileStamp::of(meta)?;
         let key = path.to_str()?;
         let mut entries = self.entries.lock().ok()?;
         let entries = entries.get_or_insert_with(|| self.read());
@@ -130,11 +97,11 @@ impl DigestCache {
             return;
         }
         let (Some(stamp), Some(again), Some(key)) =
-            (Stamp::of(before), Stamp::of(after), path.to_str())
+            (FileStamp::of(before), FileStamp::of(after), path.to_str())
         else {
             return;
         };
-        if stamp != again || !settled(&stamp, now) {
+        if stamp != again || !stamp.settled(now) {
             return;
         }
         let Ok(mut entries) = self.entries.lock() else {
@@ -181,17 +148,6 @@ impl DigestCache {
         temp.persist(&self.file).map_err(|error| error.error)?;
         Ok(())
     }
-}
-
-/// Whether the file's last change (ctime) is [`SETTLED_SECONDS`] before `now`.
-fn settled(stamp: &Stamp, now: SystemTime) -> bool {
-    let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
-        return false;
-    };
-    let Ok(changed) = u64::try_from(stamp.ctime) else {
-        return false;
-    };
-    changed.saturating_add(SETTLED_SECONDS) <= now.as_secs()
 }
 
 /// `sha256:` and 64 lowercase hex digits.
@@ -287,7 +243,7 @@ mod tests {
         assert_eq!(cache.get(&script, &meta), None);
 
         // A well-formed entry in a file others may write is not believed.
-        let stamp = Stamp::of(&meta).unwrap();
+        let stamp = FileStamp::of(&meta).unwrap();
         let mut entries = BTreeMap::new();
         entries.insert(
             script.to_str().unwrap().to_owned(),
@@ -302,5 +258,52 @@ mod tests {
             .unwrap();
         let cache = DigestCache::in_home(home.path());
         assert_eq!(cache.get(&script, &meta), None);
+    }
+
+    #[test]
+    fn a_cache_file_in_the_earlier_stamp_format_still_reads() {
+        use std::os::unix::fs::MetadataExt;
+        let home = tempfile::tempdir().unwrap();
+        let script = big_file(home.path(), "big.sh", b'a');
+        let meta = std::fs::metadata(&script).unwrap();
+        let dir = home.path().join(COPIES_DIR);
+        hook_config::fs::private_folder(&dir).unwrap();
+        // The cache's own `Stamp` wrote exactly these field names.
+        let text = serde_json::json!({
+            script.to_str().unwrap(): {
+                "stamp": {
+                    "dev": meta.dev(), "ino": MetadataExt::ino(&meta), "size": meta.size(),
+                    "mtime": meta.mtime(), "mtime_ns": meta.mtime_nsec(),
+                    "ctime": meta.ctime(), "ctime_ns": meta.ctime_nsec(),
+                },
+                "sha256": DIGEST,
+            }
+        });
+        std::fs::write(dir.join(CACHE_FILE), text.to_string()).unwrap();
+        let cache = DigestCache::in_home(home.path());
+        assert_eq!(cache.get(&script, &meta).as_deref(), Some(DIGEST));
+        // And what it writes now has the same shape.
+        let other = big_file(home.path(), "other.sh", b'b');
+        let other_meta = std::fs::metadata(&other).unwrap();
+        cache.put_at(&other, &other_meta, &other_meta, DIGEST, later());
+        let written: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(CACHE_FILE)).unwrap()).unwrap();
+        assert_eq!(
+            written[script.to_str().unwrap()],
+            text[script.to_str().unwrap()]
+        );
+        let mut keys: Vec<_> = written[other.to_str().unwrap()]["stamp"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "ctime", "ctime_ns", "dev", "ino", "mtime", "mtime_ns", "size"
+            ]
+        );
     }
 }

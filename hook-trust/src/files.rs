@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use hook_config::{Handler, Links, RunPlace};
+use hook_config::{FileReadError, Handler, Links, RunPlace};
 use hook_protocol::{Dialect, HandlerType};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -759,26 +759,16 @@ fn file_digest(path: &Path, cap: u64, cache: Option<&DigestCache>) -> Result<Str
     if let Some(digest) = cache.and_then(|cache| cache.get(path, &meta)) {
         return Ok(digest);
     }
-    let mut reader = (&file).take(cap + 1);
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let mut total: u64 = 0;
-    loop {
-        let n = match reader.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(format!("cannot read: {error}")),
-        };
-        total = total.saturating_add(n as u64);
-        if total > cap {
-            return Err(format!(
-                "grew past the {cap}-byte limit of a file a hook runs"
-            ));
-        }
-        hasher.update(&buffer[..n]);
-    }
-    let digest = format!("{HASH_PREFIX}{}", hex::encode(hasher.finalize()));
+    let (hex, _) = hook_config::fs::sha256_capped(&file, cap, "file a hook runs").map_err(
+        |error| match error {
+            FileReadError::TooLarge { .. } => {
+                format!("grew past the {cap}-byte limit of a file a hook runs")
+            }
+            FileReadError::Io(error) => format!("cannot read: {error}"),
+            other => other.to_string(),
+        },
+    )?;
+    let digest = format!("{HASH_PREFIX}{hex}");
     if let (Some(cache), Ok(after)) = (cache, file.metadata()) {
         cache.put(path, &meta, &after, &digest);
     }

@@ -194,7 +194,8 @@
 //! [`JsonStore`], `<home>/hook-trust.json`, which keeps the trusted command and files' digests
 //! in the record. Bring your own by implementing [`TrustStore`].
 //!
-//! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` through `fs4`, waited for at
+//! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` taken by
+//! [`hook_config::fs::open_lock`], the workspace's one lock opener, waited for at
 //! most [`LOCK_TIMEOUT`], 10 s, then [`StoreError::LockTimeout`] naming the lock file), re-read
 //! the store, apply only the given keys' changes, write a temporary file
 //! (`.hook-trust-<store>.XXXXXX.tmp`) in the same folder, fsync it and rename it over the store

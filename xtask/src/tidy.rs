@@ -71,6 +71,48 @@ pub(crate) const FORBIDDEN_TRANSITIVE: &[(&str, &[&str], &str)] = &[
 /// The crates that may print (binaries); every other crate is a library.
 pub(crate) const MAY_PRINT: &[&str] = &["hook-cli", "xtask"];
 
+/// Calls a library crate never makes: (the crates, the patterns, why and the fix). Code in
+/// comments and `#[cfg(test)]` items is free.
+pub(crate) const FORBIDDEN_CALLS: &[(&[&str], &[&str], &str)] = &[
+    (
+        &["hook-protocol"],
+        &[
+            "std::fs",
+            "std::process",
+            "std::net",
+            "std::env",
+            "SystemTime::now",
+            "Instant::now",
+            "File::",
+        ],
+        "hook-protocol does no I/O (no file, process, network, clock or environment): take the value as an argument from the caller (ARCHITECTURE.md \"Invariants\")",
+    ),
+    (
+        &["hook-protocol", "hook-config", "hook-trust", "hook-sdk"],
+        &["process::Command", "Command::new", "libloading"],
+        "only hook-exec spawns processes and loads native plugins: move the call into hook-exec (ARCHITECTURE.md \"Invariants\")",
+    ),
+];
+
+/// Where `text` (a source file of crate `name`, shown as `file`) makes a call
+/// [`FORBIDDEN_CALLS`] forbids to its crate.
+pub(crate) fn check_forbidden_calls(name: &str, file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (crates, patterns, why) in FORBIDDEN_CALLS {
+        if !crates.contains(&name) {
+            continue;
+        }
+        for (number, code) in code_lines(text) {
+            for pattern in *patterns {
+                if code.contains(pattern) {
+                    problems.push(format!("{file}:{number}: `{pattern}` in {name}: {why}"));
+                }
+            }
+        }
+    }
+    problems
+}
+
 /// The macros a library never calls.
 const PRINT_MACROS: &[&str] = &["println", "eprintln", "print", "eprint", "dbg"];
 
@@ -139,18 +181,6 @@ pub(crate) const RAW_FILE_ALLOWED: &[(&str, &str)] = &[
         "the home of `open_regular` and `read_capped`, re-exported by `hook_config::fs`",
     ),
     (
-        "hook-trust/src/store/mod.rs",
-        "ported by the trust change (the trust store's lock, folder and directory sync)",
-    ),
-    (
-        "hook-trust/src/copies.rs",
-        "ported by the trust change (the private copies' folder)",
-    ),
-    (
-        "hook-trust/src/digest_cache.rs",
-        "ported by the trust change (the digest cache's stamp, `hook_config::fs::FileStamp`)",
-    ),
-    (
         "hook-cli/src/main.rs",
         "`--input FILE` of `hook run`/`validate`: a path the user names on the command line, read bounded by `read_bounded`; process substitution (`--input <(cmd)`) is a FIFO and must be read",
     ),
@@ -208,6 +238,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             let shown = file.strip_prefix(root).unwrap_or(&file);
             let shown = shown.display().to_string();
             problems.extend(check_prints(&name, &shown, &text));
+            problems.extend(check_forbidden_calls(&name, &shown, &text));
             problems.extend(crate::public_api::check_public_types(&shown, &text));
         }
     }
@@ -237,7 +268,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     }
     if problems.is_empty() {
         println!(
-            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
+            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
         );
         return Ok(());
     }
@@ -866,6 +897,31 @@ mod tests {
             vec![format!(
                 "hook-trust reaches tokio (hook-trust -> some-cache -> tokio): {fix} (FORBIDDEN_TRANSITIVE in xtask/src/tidy.rs)"
             )]
+        );
+    }
+
+    #[test]
+    fn io_in_hook_protocol_or_a_spawn_outside_hook_exec_fails_naming_the_line() {
+        let text = "use std::fs::File;\nfn f() { let _ = std::env::var(\"X\"); }\n// std::process::exit in a comment\n#[cfg(test)]\nmod tests {\n    fn g() { let _ = std::fs::read(\"x\"); }\n}\n";
+        let problems = check_forbidden_calls("hook-protocol", "hook-protocol/src/x.rs", text);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].starts_with(
+                "hook-protocol/src/x.rs:1: `std::fs` in hook-protocol: hook-protocol does no I/O"
+            ),
+            "{problems:?}"
+        );
+        let spawn = "fn f() { std::process::Command::new(\"sh\").spawn(); }\n";
+        let problems = check_forbidden_calls("hook-trust", "hook-trust/src/x.rs", spawn);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("`Command::new` in hook-trust: only hook-exec spawns")),
+            "{problems:?}"
+        );
+        assert_eq!(
+            check_forbidden_calls("hook-exec", "hook-exec/src/x.rs", spawn),
+            Vec::<String>::new()
         );
     }
 

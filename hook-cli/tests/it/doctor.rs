@@ -297,7 +297,7 @@ expect = "block"
         .collect();
     assert_eq!(passed, [true, false]);
 
-    // hook doctor runs them too.
+    // hook doctor runs them too, through the user's hooks when asked to.
     let out = hook(
         &[
             "doctor",
@@ -307,6 +307,7 @@ expect = "block"
             &home_arg,
             "--project",
             &project_arg,
+            "--all-hooks",
         ],
         "",
     );
@@ -527,4 +528,97 @@ fn an_expectations_file_that_links_out_is_never_shown_in_a_parse_error() {
     let shown = report.to_string();
     assert!(!shown.contains("hunter2"), "{shown}");
     finding(&report, "-", "is not a valid expectations file");
+}
+
+/// A project's expectations file runs only through the project's own hooks: the user's hook
+/// (which leaves a mark when it runs) never runs on the project's say-so, unless the user
+/// asks with `--all-hooks`.
+#[test]
+fn doctor_runs_a_projects_expectations_only_through_the_projects_own_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    let mark = dir.path().join("the-user-hook-ran");
+    write(
+        &home.join("settings.json"),
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("touch '{}'", mark.display())}]}]}})
+        .to_string(),
+    );
+    write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "if grep -q 'rm -rf'; then echo 'no rm -rf' >&2; exit 2; fi"}]}]}}"#,
+    );
+    write(
+        &project.join(".claude/hook-expectations.toml"),
+        r#"
+[[case]]
+name = "the project's guard blocks rm -rf"
+event = "PreToolUse"
+tool = "Bash"
+input = { tool_input = { command = "rm -rf /" } }
+expect = "block"
+reason_contains = "no rm -rf"
+"#,
+    );
+    let (home_arg, project_arg) = (home.display().to_string(), project.display().to_string());
+    let located = |command: &[&str]| -> Vec<String> {
+        command
+            .iter()
+            .map(|w| (*w).to_owned())
+            .chain(
+                [
+                    "--dialect",
+                    "verboo",
+                    "--home",
+                    &home_arg,
+                    "--project",
+                    &project_arg,
+                ]
+                .map(str::to_owned),
+            )
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hook(&args, "")
+    };
+    let trusted = run(located(&["trust", "--all"]));
+    assert!(trusted.status.success(), "{}", text(&trusted.stderr));
+
+    let out = run(located(&["doctor", "--json"]));
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", text(&out.stderr)));
+    assert!(
+        !mark.exists(),
+        "the user's hook ran on the project's expectations"
+    );
+    let cases = report["expectations"].as_array().unwrap();
+    assert_eq!(cases.len(), 1, "{report}");
+    assert_eq!(cases[0]["passed"], true, "{report}");
+
+    // `hook test --project-hooks-only` is what doctor runs: the same.
+    let out = run(located(&[
+        "test",
+        "--expectations",
+        "--project-hooks-only",
+        "--json",
+    ]));
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        !mark.exists(),
+        "the user's hook ran under --project-hooks-only"
+    );
+
+    // Asked for, every hook runs: the user's leaves its mark.
+    let out = run(located(&["doctor", "--json", "--all-hooks"]));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["expectations"][0]["passed"], true, "{report}");
+    assert!(mark.exists(), "--all-hooks did not run the user's hook");
+
+    // The flag is documented.
+    let help = text(&hook(&["doctor", "--help"], "").stdout);
+    assert!(help.contains("--all-hooks"), "{help}");
+    assert!(help.contains("project's own hooks"), "{help}");
 }

@@ -8,6 +8,7 @@ mod cli;
 mod demo;
 mod doctor;
 mod hostile_config;
+mod hostile_files;
 mod hostile_input;
 mod journal;
 mod list;

@@ -5,11 +5,11 @@ mod json;
 mod lime;
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use hook_config::fs::{FileLock, FsError, LockPolicy};
 use hook_config::{FileOwner, FileReadError};
 use hook_protocol::Dialect;
 
@@ -475,84 +475,54 @@ pub(crate) fn locked_update(
 ) -> Result<(), StoreError> {
     let dir = folder_of(path);
     check_folder(&dir)?;
-    create_private_dir(&dir)
-        .map_err(|error| StoreError::io(&dir, "create the store's folder", error))?;
+    hook_config::fs::create_folders_0700(&dir)
+        .map_err(|error| StoreError::io(&dir, "create the store's folder", fs_io_error(error)))?;
     let lock_path = lock_path(path);
     check_safe(&lock_path)?;
-    let lock = open_lock(&lock_path)?;
-    wait_for_lock(&lock, &lock_path, lock_timeout)?;
-    let result = (|| {
-        sweep_temporary_files(path, &dir);
-        let current = read_store(path)?;
-        let Some(new_text) = edit(current.as_deref())? else {
-            return Ok(());
-        };
-        write_atomically(path, &dir, new_text.as_bytes())
-    })();
-    // Closing the file releases the lock too; unlocking first makes the order explicit.
-    let _ = fs4::FileExt::unlock(&lock);
-    result
+    // Released when dropped, after the write (closing the file releases it too).
+    let _lock = open_lock(&lock_path, lock_timeout)?;
+    sweep_temporary_files(path, &dir);
+    let current = read_store(path)?;
+    let Some(new_text) = edit(current.as_deref())? else {
+        return Ok(());
+    };
+    write_atomically(path, &dir, new_text.as_bytes())
 }
 
-/// A missing store folder is made private (0700 on Unix), so the next read does not refuse it.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
-/// Opens (creating it 0600) the lock file without waiting on a FIFO planted in its place
-/// (`O_NONBLOCK`: no reader means an error, not a hang) and refuses anything but a regular
-/// file.
-fn open_lock(lock_path: &Path) -> Result<File, StoreError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).truncate(false).write(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options
-            .mode(0o600)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
-    }
-    let lock = options
-        .open(lock_path)
-        .map_err(|error| StoreError::io(lock_path, "open the lock file", error))?;
-    let metadata = lock
-        .metadata()
-        .map_err(|error| StoreError::io(lock_path, "inspect the lock file", error))?;
-    if !metadata.is_file() {
-        return Err(StoreError::io(
-            lock_path,
-            "use the lock file",
-            std::io::Error::other("it is not a regular file; remove it"),
-        ));
-    }
-    Ok(lock)
-}
-
-/// Takes the exclusive lock on `lock`, retrying for at most `timeout`.
-fn wait_for_lock(lock: &File, lock_path: &Path, timeout: Duration) -> Result<(), StoreError> {
-    let started = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match fs4::FileExt::try_lock(lock) {
-            Ok(()) => return Ok(()),
-            Err(fs4::TryLockError::WouldBlock) => {}
-            Err(fs4::TryLockError::Error(error)) => {
-                return Err(StoreError::io(lock_path, "lock the trust store", error));
-            }
-        }
-        let waited = started.elapsed();
-        if waited >= timeout {
-            return Err(StoreError::LockTimeout {
+/// Opens the lock file (created 0600, without following a link or waiting on a FIFO planted
+/// in its place, refused unless a regular file) and takes the exclusive lock, retrying for at
+/// most `timeout`: [`hook_config::fs::open_lock`] with [`LockPolicy::Wait`].
+fn open_lock(lock_path: &Path, timeout: Duration) -> Result<FileLock, StoreError> {
+    match hook_config::fs::open_lock(lock_path, LockPolicy::Wait(timeout)) {
+        Ok(lock) => Ok(lock),
+        Err(FsError::LockTimeout { .. } | FsError::LockBusy { .. }) => {
+            Err(StoreError::LockTimeout {
                 path: lock_path.to_path_buf(),
                 waited: timeout,
-            });
+            })
         }
-        std::thread::sleep(pause.min(timeout - waited));
-        pause = (pause * 2).min(Duration::from_millis(20));
+        Err(FsError::Io {
+            action: "lock",
+            source,
+            ..
+        }) => Err(StoreError::io(lock_path, "lock the trust store", source)),
+        Err(error) => Err(StoreError::io(
+            lock_path,
+            "open the lock file",
+            fs_io_error(error),
+        )),
+    }
+}
+
+/// The cause of a [`FsError`] as an I/O error, without the path (the caller names it).
+fn fs_io_error(error: FsError) -> std::io::Error {
+    match error {
+        FsError::Io { source, .. } => source,
+        FsError::NotRegular { kind, .. } => {
+            std::io::Error::other(format!("it is {kind}, not a regular file; remove it"))
+        }
+        FsError::Symlink { .. } => std::io::Error::other("it is a symbolic link; remove it"),
+        other => std::io::Error::other(other.to_string()),
     }
 }
 
@@ -616,16 +586,6 @@ fn write_atomically(path: &Path, dir: &Path, bytes: &[u8]) -> Result<(), StoreEr
         .map_err(|error| StoreError::io(temp.path(), "sync the temporary file", error))?;
     temp.persist(path)
         .map_err(|error| StoreError::io(path, "replace the trust store", error.error))?;
-    sync_dir(dir);
+    hook_config::fs::sync_dir(dir);
     Ok(())
-}
-
-/// Makes the rename durable (Unix); best effort.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(handle) = File::open(dir) {
-        let _ = handle.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = (dir, File::open);
 }
