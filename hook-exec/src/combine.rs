@@ -53,9 +53,6 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
         if let Some(response) = response {
             classifier.extend(response.classifier_context.filter(|c| !c.is_empty()));
             outcome.suppress_original_prompt |= response.suppress_original_prompt;
-            if response.permission_display.is_some() {
-                outcome.permission_display = response.permission_display;
-            }
             for (name, value) in response.carried {
                 match (outcome.carried.get_mut(&name), value) {
                     // Every hook's paths are watched.

@@ -198,20 +198,15 @@ impl Engine {
         let rules = dialect.rules();
         let handler_type = handler.config.handler_type;
         if matches!(handler_type, HandlerType::Prompt | HandlerType::Agent)
-            && *event == Event::PreSkillShellCommand
+            && rules.model_hooks_block(event)
         {
-            // Claude Code 2.1.332 runs no model on a skill's inline command: such a hook keeps
-            // the command from running (measured), and so does the engine.
-            let mut response = Response::default();
-            response.decision = Some(Decision::Block);
-            response.reason = Some(format!(
-                "{handler_type} hooks do not run on {event}: a skill's command cannot wait for a model, so it is not run"
-            ));
             let mut run = base_run(handler);
             run.status = RunStatus::Blocked;
             return Finished {
                 run,
-                response: Some(response),
+                response: Some(block(format!(
+                    "{handler_type} hooks do not run on {event}: it cannot wait for a model, so it is blocked"
+                ))),
             };
         }
         let mut done = match handler_type {
@@ -289,8 +284,6 @@ impl Engine {
     }
 }
 
-/// Whether `handler` runs in the background on `event` (an `async` command handler where the
-/// dialect has async hooks).
 /// A handler whose `onFailure` is `block` and whose run failed (it could not start, timed out,
 /// exited other than 0 or 2, printed output the event refuses, or was skipped as untrusted,
 /// changed since trusted, or unsupported here) counts as exit 2: a block with the failure as
@@ -333,13 +326,20 @@ pub(crate) fn on_failure(
     done.run
         .warnings
         .push("onFailure \"block\": the failure blocked the event".to_owned());
-    let mut response = Response::default();
-    response.decision = Some(Decision::Block);
-    response.reason = Some(reason);
-    done.response = Some(response);
+    done.response = Some(block(reason));
     done
 }
 
+/// A response that blocks, with `reason`.
+fn block(reason: String) -> Response {
+    let mut response = Response::default();
+    response.decision = Some(Decision::Block);
+    response.reason = Some(reason);
+    response
+}
+
+/// Whether `handler` runs in the background on `event` (an `async` command handler where the
+/// dialect has async hooks).
 pub(crate) fn runs_in_background(dialect: Dialect, event: &Event, handler: &Handler) -> bool {
     matches!(async_mode(dialect, event, handler), AsyncMode::Background)
 }

@@ -138,8 +138,6 @@ pub struct Response {
     pub classifier_context: Option<String>,
     /// verboo prompt events: leave the original prompt out of a block's message.
     pub suppress_original_prompt: bool,
-    /// verboo `PreToolUse`: an `ask`'s permission card for a desktop host, unread.
-    pub permission_display: Option<Value>,
     /// Fields carried to the agent without the engine acting on them, by name
     /// ([`OutputFields::carried`](crate::output::OutputFields::carried)).
     pub carried: std::collections::BTreeMap<String, Value>,
@@ -566,7 +564,6 @@ fn judge(
         }
     }
     response.suppress_original_prompt = fields.suppress_original_prompt == Some(true);
-    response.permission_display = fields.permission_display;
     response.carried = fields.carried;
 
     response.warnings = warnings;

@@ -391,16 +391,11 @@ pub struct Outcome {
     /// out (`suppressOriginalPrompt`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub suppress_original_prompt: bool,
-    /// verboo `PreToolUse`: the words of an `ask`'s permission card for a desktop host
-    /// (`permissionDisplay`), from the last hook in configuration order that gave them;
-    /// carried unread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permission_display: Option<Value>,
     /// verboo: output fields the engine carries to the agent without acting on them, by their
     /// name in the output (`terminalSequence`, `sessionTitle`, `initialUserMessage`,
     /// `reloadSkills`, `watchPaths`, `displayContent`, `retry`, `worktreePath`,
-    /// `updatedToolOutput`): the last hook in configuration order that gave one wins, but
-    /// `watchPaths`, whose lists are joined.
+    /// `updatedToolOutput`, `permissionDisplay`): the last hook in configuration order that
+    /// gave one wins, but `watchPaths`, whose lists are joined.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub carried: std::collections::BTreeMap<String, Value>,
     /// One entry per matching handler, in configuration order.
@@ -442,7 +437,6 @@ impl Outcome {
             session_env: None,
             classifier_context: None,
             suppress_original_prompt: false,
-            permission_display: None,
             carried: std::collections::BTreeMap::new(),
             runs: Vec::new(),
         }

@@ -111,6 +111,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     concurrency: Concurrency::Concurrent,
     async_handlers: true,
     model_hooks_fail_open: false,
+    model_hooks_block: &[],
     project_dir_env: None,
     relay: Some(RelayAgent {
         name: "Codex CLI",

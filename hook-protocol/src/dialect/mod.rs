@@ -174,6 +174,7 @@ pub struct DialectRules {
     concurrency: Concurrency,
     async_handlers: bool,
     model_hooks_fail_open: bool,
+    model_hooks_block: &'static [Event],
     project_dir_env: Option<&'static str>,
     relay: Option<RelayAgent>,
     env_file_events: &'static [Event],
@@ -378,6 +379,12 @@ impl DialectRules {
     /// Whether a prompt hook that cannot ask its model allows (wuu fails open).
     pub fn model_hooks_fail_open(&self) -> bool {
         self.model_hooks_fail_open
+    }
+
+    /// Whether a `prompt` or `agent` hook on `event` blocks it without running (verboo
+    /// `PreSkillShellCommand`: Claude Code asks no model before a skill's inline command).
+    pub fn model_hooks_block(&self, event: &Event) -> bool {
+        self.model_hooks_block.contains(event)
     }
 
     /// The variable naming the project folder in every hook's environment

@@ -82,6 +82,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     concurrency: Concurrency::Concurrent,
     async_handlers: true,
     model_hooks_fail_open: false,
+    // Claude Code 2.1.332 runs no model before a skill's inline command (measured).
+    model_hooks_block: &[E::PreSkillShellCommand],
     project_dir_env: Some("CLAUDE_PROJECT_DIR"),
     relay: Some(RelayAgent {
         name: "Claude Code",

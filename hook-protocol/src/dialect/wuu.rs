@@ -58,6 +58,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     concurrency: Concurrency::Serial,
     async_handlers: false,
     model_hooks_fail_open: true,
+    model_hooks_block: &[],
     project_dir_env: None,
     relay: None,
     env_file_events: &[],

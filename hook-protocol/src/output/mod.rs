@@ -137,8 +137,6 @@ pub struct OutputFields {
     pub classifier_context: Option<String>,
     /// `hookSpecificOutput.suppressOriginalPrompt` of a verboo prompt event.
     pub suppress_original_prompt: Option<bool>,
-    /// `hookSpecificOutput.permissionDisplay` of a verboo `PreToolUse`, unread.
-    pub permission_display: Option<Value>,
     /// Fields the engine carries to the agent without acting on them (verboo:
     /// `terminalSequence`, `sessionTitle`, `watchPaths`, `updatedToolOutput`...), by their
     /// name in the output, each already checked against its type.
@@ -242,7 +240,6 @@ pub fn read_unknown(value: &Value) -> OutputFields {
         elicitation_content: None,
         classifier_context: None,
         suppress_original_prompt: None,
-        permission_display: None,
         carried: BTreeMap::new(),
     }
 }

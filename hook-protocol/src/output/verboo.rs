@@ -365,7 +365,9 @@ impl Specific for PreToolUseSpecific {
         fields.permission_decision_reason = self.permission_decision_reason;
         fields.updated_input = self.updated_input;
         fields.additional_context = self.additional_context;
-        fields.permission_display = self.permission_display;
+        if let Some(display) = self.permission_display {
+            fields.carry("permissionDisplay", display);
+        }
     }
 }
 

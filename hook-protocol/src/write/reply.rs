@@ -140,7 +140,6 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
                 .suppress_original_prompt
                 .then_some(Value::Bool(true)),
         ),
-        ("permissionDisplay", outcome.permission_display.clone()),
     ];
     let carried = carried.into_iter().chain(
         outcome

@@ -462,7 +462,10 @@ fn carried_fields_reach_the_agents_answer_where_the_event_has_them() {
         ),
         (
             Event::PreToolUse,
-            Box::new(|o: &mut Outcome| o.permission_display = Some(json!({"title": "t"}))),
+            Box::new(|o: &mut Outcome| {
+                o.carried
+                    .insert("permissionDisplay".into(), json!({"title": "t"}));
+            }),
             "/hookSpecificOutput/permissionDisplay",
             json!({"title": "t"}),
         ),

@@ -1171,6 +1171,8 @@ fn run_agent(
     };
     let home = side.dir.join("home");
     let project = side.dir.join("project");
+    // SDK control requests sent before the prompt (stream-json input), if the case has any.
+    let controls = control_requests(case, &project);
     let bin = env.npm.join("node_modules/.bin");
     let mut command = match env.agent {
         Agent::Codex => {
@@ -1280,7 +1282,7 @@ fn run_agent(
             match case.permissions {
                 // SDK control requests (`set_model`, `register_repo_root`) come on stream-json
                 // stdin, before the prompt (`prompt_user`).
-                Permissions::Bypass if !control_requests(case, &project).is_empty() => {
+                Permissions::Bypass if !controls.is_empty() => {
                     // The debug log is where Claude Code says it refused a hook's output.
                     command
                         .args([
@@ -1314,7 +1316,6 @@ fn run_agent(
             command
         }
     };
-    let controls = control_requests(case, &project);
     let prompted = env.agent == Agent::Claude
         && (case.permissions == Permissions::Prompt || !controls.is_empty());
     command
