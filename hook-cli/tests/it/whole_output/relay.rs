@@ -1,0 +1,175 @@
+//! `hook relay install` (plain, `--move`, `--trust`), `relay sync`, `relay uninstall`, and the
+//! relay answering an event, each output whole; the files they write are snapshotted too.
+
+use super::Scene;
+
+const CLAUDE_RELAY: &str = r#"{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 20}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]
+}}"#;
+
+const CLAUDE_SETTINGS: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "npx prettier --write", "timeout": 30}]}]
+  }
+}
+"#;
+
+#[test]
+fn relay_install_claude_code() {
+    let scene = Scene::new();
+    scene.write("home/.claude/hook-relay/settings.json", CLAUDE_RELAY);
+    scene.write("home/.claude/settings.json", CLAUDE_SETTINGS);
+    snap!(
+        "relay_install_claude",
+        scene.run(&["relay", "install", "--dialect", "verboo"], "")
+    );
+    snap!(
+        "relay_install_claude_settings",
+        scene.read("home/.claude/settings.json")
+    );
+    snap!(
+        "relay_install_claude_again",
+        scene.run(&["relay", "install", "--dialect", "verboo"], "")
+    );
+    snap!(
+        "relay_uninstall_claude",
+        scene.run(&["relay", "uninstall", "--dialect", "verboo"], "")
+    );
+    assert_eq!(scene.read("home/.claude/settings.json"), CLAUDE_SETTINGS);
+}
+
+#[test]
+fn relay_install_move_claude_code() {
+    let scene = Scene::new();
+    scene.write("home/.claude/settings.json", CLAUDE_SETTINGS);
+    snap!(
+        "relay_install_move_claude",
+        scene.run(&["relay", "install", "--dialect", "verboo", "--move"], "")
+    );
+    snap!(
+        "relay_install_move_claude_settings",
+        scene.read("home/.claude/settings.json")
+    );
+    snap!(
+        "relay_install_move_claude_relay_file",
+        scene.read("home/.claude/hook-relay/settings.json")
+    );
+    snap!(
+        "relay_list_after_move_claude",
+        scene.run(&["list", "--dialect", "verboo", "--relay"], "")
+    );
+}
+
+const CODEX_RELAY: &str = r#"
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./guard.sh"
+timeout = 20
+"#;
+
+const CODEX_CONFIG: &str =
+    "# my Codex config\nmodel = \"gpt-5\"\n\n[features]\ncodex_hooks = true\n";
+
+#[test]
+fn relay_install_trust_codex_then_sync_then_uninstall() {
+    let scene = Scene::new();
+    scene.write("home/.codex/hook-relay/config.toml", CODEX_RELAY);
+    scene.write("home/.codex/config.toml", CODEX_CONFIG);
+    snap!(
+        "relay_install_trust_codex",
+        scene.run(&["relay", "install", "--dialect", "lime", "--trust"], "")
+    );
+    snap!(
+        "relay_install_trust_codex_config",
+        scene.read("home/.codex/config.toml")
+    );
+    // A second event in the relay file: sync adds its entry.
+    scene.write(
+        "home/.codex/hook-relay/config.toml",
+        &format!(
+            "{CODEX_RELAY}\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo done\"\n"
+        ),
+    );
+    snap!(
+        "relay_sync_codex",
+        scene.run(&["relay", "sync", "--dialect", "lime"], "")
+    );
+    snap!(
+        "relay_uninstall_codex",
+        scene.run(&["relay", "uninstall", "--dialect", "lime"], "")
+    );
+    snap!(
+        "relay_uninstall_codex_config",
+        scene.read("home/.codex/config.toml")
+    );
+}
+
+#[test]
+fn relay_install_errors() {
+    let scene = Scene::new();
+    snap!(
+        "relay_install_no_relay_hooks",
+        scene.run(&["relay", "install", "--dialect", "verboo"], "")
+    );
+    snap!(
+        "relay_install_wuu",
+        scene.run(&["relay", "install", "--dialect", "wuu"], "")
+    );
+    scene.write("home/.claude/hook-relay/settings.json", CLAUDE_RELAY);
+    scene.write("home/.claude/settings.json", "{\"hooks\": [1,\n");
+    snap!(
+        "relay_install_broken_settings",
+        scene.run(&["relay", "install", "--dialect", "verboo"], "")
+    );
+    scene.write(
+        "home/.claude/hook-relay/settings.json",
+        "{\"hooks\": {\"PreToolUse\": 3}}",
+    );
+    snap!(
+        "relay_install_broken_relay_file",
+        scene.run(&["relay", "install", "--dialect", "verboo"], "")
+    );
+    snap!(
+        "relay_bad_flag",
+        scene.run(&["relay", "--dialect", "verboo", "--evnt", "Stop"], "")
+    );
+}
+
+#[test]
+fn relay_answers() {
+    let scene = Scene::new();
+    scene.script(
+        "project/guard.sh",
+        "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }\nexit 0\n",
+    );
+    scene.write("home/.claude/hook-relay/settings.json", CLAUDE_RELAY);
+    let project = scene.project().display().to_string();
+    let event = |command: &str| {
+        serde_json::json!({
+            "session_id": "s1", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}, "permission_mode": "default",
+            "tool_use_id": "t1"
+        })
+        .to_string()
+    };
+    let relay = [
+        "relay",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--project",
+        &project,
+    ];
+    snap!("relay_answer_blocks", scene.run(&relay, &event("rm -rf /")));
+    snap!("relay_answer_allows", scene.run(&relay, &event("ls")));
+    snap!(
+        "relay_answer_garbled",
+        scene.run(&relay, "{\"hook_event_name\": ")
+    );
+}
