@@ -13,9 +13,10 @@ use hook_protocol::{
 };
 use serde_json::{Value, json};
 
-use crate::terminal::{errln, outln, print_exact, println_exact};
+use crate::ui::terminal::{errln, outln, print_exact, println_exact};
 
-use crate::{known_event, parse_dialect};
+use crate::args::parse_dialect;
+use crate::ops::input::known_event;
 
 #[derive(Debug, Args)]
 pub(crate) struct ConvertArgs {
@@ -628,7 +629,7 @@ fn print_table(reports: &[Report]) {
 fn shell_join(words: &[String]) -> String {
     words
         .iter()
-        .map(|word| crate::trust_commands::shell_quote(word))
+        .map(|word| crate::ui::quote::shell_quote(word))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -52,13 +52,13 @@ use serde::Serialize;
 
 use crate::engine_commands::Location;
 use crate::journal_commands::Style;
-use crate::terminal::{one_line, outln, print_exact, println_exact};
-use crate::trust_commands::shell_quote;
+use crate::ui::quote::shell_quote;
+use crate::ui::terminal::{one_line, outln, print_exact, println_exact};
 
 #[derive(Debug, Args)]
 pub(crate) struct DoctorArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// The PATH to check programs against (default: the agent's, as `hook relay` last
     /// recorded it in the journal; else this shell's).
     #[arg(long, value_name = "PATH")]
@@ -145,7 +145,7 @@ const SESSION_END_SECONDS: f64 = 5.0;
 
 /// `hook doctor`.
 pub(crate) fn doctor(args: DoctorArgs) -> Result<ExitCode> {
-    let location = &args.location;
+    let location = &args.location.location();
     let dialect = location.dialect;
     let home = hook_config::discover(&location.load_options()?)
         .context("cannot find the dialect's home")?
@@ -329,7 +329,7 @@ fn check_loaded(
         });
     }
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
-    let flags = crate::trust_commands::location_flags(location);
+    let flags = crate::ui::hints::location_flags(location);
     let handlers = loaded.registry.handlers();
     for handler in handlers {
         let mut add = |severity: &'static str, message: String, fix: Option<String>| {

@@ -1,102 +1,33 @@
 //! `hook run` and `hook list`: the commands that load a configuration.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hook_config::{Environment, Handler, LoadOptions, Loaded, Severity, load};
+use hook_config::Handler;
 use hook_exec::Hooks;
-use hook_protocol::{Dialect, input_from_value};
+use hook_protocol::input_from_value;
 use serde_json::Value;
 
-use crate::terminal::{errln, outln, println_exact};
-use crate::{known_event, parse_dialect};
+use crate::ops::input::known_event;
+use crate::ui::terminal::{errln, outln, println_exact};
 
-/// Where the configuration comes from: every command that loads one takes these.
-#[derive(Debug, Args)]
-pub(crate) struct Location {
-    /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect)]
-    pub(crate) dialect: Dialect,
-    /// The project directory (default: the current directory).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) project: Option<PathBuf>,
-    /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) home: Option<PathBuf>,
-    /// The hooks `hook relay` runs (`~/.claude/hook-relay/`, `<project>/.claude/hook-relay/`;
-    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own.
-    #[arg(long)]
-    pub(crate) relay: bool,
-}
-
-impl Location {
-    /// Loads the configuration, printing its diagnostics on stderr.
-    pub(crate) fn load(&self) -> Result<Loaded> {
-        let loaded = load(&self.load_options()?).context("cannot load the hook configuration")?;
-        print_diagnostics(&loaded.diagnostics);
-        Ok(loaded)
-    }
-
-    /// Loads configuration, trust and engine ([`Hooks::load`]), printing the diagnostics on
-    /// stderr.
-    pub(crate) fn hooks(&self) -> Result<Hooks> {
-        let hooks =
-            Hooks::load(self.load_options()?).context("cannot load the hook configuration")?;
-        print_diagnostics(hooks.diagnostics());
-        Ok(hooks)
-    }
-
-    pub(crate) fn load_options(&self) -> Result<LoadOptions> {
-        let project = self.project_dir()?;
-        let mut options =
-            LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
-        if let Some(home) = &self.home {
-            options = options.with_home(existing_dir(home, "home")?);
-        }
-        if self.relay {
-            options = options.for_relay();
-        }
-        Ok(options)
-    }
-
-    /// The project directory, absolute, so that keys do not depend on how it was typed.
-    pub(crate) fn project_dir(&self) -> Result<PathBuf> {
-        match &self.project {
-            Some(dir) => existing_dir(dir, "project"),
-            None => std::env::current_dir().context("cannot read the current directory"),
-        }
-    }
-}
+pub(crate) use crate::ops::location::Location;
 
 /// Each diagnostic on its own stderr line, labelled `error:` or `warning:`.
 pub(crate) fn print_diagnostics(diagnostics: &[hook_config::Diagnostic]) {
-    for diagnostic in diagnostics {
-        let label = match diagnostic.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        errln!("{label}: {diagnostic}");
-    }
-}
-
-/// `dir` made absolute, or an error saying it does not exist.
-fn existing_dir(dir: &Path, what: &str) -> Result<PathBuf> {
-    match std::fs::metadata(dir) {
-        Ok(metadata) if metadata.is_dir() => {}
-        Ok(_) => bail!("{what} directory {} is not a directory", dir.display()),
-        Err(_) => bail!("{what} directory {} does not exist", dir.display()),
-    }
-    dir.canonicalize()
-        .with_context(|| format!("cannot resolve {what} directory {}", dir.display()))
+    crate::ui::diagnostics::print(
+        &crate::ui::Printer::new(crate::ui::Verbosity::Normal),
+        diagnostics,
+    );
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// The event to dispatch, e.g. PreToolUse.
     #[arg(long)]
     event: String,
@@ -110,8 +41,9 @@ pub(crate) fn run(args: RunArgs) -> Result<ExitCode> {
     let (input, bytes) = run_input(&args)?;
     // A broken handler, group or file was reported above and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
-    let hooks = args.location.hooks()?;
-    drive(&args.location, hooks, &input, bytes, |outcome| {
+    let hooks = args.location.location().hooks()?;
+    print_diagnostics(hooks.diagnostics());
+    drive(&args.location.location(), hooks, &input, bytes, |outcome| {
         println_exact(&serde_json::to_string_pretty(outcome)?);
         Ok(ExitCode::SUCCESS)
     })
@@ -125,7 +57,7 @@ fn run_input(args: &RunArgs) -> Result<(hook_protocol::EventInput, Option<std::s
     let dialect = args.location.dialect;
     let event = known_event(dialect, &args.event)?;
     let (bytes, origin) =
-        crate::read_input(args.input.as_deref(), "the event JSON", "--input FILE")?;
+        crate::ops::input::read_input(args.input.as_deref(), "the event JSON", "--input FILE")?;
     let mut value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -152,7 +84,7 @@ fn run_input(args: &RunArgs) -> Result<(hook_protocol::EventInput, Option<std::s
         Some(_) => {}
     }
     if !object.contains_key("cwd") {
-        let project = args.location.project_dir()?;
+        let project = args.location.location().project_dir()?;
         object.insert("cwd".into(), project.display().to_string().into());
     }
     let input = input_from_value(dialect, value).context("invalid event input")?;
@@ -242,7 +174,7 @@ pub(crate) fn drive(
         // The outcome is complete: the caller reads it up to the end of stdout now. Async
         // hooks still run to their end or their own timeout; their results have no one to go
         // to but stderr, where a failure is reported.
-        crate::terminal::close_stdout();
+        crate::ui::terminal::close_stdout();
         tokio::select! {
             results = engine.collect_async(&session_id, None) => {
                 for result in results {
@@ -325,7 +257,7 @@ impl Signals {
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...), each
     /// with its `trust` (status, enabled, hash, trusted hash and command).
     #[arg(long)]
@@ -338,7 +270,8 @@ pub(crate) struct ListArgs {
 
 /// `hook list`: every discovered handler by event, then matcher.
 pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
-    let loaded = args.location.load()?;
+    let loaded = args.location.location().load()?;
+    print_diagnostics(&loaded.diagnostics);
     let mut handlers: Vec<&Handler> = loaded.registry.handlers().iter().collect();
     // By event, then matcher; configuration order within a group (the sort is stable).
     handlers.sort_by(|a, b| {

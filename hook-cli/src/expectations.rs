@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine_commands::{Location, prepare};
-use crate::known_event;
+use crate::ops::input::known_event;
 
 /// The file's name, in the dialect's project folder.
 pub(crate) const FILE_NAME: &str = "hook-expectations.toml";
@@ -221,11 +221,15 @@ pub(crate) fn run(location: &Location, file: &Path, scope: Scope) -> Result<Vec<
     let mut project_engines = Vec::new();
     for location in &with_relay(location) {
         match scope {
-            Scope::AllHooks => all_hooks.push(prepare(
-                location,
-                location.hooks()?,
-                hook_exec::EngineOptions::default(),
-            )),
+            Scope::AllHooks => {
+                let hooks = location.hooks()?;
+                crate::engine_commands::print_diagnostics(hooks.diagnostics());
+                all_hooks.push(prepare(
+                    location,
+                    hooks,
+                    hook_exec::EngineOptions::default(),
+                ));
+            }
             Scope::ProjectHooks => project_engines.push(project_hooks_engine(location)?),
         }
     }
@@ -532,7 +536,7 @@ pub(crate) fn command(
     let results = run(location, &file, scope)?;
     let failed = results.iter().any(|r| !r.passed);
     if json {
-        crate::terminal::println_exact(&serde_json::to_string_pretty(&serde_json::json!({
+        crate::ui::terminal::println_exact(&serde_json::to_string_pretty(&serde_json::json!({
             "file": file,
             "ok": !failed,
             "cases": results,
@@ -555,29 +559,29 @@ pub(crate) fn print(results: &[CaseResult]) {
     table
         .load_preset(presets::UTF8_BORDERS_ONLY)
         .set_header(["case", "event", "expected", "got", "result"]);
-    crate::journal_commands::fit(&mut table);
+    crate::ui::table::fit(&mut table);
     for result in results {
         table.add_row([
-            crate::terminal::one_line(&result.name).into_owned(),
-            crate::terminal::one_line(&result.event).into_owned(),
+            crate::ui::terminal::one_line(&result.name).into_owned(),
+            crate::ui::terminal::one_line(&result.event).into_owned(),
             result.expected.clone(),
             result.got.clone(),
             if result.passed { "pass" } else { "FAIL" }.to_owned(),
         ]);
     }
-    crate::terminal::print_exact(&format!("{table}\n"));
+    crate::ui::terminal::print_exact(&format!("{table}\n"));
     for result in results.iter().filter(|r| !r.passed) {
         if let Some(problem) = &result.problem {
-            crate::terminal::print_exact(&format!(
+            crate::ui::terminal::print_exact(&format!(
                 "{} {}: {}\n",
                 style.paint("31", "FAIL"),
                 style.paint("1", &result.name),
-                crate::terminal::one_line(problem)
+                crate::ui::terminal::one_line(problem)
             ));
         }
     }
     let failed = results.iter().filter(|r| !r.passed).count();
-    crate::terminal::outln!(
+    crate::ui::terminal::outln!(
         "{} of {} expectation(s) met",
         results.len() - failed,
         results.len()

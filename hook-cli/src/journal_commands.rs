@@ -39,7 +39,7 @@ use hook_exec::journal::{Entry, Journal, JournalReader, Record, RunRecord, parse
 use hook_protocol::{Decision, EventInput, Outcome, RunStatus};
 
 use crate::engine_commands::Location;
-use crate::terminal::{errln, one_line, outln, print_exact, println_exact};
+use crate::ui::terminal::{errln, one_line, outln, print_exact, println_exact};
 
 /// Whether `HOOK_JOURNAL` turns the journal off.
 pub(crate) fn journal_off() -> bool {
@@ -218,7 +218,7 @@ impl StatusFilter {
 #[derive(Debug, Args)]
 pub(crate) struct LogArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// Only dispatches of this event (e.g. PreToolUse).
     #[arg(long)]
     event: Option<String>,
@@ -297,7 +297,7 @@ impl Filter {
 
 /// `hook log`: the journal, newest first, one line a dispatch.
 pub(crate) fn log(args: LogArgs) -> Result<ExitCode> {
-    let journal = journal_of(&args.location)?;
+    let journal = journal_of(&args.location.location())?;
     let filter = Filter {
         event: args.event.clone(),
         hook: args.hook.clone(),
@@ -523,7 +523,7 @@ fn show(record: &Record, json: bool, style: Style, hook: Option<&str>) -> Result
 #[derive(Debug, Args)]
 pub(crate) struct StatsArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// The window: the last 30m, 2h, 7d... (default: the whole journal).
     #[arg(long, value_parser = parse_since, value_name = "AGE")]
     since: Option<Duration>,
@@ -584,13 +584,13 @@ fn percentile(sorted: &[u64], p: usize) -> Option<u64> {
 
 /// `hook stats`: per hook over `--since`, with the flags that say a hook needs a look.
 pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
-    let journal = journal_of(&args.location)?;
+    let journal = journal_of(&args.location.location())?;
     let since = args.since.map(since_ms);
     let dialect = args.location.dialect;
     let mut by_key: BTreeMap<String, HookStats> = BTreeMap::new();
     // The configured hooks, the agent's own and the relay's, so that one that never matched
     // is said.
-    let configured = configured_hooks(&args.location);
+    let configured = configured_hooks(&args.location.location());
     for (key, event) in &configured {
         let stats = by_key.entry(key.clone()).or_default();
         stats.key.clone_from(key);
@@ -729,24 +729,6 @@ pub(crate) fn stats(args: StatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `table` fitted to `COLUMNS` when it is set (cells wrap); otherwise each row on one line.
-pub(crate) fn fit(table: &mut comfy_table::Table) {
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<u16>().ok())
-        .filter(|w| *w >= 40);
-    match width {
-        Some(width) => {
-            table
-                .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
-                .set_width(width);
-        }
-        None => {
-            table.set_content_arrangement(comfy_table::ContentArrangement::Disabled);
-        }
-    }
-}
-
 /// Key and event of every configured hook: the agent's own and, where the dialect has a
 /// relay, the relay's. Diagnostics are not repeated here (`hook list` and `hook doctor` say
 /// them).
@@ -794,7 +776,7 @@ fn print_table(all: &[HookStats]) {
         "max",
         "last match",
     ]);
-    fit(&mut table);
+    crate::ui::table::fit(&mut table);
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
     for stats in all {
         let skips: usize = stats.skips.values().sum();

@@ -63,31 +63,34 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use hook_protocol::{
-    Dialect, Event, SchemaKind, ValidateError, output, schema, unknown_output_fields,
-    validate_output,
+    Dialect, SchemaKind, ValidateError, output, schema, unknown_output_fields, validate_output,
 };
 
+mod args;
 mod author_commands;
 mod doctor_command;
 mod engine_commands;
 mod expectations;
 mod journal_commands;
 mod new_command;
+mod ops;
 mod relay_command;
 mod relay_install;
 mod replay;
-mod terminal;
 mod trust_commands;
 mod trust_review;
+mod ui;
 
-use terminal::{errln, outln};
+use args::parse_dialect;
+use ops::input::{known_event, read_input};
+use ui::exit::error_chain;
+use ui::{Printer, Status, Verbosity, errln, outln};
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
 #[derive(Debug, Parser)]
@@ -95,6 +98,12 @@ use terminal::{errln, outln};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only results, warnings and errors: no notes (backups, what to run next).
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print details too: an error's causes each on a line of its own.
+    #[arg(long, short, global = true)]
+    verbose: bool,
 }
 
 const EXIT_CODES: &str = "Exit codes: 0 success, 1 invalid output or an error, 2 usage error.";
@@ -262,11 +271,10 @@ fn relay_main() -> ExitCode {
         Ok(args) => args,
         Err(error) => error.exit(),
     };
-    finish(relay_command::relay(args))
-}
-
-pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
-    value.parse::<Dialect>().map_err(|error| error.to_string())
+    finish(
+        &Printer::new(Verbosity::Normal),
+        relay_command::relay(args).map(Status::Legacy),
+    )
 }
 
 fn main() -> ExitCode {
@@ -276,6 +284,12 @@ fn main() -> ExitCode {
         return relay_main();
     }
     let cli = Cli::parse();
+    let verbosity = match (cli.quiet, cli.verbose) {
+        (true, _) => Verbosity::Quiet,
+        (_, true) => Verbosity::Verbose,
+        _ => Verbosity::Normal,
+    };
+    let printer = Printer::new(verbosity);
     let result = match cli.command {
         Command::Schema(args) => schema_command(args),
         Command::Validate(args) => validate_command(args),
@@ -296,57 +310,16 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "hook", &mut script);
-            terminal::print_exact(&String::from_utf8_lossy(&script));
+            ui::terminal::print_exact(&String::from_utf8_lossy(&script));
             Ok(ExitCode::SUCCESS)
         }
     };
-    finish(result)
+    finish(&printer, result.map(Status::Legacy))
 }
 
-/// A command's exit code, or its error on stderr and exit 1.
-fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
-    match result {
-        Ok(code) => code,
-        Err(error) => {
-            errln!("error: {}", error_chain(&error));
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `error` and its causes joined by `: ` (as `{:#}` does), each cause said once: many errors
-/// both show their source in their message and return it from `source()` (`StoreError`'s
-/// "cannot lock ...: {source}"), which `{:#}` would print twice.
-pub(crate) fn error_chain(error: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in error.chain() {
-        let cause = cause.to_string();
-        if text.ends_with(&cause) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&cause);
-    }
-    text
-}
-
-/// The event named on the command line, if `dialect` knows it.
-pub(crate) fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
-    let event = Event::from_name(name);
-    if event.is_known_in(dialect) {
-        return Ok(event);
-    }
-    let known: Vec<&str> = dialect.events().iter().map(Event::as_str).collect();
-    let near = known.iter().find(|k| k.eq_ignore_ascii_case(name));
-    match near {
-        Some(near) => bail!("unknown {dialect} event `{name}`: did you mean `{near}`?"),
-        None => bail!(
-            "unknown {dialect} event `{name}`; {dialect} events are: {}",
-            known.join(", ")
-        ),
-    }
+/// Transitional: a command that still returns an exit code.
+fn finish(printer: &Printer, result: Result<Status>) -> ExitCode {
+    ui::exit::finish(printer, result)
 }
 
 fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
@@ -379,7 +352,7 @@ fn schema_command(args: SchemaArgs) -> Result<ExitCode> {
         };
         schema::schema(dialect, &event, kind).context("every known event has a schema")?
     };
-    terminal::println_exact(&serde_json::to_string_pretty(&value)?);
+    ui::terminal::println_exact(&serde_json::to_string_pretty(&value)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -438,7 +411,7 @@ fn print_report(report: &serde_json::Value, compact: bool) -> Result<()> {
     } else {
         serde_json::to_string_pretty(report)?
     };
-    terminal::println_exact(&text);
+    ui::terminal::println_exact(&text);
     Ok(())
 }
 
@@ -549,50 +522,4 @@ fn count(n: usize, what: &str) -> String {
     } else {
         format!("{n} {what}s")
     }
-}
-
-/// The bytes of `file`, or of stdin when it is absent or `-`, with a name for messages.
-/// `what` names the content and `flag` how to give a file instead, for the error messages.
-pub(crate) fn read_input(
-    file: Option<&std::path::Path>,
-    what: &str,
-    flag: &str,
-) -> Result<(Vec<u8>, String)> {
-    match file {
-        Some(path) if path.as_os_str() != "-" => {
-            if path.is_dir() {
-                bail!(
-                    "{} is a directory: give the file that holds {what}",
-                    path.display()
-                );
-            }
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let bytes = read_bounded(file, &path.display().to_string())?;
-            Ok((bytes, path.display().to_string()))
-        }
-        _ => {
-            let bytes = read_bounded(std::io::stdin().lock(), "stdin")?;
-            if bytes.trim_ascii().is_empty() {
-                bail!("stdin is empty: pipe {what} in, or give {flag}");
-            }
-            Ok((bytes, "<stdin>".to_owned()))
-        }
-    }
-}
-
-/// All of `reader`, refused past [`hook_protocol::MAX_AGENT_EVENT_BYTES`] (64 MiB) without
-/// reading more than one byte beyond it: an event or a hook's output is never read without
-/// bound. `origin` names it in the error.
-pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
-    let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
-    let mut bytes = Vec::new();
-    reader
-        .take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {origin}"))?;
-    if bytes.len() > limit {
-        bail!("{origin} is over {limit} bytes");
-    }
-    Ok(bytes)
 }

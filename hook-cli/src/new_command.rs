@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::terminal::outln;
+use crate::ui::terminal::outln;
 
 /// Arguments of `hook new`.
 #[derive(Debug, Args)]
@@ -24,7 +24,7 @@ pub(crate) struct NewArgs {
     /// The crate's name (letters, digits, `-` and `_`), also the hook binary's name.
     name: String,
     /// Write the README and tests for this dialect only (default: all three).
-    #[arg(long, value_parser = super::parse_dialect)]
+    #[arg(long, value_parser = crate::args::parse_dialect)]
     dialect: Option<Dialect>,
     /// Where to create the crate (default: ./NAME). Must not exist or be empty.
     #[arg(long)]
@@ -376,7 +376,7 @@ Check the hook end to end with the `hook` command:
     );
     // The snippet's command is shell text: the path is quoted, so a folder named `a b` or
     // `$(x)` is one word, never syntax.
-    let command = crate::trust_commands::shell_quote(&binary);
+    let command = crate::ui::quote::shell_quote(&binary);
     text.push_str(&wiring(dialects, "command", "command", &command));
     text
 }

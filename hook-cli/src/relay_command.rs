@@ -63,7 +63,7 @@ use hook_protocol::{Decision, Dialect, Event, EventInput, Outcome, RunStatus, re
 use hook_trust::TrustStatus;
 
 use crate::engine_commands::{Location, Signals, prepare};
-use crate::terminal::{errln, println_exact};
+use crate::ui::terminal::{errln, println_exact};
 
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -71,7 +71,7 @@ pub(crate) struct RelayArgs {
     #[command(subcommand)]
     action: Option<RelayAction>,
     /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::parse_dialect, required = true)]
+    #[arg(long, value_parser = crate::args::parse_dialect, required = true)]
     dialect: Option<Dialect>,
     /// The event this relay entry was installed for: the relay then knows how to answer even
     /// when the agent's input cannot be read, and refuses an input naming another event.
@@ -238,6 +238,7 @@ fn answer(
         relay: true,
     };
     let hooks: Hooks = location.hooks()?;
+    crate::engine_commands::print_diagnostics(hooks.diagnostics());
     let handling = if args.async_waiter {
         AsyncHandlers::Only
     } else {
@@ -332,7 +333,7 @@ fn answer(
     }
     // After the answer is written, flushed and its stream closed (a reader waiting for the end
     // of stdout has it): the journal can never hold it.
-    crate::terminal::close_stdout();
+    crate::ui::terminal::close_stdout();
     let home = &hooks.discovery().home;
     crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
     Ok(ExitCode::from(reply.exit_code))
@@ -370,7 +371,7 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
     if waiting.is_empty() {
         return None;
     }
-    let flags = crate::trust_commands::location_flags(location);
+    let flags = crate::ui::hints::location_flags(location);
     Some(format!(
         "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
         waiting.len(),
@@ -382,7 +383,7 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
 
 /// The agent's stdin, whole and bounded.
 fn read_event_bytes() -> Result<Vec<u8>> {
-    let bytes = crate::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
+    let bytes = crate::ops::input::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");
     }
@@ -499,7 +500,9 @@ fn fail_closed(dialect: Dialect, event: Option<&Event>, why: &str) -> ExitCode {
 /// The outcome of a relayed event as the agent's own hook output, by the protocol's writer
 /// (`systemMessage` escaped as everything `hook` prints for a person).
 pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
-    write::agent_reply(outcome, |line| crate::terminal::one_line(line).into_owned())
+    write::agent_reply(outcome, |line| {
+        crate::ui::terminal::one_line(line).into_owned()
+    })
 }
 
 #[cfg(test)]

@@ -94,8 +94,8 @@ use clap::Args;
 use hook_config::{Broken, Environment, Handler, LoadOptions, Matcher};
 use hook_protocol::{ConfigFormat, Dialect, Event, Layer, MatchTarget, RelayAgent};
 
-use crate::terminal::{errln, outln};
-use crate::trust_commands::shell_quote;
+use crate::ui::quote::shell_quote;
+use crate::ui::terminal::{errln, outln};
 use json_text::{New, Style};
 
 /// The shell comment that ends every command `hook relay install` writes.
@@ -109,7 +109,7 @@ pub(crate) const TIMEOUT_MARGIN: u64 = 5;
 #[derive(Debug, Args)]
 pub(crate) struct Scope {
     /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::parse_dialect)]
+    #[arg(long, value_parser = crate::args::parse_dialect)]
     dialect: Dialect,
     /// The user's settings (the default).
     #[arg(long, conflicts_with = "project")]

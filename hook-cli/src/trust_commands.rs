@@ -10,7 +10,9 @@ use hook_config::Handler;
 use hook_protocol::{Layer, SkipReason};
 use hook_trust::{Refusal, TrustStatus, TrustView, check_keys, store_for};
 
-use crate::terminal::{errln, outln};
+use crate::ui::hints::location_flags;
+use crate::ui::quote::shell_quote;
+use crate::ui::terminal::{errln, outln};
 
 use crate::engine_commands::Location;
 
@@ -18,7 +20,7 @@ use crate::engine_commands::Location;
 #[derive(Debug, Args)]
 pub(crate) struct KeysArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// The hooks' keys, as `hook list` shows them.
     #[arg(
         value_name = "KEY",
@@ -59,28 +61,6 @@ pub(crate) fn refusal_phrasing(
     let trust = format!("hook trust --dialect {}{extra}", location.dialect);
     let enable = format!("hook enable --dialect {}{extra}", location.dialect);
     move |refusal| refusal_message(refusal, &trust, &enable)
-}
-
-/// `location`'s `--home`, `--project` and `--relay` flags as a command line names them (each
-/// with its leading space).
-pub(crate) fn location_flags(location: &Location) -> String {
-    let mut extra = String::new();
-    if let Some(home) = &location.home {
-        extra.push_str(&format!(
-            " --home {}",
-            shell_quote(&home.display().to_string())
-        ));
-    }
-    if let Some(project) = &location.project {
-        extra.push_str(&format!(
-            " --project {}",
-            shell_quote(&project.display().to_string())
-        ));
-    }
-    if location.relay {
-        extra.push_str(" --relay");
-    }
-    extra
 }
 
 /// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)
@@ -125,9 +105,10 @@ pub(crate) fn run(action: Action, args: KeysArgs) -> Result<ExitCode> {
         if action != Action::Trust {
             bail!("--review goes with `hook trust` only");
         }
-        return crate::trust_review::review(&args.location, args.json);
+        return crate::trust_review::review(&args.location.location(), args.json);
     }
-    let loaded = args.location.load()?;
+    let loaded = args.location.location().load()?;
+    crate::engine_commands::print_diagnostics(&loaded.diagnostics);
     let dialect = args.location.dialect;
     let view = TrustView::for_discovery(&loaded.discovery);
     if let Some(error) = view.store_error() {
@@ -275,14 +256,4 @@ pub(crate) fn list_lines(view: &TrustView, handler: &Handler) -> (String, Vec<St
         }
     }
     (label, details)
-}
-
-/// `text` quoted for a POSIX shell when it holds anything but safe characters (a NUL, which no
-/// shell word can hold, is kept as is: the command is shown, never run).
-pub(crate) fn shell_quote(text: &str) -> String {
-    shlex::bytes::Quoter::new()
-        .allow_nul(true)
-        .quote(text.as_bytes())
-        .map(|quoted| String::from_utf8_lossy(&quoted).into_owned())
-        .unwrap_or_else(|_| text.to_owned())
 }

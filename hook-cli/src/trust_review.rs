@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::engine_commands::Location;
-use crate::terminal::{outln, println_exact};
+use crate::ui::terminal::{outln, println_exact};
 
 /// One hook under review, as `--json` prints it.
 #[derive(Debug, Serialize)]
@@ -62,6 +62,7 @@ struct ReviewedFile {
 /// `hook trust --review [--json]`.
 pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
     let loaded = location.load()?;
+    crate::engine_commands::print_diagnostics(&loaded.diagnostics);
     let view = TrustView::for_discovery(&loaded.discovery);
     if let Some(error) = view.store_error() {
         bail!("{error}");
@@ -100,7 +101,7 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        let flags = crate::trust_commands::location_flags(location);
+        let flags = crate::ui::hints::location_flags(location);
         bail!(
             "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
             location.dialect,
@@ -156,7 +157,7 @@ enum Answer {
 /// Asks until the answer is one of t, s, q (end of input quits).
 fn ask(input: &mut impl BufRead) -> Result<Answer> {
     loop {
-        crate::terminal::print_exact("trust this hook? [t]rust / [s]kip / [q]uit: ");
+        crate::ui::terminal::print_exact("trust this hook? [t]rust / [s]kip / [q]uit: ");
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             outln!();

@@ -91,7 +91,7 @@ pub(crate) fn write_target(path: &Path, inside: Option<&Path>) -> Result<PathBuf
         std::env::current_dir().unwrap_or_default().join(path)
     };
     if real != written {
-        crate::terminal::outln!(
+        crate::ui::terminal::outln!(
             "note: {} is reached through a symbolic link: writing {}",
             path.display(),
             real.display()

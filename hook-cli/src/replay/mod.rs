@@ -45,7 +45,7 @@ use hook_protocol::{Dialect, Event, Outcome, SkipReason, input_from_value};
 use serde_json::{Map, Value};
 
 use crate::engine_commands::Location;
-use crate::terminal::errln;
+use crate::ui::terminal::errln;
 
 mod claude;
 mod codex;
@@ -58,7 +58,7 @@ use report::{Report, SessionLog};
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
     #[command(flatten)]
-    location: Location,
+    location: crate::args::LocationArgs,
     /// Transcript files or folders (searched for `*.jsonl`). Default: the current project's
     /// sessions, where the agent keeps them (`~/.claude/projects/<project>/`, or the rollouts
     /// under `$CODEX_HOME/sessions/` whose `cwd` is the project).
@@ -235,7 +235,7 @@ struct Shared<'a> {
 /// `hook replay`.
 pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
     if args.schema {
-        crate::terminal::println_exact(&report::schema_text()?);
+        crate::ui::terminal::println_exact(&report::schema_text()?);
         return Ok(ExitCode::SUCCESS);
     }
     let dialect = args.location.dialect;
@@ -248,7 +248,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
     }
     let mut events = HashSet::new();
     for name in &args.events {
-        events.insert(crate::known_event(dialect, name.trim())?);
+        events.insert(crate::ops::input::known_event(dialect, name.trim())?);
     }
     let project = match &args.location.project {
         Some(dir) => dir
@@ -262,7 +262,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         Some(file) => engine_for_file(&args, file, &project, side_files.path(), &mut temporary)?,
         None => engine(
             &args,
-            load_options(&args.location, &project)?,
+            load_options(&args.location.location(), &project)?,
             side_files.path(),
             &project,
         )?,
@@ -277,7 +277,7 @@ pub(crate) fn replay(args: ReplayArgs) -> Result<ExitCode> {
         )?);
     }
     let paths = if args.paths.is_empty() {
-        default_paths(dialect, &args.location, &project)?
+        default_paths(dialect, &args.location.location(), &project)?
     } else {
         args.paths.clone()
     };
@@ -384,10 +384,9 @@ fn engine(
         Box::new(hook_config::AllowAll)
     } else {
         let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
-        Box::new(
-            hook_trust::TrustGate::new(view)
-                .with_phrasing(crate::trust_commands::refusal_phrasing(&args.location)),
-        )
+        Box::new(hook_trust::TrustGate::new(view).with_phrasing(
+            crate::trust_commands::refusal_phrasing(&args.location.location()),
+        ))
     };
     let known: HashSet<&str> = loaded
         .registry

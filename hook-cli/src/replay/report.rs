@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::Counts;
 use super::lines::BadLine;
-use crate::terminal::{outln, println_exact};
+use crate::ui::terminal::{outln, println_exact};
 
 /// How long a cut tool call or reason may be in the report.
 const CUT: usize = 120;

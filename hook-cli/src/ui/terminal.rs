@@ -1,4 +1,4 @@
-//! Everything `hook` prints goes through here: text for a person has its control characters
+//! The bottom of everything `hook` prints (the [`Printer`](super::Printer) writes through it): text for a person has its control characters
 //! escaped, and a closed stdout ends the command quietly instead of panicking.
 //!
 //! Why escape: `hook list` is the review before `hook trust`. A command such as
@@ -17,17 +17,17 @@ use std::io::{self, Write};
 /// Multi-line text is printed a line per call.
 macro_rules! outln {
     () => {
-        $crate::terminal::print_text("")
+        $crate::ui::terminal::print_text("")
     };
     ($($arg:tt)*) => {
-        $crate::terminal::print_text(&format!($($arg)*))
+        $crate::ui::terminal::print_text(&format!($($arg)*))
     };
 }
 
 /// Prints one line of human text on stderr, every control character escaped.
 macro_rules! errln {
     ($($arg:tt)*) => {
-        $crate::terminal::eprint_text(&format!($($arg)*))
+        $crate::ui::terminal::eprint_text(&format!($($arg)*))
     };
 }
 

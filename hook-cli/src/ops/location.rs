@@ -1,0 +1,69 @@
+//! [`Location`]: which dialect, project, home and hooks (the agent's own or the relay's) a
+//! command works on, resolved to absolute paths and loaded.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use hook_config::{Environment, LoadOptions, Loaded, load};
+use hook_exec::Hooks;
+use hook_protocol::Dialect;
+
+/// Where the configuration comes from: every command that loads one has one.
+#[derive(Debug, Clone)]
+pub(crate) struct Location {
+    /// The dialect.
+    pub(crate) dialect: Dialect,
+    /// The project directory (`None`: the current directory).
+    pub(crate) project: Option<PathBuf>,
+    /// Replaces the dialect's home.
+    pub(crate) home: Option<PathBuf>,
+    /// The hooks `hook relay` runs instead of the agent's own.
+    pub(crate) relay: bool,
+}
+
+impl Location {
+    /// Loads the configuration; its diagnostics are in [`Loaded::diagnostics`] for the caller
+    /// to show.
+    pub(crate) fn load(&self) -> Result<Loaded> {
+        load(&self.load_options()?).context("cannot load the hook configuration")
+    }
+
+    /// Loads configuration, trust and engine ([`Hooks::load`]); the diagnostics are in
+    /// [`Hooks::diagnostics`].
+    pub(crate) fn hooks(&self) -> Result<Hooks> {
+        Hooks::load(self.load_options()?).context("cannot load the hook configuration")
+    }
+
+    /// The load options of this location.
+    pub(crate) fn load_options(&self) -> Result<LoadOptions> {
+        let project = self.project_dir()?;
+        let mut options =
+            LoadOptions::new(self.dialect, Environment::from_process()).with_project(&project);
+        if let Some(home) = &self.home {
+            options = options.with_home(existing_dir(home, "home")?);
+        }
+        if self.relay {
+            options = options.for_relay();
+        }
+        Ok(options)
+    }
+
+    /// The project directory, absolute, so that keys do not depend on how it was typed.
+    pub(crate) fn project_dir(&self) -> Result<PathBuf> {
+        match &self.project {
+            Some(dir) => existing_dir(dir, "project"),
+            None => std::env::current_dir().context("cannot read the current directory"),
+        }
+    }
+}
+
+/// `dir` made absolute, or an error saying it does not exist.
+pub(crate) fn existing_dir(dir: &Path, what: &str) -> Result<PathBuf> {
+    match std::fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => bail!("{what} directory {} is not a directory", dir.display()),
+        Err(_) => bail!("{what} directory {} does not exist", dir.display()),
+    }
+    dir.canonicalize()
+        .with_context(|| format!("cannot resolve {what} directory {}", dir.display()))
+}

@@ -1,0 +1,80 @@
+//! The one place where what a command ended with becomes an exit code.
+
+use std::process::ExitCode;
+
+use super::{Printer, Verbosity};
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Status {
+    /// Exit 0: done; for `validate` and `test`, the output is valid, the hook behaved.
+    Success,
+    /// Exit 1: what was checked failed (an invalid output, a failed expectation, a doctor error).
+    Failed,
+    /// Exit 2: the relay's block, the one answer both agents read from the exit code alone.
+    Block,
+    /// Exit 128 + the signal: `hook run` stopped by SIGINT, SIGTERM or SIGHUP.
+    Signal(u8),
+    /// An exit code the agent's own hook output chose (the relay passes it on).
+    Code(u8),
+    /// Transitional: the exit code of a command not yet moved to `commands/`.
+    Legacy(ExitCode),
+}
+
+impl Status {
+    /// The process exit code.
+    pub(crate) fn code(self) -> ExitCode {
+        match self {
+            Status::Success => ExitCode::SUCCESS,
+            Status::Failed => ExitCode::FAILURE,
+            Status::Block => ExitCode::from(2),
+            Status::Signal(number) => ExitCode::from(128u8.saturating_add(number)),
+            Status::Code(code) => ExitCode::from(code),
+            Status::Legacy(code) => code,
+        }
+    }
+
+    /// `Failed` when either failed, else `self`: the status of several checks.
+    pub(crate) fn and(self, other: Status) -> Status {
+        if self == Status::Success { other } else { self }
+    }
+}
+
+/// A command's exit code, or its error on stderr and exit 1 (usage errors exit 2 in clap).
+pub(crate) fn finish(printer: &Printer, result: anyhow::Result<Status>) -> ExitCode {
+    match result {
+        Ok(status) => status.code(),
+        Err(error) => {
+            if printer.verbosity() == Verbosity::Verbose {
+                let mut causes = error.chain();
+                if let Some(first) = causes.next() {
+                    printer.err_line(format_args!("error: {first}"));
+                }
+                for cause in causes {
+                    printer.err_line(format_args!("  caused by: {cause}"));
+                }
+            } else {
+                printer.err_line(format_args!("error: {}", error_chain(&error)));
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `error` and its causes joined by `: ` (as `{:#}` does), each cause said once: many errors
+/// both show their source in their message and return it from `source()` (`StoreError`'s
+/// "cannot lock ...: {source}"), which `{:#}` would print twice.
+pub(crate) fn error_chain(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.ends_with(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
+}

@@ -1,0 +1,121 @@
+//! [`Printer`]: how much a command says, and whether in colour.
+
+use std::fmt::Display;
+use std::io::IsTerminal as _;
+
+use super::terminal;
+
+/// How much a command says besides its result: `--quiet` keeps errors, warnings, results and
+/// machine output; `--verbose` adds details (an error's causes each on a line of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub(crate) enum Verbosity {
+    /// `--quiet`: no notes (where a file was backed up, what to run next).
+    Quiet,
+    /// The default.
+    #[default]
+    Normal,
+    /// `--verbose`: details too.
+    Verbose,
+}
+
+/// What every command prints through: human text has its control characters escaped (see
+/// [`terminal`]), machine output is printed exactly, notes follow the verbosity, colour is on
+/// only when stdout is a terminal and `NO_COLOR` is unset.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Printer {
+    verbosity: Verbosity,
+    colour: bool,
+}
+
+impl Printer {
+    /// A printer of `verbosity`, with colour when stdout is a terminal and `NO_COLOR` is unset.
+    pub(crate) fn new(verbosity: Verbosity) -> Printer {
+        Printer {
+            verbosity,
+            colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+
+    /// The verbosity chosen on the command line.
+    pub(crate) fn verbosity(&self) -> Verbosity {
+        self.verbosity
+    }
+
+    /// One line of human text on stdout, escaped.
+    pub(crate) fn line(&self, text: impl Display) {
+        terminal::print_text(&text.to_string());
+    }
+
+    /// A line that helps but is not the result (a backup's path, a hint): not with `--quiet`.
+    pub(crate) fn note(&self, text: impl Display) {
+        if self.verbosity > Verbosity::Quiet {
+            self.line(text);
+        }
+    }
+
+    /// A line only `--verbose` shows.
+    pub(crate) fn detail(&self, text: impl Display) {
+        if self.verbosity == Verbosity::Verbose {
+            self.line(text);
+        }
+    }
+
+    /// One line of human text on stderr, escaped.
+    pub(crate) fn err_line(&self, text: impl Display) {
+        terminal::eprint_text(&text.to_string());
+    }
+
+    /// Machine output (JSON, a schema, a converted configuration) on stdout, exactly.
+    pub(crate) fn exact(&self, text: &str) {
+        terminal::print_exact(text);
+    }
+
+    /// Machine output and a newline on stdout, exactly.
+    pub(crate) fn exact_line(&self, text: &str) {
+        terminal::println_exact(text);
+    }
+
+    /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.
+    pub(crate) fn paint(&self, code: &str, text: &str) -> String {
+        let text = terminal::one_line(text);
+        if self.colour && !code.is_empty() {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.into_owned()
+        }
+    }
+}
+
+/// SGR colour codes for [`Printer::paint`].
+pub(crate) mod colour {
+    /// Failures.
+    pub(crate) const RED: &str = "31";
+    /// Success.
+    pub(crate) const GREEN: &str = "32";
+    /// Skips and warnings.
+    pub(crate) const YELLOW: &str = "33";
+    /// Secondary text.
+    pub(crate) const DIM: &str = "2";
+    /// Decisions.
+    pub(crate) const BOLD: &str = "1";
+}
+
+/// `say!(printer, "...", args)`: one line of human text on stdout through `printer`
+/// ([`Printer::line`]).
+macro_rules! say {
+    ($printer:expr) => {
+        $printer.line("")
+    };
+    ($printer:expr, $($arg:tt)*) => {
+        $printer.line(format_args!($($arg)*))
+    };
+}
+
+/// `say_err!(printer, "...", args)`: one line of human text on stderr ([`Printer::err_line`]).
+macro_rules! say_err {
+    ($printer:expr, $($arg:tt)*) => {
+        $printer.err_line(format_args!($($arg)*))
+    };
+}
+
+pub(crate) use {say, say_err};
