@@ -284,9 +284,7 @@ pub(crate) fn list(args: ListArgs) -> Result<ExitCode> {
     if args.location.relay {
         let project = loaded.discovery.project.as_deref();
         let home = args.location.home.as_deref();
-        for line in
-            crate::relay_install::unreached_relay_hooks(args.location.dialect, project, home)
-        {
+        for line in crate::ops::relay::unreached_relay_hooks(args.location.dialect, project, home) {
             errln!("warning: {line}");
         }
     }

@@ -10,6 +10,8 @@ pub(crate) mod exit;
 pub(crate) mod hints;
 mod printer;
 pub(crate) mod quote;
+pub(crate) mod relay;
+pub(crate) mod relay_answer;
 pub(crate) mod table;
 pub(crate) mod terminal;
 

@@ -54,14 +54,11 @@ pub(crate) fn unreached_relay_hooks(
         {
             fix.push_str(&format!(
                 " --project {}",
-                shell_quote(&project.display().to_string())
+                quoted(&project.display().to_string())
             ));
         }
         if let Some(home) = home {
-            fix.push_str(&format!(
-                " --home {}",
-                shell_quote(&home.display().to_string())
-            ));
+            fix.push_str(&format!(" --home {}", quoted(&home.display().to_string())));
         }
         lines.push(format!(
             "relay hook {} never runs: {why} in {}'s settings; run `{fix}`",

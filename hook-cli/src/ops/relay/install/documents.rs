@@ -36,10 +36,13 @@ pub(super) trait Doc {
 
 /// What a sync did.
 #[derive(Debug, Default)]
-pub(super) struct Changes {
-    pub(super) added: Vec<String>,
-    pub(super) removed: usize,
-    pub(super) kept: usize,
+pub(crate) struct Changes {
+    /// The events whose entry was added.
+    pub(crate) added: Vec<String>,
+    /// How many entries were taken out.
+    pub(crate) removed: usize,
+    /// How many were already as wanted.
+    pub(crate) kept: usize,
 }
 
 /// Makes the relay entries of `doc` exactly `wanted`, touching nothing else; with
