@@ -75,6 +75,7 @@ impl RelayScopeArgs {
             project: self.project.clone(),
             agent_config: self.agent_config.clone(),
             home: self.home.clone(),
+            program: None,
         }
     }
 }

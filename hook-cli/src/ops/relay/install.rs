@@ -160,3 +160,6 @@ pub(crate) fn uninstall(scope: &ScopeOptions, report: &mut UninstallReport) -> R
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

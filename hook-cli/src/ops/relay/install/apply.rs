@@ -101,6 +101,7 @@ pub(super) fn edit(
         scope.dialect,
         wanted,
         keep_others,
+        &scope.program,
         scope.home.as_deref(),
     )?;
     let changes = &edited.changes;
@@ -155,6 +156,7 @@ fn holds_only_what_install_wrote(
         scope.dialect,
         &[],
         false,
+        &scope.program,
         scope.home.as_deref(),
     )
     .is_ok()

@@ -69,7 +69,12 @@ fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<boo
         if w.event.as_str() != found.event {
             continue;
         }
-        let command = relay_command(scope.dialect, &w.event, scope.home.as_deref())?;
+        let command = relay_command(
+            &scope.program,
+            scope.dialect,
+            &w.event,
+            scope.home.as_deref(),
+        );
         if found.group_len == 1
             && found.command == command
             && found.matcher == w.matcher

@@ -45,7 +45,8 @@ pub(crate) struct Changes {
     pub(crate) kept: usize,
 }
 
-/// Makes the relay entries of `doc` exactly `wanted`, touching nothing else; with
+/// Makes the relay entries of `doc` exactly `wanted` (each running `program`, with `home`),
+/// touching nothing else; with
 /// `keep_others`, entries on events `wanted` does not name stay (a relay file that could not be
 /// read may have hooks there).
 pub(super) fn sync_doc(
@@ -53,13 +54,14 @@ pub(super) fn sync_doc(
     dialect: Dialect,
     wanted: &[Wanted],
     keep_others: bool,
+    program: &Path,
     home: Option<&Path>,
 ) -> Result<Changes> {
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted
         .iter()
-        .map(|w| relay_command(dialect, &w.event, home))
-        .collect::<Result<_>>()?;
+        .map(|w| relay_command(program, dialect, &w.event, home))
+        .collect();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();

@@ -23,22 +23,22 @@ pub(crate) struct Wanted {
     pub(crate) on_failure_block: bool,
 }
 
-/// The command of the relay entry of `event`; with the `--home` install was given, so the
-/// relay reads the relay files install read.
+/// The command of the relay entry of `event`: `program` (this `hook`) started as the relay;
+/// with the `--home` install was given, so the relay reads the relay files install read.
 pub(super) fn relay_command(
+    program: &Path,
     dialect: Dialect,
     event: &Event,
     home: Option<&Path>,
-) -> Result<String> {
-    let exe = std::env::current_exe().context("cannot find this program's path")?;
+) -> String {
     let home = home
         .map(|home| format!(" --home {}", quoted(&home.display().to_string())))
         .unwrap_or_default();
-    Ok(format!(
+    format!(
         "{} relay --dialect {dialect} --event {}{home} {MARKER}",
-        quoted(&exe.display().to_string()),
+        quoted(&program.display().to_string()),
         event.as_str()
-    ))
+    )
 }
 
 /// Whether `command` is a relay entry of `dialect`: exactly what `install` writes (this

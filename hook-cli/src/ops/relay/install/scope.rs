@@ -16,6 +16,8 @@ pub(crate) struct ScopeOptions {
     pub(crate) agent_config: Option<PathBuf>,
     /// The dialect's home (trust store; with it the relay's user folder is `DIR/hook-relay/`).
     pub(crate) home: Option<PathBuf>,
+    /// The `hook` program the entries start (`None`: this one).
+    pub(crate) program: Option<PathBuf>,
 }
 
 /// The relay agent of `dialect`, or why there is none.
@@ -91,6 +93,8 @@ pub(super) struct Resolved {
     pub(super) file: PathBuf,
     pub(super) project: Option<PathBuf>,
     pub(super) home: Option<PathBuf>,
+    /// The `hook` program the entries start.
+    pub(super) program: PathBuf,
     /// Whether `--agent-config` named the file (the user's choice: it may be anywhere).
     named_file: bool,
 }
@@ -100,7 +104,12 @@ impl ScopeOptions {
         let agent = agent_of(self.dialect)?;
         let project = project_dir(self.project.as_deref())?;
         let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
+        let program = match &self.program {
+            Some(program) => program.clone(),
+            None => std::env::current_exe().context("cannot find this program's path")?,
+        };
         Ok(Resolved {
+            program,
             backed_up: std::cell::Cell::new(false),
             dialect: self.dialect,
             agent,
