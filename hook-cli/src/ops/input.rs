@@ -64,3 +64,69 @@ pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
     }
     Ok(bytes)
 }
+
+/// An event for `hook run`, read from a file or stdin.
+#[derive(Debug)]
+pub(crate) struct RunInput {
+    /// The event, with `hook_event_name` and `cwd` filled in when absent.
+    pub(crate) input: hook_protocol::EventInput,
+    /// When the event holds what a real agent sends but serde_json will not read (a lone
+    /// surrogate escape, nesting past 128 levels): the bytes as given, for the hooks (read as
+    /// `hook relay` reads them).
+    pub(crate) bytes: Option<std::sync::Arc<[u8]>>,
+    /// What was tolerated to read those bytes (warnings).
+    pub(crate) tolerated: Vec<String>,
+}
+
+/// Reads `hook run`'s event of `event` from `file` (stdin when `None`); `project` is the `cwd`
+/// filled in when the event has none.
+pub(crate) fn run_input(
+    dialect: Dialect,
+    event: &str,
+    file: Option<&Path>,
+    project: impl FnOnce() -> Result<std::path::PathBuf>,
+) -> Result<RunInput> {
+    use anyhow::Context as _;
+    use serde_json::Value;
+    let event = known_event(dialect, event)?;
+    let (bytes, origin) = read_input(file, "the event JSON", "--input FILE")?;
+    let mut value: Value = match serde_json::from_slice(&bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            let Ok(agent_event) = hook_protocol::read_agent_event(dialect, &bytes, Some(&event))
+            else {
+                return Err(error).with_context(|| format!("{origin} is not valid JSON"));
+            };
+            return Ok(RunInput {
+                input: agent_event.input,
+                bytes: Some(bytes.into()),
+                tolerated: agent_event
+                    .tolerated
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+            });
+        }
+    };
+    let object = value
+        .as_object_mut()
+        .context("the event input must be a JSON object")?;
+    match object.get("hook_event_name").and_then(Value::as_str) {
+        None => {
+            object.insert("hook_event_name".into(), event.as_str().into());
+        }
+        Some(name) if name != event.as_str() => {
+            bail!("the input's hook_event_name is `{name}` but --event is `{event}`");
+        }
+        Some(_) => {}
+    }
+    if !object.contains_key("cwd") {
+        object.insert("cwd".into(), project()?.display().to_string().into());
+    }
+    let input = hook_protocol::input_from_value(dialect, value).context("invalid event input")?;
+    Ok(RunInput {
+        input,
+        bytes: None,
+        tolerated: Vec::new(),
+    })
+}

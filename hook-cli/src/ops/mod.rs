@@ -3,5 +3,10 @@
 //!
 //! `ops` never imports `commands` or `ui` (tidy checks it).
 
+pub(crate) mod dispatch;
 pub(crate) mod input;
 pub(crate) mod location;
+pub(crate) mod review;
+pub(crate) mod schema;
+pub(crate) mod trust;
+pub(crate) mod validate;

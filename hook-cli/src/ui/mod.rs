@@ -8,11 +8,16 @@
 pub(crate) mod diagnostics;
 pub(crate) mod exit;
 pub(crate) mod hints;
+pub(crate) mod list;
 mod printer;
 pub(crate) mod quote;
+pub(crate) mod review;
+pub(crate) mod run;
 pub(crate) mod table;
 pub(crate) mod terminal;
+pub(crate) mod trust;
+pub(crate) mod validate;
 
 pub(crate) use exit::Status;
-pub(crate) use printer::{Printer, Verbosity};
+pub(crate) use printer::{Printer, Verbosity, colour, say, say_err};
 pub(crate) use terminal::{errln, outln};

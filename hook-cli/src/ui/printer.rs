@@ -75,6 +75,12 @@ impl Printer {
         terminal::println_exact(text);
     }
 
+    /// Ends stdout: what was printed is flushed and a reader sees its end now, while the
+    /// command goes on (async hooks); later output to stdout goes nowhere.
+    pub(crate) fn close_stdout(&self) {
+        terminal::close_stdout();
+    }
+
     /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.
     pub(crate) fn paint(&self, code: &str, text: &str) -> String {
         let text = terminal::one_line(text);

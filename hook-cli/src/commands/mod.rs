@@ -1,0 +1,14 @@
+//! One file per subcommand (relay's under `relay/`): its clap arguments and an `exec` that turns
+//! them into options for [`crate::ops`] and hands the result to [`crate::ui`]. No command file
+//! imports another (tidy checks it); what several share is in [`crate::args`].
+
+pub(crate) mod completions;
+pub(crate) mod convert;
+pub(crate) mod disable;
+pub(crate) mod enable;
+pub(crate) mod list;
+pub(crate) mod run;
+pub(crate) mod schema;
+pub(crate) mod trust;
+pub(crate) mod untrust;
+pub(crate) mod validate;
