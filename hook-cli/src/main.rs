@@ -68,7 +68,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
-mod author_commands;
 mod commands;
 mod doctor_command;
 mod engine_commands;
@@ -79,6 +78,7 @@ mod ops;
 mod relay_command;
 mod relay_install;
 mod replay;
+mod shell;
 mod trust_commands;
 mod ui;
 
@@ -144,7 +144,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n  hook test --dialect verboo --expectations\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output. With --expectations [FILE] (default <project>/.claude/hook-expectations.toml, .lime/, .wuu/): each [[case]] (event, tool, a partial input, expect = block|allow|ask|defer|rewrite|context|stop, reason_contains, context_contains) runs through the configured hooks; exit 1 on a failed case."
     )]
-    Test(author_commands::TestArgs),
+    Test(commands::test::TestArgs),
     /// Translate a hooks configuration to another dialect; warnings name what has no equivalent.
     #[command(
         after_help = "Examples:\n  hook convert --from verboo --to lime .claude/settings.json > config.toml\n  hook convert --from lime --to wuu ~/.lime/config.toml"
@@ -233,7 +233,7 @@ fn main() -> ExitCode {
         Command::Untrust(args) => commands::untrust::exec(args, &printer),
         Command::Enable(args) => commands::enable::exec(args, &printer),
         Command::Disable(args) => commands::disable::exec(args, &printer),
-        Command::Test(args) => author_commands::test(args).map(Status::Legacy),
+        Command::Test(args) => commands::test::exec(args, &printer),
         Command::Relay(args) => relay_command::relay(args).map(Status::Legacy),
         Command::Log(args) => journal_commands::log(args).map(Status::Legacy),
         Command::Stats(args) => journal_commands::stats(args).map(Status::Legacy),

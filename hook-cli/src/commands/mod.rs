@@ -9,6 +9,7 @@ pub(crate) mod enable;
 pub(crate) mod list;
 pub(crate) mod run;
 pub(crate) mod schema;
+pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod untrust;
 pub(crate) mod validate;

@@ -4,8 +4,10 @@
 //! `ops` never imports `commands` or `ui` (tidy checks it).
 
 pub(crate) mod dispatch;
+pub(crate) mod expectations;
 pub(crate) mod input;
 pub(crate) mod location;
+pub(crate) mod matrix;
 pub(crate) mod review;
 pub(crate) mod schema;
 pub(crate) mod trust;

@@ -7,6 +7,7 @@
 
 pub(crate) mod diagnostics;
 pub(crate) mod exit;
+pub(crate) mod expectations;
 pub(crate) mod hints;
 pub(crate) mod list;
 mod printer;
@@ -15,6 +16,7 @@ pub(crate) mod review;
 pub(crate) mod run;
 pub(crate) mod table;
 pub(crate) mod terminal;
+pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod validate;
 
