@@ -73,7 +73,6 @@ mod doctor_command;
 mod engine_commands;
 mod expectations;
 mod journal_commands;
-mod new_command;
 mod ops;
 mod relay_command;
 mod relay_install;
@@ -154,7 +153,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hook new block-secrets\n  hook new my-hook --dialect lime --path hooks/my-hook"
     )]
-    New(new_command::NewArgs),
+    New(commands::new::NewArgs),
     /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
     /// one hook: the event on stdin, the agent's own hook output on stdout.
     #[command(
@@ -240,7 +239,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => doctor_command::doctor(args).map(Status::Legacy),
         Command::Replay(args) => replay::replay(args).map(Status::Legacy),
         Command::Convert(args) => commands::convert::exec(args, &printer),
-        Command::New(args) => new_command::new(args).map(Status::Legacy),
+        Command::New(args) => commands::new::exec(args, &printer),
         Command::Completions(args) => {
             Ok(commands::completions::exec(args, Cli::command(), &printer))
         }

@@ -7,6 +7,7 @@ pub(crate) mod convert;
 pub(crate) mod disable;
 pub(crate) mod enable;
 pub(crate) mod list;
+pub(crate) mod new;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod test;

@@ -9,6 +9,7 @@ pub(crate) mod input;
 pub(crate) mod location;
 pub(crate) mod matrix;
 pub(crate) mod review;
+pub(crate) mod scaffold;
 pub(crate) mod schema;
 pub(crate) mod trust;
 pub(crate) mod validate;
