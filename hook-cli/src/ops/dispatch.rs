@@ -176,3 +176,75 @@ impl Signals {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+    use hook_protocol::{Decision, Dialect};
+
+    /// A report that keeps what it hears.
+    #[derive(Default)]
+    struct Heard {
+        messages: Vec<String>,
+        decisions: Vec<Decision>,
+        complete: bool,
+    }
+
+    impl DispatchReport for Heard {
+        type Done = usize;
+        fn wants_status_messages(&self) -> bool {
+            true
+        }
+        fn status_message(&mut self, message: &str) {
+            self.messages.push(message.to_owned());
+        }
+        fn outcome(&mut self, _: &TrustView, outcome: &Outcome) -> Result<usize> {
+            self.decisions.push(outcome.decision);
+            Ok(outcome.runs.len())
+        }
+        fn outcome_complete(&mut self) {
+            self.complete = true;
+        }
+        fn async_failed(&mut self, _: &str, _: RunStatus, _: &str) {}
+    }
+
+    #[test]
+    fn an_event_runs_through_the_hooks_and_the_report_hears_each_step() {
+        let scene = Scene::new();
+        scene.write(
+            "home/.claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo no >&2; exit 2", "statusMessage": "checking"},
+                {"type": "command", "command": "exit 0"}]}]}}"#,
+        );
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let hooks = prepare(
+            location.hooks().unwrap(),
+            hook_exec::EngineOptions::default(),
+            |refusal: &Refusal| refusal.to_string(),
+        );
+        let input = hook_protocol::input_from_value(
+            Dialect::Verboo,
+            serde_json::json!({
+                "session_id": "s", "transcript_path": "/t",
+                "cwd": scene.project().display().to_string(),
+                "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}, "permission_mode": "default", "tool_use_id": "u"
+            }),
+        )
+        .unwrap();
+        let mut heard = Heard::default();
+        let Dispatched::Done(runs) = drive(hooks, &input, None, &mut heard).unwrap() else {
+            panic!("no signal was sent")
+        };
+        assert_eq!(runs, 2);
+        assert_eq!(heard.messages, ["checking"]);
+        assert_eq!(heard.decisions, [Decision::Block]);
+        assert!(
+            !heard.complete,
+            "no async hook: nothing runs after the outcome"
+        );
+    }
+}

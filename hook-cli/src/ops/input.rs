@@ -130,3 +130,89 @@ pub(crate) fn run_input(
         tolerated: Vec::new(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+
+    #[test]
+    fn an_unknown_event_names_the_near_one_or_the_list() {
+        assert_eq!(
+            known_event(Dialect::Verboo, "Stop").unwrap().as_str(),
+            "Stop"
+        );
+        let near = known_event(Dialect::Verboo, "pretooluse").unwrap_err();
+        assert_eq!(
+            near.to_string(),
+            "unknown verboo event `pretooluse`: did you mean `PreToolUse`?"
+        );
+        let far = known_event(Dialect::Lime, "Notification").unwrap_err();
+        assert!(
+            far.to_string().contains("lime events are: SessionStart"),
+            "{far}"
+        );
+    }
+
+    #[test]
+    fn input_is_read_bounded() {
+        let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+        let just = read_bounded(std::io::repeat(b' ').take(limit as u64), "stdin").unwrap();
+        assert_eq!(just.len(), limit);
+        let over = read_bounded(std::io::repeat(b' ').take(limit as u64 + 1), "stdin");
+        assert_eq!(
+            over.unwrap_err().to_string(),
+            format!("stdin is over {limit} bytes")
+        );
+    }
+
+    #[test]
+    fn a_run_input_gets_its_event_name_and_cwd_and_refuses_another_event() {
+        let scene = Scene::new();
+        let file = scene.write(
+            "event.json",
+            r#"{"session_id": "s", "transcript_path": "/t"}"#,
+        );
+        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
+            Ok(scene.project())
+        });
+        // SessionEnd needs its `reason`: the error says which field.
+        let error = read.unwrap_err();
+        assert!(format!("{error:#}").contains("reason"), "{error:#}");
+        let file = scene.write(
+            "event.json",
+            r#"{"session_id": "s", "transcript_path": "/t", "reason": "other"}"#,
+        );
+        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
+            Ok(scene.project())
+        })
+        .unwrap();
+        let value = read.input.to_value();
+        assert_eq!(value["hook_event_name"], "SessionEnd");
+        assert_eq!(value["cwd"], scene.project().display().to_string());
+        assert!(read.bytes.is_none() && read.tolerated.is_empty());
+        let other = scene.write(
+            "other.json",
+            r#"{"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}"#,
+        );
+        let error = run_input(Dialect::Verboo, "SessionEnd", Some(&other), || {
+            Ok(scene.project())
+        })
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the input's hook_event_name is `Stop` but --event is `SessionEnd`"
+        );
+        let folder = run_input(Dialect::Verboo, "Stop", Some(&scene.project()), || {
+            Ok(scene.project())
+        })
+        .unwrap_err();
+        assert!(
+            folder
+                .to_string()
+                .ends_with("is a directory: give the file that holds the event JSON"),
+            "{folder}"
+        );
+    }
+}

@@ -371,3 +371,114 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+
+    fn matrix(scene: &Scene, command: &str, input: Option<PathBuf>) -> Matrix {
+        let _ = scene;
+        Matrix {
+            dialect: Dialect::Verboo,
+            event: Event::PreToolUse,
+            tool: Some("Bash".into()),
+            input,
+            timeout: Duration::from_secs(20),
+            command: command.into(),
+            native: None,
+        }
+    }
+
+    #[test]
+    fn a_partial_input_is_filled_and_the_filled_fields_named() {
+        let example = serde_json::json!({"a": 1, "b": 2, "c": 3});
+        let given = serde_json::json!({"b": 20, "d": 4});
+        let Value::Object(given) = given else {
+            unreachable!()
+        };
+        let (value, filled) = fill(example, given);
+        assert_eq!(value, serde_json::json!({"a": 1, "b": 20, "c": 3, "d": 4}));
+        assert_eq!(filled, ["a", "c"]);
+    }
+
+    #[test]
+    fn a_guard_runs_through_the_matrix_and_each_run_is_judged() {
+        let scene = Scene::new();
+        let guard = scene.write(
+            "guard.sh",
+            "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }\nexit 0\n",
+        );
+        let input = scene.write(
+            "input.json",
+            r#"{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}"#,
+        );
+        let reports = run(&matrix(
+            &scene,
+            &crate::shell::quote(&guard.display().to_string()),
+            Some(input),
+        ))
+        .unwrap();
+        let seen: Vec<(&str, &str, Option<&str>, &str)> = reports
+            .iter()
+            .map(|r| {
+                (
+                    r.case,
+                    r.event.as_str(),
+                    r.tool.as_deref(),
+                    r.decision.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("minimal event", "PreToolUse", Some("Bash"), "continue"),
+                (
+                    "given input",
+                    "PreToolUse",
+                    Some("Bash"),
+                    "block: no rm -rf here"
+                ),
+                ("another tool", "PreToolUse", Some("Read"), "continue"),
+                ("another event", "SessionStart", None, "continue"),
+            ]
+        );
+        assert!(reports.iter().all(|r| r.problem.is_none()), "{reports:?}");
+        assert!(
+            reports[1].filled.contains(&"session_id".to_owned()),
+            "{:?}",
+            reports[1].filled
+        );
+    }
+
+    #[test]
+    fn a_hook_that_misbehaves_has_its_problem_said() {
+        let scene = Scene::new();
+        // (command, the problem of the minimal event's run)
+        let table = [
+            (
+                "echo '{\"decision\": \"maybe\"}'",
+                "invalid output: /decision",
+            ),
+            (
+                "exit 1",
+                "the hook fails on a minimal valid PreToolUse event",
+            ),
+            ("no-such-program-here", "the command could not be run"),
+        ];
+        for (command, problem) in table {
+            let reports = run(&matrix(&scene, command, None)).unwrap();
+            let found = reports[0].problem.as_deref().unwrap_or_default();
+            assert!(found.starts_with(problem), "{command}: {found}");
+        }
+        let mut native = matrix(&scene, "", None);
+        native.native = Some(scene.path("libnone.so"));
+        let error = run(&native).unwrap_err();
+        assert!(
+            error.to_string().contains("does not exist: build it first"),
+            "{error}"
+        );
+    }
+}

@@ -10,6 +10,8 @@ pub(crate) mod location;
 pub(crate) mod matrix;
 pub(crate) mod review;
 pub(crate) mod scaffold;
+#[cfg(test)]
+pub(crate) mod scene;
 pub(crate) mod schema;
 pub(crate) mod trust;
 pub(crate) mod validate;

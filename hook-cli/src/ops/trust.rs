@@ -161,3 +161,90 @@ pub(crate) fn link_target(path: &std::path::Path) -> Option<PathBuf> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::verboo_guard;
+    use hook_protocol::Dialect;
+
+    const GUARD: &str = "project:[ROOT]/project/.claude/settings.json:PreToolUse:Bash:0";
+
+    #[test]
+    fn each_action_changes_what_it_says_and_leaves_the_rest() {
+        let scene = verboo_guard();
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let all = Selection {
+            keys: Vec::new(),
+            all: true,
+        };
+        let user = Selection {
+            keys: vec!["user:settings.json:Stop::0".to_owned()],
+            all: false,
+        };
+        // (action, selection, hooks left alone, lines changed): in order, on one store.
+        let table: &[(Action, &Selection, &[&str], &[String])] = &[
+            (
+                Action::Trust,
+                &user,
+                &["user:settings.json:Stop::0: user hooks need no trust"],
+                &[],
+            ),
+            (Action::Trust, &all, &[], &[format!("trusted {GUARD}")]),
+            (Action::Trust, &all, &[], &[]),
+            (
+                Action::Disable,
+                &all,
+                &[],
+                &[
+                    "disabled user:settings.json:Stop::0".to_owned(),
+                    format!("disabled {GUARD}"),
+                ],
+            ),
+            (
+                Action::Enable,
+                &user,
+                &[],
+                &["enabled user:settings.json:Stop::0".to_owned()],
+            ),
+            (Action::Untrust, &all, &[], &[format!("untrusted {GUARD}")]),
+        ];
+        for (action, selection, left, changed) in table {
+            let loaded = location.load().unwrap();
+            let done = apply(*action, &loaded, selection).unwrap();
+            let shown: Vec<String> = done
+                .changed
+                .iter()
+                .map(|line| {
+                    // `trusted KEY (sha256:...) and the files it runs: ...`: the key is enough.
+                    let line = scene.shown(line);
+                    line.split(" (sha256").next().unwrap_or_default().to_owned()
+                })
+                .collect();
+            assert_eq!(shown, *changed, "{action:?}");
+            assert_eq!(done.left, *left, "{action:?}");
+            assert_eq!(done.store, scene.path("home/.claude/hook-trust.json"));
+        }
+    }
+
+    #[test]
+    fn an_unknown_key_is_refused_and_nothing_is_written() {
+        let scene = verboo_guard();
+        let loaded = scene.location(Dialect::Verboo, ".claude").load().unwrap();
+        let error = apply(
+            Action::Trust,
+            &loaded,
+            &Selection {
+                keys: vec!["project:nope:Stop::0".to_owned()],
+                all: false,
+            },
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("project:nope:Stop::0"),
+            "{error}"
+        );
+        assert!(!scene.path("home/.claude/hook-trust.json").exists());
+    }
+}

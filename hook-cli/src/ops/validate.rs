@@ -115,3 +115,103 @@ fn agent_owning(dialect: Dialect, file: &Path) -> Option<RelayAgent> {
             .is_some_and(|home| home == parent);
     (settings_file && in_home).then_some(agent)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+
+    #[test]
+    fn outputs_are_checked_for_the_event_given_or_named() {
+        // (dialect, --event, output, the event checked, valid, warnings, fails --strict)
+        let table: &[(Dialect, Option<&str>, &str, &str, bool, usize, bool)] = &[
+            (
+                Dialect::Lime,
+                Some("Stop"),
+                r#"{"decision":"block","reason":"go on"}"#,
+                "Stop",
+                true,
+                0,
+                false,
+            ),
+            (
+                Dialect::Lime,
+                Some("Stop"),
+                r#"{"decision":"maybe"}"#,
+                "Stop",
+                false,
+                0,
+                true,
+            ),
+            (
+                Dialect::Lime,
+                Some("Stop"),
+                "not json",
+                "Stop",
+                false,
+                0,
+                true,
+            ),
+            (
+                Dialect::Verboo,
+                None,
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+                "PreToolUse",
+                true,
+                0,
+                false,
+            ),
+            (
+                Dialect::Verboo,
+                Some("PreToolUse"),
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permisionDecision":"deny"}}"#,
+                "PreToolUse",
+                true,
+                1,
+                true,
+            ),
+        ];
+        for (dialect, event, output, checked, valid, warnings, strict_fails) in table {
+            let check = check_output(*dialect, *event, output.as_bytes()).unwrap();
+            assert_eq!(check.event.as_str(), *checked, "{output}");
+            assert_eq!(check.result.is_ok(), *valid, "{output}: {:?}", check.result);
+            assert_eq!(check.warnings.len(), *warnings, "{output}");
+            assert_eq!(check.failed(false), !valid, "{output}");
+            assert_eq!(check.failed(true), *strict_fails, "{output}");
+        }
+    }
+
+    #[test]
+    fn an_output_naming_no_event_or_an_unknown_one_is_an_error() {
+        let none = check_output(Dialect::Verboo, None, b"{}").unwrap_err();
+        assert!(none.to_string().contains("--event is required"), "{none}");
+        let unknown = check_output(Dialect::Lime, Some("Notification"), b"{}").unwrap_err();
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("unknown lime event `Notification`"),
+            "{unknown}"
+        );
+    }
+
+    #[test]
+    fn an_agents_own_settings_file_may_not_hold_native_handlers() {
+        let scene = Scene::new();
+        let native = r#"{"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "exit 0"},
+            {"type": "native", "library": "/x/libguard.so"}]}]}}"#;
+        let own = scene.write("project/.claude/settings.json", native);
+        let relay = scene.write("project/.claude/hook-relay/settings.json", native);
+        let check = check_config(Dialect::Verboo, &own).unwrap();
+        let (agent, handlers) = check.foreign.unwrap();
+        assert_eq!(agent.name, "Claude Code");
+        assert_eq!(handlers, [1]);
+        let check = check_config(Dialect::Verboo, &relay).unwrap();
+        assert!(
+            check.foreign.is_none(),
+            "the relay's file is the engine's own"
+        );
+        assert!(check_config(Dialect::Verboo, &scene.project()).is_err());
+    }
+}

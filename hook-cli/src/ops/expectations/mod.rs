@@ -360,3 +360,106 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
     }
     all
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::verboo_guard;
+    use hook_protocol::Dialect;
+
+    const CASES: &str = r#"
+[[case]]
+name = "blocks rm -rf"
+event = "PreToolUse"
+tool = "Bash"
+input = { tool_input = { command = "rm -rf /" } }
+expect = "block"
+reason_contains = "rm -rf"
+
+[[case]]
+event = "PreToolUse"
+tool = "Bash"
+input = { tool_input = { command = "ls" } }
+expect = "allow"
+"#;
+
+    fn phrasing(_: &Location) -> Box<dyn Fn(&Refusal) -> String + Send + Sync> {
+        Box::new(|refusal: &Refusal| refusal.to_string())
+    }
+
+    fn passed(checked: &Checked) -> Vec<(&str, bool)> {
+        checked
+            .results
+            .iter()
+            .map(|r| (r.name.as_str(), r.passed))
+            .collect()
+    }
+
+    #[test]
+    fn cases_run_through_the_hooks_as_trust_lets_them() {
+        let scene = verboo_guard();
+        scene.write("project/.claude/hook-expectations.toml", CASES);
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let checked = check(&location, None, Scope::AllHooks, &phrasing).unwrap();
+        // Untrusted, the guard is skipped: the agent would let rm -rf through too.
+        assert_eq!(
+            passed(&checked),
+            [("blocks rm -rf", false), ("case 2", true)]
+        );
+        let loaded = location.load().unwrap();
+        let all = crate::ops::trust::Selection {
+            keys: Vec::new(),
+            all: true,
+        };
+        crate::ops::trust::apply(crate::ops::trust::Action::Trust, &loaded, &all).unwrap();
+        let checked = check(&location, None, Scope::AllHooks, &phrasing).unwrap();
+        assert_eq!(
+            passed(&checked),
+            [("blocks rm -rf", true), ("case 2", true)]
+        );
+        assert_eq!(
+            checked.file,
+            scene.path("project/.claude/hook-expectations.toml")
+        );
+    }
+
+    #[test]
+    fn a_projects_cases_run_only_through_its_own_hooks_when_asked() {
+        let scene = verboo_guard();
+        // The user's own hook blocks every Bash call; the project's file expects `ls` to pass.
+        scene.write(
+            "home/.claude/settings.json",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo mine >&2; exit 2"}]}]}}"#,
+        );
+        let file = scene.write("project/cases.toml", CASES);
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let all = check(&location, Some(&file), Scope::AllHooks, &phrasing).unwrap();
+        assert_eq!(passed(&all)[1], ("case 2", false));
+        let own = check(&location, Some(&file), Scope::ProjectHooks, &phrasing).unwrap();
+        assert_eq!(passed(&own)[1], ("case 2", true));
+    }
+
+    #[test]
+    fn a_missing_or_broken_file_is_an_error_naming_it() {
+        let scene = verboo_guard();
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let missing = check(&location, None, Scope::AllHooks, &phrasing).unwrap_err();
+        assert!(
+            scene.shown(&missing.to_string()).starts_with(
+                "no expectations file at [ROOT]/project/.claude/hook-expectations.toml"
+            ),
+            "{missing}"
+        );
+        let file = scene.write("project/bad.toml", "[[case]]\nevent = 3\n");
+        let broken = check(&location, Some(&file), Scope::AllHooks, &phrasing).unwrap_err();
+        assert_eq!(
+            scene.shown(&broken.to_string()),
+            "[ROOT]/project/bad.toml is not a valid expectations file at line 2, column 9: invalid type: integer `3`, expected a string"
+        );
+        let empty = scene.write("project/empty.toml", "");
+        let none = check(&location, Some(&empty), Scope::AllHooks, &phrasing).unwrap_err();
+        assert!(none.to_string().ends_with("has no [[case]]"), "{none}");
+    }
+}
