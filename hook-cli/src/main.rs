@@ -81,6 +81,9 @@ mod shell;
 mod trust_commands;
 mod ui;
 
+#[cfg(test)]
+mod tests;
+
 use ui::{Printer, Status, Verbosity};
 
 /// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
@@ -216,7 +219,17 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "relay") {
         return relay_main();
     }
-    let cli = Cli::parse();
+    execute(Cli::parse())
+}
+
+/// Runs the command `cli` names; its exit code.
+fn execute(cli: Cli) -> ExitCode {
+    let (printer, result) = dispatch(cli);
+    ui::exit::finish(&printer, result)
+}
+
+/// Runs the command `cli` names with the printer its flags ask for.
+fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
     let verbosity = match (cli.quiet, cli.verbose) {
         (true, _) => Verbosity::Quiet,
         (_, true) => Verbosity::Verbose,
@@ -244,5 +257,5 @@ fn main() -> ExitCode {
             Ok(commands::completions::exec(args, Cli::command(), &printer))
         }
     };
-    ui::exit::finish(&printer, result)
+    (printer, result)
 }

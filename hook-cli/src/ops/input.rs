@@ -40,12 +40,38 @@ pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<
             Ok((bytes, path.display().to_string()))
         }
         _ => {
+            #[cfg(test)]
+            let bytes = match test_stdin::take() {
+                Some(given) => read_bounded(given.as_slice(), "stdin")?,
+                None => read_bounded(std::io::stdin().lock(), "stdin")?,
+            };
+            #[cfg(not(test))]
             let bytes = read_bounded(std::io::stdin().lock(), "stdin")?;
             if bytes.trim_ascii().is_empty() {
                 bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
             Ok((bytes, "<stdin>".to_owned()))
         }
+    }
+}
+
+/// In-process tests: the bytes a command reads as its stdin on this thread.
+#[cfg(test)]
+pub(crate) mod test_stdin {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static GIVEN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+    }
+
+    /// The next read of stdin on this thread gets `bytes`.
+    pub(crate) fn give(bytes: &[u8]) {
+        GIVEN.with_borrow_mut(|given| *given = Some(bytes.to_vec()));
+    }
+
+    /// What was given, once.
+    pub(super) fn take() -> Option<Vec<u8>> {
+        GIVEN.with_borrow_mut(Option::take)
     }
 }
 

@@ -26,7 +26,6 @@ mod trust;
 mod trust_files;
 mod trust_native;
 mod validate_conformance;
-mod validate_warnings;
 mod whole_output;
 
 #[path = "../../../tests/support/nested_cargo.rs"]

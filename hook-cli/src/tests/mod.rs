@@ -1,0 +1,46 @@
+//! In-process tests of whole commands: the command line parsed as `hook` parses it, dispatched,
+//! stdin given and what it printed kept (`ui::terminal::capture`) instead of read and written.
+//! No process is spawned for the command itself (hooks still run as real processes); what needs
+//! the binary (the agents calling it, signals, a terminal, environment variables, the relay's own
+//! entry point) stays in `tests/it/`.
+#![allow(clippy::unwrap_used)]
+
+use clap::Parser as _;
+
+use crate::ops::input::test_stdin;
+use crate::ui::terminal::capture::capture;
+
+mod validate;
+
+/// What a command did: its exit code and what it printed.
+#[derive(Debug)]
+pub(crate) struct Ran {
+    pub(crate) code: u8,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+/// `hook args...` with `stdin`, in this process. Usage errors (exit 2) are clap's message.
+pub(crate) fn hook(args: &[&str], stdin: &str) -> Ran {
+    let cli = match crate::Cli::try_parse_from(std::iter::once("hook").chain(args.iter().copied()))
+    {
+        Ok(cli) => cli,
+        Err(error) => {
+            return Ran {
+                code: u8::try_from(error.exit_code()).unwrap_or(2),
+                stdout: String::new(),
+                stderr: error.to_string(),
+            };
+        }
+    };
+    test_stdin::give(stdin.as_bytes());
+    let (code, printed) = capture(|| {
+        let (printer, result) = crate::dispatch(cli);
+        crate::ui::exit::finish_number(&printer, result)
+    });
+    Ran {
+        code,
+        stdout: printed.stdout,
+        stderr: printed.stderr,
+    }
+}
