@@ -10,6 +10,8 @@ use clap::Parser as _;
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
 
+mod trust;
+mod trust_files;
 mod validate;
 
 /// What a command did: its exit code and what it printed.
@@ -18,6 +20,19 @@ pub(crate) struct Ran {
     pub(crate) code: u8,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
+}
+
+/// [`hook`] as a finished process's output (exit status, stdout, stderr): what tests written
+/// against the binary read.
+#[cfg(unix)]
+pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::os::unix::process::ExitStatusExt as _;
+    let ran = hook(args, stdin);
+    std::process::Output {
+        status: std::process::ExitStatus::from_raw(i32::from(ran.code) << 8),
+        stdout: ran.stdout.into_bytes(),
+        stderr: ran.stderr.into_bytes(),
+    }
 }
 
 /// `hook args...` with `stdin`, in this process. Usage errors (exit 2) are clap's message.

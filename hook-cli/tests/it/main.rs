@@ -23,7 +23,6 @@ mod side_files;
 mod signals;
 mod terminal;
 mod trust;
-mod trust_files;
 mod trust_native;
 mod validate_conformance;
 mod whole_output;
