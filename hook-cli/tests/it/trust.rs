@@ -210,7 +210,7 @@ fn the_review_asks_per_hook_on_a_terminal() {
         .unwrap();
     session.exp_eof().unwrap();
 
-    let runs = env.run("verboo");
-    assert_eq!(runs[0].0, "ok", "{runs:?}");
-    assert_eq!(runs[1].0, "modified", "{runs:?}");
+    let list: Value = serde_json::from_str(&env.ok("list", "verboo", &["--json"])).unwrap();
+    assert_eq!(list[0]["trust"]["status"], "trusted", "{list:#}");
+    assert_eq!(list[1]["trust"]["status"], "modified", "{list:#}");
 }
