@@ -167,7 +167,9 @@ pub(crate) fn drive(
         }
         let code = report(&outcome)?;
         // After the outcome is written: the journal can never hold it.
-        crate::journal_commands::record("run", &home, input, &outcome, None);
+        if let Some(warning) = crate::ops::journal::record("run", &home, input, &outcome, None) {
+            errln!("{warning}");
+        }
         if engine.pending_async(&session_id) == 0 {
             return Ok(Ok(code));
         }

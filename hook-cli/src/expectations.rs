@@ -554,7 +554,7 @@ pub(crate) fn command(
 /// The results as a table on stdout, each failure's problem under it.
 pub(crate) fn print(results: &[CaseResult]) {
     use comfy_table::{Table, presets};
-    let style = crate::journal_commands::Style::detect();
+    let style = crate::ui::Printer::new(crate::ui::Verbosity::Normal);
     let mut table = Table::new();
     table
         .load_preset(presets::UTF8_BORDERS_ONLY)

@@ -3,5 +3,8 @@
 //!
 //! `ops` never imports `commands` or `ui` (tidy checks it).
 
+pub(crate) mod doctor;
 pub(crate) mod input;
+pub(crate) mod journal;
 pub(crate) mod location;
+pub(crate) mod stats;

@@ -6,13 +6,16 @@
 //! a command hands them to `ui`.
 
 pub(crate) mod diagnostics;
+pub(crate) mod doctor;
 pub(crate) mod exit;
 pub(crate) mod hints;
+pub(crate) mod log;
 mod printer;
 pub(crate) mod quote;
+pub(crate) mod stats;
 pub(crate) mod table;
 pub(crate) mod terminal;
 
 pub(crate) use exit::Status;
-pub(crate) use printer::{Printer, Verbosity};
+pub(crate) use printer::{Printer, Verbosity, colour, say, say_err};
 pub(crate) use terminal::{errln, outln};
