@@ -143,6 +143,36 @@ fn filters_keep_what_each_flag_names() {
 }
 
 #[test]
+fn hook_status_means_that_hooks_own_run() {
+    let home = tempfile::tempdir().expect("a temp dir");
+    let record = json!({"v": 1, "time": "2026-12-03T10:00:00.000Z", "front": "relay",
+    "dialect": "verboo", "event": "PreToolUse", "session_id": "s", "cwd": "/",
+    "decision": "block", "runs": [
+        {"key": "quiet", "layer": "user", "type": "command", "status": "ok", "exit_code": 0},
+        {"key": "guard", "layer": "user", "type": "command", "status": "blocked", "exit_code": 2},
+    ]});
+    std::fs::create_dir_all(home.path().join("hook-journal")).expect("a folder");
+    std::fs::write(
+        home.path().join("hook-journal/journal.jsonl"),
+        format!("{record}\n"),
+    )
+    .expect("written");
+    let journal = Journal::for_home(home.path());
+    let count = |hook: Option<&str>, status: StatusFilter| {
+        let filter = Filter {
+            hook: hook.map(str::to_owned),
+            status: Some(status),
+            ..Filter::default()
+        };
+        select(&journal, &filter, 50).records.len()
+    };
+    assert_eq!(count(Some("quiet"), StatusFilter::Blocked), 0);
+    assert_eq!(count(Some("guard"), StatusFilter::Blocked), 1);
+    assert_eq!(count(Some("quiet"), StatusFilter::Ok), 1);
+    assert_eq!(count(None, StatusFilter::Blocked), 1);
+}
+
+#[test]
 fn a_record_whose_time_does_not_read_is_before_any_window() {
     let record = dispatch("yesterday", "Stop", "continue", &[]);
     assert!(before(&record, 0));
