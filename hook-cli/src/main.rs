@@ -69,10 +69,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
 mod commands;
-mod doctor_command;
 mod engine_commands;
-mod expectations;
-mod journal_commands;
 mod ops;
 mod relay_command;
 mod relay_install;
@@ -167,19 +164,19 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` and `hook relay` record every dispatch in <home>/hook-journal/ (HOOK_JOURNAL=off turns it off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
     )]
-    Log(journal_commands::LogArgs),
+    Log(commands::log::LogArgs),
     /// Per hook over a window: runs, blocks, failures, time-outs, skips, durations, and flags
     /// for hooks that need a look.
     #[command(
         after_help = "Examples:\n  hook stats --dialect verboo --since 7d\n  hook stats --dialect lime --slow-ms 500 --json\n\nFlags: always fails; never matched; always exit 0 with no output on a blocking event (a guard that may have stopped guarding); slow (p95 over --slow-ms)."
     )]
-    Stats(journal_commands::StatsArgs),
+    Stats(commands::stats::StatsArgs),
     /// Check every configured hook in the environment the agent gives it: programs on the
     /// agent's PATH, scripts, interpreters, matchers, timeouts, trust, expectations.
     #[command(
         after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n  hook doctor --dialect verboo --all-hooks\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
     )]
-    Doctor(doctor_command::DoctorArgs),
+    Doctor(commands::doctor::DoctorArgs),
     /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex
     /// rollouts) and report what they would have done; the tools never run.
     #[command(
@@ -247,9 +244,9 @@ fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
         Command::Disable(args) => commands::disable::exec(args, &printer),
         Command::Test(args) => commands::test::exec(args, &printer),
         Command::Relay(args) => relay_command::relay(args).map(Status::Legacy),
-        Command::Log(args) => journal_commands::log(args).map(Status::Legacy),
-        Command::Stats(args) => journal_commands::stats(args).map(Status::Legacy),
-        Command::Doctor(args) => doctor_command::doctor(args).map(Status::Legacy),
+        Command::Log(args) => commands::log::exec(args, &printer),
+        Command::Stats(args) => commands::stats::exec(args, &printer),
+        Command::Doctor(args) => commands::doctor::exec(args, &printer),
         Command::Replay(args) => replay::replay(args).map(Status::Legacy),
         Command::Convert(args) => commands::convert::exec(args, &printer),
         Command::New(args) => commands::new::exec(args, &printer),

@@ -335,7 +335,10 @@ fn answer(
     // of stdout has it): the journal can never hold it.
     crate::ui::terminal::close_stdout();
     let home = &hooks.discovery().home;
-    crate::journal_commands::record("relay", home, &input, &outcome, Some(reply.exit_code));
+    let code = Some(reply.exit_code);
+    if let Some(warning) = crate::ops::journal::record("relay", home, &input, &outcome, code) {
+        errln!("{warning}");
+    }
     Ok(ExitCode::from(reply.exit_code))
 }
 

@@ -5,11 +5,14 @@
 pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod disable;
+pub(crate) mod doctor;
 pub(crate) mod enable;
 pub(crate) mod list;
+pub(crate) mod log;
 pub(crate) mod new;
 pub(crate) mod run;
 pub(crate) mod schema;
+pub(crate) mod stats;
 pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod untrust;

@@ -48,6 +48,8 @@ pub(crate) trait DispatchReport {
     fn outcome_complete(&mut self);
     /// An async hook failed or timed out after the outcome was out.
     fn async_failed(&mut self, key: &str, status: RunStatus, error: &str);
+    /// Something went wrong beside the hooks (the journal could not be written).
+    fn warning(&mut self, warning: &str);
 }
 
 /// How a dispatch ended.
@@ -104,7 +106,9 @@ pub(crate) fn drive<R: DispatchReport>(
         };
         let done = report.outcome(&view, &outcome)?;
         // After the outcome is written: the journal can never hold it.
-        crate::journal_commands::record("run", &home, input, &outcome, None);
+        if let Some(warning) = super::journal::record("run", &home, input, &outcome, None) {
+            report.warning(&warning);
+        }
         if engine.pending_async(&session_id) == 0 {
             return Ok(Dispatched::Done(done));
         }
@@ -208,6 +212,9 @@ mod tests {
             self.complete = true;
         }
         fn async_failed(&mut self, _: &str, _: RunStatus, _: &str) {}
+        fn warning(&mut self, warning: &str) {
+            panic!("{warning}");
+        }
     }
 
     #[test]

@@ -6,14 +6,17 @@
 //! a command hands them to `ui`.
 
 pub(crate) mod diagnostics;
+pub(crate) mod doctor;
 pub(crate) mod exit;
 pub(crate) mod expectations;
 pub(crate) mod hints;
 pub(crate) mod list;
+pub(crate) mod log;
 mod printer;
 pub(crate) mod quote;
 pub(crate) mod review;
 pub(crate) mod run;
+pub(crate) mod stats;
 pub(crate) mod table;
 pub(crate) mod terminal;
 pub(crate) mod test;

@@ -46,6 +46,10 @@ impl DispatchReport for RunReport<'_> {
         };
         say_err!(self.printer, "async hook {key} {word}: {error}");
     }
+
+    fn warning(&mut self, warning: &str) {
+        say_err!(self.printer, "{warning}");
+    }
 }
 
 /// A dispatch a signal ended: every running hook was killed.
