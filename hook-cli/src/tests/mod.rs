@@ -10,6 +10,11 @@ use clap::Parser as _;
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
 
+mod author;
+mod cli;
+mod list;
+#[cfg(unix)]
+mod side_files;
 mod trust;
 mod trust_files;
 mod validate;
@@ -35,16 +40,22 @@ pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
     }
 }
 
-/// `hook args...` with `stdin`, in this process. Usage errors (exit 2) are clap's message.
+/// `hook args...` with `stdin`, in this process.
 pub(crate) fn hook(args: &[&str], stdin: &str) -> Ran {
     let cli = match crate::Cli::try_parse_from(std::iter::once("hook").chain(args.iter().copied()))
     {
         Ok(cli) => cli,
         Err(error) => {
+            // `--help` and `--version` go to stdout (exit 0), usage errors to stderr (exit 2).
+            let (stdout, stderr) = if error.use_stderr() {
+                (String::new(), error.to_string())
+            } else {
+                (error.to_string(), String::new())
+            };
             return Ran {
                 code: u8::try_from(error.exit_code()).unwrap_or(2),
-                stdout: String::new(),
-                stderr: error.to_string(),
+                stdout,
+                stderr,
             };
         }
     };
