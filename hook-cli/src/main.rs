@@ -92,7 +92,7 @@ struct Cli {
     /// Print only results, warnings and errors: no notes (backups, what to run next).
     #[arg(long, short, global = true, conflicts_with = "verbose")]
     quiet: bool,
-    /// Print details too: an error's causes each on a line of its own.
+    /// Print an error's causes each on a line of its own.
     #[arg(long, short, global = true)]
     verbose: bool,
 }

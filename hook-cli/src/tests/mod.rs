@@ -18,6 +18,7 @@ mod side_files;
 mod trust;
 mod trust_files;
 mod validate;
+mod verbosity;
 
 /// What a command did: its exit code and what it printed.
 #[derive(Debug)]

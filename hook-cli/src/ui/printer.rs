@@ -6,7 +6,7 @@ use std::io::IsTerminal as _;
 use super::terminal;
 
 /// How much a command says besides its result: `--quiet` keeps errors, warnings, results and
-/// machine output; `--verbose` adds details (an error's causes each on a line of its own).
+/// machine output; `--verbose` shows an error's causes each on a line of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub(crate) enum Verbosity {
     /// `--quiet`: no notes (where a file was backed up, what to run next).
@@ -14,7 +14,7 @@ pub(crate) enum Verbosity {
     /// The default.
     #[default]
     Normal,
-    /// `--verbose`: details too.
+    /// `--verbose`: an error's causes each on a line of its own.
     Verbose,
 }
 
@@ -49,13 +49,6 @@ impl Printer {
     /// A line that helps but is not the result (a backup's path, a hint): not with `--quiet`.
     pub(crate) fn note(&self, text: impl Display) {
         if self.verbosity > Verbosity::Quiet {
-            self.line(text);
-        }
-    }
-
-    /// A line only `--verbose` shows.
-    pub(crate) fn detail(&self, text: impl Display) {
-        if self.verbosity == Verbosity::Verbose {
             self.line(text);
         }
     }

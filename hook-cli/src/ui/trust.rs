@@ -27,7 +27,7 @@ pub(crate) fn changed(printer: &Printer, changed: &Changed) {
     for line in &changed.changed {
         say!(printer, "{line}");
     }
-    say!(printer, "store: {}", changed.store.display());
+    printer.note(format_args!("store: {}", changed.store.display()));
     say_if_link(printer, &changed.store);
 }
 
@@ -35,12 +35,11 @@ pub(crate) fn changed(printer: &Printer, changed: &Changed) {
 /// file it leads to.
 pub(crate) fn say_if_link(printer: &Printer, path: &std::path::Path) {
     if let Some(target) = link_target(path) {
-        say!(
-            printer,
+        printer.note(format_args!(
             "note: {} is a symbolic link: written through it to {}",
             path.display(),
             target.display()
-        );
+        ));
     }
 }
 
