@@ -7,6 +7,8 @@ use clap::Args;
 use hook_protocol::Dialect;
 
 use crate::ops::location::Location;
+use crate::ops::trust::Selection;
+use crate::ui::Printer;
 
 /// `--dialect`'s parser: `wuu`, `verboo` or `lime`.
 pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
@@ -32,6 +34,13 @@ pub(crate) struct LocationArgs {
 }
 
 impl LocationArgs {
+    /// Loads the configuration these flags name, its diagnostics printed on stderr.
+    pub(crate) fn load(&self, printer: &Printer) -> anyhow::Result<hook_config::Loaded> {
+        let loaded = self.location().load()?;
+        crate::ui::diagnostics::print(printer, &loaded.diagnostics);
+        Ok(loaded)
+    }
+
     /// The location these flags name.
     pub(crate) fn location(&self) -> Location {
         Location {
@@ -40,6 +49,45 @@ impl LocationArgs {
             home: self.home.clone(),
             relay: self.relay,
         }
+    }
+}
+
+/// The hooks a trust command (`trust`, `untrust`, `enable`, `disable`) changes.
+#[derive(Debug, Args)]
+pub(crate) struct KeysArgs {
+    #[command(flatten)]
+    pub(crate) location: LocationArgs,
+    /// The hooks' keys, as `hook list` shows them.
+    #[arg(
+        value_name = "KEY",
+        required_unless_present_any = ["all", "review"],
+        conflicts_with_all = ["all", "review"]
+    )]
+    pub(crate) keys: Vec<String>,
+    /// Every hook: for `trust`, every one that needs trust and lacks it; for `untrust`, every
+    /// trusted one; for `enable`/`disable`, every non-managed one.
+    #[arg(long, conflicts_with = "review")]
+    pub(crate) all: bool,
+    /// `trust` only: walk every hook that needs trust, showing its source, command, the files
+    /// it runs and, for a modified hook, what changed since it was trusted (unified diffs);
+    /// on a terminal, ask trust / skip / quit for each.
+    #[arg(long)]
+    pub(crate) review: bool,
+    /// With `--review`: print the review as JSON and change nothing.
+    #[arg(long, requires = "review")]
+    pub(crate) json: bool,
+}
+
+impl KeysArgs {
+    /// The hooks named, for `untrust`, `enable` and `disable` (`--review` is `trust`'s alone).
+    pub(crate) fn selection(&self) -> anyhow::Result<Selection> {
+        if self.review {
+            anyhow::bail!("--review goes with `hook trust` only");
+        }
+        Ok(Selection {
+            keys: self.keys.clone(),
+            all: self.all,
+        })
     }
 }
 

@@ -144,6 +144,39 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     outcome
 }
 
+/// The outcomes of several configurations the agent runs side by side for one event (its own
+/// hooks and the relay's), combined as the agent combines its hooks: the strongest decision
+/// (block over defer over ask over allow) with its reason, the last rewrite, every context
+/// (joined by a blank line), message and run, `stop` when any stops (the first stop reason).
+/// With no outcome at all, the outcome of `event` with no decision.
+///
+/// `hook test --expectations` judges the combination, since that is what the agent acts on.
+pub fn combine_outcomes(dialect: Dialect, event: Event, outcomes: Vec<Outcome>) -> Outcome {
+    let mut outcomes = outcomes.into_iter();
+    let Some(mut combined) = outcomes.next() else {
+        return Outcome::new(dialect, event);
+    };
+    for outcome in outcomes {
+        if outcome.decision > combined.decision {
+            combined.decision = outcome.decision;
+            combined.reason = outcome.reason;
+        }
+        if outcome.updated_input.is_some() {
+            combined.updated_input = outcome.updated_input;
+        }
+        combined.additional_context =
+            match (combined.additional_context, outcome.additional_context) {
+                (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+                (a, b) => a.or(b),
+            };
+        combined.stop |= outcome.stop;
+        combined.stop_reason = combined.stop_reason.or(outcome.stop_reason);
+        combined.system_messages.extend(outcome.system_messages);
+        combined.runs.extend(outcome.runs);
+    }
+    combined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,5 +477,31 @@ mod tests {
         );
         assert_eq!(outcome.carried["watchPaths"], json!(["/a", "/b"]));
         assert_eq!(outcome.carried["sessionTitle"], json!("two"));
+    }
+
+    #[test]
+    fn outcomes_side_by_side_combine_as_the_agent_combines_its_hooks() {
+        let event = Event::PreToolUse;
+        let mut own = Outcome::new(Dialect::Verboo, event.clone());
+        own.decision = Decision::Allow;
+        own.reason = Some("fine".into());
+        own.additional_context = Some("own".into());
+        own.updated_input = Some(json!({"command": "ls -l"}));
+        let mut relay = Outcome::new(Dialect::Verboo, event.clone());
+        relay.decision = Decision::Block;
+        relay.reason = Some("no".into());
+        relay.additional_context = Some("relay".into());
+        relay.system_messages.push("from the relay".into());
+        let combined = combine_outcomes(Dialect::Verboo, event.clone(), vec![own, relay]);
+        assert_eq!(combined.decision, Decision::Block);
+        assert_eq!(combined.reason.as_deref(), Some("no"));
+        assert_eq!(combined.additional_context.as_deref(), Some("own\n\nrelay"));
+        assert_eq!(combined.updated_input, Some(json!({"command": "ls -l"})));
+        assert_eq!(combined.system_messages, vec!["from the relay".to_owned()]);
+        assert!(!combined.stop);
+
+        let none = combine_outcomes(Dialect::Lime, Event::Stop, Vec::new());
+        assert_eq!(none.decision, Decision::Continue);
+        assert_eq!(none.event, Event::Stop);
     }
 }

@@ -276,6 +276,7 @@
 mod background;
 pub mod client;
 mod combine;
+pub use combine::combine_outcomes;
 pub mod command;
 // Side files of over-limit lime context: public for the integration tests, not API.
 #[doc(hidden)]

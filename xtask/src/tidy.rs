@@ -23,6 +23,11 @@
 //!   `hook_config::fs` and the exceptions of [`RAW_FILE_ALLOWED`], each with its reason
 //!   ([`check_raw_files`]).
 //!
+//! - hook-cli's own layers ([`CLI_LAYERS`]): a file under `commands/` imports no other command
+//!   file, `ops/` neither parses arguments nor prints nor reaches `commands`/`ui`, `ui/` never
+//!   calls a command; and no `hook-cli/src` file is over [`CLI_MAX_LINES`] lines but those in
+//!   [`CLI_LONG_FILES`], each with its reason ([`check_cli_layers`], [`check_cli_length`]).
+//!
 //! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
 //! `cargo test --workspace` fails on what tidy fails on.
 
@@ -158,7 +163,7 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
         "`hook replay`'s transcript readers: each agent keeps its sessions in a format of its own (Claude Code's transcripts, Codex's rollouts)",
     ),
     (
-        "hook-cli/src/new_command.rs",
+        "hook-cli/src/ops/scaffold.rs",
         "`hook new` writes a README with each dialect's own configuration snippet, prose per dialect",
     ),
     (
@@ -181,11 +186,11 @@ pub(crate) const RAW_FILE_ALLOWED: &[(&str, &str)] = &[
         "the home of `open_regular` and `read_capped`, re-exported by `hook_config::fs`",
     ),
     (
-        "hook-cli/src/main.rs",
+        "hook-cli/src/ops/input.rs",
         "`--input FILE` of `hook run`/`validate`: a path the user names on the command line, read bounded by `read_bounded`; process substitution (`--input <(cmd)`) is a FIFO and must be read",
     ),
     (
-        "hook-cli/src/terminal.rs",
+        "hook-cli/src/ui/terminal.rs",
         "`close_stdout` points descriptor 1 at the fixed device `/dev/null`",
     ),
     (
@@ -205,6 +210,45 @@ const RAW_FILE_CALLS: &[&str] = &[
     "DirBuilder",
     ".ino()",
 ];
+
+/// hook-cli's layers, as ARCHITECTURE.md draws them: (the folder, what no file under it names,
+/// why and the fix). Module declarations (`mod x;`) in a folder's `mod.rs` are not imports.
+pub(crate) const CLI_LAYERS: &[(&str, &[&str], &str)] = &[
+    (
+        "hook-cli/src/commands/",
+        &["crate::commands", "super::"],
+        "a command file imports no other command file: move what several commands share into hook-cli/src/args.rs (arguments), ops/ (what they do) or ui/ (what they print)",
+    ),
+    (
+        "hook-cli/src/ops/",
+        &[
+            "crate::commands",
+            "crate::ui",
+            "clap::",
+            "Printer",
+            "outln!",
+            "errln!",
+            "say!",
+            "say_err!",
+            "println!",
+            "print!",
+            "eprint",
+            "dbg!",
+        ],
+        "ops neither parses arguments nor prints, and never reaches commands/ or ui/: return a value (or take a callback) and let the command hand it to ui/",
+    ),
+    (
+        "hook-cli/src/ui/",
+        &["crate::commands"],
+        "ui/ renders what ops/ returns and never calls a command: have the command call ui/",
+    ),
+];
+
+/// The longest a `hook-cli/src` file may be, tests included.
+pub(crate) const CLI_MAX_LINES: usize = 500;
+
+/// The `hook-cli/src` files allowed past [`CLI_MAX_LINES`]: (the file, why).
+pub(crate) const CLI_LONG_FILES: &[(&str, &str)] = &[];
 
 const DIALECT_ENUMS: &[&str] = &["Dialect", "EventInput"];
 
@@ -266,9 +310,17 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             problems.extend(check_raw_files(&shown, &text));
         }
     }
+    for file in rust_files(&root.join("hook-cli/src"))? {
+        let shown = file.strip_prefix(root).unwrap_or(&file);
+        let shown = shown.display().to_string().replace('\\', "/");
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("reading {}", file.display()))?;
+        problems.extend(check_cli_layers(&shown, &text));
+        problems.extend(check_cli_length(&shown, &text));
+    }
     if problems.is_empty() {
         println!(
-            "tidy: the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
+            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
         );
         return Ok(());
     }
@@ -436,6 +488,38 @@ pub(crate) fn check_dialect_names(file: &str, text: &str) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Where `text` (the hook-cli source file `file`, relative to the workspace root) crosses one of
+/// [`CLI_LAYERS`], outside comments and `#[cfg(test)]` items.
+pub(crate) fn check_cli_layers(file: &str, text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some((folder, forbidden, why)) = CLI_LAYERS
+        .iter()
+        .find(|(folder, _, _)| file.starts_with(folder))
+    else {
+        return problems;
+    };
+    for (number, code) in code_lines(text) {
+        for name in *forbidden {
+            if code.contains(name) {
+                problems.push(format!("{file}:{number}: `{name}` in {folder}: {why}"));
+            }
+        }
+    }
+    problems
+}
+
+/// Whether `file`, a hook-cli source file, is over [`CLI_MAX_LINES`] lines without a place in
+/// [`CLI_LONG_FILES`].
+pub(crate) fn check_cli_length(file: &str, text: &str) -> Vec<String> {
+    let lines = text.lines().count();
+    if lines <= CLI_MAX_LINES || CLI_LONG_FILES.iter().any(|(long, _)| *long == file) {
+        return Vec::new();
+    }
+    vec![format!(
+        "{file}: {lines} lines, over {CLI_MAX_LINES}: split it (a module per job; a long test module into a sibling tests.rs), or add it to CLI_LONG_FILES in xtask/src/tidy.rs saying why"
+    )]
 }
 
 /// Whether `file` (relative to the workspace root) is in [`RAW_FILE_ALLOWED`].
@@ -647,6 +731,61 @@ mod tests {
     fn the_workspace_is_tidy() {
         if let Err(error) = run(&crate::root()) {
             panic!("{error:#} (the problems are listed above; `cargo xtask tidy` lists them too)");
+        }
+    }
+
+    #[test]
+    fn a_command_importing_another_or_ops_printing_fails_naming_the_line_and_the_fix() {
+        let command = "use crate::args::KeysArgs;\nuse crate::commands::list::ListArgs;\nuse super::trust::exec;\n";
+        let problems = check_cli_layers("hook-cli/src/commands/untrust.rs", command);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].starts_with("hook-cli/src/commands/untrust.rs:2: `crate::commands` in hook-cli/src/commands/: a command file imports no other command file"),
+            "{problems:?}"
+        );
+        assert!(problems[1].starts_with("hook-cli/src/commands/untrust.rs:3: `super::`"));
+
+        let ops = "use crate::ui::say;\nfn f(p: &Printer) {\n    say!(p, \"x\");\n    // say!(p) in a comment\n}\n#[cfg(test)]\nmod tests {\n    fn g() { println!(\"free\"); }\n}\n";
+        let problems = check_cli_layers("hook-cli/src/ops/trust.rs", ops);
+        let lines: Vec<&str> = problems
+            .iter()
+            .map(|p| p.split(' ').next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "hook-cli/src/ops/trust.rs:1:",
+                "hook-cli/src/ops/trust.rs:2:",
+                "hook-cli/src/ops/trust.rs:3:"
+            ],
+            "{problems:?}"
+        );
+        assert!(problems[0].contains("ops neither parses arguments nor prints"));
+
+        let ui = "use crate::ops::trust::Changed;\nuse crate::commands::trust;\n";
+        assert_eq!(check_cli_layers("hook-cli/src/ui/trust.rs", ui).len(), 1);
+        // args.rs and main.rs are the wiring, and free.
+        assert!(check_cli_layers("hook-cli/src/main.rs", ui).is_empty());
+    }
+
+    #[test]
+    fn a_cli_file_over_500_lines_fails_unless_listed() {
+        let long = "fn f() {}\n".repeat(CLI_MAX_LINES + 1);
+        let problems = check_cli_length("hook-cli/src/ops/big.rs", &long);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("hook-cli/src/ops/big.rs: 501 lines, over 500"),
+            "{problems:?}"
+        );
+        assert!(
+            check_cli_length("hook-cli/src/ops/big.rs", &"x\n".repeat(CLI_MAX_LINES)).is_empty()
+        );
+        for (file, why) in CLI_LONG_FILES {
+            assert!(
+                crate::root().join(file).is_file(),
+                "{file} is listed but does not exist"
+            );
+            assert!(!why.is_empty(), "{file} needs its reason");
         }
     }
 

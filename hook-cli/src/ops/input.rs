@@ -40,12 +40,38 @@ pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<
             Ok((bytes, path.display().to_string()))
         }
         _ => {
+            #[cfg(test)]
+            let bytes = match test_stdin::take() {
+                Some(given) => read_bounded(given.as_slice(), "stdin")?,
+                None => read_bounded(std::io::stdin().lock(), "stdin")?,
+            };
+            #[cfg(not(test))]
             let bytes = read_bounded(std::io::stdin().lock(), "stdin")?;
             if bytes.trim_ascii().is_empty() {
                 bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
             Ok((bytes, "<stdin>".to_owned()))
         }
+    }
+}
+
+/// In-process tests: the bytes a command reads as its stdin on this thread.
+#[cfg(test)]
+pub(crate) mod test_stdin {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static GIVEN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+    }
+
+    /// The next read of stdin on this thread gets `bytes`.
+    pub(crate) fn give(bytes: &[u8]) {
+        GIVEN.with_borrow_mut(|given| *given = Some(bytes.to_vec()));
+    }
+
+    /// What was given, once.
+    pub(super) fn take() -> Option<Vec<u8>> {
+        GIVEN.with_borrow_mut(Option::take)
     }
 }
 
@@ -63,4 +89,156 @@ pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
         bail!("{origin} is over {limit} bytes");
     }
     Ok(bytes)
+}
+
+/// An event for `hook run`, read from a file or stdin.
+#[derive(Debug)]
+pub(crate) struct RunInput {
+    /// The event, with `hook_event_name` and `cwd` filled in when absent.
+    pub(crate) input: hook_protocol::EventInput,
+    /// When the event holds what a real agent sends but serde_json will not read (a lone
+    /// surrogate escape, nesting past 128 levels): the bytes as given, for the hooks (read as
+    /// `hook relay` reads them).
+    pub(crate) bytes: Option<std::sync::Arc<[u8]>>,
+    /// What was tolerated to read those bytes (warnings).
+    pub(crate) tolerated: Vec<String>,
+}
+
+/// Reads `hook run`'s event of `event` from `file` (stdin when `None`); `project` is the `cwd`
+/// filled in when the event has none.
+pub(crate) fn run_input(
+    dialect: Dialect,
+    event: &str,
+    file: Option<&Path>,
+    project: impl FnOnce() -> Result<std::path::PathBuf>,
+) -> Result<RunInput> {
+    use anyhow::Context as _;
+    use serde_json::Value;
+    let event = known_event(dialect, event)?;
+    let (bytes, origin) = read_input(file, "the event JSON", "--input FILE")?;
+    let mut value: Value = match serde_json::from_slice(&bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            let Ok(agent_event) = hook_protocol::read_agent_event(dialect, &bytes, Some(&event))
+            else {
+                return Err(error).with_context(|| format!("{origin} is not valid JSON"));
+            };
+            return Ok(RunInput {
+                input: agent_event.input,
+                bytes: Some(bytes.into()),
+                tolerated: agent_event
+                    .tolerated
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+            });
+        }
+    };
+    let object = value
+        .as_object_mut()
+        .context("the event input must be a JSON object")?;
+    match object.get("hook_event_name").and_then(Value::as_str) {
+        None => {
+            object.insert("hook_event_name".into(), event.as_str().into());
+        }
+        Some(name) if name != event.as_str() => {
+            bail!("the input's hook_event_name is `{name}` but --event is `{event}`");
+        }
+        Some(_) => {}
+    }
+    if !object.contains_key("cwd") {
+        object.insert("cwd".into(), project()?.display().to_string().into());
+    }
+    let input = hook_protocol::input_from_value(dialect, value).context("invalid event input")?;
+    Ok(RunInput {
+        input,
+        bytes: None,
+        tolerated: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+
+    #[test]
+    fn an_unknown_event_names_the_near_one_or_the_list() {
+        assert_eq!(
+            known_event(Dialect::Verboo, "Stop").unwrap().as_str(),
+            "Stop"
+        );
+        let near = known_event(Dialect::Verboo, "pretooluse").unwrap_err();
+        assert_eq!(
+            near.to_string(),
+            "unknown verboo event `pretooluse`: did you mean `PreToolUse`?"
+        );
+        let far = known_event(Dialect::Lime, "Notification").unwrap_err();
+        assert!(
+            far.to_string().contains("lime events are: SessionStart"),
+            "{far}"
+        );
+    }
+
+    #[test]
+    fn input_is_read_bounded() {
+        let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+        let just = read_bounded(std::io::repeat(b' ').take(limit as u64), "stdin").unwrap();
+        assert_eq!(just.len(), limit);
+        let over = read_bounded(std::io::repeat(b' ').take(limit as u64 + 1), "stdin");
+        assert_eq!(
+            over.unwrap_err().to_string(),
+            format!("stdin is over {limit} bytes")
+        );
+    }
+
+    #[test]
+    fn a_run_input_gets_its_event_name_and_cwd_and_refuses_another_event() {
+        let scene = Scene::new();
+        let file = scene.write(
+            "event.json",
+            r#"{"session_id": "s", "transcript_path": "/t"}"#,
+        );
+        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
+            Ok(scene.project())
+        });
+        // SessionEnd needs its `reason`: the error says which field.
+        let error = read.unwrap_err();
+        assert!(format!("{error:#}").contains("reason"), "{error:#}");
+        let file = scene.write(
+            "event.json",
+            r#"{"session_id": "s", "transcript_path": "/t", "reason": "other"}"#,
+        );
+        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
+            Ok(scene.project())
+        })
+        .unwrap();
+        let value = read.input.to_value();
+        assert_eq!(value["hook_event_name"], "SessionEnd");
+        assert_eq!(value["cwd"], scene.project().display().to_string());
+        assert!(read.bytes.is_none() && read.tolerated.is_empty());
+        let other = scene.write(
+            "other.json",
+            r#"{"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}"#,
+        );
+        let error = run_input(Dialect::Verboo, "SessionEnd", Some(&other), || {
+            Ok(scene.project())
+        })
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the input's hook_event_name is `Stop` but --event is `SessionEnd`"
+        );
+        let folder = run_input(Dialect::Verboo, "Stop", Some(&scene.project()), || {
+            Ok(scene.project())
+        })
+        .unwrap_err();
+        assert!(
+            folder
+                .to_string()
+                .ends_with("is a directory: give the file that holds the event JSON"),
+            "{folder}"
+        );
+    }
 }

@@ -3,6 +3,19 @@
 //!
 //! `ops` never imports `commands` or `ui` (tidy checks it).
 
+pub(crate) mod dispatch;
+pub(crate) mod doctor;
+pub(crate) mod expectations;
 pub(crate) mod input;
+pub(crate) mod journal;
 pub(crate) mod location;
+pub(crate) mod matrix;
 pub(crate) mod relay;
+pub(crate) mod review;
+pub(crate) mod scaffold;
+#[cfg(test)]
+pub(crate) mod scene;
+pub(crate) mod schema;
+pub(crate) mod stats;
+pub(crate) mod trust;
+pub(crate) mod validate;

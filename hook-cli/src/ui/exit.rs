@@ -25,12 +25,20 @@ impl Status {
     /// The process exit code.
     pub(crate) fn code(self) -> ExitCode {
         match self {
-            Status::Success => ExitCode::SUCCESS,
-            Status::Failed => ExitCode::FAILURE,
-            Status::Block => ExitCode::from(2),
-            Status::Signal(number) => ExitCode::from(128u8.saturating_add(number)),
-            Status::Code(code) => ExitCode::from(code),
             Status::Legacy(code) => code,
+            status => ExitCode::from(status.number()),
+        }
+    }
+
+    /// The exit code as a number (255 for a transitional `Legacy` code, which hides it).
+    pub(crate) fn number(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::Failed => 1,
+            Status::Block => 2,
+            Status::Signal(number) => 128u8.saturating_add(number),
+            Status::Code(code) => code,
+            Status::Legacy(_) => 255,
         }
     }
 
@@ -45,6 +53,28 @@ pub(crate) fn finish(printer: &Printer, result: anyhow::Result<Status>) -> ExitC
     match result {
         Ok(status) => status.code(),
         Err(error) => {
+            report_error(printer, &error);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// [`finish`] as a number, for in-process tests.
+#[cfg(test)]
+pub(crate) fn finish_number(printer: &Printer, result: anyhow::Result<Status>) -> u8 {
+    match result {
+        Ok(status) => status.number(),
+        Err(error) => {
+            report_error(printer, &error);
+            1
+        }
+    }
+}
+
+/// The error on stderr: one line, or with `--verbose` a line a cause.
+fn report_error(printer: &Printer, error: &anyhow::Error) {
+    {
+        {
             if printer.verbosity() == Verbosity::Verbose {
                 let mut causes = error.chain();
                 if let Some(first) = causes.next() {
@@ -54,9 +84,8 @@ pub(crate) fn finish(printer: &Printer, result: anyhow::Result<Status>) -> ExitC
                     printer.err_line(format_args!("  caused by: {cause}"));
                 }
             } else {
-                printer.err_line(format_args!("error: {}", error_chain(&error)));
+                printer.err_line(format_args!("error: {}", error_chain(error)));
             }
-            ExitCode::FAILURE
         }
     }
 }

@@ -6,15 +6,25 @@
 //! a command hands them to `ui`.
 
 pub(crate) mod diagnostics;
+pub(crate) mod doctor;
 pub(crate) mod exit;
+pub(crate) mod expectations;
 pub(crate) mod hints;
+pub(crate) mod list;
+pub(crate) mod log;
 mod printer;
 pub(crate) mod quote;
 pub(crate) mod relay;
 pub(crate) mod relay_answer;
+pub(crate) mod review;
+pub(crate) mod run;
+pub(crate) mod stats;
 pub(crate) mod table;
 pub(crate) mod terminal;
+pub(crate) mod test;
+pub(crate) mod trust;
+pub(crate) mod validate;
 
 pub(crate) use exit::Status;
-pub(crate) use printer::{Printer, Verbosity};
+pub(crate) use printer::{Printer, Verbosity, colour, say, say_err};
 pub(crate) use terminal::{errln, outln};

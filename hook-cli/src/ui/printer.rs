@@ -6,7 +6,7 @@ use std::io::IsTerminal as _;
 use super::terminal;
 
 /// How much a command says besides its result: `--quiet` keeps errors, warnings, results and
-/// machine output; `--verbose` adds details (an error's causes each on a line of its own).
+/// machine output; `--verbose` shows an error's causes each on a line of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub(crate) enum Verbosity {
     /// `--quiet`: no notes (where a file was backed up, what to run next).
@@ -14,7 +14,7 @@ pub(crate) enum Verbosity {
     /// The default.
     #[default]
     Normal,
-    /// `--verbose`: details too.
+    /// `--verbose`: an error's causes each on a line of its own.
     Verbose,
 }
 
@@ -53,13 +53,6 @@ impl Printer {
         }
     }
 
-    /// A line only `--verbose` shows.
-    pub(crate) fn detail(&self, text: impl Display) {
-        if self.verbosity == Verbosity::Verbose {
-            self.line(text);
-        }
-    }
-
     /// One line of human text on stderr, escaped.
     pub(crate) fn err_line(&self, text: impl Display) {
         terminal::eprint_text(&text.to_string());
@@ -73,6 +66,12 @@ impl Printer {
     /// Machine output and a newline on stdout, exactly.
     pub(crate) fn exact_line(&self, text: &str) {
         terminal::println_exact(text);
+    }
+
+    /// Ends stdout: what was printed is flushed and a reader sees its end now, while the
+    /// command goes on (async hooks); later output to stdout goes nowhere.
+    pub(crate) fn close_stdout(&self) {
+        terminal::close_stdout();
     }
 
     /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.

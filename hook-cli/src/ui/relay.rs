@@ -9,9 +9,8 @@ use crate::ops::relay::install::{
     UninstallReport, Uninstalled,
 };
 
-use super::Printer;
-use super::printer::{say, say_err};
-use super::quote::shell_quote;
+use super::{Printer, say, say_err};
+use crate::shell::quote as shell_quote;
 
 /// `hook relay install`: the move (with `--move`), then the sync.
 pub(crate) fn install(printer: &Printer, report: &InstallReport) {
@@ -69,7 +68,7 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
         for granted in &trusted.granted {
             say!(printer, "  trusted {}", granted.describe());
         }
-        crate::trust_commands::say_if_link(&trusted.store);
+        super::trust::say_if_link(printer, &trusted.store);
     }
     for key in &report.waiting {
         say!(
@@ -156,7 +155,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
                 "{}: recorded Codex's trust of {entries} relay entries ([hooks.state]); nothing to do in /hooks",
                 records.display()
             );
-            crate::trust_commands::say_if_link(records);
+            super::trust::say_if_link(printer, records);
         }
         Some(CodexTrust::ToDo { entries, file }) => say!(
             printer,

@@ -5,11 +5,11 @@
 use anyhow::Result;
 use hook_protocol::Outcome;
 use hook_protocol::write::{self, AgentReply};
+use hook_trust::TrustView;
 
 use crate::ops::relay::answer::{Answer, FailClosed};
 
-use super::printer::say_err;
-use super::{Printer, Status};
+use super::{Printer, Status, say_err};
 
 /// The outcome of a relayed event as the agent's own hook output, by the protocol's writer
 /// (`systemMessage` escaped as everything `hook` prints for a person).
@@ -24,15 +24,15 @@ pub(crate) fn notes(printer: &Printer, lines: &[String]) {
     }
 }
 
-/// The answer: the skips and the reply's own lines on stderr, the reply on stdout, then stdout
-/// closed (a reader waiting for its end has the answer before the journal is written). Returns
-/// the reply's exit code.
+/// The answer: the skips (hooks `view` did not let run, each with the command that lets it) and
+/// the reply's own lines on stderr, the reply on stdout, then stdout closed (a reader waiting
+/// for its end has the answer before the journal is written). Returns the reply's exit code.
 ///
 /// # Errors
 ///
 /// When the reply cannot be serialised.
-pub(crate) fn answer(printer: &Printer, answer: &Answer) -> Result<u8> {
-    notes(printer, &answer.skip_warnings);
+pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Result<u8> {
+    notes(printer, &super::trust::skip_warnings(view, &answer.outcome));
     let reply = agent_reply(&answer.outcome);
     for line in &reply.stderr {
         say_err!(printer, "hook relay: {line}");

@@ -73,11 +73,19 @@ pub(crate) fn print_text(text: &str) {
 /// Writes human text and a newline to stderr (see [`errln!`]). A closed stderr is ignored:
 /// there is nowhere left to say anything.
 pub(crate) fn eprint_text(text: &str) {
+    #[cfg(test)]
+    if capture::write(capture::Stream::Stderr, &format!("{}\n", one_line(text))) {
+        return;
+    }
     let _ = writeln!(io::stderr().lock(), "{}", one_line(text));
 }
 
 /// Writes machine output (JSON, a schema, a converted config) to stdout exactly as given.
 pub(crate) fn print_exact(text: &str) {
+    #[cfg(test)]
+    if capture::write(capture::Stream::Stdout, text) {
+        return;
+    }
     let mut stdout = io::stdout().lock();
     if let Err(error) = stdout
         .write_all(text.as_bytes())
@@ -96,6 +104,10 @@ pub(crate) fn println_exact(text: &str) {
 /// for the end of our output gets it now while the process goes on (`hook run` with async
 /// hooks still running). Later writes to stdout go nowhere.
 pub(crate) fn close_stdout() {
+    #[cfg(test)]
+    if capture::write(capture::Stream::Stdout, "") {
+        return;
+    }
     let _ = io::stdout().lock().flush();
     #[cfg(unix)]
     if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
@@ -120,6 +132,51 @@ fn closed_stdout(error: &io::Error) -> ! {
         std::process::exit(1);
     }
     std::process::exit(0);
+}
+
+/// In-process tests: what a command prints on this thread, kept instead of written.
+#[cfg(test)]
+pub(crate) mod capture {
+    use std::cell::RefCell;
+
+    /// Which stream.
+    pub(crate) enum Stream {
+        Stdout,
+        Stderr,
+    }
+
+    /// What was printed.
+    #[derive(Debug, Default)]
+    pub(crate) struct Captured {
+        pub(crate) stdout: String,
+        pub(crate) stderr: String,
+    }
+
+    thread_local! {
+        static CAPTURED: RefCell<Option<Captured>> = const { RefCell::new(None) };
+    }
+
+    /// Keeps `text` when this thread is capturing; whether it did.
+    pub(super) fn write(stream: Stream, text: &str) -> bool {
+        CAPTURED.with_borrow_mut(|captured| match captured {
+            Some(captured) => {
+                match stream {
+                    Stream::Stdout => captured.stdout.push_str(text),
+                    Stream::Stderr => captured.stderr.push_str(text),
+                }
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Runs `f`, keeping what it prints on this thread.
+    pub(crate) fn capture<T>(f: impl FnOnce() -> T) -> (T, Captured) {
+        CAPTURED.with_borrow_mut(|captured| *captured = Some(Captured::default()));
+        let value = f();
+        let captured = CAPTURED.with_borrow_mut(Option::take).unwrap_or_default();
+        (value, captured)
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@ mod hostile_config;
 mod hostile_files;
 mod hostile_input;
 mod journal;
-mod list;
 mod new;
 mod relay;
 mod relay_fail_closed;
@@ -19,14 +18,11 @@ mod relay_fuzz;
 mod relay_install;
 mod replay;
 mod sdk_examples;
-mod side_files;
 mod signals;
 mod terminal;
 mod trust;
-mod trust_files;
 mod trust_native;
 mod validate_conformance;
-mod validate_warnings;
 mod whole_output;
 
 #[path = "../../../tests/support/nested_cargo.rs"]

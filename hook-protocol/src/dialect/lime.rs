@@ -108,6 +108,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     dedup_identical: false,
     tool_aliases: &[("Edit", "apply_patch"), ("Write", "apply_patch")],
     lowercase_tool_names: false,
+    known_tools: TOOLS,
     concurrency: Concurrency::Concurrent,
     async_handlers: true,
     model_hooks_fail_open: false,
@@ -168,6 +169,23 @@ pub(super) static RULES: DialectRules = DialectRules {
     session_id_always: true,
     transcript_and_model_always: true,
 };
+
+/// Codex's built-in tools, as its hook inputs and tool calls name them (`apply_patch` is also
+/// the `Edit` and `Write` of the tool aliases).
+const TOOLS: &[&str] = &[
+    "apply_patch",
+    "shell",
+    "exec_command",
+    "write_stdin",
+    "update_plan",
+    "view_image",
+    "read_file",
+    "list_dir",
+    "grep_files",
+    "web_search",
+    "local_shell",
+    "unified_exec",
+];
 
 const EVENTS: &[Event] = &[
     E::SessionStart,

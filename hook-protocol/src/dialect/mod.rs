@@ -169,6 +169,7 @@ pub struct DialectRules {
     dedup_identical: bool,
     tool_aliases: &'static [(&'static str, &'static str)],
     lowercase_tool_names: bool,
+    known_tools: &'static [&'static str],
 
     // --- Running ---
     concurrency: Concurrency,
@@ -364,6 +365,22 @@ impl DialectRules {
     /// Whether the dialect spells tool names in lowercase (`bash`, `read`).
     pub fn lowercase_tool_names(&self) -> bool {
         self.lowercase_tool_names
+    }
+
+    /// The built-in tools of the agent the dialect is modelled on (Claude Code's for verboo
+    /// and wuu, Codex's for lime), each in its canonical spelling: [`tool_name`](Self::tool_name)
+    /// spells it as the dialect does. Never complete: MCP tools (`mcp__server__tool`) and the
+    /// tools of newer agents are not here, so a matcher that matches none of them is worth a
+    /// look (`hook doctor` warns), not an error.
+    ///
+    /// ```
+    /// use hook_protocol::Dialect;
+    ///
+    /// assert!(Dialect::Verboo.rules().known_tools().contains(&"Bash"));
+    /// assert!(Dialect::Lime.rules().known_tools().contains(&"apply_patch"));
+    /// ```
+    pub fn known_tools(&self) -> &'static [&'static str] {
+        self.known_tools
     }
 
     /// Whether the matching handlers of one event run one after another or all at once.
@@ -714,5 +731,50 @@ fn named_match_target(event: &Event) -> MatchTarget {
         E::SessionEnd => T::EndReason,
         E::PreModelSwitch | E::PostModelSwitch => T::ToModel,
         _ => T::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_dialect_knows_its_agents_tools() {
+        // (dialect, a tool it must know, a tool of the other agent it must not list)
+        let table = [
+            (Dialect::Wuu, "Bash", "apply_patch"),
+            (Dialect::Verboo, "Bash", "apply_patch"),
+            (Dialect::Verboo, "AskUserQuestion", "exec_command"),
+            (Dialect::Lime, "apply_patch", "MultiEdit"),
+            (Dialect::Lime, "unified_exec", "Read"),
+        ];
+        for (dialect, known, other) in table {
+            let tools = dialect.rules().known_tools();
+            assert!(tools.contains(&known), "{dialect} knows {known}");
+            assert!(!tools.contains(&other), "{dialect} does not list {other}");
+        }
+        // wuu and verboo are both modelled on Claude Code's tools (wuu spells them lowercase).
+        assert_eq!(
+            Dialect::Wuu.rules().known_tools(),
+            Dialect::Verboo.rules().known_tools()
+        );
+        assert_eq!(Dialect::Wuu.rules().tool_name("MultiEdit"), "multiedit");
+        // A lime alias names a tool lime knows.
+        for (_, canonical) in Dialect::Lime.rules().tool_aliases() {
+            assert!(Dialect::Lime.rules().known_tools().contains(canonical));
+        }
+        // No tool is listed twice in a dialect, and all three together are 34 tools.
+        let mut all: Vec<&str> = Vec::new();
+        for dialect in Dialect::ALL {
+            let tools = dialect.rules().known_tools();
+            let mut sorted = tools.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), tools.len(), "{dialect} lists a tool twice");
+            all.extend(tools);
+        }
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 34);
     }
 }

@@ -79,6 +79,7 @@ pub(super) static RULES: DialectRules = DialectRules {
     dedup_identical: true,
     tool_aliases: &[],
     lowercase_tool_names: false,
+    known_tools: TOOLS,
     concurrency: Concurrency::Concurrent,
     async_handlers: true,
     model_hooks_fail_open: false,
@@ -128,6 +129,32 @@ pub(super) static RULES: DialectRules = DialectRules {
     session_id_always: true,
     transcript_and_model_always: false,
 };
+
+/// Claude Code's built-in tools, as its hook inputs name them (`tool_name`).
+pub(super) const TOOLS: &[&str] = &[
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "Agent",
+    "TodoWrite",
+    "NotebookEdit",
+    "NotebookRead",
+    "ExitPlanMode",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "SlashCommand",
+    "Skill",
+    "AskUserQuestion",
+];
 
 const EVENTS: &[Event] = &[
     E::SessionStart,

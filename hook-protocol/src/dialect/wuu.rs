@@ -55,6 +55,8 @@ pub(super) static RULES: DialectRules = DialectRules {
     dedup_identical: false,
     tool_aliases: &[],
     lowercase_tool_names: true,
+    // Claude Code's tools, spelt in lowercase (`tool_name`).
+    known_tools: super::verboo::TOOLS,
     concurrency: Concurrency::Serial,
     async_handlers: false,
     model_hooks_fail_open: true,

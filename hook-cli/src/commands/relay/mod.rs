@@ -122,20 +122,22 @@ fn answer_on(
 ) -> Result<Status> {
     let received = answer::receive(options, known)?;
     crate::ui::relay_answer::notes(printer, &received.tolerated);
-    let prepared = answer::prepare(options, &received)?;
+    let location = answer::locate(options, &received)?;
+    let phrasing = crate::ui::trust::refusal_phrasing(&location);
+    let prepared = answer::prepare(options, location, phrasing)?;
     crate::ui::diagnostics::print(printer, prepared.diagnostics());
     let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {
         return Ok(Status::Success);
     };
     let answer = answer::answer(options, &prepared, &received, outcome, runtime);
-    let exit_code = crate::ui::relay_answer::answer(printer, &answer)?;
+    let exit_code = crate::ui::relay_answer::answer(printer, &answer, prepared.trust())?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
-    crate::journal_commands::record(
-        "relay",
-        prepared.home(),
-        received.input(),
-        &answer.outcome,
-        Some(exit_code),
-    );
+    let code = Some(exit_code);
+    let home = prepared.home();
+    if let Some(warning) =
+        crate::ops::journal::record("relay", home, received.input(), &answer.outcome, code)
+    {
+        crate::ui::relay_answer::notes(printer, &[warning]);
+    }
     Ok(crate::ui::relay_answer::status(exit_code))
 }

@@ -67,10 +67,8 @@ use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
 use hook_protocol::{Dialect, Event, EventInput, Outcome, RunStatus, read_agent_event};
 use hook_trust::TrustStatus;
 
-use crate::engine_commands::{Signals, prepare as prepare_hooks};
+use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
 use crate::ops::location::Location;
-
-use super::install::quoted;
 
 /// What `hook relay` was started with.
 #[derive(Debug, Clone)]
@@ -222,16 +220,21 @@ impl Prepared {
     pub(crate) fn home(&self) -> &std::path::Path {
         &self.hooks.discovery().home
     }
+
+    /// The trust the hooks ran under (what a skip warning names).
+    pub(crate) fn trust(&self) -> &hook_trust::TrustView {
+        self.hooks.trust()
+    }
 }
 
-/// Loads the relay's hooks for the event: of `--project`, else the agent's project variable,
-/// else the event's `cwd`.
+/// Where the relay's hooks for the event are: the project of `--project`, else the agent's
+/// project variable, else the event's `cwd`.
 ///
 /// # Errors
 ///
 /// When the event's `cwd` is not a directory (no hook could start there: an error the agent
-/// would let through), or the configuration cannot be loaded.
-pub(crate) fn prepare(options: &AnswerOptions, received: &Received) -> Result<Prepared> {
+/// would let through).
+pub(crate) fn locate(options: &AnswerOptions, received: &Received) -> Result<Location> {
     let input = &received.input;
     let dialect = options.dialect;
     if !std::path::Path::new(input.cwd()).is_dir() {
@@ -250,12 +253,25 @@ pub(crate) fn prepare(options: &AnswerOptions, received: &Received) -> Result<Pr
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from(input.cwd())),
     };
-    let location = Location {
+    Ok(Location {
         dialect,
         project: Some(project),
         home: options.home.clone(),
         relay: true,
-    };
+    })
+}
+
+/// Loads the relay's hooks at `location`, ready to dispatch: refusals worded by `phrasing`
+/// (naming the command that lets a hook run).
+///
+/// # Errors
+///
+/// When the configuration cannot be loaded.
+pub(crate) fn prepare(
+    options: &AnswerOptions,
+    location: Location,
+    phrasing: impl Fn(&hook_trust::Refusal) -> String + Send + Sync + 'static,
+) -> Result<Prepared> {
     let hooks: Hooks = location.hooks()?;
     let handling = if options.async_waiter {
         AsyncHandlers::Only
@@ -263,9 +279,9 @@ pub(crate) fn prepare(options: &AnswerOptions, received: &Received) -> Result<Pr
         AsyncHandlers::Deferred
     };
     let hooks = prepare_hooks(
-        &location,
         hooks,
         EngineOptions::default().with_async_handlers(handling),
+        phrasing,
     );
     Ok(Prepared { location, hooks })
 }
@@ -314,8 +330,6 @@ pub(crate) fn dispatch(
 pub(crate) struct Answer {
     /// What the agent gets, in its format (`ui::relay_answer::agent_reply`).
     pub(crate) outcome: Outcome,
-    /// The hooks skipped, each with the command that lets it run (stderr, before the answer).
-    pub(crate) skip_warnings: Vec<String>,
     /// The event is one this version does not know (stderr, after the reason of a block).
     pub(crate) unknown_event: Option<String>,
 }
@@ -333,7 +347,6 @@ pub(crate) fn answer(
 ) -> Answer {
     let (hooks, location, input) = (&prepared.hooks, &prepared.location, &received.input);
     let dialect = options.dialect;
-    let skip_warnings = crate::trust_commands::skip_warnings(hooks.trust(), &outcome);
     if input.event() == Event::SessionStart {
         // Said at the top of every session, not only on the event a guard would have guarded:
         // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
@@ -387,7 +400,6 @@ pub(crate) fn answer(
     }
     Answer {
         outcome,
-        skip_warnings,
         unknown_event,
     }
 }
@@ -439,12 +451,15 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
 fn location_flags(location: &Location) -> String {
     let mut extra = String::new();
     if let Some(home) = &location.home {
-        extra.push_str(&format!(" --home {}", quoted(&home.display().to_string())));
+        extra.push_str(&format!(
+            " --home {}",
+            crate::shell::quote(&home.display().to_string())
+        ));
     }
     if let Some(project) = &location.project {
         extra.push_str(&format!(
             " --project {}",
-            quoted(&project.display().to_string())
+            crate::shell::quote(&project.display().to_string())
         ));
     }
     if location.relay {

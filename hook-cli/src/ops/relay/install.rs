@@ -90,7 +90,6 @@ use apply::*;
 use codex_records::*;
 use documents::*;
 pub(crate) use entries::Wanted;
-pub(crate) use entries::quoted;
 use entries::*;
 use move_hooks::*;
 pub(crate) use reach::unreached_relay_hooks;

@@ -83,9 +83,14 @@ fn relay_install_trust_codex_then_sync_then_uninstall() {
         "relay_install_trust_codex",
         scene.run(&["relay", "install", "--dialect", "lime", "--trust"], "")
     );
+    // Codex's trust hash covers the command, which names this checkout's `hook` binary.
+    let hashes = regex::Regex::new(r#"trusted_hash = "sha256:[0-9a-f]{64}""#).unwrap();
+    let config = scene.read("home/.codex/config.toml");
     snap!(
         "relay_install_trust_codex_config",
-        scene.read("home/.codex/config.toml")
+        hashes
+            .replace_all(&config, r#"trusted_hash = "[HASH]""#)
+            .into_owned()
     );
     // A second event in the relay file: sync adds its entry.
     scene.write(
@@ -102,9 +107,12 @@ fn relay_install_trust_codex_then_sync_then_uninstall() {
         "relay_uninstall_codex",
         scene.run(&["relay", "uninstall", "--dialect", "lime"], "")
     );
+    let config = scene.read("home/.codex/config.toml");
     snap!(
         "relay_uninstall_codex_config",
-        scene.read("home/.codex/config.toml")
+        hashes
+            .replace_all(&config, r#"trusted_hash = "[HASH]""#)
+            .into_owned()
     );
 }
 

@@ -32,11 +32,16 @@ pub(super) fn relay_command(
     home: Option<&Path>,
 ) -> String {
     let home = home
-        .map(|home| format!(" --home {}", quoted(&home.display().to_string())))
+        .map(|home| {
+            format!(
+                " --home {}",
+                crate::shell::quote(&home.display().to_string())
+            )
+        })
         .unwrap_or_default();
     format!(
         "{} relay --dialect {dialect} --event {}{home} {MARKER}",
-        quoted(&program.display().to_string()),
+        crate::shell::quote(&program.display().to_string()),
         event.as_str()
     )
 }
@@ -168,18 +173,6 @@ pub(crate) fn wanted_entries(
         });
     }
     wanted
-}
-
-/// `text` quoted for the shell the agent runs an entry's command with (and for the commands
-/// the relay's messages suggest). The same quoting as `ui::quote::shell_quote`, by the same
-/// `shlex` that [`is_relay`] reads a command back with: part of the entry's format, not of
-/// what `hook` prints.
-pub(crate) fn quoted(text: &str) -> String {
-    shlex::bytes::Quoter::new()
-        .allow_nul(true)
-        .quote(text.as_bytes())
-        .map(|quoted| String::from_utf8_lossy(&quoted).into_owned())
-        .unwrap_or_else(|_| text.to_owned())
 }
 
 #[cfg(test)]

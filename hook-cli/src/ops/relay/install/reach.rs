@@ -54,11 +54,14 @@ pub(crate) fn unreached_relay_hooks(
         {
             fix.push_str(&format!(
                 " --project {}",
-                quoted(&project.display().to_string())
+                crate::shell::quote(&project.display().to_string())
             ));
         }
         if let Some(home) = home {
-            fix.push_str(&format!(" --home {}", quoted(&home.display().to_string())));
+            fix.push_str(&format!(
+                " --home {}",
+                crate::shell::quote(&home.display().to_string())
+            ));
         }
         lines.push(format!(
             "relay hook {} never runs: {why} in {}'s settings; run `{fix}`",

@@ -1,23 +1,24 @@
 //! `hook run` writes lime side files (context over `additionalContextLimit`) to the private
-//! folder `<home>/hook-context` (0700, files 0600), never to a shared `/tmp` folder.
-#![cfg(unix)]
-// Setup helpers panic on a broken test environment, like the tests themselves.
-#![allow(clippy::unwrap_used)]
+//! folder `<home>/hook-context` (0700, files 0600), never to a shared `/tmp` folder (in-process).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+/// `hook COMMAND --dialect lime --home HOME --project PROJECT ARGS`, in this process.
 fn hook(command: &str, home: &Path, project: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hook"))
-        .arg(command)
-        .args(["--dialect", "lime", "--home"])
-        .arg(home)
-        .arg("--project")
-        .arg(project)
-        .args(args)
-        .output()
-        .unwrap()
+    let (home, project) = (home.to_str().unwrap(), project.to_str().unwrap());
+    let mut all = vec![
+        command,
+        "--dialect",
+        "lime",
+        "--home",
+        home,
+        "--project",
+        project,
+    ];
+    all.extend_from_slice(args);
+    super::output(&all, "")
 }
 
 fn mode(path: &Path) -> u32 {

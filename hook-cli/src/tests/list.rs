@@ -1,9 +1,5 @@
 //! `hook list` with a broken configuration: diagnostics with file:line:col on stderr, the other
-//! files still listed, and `--strict` to make any diagnostic fail.
-// Setup helpers panic on a broken test environment, like the tests themselves.
-#![allow(clippy::unwrap_used)]
-
-use std::process::Command;
+//! files still listed, and `--strict` to make any diagnostic fail (in-process).
 
 #[test]
 fn diagnostics_are_printed_and_strict_makes_them_fail() {
@@ -44,10 +40,7 @@ fn diagnostics_are_printed_and_strict_makes_them_fail() {
             project.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        Command::new(env!("CARGO_BIN_EXE_hook"))
-            .args(&args)
-            .output()
-            .unwrap()
+        super::output(&args, "")
     };
     let out = run(&[]);
     let stderr = String::from_utf8_lossy(&out.stderr);

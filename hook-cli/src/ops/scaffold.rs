@@ -10,36 +10,36 @@
 //! exported symbol as the engine does.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::ui::terminal::outln;
-
-/// Arguments of `hook new`.
-#[derive(Debug, Args)]
-pub(crate) struct NewArgs {
-    /// The crate's name (letters, digits, `-` and `_`), also the hook binary's name.
-    name: String,
-    /// Write the README and tests for this dialect only (default: all three).
-    #[arg(long, value_parser = crate::args::parse_dialect)]
-    dialect: Option<Dialect>,
-    /// Where to create the crate (default: ./NAME). Must not exist or be empty.
-    #[arg(long)]
-    path: Option<PathBuf>,
-    /// The `hook-sdk` folder to depend on (default: the one of the workspace this `hook` was
-    /// built from).
-    #[arg(long)]
-    sdk: Option<PathBuf>,
-    /// A native plugin (a `cdylib` the engine loads in-process) instead of an executable.
-    #[arg(long)]
-    native: bool,
+/// The crate to create.
+#[derive(Debug)]
+pub(crate) struct Scaffold {
+    /// The crate's name, also the hook binary's.
+    pub(crate) name: String,
+    /// The one dialect to write the README and tests for (default: all three).
+    pub(crate) dialect: Option<Dialect>,
+    /// Where (default: ./NAME); must not exist or be empty.
+    pub(crate) path: Option<PathBuf>,
+    /// The `hook-sdk` folder to depend on (default: this workspace's).
+    pub(crate) sdk: Option<PathBuf>,
+    /// A native plugin instead of an executable.
+    pub(crate) native: bool,
 }
 
-/// Creates the crate and prints where.
-pub(crate) fn new(args: NewArgs) -> Result<ExitCode> {
+/// The crate created.
+#[derive(Debug)]
+pub(crate) struct Created {
+    /// Its folder, absolute.
+    pub(crate) dir: PathBuf,
+    /// What cargo builds: the binary's name, or the native library's file name.
+    pub(crate) artifact: String,
+}
+
+/// Creates the crate `scaffold` describes; returns where.
+pub(crate) fn create(args: &Scaffold) -> Result<Created> {
     let name = args.name.as_str();
     let valid = !name.is_empty()
         && name
@@ -99,22 +99,12 @@ pub(crate) fn new(args: NewArgs) -> Result<ExitCode> {
         let path = dir.join(file);
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    if args.native {
-        outln!(
-            "created the native hook crate `{name}` in {}",
-            dir.display()
-        );
-        outln!("  cd {} && cargo test", dir.display());
-        outln!(
-            "then wire target/release/{} as a `native` handler in the relay's file or an embedding agent's config, never in Claude Code's or Codex's own settings (see README.md)",
-            library_file(name)
-        );
+    let artifact = if args.native {
+        library_file(name)
     } else {
-        outln!("created the hook crate `{name}` in {}", dir.display());
-        outln!("  cd {} && cargo test", dir.display());
-        outln!("then wire target/release/{name} into your agent's config (see README.md)");
-    }
-    Ok(ExitCode::SUCCESS)
+        name.to_owned()
+    };
+    Ok(Created { dir, artifact })
 }
 
 /// The file name of the native library cargo builds for the crate `name` on this platform
@@ -376,7 +366,7 @@ Check the hook end to end with the `hook` command:
     );
     // The snippet's command is shell text: the path is quoted, so a folder named `a b` or
     // `$(x)` is one word, never syntax.
-    let command = crate::ui::quote::shell_quote(&binary);
+    let command = crate::shell::quote(&binary);
     text.push_str(&wiring(dialects, "command", "command", &command));
     text
 }

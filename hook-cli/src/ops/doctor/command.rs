@@ -1,0 +1,361 @@
+//! `hook doctor`'s checks of a hook's command line, in the environment the agent gives it:
+//! each simple command's program on the agent's `PATH` (or, as a path, a regular executable
+//! file), the script an interpreter is given, its `#!` line, and `jq`, `python3` and `node`
+//! named by the command or its script.
+
+use std::path::{Path, PathBuf};
+
+use hook_config::Handler;
+
+use super::{Fix, Severity};
+
+/// Programs a hook is known to need when its command or script names them.
+const NEEDED: &[&str] = &["jq", "python3", "node"];
+
+/// Programs that run a script named after them.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "deno", "bun", "ruby",
+    "perl", "php", "pwsh",
+];
+
+/// Shell builtins and keywords: never looked up on `PATH`.
+const BUILTINS: &[&str] = &[
+    "echo", "printf", "exit", "true", "false", "test", "[", "[[", "cd", "read", "export", "set",
+    "unset", "if", "for", "while", "until", "case", "eval", "source", ".", ":", "exec", "return",
+    "shift", "trap", "wait", "umask", "command", "type", "local", "!", "{", "(",
+];
+
+/// How a check reports a finding of the hook being checked: severity, message, fix.
+pub(super) type Add<'a> = dyn FnMut(Severity, String, Option<Fix>) + 'a;
+
+/// What the hook's command is checked against.
+#[derive(Debug)]
+pub(crate) struct Env {
+    /// The folders of the agent's `PATH`.
+    pub(crate) path: Vec<PathBuf>,
+    /// The project, where hooks start.
+    pub(crate) project: PathBuf,
+    /// The variable that names the project in a command line (`CLAUDE_PROJECT_DIR`).
+    pub(crate) project_var: Option<&'static str>,
+}
+
+impl Env {
+    /// `name` on the `PATH`, executable.
+    fn which(&self, name: &str) -> Option<PathBuf> {
+        self.path
+            .iter()
+            .map(|dir| dir.join(name))
+            .find(|candidate| is_executable(candidate))
+    }
+
+    /// `word` with the project variable and `$HOME` expanded; `None` when another variable
+    /// is left in it.
+    fn expand(&self, word: &str) -> Option<String> {
+        let mut text = word.to_owned();
+        if let Some(var) = self.project_var {
+            let project = self.project.display().to_string();
+            text = text
+                .replace(&format!("${{{var}}}"), &project)
+                .replace(&format!("${var}"), &project);
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            let home = home.to_string_lossy().into_owned();
+            text = text.replace("${HOME}", &home).replace("$HOME", &home);
+            if let Some(rest) = text.strip_prefix("~/") {
+                text = format!("{home}/{rest}");
+            }
+        }
+        (!text.contains('$') && !text.contains('`')).then_some(text)
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// How deep `sh -c '...'` is followed into its command string.
+const MAX_NESTING: usize = 3;
+
+/// Every finding of a command handler's command line.
+pub(super) fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
+    let Some(command) = handler.expanded_command() else {
+        return;
+    };
+    check_command_line(&command, env, add);
+}
+
+/// Every finding of `command`: its simple commands, the scripts they run, and the programs
+/// they and those scripts need.
+fn check_command_line(command: &str, env: &Env, add: &mut Add<'_>) {
+    let mut scanned = command.to_owned();
+    // Hooks start in the project; `cd` moves the folder later words are resolved against.
+    let mut cwd = Some(env.project.clone());
+    check_line(command, env, &mut cwd, &mut scanned, add, 0);
+    check_needed(&scanned, "the hook", env, add);
+}
+
+/// Checks every simple command of `command`, read by the shell reader trust uses
+/// (`hook_config::shell`): each one's program, and the script an interpreter is given.
+/// `cwd` is where relative paths are resolved (`None` after a `cd` whose target is unknown);
+/// the scripts read are added to `scanned`.
+fn check_line(
+    command: &str,
+    env: &Env,
+    cwd: &mut Option<PathBuf>,
+    scanned: &mut String,
+    add: &mut Add<'_>,
+    depth: usize,
+) {
+    for words in hook_config::shell::simple_commands(command) {
+        let mut words = words.into_iter().map(|word| word.plain).skip_while(|w| {
+            is_assignment(w) || matches!(w.as_str(), "env" | "exec" | "nohup" | "command" | "time")
+        });
+        let Some(program) = words.next() else {
+            continue;
+        };
+        if program == "cd" {
+            let target = words.find(|w| !w.starts_with('-'));
+            *cwd = match (target.as_deref().and_then(|t| env.expand(t)), cwd.as_ref()) {
+                (Some(target), Some(here)) => Some(join(here, &target)),
+                // `cd` alone goes home; `cd "$OTHER"` goes somewhere unknown.
+                _ => None,
+            };
+            continue;
+        }
+        if BUILTINS.contains(&program.as_str()) {
+            continue;
+        }
+        let Some(program) = env.expand(&program) else {
+            continue;
+        };
+        let mut script: Option<PathBuf> = None;
+        if program.contains('/') {
+            let Some(path) = located(cwd.as_deref(), &program) else {
+                continue;
+            };
+            if !check_file(&path, "program", add) {
+                continue;
+            }
+            if !is_executable(&path) {
+                add(
+                    Severity::Error,
+                    format!(
+                        "{} is not executable: the agent cannot start it",
+                        path.display()
+                    ),
+                    Some(Fix::quoting("`chmod +x ", &path, "`")),
+                );
+            }
+            script = Some(path);
+        } else if env.which(&program).is_none() {
+            add(
+                Severity::Error,
+                format!("`{program}` is not on the agent's PATH: the hook cannot start"),
+                Some(Fix::Say(format!(
+                    "install `{program}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
+                ))),
+            );
+            continue;
+        } else if INTERPRETERS.contains(&program.as_str()) {
+            let rest: Vec<String> = words.collect();
+            // `bash -c 'sh x.sh'`: the string is a command line of its own.
+            if let Some(at) = rest.iter().position(|w| w == "-c") {
+                if depth < MAX_NESTING
+                    && let Some(inner) = rest.get(at + 1)
+                {
+                    let mut inner_cwd = cwd.clone();
+                    check_line(inner, env, &mut inner_cwd, scanned, add, depth + 1);
+                }
+                continue;
+            }
+            // `bash x.sh`, `python3 scripts/check.py`: the first word that is not an option.
+            let named = rest.iter().find(|w| !w.starts_with('-'));
+            if let Some(named) = named.and_then(|w| env.expand(w))
+                && looks_like_a_file(&named)
+                && let Some(path) = located(cwd.as_deref(), &named)
+            {
+                if !check_file(&path, "script", add) {
+                    continue;
+                }
+                script = Some(path);
+            }
+        }
+        if let Some(script) = &script
+            && let Some(text) = read_head(script)
+        {
+            if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
+                && program.contains('/')
+            {
+                check_shebang(line, script, env, add);
+            }
+            scanned.push('\n');
+            scanned.push_str(&text);
+        }
+    }
+}
+
+/// `path` joined to `base` (an absolute `path` stays), `.` and `..` applied as `cd` does.
+fn join(base: &Path, path: &str) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in base.join(path).components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A path word resolved against `cwd`; `None` for a relative word when the folder is unknown.
+fn located(cwd: Option<&Path>, word: &str) -> Option<PathBuf> {
+    if Path::new(word).is_absolute() {
+        return Some(join(Path::new("/"), word));
+    }
+    cwd.map(|cwd| join(cwd, word))
+}
+
+/// Whether the file a command runs (its `what`: program or script) is a regular file; a
+/// missing one, a folder, a FIFO, a device or a link to one (`/dev/stdin`, `/dev/tty`) is a
+/// finding. Only its metadata is read: nothing here can block.
+fn check_file(path: &Path, what: &str, add: &mut Add<'_>) -> bool {
+    let shown = path.display();
+    match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            add(
+                Severity::Error,
+                format!("its {what} {shown} does not exist"),
+                Some(Fix::Say(
+                    "fix the path in the command (relative paths are from the project, where hooks run, or from the folder a `cd` before it went to)"
+                        .into(),
+                )),
+            );
+            false
+        }
+        Err(error) => {
+            add(
+                Severity::Error,
+                format!("its {what} {shown} cannot be read: {error}"),
+                None,
+            );
+            false
+        }
+        Ok(meta) if !meta.is_file() => {
+            let link = std::fs::read_link(path)
+                .map(|target| format!(" (a link to {})", target.display()))
+                .unwrap_or_default();
+            add(
+                Severity::Error,
+                format!(
+                    "its {what} {shown}{link} is {}, not a regular file: the agent would block or fail running it",
+                    hook_config::fs::kind_of(&meta)
+                ),
+                Some(Fix::quoting(
+                    "replace ",
+                    path,
+                    &format!(" with the {what} itself"),
+                )),
+            );
+            false
+        }
+        Ok(_) => true,
+    }
+}
+
+/// `NAME=value` before a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn looks_like_a_file(word: &str) -> bool {
+    word.contains('/') || word.contains('.')
+}
+
+/// The first 256 KiB of a script, as text: a regular file only, opened without blocking
+/// (`hook_config::fs::open_regular`).
+fn read_head(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow).ok()?;
+    let mut bytes = Vec::new();
+    file.take(256 * 1024).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn check_shebang(line: &str, script: &Path, env: &Env, add: &mut Add<'_>) {
+    let mut words = line.split_whitespace();
+    let Some(interpreter) = words.next() else {
+        return;
+    };
+    if interpreter.ends_with("/env") {
+        let name = words.find(|w| !w.starts_with('-'));
+        if let Some(name) = name
+            && env.which(name).is_none()
+        {
+            add(
+                Severity::Error,
+                format!(
+                    "{}'s interpreter `{name}` (#!{line}) is not on the agent's PATH",
+                    script.display()
+                ),
+                Some(Fix::Say(format!(
+                    "install `{name}`, or write its full path in the #! line"
+                ))),
+            );
+        }
+    } else if !is_executable(Path::new(interpreter)) {
+        add(
+            Severity::Error,
+            format!(
+                "{}'s interpreter {interpreter} (#!{line}) does not exist or is not executable",
+                script.display()
+            ),
+            Some(Fix::Say(
+                "fix the #! line (`#!/usr/bin/env NAME` finds it on PATH)".into(),
+            )),
+        );
+    }
+}
+
+/// `jq`, `python3`, `node` named as commands in `text`, and missing from the PATH.
+fn check_needed(text: &str, what: &str, env: &Env, add: &mut Add<'_>) {
+    for name in NEEDED {
+        if names_command(text, name) && env.which(name).is_none() {
+            add(
+                Severity::Error,
+                format!(
+                    "{what} calls `{name}`, which is not on the agent's PATH: it fails there (a guard may then read nothing and allow)"
+                ),
+                Some(Fix::Say(format!(
+                    "install `{name}` where the agent finds it, or call it by its full path"
+                ))),
+            );
+        }
+    }
+}
+
+/// Whether `name` appears in `text` as a word in command position-ish (not inside another
+/// word or a path).
+fn names_command(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        let bounded_before = before.is_none_or(|c| c.is_whitespace() || "|;&($`'\"".contains(c));
+        let bounded_after = after.is_none_or(|c| c.is_whitespace() || ";|&)'\"`".contains(c));
+        bounded_before && bounded_after
+    })
+}
+
+#[cfg(test)]
+#[path = "command/tests.rs"]
+mod tests;

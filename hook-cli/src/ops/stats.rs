@@ -1,0 +1,257 @@
+//! `hook stats`' figures: per hook over a window of the journal, runs, blocks, rewrites,
+//! failures, time-outs, skips, duration percentiles, and the flags that say a hook needs a look.
+//!
+//! A `rewrite` is counted for every `ok` run of a dispatch whose input was rewritten (the
+//! outcome says the input was rewritten, not by which hook); `never matched` is a configured
+//! hook (the agent's or the relay's) with no run in the window.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use hook_exec::journal::Record;
+use hook_protocol::{Dialect, Event, RunStatus};
+
+use crate::ops::journal::{
+    ReadProblems, before, journal_of, read_each, skip_name, status_name, tail,
+};
+use crate::ops::location::Location;
+
+/// What `hook stats` counts, and when it flags a hook.
+#[derive(Debug, Clone)]
+pub(crate) struct StatsOptions {
+    /// Only dispatches from this time on (milliseconds since the epoch); `None`: all.
+    pub(crate) since_ms: Option<u64>,
+    /// A hook whose p95 duration is over this many milliseconds is flagged slow.
+    pub(crate) slow_ms: u64,
+    /// The fewest runs before "always fails" or "always exit 0 with no output" is said.
+    pub(crate) min_runs: usize,
+}
+
+/// One hook's figures over the window.
+#[derive(Debug, Default, serde::Serialize)]
+pub(crate) struct HookStats {
+    pub(crate) key: String,
+    pub(crate) events: Vec<String>,
+    pub(crate) configured: bool,
+    pub(crate) matched: usize,
+    pub(crate) runs: usize,
+    pub(crate) ok: usize,
+    pub(crate) blocks: usize,
+    pub(crate) rewrites: usize,
+    pub(crate) failures: usize,
+    pub(crate) timeouts: usize,
+    pub(crate) quiet: usize,
+    pub(crate) skips: BTreeMap<String, usize>,
+    pub(crate) p50_ms: Option<u64>,
+    pub(crate) p95_ms: Option<u64>,
+    pub(crate) max_ms: Option<u64>,
+    pub(crate) last_match: Option<String>,
+    pub(crate) last_failure: Option<LastFailure>,
+    pub(crate) flags: Vec<String>,
+    #[serde(skip)]
+    durations: Vec<u64>,
+    #[serde(skip)]
+    can_block: bool,
+}
+
+/// A hook's latest failed or timed-out run.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct LastFailure {
+    pub(crate) time: String,
+    pub(crate) status: String,
+    pub(crate) exit_code: Option<i32>,
+    pub(crate) error: Option<String>,
+    pub(crate) stderr_tail: Option<String>,
+}
+
+/// What `hook stats` found.
+#[derive(Debug)]
+pub(crate) struct StatsReport {
+    /// Per hook, by key.
+    pub(crate) hooks: Vec<HookStats>,
+    /// Why the configured hooks could not all be listed (then hooks that never matched are
+    /// missing).
+    pub(crate) config_problems: Vec<String>,
+    /// What could not be read in the journal.
+    pub(crate) problems: ReadProblems,
+    /// Where the journal is.
+    pub(crate) journal_dir: PathBuf,
+}
+
+/// `hook stats`: per hook over the window, with the flags that say a hook needs a look.
+pub(crate) fn stats(location: &Location, options: &StatsOptions) -> Result<StatsReport> {
+    let journal = journal_of(location)?;
+    let mut tally = Tally::new(location.dialect, options.since_ms);
+    // The configured hooks, the agent's own and the relay's, so that one that never matched
+    // is said.
+    let (configured, config_problems) = configured_hooks(location);
+    for (key, event) in &configured {
+        tally.configured(key, event);
+    }
+    let problems = read_each(&mut journal.read(), |record| tally.record(&record));
+    Ok(StatsReport {
+        hooks: tally.finish(options),
+        config_problems,
+        problems,
+        journal_dir: journal.dir().to_path_buf(),
+    })
+}
+
+/// The figures being counted, by hook key.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    dialect: Dialect,
+    since_ms: Option<u64>,
+    by_key: BTreeMap<String, HookStats>,
+}
+
+impl Tally {
+    /// An empty tally of `dialect`'s records from `since_ms` on.
+    pub(crate) fn new(dialect: Dialect, since_ms: Option<u64>) -> Tally {
+        Tally {
+            dialect,
+            since_ms,
+            by_key: BTreeMap::new(),
+        }
+    }
+
+    /// A configured hook: listed even when it never matched.
+    pub(crate) fn configured(&mut self, key: &str, event: &str) {
+        let stats = self.by_key.entry(key.to_owned()).or_default();
+        stats.key = key.to_owned();
+        stats.configured = true;
+        if !stats.events.iter().any(|e| e == event) {
+            stats.events.push(event.to_owned());
+        }
+        stats.can_block |= Event::from_name(event)
+            .block_effect(self.dialect)
+            .can_block();
+    }
+
+    /// One dispatch of the journal (another dialect's, or one before the window, is left out).
+    pub(crate) fn record(&mut self, record: &Record) {
+        if record.dialect != self.dialect {
+            return;
+        }
+        if self.since_ms.is_some_and(|since| before(record, since)) {
+            return;
+        }
+        for run in &record.runs {
+            let stats = self.by_key.entry(run.key.clone()).or_default();
+            stats.key.clone_from(&run.key);
+            let event = record.event.to_string();
+            if !stats.events.contains(&event) {
+                stats.events.push(event);
+            }
+            stats.can_block |= record.event.block_effect(self.dialect).can_block();
+            stats.matched += 1;
+            stats.last_match = Some(record.time.clone());
+            match run.status {
+                RunStatus::Skipped => {
+                    *stats.skips.entry(skip_name(run)).or_default() += 1;
+                    continue;
+                }
+                RunStatus::Async => {}
+                RunStatus::Ok => stats.ok += 1,
+                // A stop (`continue: false`) is the hook deciding, as a block is.
+                RunStatus::Blocked | RunStatus::Stopped => stats.blocks += 1,
+                RunStatus::Failed => stats.failures += 1,
+                RunStatus::TimedOut => stats.timeouts += 1,
+                _ => {}
+            }
+            stats.runs += 1;
+            if run.quiet {
+                stats.quiet += 1;
+            }
+            if record.rewritten && run.status == RunStatus::Ok {
+                stats.rewrites += 1;
+            }
+            if let Some(ms) = run.duration_ms {
+                stats.durations.push(ms);
+            }
+            if matches!(run.status, RunStatus::Failed | RunStatus::TimedOut) {
+                stats.last_failure = Some(LastFailure {
+                    time: record.time.clone(),
+                    status: status_name(run.status),
+                    exit_code: run.exit_code,
+                    error: run.error.clone(),
+                    stderr_tail: run.stderr.as_deref().map(|s| tail(s, 3).join("\n")),
+                });
+            }
+        }
+    }
+
+    /// Every hook's figures, by key, with percentiles and flags.
+    pub(crate) fn finish(self, options: &StatsOptions) -> Vec<HookStats> {
+        let mut all: Vec<HookStats> = self.by_key.into_values().collect();
+        for stats in &mut all {
+            stats.durations.sort_unstable();
+            stats.p50_ms = percentile(&stats.durations, 50);
+            stats.p95_ms = percentile(&stats.durations, 95);
+            stats.max_ms = stats.durations.last().copied();
+            let ran = stats.runs;
+            if stats.configured && stats.matched == 0 {
+                stats.flags.push("never matched".into());
+            }
+            if ran >= options.min_runs && stats.failures + stats.timeouts == ran {
+                stats.flags.push("always fails".into());
+            }
+            if ran >= options.min_runs && stats.can_block && stats.quiet == ran {
+                stats.flags.push(
+                    "always exit 0 with no output on a blocking event (a guard that may have stopped guarding)"
+                        .into(),
+                );
+            }
+            if stats.p95_ms.is_some_and(|p95| p95 > options.slow_ms) {
+                stats
+                    .flags
+                    .push(format!("slow (p95 over {} ms)", options.slow_ms));
+            }
+        }
+        all
+    }
+}
+
+/// The `p`th percentile (nearest rank) of `sorted`.
+pub(crate) fn percentile(sorted: &[u64], p: usize) -> Option<u64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (sorted.len() * p).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied()
+}
+
+/// Key and event of every configured hook: the agent's own and, where the dialect has a
+/// relay, the relay's; and why some could not be listed. Diagnostics are not repeated here
+/// (`hook list` and `hook doctor` say them).
+fn configured_hooks(location: &Location) -> (Vec<(String, String)>, Vec<String>) {
+    let mut keys = Vec::new();
+    let mut problems = Vec::new();
+    for location in crate::ops::expectations::with_relay(location) {
+        let options = match location.load_options() {
+            Ok(options) => options,
+            Err(error) => {
+                problems.push(format!("{error:#}"));
+                return (keys, problems);
+            }
+        };
+        match hook_config::load(&options) {
+            Ok(loaded) => keys.extend(
+                loaded
+                    .registry
+                    .handlers()
+                    .iter()
+                    .map(|h| (h.key.clone(), h.event.to_string())),
+            ),
+            Err(error) => problems.push(format!("{error:#}")),
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    (keys, problems)
+}
+
+#[cfg(test)]
+#[path = "stats/tests.rs"]
+mod tests;

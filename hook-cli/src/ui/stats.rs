@@ -1,0 +1,140 @@
+//! What `hook stats` prints: a table of every hook's figures, then each hook that needs a look
+//! with its flags and last failure (`--json`: the figures as an array).
+
+use anyhow::Result;
+
+use super::colour::{BOLD, DIM, RED, YELLOW};
+use super::terminal::one_line;
+use super::{Printer, say, say_err};
+use crate::ops::stats::{HookStats, StatsReport};
+
+/// The report: warnings on stderr, then the figures.
+pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Result<()> {
+    for problem in &report.config_problems {
+        say_err!(
+            printer,
+            "warning: {problem}; hooks that never matched are not listed"
+        );
+    }
+    super::log::read_problems(printer, &report.problems);
+    let all = &report.hooks;
+    if json {
+        printer.exact_line(&serde_json::to_string_pretty(all)?);
+        return Ok(());
+    }
+    if all.is_empty() {
+        say!(
+            printer,
+            "no hooks configured and nothing in {}",
+            report.journal_dir.display()
+        );
+        return Ok(());
+    }
+    table(printer, all);
+    for stats in all {
+        if stats.flags.is_empty() && stats.last_failure.is_none() {
+            continue;
+        }
+        printer.exact_line(&printer.paint(BOLD, &stats.key));
+        for flag in &stats.flags {
+            printer.exact_line(&format!(
+                "  {} {}",
+                printer.paint(YELLOW, "!"),
+                one_line(flag)
+            ));
+        }
+        if let Some(failure) = &stats.last_failure {
+            let mut line = format!(
+                "  last failure {} {}",
+                one_line(&failure.time),
+                failure.status
+            );
+            if let Some(code) = failure.exit_code {
+                line.push_str(&format!(" (exit {code})"));
+            }
+            if let Some(error) = &failure.error {
+                line.push_str(&format!(": {error}"));
+            }
+            say!(printer, "{line}");
+            for stderr in failure.stderr_tail.iter().flat_map(|s| s.lines()) {
+                printer.exact_line(&format!(
+                    "    {} {}",
+                    printer.paint(DIM, "stderr:"),
+                    printer.paint(RED, stderr)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn table(printer: &Printer, all: &[HookStats]) {
+    use comfy_table::{Table, presets};
+    let mut table = Table::new();
+    table.load_preset(presets::UTF8_BORDERS_ONLY).set_header([
+        "hook",
+        "runs",
+        "block",
+        "rewrite",
+        "fail",
+        "t/o",
+        "skip",
+        "p50",
+        "p95",
+        "max",
+        "last match",
+    ]);
+    super::table::fit(&mut table);
+    let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
+    for stats in all {
+        let skips: usize = stats.skips.values().sum();
+        let skip_text = if skips == 0 {
+            "0".to_owned()
+        } else {
+            let reasons: Vec<String> = stats
+                .skips
+                .iter()
+                .map(|(reason, n)| format!("{n} {reason}"))
+                .collect();
+            reasons.join(", ")
+        };
+        table.add_row([
+            one_line(&stats.key).into_owned(),
+            stats.runs.to_string(),
+            stats.blocks.to_string(),
+            stats.rewrites.to_string(),
+            stats.failures.to_string(),
+            stats.timeouts.to_string(),
+            skip_text,
+            ms(stats.p50_ms),
+            ms(stats.p95_ms),
+            ms(stats.max_ms),
+            stats
+                .last_match
+                .as_deref()
+                .map(short_time)
+                .unwrap_or_else(|| "never".into()),
+        ]);
+    }
+    printer.exact(&format!("{table}\n"));
+}
+
+/// `2026-12-03T19:55:06.906Z` as `12-03 19:55`; a time that does not read as one is shown
+/// escaped (a line's `time` is whatever the file holds).
+fn short_time(time: &str) -> String {
+    match time.parse::<jiff::Timestamp>() {
+        Ok(at) => at.strftime("%m-%d %H:%M").to_string(),
+        Err(_) => one_line(time).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_time;
+
+    #[test]
+    fn a_time_is_short_or_escaped() {
+        assert_eq!(short_time("2026-12-03T19:55:06.906Z"), "12-03 19:55");
+        assert_eq!(short_time("\x1b[2Jx"), "\\x1b[2Jx");
+    }
+}
