@@ -120,7 +120,7 @@ fn answer_on(
     known: &RefCell<Option<Event>>,
     runtime: &mut answer::Runtime,
 ) -> Result<Status> {
-    let received = answer::receive(options, known)?;
+    let received = answer::receive(options, answer::read_event_bytes()?, known)?;
     crate::ui::relay_answer::notes(printer, &received.tolerated);
     let location = answer::locate(options, &received)?;
     let phrasing = crate::ui::trust::refusal_phrasing(&location);

@@ -152,15 +152,17 @@ impl Received {
     }
 }
 
-/// Reads the event on stdin; `known` learns the event as soon as it is known (so that a
-/// failure after is answered in the event's own form).
+/// Reads the event the agent sent (`bytes`, [`read_event_bytes`]); `known` learns the event as
+/// soon as it is known (so that a failure after is answered in the event's own form).
 ///
 /// # Errors
 ///
-/// When stdin cannot be read, is empty or too large, or is not an event the relay can
-/// evaluate (see [`read_agent_event`]).
-pub(crate) fn receive(options: &AnswerOptions, known: &RefCell<Option<Event>>) -> Result<Received> {
-    let bytes = read_event_bytes()?;
+/// When `bytes` are not an event the relay can evaluate (see [`read_agent_event`]).
+pub(crate) fn receive(
+    options: &AnswerOptions,
+    bytes: Vec<u8>,
+    known: &RefCell<Option<Event>>,
+) -> Result<Received> {
     let dialect = options.dialect;
     let agent_event = match read_agent_event(dialect, &bytes, options.event.as_ref()) {
         Ok(event) => event,
@@ -196,7 +198,11 @@ pub(crate) fn receive(options: &AnswerOptions, known: &RefCell<Option<Event>>) -
 }
 
 /// The agent's stdin, whole and bounded.
-fn read_event_bytes() -> Result<Vec<u8>> {
+///
+/// # Errors
+///
+/// When stdin cannot be read, is over 64 MiB or is empty.
+pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
     let bytes = crate::ops::input::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");

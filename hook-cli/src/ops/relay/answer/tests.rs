@@ -69,3 +69,59 @@ fn a_newer_agents_event_is_said_with_this_version() {
     );
     assert!(note.contains(env!("CARGO_PKG_VERSION")), "{note}");
 }
+
+fn options(dialect: Dialect, event: Option<Event>) -> AnswerOptions {
+    AnswerOptions {
+        dialect,
+        event,
+        project: None,
+        home: None,
+        async_waiter: false,
+    }
+}
+
+/// What the relay knows of the event when it cannot read it decides how it fails closed: the
+/// entry's `--event`, else the event the input names when that one can block, else the name
+/// read from JSON it cannot evaluate.
+#[test]
+fn an_unreadable_event_is_answered_as_the_event_that_can_block() {
+    let cwd = std::env::temp_dir().display().to_string();
+    let stop = serde_json::json!({"hook_event_name": "Stop", "session_id": "s", "cwd": cwd,
+        "transcript_path": "/t", "stop_hook_active": false})
+    .to_string();
+    // (--event, stdin, what is known after, read)
+    let table: Vec<(Option<Event>, String, Option<Event>, bool)> = vec![
+        (None, "garbage".into(), None, false),
+        (
+            Some(Event::PreToolUse),
+            "garbage".into(),
+            Some(Event::PreToolUse),
+            false,
+        ),
+        (
+            None,
+            r#"{"hook_event_name": "PreToolUse"}"#.into(),
+            Some(Event::PreToolUse),
+            false,
+        ),
+        // An entry installed for one event, an input naming another that can block: the
+        // stricter one answers.
+        (
+            Some(Event::SessionStart),
+            stop.clone(),
+            Some(Event::Stop),
+            false,
+        ),
+        (None, stop.clone(), Some(Event::Stop), true),
+    ];
+    for (expected, stdin, known_after, read) in table {
+        let known = RefCell::new(expected.clone());
+        let received = receive(
+            &options(Dialect::Verboo, expected.clone()),
+            stdin.clone().into_bytes(),
+            &known,
+        );
+        assert_eq!(received.is_ok(), read, "{expected:?} {stdin}");
+        assert_eq!(known.into_inner(), known_after, "{expected:?} {stdin}");
+    }
+}
