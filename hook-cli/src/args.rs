@@ -90,3 +90,40 @@ impl KeysArgs {
         })
     }
 }
+
+// Taken by `hook relay install`, `sync` and `uninstall`.
+/// Which agent, and which of its settings files.
+#[derive(Debug, Args)]
+#[group(id = "Scope")]
+pub(crate) struct RelayScopeArgs {
+    /// The agent: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = parse_dialect)]
+    pub(crate) dialect: Dialect,
+    /// The user's settings (the default).
+    #[arg(long, conflicts_with = "project")]
+    pub(crate) user: bool,
+    /// This project's settings (`DIR/.claude/settings.json`, `DIR/.codex/config.toml`); the
+    /// entries then also serve the project's relay hooks.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// The agent's settings file to edit, instead of the one the scope names.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) agent_config: Option<PathBuf>,
+    /// The dialect's home (trust store; with it the relay's user folder is `DIR/hook-relay/`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) home: Option<PathBuf>,
+}
+
+impl RelayScopeArgs {
+    /// The scope these flags name (`--user` is the default; the flag exists to say so on a
+    /// command line).
+    pub(crate) fn scope(&self) -> crate::ops::relay::install::ScopeOptions {
+        crate::ops::relay::install::ScopeOptions {
+            dialect: self.dialect,
+            project: self.project.clone(),
+            agent_config: self.agent_config.clone(),
+            home: self.home.clone(),
+            program: None,
+        }
+    }
+}

@@ -56,7 +56,7 @@
 //!   progress to the agent (neither agent has a way to show it); what its async hooks print
 //!   reaches no one (they run in a process of their own after the answer). Its install edits
 //!   only the relay's own entries in the agent's settings, every other byte kept; Codex's own
-//!   trust records of those entries are written only with `--trust` (see `relay_install`).
+//!   trust records of those entries are written only with `--trust` (see `ops::relay::install`).
 //! - Prompt and agent hooks use the OpenAI-compatible endpoint in `HOOK_MODEL_URL` (with
 //!   `HOOK_MODEL_API_KEY`, `HOOK_MODEL`); there is no built-in MCP client, so `mcp_tool` hooks
 //!   are skipped as `no_client` here.
@@ -71,8 +71,6 @@ mod args;
 mod commands;
 mod engine_commands;
 mod ops;
-mod relay_command;
-mod relay_install;
 mod replay;
 mod shell;
 mod trust_commands;
@@ -159,7 +157,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
-    Relay(relay_command::RelayArgs),
+    Relay(commands::relay::RelayArgs),
     /// Show the journal: what the hooks did, newest first, one line a dispatch.
     #[command(
         after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` and `hook relay` record every dispatch in <home>/hook-journal/ (HOOK_JOURNAL=off turns it off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
@@ -194,20 +192,18 @@ enum Command {
 /// read as a block where the event can block), with only the relay's arguments built.
 fn relay_main() -> ExitCode {
     use clap::{Args as _, FromArgMatches as _};
-    let command = relay_command::RelayArgs::augment_args(
+    let command = commands::relay::RelayArgs::augment_args(
         clap::Command::new("hook relay")
             .bin_name("hook relay")
             .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
     );
     let matches = command.get_matches_from(std::env::args_os().skip(1));
-    let args = match relay_command::RelayArgs::from_arg_matches(&matches) {
+    let args = match commands::relay::RelayArgs::from_arg_matches(&matches) {
         Ok(args) => args,
         Err(error) => error.exit(),
     };
-    ui::exit::finish(
-        &Printer::new(Verbosity::Normal),
-        relay_command::relay(args).map(Status::Legacy),
-    )
+    let printer = Printer::new(Verbosity::Normal);
+    ui::exit::finish(&printer, commands::relay::exec(args, &printer))
 }
 
 fn main() -> ExitCode {
@@ -243,7 +239,7 @@ fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
         Command::Enable(args) => commands::enable::exec(args, &printer),
         Command::Disable(args) => commands::disable::exec(args, &printer),
         Command::Test(args) => commands::test::exec(args, &printer),
-        Command::Relay(args) => relay_command::relay(args).map(Status::Legacy),
+        Command::Relay(args) => commands::relay::exec(args, &printer),
         Command::Log(args) => commands::log::exec(args, &printer),
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),

@@ -125,9 +125,9 @@
 //! disappeared, or cannot be read (not a regular file, over [`SCRIPT_SIZE_CAP`]) makes the hook
 //! `modified` ([`FileChange`]), and the refusal names it (`guard.sh changed`).
 //!
-//! Why beside the hash and not in it: the trust hash stays the seed's (Codex's own recipe is
-//! used only by `hook relay install --trust`, for the relay entries it records in Codex's
-//! config), so records keep their meaning, and a review can tell "the hook
+//! Why beside the hash and not in it: the trust hash stays the seed's (Codex's own recipe,
+//! [`codex_trust_hash`], is used only by `hook relay install --trust`, for the relay entries it
+//! records in Codex's config), so records keep their meaning, and a review can tell "the hook
 //! changed" from "a file it runs changed". One mechanism for scripts and libraries: native
 //! libraries used to be hashed into the identity (`librarySha256`); their records are now
 //! "files not yet recorded" until trusted again.
@@ -251,6 +251,7 @@
 //! - Outside Linux the engine hashes a native library, then loads it by path: a file swapped
 //!   in between is loaded unverified (Linux loads the sealed copy it hashed).
 
+mod codex_hash;
 mod copies;
 mod digest_cache;
 mod files;
@@ -261,6 +262,7 @@ mod keys;
 mod policy;
 mod store;
 
+pub use codex_hash::{CodexHook, codex_trust_hash, codex_trust_key};
 pub use copies::{COPIES_DIR, COPIES_SIZE_CAP, CopyError, TrustedCopies};
 pub use files::{
     FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, SCRIPT_SIZE_CAP,

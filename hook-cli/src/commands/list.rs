@@ -39,9 +39,7 @@ pub(crate) fn exec(args: ListArgs, printer: &Printer) -> Result<Status> {
     if args.location.relay {
         let project = loaded.discovery.project.as_deref();
         let home = args.location.home.as_deref();
-        for line in
-            crate::relay_install::unreached_relay_hooks(args.location.dialect, project, home)
-        {
+        for line in crate::ops::relay::unreached_relay_hooks(args.location.dialect, project, home) {
             say_err!(printer, "warning: {line}");
         }
     }

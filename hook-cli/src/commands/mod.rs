@@ -10,6 +10,7 @@ pub(crate) mod enable;
 pub(crate) mod list;
 pub(crate) mod log;
 pub(crate) mod new;
+pub(crate) mod relay;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod stats;

@@ -10,6 +10,7 @@ pub(crate) mod input;
 pub(crate) mod journal;
 pub(crate) mod location;
 pub(crate) mod matrix;
+pub(crate) mod relay;
 pub(crate) mod review;
 pub(crate) mod scaffold;
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub(crate) mod list;
 pub(crate) mod log;
 mod printer;
 pub(crate) mod quote;
+pub(crate) mod relay;
+pub(crate) mod relay_answer;
 pub(crate) mod review;
 pub(crate) mod run;
 pub(crate) mod stats;

@@ -54,13 +54,13 @@ pub(crate) fn unreached_relay_hooks(
         {
             fix.push_str(&format!(
                 " --project {}",
-                shell_quote(&project.display().to_string())
+                crate::shell::quote(&project.display().to_string())
             ));
         }
         if let Some(home) = home {
             fix.push_str(&format!(
                 " --home {}",
-                shell_quote(&home.display().to_string())
+                crate::shell::quote(&home.display().to_string())
             ));
         }
         lines.push(format!(

@@ -9,6 +9,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use hook_config::fs::{FileLock, FileReadError, FsError, Links, LockPolicy};
 
+use super::ThroughLink;
+
 /// The most a settings file may hold (as every configuration file the engine reads).
 pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -68,12 +70,16 @@ fn resolve(path: &Path) -> Result<PathBuf> {
 }
 
 /// Where a write of `path` lands ([`resolve`]), refused when `inside` is given and it is not
-/// inside that folder (a project's settings are never written outside the project), and said
-/// when a symbolic link leads there.
+/// inside that folder (a project's settings are never written outside the project); `link`
+/// says so when a symbolic link leads there.
 ///
 /// # Errors
 /// When the path leaves `inside`, or a link on it cannot be followed.
-pub(crate) fn write_target(path: &Path, inside: Option<&Path>) -> Result<PathBuf> {
+pub(crate) fn write_target(
+    path: &Path,
+    inside: Option<&Path>,
+    link: &mut Option<ThroughLink>,
+) -> Result<PathBuf> {
     let real = resolve(path)?;
     if let Some(root) = inside
         && !real.starts_with(root)
@@ -91,11 +97,10 @@ pub(crate) fn write_target(path: &Path, inside: Option<&Path>) -> Result<PathBuf
         std::env::current_dir().unwrap_or_default().join(path)
     };
     if real != written {
-        crate::ui::terminal::outln!(
-            "note: {} is reached through a symbolic link: writing {}",
-            path.display(),
-            real.display()
-        );
+        *link = Some(ThroughLink {
+            path: path.to_path_buf(),
+            real: real.clone(),
+        });
     }
     Ok(real)
 }
@@ -108,15 +113,19 @@ fn lock_path(path: &Path) -> PathBuf {
 }
 
 /// Locks `path` (waiting at most 10 s for another writer) and reads it; the file edited is the
-/// one the kernel opens ([`write_target`]: every link followed, said when one is; with
-/// `inside`, refused outside that folder).
+/// one the kernel opens ([`write_target`]: every link followed, said in `link` when one is;
+/// with `inside`, refused outside that folder).
 ///
 /// # Errors
 ///
 /// When the file resolves outside `inside`, is not a regular file (a FIFO or a device is never waited on), is larger
 /// than [`MAX_BYTES`], is not UTF-8, or cannot be read or locked; the error names the file.
-pub(crate) fn lock_and_read(path: &Path, inside: Option<&Path>) -> Result<Locked> {
-    let path = write_target(path, inside)?;
+pub(crate) fn lock_and_read(
+    path: &Path,
+    inside: Option<&Path>,
+    link: &mut Option<ThroughLink>,
+) -> Result<Locked> {
+    let path = write_target(path, inside, link)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

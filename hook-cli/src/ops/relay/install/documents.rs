@@ -36,13 +36,17 @@ pub(super) trait Doc {
 
 /// What a sync did.
 #[derive(Debug, Default)]
-pub(super) struct Changes {
-    pub(super) added: Vec<String>,
-    pub(super) removed: usize,
-    pub(super) kept: usize,
+pub(crate) struct Changes {
+    /// The events whose entry was added.
+    pub(crate) added: Vec<String>,
+    /// How many entries were taken out.
+    pub(crate) removed: usize,
+    /// How many were already as wanted.
+    pub(crate) kept: usize,
 }
 
-/// Makes the relay entries of `doc` exactly `wanted`, touching nothing else; with
+/// Makes the relay entries of `doc` exactly `wanted` (each running `program`, with `home`),
+/// touching nothing else; with
 /// `keep_others`, entries on events `wanted` does not name stay (a relay file that could not be
 /// read may have hooks there).
 pub(super) fn sync_doc(
@@ -50,13 +54,14 @@ pub(super) fn sync_doc(
     dialect: Dialect,
     wanted: &[Wanted],
     keep_others: bool,
+    program: &Path,
     home: Option<&Path>,
 ) -> Result<Changes> {
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted
         .iter()
-        .map(|w| relay_command(dialect, &w.event, home))
-        .collect::<Result<_>>()?;
+        .map(|w| relay_command(program, dialect, &w.event, home))
+        .collect();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();

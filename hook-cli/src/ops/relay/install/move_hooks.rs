@@ -4,10 +4,10 @@
 use super::*;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
-pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
-    let locked = agent_file::lock_and_read(&scope.file, scope.inside())?;
+pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Result<()> {
+    let locked = agent_file::lock_and_read(&scope.file, scope.inside(), &mut report.agent_link)?;
     let Some(text) = locked.text.clone() else {
-        outln!("{}: no such file; nothing to move", scope.file.display());
+        report.no_file = true;
         return Ok(());
     };
     let options = scope.options();
@@ -24,12 +24,14 @@ pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
         .find(|f| f.layer == layer && !f.hooks_only)
         .map(|f| f.path.clone())
         .context("no relay file for this scope")?;
-    let (remaining, moved) = match scope.agent.config_format {
-        ConfigFormat::Json => move_json(&text, &locked.path, scope.dialect)?,
-        ConfigFormat::Toml => move_toml(&text, &locked.path, scope)?,
+    let moving = match scope.agent.config_format {
+        ConfigFormat::Json => move_json(&text, &locked.path, scope.dialect),
+        ConfigFormat::Toml => move_toml(&text, &locked.path, scope),
     };
+    let (remaining, moved) = moving?;
+    report.relative_libraries = moved.relative_libraries.clone();
     if moved.hooks.is_empty() {
-        outln!("{}: no hooks of its own to move", scope.file.display());
+        report.nothing_to_move = true;
         return Ok(());
     }
     append_to_relay_file(
@@ -37,17 +39,13 @@ pub(super) fn move_hooks(scope: &Resolved) -> Result<()> {
         scope.agent.config_format,
         &moved,
         scope.project.as_deref(),
+        &mut report.relay_link,
     )?;
-    scope.backup(&locked)?;
+    report.backup = scope.backup(&locked)?;
     locked.write(&remaining)?;
     drop(locked);
-    outln!(
-        "moved {} hooks of {} to {}",
-        moved.hooks.len(),
-        scope.file.display(),
-        relay_file.display()
-    );
-    trust_moved(scope, &relay_file, &moved)
+    report.moved_to = Some((moved.hooks.len(), relay_file.clone()));
+    trust_moved(scope, &relay_file, &moved, report)
 }
 
 /// One moved hook, and whether the agent was running it.
@@ -66,6 +64,8 @@ pub(super) struct Moved {
     pub(super) json: Vec<(String, String)>,
     pub(super) toml: Vec<(String, toml_edit::Table)>,
     pub(super) hooks: Vec<MovedHook>,
+    /// `native` handlers with a relative `library`: `(event, library)` ([`relative_library`]).
+    pub(super) relative_libraries: Vec<(String, String)>,
 }
 
 pub(super) fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(String, Moved)> {
@@ -109,7 +109,9 @@ pub(super) fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(St
         let matcher = group.get("matcher").and_then(|m| m.as_str(&doc.text));
         for handler in &handlers {
             let library = handler.get("library").and_then(|l| l.as_str(&doc.text));
-            warn_relative_library(&event, library.as_deref());
+            moved
+                .relative_libraries
+                .extend(relative_library(&event, library.as_deref()));
             moved.hooks.push(MovedHook {
                 event: event.clone(),
                 matcher: matcher.clone(),
@@ -162,28 +164,33 @@ pub(super) fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(St
             let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
             for (h, handler) in handlers.iter().enumerate() {
                 let library = handler.get("library").and_then(toml_edit::Item::as_str);
-                warn_relative_library(&event, library);
+                moved
+                    .relative_libraries
+                    .extend(relative_library(&event, library));
                 let command = handler.get("command").and_then(toml_edit::Item::as_str);
                 let ran = command.is_some_and(|command| {
-                    let hook = codex_trust::CodexHook {
-                        event: &event_name,
-                        matcher,
-                        command,
-                        timeout: handler.get("timeout").and_then(toml_edit::Item::as_integer),
-                        is_async: handler
-                            .get("async")
-                            .and_then(toml_edit::Item::as_bool)
-                            .unwrap_or(false),
-                        status_message: handler
-                            .get("statusMessage")
-                            .and_then(toml_edit::Item::as_str),
-                        additional_context_limit: handler
-                            .get("additionalContextLimit")
-                            .and_then(toml_edit::Item::as_integer),
-                    };
-                    let key = codex_trust::key(&key_source, &event_name, g, h);
+                    let hook = hook_trust::CodexHook::new(&event_name, command)
+                        .with_matcher(matcher)
+                        .with_timeout(handler.get("timeout").and_then(toml_edit::Item::as_integer))
+                        .with_async(
+                            handler
+                                .get("async")
+                                .and_then(toml_edit::Item::as_bool)
+                                .unwrap_or(false),
+                        )
+                        .with_status_message(
+                            handler
+                                .get("statusMessage")
+                                .and_then(toml_edit::Item::as_str),
+                        )
+                        .with_additional_context_limit(
+                            handler
+                                .get("additionalContextLimit")
+                                .and_then(toml_edit::Item::as_integer),
+                        );
+                    let key = hook_trust::codex_trust_key(&key_source, &event_name, g, h);
                     records.get(&key).and_then(|r| r.trusted_hash.as_deref())
-                        == Some(codex_trust::hash(scope.dialect, &hook).as_str())
+                        == Some(hook_trust::codex_trust_hash(scope.dialect, &hook).as_str())
                 });
                 moved.hooks.push(MovedHook {
                     event: event.clone(),
@@ -230,13 +237,12 @@ pub(super) fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(St
     Ok((doc.text(), moved))
 }
 
-/// A moved `native` handler's relative `library` resolves against its new file's folder.
-pub(super) fn warn_relative_library(event: &str, library: Option<&str>) {
-    if let Some(library) = library.filter(|l| !Path::new(l).is_absolute()) {
-        errln!(
-            "warning: a moved {event} hook loads `{library}`, a path relative to the file that declares it: it now resolves against the relay file's folder; make it absolute if the library is not there"
-        );
-    }
+/// A moved `native` handler's relative `library` resolves against its new file's folder:
+/// `(event, library)` for the warning when it is relative.
+pub(super) fn relative_library(event: &str, library: Option<&str>) -> Option<(String, String)> {
+    library
+        .filter(|l| !Path::new(l).is_absolute())
+        .map(|library| (event.to_owned(), library.to_owned()))
 }
 
 /// Appends the moved groups to the relay file (created when missing), each as it was written.
@@ -245,8 +251,9 @@ pub(super) fn append_to_relay_file(
     format: ConfigFormat,
     moved: &Moved,
     inside: Option<&Path>,
+    link: &mut Option<ThroughLink>,
 ) -> Result<()> {
-    let locked = agent_file::lock_and_read(relay_file, inside)?;
+    let locked = agent_file::lock_and_read(relay_file, inside, link)?;
     let text = locked.text.clone().unwrap_or_default();
     let new_text = match format {
         ConfigFormat::Json => {
@@ -267,8 +274,14 @@ pub(super) fn append_to_relay_file(
     locked.write(&new_text)
 }
 
-/// Trusts, in the relay's store, the moved hooks the agent was running; lists the others.
-pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) -> Result<()> {
+/// Trusts, in the relay's store, the moved hooks the agent was running; lists the others in
+/// `report`.
+pub(super) fn trust_moved(
+    scope: &Resolved,
+    relay_file: &Path,
+    moved: &Moved,
+    report: &mut MoveReport,
+) -> Result<()> {
     let loaded = hook_config::load(&scope.options()).context("cannot load the relay's hooks")?;
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
     let relay_file = relay_file.display().to_string();
@@ -303,9 +316,9 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
     for candidate in &candidates {
         match view.trust(store.as_ref(), std::slice::from_ref(candidate)) {
             Ok(trusted) => {
-                for warning in &trusted.copy_warnings {
-                    errln!("warning: {warning}");
-                }
+                report
+                    .copy_warnings
+                    .extend(trusted.copy_warnings.iter().map(ToString::to_string));
                 granted.extend(trusted.granted);
             }
             Err(hook_trust::GrantError::Store(error)) => {
@@ -317,34 +330,18 @@ pub(super) fn trust_moved(scope: &Resolved, relay_file: &Path, moved: &Moved) ->
                 });
             }
             Err(error) => {
-                outln!(
-                    "{}: not trusted, it will not run: {error} (`hook trust {} --relay {}`)",
-                    candidate.trust().key,
-                    scope.flags(),
-                    shell_quote(&candidate.trust().key)
-                );
+                report
+                    .not_trusted
+                    .push((candidate.trust().key.clone(), error.to_string()));
             }
         }
     }
     if !granted.is_empty() {
-        outln!(
-            "trusted {} moved hooks in the relay's store ({}): {} was running them",
-            granted.len(),
-            store.location().display(),
-            scope.agent.name
-        );
-        for granted in &granted {
-            outln!("  trusted {}", granted.describe());
-        }
-        crate::trust_commands::say_if_link(store.location());
+        report.trusted = Some(TrustedMoved {
+            store: store.location().to_path_buf(),
+            granted,
+        });
     }
-    for key in &waiting {
-        outln!(
-            "{key}: {} had not trusted it; it will not run until `hook trust {} --relay {}`",
-            scope.agent.name,
-            scope.flags(),
-            shell_quote(key)
-        );
-    }
+    report.waiting = waiting;
     Ok(())
 }

@@ -1,0 +1,143 @@
+//! `hook relay`: the answer to one agent event (the agent calls it as its one hook), and its
+//! subcommands `install`, `uninstall` and `sync` (the relay's entries in the agent's settings).
+//! What the answer does and why is in [`crate::ops::relay::answer`].
+
+mod install;
+mod sync;
+mod uninstall;
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hook_protocol::{Dialect, Event};
+
+use crate::ops::relay::answer::{self, AnswerOptions};
+use crate::ui::{Printer, Status};
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct RelayArgs {
+    #[command(subcommand)]
+    action: Option<RelayAction>,
+    /// The agent: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = crate::args::parse_dialect, required = true)]
+    dialect: Option<Dialect>,
+    /// The event this relay entry was installed for: the relay then knows how to answer even
+    /// when the agent's input cannot be read, and refuses an input naming another event.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Internal: run only the event's `async` hooks, to their end (the process the relay
+    /// starts for them, which outlives it).
+    #[arg(long, hide = true)]
+    async_waiter: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum RelayAction {
+    /// Write the relay's entries into the agent's own settings: one per event that has relay
+    /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
+    #[command(
+        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
+    )]
+    Install(install::InstallArgs),
+    /// Take the relay entries out of the agent's settings, and nothing else.
+    #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
+    Uninstall(uninstall::UninstallArgs),
+    /// Rewrite the relay entries from the relay files as they are now: run it after editing a
+    /// relay file, or after a `git pull` that changed a project's relay file.
+    #[command(
+        after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
+    )]
+    Sync(sync::SyncArgs),
+}
+
+/// `hook relay`: one event from the agent in, the agent's own hook output out (or a
+/// subcommand).
+pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
+    match args.action {
+        Some(RelayAction::Install(install)) => return install::exec(install, printer),
+        Some(RelayAction::Uninstall(uninstall)) => return uninstall::exec(uninstall, printer),
+        Some(RelayAction::Sync(sync)) => return sync::exec(sync, printer),
+        None => {}
+    }
+    let dialect = args.dialect.context("--dialect is required")?;
+    answer::check_dialect(dialect)?;
+    let options = AnswerOptions {
+        dialect,
+        event: args.event.as_deref().map(Event::from_name),
+        project: args.project,
+        home: args.home,
+        async_waiter: args.async_waiter,
+    };
+    // From here on the agent reads our answer: whatever keeps the event from being evaluated
+    // (its input, the configuration, a signal, a bug) answers as a block where the event can
+    // block, never as the "hook error, go ahead" of an exit 1 or a crash.
+    let known = RefCell::new(options.event.clone());
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        answer_event(&options, printer, &known)
+    }));
+    let event = known.into_inner();
+    let why = match answered {
+        Ok(Ok(status)) => return Ok(status),
+        Ok(Err(error)) => format!("{error:#}"),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            format!("internal error (a bug in hook: {what})")
+        }
+    };
+    let failed = answer::fail_closed(dialect, event.as_ref(), &why);
+    Ok(crate::ui::relay_answer::fail_closed(printer, &failed))
+}
+
+/// Reads, evaluates and answers one event; `known` learns the event as soon as it is known.
+fn answer_event(
+    options: &AnswerOptions,
+    printer: &Printer,
+    known: &RefCell<Option<Event>>,
+) -> Result<Status> {
+    let mut runtime = answer::start()?;
+    let answered = answer_on(options, printer, known, &mut runtime);
+    runtime.shut_down();
+    answered
+}
+
+/// [`answer_event`] once the runtime and the signal listeners are up.
+fn answer_on(
+    options: &AnswerOptions,
+    printer: &Printer,
+    known: &RefCell<Option<Event>>,
+    runtime: &mut answer::Runtime,
+) -> Result<Status> {
+    let received = answer::receive(options, answer::read_event_bytes()?, known)?;
+    crate::ui::relay_answer::notes(printer, &received.tolerated);
+    let location = answer::locate(options, &received)?;
+    let phrasing = crate::ui::trust::refusal_phrasing(&location);
+    let prepared = answer::prepare(options, location, phrasing)?;
+    crate::ui::diagnostics::print(printer, prepared.diagnostics());
+    let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {
+        return Ok(Status::Success);
+    };
+    let answer = answer::answer(options, &prepared, &received, outcome, runtime);
+    let exit_code = crate::ui::relay_answer::answer(printer, &answer, prepared.trust())?;
+    // After the answer is written, flushed and its stream closed: the journal can never hold it.
+    let code = Some(exit_code);
+    let home = prepared.home();
+    if let Some(warning) =
+        crate::ops::journal::record("relay", home, received.input(), &answer.outcome, code)
+    {
+        crate::ui::relay_answer::notes(printer, &[warning]);
+    }
+    Ok(crate::ui::relay_answer::status(exit_code))
+}

@@ -1,0 +1,478 @@
+//! What `hook relay` does with one event: the engine inside an agent that calls it as its one
+//! hook. Nothing here prints: the command reads, prepares, dispatches and answers through these
+//! steps, and `ui::relay_answer` writes the answer in the agent's format.
+//!
+//! The agent (Claude Code for verboo, Codex for lime) sends one event on stdin; the relay loads
+//! its own hooks (the `hook-relay` folders, apart from the agent's own entries so nothing runs
+//! twice), dispatches them with trust, and answers in the agent's own wire format
+//! (`ui::relay_answer::agent_reply`, by `hook_protocol::write::agent_reply`, which holds the rules of the
+//! answer below: where each field goes, the read-back, exit code 2). Choices:
+//!
+//! - **It fails closed.** Both agents read a hook's exit 1, a crash or a timeout as "hook error,
+//!   go ahead", so a relay that guards must never end that way on an event it could not
+//!   evaluate. Whatever keeps the event from being evaluated — stdin unreadable, not JSON, over
+//!   64 MiB or empty; no event name, or another one than the entry's `--event`; a field the
+//!   engine needs (`cwd`, and what the matchers test) missing or of the wrong type; a `cwd` that
+//!   is not a directory; a configuration that cannot be loaded; SIGINT, SIGTERM or SIGHUP
+//!   before the answer; a panic — is answered as a **block** on every event that can block:
+//!   exit 2 with the reason on stderr (both agents' block there, whatever the event's JSON), and
+//!   the event's JSON block form on stdout too where it has one (both agents ignore stdout beside
+//!   exit 2). On an event that cannot block, the failure is said in `systemMessage` and on
+//!   stderr, exit 0. With no event known at all (garbage on stdin and no `--event`), exit 2.
+//!   A `Stop` or `SubagentStop` that cannot be read therefore keeps the agent working, with the
+//!   reason: the rule is the same on every event that can block.
+//! - **What the agents really send is read** ([`hook_protocol::read_agent_event`]): lone
+//!   surrogate escapes, nesting past 128 levels, fields a newer or older agent adds or leaves out. The hooks get
+//!   the agent's bytes as they were sent ([`hook_exec::Engine::dispatch_bytes`]); only the
+//!   fields the engine needs must make sense.
+//! - **A broken relay file is not such a failure**: its handlers are left out on their own
+//!   (`invalid`), the others run, and the user is told on every event, so a project's file
+//!   cannot make the agent refuse everything.
+//! - **The answer is never held**: `async` hooks are not run by the process that answers. It
+//!   starts this program again (`--async-waiter`, hidden) in a session of its own with the
+//!   event on stdin ([`hook_exec::detach`]); that process runs only the event's async hooks,
+//!   each bounded by its own timeout, and outlives the relay. The agent waits only for the
+//!   answer. What an async hook prints has no one to go to (Claude Code would show it on the
+//!   next turn): a limitation.
+//! - **Every field goes where the event's output schema has it**; what the event cannot carry
+//!   (context on an event without `additionalContext`, say) is said on stderr and, where the
+//!   event has one, in `systemMessage`; context that has nowhere to go joins a block's reason.
+//! - **A block** is written as the event's JSON field (`permissionDecision: "deny"`,
+//!   `hookSpecificOutput.decision.behavior: "deny"`, `decision: "block"`) when the dialect's
+//!   reader (the engine's, checked against the real agents) reads it back as a block; otherwise
+//!   as exit code 2 with the reason on stderr, which both agents read as a block where one is
+//!   possible.
+//! - **Skipped hooks** (untrusted, modified, invalid) are named in `systemMessage` and on
+//!   stderr with the command that lets them run: never silently left out. On `SessionStart`,
+//!   every relay hook of any event that waits for trust is announced at the top of the
+//!   session, not only on the event it would have guarded.
+//! - **`systemMessage` is shown on the agent's screen**: its control characters and
+//!   bidirectional overrides are escaped as everything `hook` prints for a person.
+//! - **`CLAUDE_ENV_FILE`**: what the relay's hooks write to theirs (the engine gives each
+//!   dispatch a private one) is appended to the agent's own file, on a line of its own, never
+//!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
+//!   written, `systemMessage` says the environment was not kept.
+
+mod fail_closed;
+mod session;
+
+pub(crate) use fail_closed::{FailClosed, fail_closed};
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
+use hook_protocol::{Dialect, Event, EventInput, Outcome, RunStatus, read_agent_event};
+use hook_trust::TrustStatus;
+
+use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
+use crate::ops::location::Location;
+
+/// What `hook relay` was started with.
+#[derive(Debug, Clone)]
+pub(crate) struct AnswerOptions {
+    /// The agent's dialect: verboo (Claude Code) or lime (Codex).
+    pub(crate) dialect: Dialect,
+    /// The event the entry was installed for (`--event`).
+    pub(crate) event: Option<Event>,
+    /// The project (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
+    pub(crate) project: Option<PathBuf>,
+    /// Replaces the dialect's home.
+    pub(crate) home: Option<PathBuf>,
+    /// Run only the event's `async` hooks, to their end (`--async-waiter`).
+    pub(crate) async_waiter: bool,
+}
+
+/// Whether `dialect` has an agent the relay speaks for.
+///
+/// # Errors
+///
+/// For wuu, whose agents embed the engine.
+pub(crate) fn check_dialect(dialect: Dialect) -> Result<()> {
+    if dialect.rules().relay().is_none() {
+        bail!(
+            "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
+        );
+    }
+    Ok(())
+}
+
+/// The one thread every hook is started (and, on a signal, killed) from, and the signals
+/// listened for from the start, so a SIGTERM while the input is read is answered.
+pub(crate) struct Runtime {
+    runtime: tokio::runtime::Runtime,
+    signals: Option<Signals>,
+}
+
+/// Starts the runtime and listens for signals.
+///
+/// # Errors
+///
+/// When either cannot start.
+pub(crate) fn start() -> Result<Runtime> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let signals = {
+        let _entered = runtime.enter();
+        Signals::listen().context("cannot listen for signals")?
+    };
+    Ok(Runtime {
+        runtime,
+        signals: Some(signals),
+    })
+}
+
+impl Runtime {
+    /// Ends the runtime without waiting: every hook the dispatch started is gone with it; a
+    /// native call that timed out keeps a thread that cannot be stopped and must not keep the
+    /// agent waiting.
+    pub(crate) fn shut_down(self) {
+        self.runtime.shutdown_background();
+    }
+}
+
+/// The event the agent sent, read.
+pub(crate) struct Received {
+    input: EventInput,
+    /// The agent's bytes, as the hooks get them.
+    bytes: Arc<[u8]>,
+    /// What was tolerated in them (a lone surrogate, a field of the wrong type the engine does
+    /// not need), each a line for stderr.
+    pub(crate) tolerated: Vec<String>,
+}
+
+impl Received {
+    /// The event input.
+    pub(crate) fn input(&self) -> &EventInput {
+        &self.input
+    }
+}
+
+/// Reads the event the agent sent (`bytes`, [`read_event_bytes`]); `known` learns the event as
+/// soon as it is known (so that a failure after is answered in the event's own form).
+///
+/// # Errors
+///
+/// When `bytes` are not an event the relay can evaluate (see [`read_agent_event`]).
+pub(crate) fn receive(
+    options: &AnswerOptions,
+    bytes: Vec<u8>,
+    known: &RefCell<Option<Event>>,
+) -> Result<Received> {
+    let dialect = options.dialect;
+    let agent_event = match read_agent_event(dialect, &bytes, options.event.as_ref()) {
+        Ok(event) => event,
+        Err(error) => {
+            // An entry and an event that disagree are answered as the one that can block
+            // (a typo in `--event` must not let a guard's event through).
+            if let hook_protocol::InputError::EventMismatch { found, .. } = &error {
+                let found = Event::from_name(found);
+                if found.block_effect(dialect).can_block() {
+                    *known.borrow_mut() = Some(found);
+                }
+            }
+            // Answer in the event's own form when its name, at least, can be read.
+            if known.borrow().is_none() {
+                *known.borrow_mut() = serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .ok()
+                    .and_then(|v| v.get("hook_event_name")?.as_str().map(Event::from_name));
+            }
+            return Err(error).context("cannot read the event the agent sent");
+        }
+    };
+    let input = agent_event.input;
+    *known.borrow_mut() = Some(input.event());
+    Ok(Received {
+        input,
+        bytes: bytes.into(),
+        tolerated: agent_event
+            .tolerated
+            .iter()
+            .map(|note| format!("hook relay: {note}"))
+            .collect(),
+    })
+}
+
+/// The agent's stdin, whole and bounded.
+///
+/// # Errors
+///
+/// When stdin cannot be read, is over 64 MiB or is empty.
+pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
+    let bytes = crate::ops::input::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
+    if bytes.trim_ascii().is_empty() {
+        bail!("stdin is empty: the agent sent no event");
+    }
+    Ok(bytes)
+}
+
+/// The relay's hooks of the event's project, loaded and ready to dispatch.
+pub(crate) struct Prepared {
+    location: Location,
+    hooks: Hooks,
+}
+
+impl Prepared {
+    /// The configuration's diagnostics (broken relay files, handlers left out).
+    pub(crate) fn diagnostics(&self) -> &[hook_config::Diagnostic] {
+        self.hooks.diagnostics()
+    }
+
+    /// The dialect's home (where the journal is).
+    pub(crate) fn home(&self) -> &std::path::Path {
+        &self.hooks.discovery().home
+    }
+
+    /// The trust the hooks ran under (what a skip warning names).
+    pub(crate) fn trust(&self) -> &hook_trust::TrustView {
+        self.hooks.trust()
+    }
+}
+
+/// Where the relay's hooks for the event are: the project of `--project`, else the agent's
+/// project variable, else the event's `cwd`.
+///
+/// # Errors
+///
+/// When the event's `cwd` is not a directory (no hook could start there: an error the agent
+/// would let through).
+pub(crate) fn locate(options: &AnswerOptions, received: &Received) -> Result<Location> {
+    let input = &received.input;
+    let dialect = options.dialect;
+    if !std::path::Path::new(input.cwd()).is_dir() {
+        // A hook that cannot start there would be an error the agent lets through.
+        bail!(
+            "the event's cwd {} is not a directory: no hook can run there",
+            input.cwd()
+        );
+    }
+    let project = match &options.project {
+        Some(project) => project.clone(),
+        None => dialect
+            .rules()
+            .project_dir_env()
+            .and_then(std::env::var_os)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(input.cwd())),
+    };
+    Ok(Location {
+        dialect,
+        project: Some(project),
+        home: options.home.clone(),
+        relay: true,
+    })
+}
+
+/// Loads the relay's hooks at `location`, ready to dispatch: refusals worded by `phrasing`
+/// (naming the command that lets a hook run).
+///
+/// # Errors
+///
+/// When the configuration cannot be loaded.
+pub(crate) fn prepare(
+    options: &AnswerOptions,
+    location: Location,
+    phrasing: impl Fn(&hook_trust::Refusal) -> String + Send + Sync + 'static,
+) -> Result<Prepared> {
+    let hooks: Hooks = location.hooks()?;
+    let handling = if options.async_waiter {
+        AsyncHandlers::Only
+    } else {
+        AsyncHandlers::Deferred
+    };
+    let hooks = prepare_hooks(
+        hooks,
+        EngineOptions::default().with_async_handlers(handling),
+        phrasing,
+    );
+    Ok(Prepared { location, hooks })
+}
+
+/// Dispatches the event through the relay's hooks; `None` for the async waiter, which has no
+/// one to answer.
+///
+/// # Errors
+///
+/// When SIGINT, SIGTERM or SIGHUP arrives before the hooks are done (every hook still running
+/// is killed).
+pub(crate) fn dispatch(
+    options: &AnswerOptions,
+    prepared: &Prepared,
+    received: &Received,
+    runtime: &mut Runtime,
+) -> Result<Option<Outcome>> {
+    let signals = runtime
+        .signals
+        .take()
+        .context("the relay dispatches one event")?;
+    let input = &received.input;
+    let session_id = input.session_id().to_owned();
+    runtime.runtime.block_on(async {
+        let signal = signals.received();
+        tokio::pin!(signal);
+        let engine = prepared.hooks.engine();
+        let outcome = tokio::select! {
+            outcome = engine.dispatch_bytes(input, Arc::clone(&received.bytes)) => outcome,
+            // Dropping the dispatch kills every hook group still running.
+            (name, _) = &mut signal => return Err(anyhow::anyhow!("{name} received before the hooks were done")),
+        };
+        if options.async_waiter {
+            // Bounded by each hook's own timeout; no one is waiting for an answer.
+            tokio::select! {
+                _ = engine.collect_async(&session_id, None) => {}
+                _ = &mut signal => {}
+            }
+            return Ok(None);
+        }
+        Ok(Some(outcome))
+    })
+}
+
+/// The outcome to answer with, and what is said beside it on stderr.
+pub(crate) struct Answer {
+    /// What the agent gets, in its format (`ui::relay_answer::agent_reply`).
+    pub(crate) outcome: Outcome,
+    /// The event is one this version does not know (stderr, after the reason of a block).
+    pub(crate) unknown_event: Option<String>,
+}
+
+/// Completes the outcome of a dispatch into the answer: on `SessionStart` the relay hooks that
+/// will not run; a newer agent's event said; the session environment the hooks wrote
+/// forwarded to the agent's; the async waiter started (before the answer, so that a waiter
+/// that cannot start is said in it).
+pub(crate) fn answer(
+    options: &AnswerOptions,
+    prepared: &Prepared,
+    received: &Received,
+    mut outcome: Outcome,
+    runtime: &Runtime,
+) -> Answer {
+    let (hooks, location, input) = (&prepared.hooks, &prepared.location, &received.input);
+    let dialect = options.dialect;
+    if input.event() == Event::SessionStart {
+        // Said at the top of every session, not only on the event a guard would have guarded:
+        // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
+        let unreached = super::unreached_relay_hooks(
+            dialect,
+            location.project.as_deref(),
+            location.home.as_deref(),
+        );
+        if !unreached.is_empty() {
+            outcome.system_messages.insert(
+                0,
+                format!(
+                    "hook relay: {} relay hook(s) will not run: {}",
+                    unreached.len(),
+                    unreached.join("; ")
+                ),
+            );
+        }
+        if let Some(announcement) = untrusted_relay_hooks(hooks, location) {
+            outcome.system_messages.insert(0, announcement);
+        }
+    }
+    // A newer agent's event: its relay hooks ran, and a block is answered as exit 2, which the
+    // agent applies where the event can block (`BlockEffect::Unknown`). Said on screen, and on
+    // stderr after the reason of a block (what the agent gives the model comes first).
+    let unknown_event =
+        (!dialect.rules().knows(&input.event())).then(|| unknown_event_note(&input.event()));
+    if let Some(note) = &unknown_event {
+        outcome.system_messages.push(note.clone());
+    }
+    if let Some(env) = outcome.session_env.take() {
+        outcome
+            .system_messages
+            .push(session::forward_session_env(&env));
+    }
+    if outcome
+        .runs
+        .iter()
+        .any(|run| run.status == RunStatus::Async)
+    {
+        // Started before the answer, so that a waiter that cannot start is said in it.
+        let started =
+            runtime
+                .runtime
+                .block_on(session::start_async_waiter(options, input, &received.bytes));
+        if let Err(error) = started {
+            outcome.system_messages.push(format!(
+                "hook relay: the async hooks did not run: {error:#}"
+            ));
+        }
+    }
+    Answer {
+        outcome,
+        unknown_event,
+    }
+}
+
+/// What the relay says of an event this version does not know.
+fn unknown_event_note(event: &Event) -> String {
+    format!(
+        "hook relay: {event} is an event hook {} does not know (a newer agent's): its relay hooks ran, and a block from any of them is answered with exit 2, which the agent applies where it can; upgrade hook to read the event's own fields",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The relay hooks, of any event, that will not run until trusted (new or changed since they
+/// were), as one message naming each and the commands that review and trust them.
+fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
+    let view = hooks.trust();
+    let waiting: Vec<String> = hooks
+        .engine()
+        .registry()
+        .handlers()
+        .iter()
+        .filter_map(|handler| {
+            let status = view.evaluate(handler).status;
+            matches!(status, TrustStatus::Untrusted | TrustStatus::Modified).then(|| {
+                format!(
+                    "{} on {} ({status}): {}",
+                    handler.key,
+                    handler.event,
+                    handler.config.summary()
+                )
+            })
+        })
+        .collect();
+    if waiting.is_empty() {
+        return None;
+    }
+    let flags = location_flags(location);
+    Some(format!(
+        "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
+        waiting.len(),
+        waiting.join("; "),
+        location.dialect,
+        location.dialect,
+    ))
+}
+
+/// `location`'s `--home`, `--project` and `--relay` flags, each with its leading space, for the
+/// commands the answer suggests (as `ui::hints::location_flags` writes them for a person).
+fn location_flags(location: &Location) -> String {
+    let mut extra = String::new();
+    if let Some(home) = &location.home {
+        extra.push_str(&format!(
+            " --home {}",
+            crate::shell::quote(&home.display().to_string())
+        ));
+    }
+    if let Some(project) = &location.project {
+        extra.push_str(&format!(
+            " --project {}",
+            crate::shell::quote(&project.display().to_string())
+        ));
+    }
+    if location.relay {
+        extra.push_str(" --relay");
+    }
+    extra
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+//! Codex's own trust records of the relay entries (`[hooks.state]` in the user's
+//! `config.toml`), with Codex's key and hash ([`hook_trust::codex_trust_hash`]).
+
+use super::*;
+
+/// Codex: writes its trust records of the relay entries (`--trust`), or says what is left to
+/// do. Only the entries this run wants, exactly as it writes them (the command this program
+/// writes for the event, its matcher and timeout, alone in its group), are trusted: an entry
+/// the file already held that only looks like one (a project's `config.toml` can copy the
+/// marker) never is.
+pub(super) fn codex_trust_step(
+    scope: &Resolved,
+    wanted: &[Wanted],
+    trust: bool,
+) -> Result<CodexTrust> {
+    let records = codex_records_file(scope)?;
+    let key_source = codex_key_source(scope)?;
+    let text = agent_file::read_regular(&scope.file)?
+        .map(|(text, _)| text)
+        .unwrap_or_default();
+    let doc = TomlDoc::new(&text, &scope.file)?;
+    let mut grants = Vec::new();
+    for found in doc.found(scope.dialect)? {
+        if !fits_wanted(scope, wanted, &found)? {
+            continue;
+        }
+        let event = Event::from_name(&found.event);
+        let hook = hook_trust::CodexHook::new(&event, &found.command)
+            .with_matcher(found.matcher.as_deref())
+            .with_timeout(found.timeout.as_deref().and_then(|t| t.parse().ok()));
+        let key = hook_trust::codex_trust_key(&key_source, &event, found.group, found.handler);
+        grants.push(hook_trust::Grant::new(
+            key,
+            hook_trust::codex_trust_hash(scope.dialect, &hook),
+        ));
+    }
+    let records_store = hook_trust::LimeStore::new(&records);
+    let already = hook_trust::TrustStore::load(&records_store).unwrap_or_default();
+    let missing: Vec<_> = grants
+        .iter()
+        .filter(|g| {
+            already.get(&g.key).and_then(|r| r.trusted_hash.as_deref()) != Some(g.hash.as_str())
+        })
+        .cloned()
+        .collect();
+    if missing.is_empty() {
+        return Ok(CodexTrust::AlreadyTrusted {
+            records,
+            entries: grants.len(),
+        });
+    }
+    if trust {
+        hook_trust::TrustStore::set_trusted(&records_store, &missing)
+            .with_context(|| format!("cannot record Codex's trust in {}", records.display()))?;
+        return Ok(CodexTrust::Recorded {
+            records,
+            entries: missing.len(),
+        });
+    }
+    Ok(CodexTrust::ToDo {
+        entries: missing.len(),
+        file: scope.file.clone(),
+    })
+}
+
+/// Whether `found` is exactly an entry of `wanted` as this program writes it.
+fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<bool> {
+    for w in wanted {
+        if w.event.as_str() != found.event {
+            continue;
+        }
+        let command = relay_command(
+            &scope.program,
+            scope.dialect,
+            &w.event,
+            scope.home.as_deref(),
+        );
+        if found.group_len == 1
+            && found.command == command
+            && found.matcher == w.matcher
+            && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in
+/// user scope).
+pub(super) fn codex_records_file(scope: &Resolved) -> Result<PathBuf> {
+    if scope.project.is_none() {
+        return Ok(scope.file.clone());
+    }
+    Ok(agent_home(scope.agent)?.join(scope.agent.config_file))
+}
+
+/// How Codex names the file in its keys: its absolute path (`CODEX_HOME` resolved, as Codex
+/// resolves it).
+pub(super) fn codex_key_source(scope: &Resolved) -> Result<String> {
+    let file = &scope.file;
+    let absolute = match file.parent().map(Path::canonicalize) {
+        Some(Ok(dir))
+            if std::env::var_os(scope.agent.home_env).is_some() || scope.project.is_some() =>
+        {
+            dir.join(file.file_name().unwrap_or_default())
+        }
+        _ if file.is_absolute() => file.clone(),
+        _ => std::env::current_dir()?.join(file),
+    };
+    Ok(absolute.display().to_string())
+}

@@ -1,0 +1,181 @@
+//! What `hook relay install`, `sync` and `uninstall` did, as data: each command fills its
+//! report as it goes (so a command that fails part way still tells what it did before), and
+//! `ui::relay` renders it.
+
+use std::path::PathBuf;
+
+use hook_config::Diagnostic;
+use hook_protocol::Dialect;
+
+use super::{Changes, Wanted};
+
+/// Which scope a report is about: the file named in its lines, and the flags of the commands it
+/// suggests (`hook relay sync --dialect D --project P --home H`).
+#[derive(Debug, Clone)]
+pub(crate) struct ScopeNames {
+    pub(crate) dialect: Dialect,
+    /// The agent's name (`Claude Code`, `Codex`).
+    pub(crate) agent: &'static str,
+    /// The agent's settings file edited.
+    pub(crate) file: PathBuf,
+    /// The project, absolute, in project scope.
+    pub(crate) project: Option<PathBuf>,
+    /// The dialect's home given, absolute.
+    pub(crate) home: Option<PathBuf>,
+}
+
+/// A symbolic link on the way to a file a command writes: `path` as named, `real` the file
+/// written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ThroughLink {
+    pub(crate) path: PathBuf,
+    pub(crate) real: PathBuf,
+}
+
+/// `hook relay install`: the move (with `--move`), then the sync of the entries.
+#[derive(Debug, Default)]
+pub(crate) struct InstallReport {
+    /// `--move`.
+    pub(crate) moved: Option<MoveReport>,
+    pub(crate) sync: SyncReport,
+}
+
+/// `--move`: the agent's own hooks moved into the relay's file.
+#[derive(Debug)]
+pub(crate) struct MoveReport {
+    pub(crate) scope: ScopeNames,
+    /// The agent's file is reached through a symbolic link.
+    pub(crate) agent_link: Option<ThroughLink>,
+    /// The agent's file does not exist: nothing to move.
+    pub(crate) no_file: bool,
+    /// Moved `native` handlers whose `library` is relative: `(event, library)`; it now
+    /// resolves against the relay file's folder.
+    pub(crate) relative_libraries: Vec<(String, String)>,
+    /// The agent's file has no hooks of its own.
+    pub(crate) nothing_to_move: bool,
+    /// The relay's file is reached through a symbolic link.
+    pub(crate) relay_link: Option<ThroughLink>,
+    /// Where the agent's file was kept as it was (once per command).
+    pub(crate) backup: Option<PathBuf>,
+    /// How many hooks moved, and the relay file they went to.
+    pub(crate) moved_to: Option<(usize, PathBuf)>,
+    /// Why a trusted copy could not be kept (warnings).
+    pub(crate) copy_warnings: Vec<String>,
+    /// Moved hooks the agent ran that could not be trusted: `(key, why)`.
+    pub(crate) not_trusted: Vec<(String, String)>,
+    /// The moved hooks trusted in the relay's store.
+    pub(crate) trusted: Option<TrustedMoved>,
+    /// The keys of moved hooks the agent had not trusted: they wait for `hook trust`.
+    pub(crate) waiting: Vec<String>,
+}
+
+impl MoveReport {
+    pub(crate) fn new(scope: ScopeNames) -> MoveReport {
+        MoveReport {
+            scope,
+            agent_link: None,
+            no_file: false,
+            relative_libraries: Vec::new(),
+            nothing_to_move: false,
+            relay_link: None,
+            backup: None,
+            moved_to: None,
+            copy_warnings: Vec::new(),
+            not_trusted: Vec::new(),
+            trusted: None,
+            waiting: Vec::new(),
+        }
+    }
+}
+
+/// The moved hooks trusted in the relay's store, since the agent was running them.
+#[derive(Debug)]
+pub(crate) struct TrustedMoved {
+    /// The store written.
+    pub(crate) store: PathBuf,
+    pub(crate) granted: Vec<hook_trust::Granted>,
+}
+
+/// `hook relay sync` (and the second half of `install`).
+#[derive(Debug, Default)]
+pub(crate) struct SyncReport {
+    pub(crate) scope: Option<ScopeNames>,
+    /// The relay configuration's diagnostics (said as warnings).
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Relay hooks the user's own relay entries already start the relay for (project scope).
+    pub(crate) served_by_user: usize,
+    /// A relay file could not be read: the entries of events it may use were kept.
+    pub(crate) unreadable_relay_file: bool,
+    pub(crate) edit: Edited,
+    /// What the entries are now.
+    pub(crate) entries: Option<Entries>,
+    /// Codex: its trust of the entries.
+    pub(crate) codex_trust: Option<CodexTrust>,
+    /// The keys of the scope's relay hooks the relay's store does not let run.
+    pub(crate) untrusted: Vec<String>,
+}
+
+/// What an edit of the agent's file did.
+#[derive(Debug, Default)]
+pub(crate) struct Edited {
+    /// The file is reached through a symbolic link.
+    pub(crate) through_link: Option<ThroughLink>,
+    /// The file `hook relay install` had created, removed since nothing else is in it.
+    pub(crate) removed_created_file: Option<PathBuf>,
+    /// Where the file was kept as it was (once per command).
+    pub(crate) backup: Option<PathBuf>,
+    pub(crate) changes: Changes,
+    /// Whether the file was written (or removed).
+    pub(crate) written: bool,
+}
+
+/// The relay entries after a sync.
+#[derive(Debug)]
+pub(crate) enum Entries {
+    /// None needed: the user's relay entries start the relay for every relay hook.
+    ServedByUser { removed: usize },
+    /// No relay hooks in `places` (the relay's files), so no entries.
+    NoRelayHooks {
+        places: Vec<PathBuf>,
+        removed: usize,
+    },
+    /// The entries were written.
+    Written {
+        wanted: Vec<Wanted>,
+        added: usize,
+        removed: usize,
+        unchanged: usize,
+    },
+    /// Nothing to change.
+    UpToDate,
+}
+
+/// Codex's own trust of the relay entries.
+#[derive(Debug)]
+pub(crate) enum CodexTrust {
+    /// Codex already trusts them all (its records in `records`).
+    AlreadyTrusted { records: PathBuf, entries: usize },
+    /// `--trust` recorded Codex's trust of `entries` entries in `records`.
+    Recorded { records: PathBuf, entries: usize },
+    /// `entries` entries of `file` wait for the user's trust in Codex's `/hooks`.
+    ToDo { entries: usize, file: PathBuf },
+}
+
+/// `hook relay uninstall`.
+#[derive(Debug, Default)]
+pub(crate) struct UninstallReport {
+    pub(crate) file: PathBuf,
+    pub(crate) edit: Edited,
+    pub(crate) result: Option<Uninstalled>,
+}
+
+/// What `hook relay uninstall` ended with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Uninstalled {
+    /// The file install had created was removed (the edit says so).
+    FileRemoved,
+    /// `n` entries were taken out.
+    Removed(usize),
+    /// There were none.
+    NoEntries,
+}

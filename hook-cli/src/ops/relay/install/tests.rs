@@ -1,0 +1,254 @@
+//! `install`, `sync` and `uninstall` in-process, on files in a temp folder: the entries the
+//! relay hooks need, the round trip that gives the agent's file back byte for byte, a file
+//! install created removed again, `--move`. (The binary's own tests, `tests/it/relay_install.rs`,
+//! cover the wiring, the messages and the real Codex.)
+
+use super::*;
+use hook_config::RELAY_DIR;
+
+/// A temp home (the dialect's home: `hook-relay/` and the trust store are here) and the
+/// agent's settings file beside it; the entries start `/opt/bin/hook`.
+struct Scene {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    agent_file: PathBuf,
+    dialect: Dialect,
+}
+
+impl Scene {
+    fn new(dialect: Dialect) -> Scene {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let root = dir.path().canonicalize().expect("a real path");
+        let home = root.join("home");
+        std::fs::create_dir_all(home.join(RELAY_DIR)).expect("the relay folder");
+        let agent = agent_of(dialect).expect("a relay agent");
+        Scene {
+            _dir: dir,
+            home,
+            agent_file: root.join("agent").join(agent.config_file),
+            dialect,
+        }
+    }
+
+    fn scope(&self) -> ScopeOptions {
+        ScopeOptions {
+            dialect: self.dialect,
+            project: None,
+            agent_config: Some(self.agent_file.clone()),
+            home: Some(self.home.clone()),
+            program: Some(PathBuf::from("/opt/bin/hook")),
+        }
+    }
+
+    /// Writes the relay's user file (`settings.json` or `config.toml`).
+    fn relay_file(&self, text: &str) -> PathBuf {
+        let agent = agent_of(self.dialect).expect("a relay agent");
+        let path = self.home.join(RELAY_DIR).join(agent.config_file);
+        std::fs::write(&path, text).expect("written");
+        path
+    }
+
+    fn agent_text(&self) -> Option<String> {
+        std::fs::read_to_string(&self.agent_file).ok()
+    }
+
+    fn install(&self, move_hooks: bool) -> InstallReport {
+        let mut report = InstallReport::default();
+        install(&self.scope(), move_hooks, false, &mut report).expect("install");
+        report
+    }
+
+    fn sync(&self) -> SyncReport {
+        let mut report = SyncReport::default();
+        sync(&self.scope(), false, &mut report).expect("sync");
+        report
+    }
+
+    fn uninstall(&self) -> UninstallReport {
+        let mut report = UninstallReport::default();
+        uninstall(&self.scope(), &mut report).expect("uninstall");
+        report
+    }
+}
+
+const CLAUDE_GUARD: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "./guard.sh", "timeout": 20}]}]}}"#;
+
+const CODEX_GUARD: &str = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 20\n";
+
+/// Each agent, its relay file with one `Bash` guard, and a settings file of the user's own
+/// in an unusual layout.
+fn agents() -> [(Dialect, &'static str, &'static str); 2] {
+    [
+        (
+            Dialect::Verboo,
+            CLAUDE_GUARD,
+            "{\r\n  \"model\" : \"opus\",\r\n    \"n\": 1.0e400,\r\n  \"hooks\": {\"Stop\": []}\r\n}\r\n",
+        ),
+        (
+            Dialect::Lime,
+            CODEX_GUARD,
+            "# mine\nmodel = \"gpt-5\"   # the model\n\n[features]\ncodex_hooks = true\n",
+        ),
+    ]
+}
+
+#[test]
+fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
+    for (dialect, relay, mine) in agents() {
+        let scene = Scene::new(dialect);
+        scene.relay_file(relay);
+        std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+        std::fs::write(&scene.agent_file, mine).expect("written");
+
+        let report = scene.install(false);
+        let Some(Entries::Written {
+            wanted,
+            added,
+            removed,
+            unchanged,
+        }) = &report.sync.entries
+        else {
+            panic!("{dialect}: no entries written: {report:?}");
+        };
+        // The session entry (no matcher) and the guard's, on `Bash`, with the margin.
+        let events: Vec<(&str, Option<&str>, u64)> = wanted
+            .iter()
+            .map(|w| (w.event.as_str(), w.matcher.as_deref(), w.timeout))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                ("SessionStart", None, 600 + TIMEOUT_MARGIN),
+                ("PreToolUse", Some("Bash"), 20 + TIMEOUT_MARGIN)
+            ],
+            "{dialect}"
+        );
+        assert_eq!(
+            (*added, *removed, *unchanged),
+            (wanted.len(), 0, 0),
+            "{dialect}"
+        );
+        assert!(report.sync.edit.backup.is_some(), "{dialect}: {report:?}");
+        let installed = scene.agent_text().expect("the agent's file");
+        assert!(
+            installed.contains("/opt/bin/hook relay --dialect") && installed.contains(MARKER),
+            "{dialect}: {installed}"
+        );
+        // The relay's guard waits for trust where its layer needs it (Codex: every hook;
+        // Claude Code: not the user's own).
+        let waits = usize::from(dialect.rules().trust_state_in_config());
+        assert_eq!(report.sync.untrusted.len(), waits, "{dialect}: {report:?}");
+
+        // Again: nothing to change.
+        let again = scene.sync();
+        assert!(
+            matches!(again.entries, Some(Entries::UpToDate)),
+            "{dialect}: {again:?}"
+        );
+        assert_eq!(scene.agent_text().as_deref(), Some(installed.as_str()));
+
+        let gone = scene.uninstall();
+        assert_eq!(
+            gone.result,
+            Some(Uninstalled::Removed(wanted.len())),
+            "{dialect}: {gone:?}"
+        );
+        assert_eq!(scene.agent_text().as_deref(), Some(mine), "{dialect}");
+    }
+}
+
+#[test]
+fn a_file_install_created_is_removed_by_uninstall() {
+    for (dialect, relay, _) in agents() {
+        let scene = Scene::new(dialect);
+        scene.relay_file(relay);
+        scene.install(false);
+        assert!(scene.agent_text().is_some(), "{dialect}: created");
+        let gone = scene.uninstall();
+        assert_eq!(gone.result, Some(Uninstalled::FileRemoved), "{dialect}");
+        assert_eq!(
+            gone.edit.removed_created_file.as_deref(),
+            Some(scene.agent_file.as_path())
+        );
+        assert!(scene.agent_text().is_none(), "{dialect}: removed");
+        // Nothing left to take out, and no file is created for it.
+        assert_eq!(scene.uninstall().result, Some(Uninstalled::NoEntries));
+        assert!(scene.agent_text().is_none(), "{dialect}");
+    }
+}
+
+#[test]
+fn without_relay_hooks_there_are_no_entries_and_no_file() {
+    for (dialect, _, _) in agents() {
+        let scene = Scene::new(dialect);
+        let report = scene.sync();
+        let Some(Entries::NoRelayHooks { places, removed }) = &report.entries else {
+            panic!("{dialect}: {report:?}");
+        };
+        assert_eq!(*removed, 0);
+        assert!(
+            places
+                .iter()
+                .all(|p| p.starts_with(scene.home.join(RELAY_DIR))),
+            "{dialect}: {places:?}"
+        );
+        assert!(scene.agent_text().is_none(), "{dialect}: no file created");
+    }
+}
+
+#[test]
+fn move_takes_the_agents_hooks_into_the_relay_file() {
+    for (dialect, own, _) in agents() {
+        let scene = Scene::new(dialect);
+        std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+        std::fs::write(&scene.agent_file, own).expect("written");
+        let report = scene.install(true);
+        let moved = report.moved.as_ref().expect("a move report");
+        let agent = agent_of(dialect).expect("a relay agent");
+        let relay_file = scene.home.join(RELAY_DIR).join(agent.config_file);
+        assert_eq!(
+            moved.moved_to,
+            Some((1, relay_file.clone())),
+            "{dialect}: {moved:?}"
+        );
+        assert!(moved.backup.is_some(), "{dialect}: {moved:?}");
+        assert!(
+            std::fs::read_to_string(&relay_file)
+                .expect("the relay file")
+                .contains("./guard.sh"),
+            "{dialect}"
+        );
+        // The user's own hooks need no trust in Claude Code; Codex had not trusted this one
+        // (no record of it): it waits, with its key, and is listed as untrusted.
+        assert!(moved.trusted.is_none() && moved.not_trusted.is_empty());
+        let waits = usize::from(dialect.rules().trust_state_in_config());
+        assert_eq!(moved.waiting.len(), waits, "{dialect}: {moved:?}");
+        assert_eq!(report.sync.untrusted, moved.waiting, "{dialect}");
+        // The agent's file now starts the relay instead.
+        let settings = scene.agent_text().expect("the agent's file");
+        assert!(!settings.contains("./guard.sh"), "{dialect}: {settings}");
+        assert!(settings.contains(MARKER), "{dialect}: {settings}");
+        // The backup is said once, by the move.
+        assert!(report.sync.edit.backup.is_none(), "{dialect}: {report:?}");
+    }
+}
+
+#[test]
+fn a_relative_library_moved_is_reported() {
+    let scene = Scene::new(Dialect::Verboo);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    std::fs::write(
+        &scene.agent_file,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "native", "library": "lib/guard.so", "symbol": "guard"}]}]}}"#,
+    )
+    .expect("written");
+    let mut report = InstallReport::default();
+    // The library does not exist: whatever the rest does, the warning is in the report.
+    let _ = install(&scene.scope(), true, false, &mut report);
+    let moved = report.moved.as_ref().expect("a move report");
+    assert_eq!(
+        moved.relative_libraries,
+        [("Stop".to_owned(), "lib/guard.so".to_owned())]
+    );
+}

@@ -1,0 +1,257 @@
+//! What `hook relay install`, `sync` and `uninstall` print: their reports
+//! ([`crate::ops::relay::install`]), line by line in the order the work was done. The relay's
+//! answer to an agent is in [`super::relay_answer`].
+
+use std::path::Path;
+
+use crate::ops::relay::install::{
+    CodexTrust, Edited, Entries, InstallReport, MoveReport, ScopeNames, SyncReport, ThroughLink,
+    UninstallReport, Uninstalled,
+};
+
+use super::{Printer, say, say_err};
+use crate::shell::quote as shell_quote;
+
+/// `hook relay install`: the move (with `--move`), then the sync.
+pub(crate) fn install(printer: &Printer, report: &InstallReport) {
+    if let Some(moved) = &report.moved {
+        move_hooks(printer, moved);
+    }
+    sync(printer, &report.sync);
+}
+
+/// `--move`.
+fn move_hooks(printer: &Printer, report: &MoveReport) {
+    let scope = &report.scope;
+    let file = scope.file.display();
+    through_link(printer, report.agent_link.as_ref());
+    if report.no_file {
+        say!(printer, "{file}: no such file; nothing to move");
+    }
+    for (event, library) in &report.relative_libraries {
+        say_err!(
+            printer,
+            "warning: a moved {event} hook loads `{library}`, a path relative to the file that declares it: it now resolves against the relay file's folder; make it absolute if the library is not there"
+        );
+    }
+    if report.nothing_to_move {
+        say!(printer, "{file}: no hooks of its own to move");
+    }
+    through_link(printer, report.relay_link.as_ref());
+    backup(printer, report.backup.as_deref());
+    if let Some((count, relay_file)) = &report.moved_to {
+        say!(
+            printer,
+            "moved {count} hooks of {file} to {}",
+            relay_file.display()
+        );
+    }
+    for warning in &report.copy_warnings {
+        say_err!(printer, "warning: {warning}");
+    }
+    for (key, why) in &report.not_trusted {
+        say!(
+            printer,
+            "{key}: not trusted, it will not run: {why} (`hook trust {} --relay {}`)",
+            flags(scope),
+            shell_quote(key)
+        );
+    }
+    if let Some(trusted) = &report.trusted {
+        say!(
+            printer,
+            "trusted {} moved hooks in the relay's store ({}): {} was running them",
+            trusted.granted.len(),
+            trusted.store.display(),
+            scope.agent
+        );
+        for granted in &trusted.granted {
+            say!(printer, "  trusted {}", granted.describe());
+        }
+        super::trust::say_if_link(printer, &trusted.store);
+    }
+    for key in &report.waiting {
+        say!(
+            printer,
+            "{key}: {} had not trusted it; it will not run until `hook trust {} --relay {}`",
+            scope.agent,
+            flags(scope),
+            shell_quote(key)
+        );
+    }
+}
+
+/// `hook relay sync` (and the second half of `install`).
+pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
+    let Some(scope) = &report.scope else {
+        return;
+    };
+    for diagnostic in &report.diagnostics {
+        say_err!(printer, "warning: {diagnostic}");
+    }
+    if report.served_by_user > 0 {
+        say!(
+            printer,
+            "{} relay hooks are already served by the relay entries of {}'s user settings",
+            report.served_by_user,
+            scope.agent
+        );
+    }
+    if report.unreadable_relay_file {
+        say_err!(
+            printer,
+            "warning: a relay file could not be read; the relay entries of events it may use are kept: fix it, then run `hook relay sync {}`",
+            flags(scope)
+        );
+    }
+    edited(printer, &report.edit);
+    let file = scope.file.display();
+    match &report.entries {
+        Some(Entries::ServedByUser { removed }) => say!(
+            printer,
+            "{file}: no relay entries needed: the user's relay entries start the relay for every relay hook{}",
+            removed_count(*removed)
+        ),
+        Some(Entries::NoRelayHooks { places, removed }) => say!(
+            printer,
+            "{file}: no relay hooks in {}, so no relay entries{}: add hooks there, then run `hook relay sync {}`",
+            places
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            removed_count(*removed),
+            flags(scope)
+        ),
+        Some(Entries::Written {
+            wanted,
+            added,
+            removed,
+            unchanged,
+        }) => say!(
+            printer,
+            "{file}: relay entries for {} (added {added}, removed {removed}, unchanged {unchanged})",
+            wanted
+                .iter()
+                .map(|w| match &w.matcher {
+                    Some(m) => format!("{} [{m}]", w.event),
+                    None => w.event.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Some(Entries::UpToDate) => say!(printer, "{file}: the relay entries are up to date"),
+        None => {}
+    }
+    match &report.codex_trust {
+        Some(CodexTrust::AlreadyTrusted { records, entries }) => say!(
+            printer,
+            "{}: Codex trusts the {entries} relay entries",
+            records.display()
+        ),
+        Some(CodexTrust::Recorded { records, entries }) => {
+            say!(
+                printer,
+                "{}: recorded Codex's trust of {entries} relay entries ([hooks.state]); nothing to do in /hooks",
+                records.display()
+            );
+            super::trust::say_if_link(printer, records);
+        }
+        Some(CodexTrust::ToDo { entries, file }) => say!(
+            printer,
+            "Codex runs only hooks you trusted: start codex, type /hooks, and trust the {entries} `hook relay` entries of {} (or run this command again with --trust to record that trust now)",
+            file.display()
+        ),
+        None => {}
+    }
+    if !report.untrusted.is_empty() {
+        say!(
+            printer,
+            "{} relay hooks will not run until you review and trust them:",
+            report.untrusted.len()
+        );
+        for key in &report.untrusted {
+            say!(
+                printer,
+                "  hook trust {} --relay {}",
+                flags(scope),
+                shell_quote(key)
+            );
+        }
+    }
+}
+
+/// `hook relay uninstall`.
+pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
+    edited(printer, &report.edit);
+    let file = report.file.display();
+    match report.result {
+        // The edit removed the file install had created, and said so.
+        Some(Uninstalled::FileRemoved) | None => {}
+        Some(Uninstalled::Removed(removed)) => say!(
+            printer,
+            "{file}: removed {removed} relay entries; nothing else changed"
+        ),
+        Some(Uninstalled::NoEntries) => {
+            say!(printer, "{file}: no relay entries; nothing to uninstall");
+        }
+    }
+}
+
+/// What an edit of the agent's file did besides the entries.
+fn edited(printer: &Printer, edit: &Edited) {
+    through_link(printer, edit.through_link.as_ref());
+    if let Some(path) = &edit.removed_created_file {
+        say!(
+            printer,
+            "{}: removed (hook relay install had created it, and nothing else is in it)",
+            path.display()
+        );
+    }
+    backup(printer, edit.backup.as_deref());
+}
+
+/// A file written through a symbolic link.
+fn through_link(printer: &Printer, link: Option<&ThroughLink>) {
+    if let Some(link) = link {
+        printer.note(format_args!(
+            "note: {} is reached through a symbolic link: writing {}",
+            link.path.display(),
+            link.real.display()
+        ));
+    }
+}
+
+/// Where the agent's file was kept as it was.
+fn backup(printer: &Printer, backup: Option<&Path>) {
+    if let Some(backup) = backup {
+        printer.note(format_args!("the file as it was: {}", backup.display()));
+    }
+}
+
+/// ` (n removed)` when entries were removed.
+fn removed_count(removed: usize) -> String {
+    if removed > 0 {
+        format!(" ({removed} removed)")
+    } else {
+        String::new()
+    }
+}
+
+/// The flags naming this scope on a `hook` command line.
+fn flags(scope: &ScopeNames) -> String {
+    let mut flags = format!("--dialect {}", scope.dialect);
+    if let Some(project) = &scope.project {
+        flags.push_str(&format!(
+            " --project {}",
+            shell_quote(&project.display().to_string())
+        ));
+    }
+    if let Some(home) = &scope.home {
+        flags.push_str(&format!(
+            " --home {}",
+            shell_quote(&home.display().to_string())
+        ));
+    }
+    flags
+}

@@ -1,0 +1,76 @@
+//! What `hook relay` writes for the agent: its answer in the agent's own hook-output format
+//! ([`agent_reply`]) on stdout, and on stderr the lines the agent shows or gives the model
+//! (skips, a block's reason, what the event could not carry).
+
+use anyhow::Result;
+use hook_protocol::Outcome;
+use hook_protocol::write::{self, AgentReply};
+use hook_trust::TrustView;
+
+use crate::ops::relay::answer::{Answer, FailClosed};
+
+use super::{Printer, Status, say_err};
+
+/// The outcome of a relayed event as the agent's own hook output, by the protocol's writer
+/// (`systemMessage` escaped as everything `hook` prints for a person).
+pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
+    write::agent_reply(outcome, |line| super::terminal::one_line(line).into_owned())
+}
+
+/// Lines for stderr, each as it is.
+pub(crate) fn notes(printer: &Printer, lines: &[String]) {
+    for line in lines {
+        say_err!(printer, "{line}");
+    }
+}
+
+/// The answer: the skips (hooks `view` did not let run, each with the command that lets it) and
+/// the reply's own lines on stderr, the reply on stdout, then stdout closed (a reader waiting
+/// for its end has the answer before the journal is written). Returns the reply's exit code.
+///
+/// # Errors
+///
+/// When the reply cannot be serialised.
+pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Result<u8> {
+    notes(printer, &super::trust::skip_warnings(view, &answer.outcome));
+    let reply = agent_reply(&answer.outcome);
+    for line in &reply.stderr {
+        say_err!(printer, "hook relay: {line}");
+    }
+    if let Some(note) = &answer.unknown_event {
+        say_err!(printer, "{note}");
+    }
+    if let Some(stdout) = &reply.stdout {
+        printer.exact_line(&serde_json::to_string(stdout)?);
+    }
+    super::terminal::close_stdout();
+    Ok(reply.exit_code)
+}
+
+/// The answer to an event that could not be evaluated: the reason on stderr, the event's JSON
+/// form on stdout where there is one; a block (exit 2) where the event can block.
+pub(crate) fn fail_closed(printer: &Printer, failed: &FailClosed) -> Status {
+    say_err!(printer, "{}", failed.message);
+    if let Some(outcome) = &failed.outcome
+        && let Some(stdout) = &agent_reply(outcome).stdout
+    {
+        printer.exact_line(&stdout.to_string());
+    }
+    if failed.blocks {
+        Status::Block
+    } else {
+        Status::Success
+    }
+}
+
+/// The status of a reply's exit code.
+pub(crate) fn status(exit_code: u8) -> Status {
+    match exit_code {
+        0 => Status::Success,
+        2 => Status::Block,
+        code => Status::Code(code),
+    }
+}
+
+#[cfg(test)]
+mod tests;
