@@ -74,6 +74,7 @@ use hook_protocol::{
 
 mod args;
 mod author_commands;
+mod commands;
 mod doctor_command;
 mod engine_commands;
 mod expectations;
@@ -82,7 +83,6 @@ mod new_command;
 mod ops;
 mod relay_command;
 mod relay_install;
-mod replay;
 mod trust_commands;
 mod trust_review;
 mod ui;
@@ -191,7 +191,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hook replay --dialect verboo\n  hook replay --dialect lime ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --dialect verboo --config guard.json --compare guard-v2.json\n\nPostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
-    Replay(replay::ReplayArgs),
+    Replay(commands::replay::ReplayArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -304,7 +304,7 @@ fn main() -> ExitCode {
         Command::Log(args) => journal_commands::log(args),
         Command::Stats(args) => journal_commands::stats(args),
         Command::Doctor(args) => doctor_command::doctor(args),
-        Command::Replay(args) => replay::replay(args),
+        Command::Replay(args) => return finish(&printer, commands::replay::exec(args, &printer)),
         Command::Convert(args) => author_commands::convert(args),
         Command::New(args) => new_command::new(args),
         Command::Completions { shell } => {

@@ -5,3 +5,4 @@
 
 pub(crate) mod input;
 pub(crate) mod location;
+pub(crate) mod replay;

@@ -10,9 +10,10 @@ pub(crate) mod exit;
 pub(crate) mod hints;
 mod printer;
 pub(crate) mod quote;
+pub(crate) mod replay;
 pub(crate) mod table;
 pub(crate) mod terminal;
 
 pub(crate) use exit::Status;
-pub(crate) use printer::{Printer, Verbosity};
+pub(crate) use printer::{Printer, Verbosity, say, say_err};
 pub(crate) use terminal::{errln, outln};
