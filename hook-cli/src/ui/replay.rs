@@ -4,8 +4,8 @@
 
 use std::io::IsTerminal as _;
 
-use crate::ops::replay::report::{HookStats, Result1, Summary};
-use crate::ops::replay::tally::{Counts, cut, json_word};
+use crate::ops::replay::report::{HookStats, Result1, Summary, cut, json_word};
+use crate::ops::replay::tally::Counts;
 use crate::ops::replay::{Listener, ReplayReport, ReportLine, Warning};
 
 use super::{Printer, say, say_err};

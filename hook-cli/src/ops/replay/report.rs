@@ -7,6 +7,8 @@
 //! from `hook-protocol`'s types.
 //!
 //! The type names are the schema's definition names: renaming one changes the schema.
+//!
+//! Also what a record says of its event: its one-line [`subject`], texts [`cut`] to one line.
 
 use std::collections::BTreeMap;
 
@@ -14,8 +16,12 @@ use anyhow::Result;
 use hook_protocol::Decision;
 use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::Value;
 
 use super::lines::BadLine;
+
+/// How long a cut tool call or reason may be in the report.
+pub(crate) const CUT: usize = 120;
 
 /// A decision, as the outcome gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -233,4 +239,99 @@ pub(crate) fn schema_text() -> Result<String> {
         );
     }
     Ok(serde_json::to_string_pretty(&schema)?)
+}
+
+/// The one-line subject of an event: a command, a path, a prompt, a patch's first file.
+pub(crate) fn subject(input: &Value) -> Option<String> {
+    let tool_input = &input["tool_input"];
+    let text = if let Some(prompt) = input["prompt"].as_str() {
+        prompt.to_owned()
+    } else if let Some(command) = tool_input["command"].as_str() {
+        command.to_owned()
+    } else if let Some(path) = tool_input["file_path"]
+        .as_str()
+        .or_else(|| tool_input["path"].as_str())
+        .or_else(|| tool_input["url"].as_str())
+        .or_else(|| tool_input["pattern"].as_str())
+    {
+        path.to_owned()
+    } else if let Some(message) = input["last_assistant_message"].as_str() {
+        message.to_owned()
+    } else if tool_input.is_null() {
+        return None;
+    } else {
+        tool_input.to_string()
+    };
+    Some(cut(&text))
+}
+
+/// `text` on one line, at most [`CUT`] characters (an ellipsis marks a cut).
+pub(crate) fn cut(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let flat = flat.trim();
+    if flat.chars().count() <= CUT {
+        return flat.to_owned();
+    }
+    let mut out: String = flat.chars().take(CUT - 1).collect();
+    out.push('…');
+    out
+}
+
+/// A serde enum's word (`timed_out`, `untrusted`).
+pub(crate) fn json_word(value: &impl Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_events_subject_is_what_it_is_about() {
+        let table = [
+            (
+                json!({"prompt": "Fix it.", "tool_input": {"command": "ls"}}),
+                Some("Fix it."),
+            ),
+            (
+                json!({"tool_input": {"command": "rm -rf build"}}),
+                Some("rm -rf build"),
+            ),
+            (
+                json!({"tool_input": {"file_path": "/a", "path": "/b"}}),
+                Some("/a"),
+            ),
+            (json!({"tool_input": {"path": "/b"}}), Some("/b")),
+            (
+                json!({"tool_input": {"url": "https://x"}}),
+                Some("https://x"),
+            ),
+            (json!({"tool_input": {"pattern": "*.rs"}}), Some("*.rs")),
+            (json!({"last_assistant_message": "Done."}), Some("Done.")),
+            (
+                json!({"tool_input": {"todos": []}}),
+                Some(r#"{"todos":[]}"#),
+            ),
+            (json!({"hook_event_name": "Stop"}), None),
+        ];
+        for (input, expected) in table {
+            assert_eq!(subject(&input).as_deref(), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn subjects_are_cut_on_one_line() {
+        let long = "x".repeat(300);
+        let cut = cut(&format!("a\nb {long}"));
+        assert!(cut.starts_with("a b x"));
+        assert_eq!(cut.chars().count(), CUT);
+    }
 }

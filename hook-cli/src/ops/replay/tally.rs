@@ -15,19 +15,17 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use hook_protocol::{Dialect, Outcome, RunStatus};
-use serde::Serialize;
 use serde_json::Value;
 
 use super::Listener;
 use super::engines::NOT_SELECTED;
 use super::lines::BadLine;
-use super::report::{EventRecord, HookRun, HookStats, ReportLine, Result1, Summary, Verdict};
+use super::report::{
+    EventRecord, HookRun, HookStats, ReportLine, Result1, Summary, Verdict, json_word, subject,
+};
 
 /// Counts by name (events rebuilt, decisions, bad lines by kind), in name order.
 pub(crate) type Counts = BTreeMap<String, u64>;
-
-/// How long a cut tool call or reason may be in the report.
-pub(crate) const CUT: usize = 120;
 
 /// What one session's replay produced. Only the events the text report lists are kept; with
 /// `--json` every event's line goes to the listener as soon as it is dispatched (see the
@@ -148,45 +146,6 @@ impl<'a> SessionLog<'a> {
     }
 }
 
-/// The one-line subject of an event: a command, a path, a prompt, a patch's first file.
-fn subject(input: &Value) -> Option<String> {
-    let tool_input = &input["tool_input"];
-    let text = if let Some(prompt) = input["prompt"].as_str() {
-        prompt.to_owned()
-    } else if let Some(command) = tool_input["command"].as_str() {
-        command.to_owned()
-    } else if let Some(path) = tool_input["file_path"]
-        .as_str()
-        .or_else(|| tool_input["path"].as_str())
-        .or_else(|| tool_input["url"].as_str())
-        .or_else(|| tool_input["pattern"].as_str())
-    {
-        path.to_owned()
-    } else if let Some(message) = input["last_assistant_message"].as_str() {
-        message.to_owned()
-    } else if tool_input.is_null() {
-        return None;
-    } else {
-        tool_input.to_string()
-    };
-    Some(cut(&text))
-}
-
-/// `text` on one line, at most [`CUT`] characters (an ellipsis marks a cut).
-pub(crate) fn cut(text: &str) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let flat = flat.trim();
-    if flat.chars().count() <= CUT {
-        return flat.to_owned();
-    }
-    let mut out: String = flat.chars().take(CUT - 1).collect();
-    out.push('…');
-    out
-}
-
 fn result_of(
     outcome: &Outcome,
     took: Duration,
@@ -247,14 +206,6 @@ fn result_of(
         duration_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
         hooks: shown,
     }
-}
-
-/// A serde enum's word (`timed_out`, `untrusted`).
-pub(crate) fn json_word(value: &impl Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// Every session's log summed up.
@@ -447,13 +398,5 @@ mod tests {
         let values: Vec<u64> = (1..=100).collect();
         assert_eq!(percentile(&values, 50), Some(50));
         assert_eq!(percentile(&values, 95), Some(95));
-    }
-
-    #[test]
-    fn subjects_are_cut_on_one_line() {
-        let long = "x".repeat(300);
-        let cut = cut(&format!("a\nb {long}"));
-        assert!(cut.starts_with("a b x"));
-        assert_eq!(cut.chars().count(), CUT);
     }
 }
