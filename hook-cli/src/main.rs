@@ -69,11 +69,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
 mod commands;
-mod engine_commands;
 mod ops;
-mod replay;
 mod shell;
-mod trust_commands;
 mod ui;
 
 #[cfg(test)]
@@ -180,7 +177,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hook replay --dialect verboo\n  hook replay --dialect lime ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --dialect verboo --config guard.json --compare guard-v2.json\n\nPostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
-    Replay(replay::ReplayArgs),
+    Replay(commands::replay::ReplayArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -243,7 +240,7 @@ fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
         Command::Log(args) => commands::log::exec(args, &printer),
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),
-        Command::Replay(args) => replay::replay(args).map(Status::Legacy),
+        Command::Replay(args) => commands::replay::exec(args, &printer),
         Command::Convert(args) => commands::convert::exec(args, &printer),
         Command::New(args) => commands::new::exec(args, &printer),
         Command::Completions(args) => {

@@ -159,7 +159,7 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
         "`infer_dialect`: which dialect sent an input is guessed from fields only one of them sends",
     ),
     (
-        "hook-cli/src/replay/",
+        "hook-cli/src/ops/replay/",
         "`hook replay`'s transcript readers: each agent keeps its sessions in a format of its own (Claude Code's transcripts, Codex's rollouts)",
     ),
     (

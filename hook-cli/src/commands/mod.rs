@@ -11,6 +11,7 @@ pub(crate) mod list;
 pub(crate) mod log;
 pub(crate) mod new;
 pub(crate) mod relay;
+pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod schema;
 pub(crate) mod stats;

@@ -8,8 +8,8 @@ use clap::Args;
 use crate::args::LocationArgs;
 use crate::ops::dispatch::{Dispatched, drive, prepare};
 use crate::ops::input::run_input;
+use crate::ops::trust::refusal_phrasing;
 use crate::ui::run::{RunReport, interrupted};
-use crate::ui::trust::refusal_phrasing;
 use crate::ui::{Printer, Status, diagnostics, say_err};
 
 #[derive(Debug, Args)]

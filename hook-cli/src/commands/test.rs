@@ -15,7 +15,7 @@ use crate::ops::expectations::{self, Scope};
 use crate::ops::input::known_event;
 use crate::ops::location::Location;
 use crate::ops::matrix::{self, Matrix};
-use crate::ui::trust::refusal_phrasing;
+use crate::ops::trust::refusal_phrasing;
 use crate::ui::{Printer, Status, expectations as show_expectations, test as show};
 
 #[derive(Debug, Args)]

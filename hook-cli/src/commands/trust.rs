@@ -11,7 +11,7 @@ use crate::ops::location::Location;
 use crate::ops::review;
 use crate::ops::trust::{Action, Selection, apply};
 use crate::ui::review::{Answer, ask, show as show_hook};
-use crate::ui::{Printer, Status, hints, say, trust as show};
+use crate::ui::{Printer, Status, say, trust as show};
 
 /// `hook trust KEY...`, `--all` or `--review [--json]`.
 pub(crate) fn exec(args: KeysArgs, printer: &Printer) -> Result<Status> {
@@ -51,7 +51,7 @@ fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> 
         return Ok(Status::Success);
     }
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        let flags = hints::location_flags(location);
+        let flags = location.flags();
         bail!(
             "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
             location.dialect,

@@ -48,6 +48,25 @@ impl Location {
         Ok(options)
     }
 
+    /// This location's `--home`, `--project` and `--relay` flags as a command line names them
+    /// (each with its leading space, quoted for a POSIX shell), for the commands `hook`
+    /// suggests.
+    pub(crate) fn flags(&self) -> String {
+        let mut extra = String::new();
+        if let Some(home) = &self.home {
+            extra.push_str(" --home ");
+            extra.push_str(&crate::shell::quote(&home.display().to_string()));
+        }
+        if let Some(project) = &self.project {
+            extra.push_str(" --project ");
+            extra.push_str(&crate::shell::quote(&project.display().to_string()));
+        }
+        if self.relay {
+            extra.push_str(" --relay");
+        }
+        extra
+    }
+
     /// The project directory, absolute, so that keys do not depend on how it was typed.
     pub(crate) fn project_dir(&self) -> Result<PathBuf> {
         match &self.project {

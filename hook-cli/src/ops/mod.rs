@@ -11,6 +11,7 @@ pub(crate) mod journal;
 pub(crate) mod location;
 pub(crate) mod matrix;
 pub(crate) mod relay;
+pub(crate) mod replay;
 pub(crate) mod review;
 pub(crate) mod scaffold;
 #[cfg(test)]

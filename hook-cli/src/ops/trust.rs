@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use hook_config::Loaded;
-use hook_protocol::Layer;
-use hook_trust::{TrustStatus, TrustView, check_keys, store_for};
+use hook_protocol::{Layer, SkipReason};
+use hook_trust::{Refusal, TrustStatus, TrustView, check_keys, store_for};
+
+use super::location::Location;
 
 /// What a trust command does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +161,27 @@ pub(crate) fn link_target(path: &std::path::Path) -> Option<PathBuf> {
         std::fs::canonicalize(path).ok()
     } else {
         None
+    }
+}
+
+/// How `hook run` words a refusal: the reason and the command, with this `--home`/`--project`,
+/// that lets the hook run.
+pub(crate) fn refusal_phrasing(
+    location: &Location,
+) -> impl Fn(&Refusal) -> String + Send + Sync + 'static {
+    let extra = location.flags();
+    let trust = format!("hook trust --dialect {}{extra}", location.dialect);
+    let enable = format!("hook enable --dialect {}{extra}", location.dialect);
+    move |refusal| refusal_message(refusal, &trust, &enable)
+}
+
+/// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)
+/// and the command that lets it run, `trust` or `enable` followed by the quoted key.
+fn refusal_message(refusal: &Refusal, trust: &str, enable: &str) -> String {
+    let key = crate::shell::quote(&refusal.trust.key);
+    match refusal.reason {
+        SkipReason::Disabled => format!("{refusal}: run `{enable} {key}` to enable it"),
+        _ => format!("{refusal}: review it, then run `{trust} {key}`"),
     }
 }
 

@@ -122,10 +122,12 @@ mod tests {
     use super::*;
     use crate::ops::scene::Scene;
 
+    /// (dialect, --event, output, the event checked, valid, warnings, fails --strict)
+    type OutputCase<'a> = (Dialect, Option<&'a str>, &'a str, &'a str, bool, usize, bool);
+
     #[test]
     fn outputs_are_checked_for_the_event_given_or_named() {
-        // (dialect, --event, output, the event checked, valid, warnings, fails --strict)
-        let table: &[(Dialect, Option<&str>, &str, &str, bool, usize, bool)] = &[
+        let table: &[OutputCase] = &[
             (
                 Dialect::Lime,
                 Some("Stop"),

@@ -8,11 +8,11 @@ use hook_protocol::Dialect;
 use serde::Serialize;
 
 use super::colour::{BOLD, DIM, GREEN, RED, YELLOW};
-use super::hints::location_flags;
-use super::quote::shell_quote;
+
 use super::terminal::one_line;
 use super::{Printer, say};
 use crate::ops::doctor::{DoctorReport, Finding, Fix, Severity};
+use crate::shell::quote as shell_quote;
 
 /// A finding as `--json` shows it.
 #[derive(Debug, Serialize)]
@@ -34,7 +34,7 @@ fn fix_text(fix: &Fix) -> String {
             after,
         } => format!("{before}{}{after}", shell_quote(word)),
         Fix::Trust { location, key } => {
-            let (dialect, flags) = (location.dialect, location_flags(location));
+            let (dialect, flags) = (location.dialect, location.flags());
             format!(
                 "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} {}`",
                 shell_quote(key)
@@ -43,7 +43,7 @@ fn fix_text(fix: &Fix) -> String {
         Fix::Enable { location, key } => format!(
             "`hook enable --dialect {}{} {}`",
             location.dialect,
-            location_flags(location),
+            location.flags(),
             shell_quote(key)
         ),
     }

@@ -17,20 +17,15 @@ pub(crate) enum Status {
     Signal(u8),
     /// An exit code the agent's own hook output chose (the relay passes it on).
     Code(u8),
-    /// Transitional: the exit code of a command not yet moved to `commands/`.
-    Legacy(ExitCode),
 }
 
 impl Status {
     /// The process exit code.
     pub(crate) fn code(self) -> ExitCode {
-        match self {
-            Status::Legacy(code) => code,
-            status => ExitCode::from(status.number()),
-        }
+        ExitCode::from(self.number())
     }
 
-    /// The exit code as a number (255 for a transitional `Legacy` code, which hides it).
+    /// The exit code as a number.
     pub(crate) fn number(self) -> u8 {
         match self {
             Status::Success => 0,
@@ -38,7 +33,6 @@ impl Status {
             Status::Block => 2,
             Status::Signal(number) => 128u8.saturating_add(number),
             Status::Code(code) => code,
-            Status::Legacy(_) => 255,
         }
     }
 
@@ -73,20 +67,16 @@ pub(crate) fn finish_number(printer: &Printer, result: anyhow::Result<Status>) -
 
 /// The error on stderr: one line, or with `--verbose` a line a cause.
 fn report_error(printer: &Printer, error: &anyhow::Error) {
-    {
-        {
-            if printer.verbosity() == Verbosity::Verbose {
-                let mut causes = error.chain();
-                if let Some(first) = causes.next() {
-                    printer.err_line(format_args!("error: {first}"));
-                }
-                for cause in causes {
-                    printer.err_line(format_args!("  caused by: {cause}"));
-                }
-            } else {
-                printer.err_line(format_args!("error: {}", error_chain(error)));
-            }
+    if printer.verbosity() == Verbosity::Verbose {
+        let mut causes = error.chain();
+        if let Some(first) = causes.next() {
+            printer.err_line(format_args!("error: {first}"));
         }
+        for cause in causes {
+            printer.err_line(format_args!("  caused by: {cause}"));
+        }
+    } else {
+        printer.err_line(format_args!("error: {}", error_chain(error)));
     }
 }
 

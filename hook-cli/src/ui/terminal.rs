@@ -12,27 +12,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-/// Prints one line of human text on stdout, every control character escaped (line feeds too, so
-/// a value can never start a line of its own); a closed stdout ends the process quietly.
-/// Multi-line text is printed a line per call.
-macro_rules! outln {
-    () => {
-        $crate::ui::terminal::print_text("")
-    };
-    ($($arg:tt)*) => {
-        $crate::ui::terminal::print_text(&format!($($arg)*))
-    };
-}
-
-/// Prints one line of human text on stderr, every control character escaped.
-macro_rules! errln {
-    ($($arg:tt)*) => {
-        $crate::ui::terminal::eprint_text(&format!($($arg)*))
-    };
-}
-
-pub(crate) use {errln, outln};
-
 /// Whether `c` could move the cursor, erase, recolour or reorder what a terminal shows.
 fn is_hidden_control(c: char) -> bool {
     c.is_control()

@@ -1,16 +1,14 @@
 //! What trust looks like to a user: the trust commands' results, the trust part of a `hook list`
-//! line, the warnings `hook run` prints for hooks trust kept from running, and how a refusal
-//! names the command that lets a hook run.
+//! line, and the warnings `hook run` prints for hooks trust kept from running (how a refusal
+//! names the command that lets a hook run is [`crate::ops::trust::refusal_phrasing`]: the
+//! engine carries it into the outcome the agent reads).
 
 use hook_config::Handler;
 use hook_protocol::{Outcome, SkipReason};
-use hook_trust::{Refusal, TrustStatus, TrustView};
+use hook_trust::{TrustStatus, TrustView};
 
-use crate::ops::location::Location;
 use crate::ops::trust::{Changed, link_target};
 
-use super::hints::location_flags;
-use super::quote::shell_quote;
 use super::{Printer, say, say_err};
 
 /// A trust command's result: hooks left alone, warnings, what changed, the store written.
@@ -40,27 +38,6 @@ pub(crate) fn say_if_link(printer: &Printer, path: &std::path::Path) {
             path.display(),
             target.display()
         ));
-    }
-}
-
-/// How `hook run` words a refusal: the reason and the command, with this `--home`/`--project`,
-/// that lets the hook run.
-pub(crate) fn refusal_phrasing(
-    location: &Location,
-) -> impl Fn(&Refusal) -> String + Send + Sync + 'static {
-    let extra = location_flags(location);
-    let trust = format!("hook trust --dialect {}{extra}", location.dialect);
-    let enable = format!("hook enable --dialect {}{extra}", location.dialect);
-    move |refusal| refusal_message(refusal, &trust, &enable)
-}
-
-/// What `hook run` says of a hook trust kept from running: why (the [`Refusal`]'s sentence)
-/// and the command that lets it run, `trust` or `enable` followed by the quoted key.
-fn refusal_message(refusal: &Refusal, trust: &str, enable: &str) -> String {
-    let key = shell_quote(&refusal.trust.key);
-    match refusal.reason {
-        SkipReason::Disabled => format!("{refusal}: run `{enable} {key}` to enable it"),
-        _ => format!("{refusal}: review it, then run `{trust} {key}`"),
     }
 }
 

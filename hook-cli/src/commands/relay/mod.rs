@@ -123,7 +123,7 @@ fn answer_on(
     let received = answer::receive(options, answer::read_event_bytes()?, known)?;
     crate::ui::relay_answer::notes(printer, &received.tolerated);
     let location = answer::locate(options, &received)?;
-    let phrasing = crate::ui::trust::refusal_phrasing(&location);
+    let phrasing = crate::ops::trust::refusal_phrasing(&location);
     let prepared = answer::prepare(options, location, phrasing)?;
     crate::ui::diagnostics::print(printer, prepared.diagnostics());
     let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {

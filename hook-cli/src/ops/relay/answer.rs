@@ -442,7 +442,7 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
     if waiting.is_empty() {
         return None;
     }
-    let flags = location_flags(location);
+    let flags = location.flags();
     Some(format!(
         "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
         waiting.len(),
@@ -450,28 +450,6 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
         location.dialect,
         location.dialect,
     ))
-}
-
-/// `location`'s `--home`, `--project` and `--relay` flags, each with its leading space, for the
-/// commands the answer suggests (as `ui::hints::location_flags` writes them for a person).
-fn location_flags(location: &Location) -> String {
-    let mut extra = String::new();
-    if let Some(home) = &location.home {
-        extra.push_str(&format!(
-            " --home {}",
-            crate::shell::quote(&home.display().to_string())
-        ));
-    }
-    if let Some(project) = &location.project {
-        extra.push_str(&format!(
-            " --project {}",
-            crate::shell::quote(&project.display().to_string())
-        ));
-    }
-    if location.relay {
-        extra.push_str(" --relay");
-    }
-    extra
 }
 
 #[cfg(test)]

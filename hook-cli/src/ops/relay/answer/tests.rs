@@ -55,7 +55,7 @@ fn the_suggested_flags_are_quoted() {
         relay: true,
     };
     assert_eq!(
-        location_flags(&location),
+        location.flags(),
         " --home /h --project '/my project' --relay"
     );
 }

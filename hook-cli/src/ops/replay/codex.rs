@@ -38,7 +38,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Rebuilt, Sink, event_base};
+use super::rebuild::{Format, Rebuilt, Sink, event_base};
 
 /// Entry and payload types that carry no hook event.
 const QUIET_TYPES: &[&str] = &["world_state", "token_usage_record", "compacted"];

@@ -35,7 +35,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Rebuilt, Sink, event_base};
+use super::rebuild::{Format, Rebuilt, Sink, event_base};
 
 /// Entry types Claude Code 2.1 writes that carry no hook event.
 const QUIET_TYPES: &[&str] = &[

@@ -1,0 +1,185 @@
+//! One session's replay: its transcript read line by line, rebuilt into events by its
+//! agent's [`Format`], each selected event dispatched through every engine, all of it logged
+//! in a [`SessionLog`].
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use hook_exec::Engine;
+use hook_protocol::{Dialect, Event, Outcome, input_from_value};
+use serde_json::Value;
+
+use super::Listener;
+use super::lines::{self, BadKind, BadLine, Line};
+use super::rebuild::{Format, Rebuilt, Sink};
+use super::tally::SessionLog;
+use super::{claude, codex};
+
+/// What every session's replay shares.
+pub(super) struct Shared<'a> {
+    pub(super) dialect: Dialect,
+    pub(super) engines: Vec<Engine>,
+    pub(super) events: HashSet<Event>,
+    pub(super) project: PathBuf,
+    pub(super) max_line: usize,
+    pub(super) dry_run: bool,
+    /// `--json`: each event and bad line goes to the listener as soon as it is known.
+    pub(super) stream: bool,
+    pub(super) bytes_read: &'a AtomicUsize,
+    pub(super) listener: &'a dyn Listener,
+}
+
+/// Replays one transcript file: reads it, rebuilds and dispatches its events.
+pub(super) async fn replay_file<'a>(context: &Shared<'a>, file: &Path) -> SessionLog<'a> {
+    let shown = file.display().to_string();
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
+    let transcript = absolute.display().to_string();
+    let mut format: Box<dyn Format> = if context.dialect == Dialect::Verboo {
+        Box::new(claude::Claude::new(transcript))
+    } else {
+        Box::new(codex::Codex::new(transcript))
+    };
+    let mut sink = Sink::new(shown.clone());
+    let listener = context.listener;
+    let stream = context.stream.then_some(listener);
+    let mut log = SessionLog::new(shown, context.engines.len(), stream);
+    let mut blocked = HashSet::new();
+    let mut lines = match lines::open(file, context.max_line) {
+        Ok(lines) => lines,
+        Err(error) => {
+            sink.bad(0, BadKind::Unreadable, error.to_string());
+            log.add_bad(sink.bad.drain(..));
+            return log;
+        }
+    };
+    let mut counted = 0u64;
+    loop {
+        let mut ended = false;
+        match lines.next_line() {
+            Err(error) => {
+                let at = log.lines + 1;
+                sink.bad(at, BadKind::Unreadable, error.to_string());
+                ended = true;
+            }
+            Ok(None) => ended = true,
+            Ok(Some((number, Line::TooLong { bytes }))) => {
+                log.lines = number;
+                sink.bad(
+                    number,
+                    BadKind::TooLong,
+                    format!(
+                        "{bytes} bytes, over the {}-byte cap (--max-line-bytes)",
+                        context.max_line
+                    ),
+                );
+            }
+            Ok(Some((number, Line::Text { bytes, last }))) => {
+                log.lines = number;
+                if !bytes.iter().all(u8::is_ascii_whitespace) {
+                    match lines::parse_json(bytes) {
+                        Ok(entry) if entry.is_object() => format.entry(number, &entry, &mut sink),
+                        Ok(_) => sink.bad(number, BadKind::Corrupt, "not a JSON object"),
+                        Err(error) => {
+                            let kind = if last && error.is_eof() {
+                                BadKind::Truncated
+                            } else {
+                                BadKind::Corrupt
+                            };
+                            sink.bad(number, kind, error.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if ended {
+            format.finish(&mut sink);
+        }
+        let read = lines.bytes() - counted;
+        counted = lines.bytes();
+        context.bytes_read.fetch_add(
+            usize::try_from(read).unwrap_or(usize::MAX),
+            Ordering::Relaxed,
+        );
+        listener.read(read);
+        log.add_bad(sink.bad.drain(..));
+        let events = std::mem::take(&mut sink.events);
+        for event in events {
+            dispatch(context, event, format.session_id(), &mut blocked, &mut log).await;
+        }
+        if ended {
+            break;
+        }
+    }
+    for engine in &context.engines {
+        // Async hooks started by this session's events run to their end before it is reported.
+        let _finished = engine.collect_async(format.session_id(), None).await;
+    }
+    log.session = format.session_id().to_owned();
+    log
+}
+
+/// Dispatches one rebuilt event through every engine, if it is selected.
+async fn dispatch(
+    context: &Shared<'_>,
+    mut event: Rebuilt,
+    session: &str,
+    blocked: &mut HashSet<String>,
+    log: &mut SessionLog<'_>,
+) {
+    let name = event
+        .value
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let kind = Event::from_name(&name);
+    *log.rebuilt.entry(name.clone()).or_default() += 1;
+    if context.dry_run || !context.events.contains(&kind) {
+        return;
+    }
+    if kind != Event::PreToolUse
+        && let Some(call) = &event.call
+        && blocked.contains(call)
+    {
+        log.after_block += 1;
+        return;
+    }
+    let cwd = event.value.get("cwd").and_then(Value::as_str).unwrap_or("");
+    if cwd.is_empty() || !Path::new(cwd).is_dir() {
+        event
+            .value
+            .insert("cwd".into(), context.project.display().to_string().into());
+        log.cwd_replaced += 1;
+    }
+    let value = Value::Object(event.value);
+    let input = match input_from_value(context.dialect, value.clone()) {
+        Ok(input) => input,
+        Err(error) => {
+            let bad = BadLine {
+                file: log.file.clone(),
+                line: event.line,
+                kind: BadKind::Invalid,
+                detail: format!("{name}: {error}"),
+            };
+            log.add_bad([bad]);
+            return;
+        }
+    };
+    let mut outcomes: Vec<(Outcome, std::time::Duration)> = Vec::new();
+    for engine in &context.engines {
+        let started = Instant::now();
+        let outcome = engine.dispatch(&input).await;
+        outcomes.push((outcome, started.elapsed()));
+    }
+    if kind == Event::PreToolUse
+        && let Some(call) = &event.call
+        && outcomes
+            .first()
+            .is_some_and(|(o, _)| o.decision == hook_protocol::Decision::Block)
+    {
+        blocked.insert(call.clone());
+    }
+    log.record(session, event.line, event.time, &name, &value, outcomes);
+}
