@@ -42,6 +42,7 @@ mod api_snapshot;
 mod bench;
 mod bench_agents;
 mod conformance;
+mod import_cycles;
 mod package_files;
 mod public_api;
 mod schemas;

@@ -26,7 +26,9 @@
 //! - hook-cli's own layers ([`CLI_LAYERS`]): a file under `commands/` imports no other command
 //!   file, `ops/` neither parses arguments nor prints nor reaches `commands`/`ui`, `ui/` never
 //!   calls a command; and no `hook-cli/src` file is over [`CLI_MAX_LINES`] lines but those in
-//!   [`CLI_LONG_FILES`], each with its reason ([`check_cli_layers`], [`check_cli_length`]).
+//!   [`CLI_LONG_FILES`], each with its reason ([`check_cli_layers`], [`check_cli_length`]);
+//!   no two files of it import each other, however far round
+//!   ([`crate::import_cycles::check_cycles`]).
 //!
 //! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
 //! `cargo test --workspace` fails on what tidy fails on.
@@ -310,17 +312,25 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             problems.extend(check_raw_files(&shown, &text));
         }
     }
-    for file in rust_files(&root.join("hook-cli/src"))? {
+    let cli_src = root.join("hook-cli/src");
+    let mut cli_files = Vec::new();
+    for file in rust_files(&cli_src)? {
         let shown = file.strip_prefix(root).unwrap_or(&file);
         let shown = shown.display().to_string().replace('\\', "/");
         let text = std::fs::read_to_string(&file)
             .with_context(|| format!("reading {}", file.display()))?;
         problems.extend(check_cli_layers(&shown, &text));
         problems.extend(check_cli_length(&shown, &text));
+        let in_src = file.strip_prefix(&cli_src).unwrap_or(&file);
+        cli_files.push((in_src.display().to_string().replace('\\', "/"), text));
     }
+    problems.extend(crate::import_cycles::check_cycles(
+        "hook-cli/src",
+        &cli_files,
+    ));
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
+            "tidy: hook-cli's commands/ops/ui layers hold, its files import each other without a cycle and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
         );
         return Ok(());
     }
@@ -553,7 +563,7 @@ pub(crate) fn check_raw_files(file: &str, text: &str) -> Vec<String> {
 
 /// The lines of `text` outside comments and `#[cfg(test)]` items, numbered from 1, without
 /// their comments.
-fn code_lines(text: &str) -> Vec<(usize, String)> {
+pub(crate) fn code_lines(text: &str) -> Vec<(usize, String)> {
     let mut lines = Vec::new();
     let mut in_block = false;
     let mut test_item = TestItem::Outside;
