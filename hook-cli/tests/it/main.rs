@@ -1,9 +1,7 @@
 //! Every integration test of `hook-cli` in one binary: one link instead of one per file, which
 //! was a large share of the suite's time. Each file is a module; shared helpers are in `common`.
 
-mod as_the_agents_do;
 mod author;
-mod bad_input;
 mod cli;
 mod demo;
 mod doctor;
@@ -12,7 +10,6 @@ mod hostile_files;
 mod hostile_input;
 mod journal;
 mod new;
-mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_install;
