@@ -1,8 +1,9 @@
 //! In-process tests of whole commands: the command line parsed as `hook` parses it, dispatched,
 //! stdin given and what it printed kept (`ui::terminal::capture`) instead of read and written.
-//! No process is spawned for the command itself (hooks still run as real processes); what needs
-//! the binary (the agents calling it, signals, a terminal, environment variables, the relay's own
-//! entry point) stays in `tests/it/`.
+//! No process is spawned for the command itself (hooks still run as real processes). A test
+//! here never sets an environment variable (tests run on many threads): the flags name the
+//! home, the project and the agent's files instead. What needs the binary stays in
+//! `tests/it/` (its `main.rs` says what, and why).
 #![allow(clippy::unwrap_used)]
 
 use clap::Parser as _;
@@ -24,12 +25,16 @@ mod list;
 #[cfg(unix)]
 mod relay;
 mod replay;
+mod scaffold;
 #[cfg(unix)]
 mod side_files;
 mod terminal;
 mod trust;
 mod trust_files;
+#[cfg(unix)]
+mod trust_native;
 mod validate;
+mod validate_conformance;
 mod verbosity;
 
 /// What a command did: its exit code and what it printed.

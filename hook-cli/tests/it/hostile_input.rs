@@ -1,7 +1,6 @@
-//! The rest of issue 21's hostile-input findings, through the `hook` binary: what a hook does
-//! to `CLAUDE_ENV_FILE`, paths that look like shell syntax, and the small ones (`validate
-//! --json` on empty stdin, a home that is a file, a wrong-typed `session_id`, a lock error,
-//! `test --native /dev/zero`).
+//! Issue 21's hostile-input finding that needs the `hook` binary: a hook that makes a FIFO of
+//! `CLAUDE_ENV_FILE` neither hangs `hook run` nor keeps a SIGTERM out. The others are tested
+//! in-process (`hook-cli/src/tests/hostile_input.rs`).
 #![cfg(target_os = "linux")]
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]

@@ -1,5 +1,8 @@
-//! The journal: what `hook run` and `hook relay` record, and `hook log` / `hook stats`
-//! reading it back.
+//! The journal where it needs processes: concurrent writers, rotation under them, a lock held
+//! by another process, `hook log --follow` (runs until killed), FIFOs and hostile files that
+//! must not hang a command, `HOOK_JOURNAL=off` from the environment. What `hook run` and
+//! `hook relay` record and `hook log` / `hook stats` reading it back are tested in-process
+//! (`hook-cli/src/tests/journal.rs`).
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]

@@ -1,7 +1,8 @@
-//! `hook relay` fails closed: on every event of Claude Code (verboo) and Codex (lime), an input
-//! the relay cannot evaluate is answered as a block where the event can block, and an input the
-//! agent really sends but the typed input refuses (a lone surrogate, deep nesting) is read, so
-//! the guard's deny reaches the agent.
+//! `hook relay` where it needs its own process: its async hooks run by a waiter it starts (this
+//! program again) after the answer, a signal while the guard runs, `CLAUDE_ENV_FILE` and
+//! `CLAUDE_CONFIG_DIR` read from the environment. Failing closed on every event of both agents,
+//! and the rest of the relay's answers, are tested in-process (`hook-cli/src/tests/relay/`);
+//! `relay_fuzz` shares the helpers here.
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]

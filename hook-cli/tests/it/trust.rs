@@ -1,6 +1,6 @@
-//! Trust, where it needs the binary: `hook trust --review` on a pseudo-terminal and without one,
-//! and `hook relay` naming a changed script (the rest of trust is tested in-process, in
-//! `hook-cli/src/tests/`).
+//! Trust, where it needs the binary: `hook trust --review` on a pseudo-terminal and without one
+//! (whether stdin and stdout are a terminal is the process's). The rest of trust is tested
+//! in-process, in `hook-cli/src/tests/`.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
