@@ -2,8 +2,6 @@
 //! history (on stderr, when it is a terminal), the `--json` lines as they come, and the report
 //! (the summary line with `--json`, else the text report).
 
-use std::io::IsTerminal as _;
-
 use crate::ops::replay::report::{HookStats, Result1, Summary, cut, json_word};
 use crate::ops::replay::tally::Counts;
 use crate::ops::replay::{Listener, ReplayReport, ReportLine, Warning};
@@ -44,7 +42,7 @@ pub(crate) struct Live<'a> {
 impl<'a> Live<'a> {
     /// Live output for a replay of `total_bytes` of transcripts.
     pub(crate) fn new(printer: &'a Printer, total_bytes: u64) -> Self {
-        let bar = (std::io::stderr().is_terminal() && total_bytes > 0).then(|| {
+        let bar = (super::terminal::stderr_is_terminal() && total_bytes > 0).then(|| {
             let bar = indicatif::ProgressBar::new(total_bytes);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(

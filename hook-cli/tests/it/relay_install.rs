@@ -1,10 +1,14 @@
-//! `hook relay install`, `sync` and `uninstall` on real files: entries only where relay hooks
-//! are, every other byte kept, files refused rather than overwritten, Codex's own trust.
+//! `hook relay install`, `sync` and `uninstall` where they need the binary: `hook list --relay`
+//! reads the agent's own settings through `HOME` (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`) alone; in
+//! a project's scope Codex's trust records go to the user's `config.toml`, found the same way;
+//! the installed command run through a shell as the agents do; concurrent installs; a FIFO
+//! refused at once; an earlier version's `~/.lime`; the real Codex. The round trips, `--move`,
+//! `--trust` in the user's scope and the files refused are tested in-process
+//! (`hook-cli/src/tests/relay/install*.rs`).
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -139,100 +143,6 @@ fn summary(settings: &Path) -> Vec<String> {
 }
 
 #[test]
-fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
-    let originals = [
-        ("pretty", "{\n  \"model\": \"opus\"\n}\n"),
-        (
-            "minified",
-            "{\"model\":\"opus\",\"n\":12345678901234567890123,\"x\":1.0e400}",
-        ),
-        (
-            "crlf",
-            "{\r\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\r\n  \"big\": 1E+400\r\n}\r\n",
-        ),
-        (
-            "odd indent, tabs",
-            "{\n\t \"z\" :  true,\n\t \"a\" :  [ 1 , 2 ]\n}",
-        ),
-        (
-            "other tools' hooks",
-            "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"other-tool check\"}]}\n        ]\n    },\n    \"env\": {\"A\": \"1\"}\n}\n",
-        ),
-        ("empty object", "{}"),
-        (
-            "unicode escapes",
-            "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"k\": [\n]}\n",
-        ),
-    ];
-    for (what, original) in originals {
-        let home = Home::new();
-        relay_guard(&home);
-        let settings = home.claude().join("settings.json");
-        write(&settings, original);
-        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
-        home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-        let installed = read(&settings);
-        assert_ne!(installed, original, "{what}");
-        // (Not read as a `Value`: `1.0e400` is out of its range.)
-        assert_eq!(
-            installed.matches("# hook-relay-install").count(),
-            2,
-            "{what}: {installed}"
-        );
-        let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
-        let backup = home.claude().join("settings.json.hook-relay.prev");
-        assert_eq!(read(&backup), original, "{what}");
-        let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
-        assert_eq!(backup_mode & 0o777, 0o600, "{what}");
-        if what == "crlf" {
-            assert!(!installed.replace("\r\n", "").contains('\n'), "{installed}");
-        }
-        if what == "minified" {
-            assert!(!installed.contains('\n'), "{installed}");
-            assert!(installed.contains("12345678901234567890123"));
-        }
-        home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-        assert_eq!(read(&settings), original, "{what}");
-    }
-}
-
-#[test]
-fn edits_made_while_installed_are_kept_and_a_user_hook_in_the_group_stays() {
-    let home = Home::new();
-    relay_guard(&home);
-    let settings = home.claude().join("settings.json");
-    write(&settings, "{\n  \"model\": \"opus\"\n}\n");
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    // The user edits the installed file: a new key, and their own hook in the relay's group.
-    let installed = read(&settings);
-    let edited = installed
-        .replace(
-            "\"model\": \"opus\"",
-            "\"model\": \"sonnet\",\n  \"theme\": \"dark\"",
-        )
-        .replacen(
-            "\"hooks\": [\n",
-            "\"hooks\": [\n          {\"type\": \"command\", \"command\": \"./mine.sh\"},\n",
-            1,
-        );
-    assert_ne!(edited, installed);
-    write(&settings, &edited);
-    // A stale backup is never put back.
-    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
-    assert_eq!(after["model"], "sonnet");
-    assert_eq!(after["theme"], "dark");
-    assert!(relay_entries(&after).is_empty(), "{after}");
-    let text = read(&settings);
-    assert!(text.contains("./mine.sh"), "the user's hook stays: {text}");
-    // A second cycle keeps them too.
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    assert_eq!(read(&settings), text);
-}
-
-#[test]
 fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
     let home = Home::new();
     let relay_file = home.claude().join("hook-relay/settings.json");
@@ -336,36 +246,6 @@ fn a_tool_the_entry_does_not_match_is_reported() {
 }
 
 #[test]
-fn entries_of_the_earlier_install_are_recognised_and_replaced() {
-    let home = Home::new();
-    relay_guard(&home);
-    let settings = home.claude().join("settings.json");
-    let old = |event: &str| {
-        format!(
-            "\"{event}\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"'/old/hook' relay --dialect verboo\", \"timeout\": 600}}]}}]"
-        )
-    };
-    write(
-        &settings,
-        &format!(
-            "{{\"hooks\": {{{}, {}}}, \"keep\": 1}}",
-            old("PreToolUse"),
-            old("Notification")
-        ),
-    );
-    // The earlier version's backup is never restored nor overwritten.
-    let old_backup = home.claude().join("settings.json.hook-relay.bak");
-    write(&old_backup, "{\"the\": \"original\"}");
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    let text_now = read(&settings);
-    assert!(!text_now.contains("/old/hook"), "{text_now}");
-    assert!(!text_now.contains("Notification"), "{text_now}");
-    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    assert_eq!(read(&settings), "{\"keep\": 1}");
-    assert_eq!(read(&old_backup), "{\"the\": \"original\"}");
-}
-
-#[test]
 fn files_that_cannot_be_read_are_refused_never_overwritten() {
     let home = Home::new();
     relay_guard(&home);
@@ -410,32 +290,6 @@ fn files_that_cannot_be_read_are_refused_never_overwritten() {
 }
 
 #[test]
-fn a_symlinked_settings_file_is_edited_through_the_link() {
-    let home = Home::new();
-    relay_guard(&home);
-    let dotfiles = home.root.join("dotfiles/claude-settings.json");
-    write(&dotfiles, "{\"model\": \"opus\"}\n");
-    let settings = home.claude().join("settings.json");
-    std::os::unix::fs::symlink(&dotfiles, &settings).unwrap();
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert!(
-        std::fs::symlink_metadata(&settings)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    assert!(read(&dotfiles).contains("# hook-relay-install"));
-    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    assert!(
-        std::fs::symlink_metadata(&settings)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    assert_eq!(read(&dotfiles), "{\"model\": \"opus\"}\n");
-}
-
-#[test]
 fn concurrent_installs_are_serialised() {
     let home = Home::new();
     relay_guard(&home);
@@ -461,44 +315,6 @@ fn concurrent_installs_are_serialised() {
     assert_eq!(relay_entries(&parsed).len(), 2, "{parsed}");
 }
 
-#[test]
-fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
-    let home = Home::new();
-    relay_guard(&home);
-    let settings = home.claude().join("settings.json");
-    let marker = home.claude().join("settings.json.hook-relay.created");
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert_eq!(read(&marker), read(&settings));
-    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    assert!(out.contains("removed"), "{out}");
-    assert!(
-        !settings.exists(),
-        "no empty {{\"hooks\": {{}}}} is left: {out}"
-    );
-    assert!(!marker.exists());
-
-    // Created by install, then the user added a setting: uninstall keeps the file and it.
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    let edited = read(&settings).replacen('{', "{\n  \"model\": \"opus\",", 1);
-    write(&settings, &edited);
-    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
-    assert_eq!(after["model"], "opus");
-    assert!(relay_entries(&after).is_empty(), "{after}");
-    assert!(!marker.exists(), "the file is the user's now");
-}
-
-#[test]
-fn uninstall_without_a_file_writes_none() {
-    let home = Home::new();
-    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
-    assert!(out.contains("nothing to uninstall"), "{out}");
-    assert!(!home.claude().join("settings.json").exists());
-    // No relay hooks: install writes no entries, and no file either.
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert!(!home.claude().join("settings.json").exists());
-}
-
 /// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
 fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
     let matcher = matcher
@@ -512,64 +328,6 @@ fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: 
         "sha256:{}",
         hex::encode(Sha256::digest(identity.as_bytes()))
     )
-}
-
-#[test]
-fn codex_install_with_trust_writes_codexs_own_records() {
-    let home = Home::new();
-    let codex = home.codex();
-    write(
-        &codex.join("hook-relay/config.toml"),
-        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 30\n",
-    );
-    let config = codex.join("config.toml");
-    write(&config, "# mine\nmodel = \"gpt-5\"\n");
-    // Without --trust: what to do in /hooks.
-    let out = home.ok(&["relay", "install", "--dialect", "lime"], &[]);
-    assert!(out.contains("/hooks"), "{out}");
-    assert!(out.contains("--trust"), "{out}");
-    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
-    assert!(out.contains("nothing to do in /hooks"), "{out}");
-    let doc: toml::Value = toml::from_str(&read(&config)).unwrap();
-    let hooks = doc["hooks"].as_table().unwrap();
-    let events: Vec<&str> = hooks
-        .keys()
-        .map(String::as_str)
-        .filter(|k| *k != "state")
-        .collect();
-    assert_eq!(events, ["SessionStart", "PreToolUse"]);
-    let state = hooks["state"].as_table().unwrap();
-    let config_path = config.display().to_string();
-    for (event, label, matcher, timeout) in [
-        ("PreToolUse", "pre_tool_use", Some("Bash"), 35),
-        ("SessionStart", "session_start", None, 605),
-    ] {
-        let handler = &hooks[event][0]["hooks"][0];
-        let command = handler["command"].as_str().unwrap();
-        assert_eq!(handler["timeout"].as_integer(), Some(timeout));
-        assert_eq!(
-            hooks[event][0].get("matcher").and_then(|m| m.as_str()),
-            matcher
-        );
-        let key = format!("{config_path}:{label}:0:0");
-        assert_eq!(
-            state[&key]["trusted_hash"].as_str(),
-            Some(codex_hash(label, matcher, command, timeout).as_str()),
-            "{key}"
-        );
-    }
-    assert!(read(&config).starts_with("# mine\nmodel = \"gpt-5\"\n"));
-    // Again: Codex already trusts them.
-    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
-    assert!(out.contains("Codex trusts the 2 relay entries"), "{out}");
-    // Uninstall takes the entries out, and keeps the rest of the file.
-    home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
-    let text_now = read(&config);
-    assert!(!text_now.contains("hook-relay-install"), "{text_now}");
-    assert!(
-        text_now.starts_with("# mine\nmodel = \"gpt-5\"\n"),
-        "{text_now}"
-    );
 }
 
 #[test]
@@ -599,62 +357,6 @@ fn codex_relay_files_in_the_old_place_are_read_with_a_warning() {
         !text(&out.stderr).contains("earlier version"),
         "{}",
         text(&out.stderr)
-    );
-}
-
-#[test]
-fn moving_from_codex_keeps_trusted_guards_trusted() {
-    let home = Home::new();
-    let codex = home.codex();
-    let config = codex.join("config.toml");
-    let config_path = config.display().to_string();
-    let trusted = codex_hash("pre_tool_use", Some("Bash"), "./guard.sh", 600);
-    write(
-        &config,
-        &format!(
-            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n\n\
-             [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./new.sh\"\n\n\
-             [hooks.state.\"{config_path}:pre_tool_use:0:0\"]\ntrusted_hash = \"{trusted}\"\n"
-        ),
-    );
-    let original = read(&config);
-    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
-    // One backup, of the file before the command.
-    assert_eq!(read(&codex.join("config.toml.hook-relay.prev")), original);
-    assert!(out.contains("had not trusted it"), "{out}");
-    let relay_file = codex.join("hook-relay/config.toml");
-    let moved = read(&relay_file);
-    assert!(
-        moved.contains("./guard.sh") && moved.contains("./new.sh"),
-        "{moved}"
-    );
-    let now = read(&config);
-    assert!(
-        !now.contains("./guard.sh") && !now.contains("./new.sh"),
-        "{now}"
-    );
-    // The relay runs the guard Codex trusted; the other waits for review.
-    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
-    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let status = |command: &str| {
-        listed
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|h| h["config"]["command"] == command)
-            .map(|h| h["trust"]["status"].clone())
-            .unwrap()
-    };
-    assert_eq!(status("./guard.sh"), "trusted", "{listed}");
-    assert_eq!(status("./new.sh"), "untrusted", "{listed}");
-    // The entries serve the moved hooks.
-    let doc: toml::Value = toml::from_str(&now).unwrap();
-    assert!(
-        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .ends_with("--event PreToolUse # hook-relay-install")
     );
 }
 
@@ -954,186 +656,6 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
 }
 
 #[test]
-#[allow(clippy::print_stderr)]
-fn the_installed_entries_are_valid_claude_code_settings() {
-    let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
-        skip_notice(
-            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)",
-        );
-        return;
-    };
-    let schema_path = Path::new(&root).join("verboo-settings-hooks.schema.json");
-    let schema: Value = serde_json::from_str(&read(&schema_path)).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let home = Home::new();
-    write(
-        &home.claude().join("hook-relay/settings.json"),
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]},
-            {"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "./b.sh"}]}],
-            "Notification": [{"hooks": [{"type": "command", "command": "./n.sh"}]}]}}"#,
-    );
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    let settings: Value =
-        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
-    // `onFailure` is Claude Code 2.1.332's (its settings schema has it on command hooks;
-    // 2.1.197 ignores it, measured); the community schema predates it, so it is checked here
-    // and taken out before the rest is validated against that schema.
-    let mut hooks = serde_json::json!({"hooks": settings["hooks"]});
-    let mut on_failure = Vec::new();
-    for (event, groups) in hooks["hooks"].as_object_mut().unwrap() {
-        for group in groups.as_array_mut().unwrap() {
-            for handler in group["hooks"].as_array_mut().unwrap() {
-                let value = handler.as_object_mut().unwrap().remove("onFailure");
-                on_failure.push((event.clone(), value));
-            }
-        }
-    }
-    assert_eq!(
-        on_failure,
-        [
-            ("Notification".to_owned(), None),
-            ("PreToolUse".to_owned(), Some("block".into())),
-            ("SessionStart".to_owned(), None),
-        ],
-        "a relay entry blocks where its event can block"
-    );
-    let errors: Vec<String> = validator
-        .iter_errors(&hooks)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}: {hooks}");
-    assert_eq!(relay_entries(&settings).len(), 3, "{settings}");
-}
-
-#[test]
-fn moving_claude_code_hooks_keeps_each_group_as_written() {
-    let home = Home::new();
-    let settings = home.claude().join("settings.json");
-    let native = r#"{"matcher": "Bash", "hooks": [{"type": "native", "library": "./libguard.so", "timeout": 1.5e1}]}"#;
-    write(
-        &settings,
-        &format!("{{\n  \"model\": \"opus\",\n  \"hooks\": {{\"PreToolUse\": [{native}]}}\n}}\n"),
-    );
-    let out = home.hook(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stdout).contains("moved 1 hooks"),
-        "{}",
-        text(&out.stdout)
-    );
-    assert!(
-        text(&out.stderr).contains("loads `./libguard.so`, a path relative"),
-        "{}",
-        text(&out.stderr)
-    );
-    let relay_file = read(&home.claude().join("hook-relay/settings.json"));
-    assert!(
-        relay_file.contains(native),
-        "the group as written: {relay_file}"
-    );
-    let now: Value = serde_json::from_str(&read(&settings)).unwrap();
-    assert_eq!(now["model"], "opus");
-    let entries = relay_entries(&now);
-    assert!(
-        entries
-            .iter()
-            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 20),
-        "{entries:?}"
-    );
-    assert!(!read(&settings).contains("libguard"));
-}
-
-#[test]
-fn a_broken_relay_file_never_takes_the_entries_away() {
-    let home = Home::new();
-    relay_guard(&home);
-    let settings = home.claude().join("settings.json");
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    // A typo in the relay file: the relay must still start (and say what is wrong).
-    let relay_file = home.claude().join("hook-relay/settings.json");
-    write(&relay_file, "{\"hooks\": {\"PreToolUse\": [");
-    let out = home.hook(&["relay", "sync", "--dialect", "verboo"], &[]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("could not be read"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(
-        summary(&settings),
-        ["PreToolUse [Bash] 25", "SessionStart 605"]
-    );
-    // One broken handler: its event keeps an entry, for every tool.
-    write(
-        &relay_file,
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}],
-            "Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
-    );
-    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
-    assert_eq!(
-        summary(&settings),
-        ["PreToolUse 605", "SessionStart 605", "Stop 605"]
-    );
-}
-
-#[test]
-fn an_install_with_home_points_the_relay_at_that_home() {
-    let home = Home::new();
-    let other = home.root.join("other-home");
-    write(
-        &other.join("hook-relay/settings.json"),
-        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
-    );
-    let other_arg = other.display().to_string();
-    home.ok(
-        &[
-            "relay",
-            "install",
-            "--dialect",
-            "verboo",
-            "--home",
-            &other_arg,
-        ],
-        &[],
-    );
-    let settings: Value =
-        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
-    let entries = relay_entries(&settings);
-    assert_eq!(entries.len(), 2, "{settings}");
-    for (event, _, _, command) in &entries {
-        assert!(
-            command.ends_with(&format!(
-                " relay --dialect verboo --event {event} --home {other_arg} # hook-relay-install"
-            )),
-            "{command}"
-        );
-    }
-}
-
-#[test]
-fn codex_config_round_trips_byte_for_byte() {
-    let originals = [
-        "# top\nmodel = \"o3\"  # trailing\n\n[profiles.x]\nmodel = \"y\"\n",
-        "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Edit\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"fmt\"\n\n[tui]\ntheme = \"dark\"\n",
-        "model = \"o3\"\n[hooks.state.\"x:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n",
-        "",
-    ];
-    for original in originals {
-        let home = Home::new();
-        write(
-            &home.codex().join("hook-relay/config.toml"),
-            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\n",
-        );
-        let config = home.codex().join("config.toml");
-        write(&config, original);
-        home.ok(&["relay", "install", "--dialect", "lime"], &[]);
-        assert_eq!(read(&config).matches("# hook-relay-install").count(), 2);
-        home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
-        assert_eq!(read(&config), original);
-    }
-}
-
-#[test]
 fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
     let home = Home::new();
     write(
@@ -1309,74 +831,6 @@ fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         }
     }
     files
-}
-
-#[test]
-fn a_project_settings_file_that_links_outside_is_refused_and_nothing_outside_changes() {
-    let home = Home::new();
-    let project = home.root.join("app");
-    // Another application's JSON config, which the project's settings file links to.
-    let outside = home.root.join("other-app");
-    write(&outside.join("config.json"), "{\"theme\": \"dark\"}\n");
-    write(
-        &project.join(".claude/hook-relay/settings.json"),
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "exit 0"}]}]}}"#,
-    );
-    std::os::unix::fs::symlink(
-        outside.join("config.json"),
-        project.join(".claude/settings.json"),
-    )
-    .unwrap();
-    let before = snapshot(&outside);
-    let project_arg = project.display().to_string();
-    for args in [
-        &[
-            "relay",
-            "install",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ][..],
-        &[
-            "relay",
-            "install",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-            "--move",
-        ],
-        &[
-            "relay",
-            "sync",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ],
-        &[
-            "relay",
-            "uninstall",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ],
-    ] {
-        let out = home.hook(args, &[]);
-        let stderr = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
-        assert!(
-            stderr.contains(&format!(
-                "resolves to {}, outside the project",
-                outside.join("config.json").display()
-            )),
-            "{args:?}: {stderr}"
-        );
-        assert_eq!(snapshot(&outside), before, "{args:?}");
-    }
 }
 
 #[test]

@@ -203,7 +203,7 @@ pub(crate) fn receive(
 ///
 /// When stdin cannot be read, is over 64 MiB or is empty.
 pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
-    let bytes = crate::ops::input::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
+    let bytes = crate::ops::input::read_stdin("the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");
     }

@@ -96,6 +96,8 @@ pub(crate) use reach::unreached_relay_hooks;
 use reach::*;
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
+#[cfg(test)]
+pub(crate) use scope::test_program;
 use scope::*;
 
 use std::collections::BTreeSet;

@@ -106,7 +106,7 @@ impl ScopeOptions {
         let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
         let program = match &self.program {
             Some(program) => program.clone(),
-            None => std::env::current_exe().context("cannot find this program's path")?,
+            None => this_program()?,
         };
         Ok(Resolved {
             program,
@@ -127,6 +127,15 @@ impl ScopeOptions {
                 .transpose()?,
         })
     }
+}
+
+/// This program's path (in-process tests: the `hook` they name with [`test_program::set`]).
+fn this_program() -> Result<PathBuf> {
+    #[cfg(test)]
+    if let Some(program) = test_program::get() {
+        return Ok(program);
+    }
+    std::env::current_exe().context("cannot find this program's path")
 }
 
 impl Resolved {
@@ -162,5 +171,28 @@ impl Resolved {
             project: self.project.clone(),
             home: self.home.clone(),
         }
+    }
+}
+
+/// In-process tests: the `hook` program the entries start, on this thread. This program is
+/// then the test binary, whose name is not `hook`: entries starting it would not be recognised
+/// as the relay's (`entries::is_relay`).
+#[cfg(test)]
+pub(crate) mod test_program {
+    use std::cell::RefCell;
+    use std::path::PathBuf;
+
+    thread_local! {
+        static PROGRAM: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
+    }
+
+    /// The entries written on this thread start `program`.
+    pub(crate) fn set(program: PathBuf) {
+        PROGRAM.with_borrow_mut(|given| *given = Some(program));
+    }
+
+    /// The program set on this thread.
+    pub(super) fn get() -> Option<PathBuf> {
+        PROGRAM.with_borrow(Clone::clone)
     }
 }

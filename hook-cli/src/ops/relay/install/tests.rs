@@ -1,7 +1,8 @@
 //! `install`, `sync` and `uninstall` in-process, on files in a temp folder: the entries the
 //! relay hooks need, the round trip that gives the agent's file back byte for byte, a file
-//! install created removed again, `--move`. (The binary's own tests, `tests/it/relay_install.rs`,
-//! cover the wiring, the messages and the real Codex.)
+//! install created removed again, `--move`. (The whole commands, their messages and files, are
+//! tested in `src/tests/relay/install*.rs`; what needs the binary, the real Codex among it, in
+//! `tests/it/relay_install.rs`.)
 
 use super::*;
 use hook_config::RELAY_DIR;
