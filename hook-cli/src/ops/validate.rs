@@ -123,7 +123,15 @@ mod tests {
     use crate::ops::scene::Scene;
 
     /// (dialect, --event, output, the event checked, valid, warnings, fails --strict)
-    type OutputCase<'a> = (Dialect, Option<&'a str>, &'a str, &'a str, bool, usize, bool);
+    type OutputCase<'a> = (
+        Dialect,
+        Option<&'a str>,
+        &'a str,
+        &'a str,
+        bool,
+        usize,
+        bool,
+    );
 
     #[test]
     fn outputs_are_checked_for_the_event_given_or_named() {

@@ -6,6 +6,7 @@ mod author;
 mod bad_input;
 mod cli;
 mod demo;
+mod dist;
 mod doctor;
 mod hostile_config;
 mod hostile_files;
