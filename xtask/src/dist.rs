@@ -148,10 +148,11 @@ mod tests {
     /// The smallest 64-bit little-endian ELF file with a `.dynstr` section holding `dynstr`:
     /// the header, the section names, `dynstr`, then three section headers (none, the names,
     /// `.dynstr`).
-    fn fake_elf(dynstr: &[u8]) -> Vec<u8> {
+    fn fake_elf(machine: u16, dynstr: &[u8]) -> Vec<u8> {
         let names = b"\0.shstrtab\0.dynstr\0";
         let mut elf = b"\x7fELF\x02\x01".to_vec();
         elf.resize(64, 0);
+        elf[0x12..0x14].copy_from_slice(&machine.to_le_bytes());
         elf.extend_from_slice(names);
         elf.extend_from_slice(dynstr);
         let table = elf.len() as u64;
@@ -181,8 +182,8 @@ mod tests {
         assert_eq!(newest_glibc_in(b"static\0no versions"), None);
         // Only an ELF file's dynamic strings count.
         assert_eq!(newest_glibc(b"not ELF, GLIBC_2.34\0"), None);
-        assert_eq!(newest_glibc(&fake_elf(strings)), Some((2, 34)));
-        assert_eq!(newest_glibc(&fake_elf(b"\0static\0")), None);
+        assert_eq!(newest_glibc(&fake_elf(62, strings)), Some((2, 34)));
+        assert_eq!(newest_glibc(&fake_elf(62, b"\0static\0")), None);
     }
 
     #[test]
@@ -192,12 +193,35 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), PLATFORMS.len());
         assert!(platform("x86_64-pc-windows-msvc").is_err());
-        let glibc = fake_elf(b"\0GLIBC_2.17\0GLIBC_2.28\0");
+        let glibc = fake_elf(183, b"\0GLIBC_2.17\0GLIBC_2.28\0");
         let tag = wheel_tag(platform("aarch64-unknown-linux-gnu").unwrap(), &glibc).unwrap();
         assert_eq!(tag, "py3-none-manylinux_2_28_aarch64");
         let musl = wheel_tag(platform("x86_64-unknown-linux-musl").unwrap(), b"").unwrap();
         assert_eq!(musl, "py3-none-musllinux_1_2_x86_64");
         assert!(wheel_tag(platform("x86_64-unknown-linux-gnu").unwrap(), b"").is_err());
+    }
+
+    /// A package never carries a binary under another platform's name.
+    #[test]
+    fn a_binary_of_another_platform_is_refused() {
+        let gnu = fake_elf(62, b"\0GLIBC_2.34\0");
+        let musl = fake_elf(62, b"\0static\0");
+        let arm = fake_elf(183, b"\0GLIBC_2.17\0");
+        let mac = [0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01];
+        let cases: [(&str, &[u8], bool); 8] = [
+            ("x86_64-unknown-linux-gnu", &gnu, true),
+            ("x86_64-unknown-linux-gnu", &musl, false),
+            ("x86_64-unknown-linux-musl", &musl, true),
+            ("x86_64-unknown-linux-musl", &gnu, false),
+            ("aarch64-unknown-linux-gnu", &arm, true),
+            ("aarch64-unknown-linux-gnu", &gnu, false),
+            ("aarch64-apple-darwin", &mac, true),
+            ("x86_64-apple-darwin", &mac, false),
+        ];
+        for (target, binary, fits) in cases {
+            let checked = check_binary(platform(target).unwrap(), binary);
+            assert_eq!(checked.is_ok(), fits, "{target}: {checked:?}");
+        }
     }
 
     /// A fake binary packaged at the release's compression: every package read back holds
@@ -206,7 +230,7 @@ mod tests {
     fn the_packages_of_a_binary_hold_exactly_their_files() {
         let out = tempfile::tempdir().unwrap();
         let binary = out.path().join("hook");
-        std::fs::write(&binary, fake_elf(b"\0GLIBC_2.17\0GLIBC_2.34\0")).unwrap();
+        std::fs::write(&binary, fake_elf(62, b"\0GLIBC_2.17\0GLIBC_2.34\0")).unwrap();
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let meta = Meta {
             version: "1.2.3",

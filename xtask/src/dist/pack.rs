@@ -200,6 +200,15 @@ pub(crate) fn write_all(
             binary.display()
         )
     })?;
+    check_binary(platform, &bytes).with_context(|| {
+        format!(
+            "{} is not a binary for {} ({}): build it with --target {}",
+            binary.display(),
+            platform.target,
+            platform.label,
+            platform.target
+        )
+    })?;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let licences = licences(meta.root)?;
 
@@ -330,6 +339,40 @@ fn platform_package(
     Ok(entries)
 }
 
+/// Fails unless `binary` is an executable of `platform`'s kind: a 64-bit little-endian ELF
+/// file for its machine on Linux, needing glibc (a `GLIBC_` symbol version) for a `-gnu`
+/// target and not for a `-musl` one; a 64-bit Mach-O file for its CPU on macOS. A package
+/// never carries a binary under another platform's name.
+pub(crate) fn check_binary(platform: &Platform, binary: &[u8]) -> Result<()> {
+    let arm = platform.cpu == "arm64";
+    if platform.os == "darwin" {
+        // MH_MAGIC_64, then the CPU type: CPU_TYPE_X86_64 or CPU_TYPE_ARM64.
+        let cpu: u32 = if arm { 0x0100_000c } else { 0x0100_0007 };
+        let mut header = 0xfeed_facf_u32.to_le_bytes().to_vec();
+        header.extend_from_slice(&cpu.to_le_bytes());
+        if !binary.starts_with(&header) {
+            bail!("not a 64-bit Mach-O executable for {}", platform.cpu);
+        }
+        return Ok(());
+    }
+    // EM_X86_64 or EM_AARCH64, at e_machine.
+    let machine: u16 = if arm { 183 } else { 62 };
+    if !binary.starts_with(b"\x7fELF\x02\x01")
+        || binary.get(0x12..0x14) != Some(&machine.to_le_bytes()[..])
+    {
+        bail!("not a 64-bit ELF executable for {}", platform.cpu);
+    }
+    match (platform.libc, newest_glibc(binary)) {
+        (Some("glibc"), None) => {
+            bail!("it names no GLIBC_ symbol version (check with `objdump -T`)")
+        }
+        (Some("musl"), Some((major, minor))) => {
+            bail!("it needs glibc {major}.{minor}, a musl build needs none")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The newest `GLIBC_x.y` symbol version a 64-bit little-endian ELF `binary` needs: the
 /// newest named in its dynamic string table (`.dynstr`, where the loader finds the versions it
 /// checks, as `objdump -T` lists them); `None` for a binary without one (static, not ELF).
@@ -383,7 +426,7 @@ pub(crate) fn wheel_tag(platform: &Platform, binary: &[u8]) -> Result<String> {
         WheelPlatform::Glibc(arch) => {
             let Some((major, minor)) = newest_glibc(binary) else {
                 bail!(
-                    "the binary for {} names no GLIBC_ symbol version: is it really a glibc build? (check with `objdump -T`)",
+                    "the binary for {} names no GLIBC_ symbol version: is it a glibc build? (check with `objdump -T`)",
                     platform.target
                 );
             };
