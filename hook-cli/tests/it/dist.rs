@@ -473,6 +473,7 @@ fn the_wheel_in_a_fresh_virtual_environment_answers_as_the_binary() {
         .args([
             "install",
             "--no-index",
+            "--no-cache-dir",
             "--disable-pip-version-check",
             "--quiet",
         ])

@@ -214,20 +214,19 @@ pub(crate) fn write_all(
 
     let main = main_package(meta, &licences)?;
     let npm_main = out.join(format!("{NPM_NAME}-{}.tgz", meta.version));
-    write_tgz(&npm_main, &main, compression)?;
+    write_tgz(&npm_main, &main, compression)
+        .with_context(|| format!("cannot write {}", npm_main.display()))?;
 
     let platform_files = platform_package(meta, platform, &bytes, &licences)?;
     let npm_platform = out.join(format!("{}-{}.tgz", platform.npm_package(), meta.version));
-    write_tgz(&npm_platform, &platform_files, compression)?;
+    write_tgz(&npm_platform, &platform_files, compression)
+        .with_context(|| format!("cannot write {}", npm_platform.display()))?;
 
     let tag = wheel_tag(platform, &bytes)?;
     let wheel_files = wheel(meta, &tag, &bytes, &licences)?;
-    let wheel = out.join(format!(
-        "{}-{}-{tag}.whl",
-        WHEEL_NAME.replace('-', "_"),
-        meta.version
-    ));
-    write_wheel(&wheel, &wheel_files, compression)?;
+    let wheel = out.join(format!("{}-{tag}.whl", wheel_stem(meta.version)));
+    write_wheel(&wheel, &wheel_files, compression)
+        .with_context(|| format!("cannot write {}", wheel.display()))?;
 
     let written = Written {
         npm_main,
@@ -236,6 +235,11 @@ pub(crate) fn write_all(
     };
     check(meta, platform, &written, &bytes)?;
     Ok(written)
+}
+
+/// `hook_engine-<version>`: how a wheel's file name and folders begin.
+fn wheel_stem(version: &str) -> String {
+    format!("{}-{version}", WHEEL_NAME.replace('-', "_"))
 }
 
 /// The licence files every package carries: (name, text).
@@ -443,7 +447,7 @@ fn wheel(
     binary: &[u8],
     licences: &[(&str, Vec<u8>)],
 ) -> Result<Vec<Entry>> {
-    let stem = format!("{}-{}", WHEEL_NAME.replace('-', "_"), meta.version);
+    let stem = wheel_stem(meta.version);
     let info = format!("{stem}.dist-info");
     let readme = String::from_utf8(read_packaging(meta.root, "README.md")?)
         .context("packaging/README.md is not UTF-8")?;
@@ -483,17 +487,13 @@ fn wheel(
     Ok(entries)
 }
 
-fn create(path: &Path) -> Result<std::fs::File> {
-    std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// An npm package: a gzipped tar whose entries sit under `package/`.
 fn write_tgz(path: &Path, entries: &[Entry], compression: Compression) -> Result<()> {
     let level = match compression {
         Compression::Best => flate2::Compression::best(),
         Compression::Stored => flate2::Compression::none(),
     };
-    let gzip = flate2::write::GzEncoder::new(create(path)?, level);
+    let gzip = flate2::write::GzEncoder::new(std::fs::File::create(path)?, level);
     let mut tar = tar::Builder::new(gzip);
     for entry in entries {
         let mut header = tar::Header::new_ustar();
@@ -505,9 +505,7 @@ fn write_tgz(path: &Path, entries: &[Entry], compression: Compression) -> Result
         header.set_cksum();
         tar.append(&header, entry.bytes.as_slice())?;
     }
-    let mut file = tar.into_inner()?.finish()?;
-    file.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    tar.into_inner()?.finish()?.flush()?;
     Ok(())
 }
 
@@ -517,7 +515,7 @@ fn write_wheel(path: &Path, entries: &[Entry], compression: Compression) -> Resu
         Compression::Best => zip::CompressionMethod::Deflated,
         Compression::Stored => zip::CompressionMethod::Stored,
     };
-    let mut zip = zip::ZipWriter::new(create(path)?);
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path)?);
     for entry in entries {
         let mut options = zip::write::SimpleFileOptions::default()
             .compression_method(method)
@@ -529,8 +527,7 @@ fn write_wheel(path: &Path, entries: &[Entry], compression: Compression) -> Resu
         zip.start_file(entry.path.as_str(), options)?;
         zip.write_all(&entry.bytes)?;
     }
-    zip.finish()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    zip.finish()?.flush()?;
     Ok(())
 }
 
@@ -593,7 +590,7 @@ fn check(meta: &Meta, platform: &Platform, written: &Written, binary: &[u8]) -> 
     let mut platform_files = main.clone();
     main.push("bin/hook.js".into());
     platform_files.push("bin/hook".into());
-    let stem = format!("{}-{}", WHEEL_NAME.replace('-', "_"), meta.version);
+    let stem = wheel_stem(meta.version);
     let info = format!("{stem}.dist-info");
     let mut wheel: Vec<String> = ["METADATA", "WHEEL", "RECORD"]
         .iter()
