@@ -16,13 +16,16 @@
 "use strict";
 
 const { spawn } = require("child_process");
+const fs = require("fs");
 const os = require("os");
 const path = require("path");
 
 const manifest = require("../package.json");
 
+// Says what went wrong on stderr (written at once: process.exit does not wait for a pipe on
+// every platform) and exits 1.
 function fail(message) {
-  process.stderr.write(`hook (npm package ${manifest.name}): ${message}\n`);
+  fs.writeSync(2, `hook (npm package ${manifest.name}): ${message}\n`);
   process.exit(1);
 }
 
@@ -34,11 +37,14 @@ const candidates = builds.filter((name) => name === here || name.startsWith(`${h
 if (process.platform === "win32") {
   fail(
     "Windows is not supported: the engine's process handling (process groups, signals) is " +
-      `Unix-only. Run it under WSL, where the Linux build installs. Builds: ${supported}.`,
+      "Unix-only. Run it under WSL, where the Linux build installs. " +
+      `Builds exist for: ${supported}.`,
   );
 }
 if (candidates.length === 0) {
-  fail(`there is no build for ${process.platform} ${process.arch}. Builds: ${supported}.`);
+  fail(
+    `there is no build for ${process.platform} ${process.arch}. Builds exist for: ${supported}.`,
+  );
 }
 
 // The binary of an installed platform package, or null.
