@@ -44,12 +44,12 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
-/// Writes human text and a newline to stdout (see [`outln!`]).
+/// Writes human text and a newline to stdout.
 pub(crate) fn print_text(text: &str) {
     print_exact(&format!("{}\n", one_line(text)));
 }
 
-/// Writes human text and a newline to stderr (see [`errln!`]). A closed stderr is ignored:
+/// Writes human text and a newline to stderr. A closed stderr is ignored:
 /// there is nowhere left to say anything.
 pub(crate) fn eprint_text(text: &str) {
     #[cfg(test)]

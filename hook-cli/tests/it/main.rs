@@ -26,6 +26,7 @@
 mod author;
 mod cli;
 mod demo;
+mod dist;
 mod doctor;
 mod hostile_config;
 mod hostile_files;

@@ -8,7 +8,7 @@ use hook_protocol::Layer;
 use super::Phrasing;
 use crate::ops::location::Location;
 
-/// Why a hook is left out under [`Scope::ProjectHooks`].
+/// Why a hook is left out under [`Scope::ProjectHooks`](super::Scope::ProjectHooks).
 const NOT_THE_PROJECTS: &str = "not one of the project's own hooks: a project's expectations run only through its own hooks (`hook doctor --all-hooks` runs them through every hook)";
 
 /// The project's own hooks pass on to the trust gate; every other one is refused.

@@ -1,4 +1,4 @@
-//! The entries written: the relay hooks of the scope decide them ([`apply`], for `install` and
+//! The entries written: the relay hooks of the scope decide them ([`apply()`], for `install` and
 //! `sync`), the agent's file is edited to hold exactly them ([`edit`], also `uninstall`'s),
 //! and what is left to do is found (Codex's trust, the relay hooks not trusted yet).
 
