@@ -210,7 +210,8 @@ pub(crate) fn run(
     for location in &with_relay(location) {
         match scope {
             Scope::AllHooks => {
-                let hooks = location.hooks()?;
+                let (hooks, moved) = location.hooks()?;
+                diagnostics.extend(moved);
                 diagnostics.extend(hooks.diagnostics().iter().cloned());
                 all_hooks.push(prepare(
                     hooks,
