@@ -256,14 +256,21 @@ fn write_marker(marker: &Path, moved: &Moved, old: &Path) -> Result<(), MoveErro
         }
         Err(error) => return Err(failed(std::io::Error::other(error))),
     };
+    let what = if moved.records.is_empty() && moved.plugins.is_empty() {
+        "nothing of the relay's was there".to_owned()
+    } else {
+        format!(
+            "{} trust record(s) of relay hooks moved, {} of plugin hooks copied",
+            moved.records.len(),
+            moved.plugins.len()
+        )
+    };
     let text = format!(
         "The state of `hook relay` (trust records, journal, private copies) is kept in this folder.\n\
-         Earlier versions kept it in {}; moved from there on {}: {} trust record(s) of relay hooks (moved), {} of plugin hooks (copied).\n\
+         Earlier versions kept it in {}; looked there on {}: {what}.\n\
          The journal's earlier lines stay in {}. Delete this file to look for old records again.\n",
         old.display(),
         jiff::Timestamp::now(),
-        moved.records.len(),
-        moved.plugins.len(),
         old.join(hook_exec::journal::JOURNAL_DIR).display(),
     );
     file.write_all(text.as_bytes()).map_err(failed)
@@ -284,7 +291,7 @@ fn said(
         .relay()
         .map_or("the agent", |agent| agent.name);
     let mut text = format!(
-        "hook relay now keeps its state (trust records, journal, private copies) here, beside {agent}, instead of {}",
+        "the relay's state (trust records, journal, private copies) is kept here now, beside {agent}, instead of {}",
         old.display()
     );
     if !moved.records.is_empty() {

@@ -16,6 +16,7 @@ mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_install;
+mod relay_state;
 mod replay;
 mod sdk_examples;
 mod signals;

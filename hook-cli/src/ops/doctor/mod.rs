@@ -217,7 +217,16 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         hook_count += loaded.registry.handlers().len();
         hooks::check_loaded(&location, &loaded, &env, &mut findings);
     }
-    let expectations_file = crate::ops::expectations::default_file(location, &project);
+    let found = crate::ops::expectations::default_file(location, &project);
+    if let Some(warning) = found.warning {
+        findings.push(Finding::general(
+            Severity::Warning,
+            warning.path,
+            warning.message,
+            Fix::Say("move the file; nothing else changes".into()),
+        ));
+    }
+    let expectations_file = found.file;
     let expectations =
         run_expectations(location, &expectations_file, &path, options, &mut findings);
     Ok(DoctorReport {

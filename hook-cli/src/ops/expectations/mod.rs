@@ -8,7 +8,14 @@
 //! # The file
 //!
 //! `<project>/.claude/hook-expectations.toml` (verboo), `<project>/.lime/…` (lime),
-//! `<project>/.wuu/…` (wuu); its JSON Schema is `hook-cli/schemas/hook-expectations.schema.json`.
+//! `<project>/.wuu/…` (wuu); for the relay, in the relay's project folder beside the agent
+//! (`<project>/.claude/hook-relay/…`, `<project>/.codex/hook-relay/…`:
+//! [`hook_config::Discovery::project_state_dir`]), which is where a Codex user keeps it. Without
+//! `--relay`, the first that exists of the dialect's and the relay's is read (their cases run
+//! through both sets of hooks either way); with `--relay`, the relay's, else the one in the
+//! dialect's project folder, which earlier versions read (a warning says where to move it when
+//! that folder is not the agent's own, `.lime` for Codex). Its JSON Schema is
+//! `hook-cli/schemas/hook-expectations.schema.json`.
 //!
 //! ```toml
 //! [[case]]
@@ -110,11 +117,62 @@ pub(crate) struct CaseResult {
     pub(crate) problem: Option<String>,
 }
 
-/// The expectations file of `location`'s project, whether it exists or not.
-pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
-    project
-        .join(location.dialect.rules().home_dir())
-        .join(FILE_NAME)
+/// The expectations file of `location`'s project (see the module docs), whether it exists or
+/// not.
+#[derive(Debug)]
+pub(crate) struct DefaultFile {
+    /// The file read: the first of the places that exists, else the first place.
+    pub(crate) file: PathBuf,
+    /// Every place looked at, in order.
+    pub(crate) places: Vec<PathBuf>,
+    /// Said when the file is read from an earlier version's place.
+    pub(crate) warning: Option<Diagnostic>,
+}
+
+/// The expectations file of `location`'s project (see the module docs).
+pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
+    let rules = location.dialect.rules();
+    let dialects = project.join(rules.home_dir()).join(FILE_NAME);
+    let relays = |location: &Location| {
+        let mut options = location.load_options().ok()?;
+        options.project_dir = Some(project.to_owned());
+        hook_config::discover(&options)
+            .ok()?
+            .project_state_dir
+            .map(|dir| dir.join(FILE_NAME))
+    };
+    let mut places = vec![dialects.clone()];
+    if location.relay {
+        places.insert(0, relays(location).unwrap_or_else(|| dialects.clone()));
+    } else if let Some(relay) = with_relay(location).get(1) {
+        places.extend(relays(relay));
+    }
+    places.dedup();
+    let exists = |path: &PathBuf| std::fs::symlink_metadata(path).is_ok();
+    let file = places
+        .iter()
+        .find(|path| exists(path))
+        .unwrap_or(&places[0])
+        .clone();
+    // The relay's file read from the dialect's project folder, which its users never see.
+    let unseen = rules
+        .relay()
+        .is_some_and(|agent| agent.home_dir != rules.home_dir());
+    let warning = (location.relay && unseen && places.len() > 1 && file != places[0]).then(|| {
+        Diagnostic::warning(
+            file.display().to_string(),
+            None,
+            format!(
+                "read from the place of an earlier version of `hook relay`: move it to {}",
+                places[0].display()
+            ),
+        )
+    });
+    DefaultFile {
+        file,
+        places,
+        warning,
+    }
 }
 
 /// Which hooks an expectations file's cases run through.
@@ -146,20 +204,26 @@ pub(crate) fn check(
     scope: Scope,
     phrasing: &Phrasing,
 ) -> Result<Checked> {
+    let mut diagnostics = Vec::new();
     let file = if let Some(file) = file {
         file.to_owned()
     } else {
         let project = location.project_dir()?;
-        let file = default_file(location, &project);
-        if !file.is_file() {
+        let found = default_file(location, &project);
+        if !found.file.is_file() {
+            let places: Vec<String> = found
+                .places
+                .iter()
+                .map(|place| place.display().to_string())
+                .collect();
             bail!(
                 "no expectations file at {}: write one (see `hook test --help`) or name it",
-                file.display()
+                places.join(" or ")
             );
         }
-        file
+        diagnostics.extend(found.warning);
+        found.file
     };
-    let mut diagnostics = Vec::new();
     let results = run(location, &file, scope, phrasing, &mut diagnostics)?;
     Ok(Checked {
         file,

@@ -330,3 +330,45 @@ fn names_and_tails_are_the_journals() {
     }
     assert_eq!(kept, [3, 4, 5]);
 }
+
+#[test]
+fn two_journals_read_as_one_in_time_order_and_the_newest_pass_the_limit() {
+    let (own, relay) = (
+        tempfile::tempdir().expect("a temp dir"),
+        tempfile::tempdir().expect("a temp dir"),
+    );
+    let journals = [
+        Journal::for_home(own.path()),
+        Journal::for_home(relay.path()),
+    ];
+    for (journal, minutes) in journals.iter().zip([[1, 4], [2, 3]]) {
+        for minute in minutes {
+            let time = format!("2026-12-03T19:0{minute}:00.000Z");
+            journal
+                .append(&dispatch(&time, "Stop", "continue", &[]))
+                .expect("appended");
+        }
+    }
+    for (limit, minutes) in [
+        (0, vec!["19:01", "19:02", "19:03", "19:04"]),
+        (3, vec!["19:02", "19:03", "19:04"]),
+    ] {
+        let selection = select(&journals, &Filter::default(), limit);
+        let times: Vec<&str> = selection.records.iter().map(|r| &r.time[11..16]).collect();
+        assert_eq!(times, minutes, "--limit {limit}");
+        assert_eq!(selection.dirs.len(), 2);
+        assert_eq!(selection.followers.len(), 2);
+    }
+    // The agent's PATH is the newest recorded in either.
+    journals[0]
+        .append(&dispatch("2026-12-03T19:09:00.000Z", "Stop", "continue", &[]).with_path("/own"))
+        .expect("appended");
+    journals[1]
+        .append(&dispatch("2026-12-03T19:05:00.000Z", "Stop", "continue", &[]).with_path("/relay"))
+        .expect("appended");
+    let recorded = recorded_path(&journals);
+    assert_eq!(
+        recorded.latest.map(|(path, _)| path).as_deref(),
+        Some("/own")
+    );
+}
