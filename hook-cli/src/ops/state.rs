@@ -21,9 +21,11 @@
 //!   in a relay folder (`.../hook-relay/config.toml:...`): the dialect's own records (its own
 //!   hooks, e.g. `user:config.toml:...` for lime) are never touched, and the dialect's home
 //!   keeps every file of its own. Plugin records (whose keys are the same for the relay and the
-//!   dialect) are copied, not moved. A file in the new folder ([`MOVED_MARKER`]) says what moved
-//!   and makes it happen once; the warning naming the old and new places is said then, on
-//!   stderr (and in the agent's session by `hook relay`).
+//!   dialect) are copied, not moved, and only when the relay is in use (its folder exists, or
+//!   records of its hooks are waiting): a user of the dialect alone sees nothing made and
+//!   nothing said. A file in the new folder ([`MOVED_MARKER`]) says what moved and makes it
+//!   happen once; the warning naming the old and new places (and where the journal's earlier
+//!   lines are) is said then, on stderr (and in the agent's session by `hook relay`).
 //! - **What stays**: the journal's earlier lines stay where they were (`hook log --dialect D`
 //!   reads the dialect's journal and the relay's; `--home OLD` reads the old one alone); the
 //!   digest cache is rebuilt (a cache), side files and `CLAUDE_ENV_FILE` folders are short-lived.
@@ -93,7 +95,7 @@ struct Moved {
     records: Vec<String>,
     /// Plugin records copied.
     plugins: Vec<String>,
-    /// Whether the old place has a journal (its lines stay there).
+    /// Whether the old place has a journal (its lines stay there; said when records moved).
     old_journal: bool,
 }
 
@@ -113,9 +115,7 @@ pub(crate) fn settle(discovery: &Discovery) -> Vec<Diagnostic> {
     let old_store = store_for(discovery.dialect, old);
     let new_store = store_for(discovery.dialect, new);
     match move_state(discovery, old, &*old_store, &*new_store, &marker) {
-        Ok(moved) if moved.records.is_empty() && moved.plugins.is_empty() && !moved.old_journal => {
-            Vec::new()
-        }
+        Ok(moved) if moved.records.is_empty() && moved.plugins.is_empty() => Vec::new(),
         Ok(moved) => vec![Diagnostic::warning(
             new.display().to_string(),
             None,
@@ -157,25 +157,29 @@ fn move_state(
         .filter(|key| names_a_relay_file(key, rules))
         .cloned()
         .collect();
+    // The relay is in use when its folder exists (its user file is there) or records of its
+    // hooks are waiting: only then are plugin records copied, and anything made or said. A
+    // user of the dialect alone (`hook doctor`, which looks at the relay too) sees nothing.
+    let in_use = discovery.state_dir.is_dir();
+    if relay.is_empty() && !in_use {
+        return Ok(moved);
+    }
     let plugins: Vec<String> = old_records
         .keys()
         .filter(|key| key.starts_with("plugin:"))
         .cloned()
         .collect();
-    if relay.is_empty() && plugins.is_empty() && !moved.old_journal {
-        // Nothing to move: the marker is left for when the folder exists anyway (never made
-        // for this alone), so a fresh home stays as it is.
-        if discovery.state_dir.is_dir() {
-            write_marker(marker, &Moved::default(), old)?;
-        }
-        return Ok(moved);
-    }
     let have = new_store.load().map_err(MoveError::Store)?;
     let wanted: BTreeSet<&String> = relay
         .iter()
         .chain(&plugins)
         .filter(|key| !have.contains_key(*key))
         .collect();
+    if relay.is_empty() && wanted.is_empty() {
+        // Nothing to move: recorded (the folder exists), so the old store is not read again.
+        write_marker(marker, &Moved::default(), old)?;
+        return Ok(moved);
+    }
     let mut grants = Vec::new();
     let mut disabled = Vec::new();
     for key in &wanted {

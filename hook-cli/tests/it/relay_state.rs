@@ -420,3 +420,41 @@ fn a_claude_code_users_old_relay_trust_is_moved_and_verboos_own_records_stay() {
     .unwrap();
     assert_eq!(listed[0]["trust"]["status"], "trusted", "{listed}");
 }
+
+#[test]
+fn a_user_of_the_dialect_alone_gets_no_relay_folder_and_no_word_of_a_move() {
+    let machine = Machine::new();
+    let claude = machine.home.join(".claude");
+    // `hook run` for Claude Code's own hooks (trusted as written: the user's file) records in
+    // `~/.claude/hook-journal`, with a record in `~/.claude/hook-trust.json` of a plugin hook.
+    write(&claude.join("settings.json"), CLAUDE_GUARD);
+    write(
+        &claude.join("hook-trust.json"),
+        r#"{"version": 1, "hooks": {"plugin:fmt:PostToolUse:Edit:0": {"trusted_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}}}"#,
+    );
+    let out = machine.hook(
+        &["run", "--dialect", "verboo", "--event", "PreToolUse"],
+        &claude_event(&machine.project, "rm -rf /"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for args in [
+        &["doctor", "--dialect", "verboo"][..],
+        &["stats", "--dialect", "verboo"],
+        &["log", "--dialect", "verboo"],
+        &["list", "--dialect", "verboo", "--relay"],
+    ] {
+        let out = machine.hook(args, "");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!said.contains("is kept here now"), "{args:?}: {said}");
+        assert!(!claude.join("hook-relay").exists(), "{args:?}");
+    }
+    assert_eq!(machine.log(&["--dialect", "verboo"]).len(), 1);
+}
