@@ -95,7 +95,7 @@ pub(crate) fn journal_of(location: &Location) -> Result<Journal> {
 /// own comes first.
 pub(crate) fn journals_of(location: &Location) -> Result<Vec<Journal>> {
     let mut journals: Vec<Journal> = Vec::new();
-    for location in crate::ops::expectations::with_relay(location) {
+    for location in crate::ops::location::with_relay(location) {
         let journal = journal_of(&location)?;
         if journals.iter().all(|known| known.dir() != journal.dir()) {
             journals.push(journal);

@@ -84,6 +84,26 @@ impl Location {
     }
 }
 
+/// `location`, and where the dialect has a relay and `location` is not already the relay's,
+/// the relay's too: the agent runs both its own hooks and the relay's.
+pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
+    let mut all = vec![Location {
+        dialect: location.dialect,
+        project: location.project.clone(),
+        home: location.home.clone(),
+        relay: location.relay,
+    }];
+    if !location.relay && location.dialect.rules().relay().is_some() {
+        all.push(Location {
+            dialect: location.dialect,
+            project: location.project.clone(),
+            home: location.home.clone(),
+            relay: true,
+        });
+    }
+    all
+}
+
 /// Moves the relay's state from where an earlier version kept it, once
 /// ([`crate::ops::state::settle`]), for the configuration `options` names; what there is to
 /// say about it (nothing when its files cannot be found: loading them says why). Every command

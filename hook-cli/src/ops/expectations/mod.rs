@@ -61,8 +61,12 @@ use super::location::Location;
 use gate::project_hooks_engine;
 use judge::{build_input, judge};
 
+mod file;
 mod gate;
 mod judge;
+
+pub(crate) use crate::ops::location::with_relay;
+pub(crate) use file::default_file;
 
 /// How refusals are worded for the hooks of one location (the command names its flags).
 pub(crate) type Phrasing = dyn Fn(&Location) -> Box<dyn Fn(&Refusal) -> String + Send + Sync>;
@@ -115,64 +119,6 @@ pub(crate) struct CaseResult {
     pub(crate) passed: bool,
     /// Why it failed, with what the hooks did.
     pub(crate) problem: Option<String>,
-}
-
-/// The expectations file of `location`'s project (see the module docs), whether it exists or
-/// not.
-#[derive(Debug)]
-pub(crate) struct DefaultFile {
-    /// The file read: the first of the places that exists, else the first place.
-    pub(crate) file: PathBuf,
-    /// Every place looked at, in order.
-    pub(crate) places: Vec<PathBuf>,
-    /// Said when the file is read from an earlier version's place.
-    pub(crate) warning: Option<Diagnostic>,
-}
-
-/// The expectations file of `location`'s project (see the module docs).
-pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
-    let rules = location.dialect.rules();
-    let dialects = project.join(rules.home_dir()).join(FILE_NAME);
-    let relays = |location: &Location| {
-        let mut options = location.load_options().ok()?;
-        options.project_dir = Some(project.to_owned());
-        hook_config::discover(&options)
-            .ok()?
-            .project_state_dir
-            .map(|dir| dir.join(FILE_NAME))
-    };
-    let mut places = vec![dialects.clone()];
-    if location.relay {
-        places.insert(0, relays(location).unwrap_or_else(|| dialects.clone()));
-    } else if let Some(relay) = with_relay(location).get(1) {
-        places.extend(relays(relay));
-    }
-    places.dedup();
-    let exists = |path: &PathBuf| std::fs::symlink_metadata(path).is_ok();
-    let file = places
-        .iter()
-        .find(|path| exists(path))
-        .unwrap_or(&places[0])
-        .clone();
-    // The relay's file read from the dialect's project folder, which its users never see.
-    let unseen = rules
-        .relay()
-        .is_some_and(|agent| agent.home_dir != rules.home_dir());
-    let warning = (location.relay && unseen && places.len() > 1 && file != places[0]).then(|| {
-        Diagnostic::warning(
-            file.display().to_string(),
-            None,
-            format!(
-                "read from the place of an earlier version of `hook relay`: move it to {}",
-                places[0].display()
-            ),
-        )
-    });
-    DefaultFile {
-        file,
-        places,
-        warning,
-    }
 }
 
 /// Which hooks an expectations file's cases run through.
@@ -404,26 +350,6 @@ pub(crate) fn run_with_path(
             String::from_utf8_lossy(&out.stderr).trim()
         ),
     }
-}
-
-/// `location`, and where the dialect has a relay and `location` is not already the relay's,
-/// the relay's too: the agent runs both its own hooks and the relay's.
-pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
-    let mut all = vec![Location {
-        dialect: location.dialect,
-        project: location.project.clone(),
-        home: location.home.clone(),
-        relay: location.relay,
-    }];
-    if !location.relay && location.dialect.rules().relay().is_some() {
-        all.push(Location {
-            dialect: location.dialect,
-            project: location.project.clone(),
-            home: location.home.clone(),
-            relay: true,
-        });
-    }
-    all
 }
 
 #[cfg(test)]

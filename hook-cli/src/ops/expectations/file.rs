@@ -1,0 +1,67 @@
+//! Where a project's expectations file is (see the module docs of [`super`]): the dialect's
+//! project folder, the relay's beside the agent, and the place earlier versions read.
+
+use std::path::{Path, PathBuf};
+
+use hook_config::Diagnostic;
+
+use super::{FILE_NAME, with_relay};
+use crate::ops::location::Location;
+
+/// The expectations file of `location`'s project (see the module docs), whether it exists or
+/// not.
+#[derive(Debug)]
+pub(crate) struct DefaultFile {
+    /// The file read: the first of the places that exists, else the first place.
+    pub(crate) file: PathBuf,
+    /// Every place looked at, in order.
+    pub(crate) places: Vec<PathBuf>,
+    /// Said when the file is read from an earlier version's place.
+    pub(crate) warning: Option<Diagnostic>,
+}
+
+/// The expectations file of `location`'s project (see the module docs).
+pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
+    let rules = location.dialect.rules();
+    let dialects = project.join(rules.home_dir()).join(FILE_NAME);
+    let relays = |location: &Location| {
+        let mut options = location.load_options().ok()?;
+        options.project_dir = Some(project.to_owned());
+        hook_config::discover(&options)
+            .ok()?
+            .project_state_dir
+            .map(|dir| dir.join(FILE_NAME))
+    };
+    let mut places = vec![dialects.clone()];
+    if location.relay {
+        places.insert(0, relays(location).unwrap_or_else(|| dialects.clone()));
+    } else if let Some(relay) = with_relay(location).get(1) {
+        places.extend(relays(relay));
+    }
+    places.dedup();
+    let exists = |path: &PathBuf| std::fs::symlink_metadata(path).is_ok();
+    let file = places
+        .iter()
+        .find(|path| exists(path))
+        .unwrap_or(&places[0])
+        .clone();
+    // The relay's file read from the dialect's project folder, which its users never see.
+    let unseen = rules
+        .relay()
+        .is_some_and(|agent| agent.home_dir != rules.home_dir());
+    let warning = (location.relay && unseen && places.len() > 1 && file != places[0]).then(|| {
+        Diagnostic::warning(
+            file.display().to_string(),
+            None,
+            format!(
+                "read from the place of an earlier version of `hook relay`: move it to {}",
+                places[0].display()
+            ),
+        )
+    });
+    DefaultFile {
+        file,
+        places,
+        warning,
+    }
+}
