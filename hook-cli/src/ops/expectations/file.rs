@@ -65,3 +65,64 @@ pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
         warning,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ops::scene::Scene;
+    use hook_protocol::Dialect;
+
+    #[test]
+    fn the_relays_file_is_in_its_folder_beside_the_agent_and_the_old_place_is_still_read() {
+        let scene = Scene::new();
+        for home in ["home/.lime", "home/.claude"] {
+            std::fs::create_dir_all(scene.path(home)).unwrap();
+        }
+        let project = scene.project();
+        let lime = scene.location(Dialect::Lime, ".lime");
+        let relay = Location {
+            relay: true,
+            ..lime.clone()
+        };
+        let (own, beside) = (
+            project.join(".lime").join(FILE_NAME),
+            project.join(".codex/hook-relay").join(FILE_NAME),
+        );
+        // None yet: the relay's place is named first with `--relay`, the dialect's without.
+        assert_eq!(
+            default_file(&relay, &project).places,
+            [beside.clone(), own.clone()]
+        );
+        assert_eq!(
+            default_file(&lime, &project).places,
+            [own.clone(), beside.clone()]
+        );
+        // Only the old place has one: read, with where to move it (`--relay` only).
+        scene.write("project/.lime/hook-expectations.toml", "");
+        let found = default_file(&relay, &project);
+        assert_eq!(found.file, own);
+        let warning = found.warning.unwrap();
+        assert!(warning.message.contains("move it to"), "{warning}");
+        assert!(warning.message.contains(".codex/hook-relay"), "{warning}");
+        assert!(default_file(&lime, &project).warning.is_none());
+        // The relay's own: read by both, the dialect's own first without `--relay`.
+        scene.write("project/.codex/hook-relay/hook-expectations.toml", "");
+        let found = default_file(&relay, &project);
+        assert_eq!(
+            (found.file, found.warning.is_none()),
+            (beside.clone(), true)
+        );
+        std::fs::remove_file(&own).unwrap();
+        assert_eq!(default_file(&lime, &project).file, beside);
+        // Claude Code's own folder is the agent's: no warning when the relay reads it.
+        let verboo = Location {
+            relay: true,
+            ..scene.location(Dialect::Verboo, ".claude")
+        };
+        scene.write("project/.claude/hook-expectations.toml", "");
+        let found = default_file(&verboo, &project);
+        assert_eq!(found.file, project.join(".claude").join(FILE_NAME));
+        assert!(found.warning.is_none());
+    }
+}
