@@ -4,9 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use hook_config::{Diagnostic, Environment, LoadOptions, Loaded, load};
+use hook_config::{Environment, LoadOptions, Loaded, load};
 use hook_exec::Hooks;
 use hook_protocol::Dialect;
+
+use crate::ops::state::Settled;
 
 /// Where the configuration comes from: every command that loads one has one.
 #[derive(Debug, Clone)]
@@ -23,19 +25,19 @@ pub(crate) struct Location {
 
 impl Location {
     /// Loads the configuration; its diagnostics are in [`Loaded::diagnostics`] for the caller
-    /// to show, after what moving the state said ([`Location::settle_state`]).
+    /// to show, after what moving the state said ([`settle_state`]).
     pub(crate) fn load(&self) -> Result<Loaded> {
         let options = self.load_options()?;
         let said = settle_state(&options);
         let mut loaded = load(&options).context("cannot load the hook configuration")?;
-        loaded.diagnostics.splice(0..0, said);
+        loaded.diagnostics.splice(0..0, said.diagnostics());
         Ok(loaded)
     }
 
     /// Loads configuration, trust and engine ([`Hooks::load`]), once the state is settled
-    /// ([`Location::settle_state`]); the diagnostics are in [`Hooks::diagnostics`], and what
-    /// moving the state said is returned beside them.
-    pub(crate) fn hooks(&self) -> Result<(Hooks, Vec<Diagnostic>)> {
+    /// ([`settle_state`]); the diagnostics are in [`Hooks::diagnostics`], and what moving the
+    /// state said is returned beside them.
+    pub(crate) fn hooks(&self) -> Result<(Hooks, Settled)> {
         let options = self.load_options()?;
         let said = settle_state(&options);
         let hooks = Hooks::load(options).context("cannot load the hook configuration")?;
@@ -108,10 +110,10 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
 /// ([`crate::ops::state::settle`]), for the configuration `options` names; what there is to
 /// say about it (nothing when its files cannot be found: loading them says why). Every command
 /// that reads trust goes through [`Location::load`] or [`Location::hooks`], which call it.
-fn settle_state(options: &LoadOptions) -> Vec<Diagnostic> {
+fn settle_state(options: &LoadOptions) -> Settled {
     match hook_config::discover(options) {
         Ok(discovery) => crate::ops::state::settle(&discovery),
-        Err(_) => Vec::new(),
+        Err(_) => Settled::default(),
     }
 }
 

@@ -99,37 +99,60 @@ struct Moved {
     old_journal: bool,
 }
 
+/// What [`settle`] has to say: the one-time word of a move, or why it could not be made.
+#[derive(Debug, Default)]
+pub(crate) struct Settled {
+    /// The state moved now (said once: the relay also says it in the agent's session).
+    pub(crate) moved: Option<Diagnostic>,
+    /// The move could not be made (said by every command until fixed; stderr only, never the
+    /// agent's session on every event).
+    pub(crate) failed: Option<Diagnostic>,
+}
+
+impl Settled {
+    /// Both, as the diagnostics a command prints.
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.moved.iter().chain(&self.failed).cloned().collect()
+    }
+}
+
 /// Moves the relay's state from where an earlier version kept it, once (see the module docs);
-/// what there is to say about it, as warnings. Nothing when the state never moved
+/// what there is to say about it. Nothing when the state never moved
 /// ([`Discovery::legacy_state_dir`] is `None`), when it was moved before, or when the old place
 /// holds nothing of the relay's.
-pub(crate) fn settle(discovery: &Discovery) -> Vec<Diagnostic> {
+pub(crate) fn settle(discovery: &Discovery) -> Settled {
     let Some(old) = discovery.legacy_state_dir.as_deref() else {
-        return Vec::new();
+        return Settled::default();
     };
     let new = discovery.state_dir.as_path();
     let marker = new.join(MOVED_MARKER);
     if std::fs::symlink_metadata(&marker).is_ok() {
-        return Vec::new();
+        return Settled::default();
     }
     let old_store = store_for(discovery.dialect, old);
     let new_store = store_for(discovery.dialect, new);
     match move_state(discovery, old, &*old_store, &*new_store, &marker) {
-        Ok(moved) if moved.records.is_empty() && moved.plugins.is_empty() => Vec::new(),
-        Ok(moved) => vec![Diagnostic::warning(
-            new.display().to_string(),
-            None,
-            said(discovery, old, &*old_store, &*new_store, &moved),
-        )],
-        Err(error) => vec![Diagnostic::warning(
-            old_store.location().display().to_string(),
-            None,
-            format!(
-                "the relay's state could not be moved from {} to {}: {error}",
-                old.display(),
-                new.display()
-            ),
-        )],
+        Ok(moved) if moved.records.is_empty() && moved.plugins.is_empty() => Settled::default(),
+        Ok(moved) => Settled {
+            moved: Some(Diagnostic::warning(
+                new.display().to_string(),
+                None,
+                said(discovery, old, &*old_store, &*new_store, &moved),
+            )),
+            failed: None,
+        },
+        Err(error) => Settled {
+            moved: None,
+            failed: Some(Diagnostic::warning(
+                old_store.location().display().to_string(),
+                None,
+                format!(
+                    "the relay's state could not be moved from {} to {}: {error}",
+                    old.display(),
+                    new.display()
+                ),
+            )),
+        },
     }
 }
 

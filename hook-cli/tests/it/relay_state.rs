@@ -458,3 +458,40 @@ fn a_user_of_the_dialect_alone_gets_no_relay_folder_and_no_word_of_a_move() {
     }
     assert_eq!(machine.log(&["--dialect", "verboo"]).len(), 1);
 }
+
+#[test]
+fn an_old_store_that_cannot_be_read_is_named_on_every_run_until_fixed_then_moved() {
+    let machine = Machine::new();
+    write(
+        &machine.codex_home.join("hook-relay/config.toml"),
+        CODEX_GUARD,
+    );
+    let (key, hash) = codex_guard_record(&machine);
+    let old = machine.home.join(".lime/config.toml");
+    write(&old, "model = [unclosed\n");
+    for _ in 0..2 {
+        let out = machine.hook(
+            &["relay", "--dialect", "lime"],
+            &codex_event(&machine.project, "rm -rf /"),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("could not be moved"), "{stderr}");
+        assert!(stderr.contains(&old.display().to_string()), "{stderr}");
+        assert!(stderr.contains("fix it"), "{stderr}");
+        // Said on stderr, never in the session on every event; the guard waits for trust.
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("could not be moved"));
+        assert!(!denied(&out));
+    }
+    write(
+        &old,
+        &format!("model = \"o3\"\n\n[hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"),
+    );
+    let out = machine.hook(
+        &["relay", "--dialect", "lime"],
+        &codex_event(&machine.project, "rm -rf /"),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(denied(&out), "{stderr}");
+    assert!(stderr.contains("is kept here now"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "model = \"o3\"\n");
+}

@@ -221,7 +221,7 @@ pub(crate) fn run(
         match scope {
             Scope::AllHooks => {
                 let (hooks, moved) = location.hooks()?;
-                diagnostics.extend(moved);
+                diagnostics.extend(moved.diagnostics());
                 diagnostics.extend(hooks.diagnostics().iter().cloned());
                 all_hooks.push(prepare(
                     hooks,

@@ -214,19 +214,17 @@ pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
 pub(crate) struct Prepared {
     location: Location,
     hooks: Hooks,
-    /// What moving the relay's state from an earlier version's place said (once).
-    moved: Vec<hook_config::Diagnostic>,
+    /// What moving the relay's state from an earlier version's place said.
+    moved: crate::ops::state::Settled,
 }
 
 impl Prepared {
     /// The configuration's diagnostics (the relay's state moved, broken relay files, handlers
     /// left out).
     pub(crate) fn diagnostics(&self) -> Vec<hook_config::Diagnostic> {
-        self.moved
-            .iter()
-            .chain(self.hooks.diagnostics())
-            .cloned()
-            .collect()
+        let mut all = self.moved.diagnostics();
+        all.extend(self.hooks.diagnostics().iter().cloned());
+        all
     }
 
     /// Where the hooks were found, and where their state is (the journal's folder:
@@ -389,7 +387,7 @@ pub(crate) fn answer(
     }
     // The relay's state moved from an earlier version's place: said once, where the user
     // sees it (stderr alone is not shown by either agent on a quiet run).
-    for moved in &prepared.moved {
+    if let Some(moved) = &prepared.moved.moved {
         outcome
             .system_messages
             .push(format!("hook relay: {}: {}", moved.path, moved.message));

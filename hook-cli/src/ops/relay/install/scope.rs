@@ -154,7 +154,7 @@ impl Resolved {
     pub(super) fn relay_hooks(&self) -> Result<hook_config::Loaded> {
         let options = self.options();
         let said = hook_config::discover(&options)
-            .map(|discovery| crate::ops::state::settle(&discovery))
+            .map(|discovery| crate::ops::state::settle(&discovery).diagnostics())
             .unwrap_or_default();
         let mut loaded = hook_config::load(&options).context("cannot load the relay's hooks")?;
         loaded.diagnostics.splice(0..0, said);
