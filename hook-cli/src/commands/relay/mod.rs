@@ -31,7 +31,8 @@ pub(crate) struct RelayArgs {
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables).
+    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables); the relay's trust
+    /// records and journal are then kept in it, not beside the agent.
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Internal: run only the event's `async` hooks, to their end (the process the relay
