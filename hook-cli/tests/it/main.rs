@@ -36,6 +36,7 @@ mod new;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_install;
+mod relay_state;
 mod replay;
 mod sdk_examples;
 mod signals;

@@ -193,8 +193,16 @@ macro_rules! file_trust_store {
 }
 use file_trust_store;
 
-/// The dialect's own store in `home`: lime `config.toml` (`[hooks.state."<key>"]`), wuu and
-/// verboo `hook-trust.json`.
+/// The store of a discovered configuration: the dialect's own store
+/// ([`store_for`]) in its state folder ([`hook_config::Discovery::state_dir`]), which is the
+/// dialect's home, or for the relay of Claude Code and Codex the relay's user folder beside
+/// the agent (`~/.claude/hook-relay/hook-trust.json`, `$CODEX_HOME/hook-relay/config.toml`).
+pub fn store_for_discovery(discovery: &hook_config::Discovery) -> Box<dyn TrustStore> {
+    store_for(discovery.dialect, &discovery.state_dir)
+}
+
+/// The dialect's own store in `home` (a state folder, [`store_for_discovery`]): lime
+/// `config.toml` (`[hooks.state."<key>"]`), wuu and verboo `hook-trust.json`.
 pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
     let rules = dialect.rules();
     if rules.trust_state_in_config() {

@@ -31,7 +31,8 @@ pub(crate) struct RelayArgs {
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables).
+    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables); the relay's trust
+    /// records and journal are then kept in it, not beside the agent.
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Internal: run only the event's `async` hooks, to their end (the process the relay
@@ -125,7 +126,7 @@ fn answer_on(
     let location = answer::locate(options, &received)?;
     let phrasing = crate::ops::trust::refusal_phrasing(&location);
     let prepared = answer::prepare(options, location, phrasing)?;
-    crate::ui::diagnostics::print(printer, prepared.diagnostics());
+    crate::ui::diagnostics::print(printer, &prepared.diagnostics());
     let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {
         return Ok(Status::Success);
     };
@@ -133,10 +134,13 @@ fn answer_on(
     let exit_code = crate::ui::relay_answer::answer(printer, &answer, prepared.trust())?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
-    let home = prepared.home();
-    if let Some(warning) =
-        crate::ops::journal::record("relay", home, received.input(), &answer.outcome, code)
-    {
+    if let Some(warning) = crate::ops::journal::record(
+        "relay",
+        prepared.discovery(),
+        received.input(),
+        &answer.outcome,
+        code,
+    ) {
         crate::ui::relay_answer::notes(printer, &[warning]);
     }
     Ok(crate::ui::relay_answer::status(exit_code))

@@ -66,8 +66,8 @@ pub(super) fn project_hooks_engine(
     };
     let mut options = hook_exec::EngineOptions::default()
         .with_kill_on_parent_death(true)
-        .with_side_file_dir(discovery.home.join("hook-context"))
-        .with_env_file_dir(discovery.home.join("hook-env"));
+        .with_side_file_dir(discovery.state_dir.join("hook-context"))
+        .with_env_file_dir(discovery.state_dir.join("hook-env"));
     if let Some(project) = &discovery.project {
         options = options.with_project_dir(project);
     }

@@ -214,17 +214,23 @@ pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
 pub(crate) struct Prepared {
     location: Location,
     hooks: Hooks,
+    /// What moving the relay's state from an earlier version's place said.
+    moved: crate::ops::state::Settled,
 }
 
 impl Prepared {
-    /// The configuration's diagnostics (broken relay files, handlers left out).
-    pub(crate) fn diagnostics(&self) -> &[hook_config::Diagnostic] {
-        self.hooks.diagnostics()
+    /// The configuration's diagnostics (the relay's state moved, broken relay files, handlers
+    /// left out).
+    pub(crate) fn diagnostics(&self) -> Vec<hook_config::Diagnostic> {
+        let mut all = self.moved.diagnostics();
+        all.extend(self.hooks.diagnostics().iter().cloned());
+        all
     }
 
-    /// The dialect's home (where the journal is).
-    pub(crate) fn home(&self) -> &std::path::Path {
-        &self.hooks.discovery().home
+    /// Where the hooks were found, and where their state is (the journal's folder:
+    /// [`hook_config::Discovery::state_dir`]).
+    pub(crate) fn discovery(&self) -> &hook_config::Discovery {
+        self.hooks.discovery()
     }
 
     /// The trust the hooks ran under (what a skip warning names).
@@ -278,7 +284,7 @@ pub(crate) fn prepare(
     location: Location,
     phrasing: impl Fn(&hook_trust::Refusal) -> String + Send + Sync + 'static,
 ) -> Result<Prepared> {
-    let hooks: Hooks = location.hooks()?;
+    let (hooks, moved): (Hooks, _) = location.hooks()?;
     let handling = if options.async_waiter {
         AsyncHandlers::Only
     } else {
@@ -289,7 +295,11 @@ pub(crate) fn prepare(
         EngineOptions::default().with_async_handlers(handling),
         phrasing,
     );
-    Ok(Prepared { location, hooks })
+    Ok(Prepared {
+        location,
+        hooks,
+        moved,
+    })
 }
 
 /// Dispatches the event through the relay's hooks; `None` for the async waiter, which has no
@@ -374,6 +384,13 @@ pub(crate) fn answer(
         if let Some(announcement) = untrusted_relay_hooks(hooks, location) {
             outcome.system_messages.insert(0, announcement);
         }
+    }
+    // The relay's state moved from an earlier version's place: said once, where the user
+    // sees it (stderr alone is not shown by either agent on a quiet run).
+    if let Some(moved) = &prepared.moved.moved {
+        outcome
+            .system_messages
+            .push(format!("hook relay: {}: {}", moved.path, moved.message));
     }
     // A newer agent's event: its relay hooks ran, and a block is answered as exit 2, which the
     // agent applies where the event can block (`BlockEffect::Unknown`). Said on screen, and on

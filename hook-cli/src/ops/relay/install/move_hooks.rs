@@ -309,7 +309,7 @@ pub(super) fn trust_moved(
             waiting.push(trust.key.clone());
         }
     }
-    let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
+    let store = hook_trust::store_for_discovery(&loaded.discovery);
     // One hook at a time: a file that cannot be hashed keeps that hook (only) from being
     // trusted, and the user is told which and why.
     let mut granted = Vec::new();

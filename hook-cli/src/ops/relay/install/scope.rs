@@ -157,9 +157,17 @@ impl Resolved {
         relay_options(self.dialect, self.project.as_deref(), self.home.as_deref())
     }
 
-    /// The relay hooks of the scope; their diagnostics are in [`hook_config::Loaded`].
+    /// The relay hooks of the scope, once the relay's state is settled (moved from an earlier
+    /// version's place: [`crate::ops::state::settle`]); their diagnostics, what the move said
+    /// first, are in [`hook_config::Loaded`].
     pub(super) fn relay_hooks(&self) -> Result<hook_config::Loaded> {
-        hook_config::load(&self.options()).context("cannot load the relay's hooks")
+        let options = self.options();
+        let said = hook_config::discover(&options)
+            .map(|discovery| crate::ops::state::settle(&discovery).diagnostics())
+            .unwrap_or_default();
+        let mut loaded = hook_config::load(&options).context("cannot load the relay's hooks")?;
+        loaded.diagnostics.splice(0..0, said);
+        Ok(loaded)
     }
 
     /// The names a report needs.
