@@ -80,26 +80,33 @@ mod apply;
 mod codex_records;
 mod documents;
 mod entries;
+mod give_back;
 pub(crate) mod json_text;
 mod move_hooks;
 mod reach;
 mod report;
 mod scope;
+mod state;
 
 use apply::*;
 use codex_records::*;
 use documents::*;
 pub(crate) use entries::Wanted;
 use entries::*;
+use give_back::*;
 use move_hooks::*;
-pub(crate) use reach::unreached_relay_hooks;
-use reach::*;
+pub(crate) use reach::{unreached_in_scope, unreached_relay_hooks};
+#[cfg(test)]
+use reach::entry_reaches;
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
 use scope::*;
+use state::*;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use super::RelayScope;
 
 use anyhow::{Context, Result, bail};
 use hook_config::{Broken, Environment, Handler, LoadOptions, Matcher};
@@ -141,23 +148,17 @@ pub(crate) fn sync(scope: &ScopeOptions, trust: bool, report: &mut SyncReport) -
     apply(&scope, trust, report)
 }
 
-/// `hook relay uninstall`: the relay entries taken out, and nothing else.
+/// `hook relay uninstall`: the relay entries taken out, and what install took given back (the
+/// hooks `--move` moved, Codex's trust records `--trust` wrote; [`give_back`]).
 ///
 /// # Errors
 ///
-/// When the scope cannot be resolved or the file cannot be read, parsed or written.
+/// When the scope cannot be resolved or a file cannot be read, parsed or written; `report`
+/// holds what was done before.
 pub(crate) fn uninstall(scope: &ScopeOptions, report: &mut UninstallReport) -> Result<()> {
     let scope = scope.resolve()?;
     report.file = scope.file.clone();
-    edit(&scope, &[], false, &mut report.edit)?;
-    report.result = Some(if report.edit.written && !scope.file.exists() {
-        Uninstalled::FileRemoved
-    } else if report.edit.written {
-        Uninstalled::Removed(report.edit.changes.removed)
-    } else {
-        Uninstalled::NoEntries
-    });
-    Ok(())
+    uninstall_scope(&scope, report)
 }
 
 #[cfg(test)]

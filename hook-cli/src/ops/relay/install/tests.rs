@@ -111,7 +111,8 @@ fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
         else {
             panic!("{dialect}: no entries written: {report:?}");
         };
-        // The session entry (no matcher) and the guard's, on `Bash`, with the margin.
+        // The session entry (no matcher, no hook to wait for: the margin alone) and the
+        // guard's, on `Bash`, its timeout and the margin.
         let events: Vec<(&str, Option<&str>, u64)> = wanted
             .iter()
             .map(|w| (w.event.as_str(), w.matcher.as_deref(), w.timeout))
@@ -119,7 +120,7 @@ fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
         assert_eq!(
             events,
             [
-                ("SessionStart", None, 600 + TIMEOUT_MARGIN),
+                ("SessionStart", None, TIMEOUT_MARGIN),
                 ("PreToolUse", Some("Bash"), 20 + TIMEOUT_MARGIN)
             ],
             "{dialect}"
