@@ -187,9 +187,10 @@ fn portable(printer: &Printer, portable: Option<&Portable>, scope: &ScopeNames) 
             scope.agent
         ),
         Some(found) => {
-            let same = portable.this.as_ref().is_some_and(|this| {
-                found.canonicalize().ok() == this.canonicalize().ok()
-            });
+            let same = portable
+                .this
+                .as_ref()
+                .is_some_and(|this| found.canonicalize().ok() == this.canonicalize().ok());
             if !same {
                 printer.note(format_args!(
                     "note: the project's entries start `hook` through the agent's PATH: here that is {}, not {this}",
@@ -264,7 +265,10 @@ fn given_back(printer: &Printer, given: &GivenBack) {
         let relay_file = relay.file.display();
         match &relay.outcome {
             RelayOutcome::Restored => {
-                say!(printer, "{relay_file}: the moved hooks taken out (as it was before the move)");
+                say!(
+                    printer,
+                    "{relay_file}: the moved hooks taken out (as it was before the move)"
+                );
             }
             RelayOutcome::Removed => {
                 say!(printer, "{relay_file}: removed (the move had created it)");

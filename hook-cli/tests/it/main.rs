@@ -15,6 +15,7 @@ mod new;
 mod relay;
 mod relay_fail_closed;
 mod relay_fuzz;
+mod relay_giveback;
 mod relay_install;
 mod replay;
 mod sdk_examples;

@@ -14,28 +14,28 @@ use sha2::{Digest, Sha256};
 use crate::cli::text;
 
 /// A home of its own: `HOME`, no agent variables from the environment running the tests.
-struct Home {
+pub(crate) struct Home {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
 }
 
 impl Home {
-    fn new() -> Home {
+    pub(crate) fn new() -> Home {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         Home { _dir: dir, root }
     }
 
-    fn claude(&self) -> PathBuf {
+    pub(crate) fn claude(&self) -> PathBuf {
         self.root.join(".claude")
     }
 
-    fn codex(&self) -> PathBuf {
+    pub(crate) fn codex(&self) -> PathBuf {
         self.root.join(".codex")
     }
 
     /// `hook args` with `HOME` here (and `env`).
-    fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    pub(crate) fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
         command
             .args(args)
@@ -52,7 +52,7 @@ impl Home {
     }
 
     /// `hook args` with `HOME` here and `stdin` piped in.
-    fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
+    pub(crate) fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
         use std::io::Write;
         let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
             .args(args)
@@ -73,7 +73,7 @@ impl Home {
     }
 
     /// `hook args`, which must succeed; its stdout.
-    fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
+    pub(crate) fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
         let out = self.hook(args, env);
         assert!(
             out.status.success(),
@@ -85,18 +85,18 @@ impl Home {
     }
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
-fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
 /// Where `hook relay` keeps what it needs of `file` (its lock, backups, state): in the relay's
 /// folder `relay_folder`, `install/<name>-<12 hex digits of the SHA-256 of its path>/`.
-fn state_dir(relay_folder: &Path, file: &Path) -> PathBuf {
+pub(crate) fn state_dir(relay_folder: &Path, file: &Path) -> PathBuf {
     let hash = hex::encode(Sha256::digest(file.display().to_string().as_bytes()));
     let name = file.file_name().unwrap().to_string_lossy();
     relay_folder
@@ -106,7 +106,7 @@ fn state_dir(relay_folder: &Path, file: &Path) -> PathBuf {
 
 /// The names in `dir` that `hook relay` must not leave beside an agent's settings: lock files
 /// and backups.
-fn left_beside(dir: &Path) -> Vec<String> {
+pub(crate) fn left_beside(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -124,7 +124,7 @@ fn relay_guard(home: &Home) {
 }
 
 /// The relay entries of a Claude Code settings file: event → (matcher, timeout, command).
-fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
+pub(crate) fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
     let mut entries = Vec::new();
     for (event, groups) in settings["hooks"].as_object().into_iter().flatten() {
         for group in groups.as_array().unwrap() {
@@ -145,7 +145,7 @@ fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)>
 }
 
 /// The relay entries of a Claude Code settings file, sorted: `Event [matcher] timeout`.
-fn summary(settings: &Path) -> Vec<String> {
+pub(crate) fn summary(settings: &Path) -> Vec<String> {
     let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
     let mut entries: Vec<_> = relay_entries(&parsed)
         .into_iter()
@@ -282,7 +282,11 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
     for (event, _, _, command) in &relay_entries(&parsed) {
         // The user's entries start the relay for the user's relay hooks; where the event can
         // block, a relay that cannot even start blocks it too.
-        let closed = if event == "PreToolUse" { " || exit 2" } else { "" };
+        let closed = if event == "PreToolUse" {
+            " || exit 2"
+        } else {
+            ""
+        };
         assert!(
             command.ends_with(&format!(
                 " relay --dialect verboo --event {event} --scope user{closed} # hook-relay-install"
@@ -548,7 +552,12 @@ fn uninstall_without_a_file_writes_none() {
 }
 
 /// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
-fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
+pub(crate) fn codex_hash(
+    event_label: &str,
+    matcher: Option<&str>,
+    command: &str,
+    timeout: i64,
+) -> String {
     let matcher = matcher
         .map(|m| format!(",\"matcher\":{}", Value::from(m)))
         .unwrap_or_default();
@@ -618,10 +627,7 @@ fn codex_install_with_trust_writes_codexs_own_records() {
     // Uninstall takes the entries out, and the records --trust wrote (only those), and keeps
     // the rest of the file.
     let out = home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
-    assert!(
-        out.contains("took out 2 of Codex's trust records"),
-        "{out}"
-    );
+    assert!(out.contains("took out 2 of Codex's trust records"), "{out}");
     assert!(!out.contains("nothing else changed"), "{out}");
     let text_now = read(&config);
     assert_eq!(text_now, format!("# mine\nmodel = \"gpt-5\"\n\n{mine}"));
@@ -773,7 +779,9 @@ fn each_scopes_entries_serve_that_scopes_relay_hooks() {
     ];
     let stderr = text(&home.hook(&list, &[]).stderr);
     assert!(
-        stderr.contains("user:hook-relay/settings.json:PreToolUse:Bash:0 never runs: no PreToolUse entry"),
+        stderr.contains(
+            "user:hook-relay/settings.json:PreToolUse:Bash:0 never runs: no PreToolUse entry"
+        ),
         "{stderr}"
     );
     assert!(
@@ -1128,7 +1136,10 @@ fn a_broken_relay_file_never_takes_the_entries_away() {
         "{}",
         text(&out.stderr)
     );
-    assert_eq!(summary(&settings), ["PreToolUse [Bash] 25", "SessionStart 5"]);
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse [Bash] 25", "SessionStart 5"]
+    );
     // One broken handler: its event keeps an entry, for every tool (with no hook to wait for:
     // the margin alone; `./s.sh` sets no timeout: Claude Code's 600 s, and the margin).
     write(

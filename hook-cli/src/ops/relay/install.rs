@@ -95,9 +95,9 @@ pub(crate) use entries::Wanted;
 use entries::*;
 use give_back::*;
 use move_hooks::*;
-pub(crate) use reach::{unreached_in_scope, unreached_relay_hooks};
 #[cfg(test)]
 use reach::entry_reaches;
+pub(crate) use reach::{unreached_in_scope, unreached_relay_hooks};
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
 use scope::*;

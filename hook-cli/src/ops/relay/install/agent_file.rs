@@ -114,8 +114,8 @@ fn remove_legacy_lock(path: &Path) {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     let legacy = path.with_file_name(name);
-    let is_empty_file = std::fs::symlink_metadata(&legacy)
-        .is_ok_and(|m| m.file_type().is_file() && m.len() == 0);
+    let is_empty_file =
+        std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.file_type().is_file() && m.len() == 0);
     if !is_empty_file {
         return;
     }

@@ -101,8 +101,7 @@ pub(super) fn edit(
         edited.written = true;
         return Ok(());
     }
-    if wanted.is_empty() && holds_only_what_install_wrote(scope, &state, &new_text, &locked.path)
-    {
+    if wanted.is_empty() && holds_only_what_install_wrote(scope, &state, &new_text, &locked.path) {
         locked.remove()?;
         state.created = None;
         locked.state.save(&state)?;

@@ -56,6 +56,13 @@ pub(super) fn codex_trust_step(
         // only these: never the user's own).
         let locked = scope.lock_file(&mut None)?;
         let mut state = locked.state.load(&locked.path)?;
+        if records == scope.file
+            && let Some(now) = &locked.text
+        {
+            // The records are in the agent's file itself: a write of `hook relay`'s, which a
+            // `--move`'s way back follows.
+            state.wrote(Some(&text), now);
+        }
         for grant in &missing {
             let record = CodexRecord {
                 key: grant.key.clone(),
@@ -108,8 +115,9 @@ fn codex_store(scope: &Resolved, records: &Path) -> Result<hook_trust::LimeStore
 }
 
 /// Takes out the trust records `--trust` wrote for this file's entries (`written`) that still
-/// hold the hash it wrote (a record the user changed since is theirs); how many, and from which
-/// file.
+/// hold the hash it wrote (a record the user changed since is theirs, and a file put back as it
+/// was before the install holds the user's own again); from which file, and how many of the
+/// records `--trust` wrote are gone.
 ///
 /// # Errors
 ///
@@ -127,15 +135,21 @@ pub(super) fn remove_codex_records(
         .with_context(|| format!("cannot read Codex's trust records in {}", records.display()))?;
     let ours: Vec<String> = written
         .iter()
-        .filter(|w| now.get(&w.key).and_then(|r| r.trusted_hash.as_deref()) == Some(w.hash.as_str()))
+        .filter(|w| {
+            now.get(&w.key).and_then(|r| r.trusted_hash.as_deref()) == Some(w.hash.as_str())
+        })
         .map(|w| w.key.clone())
         .collect();
     if !ours.is_empty() {
         hook_trust::TrustStore::remove_trust(&store, &ours).with_context(|| {
-            format!("cannot take out Codex's trust records in {}", records.display())
+            format!(
+                "cannot take out Codex's trust records in {}",
+                records.display()
+            )
         })?;
     }
-    Ok((records, ours.len()))
+    // None of them holds the hash `--trust` wrote any more.
+    Ok((records, written.len()))
 }
 
 /// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in

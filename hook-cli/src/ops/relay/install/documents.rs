@@ -59,10 +59,7 @@ pub(super) fn sync_doc(
 ) -> Result<Changes> {
     let dialect = scope.dialect;
     let mut changes = Changes::default();
-    let commands: Vec<String> = wanted
-        .iter()
-        .map(|w| scope.command(&w.event))
-        .collect();
+    let commands: Vec<String> = wanted.iter().map(|w| scope.command(&w.event)).collect();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();
@@ -348,9 +345,23 @@ impl TomlDoc {
                 self.file
             );
         };
-        group.set_position(None);
+        // The group and every table in it are laid out after what the document holds: a
+        // position kept from the document it came from would put its handlers before it.
+        unposition(&mut group);
         groups.push(group);
         Ok(())
+    }
+}
+
+/// `table` and every table under it without a position (laid out in order, after the rest).
+fn unposition(table: &mut toml_edit::Table) {
+    table.set_position(None);
+    for (_, item) in table.iter_mut() {
+        match item {
+            toml_edit::Item::Table(inner) => unposition(inner),
+            toml_edit::Item::ArrayOfTables(tables) => tables.iter_mut().for_each(unposition),
+            _ => {}
+        }
     }
 }
 

@@ -49,6 +49,13 @@ pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) ->
     }
     let mut doc = open_doc(format, &now, &locked.path)?;
     report.edit.changes = sync_doc(doc.as_mut(), scope, &[], false)?;
+    // The entries taken out: those of the file as it was (a file put back as it was before a
+    // move has none left to take out, and took them out all the same).
+    if existed {
+        report.edit.changes.removed = open_doc(format, &text, &locked.path)?
+            .found(scope.dialect)?
+            .len();
+    }
     let new_text = doc.text();
     if existed
         && moves.is_empty()
@@ -283,4 +290,40 @@ fn take_out_of_relay_file(
         outcome: RelayOutcome::TookOut { taken, changed },
         backup,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toml_group_merges_back_beside_the_same_events_groups() {
+        let text = "model = \"m\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"a\"\n";
+        let original = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"guard\"\n";
+        let doc = TomlDoc::new(original, Path::new("c.toml")).expect("a doc");
+        let group = toml_events(&doc.doc)[0].1.get(0).expect("a group").clone();
+        let moved = MovedGroup {
+            event: "PreToolUse".to_owned(),
+            text: toml_group_text("PreToolUse", &group),
+        };
+        let (merged, added, already) = merge_back(
+            ConfigFormat::Toml,
+            text,
+            Path::new("c.toml"),
+            &[moved.clone()],
+        )
+        .expect("merged");
+        assert_eq!((added, already), (1, 0));
+        let parsed: toml::Value =
+            toml::from_str(&merged).unwrap_or_else(|e| panic!("{e}: {merged}"));
+        assert_eq!(
+            parsed["hooks"]["PreToolUse"][1]["hooks"][0]["command"].as_str(),
+            Some("guard"),
+            "{merged}"
+        );
+        // Again: it is there already.
+        let (again, added, already) =
+            merge_back(ConfigFormat::Toml, &merged, Path::new("c.toml"), &[moved]).expect("merged");
+        assert_eq!((again.as_str(), added, already), (merged.as_str(), 0, 1));
+    }
 }

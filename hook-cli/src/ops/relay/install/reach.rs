@@ -164,13 +164,8 @@ pub(super) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler
         return false;
     }
     handler.event.match_target(dialect) == MatchTarget::Nothing
-        || on_event.any(|e| {
-            entry_reaches(
-                dialect,
-                e.matcher.as_deref(),
-                handler.matcher.as_deref(),
-            )
-        })
+        || on_event
+            .any(|e| entry_reaches(dialect, e.matcher.as_deref(), handler.matcher.as_deref()))
 }
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as

@@ -253,7 +253,12 @@ impl StateDir {
         let newest = numbers
             .last()
             .map_or_else(|| first.clone(), |n| self.numbered_path(*n));
-        if read_text(&newest, MAX_STATE_BYTES).ok().flatten().as_deref() == Some(text) {
+        if read_text(&newest, MAX_STATE_BYTES)
+            .ok()
+            .flatten()
+            .as_deref()
+            == Some(text)
+        {
             return Ok(newest);
         }
         let next = numbers.last().map_or(1, |n| n + 1);
@@ -305,14 +310,14 @@ fn legacy_created(file: &Path) -> PathBuf {
 
 /// The UTF-8 text of the regular file `path` (a link is not followed), `None` when missing.
 fn read_text(path: &Path, cap: u64) -> Result<Option<String>> {
-    let (file, metadata) =
-        match hook_config::fs::open_regular(path, hook_config::fs::Links::Refuse) {
-            Ok(opened) => opened,
-            Err(error) if error.is_not_found() => return Ok(None),
-            Err(error) => {
-                return Err(error).with_context(|| format!("cannot read {}", path.display()));
-            }
-        };
+    let (file, metadata) = match hook_config::fs::open_regular(path, hook_config::fs::Links::Refuse)
+    {
+        Ok(opened) => opened,
+        Err(error) if error.is_not_found() => return Ok(None),
+        Err(error) => {
+            return Err(error).with_context(|| format!("cannot read {}", path.display()));
+        }
+    };
     let bytes = hook_config::fs::read_capped(file, &metadata, cap, "the relay's install state")
         .with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8(bytes)
