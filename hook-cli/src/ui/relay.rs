@@ -284,7 +284,12 @@ fn given_back(printer: &Printer, given: &GivenBack) {
             }
             RelayOutcome::Gone => {}
         }
-        backup(printer, relay.backup.as_deref());
+        if let Some(backup) = &relay.backup {
+            printer.note(format_args!(
+                "the relay file as it was: {}",
+                backup.display()
+            ));
+        }
     }
 }
 

@@ -295,6 +295,34 @@ fn a_projects_entries_start_hook_through_path_and_fail_closed_without_it() {
         stderr.contains("hook") && stderr.contains("not found"),
         "{stderr}"
     );
+    // Without that `|| exit 2` (Claude Code 2.1.332 needs none): the shell's exit 127, which
+    // `onFailure: "block"` turns into a block. Checked through the engine's model of Claude
+    // Code (`hook run --dialect verboo`, the entry as the user's only hook).
+    let bare = entry.replace(" || exit 2", "");
+    write(
+        &home.claude().join("settings.json"),
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": bare, "onFailure": "block"}]}]}})
+        .to_string(),
+    );
+    let mut run = Command::new(env!("CARGO_BIN_EXE_hook"));
+    run.args(["run", "--dialect", "verboo", "--event", "PreToolUse"])
+        .env("HOME", &home.root)
+        .env("PATH", "/usr/bin:/bin")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .current_dir(&home.root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = run.spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), event.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let outcome: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(outcome["decision"], "block", "{outcome}");
+    assert_eq!(outcome["runs"][0]["exit_code"], 127, "{outcome}");
+    std::fs::remove_file(home.claude().join("settings.json")).unwrap();
     // And the install said so when its own PATH had none.
     let out = home.hook(
         &[
