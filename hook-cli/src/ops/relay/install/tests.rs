@@ -386,3 +386,32 @@ fn two_moves_come_back_the_newest_first() {
     // Every moved hook left the relay's file, which the first move had created.
     assert!(!scene.home.join(RELAY_DIR).join("config.toml").exists());
 }
+
+#[test]
+fn a_moved_codex_group_lands_whole_after_what_the_relay_file_holds() {
+    let scene = Scene::new(Dialect::Lime);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    std::fs::write(&scene.agent_file, CODEX_GUARD).expect("written");
+    let relay_file = scene.relay_file(
+        "model = \"x\"\n[a]\nb = 1\n[c]\nd = 2\n[[hooks.PreToolUse]]\nmatcher = \"Read\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./read.sh\"\n",
+    );
+    scene.install(true);
+    let text = std::fs::read_to_string(&relay_file).expect("the relay file");
+    let doc: toml::Value = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let groups: Vec<(&str, &str)> = doc["hooks"]["PreToolUse"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|g| {
+            (
+                g["matcher"].as_str().unwrap_or_default(),
+                g["hooks"][0]["command"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [("Read", "./read.sh"), ("Bash", "./guard.sh")],
+        "{text}"
+    );
+}
