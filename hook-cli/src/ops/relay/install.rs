@@ -116,6 +116,7 @@
 
 mod agent_file;
 mod apply;
+mod atomic;
 mod codex_records;
 mod documents;
 mod entries;

@@ -310,7 +310,7 @@ mod tests {
             ConfigFormat::Toml,
             text,
             Path::new("c.toml"),
-            &[moved.clone()],
+            std::slice::from_ref(&moved),
         )
         .expect("merged");
         assert_eq!((added, already), (1, 0));

@@ -155,7 +155,7 @@ impl StateDir {
         })?;
         let ignore = parent.join(".gitignore");
         if std::fs::symlink_metadata(&ignore).is_err() {
-            super::agent_file::write_file(
+            super::atomic::write_file(
                 &ignore,
                 None,
                 b"# hook relay's install state (locks, backups): this machine's own.\n*\n",
@@ -202,7 +202,7 @@ impl StateDir {
             None => State::default(),
         };
         if state.created.is_none()
-            && let Ok(Some((text, _))) = super::agent_file::read_regular(&legacy_created(file))
+            && let Ok(Some(text)) = read_text(&legacy_created(file), MAX_STATE_BYTES)
         {
             state.created = Some(text);
         }
@@ -227,7 +227,7 @@ impl StateDir {
             }
         } else {
             let text = serde_json::to_string_pretty(&state).context("the install state")?;
-            super::agent_file::write_file(&path, None, format!("{text}\n").as_bytes())?;
+            super::atomic::write_file(&path, None, format!("{text}\n").as_bytes())?;
         }
         let legacy = legacy_created(&state.file);
         if std::fs::symlink_metadata(&legacy).is_ok() {
@@ -246,7 +246,7 @@ impl StateDir {
     pub(crate) fn backup(&self, text: &str) -> Result<PathBuf> {
         let first = self.first_backup();
         if std::fs::symlink_metadata(&first).is_err() {
-            super::agent_file::write_file(&first, None, text.as_bytes())?;
+            super::atomic::write_file(&first, None, text.as_bytes())?;
             return Ok(first);
         }
         let numbers = self.numbered();
@@ -263,7 +263,7 @@ impl StateDir {
         }
         let next = numbers.last().map_or(1, |n| n + 1);
         let path = self.numbered_path(next);
-        super::agent_file::write_file(&path, None, text.as_bytes())?;
+        super::atomic::write_file(&path, None, text.as_bytes())?;
         for old in numbers.iter().filter(|n| **n + KEEP_BACKUPS <= next) {
             let _ = std::fs::remove_file(self.numbered_path(*old));
         }
