@@ -422,3 +422,64 @@ fn codex_runs_each_relay_hook_once_when_both_scopes_entries_match() {
     ran.sort();
     assert_eq!(ran, ["project", "user"], "each relay hook once");
 }
+
+#[test]
+fn the_session_start_of_each_scope_names_the_relay_hooks_no_entry_starts() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let session = |settings: &Path| -> String {
+        let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
+        let (.., command) = relay_entries(&parsed)
+            .into_iter()
+            .find(|(event, ..)| event == "SessionStart")
+            .unwrap();
+        let event = serde_json::json!({"hook_event_name": "SessionStart", "session_id": "s",
+            "transcript_path": "/t.jsonl", "cwd": project, "source": "startup"})
+        .to_string();
+        let bin = home.root.join("bin");
+        let path = format!("{}:/usr/bin:/bin", bin.display());
+        let out = run_as_agent(&home, &command, &event, Some(&path));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    bin_with_hook(&home);
+    // The project has no relay entries: the user's run names its hook, which nothing starts.
+    let said = session(&home.claude().join("settings.json"));
+    assert!(
+        said.contains("PreToolUse:Read:0 never runs: no PreToolUse entry"),
+        "{said}"
+    );
+    let project_arg = project.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    // Now each scope's run says nothing is unreached.
+    for settings in [
+        home.claude().join("settings.json"),
+        project.join(".claude/settings.json"),
+    ] {
+        let said = session(&settings);
+        assert!(
+            !said.contains("never runs"),
+            "{}: {said}",
+            settings.display()
+        );
+    }
+}
