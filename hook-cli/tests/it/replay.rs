@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn fixtures(agent: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -266,8 +266,9 @@ fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
     let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
     let original = std::fs::read_to_string(fixture_file("claude")).unwrap();
     let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();
-    // Line 2: corrupt; line 3: a newer agent's entry type; line 4: a huge tool result (over the
-    // cap below); the last line: cut short, as by a crash while writing.
+    // Line 2: corrupt; line 3: a newer agent's entry type (skipped and counted, not bad); line
+    // 4: a huge tool result (over the cap below); the last line: cut short, as by a crash while
+    // writing.
     lines.insert(1, "{\"type\": \"user\", \"message\": ".to_owned());
     lines.insert(
         2,
@@ -298,13 +299,13 @@ fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
         bad,
         [
             (2, "corrupt".to_owned()),
-            (3, "unknown_type".to_owned()),
             (4, "too_long".to_owned()),
             (total, "truncated".to_owned()),
         ]
     );
     let summary = summary(&out);
-    assert_eq!(summary["bad_lines"], 4);
+    assert_eq!(summary["bad_lines"], 3);
+    assert_eq!(summary["skipped_entries"], json!({"hologram": 1}));
     assert_eq!(summary["lines"], total);
     // Every good event is still replayed, and the guard still finds its call.
     assert_eq!(
@@ -316,7 +317,13 @@ fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
     // The text report lists them with file:line.
     let text = setup.replay_with("verboo", &broken, &config, &["--max-line-bytes", "100000"]);
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains("4 lines not replayed"), "{text}");
+    assert!(text.contains("3 lines not replayed"), "{text}");
+    assert!(
+        text.contains(
+            "Skipped 1 entry of types replay does not model (a newer agent's): hologram 1."
+        ),
+        "{text}"
+    );
     assert!(
         text.contains(&format!("{}:2: corrupt", broken.display())),
         "{text}"
