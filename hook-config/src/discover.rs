@@ -135,6 +135,9 @@ pub struct LoadOptions {
     pub managed: ManagedSource,
     /// Read the relay's own files instead of the agent's ([`LoadOptions::for_relay`]).
     pub relay: bool,
+    /// Read only the files of these layers (`None`: every layer;
+    /// [`LoadOptions::with_only_layers`]).
+    pub layers: Option<Vec<Layer>>,
 }
 
 /// The folder, beside the relayed agent's own settings, that holds the files `hook relay`
@@ -174,6 +177,7 @@ impl LoadOptions {
             tool_aliases,
             managed: ManagedSource::System,
             relay: false,
+            layers: None,
         }
     }
 
@@ -186,6 +190,17 @@ impl LoadOptions {
     pub fn for_relay(mut self) -> Self {
         self.relay = true;
         self.managed = ManagedSource::None;
+        self
+    }
+
+    /// These options reading only the files of `layers` (the others are not read, nor the
+    /// plugins they would enable). `hook relay --scope user|project` reads the relay's user file
+    /// alone, or the project's files alone: each scope's entries in the agent's settings start
+    /// the relay for that scope's hooks only, so an agent that runs every matching entry (Codex)
+    /// runs each relay hook once, however the entries' matchers overlap. The project stays known
+    /// (the hooks' working directory and `CLAUDE_PROJECT_DIR`) when its files are not read.
+    pub fn with_only_layers(mut self, layers: impl IntoIterator<Item = Layer>) -> Self {
+        self.layers = Some(layers.into_iter().collect());
         self
     }
 
@@ -351,10 +366,23 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let mut warnings = Vec::new();
     let (user_dir, project_dir) = if options.relay {
         let dirs = relay_dirs(options, &home, project.as_deref());
-        let user = pick_relay_dir(dirs.user, rules.config_file(), &mut warnings);
+        // Where a layer is not read, nothing is said of its files.
+        let reads = |layer: Layer| options.layers.as_ref().is_none_or(|l| l.contains(&layer));
+        let mut ignored = Vec::new();
+        let said = if reads(Layer::User) {
+            &mut warnings
+        } else {
+            &mut ignored
+        };
+        let user = pick_relay_dir(dirs.user, rules.config_file(), said);
+        let said = if reads(Layer::Project) {
+            &mut warnings
+        } else {
+            &mut ignored
+        };
         let project = dirs
             .project
-            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), &mut warnings));
+            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), said));
         (user, project)
     } else {
         (
@@ -387,6 +415,9 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         if let Some(local) = rules.local_config_file() {
             files.push(file(Layer::Local, dir.join(local)));
         }
+    }
+    if let Some(layers) = &options.layers {
+        files.retain(|f| layers.contains(&f.layer));
     }
     Ok(Discovery {
         dialect,
@@ -631,5 +662,35 @@ mod tests {
                 project.join(".claude/hook-relay/settings.local.json"),
             ]
         );
+    }
+
+    #[test]
+    fn only_the_layers_asked_for_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let env = Environment::empty().with_var("HOME", home.as_os_str());
+        let options = LoadOptions::new(Dialect::Verboo, env)
+            .with_project(&project)
+            .for_relay();
+        let layers = |options: LoadOptions| -> Vec<Layer> {
+            discover(&options)
+                .unwrap()
+                .files
+                .iter()
+                .map(|f| f.layer)
+                .collect()
+        };
+        assert_eq!(
+            layers(options.clone()),
+            [Layer::User, Layer::Project, Layer::Local]
+        );
+        assert_eq!(
+            layers(options.clone().with_only_layers([Layer::User])),
+            [Layer::User]
+        );
+        let project_only = options.with_only_layers([Layer::Project, Layer::Local]);
+        assert_eq!(layers(project_only.clone()), [Layer::Project, Layer::Local]);
+        // The project stays known when its files are the only ones read, or are not read.
+        assert_eq!(discover(&project_only).unwrap().project, Some(project));
     }
 }

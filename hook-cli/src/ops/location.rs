@@ -110,7 +110,7 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
 /// ([`crate::ops::state::settle`]), for the configuration `options` names; what there is to
 /// say about it (nothing when its files cannot be found: loading them says why). Every command
 /// that reads trust goes through [`Location::load`] or [`Location::hooks`], which call it.
-fn settle_state(options: &LoadOptions) -> Settled {
+pub(crate) fn settle_state(options: &LoadOptions) -> Settled {
     match hook_config::discover(options) {
         Ok(discovery) => crate::ops::state::settle(&discovery),
         Err(_) => Settled::default(),

@@ -35,6 +35,7 @@ mod journal;
 mod new;
 mod relay_fail_closed;
 mod relay_fuzz;
+mod relay_giveback;
 mod relay_install;
 mod relay_state;
 mod replay;

@@ -1,14 +1,10 @@
-//! `hook relay install`, `sync` and `uninstall` where they need the binary: `hook list --relay`
-//! reads the agent's own settings through `HOME` (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`) alone; in
-//! a project's scope Codex's trust records go to the user's `config.toml`, found the same way;
-//! the installed command run through a shell as the agents do; concurrent installs; a FIFO
-//! refused at once; an earlier version's `~/.lime`; the real Codex. The round trips, `--move`,
-//! `--trust` in the user's scope and the files refused are tested in-process
-//! (`hook-cli/src/tests/relay/install*.rs`).
+//! `hook relay install`, `sync` and `uninstall` on real files: entries only where relay hooks
+//! are, every other byte kept, files refused rather than overwritten, Codex's own trust.
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -18,28 +14,28 @@ use sha2::{Digest, Sha256};
 use crate::cli::text;
 
 /// A home of its own: `HOME`, no agent variables from the environment running the tests.
-struct Home {
+pub(crate) struct Home {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
 }
 
 impl Home {
-    fn new() -> Home {
+    pub(crate) fn new() -> Home {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         Home { _dir: dir, root }
     }
 
-    fn claude(&self) -> PathBuf {
+    pub(crate) fn claude(&self) -> PathBuf {
         self.root.join(".claude")
     }
 
-    fn codex(&self) -> PathBuf {
+    pub(crate) fn codex(&self) -> PathBuf {
         self.root.join(".codex")
     }
 
     /// `hook args` with `HOME` here (and `env`).
-    fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    pub(crate) fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
         command
             .args(args)
@@ -56,7 +52,7 @@ impl Home {
     }
 
     /// `hook args` with `HOME` here and `stdin` piped in.
-    fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
+    pub(crate) fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
         use std::io::Write;
         let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
             .args(args)
@@ -77,7 +73,7 @@ impl Home {
     }
 
     /// `hook args`, which must succeed; its stdout.
-    fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
+    pub(crate) fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
         let out = self.hook(args, env);
         assert!(
             out.status.success(),
@@ -89,13 +85,33 @@ impl Home {
     }
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
-fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
+}
+
+/// Where `hook relay` keeps what it needs of `file` (its lock, backups, state): in the relay's
+/// folder `relay_folder`, `install/<name>-<12 hex digits of the SHA-256 of its path>/`.
+pub(crate) fn state_dir(relay_folder: &Path, file: &Path) -> PathBuf {
+    let hash = hex::encode(Sha256::digest(file.display().to_string().as_bytes()));
+    let name = file.file_name().unwrap().to_string_lossy();
+    relay_folder
+        .join("install")
+        .join(format!("{name}-{}", &hash[..12]))
+}
+
+/// The names in `dir` that `hook relay` must not leave beside an agent's settings: lock files
+/// and backups.
+pub(crate) fn left_beside(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".lock") || name.contains(".hook-relay."))
+        .collect()
 }
 
 /// A Claude Code relay file with one PreToolUse hook on `Bash`.
@@ -108,7 +124,7 @@ fn relay_guard(home: &Home) {
 }
 
 /// The relay entries of a Claude Code settings file: event → (matcher, timeout, command).
-fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
+pub(crate) fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
     let mut entries = Vec::new();
     for (event, groups) in settings["hooks"].as_object().into_iter().flatten() {
         for group in groups.as_array().unwrap() {
@@ -129,7 +145,7 @@ fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)>
 }
 
 /// The relay entries of a Claude Code settings file, sorted: `Event [matcher] timeout`.
-fn summary(settings: &Path) -> Vec<String> {
+pub(crate) fn summary(settings: &Path) -> Vec<String> {
     let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
     let mut entries: Vec<_> = relay_entries(&parsed)
         .into_iter()
@@ -140,6 +156,107 @@ fn summary(settings: &Path) -> Vec<String> {
         .collect();
     entries.sort();
     entries
+}
+
+#[test]
+fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
+    let originals = [
+        ("pretty", "{\n  \"model\": \"opus\"\n}\n"),
+        (
+            "minified",
+            "{\"model\":\"opus\",\"n\":12345678901234567890123,\"x\":1.0e400}",
+        ),
+        (
+            "crlf",
+            "{\r\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\r\n  \"big\": 1E+400\r\n}\r\n",
+        ),
+        (
+            "odd indent, tabs",
+            "{\n\t \"z\" :  true,\n\t \"a\" :  [ 1 , 2 ]\n}",
+        ),
+        (
+            "other tools' hooks",
+            "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"other-tool check\"}]}\n        ]\n    },\n    \"env\": {\"A\": \"1\"}\n}\n",
+        ),
+        ("empty object", "{}"),
+        (
+            "unicode escapes",
+            "{\"name\": \"caf\\u00e9 \\ud83d\\ude00\", \"k\": [\n]}\n",
+        ),
+    ];
+    for (what, original) in originals {
+        let home = Home::new();
+        relay_guard(&home);
+        let settings = home.claude().join("settings.json");
+        write(&settings, original);
+        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o600)).unwrap();
+        home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+        let installed = read(&settings);
+        assert_ne!(installed, original, "{what}");
+        // (Not read as a `Value`: `1.0e400` is out of its range.)
+        assert_eq!(
+            installed.matches("# hook-relay-install").count(),
+            2,
+            "{what}: {installed}"
+        );
+        let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
+        // The file before the first install, in the relay's folder, never beside the file.
+        let backup =
+            state_dir(&home.claude().join("hook-relay"), &settings).join("settings.json.first");
+        assert_eq!(read(&backup), original, "{what}");
+        assert_eq!(left_beside(&home.claude()), Vec::<String>::new(), "{what}");
+        let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
+        assert_eq!(backup_mode & 0o777, 0o600, "{what}");
+        if what == "crlf" {
+            assert!(!installed.replace("\r\n", "").contains('\n'), "{installed}");
+        }
+        if what == "minified" {
+            assert!(!installed.contains('\n'), "{installed}");
+            assert!(installed.contains("12345678901234567890123"));
+        }
+        home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+        assert_eq!(read(&settings), original, "{what}");
+        // The first backup is never overwritten; the uninstall's is numbered.
+        assert_eq!(read(&backup), original, "{what}");
+        assert_eq!(read(&backup.with_file_name("settings.json.1")), installed);
+        assert_eq!(left_beside(&home.claude()), Vec::<String>::new(), "{what}");
+    }
+}
+
+#[test]
+fn edits_made_while_installed_are_kept_and_a_user_hook_in_the_group_stays() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    write(&settings, "{\n  \"model\": \"opus\"\n}\n");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // The user edits the installed file: a new key, and their own hook in the relay's group.
+    let installed = read(&settings);
+    let edited = installed
+        .replace(
+            "\"model\": \"opus\"",
+            "\"model\": \"sonnet\",\n  \"theme\": \"dark\"",
+        )
+        .replacen(
+            "\"hooks\": [\n",
+            "\"hooks\": [\n          {\"type\": \"command\", \"command\": \"./mine.sh\"},\n",
+            1,
+        );
+    assert_ne!(edited, installed);
+    write(&settings, &edited);
+    // A stale backup is never put back.
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(after["model"], "sonnet");
+    assert_eq!(after["theme"], "dark");
+    assert!(relay_entries(&after).is_empty(), "{after}");
+    let text = read(&settings);
+    assert!(text.contains("./mine.sh"), "the user's hook stays: {text}");
+    // A second cycle keeps them too.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), text);
 }
 
 #[test]
@@ -159,16 +276,25 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
     assert!(out.contains("PreToolUse [Bash|Read]"), "{out}");
     assert_eq!(
         summary(&settings),
-        ["PreToolUse [Bash|Read] 25", "SessionStart 605", "Stop 8",]
+        ["PreToolUse [Bash|Read] 25", "SessionStart 5", "Stop 8",]
     );
     let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
     for (event, _, _, command) in &relay_entries(&parsed) {
+        // The user's entries start the relay for the user's relay hooks; where the event can
+        // block, a relay that cannot even start blocks it too.
+        let closed = if event == "PreToolUse" {
+            " || exit 2"
+        } else {
+            ""
+        };
         assert!(
-            command.contains(&format!(
-                " relay --dialect verboo --event {event} # hook-relay-install"
+            command.ends_with(&format!(
+                " relay --dialect verboo --event {event} --scope user{closed} # hook-relay-install"
             )),
             "{command}"
         );
+        // The user's settings name this very binary.
+        assert!(command.starts_with('/'), "{command}");
     }
     // A relay that cannot answer blocks where the event can block (not on SessionStart, which
     // cannot, nor on Stop, where Claude Code ignores it).
@@ -207,7 +333,7 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
         [
             "PostToolUse [Edit] 35",
             "PreToolUse [Bash] 605",
-            "SessionStart 605",
+            "SessionStart 5",
         ]
     );
     let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
@@ -243,6 +369,36 @@ fn a_tool_the_entry_does_not_match_is_reported() {
         "{stderr}"
     );
     assert_eq!(stderr.matches("never runs").count(), 1, "{stderr}");
+}
+
+#[test]
+fn entries_of_the_earlier_install_are_recognised_and_replaced() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let old = |event: &str| {
+        format!(
+            "\"{event}\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"'/old/hook' relay --dialect verboo\", \"timeout\": 600}}]}}]"
+        )
+    };
+    write(
+        &settings,
+        &format!(
+            "{{\"hooks\": {{{}, {}}}, \"keep\": 1}}",
+            old("PreToolUse"),
+            old("Notification")
+        ),
+    );
+    // The earlier version's backup is never restored nor overwritten.
+    let old_backup = home.claude().join("settings.json.hook-relay.bak");
+    write(&old_backup, "{\"the\": \"original\"}");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let text_now = read(&settings);
+    assert!(!text_now.contains("/old/hook"), "{text_now}");
+    assert!(!text_now.contains("Notification"), "{text_now}");
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert_eq!(read(&settings), "{\"keep\": 1}");
+    assert_eq!(read(&old_backup), "{\"the\": \"original\"}");
 }
 
 #[test]
@@ -290,6 +446,32 @@ fn files_that_cannot_be_read_are_refused_never_overwritten() {
 }
 
 #[test]
+fn a_symlinked_settings_file_is_edited_through_the_link() {
+    let home = Home::new();
+    relay_guard(&home);
+    let dotfiles = home.root.join("dotfiles/claude-settings.json");
+    write(&dotfiles, "{\"model\": \"opus\"}\n");
+    let settings = home.claude().join("settings.json");
+    std::os::unix::fs::symlink(&dotfiles, &settings).unwrap();
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(read(&dotfiles).contains("# hook-relay-install"));
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(
+        std::fs::symlink_metadata(&settings)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(read(&dotfiles), "{\"model\": \"opus\"}\n");
+}
+
+#[test]
 fn concurrent_installs_are_serialised() {
     let home = Home::new();
     relay_guard(&home);
@@ -315,8 +497,67 @@ fn concurrent_installs_are_serialised() {
     assert_eq!(relay_entries(&parsed).len(), 2, "{parsed}");
 }
 
+#[test]
+fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    let state = state_dir(&home.claude().join("hook-relay"), &settings).join("state.json");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // What install created is remembered in the relay's folder, not beside the file.
+    let created: Value = serde_json::from_str(&read(&state)).unwrap();
+    assert_eq!(created["created"], read(&settings));
+    assert_eq!(left_beside(&home.claude()), Vec::<String>::new());
+    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(out.contains("removed"), "{out}");
+    assert!(
+        !settings.exists(),
+        "no empty {{\"hooks\": {{}}}} is left: {out}"
+    );
+    assert!(!state.exists());
+
+    // Created by install, then the user added a setting: uninstall keeps the file and it.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let edited = read(&settings).replacen('{', "{\n  \"model\": \"opus\",", 1);
+    write(&settings, &edited);
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    let after: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(after["model"], "opus");
+    assert!(relay_entries(&after).is_empty(), "{after}");
+    assert!(!state.exists(), "the file is the user's now");
+
+    // An earlier version recorded the file it created beside it: still honoured, and that
+    // record goes.
+    std::fs::remove_file(&settings).unwrap();
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    std::fs::remove_file(&state).unwrap();
+    let marker = home.claude().join("settings.json.hook-relay.created");
+    write(&marker, &read(&settings));
+    write(&home.claude().join("settings.json.lock"), "");
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(!settings.exists());
+    assert!(!marker.exists());
+    assert_eq!(left_beside(&home.claude()), Vec::<String>::new());
+}
+
+#[test]
+fn uninstall_without_a_file_writes_none() {
+    let home = Home::new();
+    let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(out.contains("nothing to uninstall"), "{out}");
+    assert!(!home.claude().join("settings.json").exists());
+    // No relay hooks: install writes no entries, and no file either.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert!(!home.claude().join("settings.json").exists());
+}
+
 /// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
-fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
+pub(crate) fn codex_hash(
+    event_label: &str,
+    matcher: Option<&str>,
+    command: &str,
+    timeout: i64,
+) -> String {
     let matcher = matcher
         .map(|m| format!(",\"matcher\":{}", Value::from(m)))
         .unwrap_or_default();
@@ -328,6 +569,77 @@ fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: 
         "sha256:{}",
         hex::encode(Sha256::digest(identity.as_bytes()))
     )
+}
+
+#[test]
+fn codex_install_with_trust_writes_codexs_own_records() {
+    let home = Home::new();
+    let codex = home.codex();
+    write(
+        &codex.join("hook-relay/config.toml"),
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 30\n",
+    );
+    let config = codex.join("config.toml");
+    // A record of the user's own: never taken out.
+    let mine = format!(
+        "[hooks.state.\"/elsewhere/config.toml:stop:0:0\"]\ntrusted_hash = \"sha256:{}\"\n",
+        "1".repeat(64)
+    );
+    write(&config, &format!("# mine\nmodel = \"gpt-5\"\n\n{mine}"));
+    // Without --trust: what to do in /hooks.
+    let out = home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    assert!(out.contains("/hooks"), "{out}");
+    assert!(out.contains("--trust"), "{out}");
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("nothing to do in /hooks"), "{out}");
+    let doc: toml::Value = toml::from_str(&read(&config)).unwrap();
+    let hooks = doc["hooks"].as_table().unwrap();
+    let events: Vec<&str> = hooks
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != "state")
+        .collect();
+    assert_eq!(events, ["SessionStart", "PreToolUse"]);
+    let state = hooks["state"].as_table().unwrap();
+    let config_path = config.display().to_string();
+    for (event, label, matcher, timeout) in [
+        ("PreToolUse", "pre_tool_use", Some("Bash"), 35),
+        ("SessionStart", "session_start", None, 5),
+    ] {
+        let handler = &hooks[event][0]["hooks"][0];
+        let command = handler["command"].as_str().unwrap();
+        assert_eq!(handler["timeout"].as_integer(), Some(timeout));
+        assert_eq!(
+            hooks[event][0].get("matcher").and_then(|m| m.as_str()),
+            matcher
+        );
+        let key = format!("{config_path}:{label}:0:0");
+        assert_eq!(
+            state[&key]["trusted_hash"].as_str(),
+            Some(codex_hash(label, matcher, command, timeout).as_str()),
+            "{key}"
+        );
+    }
+    assert!(read(&config).starts_with("# mine\nmodel = \"gpt-5\"\n"));
+    // Again: Codex already trusts them.
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
+    assert!(out.contains("Codex trusts the 2 relay entries"), "{out}");
+    // Uninstall takes the entries out, and the records --trust wrote (only those), and keeps
+    // the rest of the file.
+    let out = home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+    assert!(out.contains("took out 2 of Codex's trust records"), "{out}");
+    assert!(!out.contains("nothing else changed"), "{out}");
+    let text_now = read(&config);
+    assert_eq!(text_now, format!("# mine\nmodel = \"gpt-5\"\n\n{mine}"));
+    // No lock file was left beside Codex's settings.
+    let beside: Vec<String> = std::fs::read_dir(&codex)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        beside.iter().all(|name| !name.ends_with(".lock")),
+        "{beside:?}"
+    );
 }
 
 #[test]
@@ -361,7 +673,65 @@ fn codex_relay_files_in_the_old_place_are_read_with_a_warning() {
 }
 
 #[test]
-fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
+fn moving_from_codex_keeps_trusted_guards_trusted() {
+    let home = Home::new();
+    let codex = home.codex();
+    let config = codex.join("config.toml");
+    let config_path = config.display().to_string();
+    let trusted = codex_hash("pre_tool_use", Some("Bash"), "./guard.sh", 600);
+    write(
+        &config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n\n\
+             [[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./new.sh\"\n\n\
+             [hooks.state.\"{config_path}:pre_tool_use:0:0\"]\ntrusted_hash = \"{trusted}\"\n"
+        ),
+    );
+    let original = read(&config);
+    let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
+    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    // One backup, of the file before the command, in the relay's folder.
+    let first = state_dir(&codex.join("hook-relay"), &config).join("config.toml.first");
+    assert_eq!(read(&first), original);
+    assert_eq!(left_beside(&codex), Vec::<String>::new());
+    assert!(out.contains("had not trusted it"), "{out}");
+    let relay_file = codex.join("hook-relay/config.toml");
+    let moved = read(&relay_file);
+    assert!(
+        moved.contains("./guard.sh") && moved.contains("./new.sh"),
+        "{moved}"
+    );
+    let now = read(&config);
+    assert!(
+        !now.contains("./guard.sh") && !now.contains("./new.sh"),
+        "{now}"
+    );
+    // The relay runs the guard Codex trusted; the other waits for review.
+    let out = home.hook(&["list", "--dialect", "lime", "--relay", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let status = |command: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["config"]["command"] == command)
+            .map(|h| h["trust"]["status"].clone())
+            .unwrap()
+    };
+    assert_eq!(status("./guard.sh"), "trusted", "{listed}");
+    assert_eq!(status("./new.sh"), "untrusted", "{listed}");
+    // The entries serve the moved hooks.
+    let doc: toml::Value = toml::from_str(&now).unwrap();
+    assert!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--event PreToolUse --scope user || exit 2 # hook-relay-install")
+    );
+}
+
+#[test]
+fn each_scopes_entries_serve_that_scopes_relay_hooks() {
     let home = Home::new();
     relay_guard(&home);
     let project = home.root.join("app");
@@ -380,30 +750,25 @@ fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
         "--project",
         &project_arg,
     ];
-    // No user entries: the project's serve the user's relay hooks and the project's.
+    // The project's entries serve the project's relay hooks, whatever the installer's own: a
+    // project's settings are shared.
     home.ok(&sync_project, &[]);
     assert_eq!(
         summary(&project_settings),
-        ["PreToolUse [Bash|Read] 45", "SessionStart 605"]
+        ["PreToolUse [Read] 45", "SessionStart 5"]
     );
-    home.ok(
-        &[
-            "relay",
-            "uninstall",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ],
-        &[],
-    );
-    // The user's entries serve the user's relay hooks only: the project's Read hook is
-    // reported, with the command that fixes it.
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert_eq!(
-        summary(&home.claude().join("settings.json")),
-        ["PreToolUse [Bash] 25", "SessionStart 605"]
-    );
+    let parsed: Value = serde_json::from_str(&read(&project_settings)).unwrap();
+    for (event, _, _, command) in relay_entries(&parsed) {
+        // `hook` through each machine's PATH, never this machine's path of it.
+        assert!(
+            command.starts_with(&format!(
+                "hook relay --dialect verboo --event {event} --scope project"
+            )),
+            "{command}"
+        );
+    }
+    // The user's relay hook is not the project's to start: reported, with the command that
+    // fixes it (the user's scope).
     let list = [
         "list",
         "--dialect",
@@ -413,16 +778,26 @@ fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
         &project_arg,
     ];
     let stderr = text(&home.hook(&list, &[]).stderr);
-    assert!(stderr.contains("does not match `Read`"), "{stderr}");
-    let fix = format!("hook relay sync --dialect verboo --project {project_arg}");
-    assert!(stderr.contains(&fix), "{stderr}");
-    // The fix: the project's entries start the relay for what the user's do not (an agent
-    // runs every matching entry: two would run a relay hook twice).
-    let out = home.ok(&sync_project, &[]);
-    assert!(out.contains("1 relay hooks are already served"), "{out}");
-    assert_eq!(summary(&project_settings), ["PreToolUse [Read] 45"]);
+    assert!(
+        stderr.contains(
+            "user:hook-relay/settings.json:PreToolUse:Bash:0 never runs: no PreToolUse entry"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("run `hook relay sync --dialect verboo`"),
+        "{stderr}"
+    );
+    // The user's entries serve the user's relay hooks; the project's stay as they were.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&home.claude().join("settings.json")),
+        ["PreToolUse [Bash] 25", "SessionStart 5"]
+    );
     let stderr = text(&home.hook(&list, &[]).stderr);
     assert!(!stderr.contains("never runs"), "{stderr}");
+    let out = home.ok(&sync_project, &[]);
+    assert!(out.contains("up to date"), "{out}");
 }
 
 #[test]
@@ -656,6 +1031,187 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
 }
 
 #[test]
+#[allow(clippy::print_stderr)]
+fn the_installed_entries_are_valid_claude_code_settings() {
+    let Some(root) = std::env::var_os("HOOK_REFERENCE_DIR") else {
+        skip_notice(
+            "skipped: the community settings schema needs HOOK_REFERENCE_DIR (.ci/run sets it)",
+        );
+        return;
+    };
+    let schema_path = Path::new(&root).join("verboo-settings-hooks.schema.json");
+    let schema: Value = serde_json::from_str(&read(&schema_path)).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let home = Home::new();
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh"}]},
+            {"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "./b.sh"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "./n.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    // `onFailure` is Claude Code 2.1.332's (its settings schema has it on command hooks;
+    // 2.1.197 ignores it, measured); the community schema predates it, so it is checked here
+    // and taken out before the rest is validated against that schema.
+    let mut hooks = serde_json::json!({"hooks": settings["hooks"]});
+    let mut on_failure = Vec::new();
+    for (event, groups) in hooks["hooks"].as_object_mut().unwrap() {
+        for group in groups.as_array_mut().unwrap() {
+            for handler in group["hooks"].as_array_mut().unwrap() {
+                let value = handler.as_object_mut().unwrap().remove("onFailure");
+                on_failure.push((event.clone(), value));
+            }
+        }
+    }
+    assert_eq!(
+        on_failure,
+        [
+            ("Notification".to_owned(), None),
+            ("PreToolUse".to_owned(), Some("block".into())),
+            ("SessionStart".to_owned(), None),
+        ],
+        "a relay entry blocks where its event can block"
+    );
+    let errors: Vec<String> = validator
+        .iter_errors(&hooks)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}: {hooks}");
+    assert_eq!(relay_entries(&settings).len(), 3, "{settings}");
+}
+
+#[test]
+fn moving_claude_code_hooks_keeps_each_group_as_written() {
+    let home = Home::new();
+    let settings = home.claude().join("settings.json");
+    let native = r#"{"matcher": "Bash", "hooks": [{"type": "native", "library": "./libguard.so", "timeout": 1.5e1}]}"#;
+    write(
+        &settings,
+        &format!("{{\n  \"model\": \"opus\",\n  \"hooks\": {{\"PreToolUse\": [{native}]}}\n}}\n"),
+    );
+    let out = home.hook(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("moved 1 hooks"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("loads `./libguard.so`, a path relative"),
+        "{}",
+        text(&out.stderr)
+    );
+    let relay_file = read(&home.claude().join("hook-relay/settings.json"));
+    assert!(
+        relay_file.contains(native),
+        "the group as written: {relay_file}"
+    );
+    let now: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(now["model"], "opus");
+    let entries = relay_entries(&now);
+    assert!(
+        entries
+            .iter()
+            .any(|(e, m, t, _)| e == "PreToolUse" && m.as_deref() == Some("Bash") && *t == 20),
+        "{entries:?}"
+    );
+    assert!(!read(&settings).contains("libguard"));
+}
+
+#[test]
+fn a_broken_relay_file_never_takes_the_entries_away() {
+    let home = Home::new();
+    relay_guard(&home);
+    let settings = home.claude().join("settings.json");
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    // A typo in the relay file: the relay must still start (and say what is wrong).
+    let relay_file = home.claude().join("hook-relay/settings.json");
+    write(&relay_file, "{\"hooks\": {\"PreToolUse\": [");
+    let out = home.hook(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("could not be read"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse [Bash] 25", "SessionStart 5"]
+    );
+    // One broken handler: its event keeps an entry, for every tool (with no hook to wait for:
+    // the margin alone; `./s.sh` sets no timeout: Claude Code's 600 s, and the margin).
+    write(
+        &relay_file,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&settings),
+        ["PreToolUse 5", "SessionStart 5", "Stop 605"]
+    );
+}
+
+#[test]
+fn an_install_with_home_points_the_relay_at_that_home() {
+    let home = Home::new();
+    let other = home.root.join("other-home");
+    write(
+        &other.join("hook-relay/settings.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]}}"#,
+    );
+    let other_arg = other.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--home",
+            &other_arg,
+        ],
+        &[],
+    );
+    let settings: Value =
+        serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
+    let entries = relay_entries(&settings);
+    assert_eq!(entries.len(), 2, "{settings}");
+    for (event, _, _, command) in &entries {
+        assert!(
+            command.ends_with(&format!(
+                " relay --dialect verboo --event {event} --home {other_arg} --scope user # hook-relay-install"
+            )),
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn codex_config_round_trips_byte_for_byte() {
+    let originals = [
+        "# top\nmodel = \"o3\"  # trailing\n\n[profiles.x]\nmodel = \"y\"\n",
+        "model = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Edit\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"fmt\"\n\n[tui]\ntheme = \"dark\"\n",
+        "model = \"o3\"\n[hooks.state.\"x:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n",
+        "",
+    ];
+    for original in originals {
+        let home = Home::new();
+        write(
+            &home.codex().join("hook-relay/config.toml"),
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./g.sh\"\n",
+        );
+        let config = home.codex().join("config.toml");
+        write(&config, original);
+        home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config).matches("# hook-relay-install").count(), 2);
+        home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+        assert_eq!(read(&config), original);
+    }
+}
+
+#[test]
 fn the_installed_command_runs_the_relay_through_the_shell_as_the_agents_do() {
     let home = Home::new();
     write(
@@ -831,6 +1387,74 @@ fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         }
     }
     files
+}
+
+#[test]
+fn a_project_settings_file_that_links_outside_is_refused_and_nothing_outside_changes() {
+    let home = Home::new();
+    let project = home.root.join("app");
+    // Another application's JSON config, which the project's settings file links to.
+    let outside = home.root.join("other-app");
+    write(&outside.join("config.json"), "{\"theme\": \"dark\"}\n");
+    write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    std::os::unix::fs::symlink(
+        outside.join("config.json"),
+        project.join(".claude/settings.json"),
+    )
+    .unwrap();
+    let before = snapshot(&outside);
+    let project_arg = project.display().to_string();
+    for args in [
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ][..],
+        &[
+            "relay",
+            "install",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+            "--move",
+        ],
+        &[
+            "relay",
+            "sync",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "verboo",
+            "--project",
+            &project_arg,
+        ],
+    ] {
+        let out = home.hook(args, &[]);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {}", text(&out.stdout));
+        assert!(
+            stderr.contains(&format!(
+                "resolves to {}, outside the project",
+                outside.join("config.json").display()
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(snapshot(&outside), before, "{args:?}");
+    }
 }
 
 #[test]

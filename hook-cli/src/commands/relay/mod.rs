@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
+use crate::ops::relay::RelayScope;
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
 
@@ -35,6 +36,12 @@ pub(crate) struct RelayArgs {
     /// records and journal are then kept in it, not beside the agent.
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// Run only the relay hooks of one scope: `user` (the relay's user file) or `project` (the
+    /// project's relay files). `hook relay install` writes each scope's entries with their
+    /// scope, so that an agent running the entries of both on one call runs each relay hook
+    /// once. Without it, both.
+    #[arg(long, value_name = "SCOPE", value_parser = parse_scope)]
+    scope: Option<RelayScope>,
     /// Internal: run only the event's `async` hooks, to their end (the process the relay
     /// starts for them, which outlives it).
     #[arg(long, hide = true)]
@@ -60,6 +67,12 @@ enum RelayAction {
     Sync(sync::SyncArgs),
 }
 
+/// `--scope`'s value.
+fn parse_scope(value: &str) -> Result<RelayScope, String> {
+    RelayScope::from_name(value)
+        .ok_or_else(|| format!("expected `user` or `project`, found `{value}`"))
+}
+
 /// `hook relay`: one event from the agent in, the agent's own hook output out (or a
 /// subcommand).
 pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
@@ -76,6 +89,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         event: args.event.as_deref().map(Event::from_name),
         project: args.project,
         home: args.home,
+        scope: args.scope,
         async_waiter: args.async_waiter,
     };
     // From here on the agent reads our answer: whatever keeps the event from being evaluated

@@ -81,6 +81,8 @@ pub(crate) struct AnswerOptions {
     pub(crate) project: Option<PathBuf>,
     /// Replaces the dialect's home.
     pub(crate) home: Option<PathBuf>,
+    /// Only the relay hooks of this scope (`--scope`; `None`: both).
+    pub(crate) scope: Option<super::RelayScope>,
     /// Run only the event's `async` hooks, to their end (`--async-waiter`).
     pub(crate) async_waiter: bool,
 }
@@ -284,7 +286,19 @@ pub(crate) fn prepare(
     location: Location,
     phrasing: impl Fn(&hook_trust::Refusal) -> String + Send + Sync + 'static,
 ) -> Result<Prepared> {
-    let (hooks, moved): (Hooks, _) = location.hooks()?;
+    let (hooks, moved): (Hooks, _) = match options.scope {
+        // The entry of one scope runs that scope's relay hooks: the other scope's entry, if
+        // the agent runs it too on this call, runs the others.
+        Some(scope) => {
+            let load = location
+                .load_options()?
+                .with_only_layers(scope.file_layers().iter().copied());
+            let moved = crate::ops::location::settle_state(&load);
+            let hooks = Hooks::load(load).context("cannot load the hook configuration")?;
+            (hooks, moved)
+        }
+        None => location.hooks()?,
+    };
     let handling = if options.async_waiter {
         AsyncHandlers::Only
     } else {
@@ -366,11 +380,11 @@ pub(crate) fn answer(
     if input.event() == Event::SessionStart {
         // Said at the top of every session, not only on the event a guard would have guarded:
         // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
-        let unreached = super::unreached_relay_hooks(
-            dialect,
-            location.project.as_deref(),
-            location.home.as_deref(),
-        );
+        let (project, home) = (location.project.as_deref(), location.home.as_deref());
+        let unreached = match options.scope {
+            Some(scope) => super::install::unreached_in_scope(dialect, project, home, scope),
+            None => super::unreached_relay_hooks(dialect, project, home),
+        };
         if !unreached.is_empty() {
             outcome.system_messages.insert(
                 0,

@@ -14,9 +14,6 @@ use super::{output, output_bytes, text};
 
 mod answer;
 mod fail_closed;
-mod install;
-mod install_codex;
-mod install_files;
 
 /// Claude Code's dialect.
 pub(super) fn verboo() -> Dialect {

@@ -36,6 +36,9 @@ pub(super) async fn start_async_waiter(
     if let Some(home) = &options.home {
         argv.extend(["--home".into(), home.clone().into_os_string()]);
     }
+    if let Some(scope) = options.scope {
+        argv.extend(["--scope".into(), scope.as_str().into()]);
+    }
     let argv: Vec<&std::ffi::OsStr> = argv.iter().map(|a| a.as_os_str()).collect();
     hook_exec::detach::spawn_detached(&program, &argv, bytes).await?;
     Ok(())

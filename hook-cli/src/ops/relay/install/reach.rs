@@ -3,14 +3,48 @@
 use super::*;
 
 /// The relay hooks that no installed agent entry would start the relay for: a hook whose
-/// event has no relay entry in the agent's user settings (or the project's), or whose tools
-/// the entry's matcher does not match. Each line names the hook's key and the command that
-/// fixes it (`hook relay sync ...`). Empty for a dialect without a relay agent, or when the
-/// relay's hooks cannot be loaded.
+/// event has no relay entry of its scope in the agent's user settings (or the project's), or
+/// whose tools the entry's matcher does not match. Each line names the hook's key and the
+/// command that fixes it (`hook relay sync ...`). Empty for a dialect without a relay agent, or
+/// when the relay's hooks cannot be loaded.
 pub(crate) fn unreached_relay_hooks(
     dialect: Dialect,
     project: Option<&Path>,
     home: Option<&Path>,
+) -> Vec<String> {
+    unreached(dialect, project, home, |_| true)
+}
+
+/// What the relay run of `scope` (`hook relay --scope`) says at the start of a session: the
+/// unreached relay hooks of its scope; the user's run also names a project's, when the
+/// project's settings have no relay entry (so no run of the project's would say it).
+pub(crate) fn unreached_in_scope(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+    scope: RelayScope,
+) -> Vec<String> {
+    let project_installed = project.is_some_and(|project| {
+        dialect.rules().relay().is_some_and(|agent| {
+            !installed_entries(
+                dialect,
+                agent,
+                &[project.join(agent.home_dir).join(agent.config_file)],
+            )
+            .is_empty()
+        })
+    });
+    unreached(dialect, project, home, |hook_scope| {
+        hook_scope == scope || (scope == RelayScope::User && !project_installed)
+    })
+}
+
+/// [`unreached_relay_hooks`] of the hooks whose scope `said` keeps.
+fn unreached(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+    said: impl Fn(RelayScope) -> bool,
 ) -> Vec<String> {
     let Some(agent) = dialect.rules().relay() else {
         return Vec::new();
@@ -28,6 +62,9 @@ pub(crate) fn unreached_relay_hooks(
     let entries = installed_entries(dialect, agent, &files);
     let mut lines = Vec::new();
     for handler in loaded.registry.handlers() {
+        if !said(RelayScope::of_layer(handler.source.layer)) {
+            continue;
+        }
         if !agent.events.contains(&handler.event) {
             lines.push(format!(
                 "relay hook {} never runs: {} does not send {}",
@@ -38,7 +75,10 @@ pub(crate) fn unreached_relay_hooks(
         if reached(dialect, &entries, handler) {
             continue;
         }
-        let on_event = entries.iter().any(|(e, _)| e == handler.event.as_str());
+        let scope = RelayScope::of_layer(handler.source.layer);
+        let on_event = entries
+            .iter()
+            .any(|e| e.event == handler.event.as_str() && e.serves(scope));
         let why = if !on_event {
             format!("no {} entry starts the relay", handler.event)
         } else {
@@ -49,7 +89,7 @@ pub(crate) fn unreached_relay_hooks(
             )
         };
         let mut fix = format!("hook relay sync --dialect {dialect}");
-        if handler.source.layer != Layer::User
+        if scope == RelayScope::Project
             && let Some(project) = &loaded.discovery.project
         {
             fix.push_str(&format!(
@@ -71,12 +111,28 @@ pub(crate) fn unreached_relay_hooks(
     lines
 }
 
-/// The relay entries, `(event, matcher)`, of the agent's settings `files`.
+/// A relay entry installed in an agent's settings file.
+#[derive(Debug, Clone)]
+pub(super) struct Installed {
+    pub(super) event: String,
+    pub(super) matcher: Option<String>,
+    /// Whose relay hooks it starts the relay for (`None`: both, an earlier version's entry).
+    pub(super) scope: Option<RelayScope>,
+}
+
+impl Installed {
+    /// Whether a relay run this entry starts runs the hooks of `scope`.
+    pub(super) fn serves(&self, scope: RelayScope) -> bool {
+        self.scope.is_none_or(|s| s == scope)
+    }
+}
+
+/// The relay entries of the agent's settings `files`.
 pub(super) fn installed_entries(
     dialect: Dialect,
     agent: &RelayAgent,
     files: &[PathBuf],
-) -> Vec<(String, Option<String>)> {
+) -> Vec<Installed> {
     let mut entries = Vec::new();
     for file in files {
         let Ok(Some((text, _))) = agent_file::read_regular(file) else {
@@ -86,28 +142,30 @@ pub(super) fn installed_entries(
             continue;
         };
         for found in doc.found(dialect).unwrap_or_default() {
-            entries.push((found.event, found.matcher));
+            entries.push(Installed {
+                event: found.event,
+                matcher: found.matcher,
+                scope: found.scope,
+            });
         }
     }
     entries
 }
 
-/// Whether one of `entries` starts the relay for `handler`.
-pub(super) fn reached(
-    dialect: Dialect,
-    entries: &[(String, Option<String>)],
-    handler: &Handler,
-) -> bool {
+/// Whether one of `entries` starts a relay run that runs `handler` (an entry of its scope, on
+/// its event, whose matcher covers the hook's).
+pub(super) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler) -> bool {
+    let scope = RelayScope::of_layer(handler.source.layer);
     let mut on_event = entries
         .iter()
-        .filter(|(event, _)| event == handler.event.as_str())
+        .filter(|e| e.event == handler.event.as_str() && e.serves(scope))
         .peekable();
     if on_event.peek().is_none() {
         return false;
     }
     handler.event.match_target(dialect) == MatchTarget::Nothing
         || on_event
-            .any(|(_, entry)| entry_reaches(dialect, entry.as_deref(), handler.matcher.as_deref()))
+            .any(|e| entry_reaches(dialect, e.matcher.as_deref(), handler.matcher.as_deref()))
 }
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as
