@@ -6,7 +6,10 @@
 //! - **Where**: `<home>/hook-journal/` of the dialect's home (`--home` replaces it), for
 //!   `hook run` and `hook relay` alike; `hook log`, `hook stats` and `hook doctor` read the
 //!   same folder. The record format and its bounds are `hook_exec::journal`'s. A home that does
-//!   not exist gets no journal: recording never creates the agent's home.
+//!   not exist gets no journal: recording never creates the agent's home. Without
+//!   `--agent`/`--dialect`, `hook log` and `hook stats` read the journals of every dialect, its
+//!   own hooks' and the relay's, each folder once ([`journals_of`]), and tell the records'
+//!   agents apart by their dialect (which `--agent` filters on).
 //! - **Off**: `HOOK_JOURNAL=off` (or `0`, `false`, `no`) in the environment of `hook run` /
 //!   `hook relay` records nothing. There is no settings key: the journal belongs to the
 //!   engine, not to a dialect's files, and an agent's settings can set the variable for its
@@ -28,7 +31,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hook_exec::journal::{Entry, Follower, Journal, JournalReader, Record, RunRecord, parse_time};
-use hook_protocol::{Decision, EventInput, Outcome, RunStatus};
+use hook_protocol::{Decision, Dialect, EventInput, Outcome, RunStatus};
 
 use crate::ops::location::Location;
 
@@ -80,6 +83,37 @@ pub(crate) fn journal_of(location: &Location) -> Result<Journal> {
     let discovery = hook_config::discover(&location.load_options()?)
         .context("cannot find the dialect's home")?;
     Ok(Journal::for_home(&discovery.home))
+}
+
+/// Every journal `dialects` write to, each folder once: for each, [`journal_of`] the agent's
+/// own hooks and, where the dialect has a relay, the relay's (so wherever either is kept, it
+/// is read). `project` and `home` are `--project` and `--home`.
+pub(crate) fn journals_of(
+    dialects: &[Dialect],
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Result<Vec<Journal>> {
+    let mut journals: Vec<Journal> = Vec::new();
+    for &dialect in dialects {
+        let relays: &[bool] = if dialect.rules().relay().is_some() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &relay in relays {
+            let location = Location {
+                dialect,
+                project: project.map(Path::to_path_buf),
+                home: home.map(Path::to_path_buf),
+                relay,
+            };
+            let journal = journal_of(&location)?;
+            if !journals.iter().any(|known| known.dir() == journal.dir()) {
+                journals.push(journal);
+            }
+        }
+    }
+    Ok(journals)
 }
 
 /// What could not be read while reading a journal: whole files (and why), and lines by file
@@ -203,9 +237,12 @@ impl StatusFilter {
     }
 }
 
-/// What `--event`, `--hook`, `--status`, `--since` and `--session` keep.
+/// What `--agent`/`--dialect`, `--event`, `--hook`, `--status`, `--since` and `--session`
+/// keep.
 #[derive(Debug, Default)]
 pub(crate) struct Filter {
+    /// Only dispatches of these dialects (empty: every one).
+    pub(crate) dialects: Vec<Dialect>,
     /// Only dispatches of this event.
     pub(crate) event: Option<String>,
     /// Only dispatches in which the hook with this key matched.
@@ -221,6 +258,9 @@ pub(crate) struct Filter {
 impl Filter {
     /// Whether `record` is kept.
     pub(crate) fn accepts(&self, record: &Record) -> bool {
+        if !self.dialects.is_empty() && !self.dialects.contains(&record.dialect) {
+            return false;
+        }
         if let Some(event) = &self.event
             && record.event.as_str() != event
         {
@@ -257,19 +297,19 @@ impl Filter {
     }
 }
 
-/// The newest dispatches of a journal that a [`Filter`] keeps.
+/// The newest dispatches of one or more journals that a [`Filter`] keeps.
 #[derive(Debug)]
 pub(crate) struct Selection {
     /// The kept records, oldest first.
     pub(crate) records: Vec<Record>,
     /// What could not be read.
     pub(crate) problems: ReadProblems,
-    /// Whether the journal has no file at all (nothing recorded yet).
+    /// Whether no journal has a file at all (nothing recorded yet).
     pub(crate) no_journal: bool,
-    /// Where the journal is.
-    pub(crate) dir: PathBuf,
-    /// Where the reading ended: [`follow`] goes on from here, nothing twice, nothing missed.
-    pub(crate) follower: Follower,
+    /// Where the journals are.
+    pub(crate) dirs: Vec<PathBuf>,
+    /// Where each reading ended: [`follow`] goes on from there, nothing twice, nothing missed.
+    pub(crate) followers: Vec<Follower>,
 }
 
 /// The newest `limit` records of `journal` that `filter` keeps (0: all of them), oldest first;
@@ -286,9 +326,37 @@ pub(crate) fn select(journal: &Journal, filter: &Filter, limit: usize) -> Select
         records: kept.into(),
         problems,
         no_journal: journal.existing_files().is_empty(),
-        dir: journal.dir().to_path_buf(),
-        follower: reader.into_follower(),
+        dirs: vec![journal.dir().to_path_buf()],
+        followers: vec![reader.into_follower()],
     }
+}
+
+/// [`select`] over several journals: the newest `limit` records of them all (0: every one),
+/// oldest first by their time (a time that does not read as one counts as the oldest).
+pub(crate) fn select_all(journals: &[Journal], filter: &Filter, limit: usize) -> Selection {
+    let mut all = Selection {
+        records: Vec::new(),
+        problems: ReadProblems::default(),
+        no_journal: true,
+        dirs: Vec::new(),
+        followers: Vec::new(),
+    };
+    for journal in journals {
+        let one = select(journal, filter, limit);
+        all.records.extend(one.records);
+        all.problems.files.extend(one.problems.files);
+        all.problems.lines.extend(one.problems.lines);
+        all.no_journal &= one.no_journal;
+        all.dirs.extend(one.dirs);
+        all.followers.extend(one.followers);
+    }
+    // Stable: records of one journal with the same time keep their order.
+    all.records
+        .sort_by_key(|record| parse_time(&record.time).unwrap_or(0));
+    if limit > 0 && all.records.len() > limit {
+        all.records.drain(..all.records.len() - limit);
+    }
+    all
 }
 
 /// Pushes `item` on `kept`, dropping the oldest when `limit` (not 0) are held already.
@@ -299,19 +367,22 @@ fn keep_newest<T>(kept: &mut VecDeque<T>, item: T, limit: usize) {
     kept.push_back(item);
 }
 
-/// Hands each record appended from now on that `filter` keeps to `each`, across rotations,
-/// polling every 200 ms, until `each` fails (or the process is interrupted).
+/// Hands each record appended from now on to any of the journals that `filter` keeps to
+/// `each`, across rotations, polling every 200 ms, until `each` fails (or the process is
+/// interrupted).
 pub(crate) fn follow(
-    mut follower: Follower,
+    mut followers: Vec<Follower>,
     filter: &Filter,
     mut each: impl FnMut(&Record) -> Result<()>,
 ) -> Result<()> {
     loop {
-        for entry in follower.poll() {
-            if let Entry::Record(record) = entry
-                && filter.accepts(&record)
-            {
-                each(&record)?;
+        for follower in &mut followers {
+            for entry in follower.poll() {
+                if let Entry::Record(record) = entry
+                    && filter.accepts(&record)
+                {
+                    each(&record)?;
+                }
             }
         }
         std::thread::sleep(Duration::from_millis(200));

@@ -5,6 +5,7 @@
 //! `commands` print through here; `ops` never print (tidy checks it): they return values, and
 //! a command hands them to `ui`.
 
+pub(crate) mod agents;
 pub(crate) mod diagnostics;
 pub(crate) mod doctor;
 pub(crate) mod exit;

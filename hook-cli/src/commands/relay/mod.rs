@@ -21,9 +21,13 @@ use crate::ui::{Printer, Status};
 pub(crate) struct RelayArgs {
     #[command(subcommand)]
     action: Option<RelayAction>,
-    /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::args::parse_dialect, required = true)]
+    /// The agent's dialect: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = crate::args::parse_dialect, required_unless_present = "agent")]
     dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code) or codex (Codex
+    /// CLI).
+    #[arg(long, value_parser = crate::args::parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
     /// The event this relay entry was installed for: the relay then knows how to answer even
     /// when the agent's input cannot be read, and refuses an input naming another event.
     #[arg(long, value_name = "NAME")]
@@ -68,7 +72,10 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         Some(RelayAction::Sync(sync)) => return sync::exec(sync, printer),
         None => {}
     }
-    let dialect = args.dialect.context("--dialect is required")?;
+    let dialect = args
+        .agent
+        .or(args.dialect)
+        .context("give --agent (claude, codex) or --dialect (verboo, lime)")?;
     answer::check_dialect(dialect)?;
     let options = AnswerOptions {
         dialect,
