@@ -1,8 +1,10 @@
 //! `hook relay`: the answer to one agent event (the agent calls it as its one hook), and its
-//! subcommands `install`, `uninstall` and `sync` (the relay's entries in the agent's settings).
+//! subcommands `install`, `uninstall` and `sync` (the relay's entries in the agent's settings)
+//! and `status` (is it guarding).
 //! What the answer does and why is in [`crate::ops::relay::answer`].
 
 mod install;
+mod status;
 mod sync;
 mod uninstall;
 
@@ -61,6 +63,13 @@ enum RelayAction {
         after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
     )]
     Sync(sync::SyncArgs),
+    /// Whether the relay is guarding, for each agent: its entries in the agent's settings
+    /// (user and project, events and matchers), the program they start and whether it runs,
+    /// each relay hook with its trust, last run and result, and what stops a guard.
+    #[command(
+        after_help = "Examples:\n  hook relay status\n  hook relay status --agent claude --project .\n  hook relay status --agent codex --json\n\nExit 0 when every relay hook can guard (or there is nothing to guard); 1 when something stops one: an untrusted or modified hook, a hook no entry reaches, relay hooks with no entry, a program the entries start that does not run, a broken relay file or handler, a hook whose latest runs failed."
+    )]
+    Status(status::StatusArgs),
 }
 
 /// `hook relay`: one event from the agent in, the agent's own hook output out (or a
@@ -70,6 +79,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         Some(RelayAction::Install(install)) => return install::exec(install, printer),
         Some(RelayAction::Uninstall(uninstall)) => return uninstall::exec(uninstall, printer),
         Some(RelayAction::Sync(sync)) => return sync::exec(sync, printer),
+        Some(RelayAction::Status(status)) => return status::exec(status, printer),
         None => {}
     }
     let dialect = args

@@ -92,7 +92,7 @@ use documents::*;
 pub(crate) use entries::Wanted;
 use entries::*;
 use move_hooks::*;
-pub(crate) use reach::unreached_relay_hooks;
+pub(crate) use reach::{agent_settings_file, relay_entries_in, unreached_relay_hooks};
 use reach::*;
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
