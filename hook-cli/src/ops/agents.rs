@@ -343,6 +343,34 @@ mod tests {
     }
 
     #[test]
+    fn with_no_agent_named_the_one_with_hook_files_is_found_and_several_are_named() {
+        let scene = crate::ops::scene::Scene::new();
+        let (project, home) = (Some(scene.project()), Some(scene.path("home")));
+        let found = || found(project.clone(), home.clone(), false);
+        assert!(
+            found()
+                .unwrap_err()
+                .to_string()
+                .starts_with("no agent's hook files here")
+        );
+        // Only Codex's relay file: Codex, through the relay.
+        scene.write("home/hook-relay/config.toml", "");
+        let codex = found().unwrap();
+        assert_eq!(Some(codex.location.dialect), Dialect::from_agent_name("codex"));
+        assert!(codex.location.relay);
+        assert_eq!(codex.files, [scene.path("home/hook-relay/config.toml")]);
+        // And Claude Code's project settings: both are named, with their files.
+        scene.write("project/.claude/settings.json", "{}");
+        let error = found().unwrap_err().to_string();
+        assert_eq!(
+            scene.shown(&error),
+            "hook files of several agents are here: give --agent claude \
+             ([ROOT]/project/.claude/settings.json) or --agent codex \
+             ([ROOT]/home/hook-relay/config.toml)"
+        );
+    }
+
+    #[test]
     fn only_an_agent_outside_its_dialects_folder_reads_the_relays_hooks() {
         let by_name = |name| Dialect::from_agent_name(name).unwrap();
         assert!(through_relay(by_name("codex")));

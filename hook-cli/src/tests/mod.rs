@@ -10,6 +10,7 @@ use clap::Parser as _;
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
 
+mod agents;
 mod author;
 mod cli;
 mod list;

@@ -57,7 +57,12 @@ fn text(printer: &Printer, agent: &AgentStatus) {
             plural(agent.hooks.len())
         )
     };
-    say!(printer, "{} (--agent {}): {state}", agent.title, agent.agent);
+    say!(
+        printer,
+        "{} (--agent {}): {state}",
+        agent.title,
+        agent.agent
+    );
     for file in &agent.settings {
         settings(printer, file);
     }
@@ -113,16 +118,22 @@ fn settings(printer: &Printer, file: &SettingsFile) {
         return;
     }
     if file.entries.is_empty() {
-        say!(printer, "  {} settings {path}: no relay entries", file.scope);
+        say!(
+            printer,
+            "  {} settings {path}: no relay entries",
+            file.scope
+        );
         return;
     }
     let entries: Vec<String> = file
         .entries
         .iter()
-        .map(|entry| match entry.matcher.as_deref().filter(|m| !m.is_empty()) {
-            Some(matcher) => format!("{} [{matcher}]", entry.event),
-            None => entry.event.clone(),
-        })
+        .map(
+            |entry| match entry.matcher.as_deref().filter(|m| !m.is_empty()) {
+                Some(matcher) => format!("{} [{matcher}]", entry.event),
+                None => entry.event.clone(),
+            },
+        )
         .collect();
     say!(
         printer,

@@ -208,7 +208,12 @@ fn agent_status(
     let home_flag = options
         .home
         .as_ref()
-        .map(|home| format!(" --home {}", crate::shell::quote(&home.display().to_string())))
+        .map(|home| {
+            format!(
+                " --home {}",
+                crate::shell::quote(&home.display().to_string())
+            )
+        })
         .unwrap_or_default();
     read_settings(&mut status, agent, &project, &home_flag)?;
     let runs = read_runs(dialect, &project, options.home.as_deref())?;
@@ -265,7 +270,10 @@ fn read_settings(
                     "fix the file, then run `hook relay sync --agent {}{}{home_flag}`",
                     status.agent,
                     if scope == "project" {
-                        format!(" --project {}", crate::shell::quote(&project.display().to_string()))
+                        format!(
+                            " --project {}",
+                            crate::shell::quote(&project.display().to_string())
+                        )
                     } else {
                         String::new()
                     }
@@ -278,7 +286,11 @@ fn read_settings(
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || a.canonicalize().ok().zip(b.canonicalize().ok()).is_some_and(|(a, b)| a == b)
+    a == b
+        || a.canonicalize()
+            .ok()
+            .zip(b.canonicalize().ok())
+            .is_some_and(|(a, b)| a == b)
 }
 
 /// The program an entry's command starts: its first shell word.
@@ -464,7 +476,10 @@ fn version_of(path: &Path) -> std::result::Result<String, String> {
         let _ = stdout.by_ref().take(4096).read_to_string(&mut out);
     }
     if !exit.success() {
-        return Err(format!("exits with {exit} on `--version`"));
+        return Err(match exit.code() {
+            Some(code) => format!("exits {code} on `--version`"),
+            None => "is killed by a signal on `--version`".to_owned(),
+        });
     }
     Ok(out.lines().next().unwrap_or_default().trim().to_owned())
 }
@@ -514,7 +529,9 @@ fn read_hooks(
         match trust.status {
             TrustStatus::Untrusted => problems.push(Problem::new(
                 "untrusted: the relay skips it",
-                Some(format!("review it, then run `hook trust{trust_flags} {key}`")),
+                Some(format!(
+                    "review it, then run `hook trust{trust_flags} {key}`"
+                )),
             )),
             TrustStatus::Modified => problems.push(Problem::new(
                 "modified since it was trusted: the relay skips it",
@@ -544,8 +561,12 @@ fn read_hooks(
             };
             // What the relay did each time: a guard that fails closed blocked the event.
             let then = match handler.config.on_failure {
-                Some(hook_config::OnFailure::Block) => "the relay blocked the event (onFailure: block)",
-                _ => "the relay let the event through (a guard that must not fail open sets `onFailure: \"block\"`)",
+                Some(hook_config::OnFailure::Block) => {
+                    "the relay blocked the event (onFailure: block)"
+                }
+                _ => {
+                    "the relay let the event through (a guard that must not fail open sets `onFailure: \"block\"`)"
+                }
             };
             problems.push(Problem::new(
                 format!("{runs} failed: {then}"),
