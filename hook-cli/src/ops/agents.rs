@@ -83,9 +83,9 @@ pub(crate) fn parse_agent(value: &str) -> Result<Dialect, String> {
     }
     if let Ok(dialect) = value.parse::<Dialect>() {
         return Err(format!(
-            "`{value}` is a dialect, not an agent: write `--dialect {dialect}`, or `--agent {}` for {}",
+            "`{value}` is a dialect, not an agent: write `--dialect {dialect}`, or `--agent {}` ({})",
             name(dialect),
-            described(dialect, false)
+            title(dialect)
         ));
     }
     let hint = match closest(value, agent_names()) {
@@ -110,8 +110,14 @@ pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
         return Ok(dialect);
     }
     if let Some(dialect) = Dialect::from_agent_name(value) {
+        // `--dialect lime` is not Codex's hooks (they are the relay's): only `--agent` says it.
+        let or_dialect = if through_relay(dialect) {
+            String::new()
+        } else {
+            format!(", or `--dialect {dialect}`")
+        };
         return Err(format!(
-            "`{value}` is an agent, not a dialect: write `--agent {}` ({}), or `--dialect {dialect}`",
+            "`{value}` is an agent, not a dialect: write `--agent {}` ({}, dialect {dialect}){or_dialect}",
             name(dialect),
             title(dialect)
         ));
@@ -315,13 +321,13 @@ mod tests {
         );
         assert_eq!(
             parse_dialect("claude").unwrap_err(),
-            "`claude` is an agent, not a dialect: write `--agent claude` (Claude Code), or \
-             `--dialect verboo`"
+            "`claude` is an agent, not a dialect: write `--agent claude` (Claude Code, dialect \
+             verboo), or `--dialect verboo`"
         );
         assert_eq!(
             parse_agent("lime").unwrap_err(),
-            "`lime` is a dialect, not an agent: write `--dialect lime`, or `--agent codex` for \
-             codex (Codex CLI, dialect lime)"
+            "`lime` is a dialect, not an agent: write `--dialect lime`, or `--agent codex` (Codex \
+             CLI)"
         );
         assert!(
             parse_dialect("verbo")
@@ -335,6 +341,10 @@ mod tests {
             parse_agent("x")
                 .unwrap_err()
                 .starts_with("unknown agent `x`. The agents: claude")
+        );
+        assert_eq!(
+            parse_dialect("codex").unwrap_err(),
+            "`codex` is an agent, not a dialect: write `--agent codex` (Codex CLI, dialect lime)"
         );
         assert_eq!(
             parse_dialect_or_agent("codex").ok(),
@@ -356,7 +366,10 @@ mod tests {
         // Only Codex's relay file: Codex, through the relay.
         scene.write("home/hook-relay/config.toml", "");
         let codex = found().unwrap();
-        assert_eq!(Some(codex.location.dialect), Dialect::from_agent_name("codex"));
+        assert_eq!(
+            Some(codex.location.dialect),
+            Dialect::from_agent_name("codex")
+        );
         assert!(codex.location.relay);
         assert_eq!(codex.files, [scene.path("home/hook-relay/config.toml")]);
         // And Claude Code's project settings: both are named, with their files.

@@ -189,11 +189,11 @@ fn agent_and_dialect_are_one_or_the_other_and_a_wrong_name_is_named() {
         ),
         (
             &["schema", "--dialect", "claude", "--event", "Stop"],
-            "`claude` is an agent, not a dialect: write `--agent claude` (Claude Code), or `--dialect verboo`",
+            "`claude` is an agent, not a dialect: write `--agent claude` (Claude Code, dialect verboo), or `--dialect verboo`",
         ),
         (
             &["run", "--dialect", "claude-code", "--event", "Stop"],
-            "write `--agent claude` (Claude Code), or `--dialect verboo`",
+            "write `--agent claude` (Claude Code, dialect verboo), or `--dialect verboo`",
         ),
         (
             &["relay", "install", "--agent", "lime"],

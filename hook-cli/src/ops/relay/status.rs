@@ -327,11 +327,15 @@ fn read_runs(dialect: Dialect, project: &Path, home: Option<&Path>) -> Result<Ru
                 status: status_name(run.status),
                 skip_reason: (run.status == RunStatus::Skipped).then(|| skip_name(run)),
                 exit_code: run.exit_code,
-                error: run.error.clone().or_else(|| {
-                    run.stderr
-                        .as_deref()
-                        .and_then(|stderr| tail(stderr, 1).first().map(|l| (*l).to_owned()))
-                }),
+                // A skip's reason is its trust, said beside it: its message is not repeated.
+                error: (run.status != RunStatus::Skipped)
+                    .then(|| run.error.clone())
+                    .flatten()
+                    .or_else(|| {
+                        run.stderr
+                            .as_deref()
+                            .and_then(|stderr| tail(stderr, 1).first().map(|l| (*l).to_owned()))
+                    }),
             };
             let failing = runs.by_key.get(&run.key).map_or(0, |(_, n)| *n);
             let failing = match run.status {

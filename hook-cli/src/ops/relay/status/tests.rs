@@ -6,7 +6,9 @@ use crate::ops::scene::Scene;
 #[test]
 fn the_program_is_the_entrys_first_word_found_as_the_agent_finds_it() {
     assert_eq!(
-        program_word("'/opt/my tools/hook' relay --dialect verboo --event Stop # hook-relay-install"),
+        program_word(
+            "'/opt/my tools/hook' relay --dialect verboo --event Stop # hook-relay-install"
+        ),
         "/opt/my tools/hook"
     );
     let scene = Scene::new();
@@ -20,7 +22,11 @@ fn the_program_is_the_entrys_first_word_found_as_the_agent_finds_it() {
     // A bare name is looked for on the agent's PATH as recorded, never this shell's then.
     scene.write("project/tools/hook", "#!/bin/sh\necho 'hook 9.9.9'\n");
     let on_path = check_program("hook", &project, Some("tools"));
-    assert_eq!(on_path.version.as_deref(), Some("hook 9.9.9"), "{on_path:?}");
+    assert_eq!(
+        on_path.version.as_deref(),
+        Some("hook 9.9.9"),
+        "{on_path:?}"
+    );
     let elsewhere = check_program("hook", &project, Some("/nowhere"));
     assert_eq!(
         elsewhere.problem.as_deref(),
