@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used)]
 
-use super::*;
+use super::program::{check_program, program_word};
 use crate::ops::scene::Scene;
 
 #[test]
