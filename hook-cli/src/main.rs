@@ -16,6 +16,24 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! # Agents
+//!
+//! Every command that takes a dialect takes the agent instead: `--agent claude` (or
+//! `claude-code`: Claude Code, dialect verboo), `--agent codex` (Codex CLI, dialect lime) or
+//! `--agent wuu`; `--agent codex` reads the hooks `hook relay` runs for Codex, as `--dialect
+//! lime --relay` (lime's own `~/.lime` files are not Codex's). Without `--agent` or
+//! `--dialect`: `hook log` and `hook stats` read every agent's journal, with an agent column;
+//! `hook relay status` shows every agent the relay speaks for; `hook list`, `hook doctor` and
+//! `hook replay` take the one agent whose hook files are here and say so on stderr (several or
+//! none: an error naming the agents); every other command asks for one, since it runs or
+//! changes something (`run`, `trust`, `untrust`, `enable`, `disable`, the relay's `install`,
+//! `sync`, `uninstall`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
+//! `hook relay` itself). The choices and their reasons are in `ops::agents`.
+//!
+//! `hook relay status` exits 0 when every relay hook can guard, or when there is nothing to
+//! guard (no relay hooks, no entries); 1 when something stops a guard (see
+//! `ops::relay::status`).
+//!
 //! `hook validate --config` on Claude Code's or Codex's own settings file (under `.claude` or
 //! `.codex`, or the folder `CLAUDE_CONFIG_DIR`/`CODEX_HOME` names; not the relay's `hook-relay`
 //! files) fails on a `native` handler, with its line and column: that agent does not run native
