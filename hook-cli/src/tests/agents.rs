@@ -290,3 +290,13 @@ fn log_and_stats_with_no_agent_read_every_agents_journal_with_an_agent_column() 
         .collect();
     assert_eq!(agents, ["wuu"], "{}", json.stdout);
 }
+
+#[test]
+fn completions_still_generate_and_offer_agent_and_relay_status() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let ran = hook(&["completions", shell], "");
+        assert_eq!(ran.code, 0, "{shell}: {}", ran.stderr);
+        assert!(ran.stdout.contains("--agent"), "{shell}");
+        assert!(ran.stdout.contains("status"), "{shell}");
+    }
+}
