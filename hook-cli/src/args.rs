@@ -3,24 +3,84 @@
 
 use std::path::PathBuf;
 
+use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::Dialect;
 
+use crate::ops::agents::Named;
 use crate::ops::location::Location;
 use crate::ops::trust::Selection;
 use crate::ui::Printer;
 
-/// `--dialect`'s parser: `wuu`, `verboo` or `lime`.
-pub(crate) fn parse_dialect(value: &str) -> Result<Dialect, String> {
-    value.parse::<Dialect>().map_err(|error| error.to_string())
+pub(crate) use crate::ops::agents::{parse_agent, parse_dialect, parse_dialect_or_agent};
+
+/// `--agent` or `--dialect`, one of them required: what a command that runs or changes hooks
+/// reads (`ops::agents` says why the two are kept apart).
+#[derive(Debug, Args)]
+#[group(id = "which_agent", required = true, multiple = false)]
+pub(crate) struct AgentArgs {
+    /// The agent: claude (or claude-code: Claude Code, its settings files; with --relay the
+    /// relay's), codex (Codex CLI: the hooks `hook relay` runs for it, ~/.codex/hook-relay/),
+    /// or wuu.
+    #[arg(long, value_parser = parse_agent)]
+    pub(crate) agent: Option<Dialect>,
+    /// The dialect: wuu, verboo (Claude Code's) or lime (its own files are ~/.lime; Codex's
+    /// hooks are --agent codex).
+    #[arg(long, value_parser = parse_dialect)]
+    pub(crate) dialect: Option<Dialect>,
 }
 
-/// Where the configuration comes from: every command that loads one takes these.
+impl AgentArgs {
+    /// The agent or dialect given.
+    pub(crate) fn named(&self) -> Result<Named> {
+        Named::from_flags(self.agent, self.dialect)
+            .context("give --agent (claude, codex, wuu) or --dialect (wuu, verboo, lime)")
+    }
+}
+
+/// `--agent` or `--dialect`, or neither: then the one agent whose hook files are here
+/// (`hook list`, `doctor`, `replay`).
 #[derive(Debug, Args)]
-pub(crate) struct LocationArgs {
-    /// The dialect: wuu, verboo or lime.
+#[group(id = "which_agent", multiple = false)]
+pub(crate) struct FoundAgentArgs {
+    /// The agent: claude (or claude-code: Claude Code, its settings files; with --relay the
+    /// relay's), codex (Codex CLI: the hooks `hook relay` runs for it, ~/.codex/hook-relay/),
+    /// or wuu. Default: the one agent whose hook files are here (said on stderr).
+    #[arg(long, value_parser = parse_agent)]
+    pub(crate) agent: Option<Dialect>,
+    /// The dialect: wuu, verboo (Claude Code's) or lime (its own files are ~/.lime; Codex's
+    /// hooks are --agent codex).
     #[arg(long, value_parser = parse_dialect)]
-    pub(crate) dialect: Dialect,
+    pub(crate) dialect: Option<Dialect>,
+}
+
+/// `--agent` or `--dialect`, or neither: then every agent (`hook log`, `hook stats`).
+#[derive(Debug, Args)]
+#[group(id = "which_agent", multiple = false)]
+pub(crate) struct AnyAgentArgs {
+    /// Only this agent: claude (or claude-code: Claude Code), codex (Codex CLI) or wuu.
+    /// Default: every agent.
+    #[arg(long, value_parser = parse_agent)]
+    pub(crate) agent: Option<Dialect>,
+    /// Only this dialect: wuu, verboo or lime (the same records as --agent wuu, claude and
+    /// codex).
+    #[arg(long, value_parser = parse_dialect)]
+    pub(crate) dialect: Option<Dialect>,
+}
+
+impl AnyAgentArgs {
+    /// The dialects asked for: the one given, else every one.
+    pub(crate) fn dialects(&self) -> Vec<Dialect> {
+        match self.agent.or(self.dialect) {
+            Some(dialect) => vec![dialect],
+            None => Dialect::ALL.to_vec(),
+        }
+    }
+}
+
+/// `--project`, `--home` and `--relay`: where a command reads hooks from.
+#[derive(Debug, Args)]
+pub(crate) struct PlaceArgs {
     /// The project directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub(crate) project: Option<PathBuf>,
@@ -29,27 +89,62 @@ pub(crate) struct LocationArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
     /// The hooks `hook relay` runs (`~/.claude/hook-relay/`, `<project>/.claude/hook-relay/`;
-    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own; their
-    /// trust records and journal are in the user folder of the two.
+    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own
+    /// (implied by --agent codex).
     #[arg(long)]
     pub(crate) relay: bool,
+}
+
+/// Where the configuration comes from, for a command that needs the agent named.
+#[derive(Debug, Args)]
+pub(crate) struct LocationArgs {
+    #[command(flatten)]
+    pub(crate) which: AgentArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
 }
 
 impl LocationArgs {
     /// Loads the configuration these flags name, its diagnostics printed on stderr.
     pub(crate) fn load(&self, printer: &Printer) -> anyhow::Result<hook_config::Loaded> {
-        let loaded = self.location().load()?;
+        let loaded = self.location()?.load()?;
         crate::ui::diagnostics::print(printer, &loaded.diagnostics);
         Ok(loaded)
     }
 
     /// The location these flags name.
-    pub(crate) fn location(&self) -> Location {
-        Location {
-            dialect: self.dialect,
-            project: self.project.clone(),
-            home: self.home.clone(),
-            relay: self.relay,
+    pub(crate) fn location(&self) -> Result<Location> {
+        let place = &self.place;
+        Ok(self
+            .which
+            .named()?
+            .location(place.project.clone(), place.home.clone(), place.relay))
+    }
+}
+
+/// Where the configuration comes from, for a command that takes the one agent whose hook
+/// files are here when given none.
+#[derive(Debug, Args)]
+pub(crate) struct FoundLocationArgs {
+    #[command(flatten)]
+    pub(crate) which: FoundAgentArgs,
+    #[command(flatten)]
+    pub(crate) place: PlaceArgs,
+}
+
+impl FoundLocationArgs {
+    /// The location these flags name; without an agent, the one whose files are here, said on
+    /// stderr.
+    pub(crate) fn location(&self, printer: &Printer) -> Result<Location> {
+        let place = &self.place;
+        let (project, home) = (place.project.clone(), place.home.clone());
+        match Named::from_flags(self.which.agent, self.which.dialect) {
+            Some(named) => Ok(named.location(project, home, place.relay)),
+            None => {
+                let found = crate::ops::agents::found(project, home, place.relay)?;
+                crate::ui::agents::found(printer, &found);
+                Ok(found.location)
+            }
         }
     }
 }
@@ -98,9 +193,12 @@ impl KeysArgs {
 #[derive(Debug, Args)]
 #[group(id = "Scope")]
 pub(crate) struct RelayScopeArgs {
-    /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = parse_dialect)]
-    pub(crate) dialect: Dialect,
+    /// The agent: claude (or claude-code: Claude Code) or codex (Codex CLI).
+    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    pub(crate) agent: Option<Dialect>,
+    /// The agent's dialect: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    pub(crate) dialect: Option<Dialect>,
     /// The user's settings (the default).
     #[arg(long, conflicts_with = "project")]
     pub(crate) user: bool,
@@ -119,13 +217,17 @@ pub(crate) struct RelayScopeArgs {
 impl RelayScopeArgs {
     /// The scope these flags name (`--user` is the default; the flag exists to say so on a
     /// command line).
-    pub(crate) fn scope(&self) -> crate::ops::relay::install::ScopeOptions {
-        crate::ops::relay::install::ScopeOptions {
-            dialect: self.dialect,
+    pub(crate) fn scope(&self) -> Result<crate::ops::relay::install::ScopeOptions> {
+        let dialect = self
+            .agent
+            .or(self.dialect)
+            .context("give --agent (claude, codex) or --dialect (verboo, lime)")?;
+        Ok(crate::ops::relay::install::ScopeOptions {
+            dialect,
             project: self.project.clone(),
             agent_config: self.agent_config.clone(),
             home: self.home.clone(),
             program: None,
-        }
+        })
     }
 }

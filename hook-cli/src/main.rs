@@ -16,6 +16,24 @@
 //! Exit codes: 0 success (for `validate`, the output is valid); 1 invalid output, bad input or
 //! an error (one line on stderr says what and where); 2 usage errors.
 //!
+//! # Agents
+//!
+//! Every command that takes a dialect takes the agent instead: `--agent claude` (or
+//! `claude-code`: Claude Code, dialect verboo), `--agent codex` (Codex CLI, dialect lime) or
+//! `--agent wuu`; `--agent codex` reads the hooks `hook relay` runs for Codex, as `--dialect
+//! lime --relay` (lime's own `~/.lime` files are not Codex's). Without `--agent` or
+//! `--dialect`: `hook log` and `hook stats` read every agent's journal, with an agent column;
+//! `hook relay status` shows every agent the relay speaks for; `hook list`, `hook doctor` and
+//! `hook replay` take the one agent whose hook files are here and say so on stderr (several or
+//! none: an error naming the agents); every other command asks for one, since it runs or
+//! changes something (`run`, `trust`, `untrust`, `enable`, `disable`, the relay's `install`,
+//! `sync`, `uninstall`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
+//! `hook relay` itself). The choices and their reasons are in `ops::agents`.
+//!
+//! `hook relay status` exits 0 when every relay hook can guard, or when there is nothing to
+//! guard (no relay hooks, no entries); 1 when something stops a guard (see
+//! `ops::relay::status`).
+//!
 //! `hook validate --config` on Claude Code's or Codex's own settings file (under `.claude` or
 //! `.codex`, or the folder `CLAUDE_CONFIG_DIR`/`CODEX_HOME` names; not the relay's `hook-relay`
 //! files) fails on a `native` handler, with its line and column: that agent does not run native
@@ -78,7 +96,8 @@ mod tests;
 
 use ui::{Printer, Status, Verbosity};
 
-/// Inspect and check agent lifecycle hooks (wuu, verboo, lime).
+/// Inspect and check agent lifecycle hooks (Claude Code, Codex CLI, wuu; dialects verboo, lime,
+/// wuu).
 #[derive(Debug, Parser)]
 #[command(name = "hook", version, about, after_help = EXIT_CODES)]
 struct Cli {
@@ -103,18 +122,18 @@ enum Command {
     Schema(commands::schema::SchemaArgs),
     /// Dispatch one event through every discovered hook and print the outcome JSON.
     #[command(
-        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --project examples/demo --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --dialect verboo --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
+        after_help = "Examples:\n  hook run --dialect lime --event PreToolUse --home examples/demo/lime-home --project examples/demo --input examples/demo/events/lime-pre-tool-use.json\n  echo '{...}' | hook run --agent claude --event Stop\n\nFor people and scripts: agents call `hook relay` (it answers in their format and fails closed). Exit 0 whatever the hooks decided; 1 on bad input. A broken handler or file is reported and skipped (runs: skipped, invalid); the rest runs. With async hooks, stdout closes once the outcome is out and the command exits when they are done."
     )]
     Run(commands::run::RunArgs),
     /// List every discovered hook by event and matcher, with its source and key.
     #[command(
-        after_help = "Examples:\n  hook list --dialect verboo\n  hook list --dialect lime --json"
+        after_help = "Examples:\n  hook list --agent claude\n  hook list --agent codex --json\n  hook list\n\n--agent codex lists the hooks `hook relay` runs for Codex (~/.codex/hook-relay/); --agent claude Claude Code's own settings (--relay: the relay's). Without --agent or --dialect: the one agent whose hook files are here (said on stderr); with several, name one."
     )]
     List(commands::list::ListArgs),
     /// Trust hooks as they are now, so they may run (lime: every non-managed hook; wuu and
     /// verboo: project, local and plugin hooks).
     #[command(
-        after_help = "Examples:\n  hook trust --dialect lime 'user:config.toml:PreToolUse:Bash:0'\n  hook trust --dialect verboo --all\n\nReview a hook (`hook list`) before trusting it: a trusted hook runs with your rights."
+        after_help = "Examples:\n  hook trust --dialect lime 'user:config.toml:PreToolUse:Bash:0'\n  hook trust --agent claude --all\n  hook trust --agent codex --review\n\nReview a hook (`hook list`) before trusting it: a trusted hook runs with your rights."
     )]
     Trust(args::KeysArgs),
     /// Take trust away from hooks (their disabled state stays).
@@ -149,33 +168,37 @@ enum Command {
         after_help = "Examples:\n  hook new block-secrets\n  hook new my-hook --dialect lime --path hooks/my-hook"
     )]
     New(commands::new::NewArgs),
-    /// Run the relay's hooks for Claude Code (verboo) or Codex (lime), which call it as their
-    /// one hook: the event on stdin, the agent's own hook output on stdout.
+    /// Run the relay's hooks for Claude Code (--agent claude, dialect verboo) or Codex (--agent
+    /// codex, dialect lime), which call it as their one hook: the event on stdin, the agent's
+    /// own hook output on stdout; `hook relay status`: is it guarding.
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",...}' | hook relay --dialect verboo --event PreToolUse\n  hook relay status\n\nThe relay's hooks: ~/.claude/hook-relay/ and <project>/.claude/hook-relay/ (verboo), $CODEX_HOME/hook-relay/ (~/.codex) and <project>/.codex/hook-relay/ (lime); list, trust and validate them with --relay. Exit 0 with JSON; 2 for a block the event only takes by exit code, and for every event the relay cannot evaluate where the event can block (it fails closed); agents call this, not `hook run`."
     )]
     Relay(commands::relay::RelayArgs),
-    /// Show the journal: what the hooks did, newest first, one line a dispatch.
+    /// Show the journal of every agent (Claude Code, Codex, wuu) or one: what the hooks did,
+    /// newest first, one line a dispatch.
     #[command(
-        after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` records every dispatch in <home>/hook-journal/, `hook relay` in the relay's folder beside the agent (~/.claude/hook-relay/hook-journal/, $CODEX_HOME/hook-relay/hook-journal/; with --home, <home>/hook-journal/), and hook log reads both (--relay: the relay's alone; HOOK_JOURNAL=off turns recording off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
+        after_help = "Examples:\n  hook log\n  hook log --agent codex --status failed --since 2h\n  hook log --agent claude --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --follow\n\nWithout --agent or --dialect: every agent's journal, each line naming its agent. `hook run` records every dispatch in <home>/hook-journal/, `hook relay` in the relay's folder beside the agent (~/.claude/hook-relay/hook-journal/, $CODEX_HOME/hook-relay/hook-journal/; with --home, <home>/hook-journal/), and hook log reads both (HOOK_JOURNAL=off turns recording off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
     )]
     Log(commands::log::LogArgs),
-    /// Per hook over a window: runs, blocks, failures, time-outs, skips, durations, and flags
-    /// for hooks that need a look.
+    /// Per hook of every agent (Claude Code, Codex, wuu) or one, over a window: runs, blocks,
+    /// failures, time-outs, skips, durations, and flags for hooks that need a look.
     #[command(
-        after_help = "Examples:\n  hook stats --dialect verboo --since 7d\n  hook stats --dialect lime --slow-ms 500 --json\n\nFlags: always fails; never matched; always exit 0 with no output on a blocking event (a guard that may have stopped guarding); slow (p95 over --slow-ms)."
+        after_help = "Examples:\n  hook stats --since 7d\n  hook stats --agent codex --slow-ms 500 --json\n\nWithout --agent or --dialect: every agent's hooks and journal, with an agent column. Flags: always fails; never matched; always exit 0 with no output on a blocking event (a guard that may have stopped guarding); slow (p95 over --slow-ms)."
     )]
     Stats(commands::stats::StatsArgs),
-    /// Check every configured hook in the environment the agent gives it: programs on the
-    /// agent's PATH, scripts, interpreters, matchers, timeouts, trust, expectations.
+    /// Check every configured hook of an agent (Claude Code, Codex, wuu) in the environment the
+    /// agent gives it: programs on the agent's PATH, scripts, interpreters, matchers,
+    /// timeouts, trust, expectations.
     #[command(
-        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n  hook doctor --dialect verboo --all-hooks\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/; else the relay's, .claude/hook-relay/, .codex/hook-relay/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
+        after_help = "Examples:\n  hook doctor --agent claude\n  hook doctor --agent codex --project . --json\n  hook doctor --agent claude --path /usr/bin:/bin\n  hook doctor --agent claude --all-hooks\n\nWithout --agent or --dialect: the one agent whose hook files are here (said on stderr). The PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/; else the relay's, .claude/hook-relay/, .codex/hook-relay/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
     )]
     Doctor(commands::doctor::DoctorArgs),
-    /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex
-    /// rollouts) and report what they would have done; the tools never run.
+    /// Run the configured hooks against recorded sessions (Claude Code transcripts with
+    /// --agent claude, Codex rollouts with --agent codex) and report what they would have
+    /// done; the tools never run.
     #[command(
-        after_help = "Examples:\n  hook replay --dialect verboo\n  hook replay --dialect lime ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --dialect verboo --config guard.json --compare guard-v2.json\n\nPostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
+        after_help = "Examples:\n  hook replay --agent claude\n  hook replay --agent codex ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --agent claude --config guard.json --compare guard-v2.json\n\nWithout --agent or --dialect: the one agent whose hook files are here (said on stderr). PostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
     Replay(commands::replay::ReplayArgs),
     /// Print a shell completion script.

@@ -131,9 +131,9 @@ mod validate;
 pub mod write;
 
 pub use dialect::{
-    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules, FieldCase,
-    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UnknownDialect,
-    UntargetedMatcher,
+    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules,
+    FieldCase, MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent,
+    UnknownDialect, UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
 pub use input::{

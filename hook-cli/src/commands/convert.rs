@@ -6,17 +6,17 @@ use anyhow::Result;
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::parse_dialect;
+use crate::args::parse_dialect_or_agent;
 use crate::ops::validate::read_config;
 use crate::ui::{Printer, Status, diagnostics, say_err};
 
 #[derive(Debug, Args)]
 pub(crate) struct ConvertArgs {
-    /// The dialect of FILE.
-    #[arg(long, value_parser = parse_dialect)]
+    /// The dialect of FILE: wuu, verboo (or claude) or lime (or codex).
+    #[arg(long, value_parser = parse_dialect_or_agent)]
     from: Dialect,
-    /// The dialect to write.
-    #[arg(long, value_parser = parse_dialect)]
+    /// The dialect to write: wuu, verboo (or claude) or lime (or codex).
+    #[arg(long, value_parser = parse_dialect_or_agent)]
     to: Dialect,
     /// A hooks configuration (JSON for wuu and verboo, TOML or JSON for lime).
     file: PathBuf,

@@ -4,14 +4,14 @@
 use anyhow::Result;
 use clap::Args;
 
-use crate::args::LocationArgs;
+use crate::args::FoundLocationArgs;
 use crate::ops::doctor::{DoctorOptions, Severity, doctor};
 use crate::ui::{self, Printer, Status};
 
 #[derive(Debug, Args)]
 pub(crate) struct DoctorArgs {
     #[command(flatten)]
-    location: LocationArgs,
+    location: FoundLocationArgs,
     /// The PATH to check programs against (default: the agent's, as `hook relay` last
     /// recorded it in the journal; else this shell's).
     #[arg(long, value_name = "PATH")]
@@ -28,7 +28,7 @@ pub(crate) struct DoctorArgs {
 
 /// `hook doctor`.
 pub(crate) fn exec(args: DoctorArgs, printer: &Printer) -> Result<Status> {
-    let location = args.location.location();
+    let location = args.location.location(printer)?;
     let options = DoctorOptions {
         path: args.path,
         all_hooks: args.all_hooks,

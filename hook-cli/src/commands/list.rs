@@ -4,13 +4,13 @@ use anyhow::Result;
 use clap::Args;
 use hook_config::Handler;
 
-use crate::args::LocationArgs;
+use crate::args::FoundLocationArgs;
 use crate::ui::{Printer, Status, list as show, say, say_err};
 
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
     #[command(flatten)]
-    location: LocationArgs,
+    location: FoundLocationArgs,
     /// Print JSON: an array of handlers (key, event, matcher, config, timeout, source...), each
     /// with its `trust` (status, enabled, hash, trusted hash and command).
     #[arg(long)]
@@ -23,7 +23,9 @@ pub(crate) struct ListArgs {
 
 /// `hook list`: every discovered handler by event, then matcher.
 pub(crate) fn exec(args: ListArgs, printer: &Printer) -> Result<Status> {
-    let loaded = args.location.load(printer)?;
+    let location = args.location.location(printer)?;
+    let loaded = location.load()?;
+    crate::ui::diagnostics::print(printer, &loaded.diagnostics);
     let mut handlers: Vec<&Handler> = loaded.registry.handlers().iter().collect();
     // By event, then matcher; configuration order within a group (the sort is stable).
     handlers.sort_by(|a, b| {
@@ -36,17 +38,17 @@ pub(crate) fn exec(args: ListArgs, printer: &Printer) -> Result<Status> {
             "warning: {error}; every hook that needs trust is listed as untrusted"
         );
     }
-    if args.location.relay {
+    if location.relay {
         let project = loaded.discovery.project.as_deref();
-        let home = args.location.home.as_deref();
-        for line in crate::ops::relay::unreached_relay_hooks(args.location.dialect, project, home) {
+        let home = location.home.as_deref();
+        for line in crate::ops::relay::unreached_relay_hooks(location.dialect, project, home) {
             say_err!(printer, "warning: {line}");
         }
     }
     if args.json {
         show::json(printer, &view, &handlers)?;
     } else if handlers.is_empty() {
-        say!(printer, "no hooks configured for {}", args.location.dialect);
+        say!(printer, "no hooks configured for {}", location.dialect);
     } else {
         show::text(printer, &view, &handlers);
     }

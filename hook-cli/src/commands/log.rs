@@ -1,19 +1,26 @@
 //! `hook log`: the journal, newest first, one line a dispatch; `--follow` prints each new one
 //! as it is recorded.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
 
-use crate::args::LocationArgs;
+use crate::args::AnyAgentArgs;
 use crate::ops::journal::{self, Filter, StatusFilter};
 use crate::ui::{self, Printer, Status};
 
 #[derive(Debug, Args)]
 pub(crate) struct LogArgs {
     #[command(flatten)]
-    location: LocationArgs,
+    which: AnyAgentArgs,
+    /// The project directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Replaces each dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
     /// Only dispatches of this event (e.g. PreToolUse).
     #[arg(long)]
     event: Option<String>,
@@ -81,8 +88,12 @@ impl From<StatusArg> for StatusFilter {
 
 /// `hook log`.
 pub(crate) fn exec(args: LogArgs, printer: &Printer) -> Result<Status> {
-    let journals = journal::journals_of(&args.location.location())?;
+    let dialects = args.which.dialects();
+    let journals =
+        journal::journals_of_dialects(&dialects, args.project.as_deref(), args.home.as_deref())?;
     let filter = Filter {
+        // Every dialect's records when none was asked for; each journal may hold several.
+        dialects,
         event: args.event,
         hook: args.hook,
         status: args.status.map(StatusFilter::from),

@@ -17,6 +17,9 @@ pub(crate) struct NewArgs {
     /// Write the README and tests for this dialect only (default: all three).
     #[arg(long, value_parser = crate::args::parse_dialect)]
     dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
+    #[arg(long, value_parser = crate::args::parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
     /// Where to create the crate (default: ./NAME). Must not exist or be empty.
     #[arg(long)]
     path: Option<PathBuf>,
@@ -33,7 +36,7 @@ pub(crate) struct NewArgs {
 pub(crate) fn exec(args: NewArgs, printer: &Printer) -> Result<Status> {
     let created = create(&Scaffold {
         name: args.name.clone(),
-        dialect: args.dialect,
+        dialect: args.agent.or(args.dialect),
         path: args.path.clone(),
         sdk: args.sdk.clone(),
         native: args.native,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use crate::args::LocationArgs;
+use crate::args::FoundLocationArgs;
 use crate::ops::replay::lines::DEFAULT_MAX_LINE;
 use crate::ops::replay::{self, ReplayOptions};
 use crate::ui::{self, Printer, Status};
@@ -15,7 +15,7 @@ use crate::ui::{self, Printer, Status};
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
     #[command(flatten)]
-    location: LocationArgs,
+    location: FoundLocationArgs,
     /// Transcript files or folders (searched for `*.jsonl`). Default: the current project's
     /// sessions, where the agent keeps them (`~/.claude/projects/<project>/`, or the rollouts
     /// under `$CODEX_HOME/sessions/` whose `cwd` is the project).
@@ -46,7 +46,7 @@ pub(crate) struct ReplayArgs {
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: u16,
     /// JSON Lines on stdout: one object per event, per bad line, then the summary (schema:
-    /// `hook replay --dialect D --schema`).
+    /// `hook replay --schema`).
     #[arg(long)]
     json: bool,
     /// Lines longer than this are skipped and counted as bad.
@@ -71,8 +71,9 @@ pub(crate) fn exec(args: ReplayArgs, printer: &Printer) -> Result<Status> {
         ui::replay::schema(printer, &replay::schema_text()?);
         return Ok(Status::Success);
     }
+    let location = args.location.location(printer)?;
     let prepared = replay::prepare(ReplayOptions {
-        location: args.location.location(),
+        location,
         paths: args.paths,
         config: args.config,
         compare: args.compare,

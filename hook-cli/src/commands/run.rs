@@ -26,7 +26,7 @@ pub(crate) struct RunArgs {
 
 /// `hook run`: exit 0 whatever the hooks decided.
 pub(crate) fn exec(args: RunArgs, printer: &Printer) -> Result<Status> {
-    let location = args.location.location();
+    let location = args.location.location()?;
     let input = run_input(location.dialect, &args.event, args.input.as_deref(), || {
         location.project_dir()
     })?;

@@ -7,15 +7,18 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use hook_protocol::{Dialect, SchemaKind, schema};
 
-use crate::args::parse_dialect;
+use crate::args::{parse_agent, parse_dialect};
 use crate::ops::input::known_event;
 use crate::ui::{Printer, Status, say};
 
 #[derive(Debug, Args)]
 pub(crate) struct SchemaArgs {
     /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect, required_unless_present_any = ["outcome", "all"])]
+    #[arg(long, value_parser = parse_dialect, required_unless_present_any = ["outcome", "all", "agent"])]
     dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
+    #[arg(long, value_parser = parse_agent, conflicts_with_all = ["dialect", "outcome", "all"])]
+    agent: Option<Dialect>,
     /// The event, e.g. PreToolUse.
     #[arg(long, required_unless_present_any = ["outcome", "all"])]
     event: Option<String>,
@@ -51,8 +54,9 @@ pub(crate) fn exec(args: SchemaArgs, printer: &Printer) -> Result<Status> {
     let value = if args.outcome {
         schema::outcome_schema()
     } else {
-        let (Some(dialect), Some(name)) = (args.dialect, args.event.as_deref()) else {
-            bail!("give --dialect and --event, or --outcome");
+        let (Some(dialect), Some(name)) = (args.agent.or(args.dialect), args.event.as_deref())
+        else {
+            bail!("give --agent (or --dialect) and --event, or --outcome");
         };
         let event = known_event(dialect, name)?;
         let kind = match args.kind {

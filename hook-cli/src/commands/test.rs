@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::Dialect;
 use hook_trust::Refusal;
 use serde_json::json;
 
-use crate::args::parse_dialect;
+use crate::args::{parse_agent, parse_dialect};
+use crate::ops::agents::Named;
 use crate::ops::expectations::{self, Scope};
 use crate::ops::input::known_event;
 use crate::ops::location::Location;
@@ -21,8 +22,12 @@ use crate::ui::{Printer, Status, expectations as show_expectations, test as show
 #[derive(Debug, Args)]
 pub(crate) struct TestArgs {
     /// The dialect the hook speaks.
-    #[arg(long, value_parser = parse_dialect)]
-    dialect: Dialect,
+    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu. With --expectations, codex reads the
+    /// hooks `hook relay` runs for Codex (as --relay).
+    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
     /// The event the hook is meant for.
     #[arg(long, required_unless_present = "expectations")]
     event: Option<String>,
@@ -91,13 +96,12 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
 
 /// `hook test`: the verification every author should run, automated.
 pub(crate) fn exec(args: TestArgs, printer: &Printer) -> Result<Status> {
+    let named = Named::from_flags(args.agent, args.dialect)
+        .context("give --agent (claude, codex, wuu) or --dialect (wuu, verboo, lime)")?;
+    let dialect = named.dialect();
     if let Some(file) = &args.expectations {
-        let location = Location {
-            dialect: args.dialect,
-            project: args.project.clone(),
-            home: args.home.clone(),
-            relay: args.relay,
-        };
+        let location: Location =
+            named.location(args.project.clone(), args.home.clone(), args.relay);
         let scope = if args.project_hooks_only {
             Scope::ProjectHooks
         } else {
@@ -120,8 +124,8 @@ pub(crate) fn exec(args: TestArgs, printer: &Printer) -> Result<Status> {
         });
     }
     let matrix = Matrix {
-        dialect: args.dialect,
-        event: known_event(args.dialect, args.event.as_deref().unwrap_or_default())?,
+        dialect,
+        event: known_event(dialect, args.event.as_deref().unwrap_or_default())?,
         tool: args.tool.clone(),
         input: args.input.clone(),
         timeout: Duration::from_secs_f64(args.timeout),

@@ -16,7 +16,7 @@ use crate::ui::{Printer, Status, say, trust as show};
 /// `hook trust KEY...`, `--all` or `--review [--json]`.
 pub(crate) fn exec(args: KeysArgs, printer: &Printer) -> Result<Status> {
     if args.review {
-        return review(&args.location.location(), args.json, printer);
+        return review(&args.location.location()?, args.json, printer);
     }
     let selection = Selection {
         keys: args.keys.clone(),

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::parse_dialect;
+use crate::args::{parse_agent, parse_dialect};
 use crate::ops::input::read_input;
 use crate::ops::validate::{check_config, check_output};
 use crate::ui::exit::error_chain;
@@ -16,8 +16,11 @@ use crate::ui::{Printer, Status, validate as show};
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
     /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect)]
-    dialect: Dialect,
+    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
+    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
     /// The event the output answers, e.g. PreToolUse; when absent, the output's
     /// `hookSpecificOutput.hookEventName`.
     #[arg(long)]
@@ -40,9 +43,13 @@ pub(crate) struct ValidateArgs {
 
 /// `hook validate`: each file in turn (stdin when none); `Failed` when any fails.
 pub(crate) fn exec(args: ValidateArgs, printer: &Printer) -> Result<Status> {
+    let dialect = args
+        .agent
+        .or(args.dialect)
+        .context("give --agent (claude, codex, wuu) or --dialect (wuu, verboo, lime)")?;
     if let Some(config) = &args.config {
-        let check = check_config(args.dialect, config)?;
-        return Ok(show::config(printer, args.dialect, config, &check));
+        let check = check_config(dialect, config)?;
+        return Ok(show::config(printer, dialect, config, &check));
     }
     let files: Vec<Option<&Path>> = if args.files.is_empty() {
         vec![None]
@@ -52,7 +59,7 @@ pub(crate) fn exec(args: ValidateArgs, printer: &Printer) -> Result<Status> {
     let compact = files.len() > 1;
     let mut status = Status::Success;
     for file in files {
-        status = status.and(validate_file(&args, printer, file, compact)?);
+        status = status.and(validate_file(&args, dialect, printer, file, compact)?);
     }
     Ok(status)
 }
@@ -62,12 +69,13 @@ pub(crate) fn exec(args: ValidateArgs, printer: &Printer) -> Result<Status> {
 /// with the exit code of any other error.
 fn validate_file(
     args: &ValidateArgs,
+    dialect: Dialect,
     printer: &Printer,
     file: Option<&Path>,
     compact: bool,
 ) -> Result<Status> {
     let checked = read_input(file, "the hook output", "a FILE").and_then(|(bytes, origin)| {
-        let check = check_output(args.dialect, args.event.as_deref(), &bytes)?;
+        let check = check_output(dialect, args.event.as_deref(), &bytes)?;
         Ok((origin, check))
     });
     let (origin, check) = match checked {
@@ -76,7 +84,7 @@ fn validate_file(
             let name = file.map_or_else(|| "<stdin>".to_owned(), |file| file.display().to_string());
             let report = show::error_report(
                 &name,
-                args.dialect,
+                dialect,
                 args.event.as_deref(),
                 args.strict,
                 &error_chain(&error),
@@ -87,10 +95,10 @@ fn validate_file(
         Err(error) => return Err(error),
     };
     if args.json {
-        let report = show::output_report(&origin, args.dialect, &check, args.strict);
+        let report = show::output_report(&origin, dialect, &check, args.strict);
         show::print_report(printer, &report, compact)?;
     } else {
-        show::output_text(printer, &origin, args.dialect, &check, args.strict);
+        show::output_text(printer, &origin, dialect, &check, args.strict);
     }
     Ok(if check.failed(args.strict) {
         Status::Failed

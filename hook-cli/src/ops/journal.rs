@@ -30,12 +30,12 @@
 //!   journal.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hook_exec::journal::{Entry, Follower, Journal, JournalReader, Record, RunRecord, parse_time};
-use hook_protocol::{Decision, EventInput, Outcome, RunStatus};
+use hook_protocol::{Decision, Dialect, EventInput, Outcome, RunStatus};
 
 use crate::ops::location::Location;
 
@@ -94,8 +94,33 @@ pub(crate) fn journal_of(location: &Location) -> Result<Journal> {
 /// a relay and `location` is not already the relay's, the relay's (a folder once). `location`'s
 /// own comes first.
 pub(crate) fn journals_of(location: &Location) -> Result<Vec<Journal>> {
+    journals_of_locations(std::slice::from_ref(location))
+}
+
+/// The journals of each of `dialects` (its own hooks' and its relay's, [`journals_of`]) with
+/// `--project` and `--home`, each folder once: what `hook log` and `hook stats` read without
+/// `--agent`.
+pub(crate) fn journals_of_dialects(
+    dialects: &[Dialect],
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Result<Vec<Journal>> {
+    let locations: Vec<Location> = dialects
+        .iter()
+        .map(|&dialect| Location {
+            dialect,
+            project: project.map(Path::to_path_buf),
+            home: home.map(Path::to_path_buf),
+            relay: false,
+        })
+        .collect();
+    journals_of_locations(&locations)
+}
+
+/// The journals of `locations` and their relays, each folder once.
+fn journals_of_locations(locations: &[Location]) -> Result<Vec<Journal>> {
     let mut journals: Vec<Journal> = Vec::new();
-    for location in crate::ops::location::with_relay(location) {
+    for location in locations.iter().flat_map(crate::ops::location::with_relay) {
         let journal = journal_of(&location)?;
         if journals.iter().all(|known| known.dir() != journal.dir()) {
             journals.push(journal);
@@ -225,9 +250,12 @@ impl StatusFilter {
     }
 }
 
-/// What `--event`, `--hook`, `--status`, `--since` and `--session` keep.
+/// What `--agent`/`--dialect`, `--event`, `--hook`, `--status`, `--since` and `--session`
+/// keep.
 #[derive(Debug, Default)]
 pub(crate) struct Filter {
+    /// Only dispatches of these dialects (empty: every one).
+    pub(crate) dialects: Vec<Dialect>,
     /// Only dispatches of this event.
     pub(crate) event: Option<String>,
     /// Only dispatches in which the hook with this key matched.
@@ -243,6 +271,9 @@ pub(crate) struct Filter {
 impl Filter {
     /// Whether `record` is kept.
     pub(crate) fn accepts(&self, record: &Record) -> bool {
+        if !self.dialects.is_empty() && !self.dialects.contains(&record.dialect) {
+            return false;
+        }
         if let Some(event) = &self.event
             && record.event.as_str() != event
         {

@@ -3,6 +3,7 @@
 //!
 //! `ops` never imports `commands` or `ui` (tidy checks it).
 
+pub(crate) mod agents;
 pub(crate) mod dispatch;
 pub(crate) mod doctor;
 pub(crate) mod expectations;

@@ -6,15 +6,13 @@
 //! hook (the agent's or the relay's) with no run in the window.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use hook_exec::journal::Record;
 use hook_protocol::{Dialect, Event, RunStatus};
 
-use crate::ops::journal::{
-    ReadProblems, before, journals_of, read_each, skip_name, status_name, tail,
-};
+use crate::ops::journal::{ReadProblems, before, read_each, skip_name, status_name, tail};
 use crate::ops::location::Location;
 
 /// What `hook stats` counts, and when it flags a hook.
@@ -31,6 +29,9 @@ pub(crate) struct StatsOptions {
 /// One hook's figures over the window.
 #[derive(Debug, Default, serde::Serialize)]
 pub(crate) struct HookStats {
+    /// The agent, as `--agent` names it (`claude`), and its dialect.
+    pub(crate) agent: &'static str,
+    pub(crate) dialect: &'static str,
     pub(crate) key: String,
     pub(crate) events: Vec<String>,
     pub(crate) configured: bool,
@@ -73,36 +74,65 @@ pub(crate) struct StatsReport {
     /// Why the configured hooks could not all be listed (then hooks that never matched are
     /// missing).
     pub(crate) config_problems: Vec<String>,
-    /// What could not be read in the journal.
+    /// What could not be read in the journals.
     pub(crate) problems: ReadProblems,
-    /// Where the journals are (the agent's own, then the relay's).
+    /// Where the journals are.
     pub(crate) journal_dirs: Vec<PathBuf>,
 }
 
-/// `hook stats`: per hook over the window, with the flags that say a hook needs a look.
-pub(crate) fn stats(location: &Location, options: &StatsOptions) -> Result<StatsReport> {
-    let journals = journals_of(location)?;
-    let mut tally = Tally::new(location.dialect, options.since_ms);
-    // The configured hooks, the agent's own and the relay's, so that one that never matched
-    // is said.
-    let (configured, config_problems) = configured_hooks(location);
-    for (key, event) in &configured {
-        tally.configured(key, event);
+/// `hook stats`: per hook of each of `dialects` over the window (each dialect's hooks, then
+/// the next's), with the flags that say a hook needs a look. `project` and `home` are
+/// `--project` and `--home`.
+pub(crate) fn stats(
+    dialects: &[Dialect],
+    project: Option<&Path>,
+    home: Option<&Path>,
+    options: &StatsOptions,
+) -> Result<StatsReport> {
+    let mut report = StatsReport {
+        hooks: Vec::new(),
+        config_problems: Vec::new(),
+        problems: ReadProblems::default(),
+        journal_dirs: Vec::new(),
+    };
+    for &dialect in dialects {
+        let location = Location {
+            dialect,
+            project: project.map(Path::to_path_buf),
+            home: home.map(Path::to_path_buf),
+            relay: false,
+        };
+        let mut tally = Tally::new(dialect, options.since_ms);
+        // The configured hooks, the agent's own and the relay's, so that one that never
+        // matched is said.
+        let (configured, config_problems) = configured_hooks(&location);
+        for (key, event) in &configured {
+            tally.configured(key, event);
+        }
+        report.config_problems.extend(config_problems);
+        for journal in crate::ops::journal::journals_of_dialects(&[dialect], project, home)? {
+            // A folder several dialects share (one `--home`) is read for each, its records
+            // kept by their dialect; what could not be read is said once.
+            let problems = read_each(&mut journal.read(), |record| tally.record(&record));
+            for file in problems.files {
+                if !report.problems.files.contains(&file) {
+                    report.problems.files.push(file);
+                }
+            }
+            report.problems.lines.extend(problems.lines);
+            if !report.journal_dirs.iter().any(|dir| dir == journal.dir()) {
+                report.journal_dirs.push(journal.dir().to_path_buf());
+            }
+        }
+        let mut hooks = tally.finish(options);
+        for hook in &mut hooks {
+            hook.agent = crate::ops::agents::name(dialect);
+            hook.dialect = dialect.as_str();
+        }
+        report.hooks.extend(hooks);
     }
-    // The agent's own journal first: it holds the relay's lines of earlier versions, which
-    // are older than those of the relay's own journal.
-    let mut problems = ReadProblems::default();
-    for journal in &journals {
-        let read = read_each(&mut journal.read(), |record| tally.record(&record));
-        problems.files.extend(read.files);
-        problems.lines.extend(read.lines);
-    }
-    Ok(StatsReport {
-        hooks: tally.finish(options),
-        config_problems,
-        problems,
-        journal_dirs: journals.iter().map(|j| j.dir().to_path_buf()).collect(),
-    })
+    report.config_problems.dedup();
+    Ok(report)
 }
 
 /// The figures being counted, by hook key.

@@ -193,7 +193,11 @@ fn bad_input_is_one_clear_line_and_exit_1_or_2() {
     let usage = hook(&["schema", "--dialect", "emacs", "--event", "Stop"], "");
     assert_eq!(usage.status.code(), Some(2));
     assert!(
-        text(&usage.stderr).contains("unknown dialect `emacs`: expected one of wuu, verboo, lime")
+        text(&usage.stderr).contains(
+            "unknown dialect `emacs`. The dialects: wuu, verboo, lime; the agents (--agent): claude"
+        ),
+        "{}",
+        text(&usage.stderr)
     );
 
     let not_json = hook(

@@ -139,7 +139,7 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     let out = output(&log, "");
     let shown = text(&out.stdout);
     assert!(
-        shown.contains("PreToolUse verboo block Bash `rm -rf /`"),
+        shown.contains("PreToolUse claude block Bash `rm -rf /`"),
         "{shown}"
     );
     assert!(shown.contains("failed"), "{shown}");

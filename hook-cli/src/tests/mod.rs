@@ -11,6 +11,7 @@ use clap::Parser as _;
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
 
+mod agents;
 mod as_the_agents_do;
 mod author;
 mod bad_input;

@@ -1,5 +1,6 @@
-//! What `hook log` prints: one dispatch a header line and a line per run (JSON lines, exactly
-//! as recorded, with `--json`), and the journal lines that could not be read.
+//! What `hook log` prints: one dispatch a header line (time, event, agent, decision, tool,
+//! input summary, front end and session) and a line per run (JSON lines, exactly as recorded,
+//! with `--json`), and the journal lines that could not be read.
 //!
 //! Times are shown in UTC, as recorded. Colour only when stdout is a terminal and `NO_COLOR` is
 //! unset ([`Printer::paint`]); every value is escaped before colour codes are put around it.
@@ -37,15 +38,15 @@ pub(crate) fn newest_first(
 ) -> Result<()> {
     if selection.records.is_empty() && !json {
         if selection.no_journal {
+            let dirs: Vec<String> = selection
+                .dirs
+                .iter()
+                .map(|dir| dir.display().to_string())
+                .collect();
             say!(
                 printer,
                 "no journal yet in {} (hook run and hook relay write it; HOOK_JOURNAL=off turns it off)",
-                selection
-                    .dirs
-                    .iter()
-                    .map(|dir| dir.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
+                dirs.join(", ")
             );
         } else {
             say!(printer, "no dispatch matches");
@@ -89,7 +90,8 @@ pub(crate) fn dispatch(
         "{} {} {} {}",
         printer.paint(DIM, &time),
         printer.paint(BOLD, &record.event.to_string()),
-        record.dialect,
+        // The agent, as `--agent` names it (the dialect is in `--json`).
+        crate::ops::agents::name(record.dialect),
         printer.paint(decision_colour, &decision),
     );
     if record.rewritten {

@@ -5,6 +5,7 @@
 //! `commands` print through here; `ops` never print (tidy checks it): they return values, and
 //! a command hands them to `ui`.
 
+pub(crate) mod agents;
 pub(crate) mod diagnostics;
 pub(crate) mod doctor;
 pub(crate) mod exit;
@@ -14,6 +15,7 @@ pub(crate) mod log;
 mod printer;
 pub(crate) mod relay;
 pub(crate) mod relay_answer;
+pub(crate) mod relay_status;
 pub(crate) mod replay;
 pub(crate) mod review;
 pub(crate) mod run;

@@ -8,8 +8,14 @@ use super::terminal::one_line;
 use super::{Printer, say, say_err};
 use crate::ops::stats::{HookStats, StatsReport};
 
-/// The report: warnings on stderr, then the figures.
-pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Result<()> {
+/// The report: warnings on stderr, then the figures (with an agent column when
+/// `every_agent`).
+pub(crate) fn report(
+    printer: &Printer,
+    report: &StatsReport,
+    json: bool,
+    every_agent: bool,
+) -> Result<()> {
     for problem in &report.config_problems {
         say_err!(
             printer,
@@ -23,19 +29,19 @@ pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Res
         return Ok(());
     }
     if all.is_empty() {
+        let dirs: Vec<String> = report
+            .journal_dirs
+            .iter()
+            .map(|dir| dir.display().to_string())
+            .collect();
         say!(
             printer,
             "no hooks configured and nothing in {}",
-            report
-                .journal_dirs
-                .iter()
-                .map(|dir| dir.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" or ")
+            dirs.join(", ")
         );
         return Ok(());
     }
-    table(printer, all);
+    table(printer, all, every_agent);
     for stats in all {
         if stats.flags.is_empty() && stats.last_failure.is_none() {
             continue;
@@ -73,22 +79,25 @@ pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Res
     Ok(())
 }
 
-fn table(printer: &Printer, all: &[HookStats]) {
+fn table(printer: &Printer, all: &[HookStats], every_agent: bool) {
     use comfy_table::{Table, presets};
     let mut table = Table::new();
-    table.load_preset(presets::UTF8_BORDERS_ONLY).set_header([
-        "hook",
-        "runs",
-        "block",
-        "rewrite",
-        "fail",
-        "t/o",
-        "skip",
-        "p50",
-        "p95",
-        "max",
-        "last match",
-    ]);
+    let agent: &[&str] = if every_agent { &["agent"] } else { &[] };
+    table
+        .load_preset(presets::UTF8_BORDERS_ONLY)
+        .set_header(agent.iter().copied().chain([
+            "hook",
+            "runs",
+            "block",
+            "rewrite",
+            "fail",
+            "t/o",
+            "skip",
+            "p50",
+            "p95",
+            "max",
+            "last match",
+        ]));
     super::table::fit(&mut table);
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
     for stats in all {
@@ -103,23 +112,26 @@ fn table(printer: &Printer, all: &[HookStats]) {
                 .collect();
             reasons.join(", ")
         };
-        table.add_row([
-            one_line(&stats.key).into_owned(),
-            stats.runs.to_string(),
-            stats.blocks.to_string(),
-            stats.rewrites.to_string(),
-            stats.failures.to_string(),
-            stats.timeouts.to_string(),
-            skip_text,
-            ms(stats.p50_ms),
-            ms(stats.p95_ms),
-            ms(stats.max_ms),
-            stats
-                .last_match
-                .as_deref()
-                .map(short_time)
-                .unwrap_or_else(|| "never".into()),
-        ]);
+        let agent = every_agent.then(|| stats.agent.to_owned());
+        table.add_row(
+            agent.into_iter().chain([
+                one_line(&stats.key).into_owned(),
+                stats.runs.to_string(),
+                stats.blocks.to_string(),
+                stats.rewrites.to_string(),
+                stats.failures.to_string(),
+                stats.timeouts.to_string(),
+                skip_text,
+                ms(stats.p50_ms),
+                ms(stats.p95_ms),
+                ms(stats.max_ms),
+                stats
+                    .last_match
+                    .as_deref()
+                    .map(short_time)
+                    .unwrap_or_else(|| "never".into()),
+            ]),
+        );
     }
     printer.exact(&format!("{table}\n"));
 }

@@ -30,8 +30,8 @@
 use serde_json::Value;
 
 use super::{
-    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
-    NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
+    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase,
+    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
 use crate::interpret::{Read, block, cannot_block, invalid, read_fields};
@@ -48,6 +48,10 @@ use Event as E;
 
 pub(super) static RULES: DialectRules = DialectRules {
     dialect: Dialect::Lime,
+    agent: AgentNames {
+        title: "Codex CLI",
+        names: &["codex"],
+    },
     events: EVENTS,
     block_effect,
     match_target: named_match_target,

@@ -75,6 +75,28 @@ impl Dialect {
         self.rules().events()
     }
 
+    /// The dialect whose agent goes by `name` ([`AgentNames::names`]: `claude`, `claude-code`,
+    /// `codex`, `wuu`), ignoring ASCII case; `None` for any other name (`verboo` and `lime`
+    /// name dialects, not agents: wuu is both).
+    ///
+    /// ```
+    /// use hook_protocol::Dialect;
+    ///
+    /// assert_eq!(Dialect::from_agent_name("Claude-Code"), Some(Dialect::Verboo));
+    /// assert_eq!(Dialect::from_agent_name("codex"), Some(Dialect::Lime));
+    /// assert_eq!(Dialect::from_agent_name("lime"), None);
+    /// ```
+    pub fn from_agent_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|dialect| {
+            dialect
+                .rules()
+                .agent()
+                .names
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(name))
+        })
+    }
+
     /// The lowercase name used on the command line, in `HOOK_DIALECT` and in schema paths.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -127,6 +149,8 @@ impl FromStr for Dialect {
 #[non_exhaustive]
 pub struct DialectRules {
     dialect: Dialect,
+    /// The agent the dialect is, as people name it.
+    agent: AgentNames,
 
     // --- Events ---
     events: &'static [Event],
@@ -220,6 +244,12 @@ impl DialectRules {
     /// The dialect these rules are for.
     pub fn dialect(&self) -> Dialect {
         self.dialect
+    }
+
+    /// The agent this dialect is, as people name it: in messages (`Claude Code`) and on a
+    /// command line (`claude`, `claude-code`); see [`Dialect::from_agent_name`].
+    pub fn agent(&self) -> &AgentNames {
+        &self.agent
     }
 
     /// The events the dialect knows, in the order its documentation lists them.
@@ -573,6 +603,18 @@ pub enum ConfigFormat {
     Toml,
 }
 
+/// The agent a dialect is, as people name it ([`DialectRules::agent`]).
+///
+/// Closed on purpose, like every rule value (see [`DialectRules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentNames {
+    /// Its name in messages (`Claude Code`, `Codex CLI`, `Wuu`).
+    pub title: &'static str,
+    /// The names a command line takes for it (`hook --agent`), lowercase, the usual one first
+    /// (`claude`, `claude-code`; `codex`; `wuu`). No two dialects share a name.
+    pub names: &'static [&'static str],
+}
+
 /// The agent `hook relay` speaks for, and where its own settings are (what `hook relay
 /// install` edits).
 ///
@@ -739,6 +781,26 @@ fn named_match_target(event: &Event) -> MatchTarget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_agent_name_is_lowercase_and_names_one_dialect() {
+        let mut seen = std::collections::BTreeSet::new();
+        for dialect in Dialect::ALL {
+            let agent = dialect.rules().agent();
+            assert!(!agent.names.is_empty(), "{dialect} has an agent name");
+            for name in agent.names {
+                assert_eq!(*name, name.to_ascii_lowercase(), "{name} is lowercase");
+                assert!(seen.insert(*name), "{name} names one dialect only");
+                assert_eq!(Dialect::from_agent_name(name), Some(dialect));
+                // An agent's name is never another dialect's name.
+                if let Ok(named) = name.parse::<Dialect>() {
+                    assert_eq!(named, dialect, "{name}");
+                }
+            }
+        }
+        assert_eq!(Dialect::from_agent_name("CLAUDE"), Some(Dialect::Verboo));
+        assert_eq!(Dialect::from_agent_name("verboo"), None);
+    }
 
     #[test]
     fn each_dialect_knows_its_agents_tools() {

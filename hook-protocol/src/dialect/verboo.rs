@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
-    NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
+    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase,
+    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
 use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
@@ -20,6 +20,10 @@ use Event as E;
 
 pub(super) static RULES: DialectRules = DialectRules {
     dialect: Dialect::Verboo,
+    agent: AgentNames {
+        title: "Claude Code",
+        names: &["claude", "claude-code"],
+    },
     events: EVENTS,
     block_effect,
     match_target: named_match_target,

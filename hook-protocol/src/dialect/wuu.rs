@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::{
-    Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase, MatcherStyle,
-    NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher,
+    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase,
+    MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher,
 };
 use crate::interpret::{Read, block, cannot_block, parse_object, read_fields, unknown_fields};
 use crate::output::{self, OutputFields};
@@ -19,6 +19,10 @@ use Event as E;
 
 pub(super) static RULES: DialectRules = DialectRules {
     dialect: Dialect::Wuu,
+    agent: AgentNames {
+        title: "Wuu",
+        names: &["wuu"],
+    },
     events: EVENTS,
     block_effect,
     // wuu matchers are tool names only; every other event has no match value.

@@ -25,7 +25,7 @@ pub(crate) struct InstallArgs {
 pub(crate) fn exec(args: InstallArgs, printer: &Printer) -> Result<Status> {
     let mut report = InstallReport::default();
     let done = crate::ops::relay::install::install(
-        &args.scope.scope(),
+        &args.scope.scope()?,
         args.move_hooks,
         args.trust,
         &mut report,

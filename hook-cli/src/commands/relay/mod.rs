@@ -1,8 +1,10 @@
 //! `hook relay`: the answer to one agent event (the agent calls it as its one hook), and its
-//! subcommands `install`, `uninstall` and `sync` (the relay's entries in the agent's settings).
+//! subcommands `install`, `uninstall` and `sync` (the relay's entries in the agent's settings)
+//! and `status` (is it guarding).
 //! What the answer does and why is in [`crate::ops::relay::answer`].
 
 mod install;
+mod status;
 mod sync;
 mod uninstall;
 
@@ -22,9 +24,13 @@ use crate::ui::{Printer, Status};
 pub(crate) struct RelayArgs {
     #[command(subcommand)]
     action: Option<RelayAction>,
-    /// The agent: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::args::parse_dialect, required = true)]
+    /// The agent's dialect: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = crate::args::parse_dialect, required_unless_present = "agent")]
     dialect: Option<Dialect>,
+    /// The agent, instead of its dialect: claude (or claude-code: Claude Code) or codex (Codex
+    /// CLI).
+    #[arg(long, value_parser = crate::args::parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
     /// The event this relay entry was installed for: the relay then knows how to answer even
     /// when the agent's input cannot be read, and refuses an input naming another event.
     #[arg(long, value_name = "NAME")]
@@ -65,6 +71,13 @@ enum RelayAction {
         after_help = "Examples:\n  hook relay sync --dialect verboo\n  hook relay sync --dialect lime --project . --trust"
     )]
     Sync(sync::SyncArgs),
+    /// Whether the relay is guarding, for each agent: its entries in the agent's settings
+    /// (user and project, events and matchers), the program they start and whether it runs,
+    /// each relay hook with its trust, last run and result, and what stops a guard.
+    #[command(
+        after_help = "Examples:\n  hook relay status\n  hook relay status --agent claude --project .\n  hook relay status --agent codex --json\n\nExit 0 when every relay hook can guard (or there is nothing to guard); 1 when something stops one: an untrusted or modified hook, a hook no entry reaches, relay hooks with no entry, a program the entries start that does not run, a broken relay file or handler, a hook whose latest runs failed."
+    )]
+    Status(status::StatusArgs),
 }
 
 /// `--scope`'s value.
@@ -80,9 +93,13 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         Some(RelayAction::Install(install)) => return install::exec(install, printer),
         Some(RelayAction::Uninstall(uninstall)) => return uninstall::exec(uninstall, printer),
         Some(RelayAction::Sync(sync)) => return sync::exec(sync, printer),
+        Some(RelayAction::Status(status)) => return status::exec(status, printer),
         None => {}
     }
-    let dialect = args.dialect.context("--dialect is required")?;
+    let dialect = args
+        .agent
+        .or(args.dialect)
+        .context("give --agent (claude, codex) or --dialect (verboo, lime)")?;
     answer::check_dialect(dialect)?;
     let options = AnswerOptions {
         dialect,

@@ -19,7 +19,7 @@ pub(crate) struct SyncArgs {
 /// `hook relay sync`: what was done is printed, also when it fails part way.
 pub(crate) fn exec(args: SyncArgs, printer: &Printer) -> Result<Status> {
     let mut report = SyncReport::default();
-    let done = crate::ops::relay::install::sync(&args.scope.scope(), args.trust, &mut report);
+    let done = crate::ops::relay::install::sync(&args.scope.scope()?, args.trust, &mut report);
     crate::ui::relay::sync(printer, &report);
     done.map(|()| Status::Success)
 }

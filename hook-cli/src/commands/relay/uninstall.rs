@@ -17,7 +17,7 @@ pub(crate) struct UninstallArgs {
 /// `hook relay uninstall`: what was done is printed, also when it fails part way.
 pub(crate) fn exec(args: UninstallArgs, printer: &Printer) -> Result<Status> {
     let mut report = UninstallReport::default();
-    let done = crate::ops::relay::install::uninstall(&args.scope.scope(), &mut report);
+    let done = crate::ops::relay::install::uninstall(&args.scope.scope()?, &mut report);
     crate::ui::relay::uninstall(printer, &report);
     done.map(|()| Status::Success)
 }

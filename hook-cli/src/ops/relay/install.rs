@@ -137,6 +137,7 @@ use give_back::*;
 use move_hooks::*;
 #[cfg(test)]
 use reach::entry_reaches;
+pub(crate) use reach::{agent_settings_file, relay_entries_in};
 pub(crate) use reach::{unreached_in_scope, unreached_relay_hooks};
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;

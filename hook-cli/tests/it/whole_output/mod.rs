@@ -142,6 +142,7 @@ pub(crate) fn loose(text: &str) -> String {
     rules.replace_all(&text, "$1").into_owned()
 }
 
+mod agents;
 mod author;
 mod errors;
 mod inspect;

@@ -192,3 +192,46 @@ pub(super) fn entry_reaches(dialect: Dialect, entry: Option<&str>, hook: Option<
         _ => false,
     }
 }
+
+/// One relay entry as found in an agent's settings file (what `hook relay status` shows).
+#[derive(Debug, Clone)]
+pub(crate) struct InstalledEntry {
+    /// The event key as written.
+    pub(crate) event: String,
+    /// Its group's matcher.
+    pub(crate) matcher: Option<String>,
+    /// Its timeout as written.
+    pub(crate) timeout: Option<String>,
+    /// Its command: the `hook` program, then `relay --dialect D --event E ...`.
+    pub(crate) command: String,
+}
+
+/// The agent's settings file of a scope: the user's (the agent's variable, else `~/` and its
+/// folder), or `project`'s.
+pub(crate) fn agent_settings_file(agent: &RelayAgent, project: Option<&Path>) -> Result<PathBuf> {
+    agent_file(agent, project, None)
+}
+
+/// The relay entries of one agent settings file, in file order: `None` when there is no such
+/// file; an error when it cannot be read or is not the agent's format.
+pub(crate) fn relay_entries_in(
+    dialect: Dialect,
+    agent: &RelayAgent,
+    file: &Path,
+) -> Result<Option<Vec<InstalledEntry>>> {
+    let Some((text, _)) = agent_file::read_regular(file)? else {
+        return Ok(None);
+    };
+    let doc = open_doc(agent.config_format, &text, file)?;
+    Ok(Some(
+        doc.found(dialect)?
+            .into_iter()
+            .map(|found| InstalledEntry {
+                event: found.event,
+                matcher: found.matcher,
+                timeout: found.timeout,
+                command: found.command,
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,52 @@
+//! `hook relay status`: is the relay guarding, for each agent (or the one given)? Exit 1 when
+//! something stops a guard (see [`crate::ops::relay::status`]).
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use hook_protocol::Dialect;
+
+use crate::args::{parse_agent, parse_dialect};
+use crate::ops::relay::status::{StatusOptions, status};
+use crate::ui::{Printer, Status};
+
+#[derive(Debug, Args)]
+pub(crate) struct StatusArgs {
+    /// Only this agent: claude (or claude-code: Claude Code) or codex (Codex CLI). Default:
+    /// both.
+    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    agent: Option<Dialect>,
+    /// Only this agent, by its dialect: verboo (Claude Code) or lime (Codex).
+    #[arg(long, value_parser = parse_dialect)]
+    dialect: Option<Dialect>,
+    /// The project whose settings and relay files are read beside the user's (default: the
+    /// current directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Replaces the dialect's home (trust store, the relay's user folder, the journal).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Print the status as JSON: `guarding`, and per agent its settings files and entries,
+    /// programs, relay files, hooks (trust, last run, problems) and problems.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `hook relay status`.
+pub(crate) fn exec(args: StatusArgs, printer: &Printer) -> Result<Status> {
+    let dialects = match args.agent.or(args.dialect) {
+        Some(dialect) if dialect.rules().relay().is_none() => bail!(
+            "hook relay speaks for Claude Code (--agent claude) and Codex (--agent codex), not {}",
+            crate::ops::agents::described(dialect, false)
+        ),
+        Some(dialect) => vec![dialect],
+        None => Dialect::ALL.to_vec(),
+    };
+    let agents = status(&StatusOptions {
+        dialects,
+        project: args.project,
+        home: args.home,
+    })?;
+    crate::ui::relay_status::report(printer, &agents, args.json)
+}
