@@ -14,7 +14,7 @@
 //!   failed or timed out. A disabled hook is shown, not counted: disabling is the user's
 //!   choice. No relay hooks and no entries is "not set up", not a problem.
 //! - **Which runs count**: the relay's own (`front` = `relay` in the journal), read from every
-//!   journal of the dialect ([`journals_of`]); `hook run --relay` by hand is a test, not the
+//!   journal of the dialect ([`crate::ops::journal::journals_of_dialects`]); `hook run --relay` by hand is a test, not the
 //!   agent. A skipped run neither starts nor ends a run of failures (its reason is the
 //!   hook's trust, shown beside it).
 //! - **The program** is the first word of the entry's command: a path (a relative one from
