@@ -1,5 +1,6 @@
-//! What `hook stats` prints: a table of every hook's figures, then each hook that needs a look
-//! with its flags and last failure (`--json`: the figures as an array).
+//! What `hook stats` prints: every hook's figures (its key on a line, its figures in columns
+//! under it, so that the figures fit 100 columns however long the keys), then each hook that
+//! needs a look with its flags and last failure (`--json`: the figures as an array).
 
 use anyhow::Result;
 
@@ -31,9 +32,14 @@ pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Res
         return Ok(());
     }
     table(printer, all);
+    let mut first = true;
     for stats in all {
         if stats.flags.is_empty() && stats.last_failure.is_none() {
             continue;
+        }
+        if std::mem::take(&mut first) {
+            // The hooks that need a look, apart from the figures.
+            printer.exact_line("");
         }
         printer.exact_line(&printer.paint(BOLD, &stats.key));
         for flag in &stats.flags {
@@ -68,11 +74,12 @@ pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Res
     Ok(())
 }
 
+/// The figures, one hook to two lines: its key whole on a line of its own (keys are long —
+/// a project's holds its absolute path — and are pasted into `hook log --hook`, so never cut
+/// or wrapped), then its figures under a header, in columns that fit 100 (a skip column
+/// with several reasons may go past it).
 fn table(printer: &Printer, all: &[HookStats]) {
-    use comfy_table::{Table, presets};
-    let mut table = Table::new();
-    table.load_preset(presets::UTF8_BORDERS_ONLY).set_header([
-        "hook",
+    const HEADER: [&str; 10] = [
         "runs",
         "block",
         "rewrite",
@@ -83,40 +90,65 @@ fn table(printer: &Printer, all: &[HookStats]) {
         "p95",
         "max",
         "last match",
-    ]);
-    super::table::fit(&mut table);
+    ];
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
-    for stats in all {
-        let skips: usize = stats.skips.values().sum();
-        let skip_text = if skips == 0 {
-            "0".to_owned()
-        } else {
-            let reasons: Vec<String> = stats
-                .skips
-                .iter()
-                .map(|(reason, n)| format!("{n} {reason}"))
-                .collect();
-            reasons.join(", ")
-        };
-        table.add_row([
-            one_line(&stats.key).into_owned(),
-            stats.runs.to_string(),
-            stats.blocks.to_string(),
-            stats.rewrites.to_string(),
-            stats.failures.to_string(),
-            stats.timeouts.to_string(),
-            skip_text,
-            ms(stats.p50_ms),
-            ms(stats.p95_ms),
-            ms(stats.max_ms),
-            stats
-                .last_match
-                .as_deref()
-                .map(short_time)
-                .unwrap_or_else(|| "never".into()),
-        ]);
+    let rows: Vec<[String; 10]> = all
+        .iter()
+        .map(|stats| {
+            let skips: usize = stats.skips.values().sum();
+            let skip_text = if skips == 0 {
+                "0".to_owned()
+            } else {
+                let reasons: Vec<String> = stats
+                    .skips
+                    .iter()
+                    .map(|(reason, n)| format!("{n} {reason}"))
+                    .collect();
+                reasons.join(", ")
+            };
+            [
+                stats.runs.to_string(),
+                stats.blocks.to_string(),
+                stats.rewrites.to_string(),
+                stats.failures.to_string(),
+                stats.timeouts.to_string(),
+                skip_text,
+                ms(stats.p50_ms),
+                ms(stats.p95_ms),
+                ms(stats.max_ms),
+                stats
+                    .last_match
+                    .as_deref()
+                    .map(short_time)
+                    .unwrap_or_else(|| "never".into()),
+            ]
+        })
+        .collect();
+    let mut widths = HEADER.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
     }
-    printer.exact(&format!("{table}\n"));
+    let line = |cells: &[String]| -> String {
+        let mut text = String::from("   ");
+        for (index, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            // Counts right-aligned, text (skip reasons, durations, times) left-aligned.
+            if index < 5 {
+                text.push_str(&format!(" {cell:>width$}"));
+            } else {
+                text.push_str(&format!("  {cell:<width$}"));
+            }
+        }
+        text.trim_end().to_owned()
+    };
+    let header: Vec<String> = HEADER.iter().map(|h| (*h).to_owned()).collect();
+    printer.exact_line(&printer.paint(DIM, "hook"));
+    printer.exact_line(&printer.paint(DIM, &line(&header)));
+    for (stats, row) in all.iter().zip(&rows) {
+        printer.exact_line(&printer.paint(BOLD, &one_line(&stats.key)));
+        printer.exact_line(&line(row));
+    }
 }
 
 /// `2026-12-03T19:55:06.906Z` as `12-03 19:55`; a time that does not read as one is shown

@@ -90,6 +90,7 @@ use apply::*;
 use codex_records::*;
 use documents::*;
 pub(crate) use entries::Wanted;
+pub(crate) use entries::is_relay as is_relay_entry;
 use entries::*;
 use move_hooks::*;
 pub(crate) use reach::unreached_relay_hooks;

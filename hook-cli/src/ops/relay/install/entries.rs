@@ -52,7 +52,7 @@ pub(super) fn relay_command(
 /// be a `hook` binary and nothing else may be in the command: a user's own hook that merely
 /// ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ... # marker`) is
 /// never taken for one, so install and uninstall never remove it.
-pub(super) fn is_relay(command: &str, dialect: Dialect) -> bool {
+pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
     let dialect = dialect.to_string();
     let (words, marked) = match command.strip_suffix(&format!(" {MARKER}")) {
         Some(rest) => (shlex::split(rest), true),
