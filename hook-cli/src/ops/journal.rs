@@ -42,26 +42,26 @@ pub(crate) fn journal_off() -> bool {
     })
 }
 
-/// Records one dispatch of front end `front` (`run`, `relay`) in `<home>/hook-journal`. Never
-/// fails: a journal that cannot be written is returned as the warning to say on stderr (none
-/// when `exit_code` is 2: a relay's stderr on exit 2 is the block's reason, and the model
-/// would read the warning there).
+/// Records one dispatch of front end `front` (`run`, `relay`) in `<home>/hook-journal`, with
+/// `agent_path`, the `PATH` of an agent that started the relay (what `hook doctor` checks
+/// hooks against; `None` for a run typed by hand, see
+/// [`crate::ops::relay::answer::agent_path`]). Never fails: a journal that cannot be written is
+/// returned as the warning to say on stderr (none when `exit_code` is 2: a relay's stderr on
+/// exit 2 is the block's reason, and the model would read the warning there).
 pub(crate) fn record(
     front: &str,
     home: &Path,
     input: &EventInput,
     outcome: &Outcome,
     exit_code: Option<u8>,
+    agent_path: Option<String>,
 ) -> Option<String> {
     // No home, no journal: the dialect's home is not created as a side effect.
     if journal_off() || !home.is_dir() {
         return None;
     }
     let mut record = Record::new(front, input, outcome);
-    if front == "relay"
-        && let Ok(path) = std::env::var("PATH")
-    {
-        // What `hook doctor` checks hooks against: the agent's PATH, as its hooks get it.
+    if let Some(path) = agent_path {
         record = record.with_path(path);
     }
     if let Some(code) = exit_code {
@@ -348,7 +348,8 @@ pub(crate) fn tail(text: &str, lines: usize) -> Vec<&str> {
     all[all.len().saturating_sub(lines)..].to_vec()
 }
 
-/// The `PATH` the latest `hook relay` dispatch of this home ran with (the agent's), if any.
+/// The `PATH` the latest `hook relay` dispatch an agent started ran with, if any (a run typed
+/// by hand records none).
 pub(crate) fn recorded_path(home: &Path) -> RecordedPath {
     let journal = Journal::for_home(home);
     let mut recorded = RecordedPath::default();

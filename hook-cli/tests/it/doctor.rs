@@ -96,7 +96,8 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
 }
 "#,
     );
-    // The agent called the relay once: the journal has its PATH.
+    // The agent called the relay once (Claude Code sets CLAUDE_PROJECT_DIR for its hooks): the
+    // journal has its PATH.
     let event = json!({"hook_event_name": "SessionStart", "session_id": "s", "transcript_path": "/t",
         "cwd": project, "source": "startup"});
     let out = crate::journal::hook_at(
@@ -104,7 +105,10 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
         &home,
         &project,
         &event.to_string(),
-        &[("PATH", agent_bin.as_os_str())],
+        &[
+            ("PATH", agent_bin.as_os_str()),
+            ("CLAUDE_PROJECT_DIR", project.as_os_str()),
+        ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
 

@@ -134,9 +134,14 @@ fn answer_on(
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
     let home = prepared.home();
-    if let Some(warning) =
-        crate::ops::journal::record("relay", home, received.input(), &answer.outcome, code)
-    {
+    if let Some(warning) = crate::ops::journal::record(
+        "relay",
+        home,
+        received.input(),
+        &answer.outcome,
+        code,
+        answer::agent_path(options),
+    ) {
         crate::ui::relay_answer::notes(printer, &[warning]);
     }
     Ok(crate::ui::relay_answer::status(exit_code))

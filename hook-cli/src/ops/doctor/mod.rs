@@ -4,8 +4,10 @@
 //! The classic silent failure is a guard whose program is not where the agent looks: Claude
 //! Code and Codex start hooks with their own `PATH` (often not the shell's: no `~/.local/bin`,
 //! no Homebrew, no `nvm`), the guard's `jq` is not found, it reads an empty command and exits
-//! 0, and every call is allowed. `hook doctor` checks against that `PATH`: the one `hook relay`
-//! last ran with (the journal records it), else `--path`, else its own.
+//! 0, and every call is allowed. `hook doctor` checks against that `PATH`: `--path`, else the
+//! one `hook relay` last ran with when an agent started it (the journal records it; a relay
+//! typed by hand, `echo ... | hook relay`, records none, see
+//! [`crate::ops::relay::answer::agent_path`]), else its own.
 //!
 //! Checks, each a finding with a severity, the hook's key, its `file:line:col` and a fix:
 //!
@@ -185,7 +187,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         ),
         (None, None) => (
             std::env::var("PATH").unwrap_or_default(),
-            "this shell's (no hook relay dispatch in the journal yet)".to_owned(),
+            "this shell's (no hook relay dispatch an agent started in the journal yet)".to_owned(),
         ),
     };
     let env = Env {

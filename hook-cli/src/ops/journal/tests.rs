@@ -270,7 +270,7 @@ fn recording_never_creates_the_home() {
     .expect("a Stop input");
     let outcome =
         hook_protocol::Outcome::new(hook_protocol::Dialect::Verboo, hook_protocol::Event::Stop);
-    assert_eq!(record("run", &home, &input, &outcome, None), None);
+    assert_eq!(record("run", &home, &input, &outcome, None, None), None);
     assert!(!home.exists());
 }
 
