@@ -5,6 +5,7 @@ mod as_the_agents_do;
 mod author;
 mod bad_input;
 mod cli;
+mod dead_guard;
 mod demo;
 mod doctor;
 mod hostile_config;

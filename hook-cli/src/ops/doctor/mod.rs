@@ -29,6 +29,11 @@
 //!   cuts it at 3 s, and a long one is a warning in the other dialects);
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
 //!   that changes it;
+//! - the relay ([`relay`]), for Claude Code and Codex: a relay hook no entry of the agent's
+//!   settings starts the relay for, a relay file with hooks and no relay entry anywhere (never
+//!   installed, or uninstalled with the relay file left), and an entry whose program does not
+//!   exist or is not executable are errors (exit 1): a guard the agent never starts guards
+//!   nothing, and says nothing;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
 //!   failed case is an error. The file is the project's, so its cases run only through the
@@ -45,6 +50,7 @@
 
 mod command;
 mod hooks;
+mod relay;
 
 use std::path::PathBuf;
 
@@ -220,6 +226,8 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         hook_count += loaded.registry.handlers().len();
         hooks::check_loaded(&location, &loaded, &env, &mut findings);
     }
+    // Whether the agent starts the relay for each relay hook, and can start it at all.
+    relay::check_relay(location, &env, &mut findings);
     let expectations_file = crate::ops::expectations::default_file(location, &project);
     let expectations =
         run_expectations(location, &expectations_file, &path, options, &mut findings);

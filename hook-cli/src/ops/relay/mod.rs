@@ -5,4 +5,4 @@
 pub(crate) mod answer;
 pub(crate) mod install;
 
-pub(crate) use install::{is_relay_entry, unreached_relay_hooks};
+pub(crate) use install::{Reach, UnreachedWhy, is_relay_entry, relay_reach, unreached_relay_hooks};
