@@ -611,10 +611,11 @@ fn an_entry_whose_event_is_a_typo_blocks_a_pre_tool_use() {
 #[test]
 fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
     let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    // What the reason says to do: trust it (a skip), or make it run again (a failure).
+    let trust = "review it, then run `hook trust --dialect";
+    let run_again = "Make it run again";
     let cases = [
-        // (dialect, onFailure, trusted, command, blocks, why)
+        // (dialect, onFailure, trusted, command, blocks, why, what to do)
         (
             Dialect::Lime,
             Some("block"),
@@ -622,8 +623,26 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "true",
             true,
             "not trusted",
+            trust,
         ),
-        (Dialect::Lime, None, false, "true", false, "not trusted"),
+        (
+            Dialect::Lime,
+            None,
+            false,
+            "true",
+            false,
+            "not trusted",
+            trust,
+        ),
+        (
+            Dialect::Verboo,
+            Some("block"),
+            false,
+            "true",
+            true,
+            "not trusted",
+            trust,
+        ),
         (
             Dialect::Lime,
             Some("block"),
@@ -631,6 +650,7 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             true,
             "missing-guard.sh",
+            run_again,
         ),
         (
             Dialect::Verboo,
@@ -639,6 +659,7 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             true,
             "missing-guard.sh",
+            run_again,
         ),
         (
             Dialect::Verboo,
@@ -647,12 +668,15 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             false,
             "missing-guard.sh",
+            "",
         ),
     ];
-    for (index, (dialect, on_failure, trusted, command, blocks, why)) in
+    for (index, (dialect, on_failure, trusted, command, blocks, why, to_do)) in
         cases.into_iter().enumerate()
     {
         let home = dir.path().join(format!("home-{index}"));
+        let project = dir.path().join(format!("project-{index}"));
+        std::fs::create_dir_all(&project).unwrap();
         let files = home.join("hook-relay");
         std::fs::create_dir_all(&files).unwrap();
         let line = on_failure
@@ -677,6 +701,13 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             }
             let settings =
                 json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}});
+            // Claude Code's user relay file is trusted as written; a project's needs trust.
+            let files = if trusted {
+                files
+            } else {
+                project.join(".claude/hook-relay")
+            };
+            std::fs::create_dir_all(&files).unwrap();
             std::fs::write(files.join("settings.json"), settings.to_string()).unwrap();
         }
         let event = Event::PreToolUse;
@@ -687,14 +718,18 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "{index}: {dialect} {on_failure:?} trusted {trusted}: exit {:?}\n{answer}",
             out.status.code()
         );
-        assert_eq!(
-            is_block(&agent_reads(dialect, &event, &out)),
-            blocks,
-            "{what}"
-        );
+        let read = agent_reads(dialect, &event, &out);
+        assert_eq!(is_block(&read), blocks, "{what}");
         assert!(answer.contains(why), "{what}");
         if blocks {
-            assert!(answer.contains("onFailure"), "{what}");
+            // The reason the agent reads (and gives the model) says why and what to do.
+            let HandlerResult::Response(response) = read else {
+                panic!("{what}")
+            };
+            let reason = response.reason.unwrap_or_default();
+            assert!(reason.contains("onFailure"), "{what}\nreason: {reason}");
+            assert!(reason.contains(why), "{what}\nreason: {reason}");
+            assert!(reason.contains(to_do), "{what}\nreason: {reason}");
         }
     }
 }
