@@ -992,6 +992,15 @@ fn every_journal_reader_and_writer_answers_at_once_on_a_hostile_journal_file() {
     }
 }
 
+/// One relay run: its home, arguments, stdin, environment, and whether its PATH is recorded.
+type Case<'a> = (
+    &'a Path,
+    &'a [&'a str],
+    &'a str,
+    &'a [(&'a str, &'a std::ffi::OsStr)],
+    bool,
+);
+
 #[test]
 fn only_a_relay_an_agent_started_records_its_path() {
     let (_dir, home, project) = scene(
@@ -1010,7 +1019,7 @@ fn only_a_relay_an_agent_started_records_its_path() {
     .to_string();
     // (home, args, stdin, env, recorded): Claude Code sets CLAUDE_PROJECT_DIR for every hook;
     // Codex sets nothing of its own, and its entries carry `--event`.
-    let table: [(&Path, &[&str], &str, &[(&str, &std::ffi::OsStr)], bool); 5] = [
+    let table: [Case<'_>; 5] = [
         (
             &home,
             &["relay", "--dialect", "verboo", "--event", "PreToolUse"],
