@@ -2,7 +2,8 @@
 //! wrote (forwarded to the agent's `CLAUDE_ENV_FILE`), their `async` hooks (run by a waiter
 //! that outlives the relay), and what the relay already said in the session
 //! ([`first_in_session`]: each relay process answers one event and ends, so the memory is a
-//! folder of the home).
+//! folder of the home), and whether an agent started this relay ([`agent_path`]: the `PATH`
+//! worth recording).
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +16,26 @@ use super::AnswerOptions;
 /// environment for the session (the engine gives its own hooks one of its own; the relay
 /// appends what they wrote to the agent's).
 const AGENT_ENV_FILE: &str = "CLAUDE_ENV_FILE";
+
+/// The `PATH` to record for `hook doctor` when an agent started this relay, `None` when it
+/// was typed by hand (an `echo ... | hook relay` in a shell must not replace the agent's
+/// `PATH`, often another one: a GUI-started agent has no `~/.local/bin`, no Homebrew). Started
+/// by an agent means: the variable the agent sets for every hook it starts is set (Claude
+/// Code's `CLAUDE_PROJECT_DIR`, [`hook_protocol::DialectRules::project_dir_env`]); for an
+/// agent that sets none (Codex: its hooks get its own environment and nothing more), the
+/// `--event` that every entry `hook relay install` writes carries, and that a hand-typed
+/// `hook relay --dialect lime` leaves out.
+pub(crate) fn agent_path(options: &AnswerOptions) -> Option<String> {
+    let by_agent = match options.dialect.rules().project_dir_env() {
+        Some(variable) => std::env::var_os(variable).is_some_and(|v| !v.is_empty()),
+        None => options.event.is_some(),
+    };
+    if by_agent {
+        std::env::var("PATH").ok()
+    } else {
+        None
+    }
+}
 
 /// The folder, in the dialect's home (beside the journal), where the relay remembers which
 /// notes it gave in which session.
