@@ -24,11 +24,13 @@ pub(crate) struct LocationArgs {
     /// The project directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub(crate) project: Option<PathBuf>,
-    /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables).
+    /// Replaces the dialect's home (~/.wuu, ~/.claude, ~/.lime or their variables); the trust
+    /// records and the journal are kept in it, the relay's too.
     #[arg(long, value_name = "DIR")]
     pub(crate) home: Option<PathBuf>,
     /// The hooks `hook relay` runs (`~/.claude/hook-relay/`, `<project>/.claude/hook-relay/`;
-    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own.
+    /// `~/.codex/hook-relay/`, `<project>/.codex/hook-relay/`) instead of the agent's own; their
+    /// trust records and journal are in the user folder of the two.
     #[arg(long)]
     pub(crate) relay: bool,
 }

@@ -136,7 +136,7 @@ enum Command {
     /// Run a hook through the verification matrix: a minimal event, your input, another tool,
     /// another event; report what it decided and whether its output is valid.
     #[command(
-        after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n  hook test --dialect verboo --expectations\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output. With --expectations [FILE] (default <project>/.claude/hook-expectations.toml, .lime/, .wuu/): each [[case]] (event, tool, a partial input, expect = block|allow|ask|defer|rewrite|context|stop, reason_contains, context_contains) runs through the configured hooks; exit 1 on a failed case."
+        after_help = "Examples:\n  hook test --dialect lime --event PreToolUse --tool Bash -- python3 check.py\n  hook test --dialect verboo --event Stop --timeout 5 --json -- ./stop-hook\n  hook test --dialect verboo --expectations\n\nExit 1 when the hook hangs, cannot run, fails on a minimal event or prints invalid output. With --expectations [FILE] (default <project>/.claude/hook-expectations.toml, .lime/, .wuu/, or the relay's .claude/hook-relay/, .codex/hook-relay/): each [[case]] (event, tool, a partial input, expect = block|allow|ask|defer|rewrite|context|stop, reason_contains, context_contains) runs through the configured hooks; exit 1 on a failed case."
     )]
     Test(commands::test::TestArgs),
     /// Translate a hooks configuration to another dialect; warnings name what has no equivalent.
@@ -157,7 +157,7 @@ enum Command {
     Relay(commands::relay::RelayArgs),
     /// Show the journal: what the hooks did, newest first, one line a dispatch.
     #[command(
-        after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` and `hook relay` record every dispatch in <home>/hook-journal/ (HOOK_JOURNAL=off turns it off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
+        after_help = "Examples:\n  hook log --dialect verboo\n  hook log --dialect lime --status failed --since 2h\n  hook log --dialect verboo --hook 'user:settings.json:PreToolUse:Bash:0' --json\n  hook log --dialect verboo --follow\n\n`hook run` records every dispatch in <home>/hook-journal/, `hook relay` in the relay's folder beside the agent (~/.claude/hook-relay/hook-journal/, $CODEX_HOME/hook-relay/hook-journal/; with --home, <home>/hook-journal/), and hook log reads both (--relay: the relay's alone; HOOK_JOURNAL=off turns recording off): the tool and a summary of the input (the command or path, cut), never the whole input; per hook its status, exit code, duration and stderr's first and last bytes."
     )]
     Log(commands::log::LogArgs),
     /// Per hook over a window: runs, blocks, failures, time-outs, skips, durations, and flags
@@ -169,7 +169,7 @@ enum Command {
     /// Check every configured hook in the environment the agent gives it: programs on the
     /// agent's PATH, scripts, interpreters, matchers, timeouts, trust, expectations.
     #[command(
-        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n  hook doctor --dialect verboo --all-hooks\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
+        after_help = "Examples:\n  hook doctor --dialect verboo\n  hook doctor --dialect lime --project . --json\n  hook doctor --dialect verboo --path /usr/bin:/bin\n  hook doctor --dialect verboo --all-hooks\n\nThe PATH checked is the agent's, as hook relay last recorded it in the journal (else --path, else this shell's). Each finding: severity, the hook's key, file:line:col and a fix. Runs <project>/.claude/hook-expectations.toml (.lime/, .wuu/; else the relay's, .claude/hook-relay/, .codex/hook-relay/) when it exists, through the project's own hooks only (its project and local files): a project never chooses what your own hooks run on; --all-hooks runs the file through every hook, yours included. Exit 1 on an error."
     )]
     Doctor(commands::doctor::DoctorArgs),
     /// Run the configured hooks against recorded sessions (Claude Code transcripts, Codex

@@ -135,6 +135,9 @@ pub struct LoadOptions {
     pub managed: ManagedSource,
     /// Read the relay's own files instead of the agent's ([`LoadOptions::for_relay`]).
     pub relay: bool,
+    /// Read only the files of these layers (`None`: every layer;
+    /// [`LoadOptions::with_only_layers`]).
+    pub layers: Option<Vec<Layer>>,
 }
 
 /// The folder, beside the relayed agent's own settings, that holds the files `hook relay`
@@ -150,6 +153,10 @@ pub struct LoadOptions {
 /// when both exist, the new one is read and the warning says the old one is not. A `--home`
 /// given to discovery ([`LoadOptions::with_home`]) names the relay's user folder's parent
 /// itself: `<home>/hook-relay/`.
+///
+/// The relay's state (trust records, journal, private copies) is kept in its user folder too
+/// ([`Discovery::state_dir`]), and the project's expectations file in its project folder
+/// ([`Discovery::project_state_dir`]).
 pub const RELAY_DIR: &str = "hook-relay";
 
 impl LoadOptions {
@@ -170,17 +177,30 @@ impl LoadOptions {
             tool_aliases,
             managed: ManagedSource::System,
             relay: false,
+            layers: None,
         }
     }
 
     /// These options reading the relay's files ([`RELAY_DIR`]) instead of the agent's: the hooks
     /// `hook relay` runs for an agent that calls it as its one hook. They live apart from the
     /// agent's own entries, which the agent runs itself, so nothing runs twice; for the same
-    /// reason the managed layer is not read (the agent runs it). The home (trust store,
-    /// plugins) is the dialect's.
+    /// reason the managed layer is not read (the agent runs it). Plugins are still the
+    /// dialect's home's; the relay's state (trust store, journal...) is beside the agent, in
+    /// the relay's user folder ([`Discovery::state_dir`]).
     pub fn for_relay(mut self) -> Self {
         self.relay = true;
         self.managed = ManagedSource::None;
+        self
+    }
+
+    /// These options reading only the files of `layers` (the others are not read, nor the
+    /// plugins they would enable). `hook relay --scope user|project` reads the relay's user file
+    /// alone, or the project's files alone: each scope's entries in the agent's settings start
+    /// the relay for that scope's hooks only, so an agent that runs every matching entry (Codex)
+    /// runs each relay hook once, however the entries' matchers overlap. The project stays known
+    /// (the hooks' working directory and `CLAUDE_PROJECT_DIR`) when its files are not read.
+    pub fn with_only_layers(mut self, layers: impl IntoIterator<Item = Layer>) -> Self {
+        self.layers = Some(layers.into_iter().collect());
         self
     }
 
@@ -240,14 +260,42 @@ pub struct ConfigFile {
 }
 
 /// The files of one dialect, in merge order (managed, user, project, local; a layer's hooks
-/// file before its settings file).
+/// file before its settings file), and where the engine keeps its state for them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Discovery {
     /// The dialect.
     pub dialect: Dialect,
-    /// The dialect's home (`~/.wuu`, `~/.claude`, `~/.lime` or the override).
+    /// The dialect's home (`~/.wuu`, `~/.claude`, `~/.lime` or the override): the user file's
+    /// keys are named relative to it, and plugins live in it. For the engine's state, use
+    /// [`Discovery::state_dir`], which is the home except for the relay.
     pub home: PathBuf,
+    /// Where the engine keeps its state for these hooks: the trust store, the private copies
+    /// of trusted files and the digest cache (`hook-trust`), the journal, lime's side files and
+    /// the `CLAUDE_ENV_FILE` folders (`hook-exec`, `hook`). Every consumer asks this field;
+    /// none computes a folder of its own.
+    ///
+    /// The rule: the dialect's home ([`Discovery::home`]), except for the relay
+    /// ([`LoadOptions::for_relay`]) of a dialect that speaks for an agent
+    /// ([`RelayAgent`](hook_protocol::RelayAgent)), whose state sits beside the agent, in the
+    /// relay's user folder (the one whose file is read, see [`RELAY_DIR`]): Codex
+    /// `$CODEX_HOME/hook-relay/` (`~/.codex/hook-relay/`), Claude Code `~/.claude/hook-relay/`.
+    /// So a Codex user's trust records, journal and copies are where their relay hooks are, and
+    /// `~/.lime` stays the lime dialect's own. With a home given by the caller
+    /// ([`LoadOptions::with_home`], `--home`), the state is in that home for the relay too, as
+    /// it always was. Nothing is created here: the consumers create their folders when first
+    /// needed, private (`crate::fs`).
+    pub state_dir: PathBuf,
+    /// Where an earlier version kept the same state, when that was elsewhere: for the relay
+    /// beside an agent, the dialect's home (`~/.lime`, `~/.claude`). `None` when it was
+    /// [`Discovery::state_dir`] itself. Read only to move what belongs to these hooks (the
+    /// CLI moves the relay's trust records once, and says so).
+    pub legacy_state_dir: Option<PathBuf>,
+    /// The project's folder beside these hooks, for the files the engine reads from the
+    /// project besides the hooks themselves (the CLI's expectations file): the project's agent
+    /// folder (`<project>/.lime`), or for the relay its project folder
+    /// (`<project>/.codex/hook-relay`); `None` without a project.
+    pub project_state_dir: Option<PathBuf>,
     /// The project directory, if any.
     pub project: Option<PathBuf>,
     /// The settings files, in merge order. Plugins are found through the user file.
@@ -318,10 +366,23 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let mut warnings = Vec::new();
     let (user_dir, project_dir) = if options.relay {
         let dirs = relay_dirs(options, &home, project.as_deref());
-        let user = pick_relay_dir(dirs.user, rules.config_file(), &mut warnings);
+        // Where a layer is not read, nothing is said of its files.
+        let reads = |layer: Layer| options.layers.as_ref().is_none_or(|l| l.contains(&layer));
+        let mut ignored = Vec::new();
+        let said = if reads(Layer::User) {
+            &mut warnings
+        } else {
+            &mut ignored
+        };
+        let user = pick_relay_dir(dirs.user, rules.config_file(), said);
+        let said = if reads(Layer::Project) {
+            &mut warnings
+        } else {
+            &mut ignored
+        };
         let project = dirs
             .project
-            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), &mut warnings));
+            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), said));
         (user, project)
     } else {
         (
@@ -329,6 +390,15 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
             project.as_ref().map(|p| p.join(rules.home_dir())),
         )
     };
+    // The relay's state sits in the folder of its user file, beside the agent's own settings;
+    // a home given by the caller keeps it in that home (see `STATE_DIRS`).
+    let beside_agent = options.relay && options.home.is_none() && rules.relay().is_some();
+    let (state_dir, legacy_state_dir) = if beside_agent && user_dir != home {
+        (user_dir.clone(), Some(home.clone()))
+    } else {
+        (home.clone(), None)
+    };
+    let project_state_dir = project_dir.clone();
     // The layer's hooks file (lime `hooks.json`), then its settings file, as Codex orders them.
     let mut layer = |layer: Layer, dir: &Path| {
         if let Some(name) = rules.hooks_file() {
@@ -346,9 +416,15 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
             files.push(file(Layer::Local, dir.join(local)));
         }
     }
+    if let Some(layers) = &options.layers {
+        files.retain(|f| layers.contains(&f.layer));
+    }
     Ok(Discovery {
         dialect,
         home,
+        state_dir,
+        legacy_state_dir,
+        project_state_dir,
         project,
         files,
         warnings,
@@ -524,6 +600,55 @@ mod tests {
     }
 
     #[test]
+    fn the_relays_state_sits_beside_the_agent_and_the_dialects_own_stays_in_its_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let codex_home = dir.path().join("codex");
+        let env = Environment::empty()
+            .with_var("HOME", home.as_os_str())
+            .with_var("CODEX_HOME", codex_home.as_os_str());
+        let lime = LoadOptions::new(Dialect::Lime, env.clone()).with_project(&project);
+        // The relay of Codex: in `$CODEX_HOME/hook-relay`, moved from `~/.lime`.
+        let found = discover(&lime.clone().for_relay()).unwrap();
+        assert_eq!(found.home, home.join(".lime"));
+        assert_eq!(found.state_dir, codex_home.join("hook-relay"));
+        assert_eq!(found.legacy_state_dir, Some(home.join(".lime")));
+        assert_eq!(
+            found.project_state_dir,
+            Some(project.join(".codex/hook-relay"))
+        );
+        // The lime dialect itself keeps `~/.lime` for everything.
+        let found = discover(&lime.clone()).unwrap();
+        assert_eq!(found.state_dir, home.join(".lime"));
+        assert_eq!(found.legacy_state_dir, None);
+        assert_eq!(found.project_state_dir, Some(project.join(".lime")));
+        // A home given by the caller keeps the relay's state in it, as before.
+        let given = dir.path().join("given");
+        let found = discover(&lime.with_home(&given).for_relay()).unwrap();
+        assert_eq!((found.state_dir, found.legacy_state_dir), (given, None));
+        // Claude Code's relay: `~/.claude/hook-relay`, moved from `~/.claude`.
+        let claude = LoadOptions::new(Dialect::Verboo, env).with_project(&project);
+        let found = discover(&claude.clone().for_relay()).unwrap();
+        assert_eq!(found.state_dir, home.join(".claude/hook-relay"));
+        assert_eq!(found.legacy_state_dir, Some(home.join(".claude")));
+        assert_eq!(
+            found.project_state_dir,
+            Some(project.join(".claude/hook-relay"))
+        );
+        let found = discover(&claude).unwrap();
+        assert_eq!(found.state_dir, home.join(".claude"));
+        // While the relay's user file is read from an earlier version's place, its state is
+        // kept there too: a new file beside the agent would hide the old one.
+        let old = home.join(".lime/hook-relay/config.toml");
+        std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+        std::fs::write(&old, "").unwrap();
+        let env = Environment::empty().with_var("HOME", home.as_os_str());
+        let found = discover(&LoadOptions::new(Dialect::Lime, env).for_relay()).unwrap();
+        assert_eq!(found.state_dir, home.join(".lime/hook-relay"));
+        assert_eq!(found.legacy_state_dir, Some(home.join(".lime")));
+    }
+
+    #[test]
     fn claude_code_relay_files_are_where_they_were() {
         let dir = tempfile::tempdir().unwrap();
         let (home, project) = (dir.path().join("home"), dir.path().join("app"));
@@ -537,5 +662,35 @@ mod tests {
                 project.join(".claude/hook-relay/settings.local.json"),
             ]
         );
+    }
+
+    #[test]
+    fn only_the_layers_asked_for_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("home"), dir.path().join("app"));
+        let env = Environment::empty().with_var("HOME", home.as_os_str());
+        let options = LoadOptions::new(Dialect::Verboo, env)
+            .with_project(&project)
+            .for_relay();
+        let layers = |options: LoadOptions| -> Vec<Layer> {
+            discover(&options)
+                .unwrap()
+                .files
+                .iter()
+                .map(|f| f.layer)
+                .collect()
+        };
+        assert_eq!(
+            layers(options.clone()),
+            [Layer::User, Layer::Project, Layer::Local]
+        );
+        assert_eq!(
+            layers(options.clone().with_only_layers([Layer::User])),
+            [Layer::User]
+        );
+        let project_only = options.with_only_layers([Layer::Project, Layer::Local]);
+        assert_eq!(layers(project_only.clone()), [Layer::Project, Layer::Local]);
+        // The project stays known when its files are the only ones read, or are not read.
+        assert_eq!(discover(&project_only).unwrap().project, Some(project));
     }
 }

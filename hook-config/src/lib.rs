@@ -72,6 +72,19 @@
 //!
 //! Session hooks come from [`LoadOptions::session`], JSON in the dialect's shape.
 //!
+//! # State
+//!
+//! [`Discovery::state_dir`] is the one answer to "where does the engine keep its state for
+//! these hooks" (trust store, private copies, digest cache, journal, side files,
+//! `CLAUDE_ENV_FILE` folders): the dialect's home, except for the relay
+//! ([`LoadOptions::for_relay`]) of Claude Code and Codex, whose state is in the relay's user
+//! folder beside the agent (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`), unless the
+//! caller gave a home. [`Discovery::legacy_state_dir`] names where an earlier version kept it
+//! (the dialect's home), for the one-time move of what belongs to the relay, and
+//! [`Discovery::project_state_dir`] the project's folder beside the hooks. Keys do not
+//! depend on it: they name the hooks' files (see "Keys"), so the relay's records are never
+//! confused with the dialect's own.
+//!
 //! # Keys
 //!
 //! `<layer>:<where>:<Event>:<matcher>:<n>`, where `<layer>` is `managed`, `user`, `project`,

@@ -4,7 +4,9 @@
 //! # Side files
 //!
 //! Side files hold what a hook printed, which may be private: they live in a private folder of
-//! the user's (`hook run` uses `<home>/hook-context`), never in a shared one such as `/tmp`.
+//! the user's (`hook run` uses `<state>/hook-context`, in the state folder of
+//! [`Discovery::state_dir`](hook_config::Discovery::state_dir)), never in a shared one such as
+//! `/tmp`.
 //! The folder of verboo's `CLAUDE_ENV_FILE` follows the same rules.
 //!
 //! - **Folder**: created with mode 0700 when missing. An existing folder is used only if it is a

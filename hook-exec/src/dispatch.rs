@@ -30,12 +30,14 @@ pub struct EngineOptions {
     /// limit (see [`crate::context`]: created 0700 if missing, refused when it is a symlink, not
     /// the user's, or writable by others; files 0600, old ones removed). `None` (the default)
     /// writes no side file: the model gets the head and tail preview only, and the note in it
-    /// says the rest was dropped. `hook run` passes `<home>/hook-context`.
+    /// says the rest was dropped. `hook run` passes `<state>/hook-context`
+    /// ([`Discovery::state_dir`](hook_config::Discovery::state_dir)).
     pub side_file_dir: Option<PathBuf>,
     /// The private folder where verboo's `CLAUDE_ENV_FILE` is made, one fresh 0700 folder per
     /// dispatch inside it (see the `env_file` module docs: checked as `side_file_dir` is).
     /// `None` (the default) makes that fresh folder in the system's temporary folder.
-    /// `hook run` and `hook relay` pass `<home>/hook-env`.
+    /// `hook run` and `hook relay` pass `<state>/hook-env`
+    /// ([`Discovery::state_dir`](hook_config::Discovery::state_dir)).
     pub env_file_dir: Option<PathBuf>,
     /// The project directory, for verboo's `CLAUDE_PROJECT_DIR`; the event's `cwd` when `None`.
     pub project_dir: Option<PathBuf>,

@@ -14,7 +14,8 @@
 //! In a fresh folder (0700, random name `hook-env-XXXXXX`, the file `env.sh` in it 0600,
 //! created new without following links) inside
 //! [`EngineOptions::env_file_dir`](crate::EngineOptions::env_file_dir): `hook run` and
-//! `hook relay` use `<home>/hook-env` (`~/.claude/hook-env`), a private folder of the user's,
+//! `hook relay` use `<state>/hook-env` (`~/.claude/hook-env`; the relay's
+//! `~/.claude/hook-relay/hook-env`), a private folder of the user's,
 //! checked as side files' folders are ([`crate::context`]: created 0700 when missing; refused
 //! when it is a symlink, not the user's, or writable by group or others). Unset (the default
 //! for embedders), the fresh folder goes in the system's temporary folder: still 0700 with a

@@ -13,9 +13,10 @@ type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
 /// builds once per session.
 ///
 /// [`Hooks::load`] reads the configuration ([`hook_config::load`]), the trust store of the
-/// discovered home ([`TrustView::for_discovery`]: hashes relative to the project) and builds an
-/// [`Engine`] whose gate is the [`TrustGate`] over it, with the project as the hooks' working
-/// directory and `<home>/hook-context` for lime's over-limit context. A hook that needs trust and
+/// discovered state folder ([`TrustView::for_discovery`]: hashes relative to the project) and
+/// builds an [`Engine`] whose gate is the [`TrustGate`] over it, with the project as the hooks'
+/// working directory and `<state>/hook-context` for lime's over-limit context (`<state>` is
+/// [`Discovery::state_dir`]: the dialect's home, or the relay's user folder beside the agent). A hook that needs trust and
 /// lacks it is skipped as `untrusted` (or `modified`) and reported in the outcome's `runs`; it
 /// never runs silently. [`Hooks::reload`] reads configuration and trust again.
 ///
@@ -91,7 +92,7 @@ impl Hooks {
     }
 
     /// Uses `options` for the engine instead of the defaults (the project as working
-    /// directory, `<home>/hook-context` as side-file folder and `<home>/hook-env` as
+    /// directory, `<state>/hook-context` as side-file folder and `<state>/hook-env` as
     /// `CLAUDE_ENV_FILE` folder are kept unless `options` set them). Rebuilds the engine: call
     /// it before the first dispatch.
     pub fn with_engine_options(mut self, options: EngineOptions) -> Self {
@@ -226,10 +227,10 @@ fn settings(
         options.project_dir = discovery.project.clone();
     }
     if options.side_file_dir.is_none() {
-        options.side_file_dir = Some(discovery.home.join("hook-context"));
+        options.side_file_dir = Some(discovery.state_dir.join("hook-context"));
     }
     if options.env_file_dir.is_none() {
-        options.env_file_dir = Some(discovery.home.join("hook-env"));
+        options.env_file_dir = Some(discovery.state_dir.join("hook-env"));
     }
     let mut gate = TrustGate::new(trust);
     if let Some(phrase) = phrase {

@@ -29,8 +29,9 @@
 //!
 //! Every file is opened through `hook_config::fs`, the workspace's one safe-filesystem module.
 //!
-//! - **Folder**: `<home>/hook-journal/` (`hook run` and `hook relay` use the dialect's home),
-//!   created 0700; an existing folder that is a symlink, not the user's, or writable by group
+//! - **Folder**: `<state>/hook-journal/` (`hook run` and `hook relay` use the state folder of
+//!   their hooks, [`Discovery::state_dir`](hook_config::Discovery::state_dir): the dialect's
+//!   home, or the relay's user folder beside the agent), created 0700 with its missing parents; an existing folder that is a symlink, not the user's, or writable by group
 //!   or others is refused, as lime's side-file folder is ([`crate::context`]).
 //! - **Files**: `journal.jsonl` (0600, opened `O_APPEND | O_NOFOLLOW | O_NONBLOCK`, then checked
 //!   to be a regular file: a FIFO or a device planted there is refused at once, never waited
@@ -87,7 +88,8 @@ use crate::context::{SideFileError, private_folder};
 /// The format version every record is written with (`v`); a line without `v` is version 1.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The journal's folder under a dialect's home.
+/// The journal's folder in a state folder
+/// ([`Discovery::state_dir`](hook_config::Discovery::state_dir)).
 pub const JOURNAL_DIR: &str = "hook-journal";
 
 /// The live journal file's name; rotated files are `journal.1.jsonl`, `journal.2.jsonl`...
@@ -188,7 +190,8 @@ impl Journal {
         }
     }
 
-    /// The journal of a dialect's home: `<home>/hook-journal`.
+    /// The journal of a state folder (a dialect's home, or the relay's user folder:
+    /// [`Discovery::state_dir`](hook_config::Discovery::state_dir)): `<home>/hook-journal`.
     pub fn for_home(home: &Path) -> Self {
         Journal::new(home.join(JOURNAL_DIR))
     }

@@ -174,7 +174,7 @@
 //!   project file can never switch off the user's own guard.
 //! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): a
 //!   0600 file in a fresh 0700 folder inside [`EngineOptions::env_file_dir`] (`hook run`:
-//!   `<home>/hook-env`, a private folder checked as side files' folders are; unset: the
+//!   `<state>/hook-env`, a private folder checked as side files' folders are; unset: the
 //!   system's temporary folder). A hook that replaces it with a FIFO, a symlink, a folder or a
 //!   file over 1 MiB cannot hang or exhaust the engine: it is opened `O_NONBLOCK | O_NOFOLLOW`,
 //!   checked with `fstat`, read bounded, and refused with a system message. What the hooks
@@ -310,7 +310,7 @@ pub use hook_config::{
 /// embedder's `hook-protocol` is always the one this engine was built with.
 pub use hook_protocol;
 #[cfg(feature = "trust")]
-pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for};
+pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for, store_for_discovery};
 #[cfg(feature = "trust")]
 pub use hooks::Hooks;
 #[cfg(feature = "http")]

@@ -12,7 +12,8 @@ use crate::files::SCRIPT_SIZE_CAP;
 use crate::hash::{HASH_PREFIX, canonical_json};
 use crate::store::Records;
 
-/// The folder of the copies in a dialect's home.
+/// The folder of the copies in a state folder (the store's:
+/// [`hook_config::Discovery::state_dir`]).
 pub const COPIES_DIR: &str = "hook-trusted";
 
 /// The most bytes all copies may take together: 64 MiB. A copy that would go past it is not
@@ -60,7 +61,8 @@ pub enum CopyError {
 }
 
 impl TrustedCopies {
-    /// The copies of the dialect home `home`.
+    /// The copies of the state folder `home` (a dialect's home, or the relay's user folder:
+    /// [`hook_config::Discovery::state_dir`]).
     pub fn in_home(home: &Path) -> Self {
         TrustedCopies {
             dir: home.join(COPIES_DIR),

@@ -7,8 +7,10 @@
 //! [`hook_config::Gate`]).
 //!
 //! **Never**: runs a hook, prints, or reads trust from any layer but the user's own: the
-//! stores live in the dialect's home, and `hook-config` skips lime's `[hooks.state]` when it
-//! reads hooks, so a project file that writes `[hooks.state]` trusts nothing.
+//! stores live in the user's state folder ([`hook_config::Discovery::state_dir`]: the
+//! dialect's home, or the relay's user folder beside the agent), and `hook-config` skips
+//! lime's `[hooks.state]` when it reads hooks, so a project file that writes `[hooks.state]`
+//! trusts nothing.
 //!
 //! # Example
 //!
@@ -194,6 +196,15 @@
 //! [`JsonStore`], `<home>/hook-trust.json`, which keeps the trusted command and files' digests
 //! in the record. Bring your own by implementing [`TrustStore`].
 //!
+//! Where: [`store_for_discovery`] (and [`TrustView::for_discovery`]) open it in the discovered
+//! state folder, [`hook_config::Discovery::state_dir`]: the dialect's home, except for the
+//! relay of Claude Code and Codex, whose store sits beside the agent in the relay's user folder
+//! (`~/.claude/hook-relay/hook-trust.json`; for Codex the relay's own
+//! `$CODEX_HOME/hook-relay/config.toml`, whose `[hooks.state]` Codex never reads). The private
+//! copies and the digest cache are kept beside the store (`<state>/hook-trusted/`), so they
+//! follow it. The keys of the relay's hooks name the relay's files, never the dialect's, so the
+//! relay's records and the dialect's own can never stand for each other.
+//!
 //! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` taken by
 //! [`hook_config::fs::open_lock`], the workspace's one lock opener, waited for at
 //! most [`LOCK_TIMEOUT`], 10 s, then [`StoreError::LockTimeout`] naming the lock file), re-read
@@ -276,5 +287,5 @@ pub use keys::{UnknownKey, check_keys, nearest_keys};
 pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView};
 pub use store::{
     Grant, JsonStore, LOCK_TIMEOUT, LimeStore, Position, Records, StoreError, TrustRecord,
-    TrustStore, store_for,
+    TrustStore, store_for, store_for_discovery,
 };

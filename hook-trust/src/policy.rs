@@ -189,11 +189,11 @@ impl TrustView {
     }
 
     /// The trust of a loaded configuration, as `hook` decides it: the dialect's store in the
-    /// discovered home ([`crate::store_for`]), its policy, and hashes whose relative paths are
-    /// read against the discovered project (so a key's hash does not depend on the process's
-    /// working directory).
+    /// discovered state folder ([`crate::store_for_discovery`]), its policy, and hashes whose
+    /// relative paths are read against the discovered project (so a key's hash does not
+    /// depend on the process's working directory).
     pub fn for_discovery(discovery: &hook_config::Discovery) -> Self {
-        let store = crate::store_for(discovery.dialect, &discovery.home);
+        let store = crate::store_for_discovery(discovery);
         let context = match &discovery.project {
             Some(project) => HashContext::with_base_dir(project),
             None => HashContext::default(),

@@ -402,3 +402,88 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
     );
     Ok(())
 }
+
+/// `cargo xtask bench launcher`: a relayed event through the npm package's launcher (`hook`
+/// on npm's `bin`, a Node script) vs through the native binary of its platform package, the
+/// path `hook relay install` writes into the agent's entries. Both from the release build's
+/// packages, installed offline into a scratch prefix; the relay file holds one `exit 0` hook.
+pub(crate) fn launcher(root: &Path) -> Result<()> {
+    use crate::dist::pack;
+    let hook = release_hook(root)?;
+    let work = tempfile::tempdir()?;
+    let dir = work.path();
+    let platform = pack::platform(crate::dist::host_target()?)?;
+    let meta = pack::Meta {
+        version: env!("CARGO_PKG_VERSION"),
+        repository: env!("CARGO_PKG_REPOSITORY"),
+        root,
+    };
+    let written = pack::write_all(
+        &meta,
+        platform,
+        &hook,
+        &dir.join("dist"),
+        pack::Compression::Best,
+    )?;
+    let prefix = dir.join("prefix");
+    let status = Command::new("npm")
+        .args([
+            "install",
+            "-g",
+            "--offline",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+        ])
+        .arg(&prefix)
+        .arg("--cache")
+        .arg(dir.join("npm-cache"))
+        .arg(&written.npm_main)
+        .arg(&written.npm_platform)
+        .status()
+        .context("running npm install (is npm installed?)")?;
+    if !status.success() {
+        bail!("npm install of the packages failed");
+    }
+    let launcher = prefix.join("bin/hook");
+    let native = prefix
+        .join("lib/node_modules")
+        .join(platform.npm_package())
+        .join("bin/hook");
+
+    let project = dir.join("project");
+    let home = dir.join("home");
+    fs::create_dir_all(&project)?;
+    fs::create_dir_all(home.join("hook-relay"))?;
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "exit 0"}]}]}});
+    fs::write(home.join("hook-relay/settings.json"), settings.to_string())?;
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "t", "transcript_path": "/t.jsonl", "permission_mode": "default"});
+    let stdin = event.to_string().into_bytes();
+    let home = home.display().to_string();
+    let args = [
+        "relay",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--home",
+        home.as_str(),
+    ];
+    // Times only: a child's peak RSS from `wait4` counts the memory it shared with this process
+    // until `exec`, and this process holds the binary it just packaged.
+    let ((through, _), (direct, _)) = pair(
+        &Job::new(&launcher, &args, &stdin),
+        &Job::new(&native, &args, &stdin),
+    )?;
+    println!(
+        "hook relay, one exit-0 hook: through the npm launcher {} vs the entry's path (the native binary) {}: ratio {:.2}, the launcher adds {}",
+        ms(through),
+        ms(direct),
+        ratio(through, direct),
+        ms(through.saturating_sub(direct))
+    );
+    Ok(())
+}

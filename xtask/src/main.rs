@@ -12,6 +12,10 @@
 //! - `cargo xtask package-files`: fail when a published crate's package (`cargo package
 //!   --list`) lacks its README, licences, a source file or a file its sources embed (CI runs
 //!   this after `cargo package`).
+//! - `cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]`: build the release binary
+//!   (or take `--binary`) and write the npm packages (the launcher's and the platform's) and
+//!   the wheel under `target/dist/`, each read back and checked to hold exactly the files it
+//!   needs (see `dist.rs`; the release workflow runs it per target).
 //! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
 //!   draw, on tokio/reqwest in the crates that must not have them, on a forbidden crate reached
 //!   even transitively (jsonschema or schemars from hook-sdk; hook-exec, tokio or reqwest from
@@ -25,6 +29,9 @@
 //!   `hook relay` as the agents' one hook, and prints the counts.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
+//! - `cargo xtask bench launcher`: a relayed event through the npm package's Node launcher vs
+//!   through the native binary the agents' entries name (the release build's packages,
+//!   installed offline with npm), for BENCHMARKS.md.
 //!
 //! # Limitations
 //!
@@ -42,6 +49,7 @@ mod api_snapshot;
 mod bench;
 mod bench_agents;
 mod conformance;
+mod dist;
 mod import_cycles;
 mod package_files;
 mod public_api;
@@ -85,7 +93,9 @@ fn run(args: Vec<String>) -> Result<()> {
         ["public-api"] => api_snapshot::run(&root(), false),
         ["public-api", "--bless"] => api_snapshot::run(&root(), true),
         ["package-files"] => package_files::run(&root()),
+        ["dist", rest @ ..] => dist::run(&root(), rest),
         ["bench", "cli"] => bench::cli(&root()),
+        ["bench", "launcher"] => bench::launcher(&root()),
         ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
         ["conformance", "drift", rest @ ..] => conformance::drift::run(&root(), rest),
         ["conformance", "--floor", agent] => conformance::run(&root(), agent, None, true),
@@ -95,7 +105,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }

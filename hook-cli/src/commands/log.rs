@@ -81,7 +81,7 @@ impl From<StatusArg> for StatusFilter {
 
 /// `hook log`.
 pub(crate) fn exec(args: LogArgs, printer: &Printer) -> Result<Status> {
-    let journal = journal::journal_of(&args.location.location())?;
+    let journals = journal::journals_of(&args.location.location())?;
     let filter = Filter {
         event: args.event,
         hook: args.hook,
@@ -89,7 +89,7 @@ pub(crate) fn exec(args: LogArgs, printer: &Printer) -> Result<Status> {
         since_ms: args.since.map(journal::since_ms),
         session: args.session,
     };
-    let selection = journal::select(&journal, &filter, args.limit);
+    let selection = journal::select(&journals, &filter, args.limit);
     ui::log::read_problems(printer, &selection.problems);
     let hook = filter.hook.as_deref();
     if !args.follow {
@@ -100,7 +100,7 @@ pub(crate) fn exec(args: LogArgs, printer: &Printer) -> Result<Status> {
         ui::log::dispatch(printer, record, args.json, hook)?;
     }
     // On from where the reading ended: nothing twice, nothing missed.
-    journal::follow(selection.follower, &filter, |record| {
+    journal::follow(selection.followers, &filter, |record| {
         ui::log::dispatch(printer, record, args.json, hook)
     })?;
     Ok(Status::Success)

@@ -35,7 +35,8 @@ pub(crate) fn exec(args: RunArgs, printer: &Printer) -> Result<Status> {
     }
     // A broken handler, group or file is reported here and is in the outcome's `runs` as
     // `skipped: invalid`; everything else runs (one typo never switches off the other hooks).
-    let hooks = location.hooks()?;
+    let (hooks, moved) = location.hooks()?;
+    diagnostics::print(printer, &moved.diagnostics());
     diagnostics::print(printer, hooks.diagnostics());
     let hooks = prepare(
         hooks,

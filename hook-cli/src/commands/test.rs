@@ -50,8 +50,8 @@ pub(crate) struct TestArgs {
     #[arg(last = true, required_unless_present_any = ["native", "expectations"], num_args = 1..)]
     command: Vec<String>,
     /// Check the expectations file (default: `<project>/.claude/hook-expectations.toml`,
-    /// `.lime/…`, `.wuu/…`) against the configured hooks instead: a pass/fail table, exit 1 on
-    /// a failed case.
+    /// `.lime/…`, `.wuu/…`, or the relay's `.claude/hook-relay/…`, `.codex/hook-relay/…`)
+    /// against the configured hooks instead: a pass/fail table, exit 1 on a failed case.
     #[arg(long, value_name = "FILE", num_args = 0..=1,
         conflicts_with_all = ["native", "command", "input", "tool"])]
     expectations: Option<Option<PathBuf>>,

@@ -4,7 +4,7 @@
 use std::io::IsTerminal as _;
 
 use anyhow::{Result, bail};
-use hook_trust::{TrustView, store_for};
+use hook_trust::{TrustView, store_for_discovery};
 
 use crate::args::KeysArgs;
 use crate::ops::location::Location;
@@ -58,7 +58,7 @@ fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> 
             location.dialect
         );
     }
-    let store = store_for(location.dialect, &loaded.discovery.home);
+    let store = store_for_discovery(&loaded.discovery);
     let (mut trusted, mut skipped) = (0, 0);
     let mut answers = std::io::stdin().lock();
     for (index, (item, candidate)) in items.iter().zip(&pending).enumerate() {

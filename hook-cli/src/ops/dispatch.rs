@@ -71,7 +71,7 @@ pub(crate) fn drive<R: DispatchReport>(
     bytes: Option<Arc<[u8]>>,
     report: &mut R,
 ) -> Result<Dispatched<R::Done>> {
-    let home = hooks.discovery().home.clone();
+    let discovery = hooks.discovery().clone();
     let view = hooks.trust().clone();
     let engine = hooks.engine();
     if report.wants_status_messages() {
@@ -106,7 +106,7 @@ pub(crate) fn drive<R: DispatchReport>(
         };
         let done = report.outcome(&view, &outcome)?;
         // After the outcome is written: the journal can never hold it.
-        if let Some(warning) = super::journal::record("run", &home, input, &outcome, None, None) {
+        if let Some(warning) = super::journal::record("run", &discovery, input, &outcome, None, None) {
             report.warning(&warning);
         }
         if engine.pending_async(&session_id) == 0 {
@@ -228,7 +228,7 @@ mod tests {
         );
         let location = scene.location(Dialect::Verboo, ".claude");
         let hooks = prepare(
-            location.hooks().unwrap(),
+            location.hooks().unwrap().0,
             hook_exec::EngineOptions::default(),
             |refusal: &Refusal| refusal.to_string(),
         );

@@ -40,19 +40,23 @@ pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<
             Ok((bytes, path.display().to_string()))
         }
         _ => {
-            #[cfg(test)]
-            let bytes = match test_stdin::take() {
-                Some(given) => read_bounded(given.as_slice(), "stdin")?,
-                None => read_bounded(std::io::stdin().lock(), "stdin")?,
-            };
-            #[cfg(not(test))]
-            let bytes = read_bounded(std::io::stdin().lock(), "stdin")?;
+            let bytes = read_stdin("stdin")?;
             if bytes.trim_ascii().is_empty() {
                 bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
             Ok((bytes, "<stdin>".to_owned()))
         }
     }
+}
+
+/// All of stdin, bounded ([`read_bounded`]; `origin` names it in the error). In-process tests
+/// give it with `test_stdin::give`.
+pub(crate) fn read_stdin(origin: &str) -> Result<Vec<u8>> {
+    #[cfg(test)]
+    if let Some(given) = test_stdin::take() {
+        return read_bounded(given.as_slice(), origin);
+    }
+    read_bounded(std::io::stdin().lock(), origin)
 }
 
 /// In-process tests: the bytes a command reads as its stdin on this thread.

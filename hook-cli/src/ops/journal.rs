@@ -3,10 +3,17 @@
 //!
 //! Choices:
 //!
-//! - **Where**: `<home>/hook-journal/` of the dialect's home (`--home` replaces it), for
-//!   `hook run` and `hook relay` alike; `hook log`, `hook stats` and `hook doctor` read the
-//!   same folder. The record format and its bounds are `hook_exec::journal`'s. A home that does
-//!   not exist gets no journal: recording never creates the agent's home.
+//! - **Where**: `<state>/hook-journal/` of the hooks' state folder
+//!   ([`hook_config::Discovery::state_dir`]: the dialect's home, `--home` replacing it; for the
+//!   relay of Claude Code and Codex, its user folder beside the agent, `~/.claude/hook-relay/`,
+//!   `$CODEX_HOME/hook-relay/`). `hook log` and `hook stats` read the journal of their location
+//!   and, without `--relay`, the relay's too (the agent runs both: [`journals_of`]); `hook
+//!   doctor` finds the agent's `PATH` in the relay's. The record format and its bounds are
+//!   `hook_exec::journal`'s.
+//! - **Created when first needed**: the relay's journal folder (and its state folder) is made
+//!   by the first relayed event, inside the agent's home, so the first dispatch is recorded
+//!   too ([`crate::ops::state::may_create`]). A dialect's own home that does not exist gets no
+//!   journal: recording never creates the agent's home.
 //! - **Off**: `HOOK_JOURNAL=off` (or `0`, `false`, `no`) in the environment of `hook run` /
 //!   `hook relay` records nothing. There is no settings key: the journal belongs to the
 //!   engine, not to a dialect's files, and an agent's settings can set the variable for its
@@ -23,7 +30,7 @@
 //!   journal.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -42,22 +49,22 @@ pub(crate) fn journal_off() -> bool {
     })
 }
 
-/// Records one dispatch of front end `front` (`run`, `relay`) in `<home>/hook-journal`, with
-/// `agent_path`, the `PATH` of an agent that started the relay (what `hook doctor` checks
+/// Records one dispatch of front end `front` (`run`, `relay`) in `<state>/hook-journal` of
+/// `discovery`'s state folder, with `agent_path`, the `PATH` of an agent that started the relay (what `hook doctor` checks
 /// hooks against; `None` for a run typed by hand, see
 /// [`crate::ops::relay::answer::agent_path`]). Never fails: a journal that cannot be written is
 /// returned as the warning to say on stderr (none when `exit_code` is 2: a relay's stderr on
 /// exit 2 is the block's reason, and the model would read the warning there).
 pub(crate) fn record(
     front: &str,
-    home: &Path,
+    discovery: &hook_config::Discovery,
     input: &EventInput,
     outcome: &Outcome,
     exit_code: Option<u8>,
     agent_path: Option<String>,
 ) -> Option<String> {
-    // No home, no journal: the dialect's home is not created as a side effect.
-    if journal_off() || !home.is_dir() {
+    // The agent's home is never created as a side effect (the relay's own folder in it is).
+    if journal_off() || !crate::ops::state::may_create(discovery) {
         return None;
     }
     let mut record = Record::new(front, input, outcome);
@@ -67,7 +74,7 @@ pub(crate) fn record(
     if let Some(code) = exit_code {
         record = record.with_exit_code(i32::from(code));
     }
-    match Journal::for_home(home).append(&record) {
+    match Journal::for_home(&discovery.state_dir).append(&record) {
         Err(error) if exit_code != Some(2) => Some(format!(
             "hook: warning: {error} (set HOOK_JOURNAL=off to stop recording)"
         )),
@@ -75,11 +82,26 @@ pub(crate) fn record(
     }
 }
 
-/// Where the journal of `location` is: `<home>/hook-journal`.
+/// Where the journal of `location` is: `<state>/hook-journal`
+/// ([`hook_config::Discovery::state_dir`]).
 pub(crate) fn journal_of(location: &Location) -> Result<Journal> {
     let discovery = hook_config::discover(&location.load_options()?)
         .context("cannot find the dialect's home")?;
-    Ok(Journal::for_home(&discovery.home))
+    Ok(Journal::for_home(&discovery.state_dir))
+}
+
+/// The journals of the hooks the agent runs at `location`: its own and, where the dialect has
+/// a relay and `location` is not already the relay's, the relay's (a folder once). `location`'s
+/// own comes first.
+pub(crate) fn journals_of(location: &Location) -> Result<Vec<Journal>> {
+    let mut journals: Vec<Journal> = Vec::new();
+    for location in crate::ops::location::with_relay(location) {
+        let journal = journal_of(&location)?;
+        if journals.iter().all(|known| known.dir() != journal.dir()) {
+            journals.push(journal);
+        }
+    }
+    Ok(journals)
 }
 
 /// What could not be read while reading a journal: whole files (and why), and lines by file
@@ -257,37 +279,55 @@ impl Filter {
     }
 }
 
-/// The newest dispatches of a journal that a [`Filter`] keeps.
+/// The newest dispatches of one or more journals that a [`Filter`] keeps.
 #[derive(Debug)]
 pub(crate) struct Selection {
-    /// The kept records, oldest first.
+    /// The kept records, oldest first (by time across journals).
     pub(crate) records: Vec<Record>,
     /// What could not be read.
     pub(crate) problems: ReadProblems,
-    /// Whether the journal has no file at all (nothing recorded yet).
+    /// Whether no journal has a file at all (nothing recorded yet).
     pub(crate) no_journal: bool,
-    /// Where the journal is.
-    pub(crate) dir: PathBuf,
-    /// Where the reading ended: [`follow`] goes on from here, nothing twice, nothing missed.
-    pub(crate) follower: Follower,
+    /// Where the journals are, in the order given.
+    pub(crate) dirs: Vec<PathBuf>,
+    /// Where the reading of each journal ended: [`follow`] goes on from there, nothing twice,
+    /// nothing missed.
+    pub(crate) followers: Vec<Follower>,
 }
 
-/// The newest `limit` records of `journal` that `filter` keeps (0: all of them), oldest first;
-/// only those are held while the journal streams by.
-pub(crate) fn select(journal: &Journal, filter: &Filter, limit: usize) -> Selection {
-    let mut kept: VecDeque<Record> = VecDeque::new();
-    let mut reader = journal.read();
-    let problems = read_each(&mut reader, |record| {
-        if filter.accepts(&record) {
-            keep_newest(&mut kept, record, limit);
+/// The newest `limit` records of `journals` that `filter` keeps (0: all of them), oldest
+/// first; only those are held while each journal streams by.
+pub(crate) fn select(journals: &[Journal], filter: &Filter, limit: usize) -> Selection {
+    let mut records = Vec::new();
+    let mut problems = ReadProblems::default();
+    let mut followers = Vec::new();
+    for journal in journals {
+        let mut kept: VecDeque<Record> = VecDeque::new();
+        let mut reader = journal.read();
+        let read = read_each(&mut reader, |record| {
+            if filter.accepts(&record) {
+                keep_newest(&mut kept, record, limit);
+            }
+        });
+        problems.files.extend(read.files);
+        problems.lines.extend(read.lines);
+        records.extend(kept);
+        followers.push(reader.into_follower());
+    }
+    if journals.len() > 1 {
+        // Each journal is in time order; together, by time (a stable sort keeps a journal's
+        // own order among equal times).
+        records.sort_by_key(|record| parse_time(&record.time).unwrap_or(0));
+        if limit > 0 && records.len() > limit {
+            records.drain(..records.len() - limit);
         }
-    });
+    }
     Selection {
-        records: kept.into(),
+        records,
         problems,
-        no_journal: journal.existing_files().is_empty(),
-        dir: journal.dir().to_path_buf(),
-        follower: reader.into_follower(),
+        no_journal: journals.iter().all(|j| j.existing_files().is_empty()),
+        dirs: journals.iter().map(|j| j.dir().to_path_buf()).collect(),
+        followers,
     }
 }
 
@@ -300,18 +340,20 @@ fn keep_newest<T>(kept: &mut VecDeque<T>, item: T, limit: usize) {
 }
 
 /// Hands each record appended from now on that `filter` keeps to `each`, across rotations,
-/// polling every 200 ms, until `each` fails (or the process is interrupted).
+/// polling every journal every 200 ms, until `each` fails (or the process is interrupted).
 pub(crate) fn follow(
-    mut follower: Follower,
+    mut followers: Vec<Follower>,
     filter: &Filter,
     mut each: impl FnMut(&Record) -> Result<()>,
 ) -> Result<()> {
     loop {
-        for entry in follower.poll() {
-            if let Entry::Record(record) = entry
-                && filter.accepts(&record)
-            {
-                each(&record)?;
+        for follower in &mut followers {
+            for entry in follower.poll() {
+                if let Entry::Record(record) = entry
+                    && filter.accepts(&record)
+                {
+                    each(&record)?;
+                }
             }
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -348,22 +390,30 @@ pub(crate) fn tail(text: &str, lines: usize) -> Vec<&str> {
     all[all.len().saturating_sub(lines)..].to_vec()
 }
 
-/// The `PATH` the latest `hook relay` dispatch an agent started ran with, if any (a run typed
-/// by hand records none).
-pub(crate) fn recorded_path(home: &Path) -> RecordedPath {
-    let journal = Journal::for_home(home);
+/// The `PATH` the latest `hook relay` dispatch an agent started recorded in `journals` ran
+/// with (a run typed by hand records none), if any: the newest across them (the relay's journal beside the agent, and the dialect's,
+/// where earlier versions recorded it).
+pub(crate) fn recorded_path(journals: &[Journal]) -> RecordedPath {
     let mut recorded = RecordedPath::default();
-    let problems = read_each(&mut journal.read(), |record| {
-        if let Some(path) = record.path {
-            recorded.latest = Some((path, record.time));
+    let newer = |time: &str, than: &Option<(String, String)>| {
+        than.as_ref()
+            .is_none_or(|(_, latest)| parse_time(time) >= parse_time(latest))
+    };
+    for journal in journals {
+        let problems = read_each(&mut journal.read(), |record| {
+            if let Some(path) = record.path
+                && newer(&record.time, &recorded.latest)
+            {
+                recorded.latest = Some((path, record.time));
+            }
+        });
+        recorded.problems.extend(problems.files);
+        for (file, (count, first)) in problems.lines {
+            recorded.problems.push((
+                file,
+                format!("{count} line(s) could not be read and are left out (first: {first})"),
+            ));
         }
-    });
-    recorded.problems = problems.files;
-    for (file, (count, first)) in problems.lines {
-        recorded.problems.push((
-            file,
-            format!("{count} line(s) could not be read and are left out (first: {first})"),
-        ));
     }
     recorded
 }

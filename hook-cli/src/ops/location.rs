@@ -8,6 +8,8 @@ use hook_config::{Environment, LoadOptions, Loaded, load};
 use hook_exec::Hooks;
 use hook_protocol::Dialect;
 
+use crate::ops::state::Settled;
+
 /// Where the configuration comes from: every command that loads one has one.
 #[derive(Debug, Clone)]
 pub(crate) struct Location {
@@ -23,15 +25,23 @@ pub(crate) struct Location {
 
 impl Location {
     /// Loads the configuration; its diagnostics are in [`Loaded::diagnostics`] for the caller
-    /// to show.
+    /// to show, after what moving the state said ([`settle_state`]).
     pub(crate) fn load(&self) -> Result<Loaded> {
-        load(&self.load_options()?).context("cannot load the hook configuration")
+        let options = self.load_options()?;
+        let said = settle_state(&options);
+        let mut loaded = load(&options).context("cannot load the hook configuration")?;
+        loaded.diagnostics.splice(0..0, said.diagnostics());
+        Ok(loaded)
     }
 
-    /// Loads configuration, trust and engine ([`Hooks::load`]); the diagnostics are in
-    /// [`Hooks::diagnostics`].
-    pub(crate) fn hooks(&self) -> Result<Hooks> {
-        Hooks::load(self.load_options()?).context("cannot load the hook configuration")
+    /// Loads configuration, trust and engine ([`Hooks::load`]), once the state is settled
+    /// ([`settle_state`]); the diagnostics are in [`Hooks::diagnostics`], and what moving the
+    /// state said is returned beside them.
+    pub(crate) fn hooks(&self) -> Result<(Hooks, Settled)> {
+        let options = self.load_options()?;
+        let said = settle_state(&options);
+        let hooks = Hooks::load(options).context("cannot load the hook configuration")?;
+        Ok((hooks, said))
     }
 
     /// The load options of this location.
@@ -73,6 +83,37 @@ impl Location {
             Some(dir) => existing_dir(dir, "project"),
             None => std::env::current_dir().context("cannot read the current directory"),
         }
+    }
+}
+
+/// `location`, and where the dialect has a relay and `location` is not already the relay's,
+/// the relay's too: the agent runs both its own hooks and the relay's.
+pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
+    let mut all = vec![Location {
+        dialect: location.dialect,
+        project: location.project.clone(),
+        home: location.home.clone(),
+        relay: location.relay,
+    }];
+    if !location.relay && location.dialect.rules().relay().is_some() {
+        all.push(Location {
+            dialect: location.dialect,
+            project: location.project.clone(),
+            home: location.home.clone(),
+            relay: true,
+        });
+    }
+    all
+}
+
+/// Moves the relay's state from where an earlier version kept it, once
+/// ([`crate::ops::state::settle`]), for the configuration `options` names; what there is to
+/// say about it (nothing when its files cannot be found: loading them says why). Every command
+/// that reads trust goes through [`Location::load`] or [`Location::hooks`], which call it.
+pub(crate) fn settle_state(options: &LoadOptions) -> Settled {
+    match hook_config::discover(options) {
+        Ok(discovery) => crate::ops::state::settle(&discovery),
+        Err(_) => Settled::default(),
     }
 }
 

@@ -17,6 +17,7 @@ pub(crate) mod scaffold;
 #[cfg(test)]
 pub(crate) mod scene;
 pub(crate) mod schema;
+pub(crate) mod state;
 pub(crate) mod stats;
 pub(crate) mod trust;
 pub(crate) mod validate;

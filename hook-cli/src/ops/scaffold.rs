@@ -372,32 +372,49 @@ Check the hook end to end with the `hook` command:
 }
 
 /// The README's "Wiring it into your agent" snippets: a `PreToolUse` handler of `kind` whose
-/// `field` is `value`, in each dialect's file.
+/// `field` is `value`, in each dialect's file. Claude Code and Codex users are led to the
+/// relay's file and `hook relay install` (the relay gates trust, journals each run and `hook
+/// stats`/`hook doctor` see it), for the command scaffold as for the native one; the agents'
+/// own files are named only where they run the hook themselves.
 fn wiring(dialects: &[Dialect], kind: &str, field: &str, value: &str) -> String {
     let native = kind == "native";
     // A JSON string literal, quotes included, which TOML reads as the same basic string.
     let value = serde_json::Value::from(value).to_string();
+    let json_group = format!(
+        "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}"
+    );
+    let toml_group = format!(
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10"
+    );
     let mut text = String::new();
     for dialect in dialects {
         let snippet = match dialect {
             Dialect::Wuu => format!(
                 "### wuu (`~/.wuu/config.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"bash\", \"type\": \"{kind}\", \"{field}\": {value}, \"timeout\": 10}}]}}}}\n```\n"
             ),
-            // Claude Code and Codex read their own files themselves and know no `native`
-            // handler: Claude Code ignores the whole file, Codex refuses to start. Native hooks
-            // reach them only through the relay's files.
-            Dialect::Verboo if native => format!(
-                "### verboo (Claude Code: the relay's file, `~/.claude/hook-relay/settings.json` or `.claude/hook-relay/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}\n```\n\nNever in Claude Code's own `settings.json`: Claude Code does not run `native` handlers and ignores the whole file with one in it (your `permissions` too). `hook relay install --dialect verboo` makes Claude Code call `hook relay`, which runs this file.\n"
-            ),
-            Dialect::Verboo => format!(
-                "### verboo (`~/.claude/settings.json` or `.claude/settings.json`)\n\n```json\n{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"Bash\", \"hooks\": [{{\"type\": \"{kind}\", \"{field}\": {value}}}]}}]}}}}\n```\n"
-            ),
-            Dialect::Lime if native => format!(
-                "### lime (an agent embedding the engine: `~/.lime/config.toml` or `.lime/config.toml`; Codex: the relay's file, `~/.codex/hook-relay/config.toml` or `.codex/hook-relay/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10\n```\n\nNever in Codex's own `config.toml`: Codex does not run `native` handlers and refuses to start with one. `hook relay install --dialect lime` makes Codex call `hook relay`, which runs the relay's file. lime runs a hook only once it is trusted: `hook trust --dialect lime --all` (with `--relay` for the relay's file) after reviewing it.\n"
-            ),
-            Dialect::Lime => format!(
-                "### lime (`~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"{kind}\"\n{field} = {value}\ntimeout = 10\n```\n\nlime runs a hook only once it is trusted: `hook trust --dialect lime --all` after reviewing it.\n"
-            ),
+            Dialect::Verboo => {
+                // Claude Code knows no `native` handler and ignores a whole settings file with
+                // one in it; a command hook it could run itself, without trust or the journal.
+                let own = if native {
+                    "Never in Claude Code's own `settings.json`: Claude Code does not run `native` handlers and ignores the whole file with one in it (your `permissions` too)."
+                } else {
+                    "Claude Code can also run this command from its own `settings.json`, but then without the relay's trust check, journal, `hook stats` and `hook doctor`."
+                };
+                format!(
+                    "### verboo (Claude Code: the relay's file, `~/.claude/hook-relay/settings.json` or `.claude/hook-relay/settings.json`)\n\n```json\n{json_group}\n```\n\nThen `hook relay install --dialect verboo` (once; `hook relay sync --dialect verboo` after editing the file) makes Claude Code call `hook relay`, which runs this file; review and trust the hook with `hook list --dialect verboo --relay` and `hook trust --dialect verboo --relay --all`. {own}\n"
+                )
+            }
+            Dialect::Lime => {
+                // Codex refuses to start with a `native` handler in its own config.
+                let own = if native {
+                    "Never in Codex's own `config.toml`: Codex does not run `native` handlers and refuses to start with one."
+                } else {
+                    "Codex can also run this command from its own `config.toml`, but then without the relay's journal, `hook stats` and `hook doctor`."
+                };
+                format!(
+                    "### lime (Codex: the relay's file, `~/.codex/hook-relay/config.toml` or `.codex/hook-relay/config.toml`; an agent embedding this engine: `~/.lime/config.toml` or `.lime/config.toml`)\n\n```toml\n{toml_group}\n```\n\nThen `hook relay install --dialect lime` (once; `hook relay sync --dialect lime` after editing the file) makes Codex call `hook relay`, which runs this file; review and trust the hook with `hook list --dialect lime --relay` and `hook trust --dialect lime --relay --all`. {own} In an embedding agent's own lime files, trust it with `hook trust --dialect lime --all`.\n"
+                )
+            }
         };
         text.push('\n');
         text.push_str(&snippet);

@@ -25,7 +25,7 @@ use hook_exec::journal::Record;
 use hook_protocol::{Dialect, Event, RunStatus};
 
 use crate::ops::journal::{
-    ReadProblems, before, journal_of, read_each, skip_name, status_name, tail,
+    ReadProblems, before, journals_of, read_each, skip_name, status_name, tail,
 };
 use crate::ops::location::Location;
 
@@ -95,13 +95,13 @@ pub(crate) struct StatsReport {
     pub(crate) config_problems: Vec<String>,
     /// What could not be read in the journal.
     pub(crate) problems: ReadProblems,
-    /// Where the journal is.
-    pub(crate) journal_dir: PathBuf,
+    /// Where the journals are (the agent's own, then the relay's).
+    pub(crate) journal_dirs: Vec<PathBuf>,
 }
 
 /// `hook stats`: per hook over the window, with the flags that say a hook needs a look.
 pub(crate) fn stats(location: &Location, options: &StatsOptions) -> Result<StatsReport> {
-    let journal = journal_of(location)?;
+    let journals = journals_of(location)?;
     let mut tally = Tally::new(location.dialect, options.since_ms);
     // The configured hooks, the agent's own and the relay's, so that one that never matched
     // is said.
@@ -109,12 +109,19 @@ pub(crate) fn stats(location: &Location, options: &StatsOptions) -> Result<Stats
     for (key, event) in &configured {
         tally.configured(key, event);
     }
-    let problems = read_each(&mut journal.read(), |record| tally.record(&record));
+    // The agent's own journal first: it holds the relay's lines of earlier versions, which
+    // are older than those of the relay's own journal.
+    let mut problems = ReadProblems::default();
+    for journal in &journals {
+        let read = read_each(&mut journal.read(), |record| tally.record(&record));
+        problems.files.extend(read.files);
+        problems.lines.extend(read.lines);
+    }
     Ok(StatsReport {
         hooks: tally.finish(options),
         config_problems,
         problems,
-        journal_dir: journal.dir().to_path_buf(),
+        journal_dirs: journals.iter().map(|j| j.dir().to_path_buf()).collect(),
     })
 }
 

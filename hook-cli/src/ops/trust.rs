@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use hook_config::Loaded;
 use hook_protocol::{Layer, SkipReason};
-use hook_trust::{Refusal, TrustStatus, TrustView, check_keys, store_for};
+use hook_trust::{Refusal, TrustStatus, TrustView, check_keys, store_for_discovery};
 
 use super::location::Location;
 
@@ -53,7 +53,7 @@ pub(crate) fn apply(action: Action, loaded: &Loaded, selection: &Selection) -> R
     if let Some(error) = view.store_error() {
         bail!("{error}");
     }
-    let store = store_for(loaded.discovery.dialect, &loaded.discovery.home);
+    let store = store_for_discovery(&loaded.discovery);
     let handlers = loaded.registry.handlers();
     let records = view.records().cloned().unwrap_or_default();
     let policy = view.policy();

@@ -1,8 +1,9 @@
 //! In-process tests of whole commands: the command line parsed as `hook` parses it, dispatched,
 //! stdin given and what it printed kept (`ui::terminal::capture`) instead of read and written.
-//! No process is spawned for the command itself (hooks still run as real processes); what needs
-//! the binary (the agents calling it, signals, a terminal, environment variables, the relay's own
-//! entry point) stays in `tests/it/`.
+//! No process is spawned for the command itself (hooks still run as real processes). A test
+//! here never sets an environment variable (tests run on many threads): the flags name the
+//! home, the project and the agent's files instead. What needs the binary stays in
+//! `tests/it/` (its `main.rs` says what, and why).
 #![allow(clippy::unwrap_used)]
 
 use clap::Parser as _;
@@ -10,14 +11,30 @@ use clap::Parser as _;
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
 
+mod as_the_agents_do;
 mod author;
+mod bad_input;
 mod cli;
+#[cfg(unix)]
+mod doctor;
+#[cfg(target_os = "linux")]
+mod hostile_input;
+#[cfg(unix)]
+mod journal;
 mod list;
 #[cfg(unix)]
+mod relay;
+mod replay;
+mod scaffold;
+#[cfg(unix)]
 mod side_files;
+mod terminal;
 mod trust;
 mod trust_files;
+#[cfg(unix)]
+mod trust_native;
 mod validate;
+mod validate_conformance;
 mod verbosity;
 
 /// What a command did: its exit code and what it printed.
@@ -30,19 +47,68 @@ pub(crate) struct Ran {
 
 /// [`hook`] as a finished process's output (exit status, stdout, stderr): what tests written
 /// against the binary read.
-#[cfg(unix)]
 pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
-    use std::os::unix::process::ExitStatusExt as _;
-    let ran = hook(args, stdin);
+    output_bytes(args, stdin.as_bytes())
+}
+
+/// [`output`] with `stdin` as raw bytes (what an agent may send the relay).
+pub(crate) fn output_bytes(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let ran = hook_bytes(args, stdin);
+    #[cfg(unix)]
+    let status = {
+        use std::os::unix::process::ExitStatusExt as _;
+        std::process::ExitStatus::from_raw(i32::from(ran.code) << 8)
+    };
+    #[cfg(windows)]
+    let status = {
+        use std::os::windows::process::ExitStatusExt as _;
+        std::process::ExitStatus::from_raw(u32::from(ran.code))
+    };
     std::process::Output {
-        status: std::process::ExitStatus::from_raw(i32::from(ran.code) << 8),
+        status,
         stdout: ran.stdout.into_bytes(),
         stderr: ran.stderr.into_bytes(),
     }
 }
 
+/// Bytes as text, lossily.
+pub(crate) fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Writes `text` at `path`, its folders made.
+pub(crate) fn write(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// `COMMAND --dialect DIALECT --home HOME --project PROJECT`, as owned words.
+pub(crate) fn located(
+    command: &str,
+    dialect: &str,
+    home: &std::path::Path,
+    project: &std::path::Path,
+) -> Vec<String> {
+    [command, "--dialect", dialect, "--home"]
+        .iter()
+        .map(|w| (*w).to_owned())
+        .chain([home.display().to_string(), "--project".to_owned()])
+        .chain([project.display().to_string()])
+        .collect()
+}
+
+/// Words as the `&str`s [`hook`] takes.
+pub(crate) fn words(owned: &[String]) -> Vec<&str> {
+    owned.iter().map(String::as_str).collect()
+}
+
 /// `hook args...` with `stdin`, in this process.
 pub(crate) fn hook(args: &[&str], stdin: &str) -> Ran {
+    hook_bytes(args, stdin.as_bytes())
+}
+
+/// [`hook`] with `stdin` as raw bytes.
+pub(crate) fn hook_bytes(args: &[&str], stdin: &[u8]) -> Ran {
     let cli = match crate::Cli::try_parse_from(std::iter::once("hook").chain(args.iter().copied()))
     {
         Ok(cli) => cli,
@@ -60,7 +126,7 @@ pub(crate) fn hook(args: &[&str], stdin: &str) -> Ran {
             };
         }
     };
-    test_stdin::give(stdin.as_bytes());
+    test_stdin::give(stdin);
     let (code, printed) = capture(|| {
         let (printer, result) = crate::dispatch(cli);
         crate::ui::exit::finish_number(&printer, result)

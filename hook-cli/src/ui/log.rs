@@ -40,7 +40,12 @@ pub(crate) fn newest_first(
             say!(
                 printer,
                 "no journal yet in {} (hook run and hook relay write it; HOOK_JOURNAL=off turns it off)",
-                selection.dir.display()
+                selection
+                    .dirs
+                    .iter()
+                    .map(|dir| dir.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             );
         } else {
             say!(printer, "no dispatch matches");

@@ -1,9 +1,7 @@
 //! [`Printer`]: how much a command says, and whether in colour.
 
-use std::fmt::Display;
-use std::io::IsTerminal as _;
-
 use super::terminal;
+use std::fmt::Display;
 
 /// How much a command says besides its result: `--quiet` keeps errors, warnings, results and
 /// machine output; `--verbose` shows an error's causes each on a line of its own.
@@ -32,7 +30,7 @@ impl Printer {
     pub(crate) fn new(verbosity: Verbosity) -> Printer {
         Printer {
             verbosity,
-            colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            colour: terminal::stdout_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         }
     }
 

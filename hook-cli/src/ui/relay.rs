@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::ops::relay::install::{
-    CodexTrust, Edited, Entries, InstallReport, MoveReport, ScopeNames, SyncReport, ThroughLink,
-    UninstallReport, Uninstalled,
+    CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
+    ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
 };
 
 use super::{Printer, say, say_err};
@@ -89,14 +89,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
     for diagnostic in &report.diagnostics {
         say_err!(printer, "warning: {diagnostic}");
     }
-    if report.served_by_user > 0 {
-        say!(
-            printer,
-            "{} relay hooks are already served by the relay entries of {}'s user settings",
-            report.served_by_user,
-            scope.agent
-        );
-    }
+    portable(printer, report.portable.as_ref(), scope);
     if report.unreadable_relay_file {
         say_err!(
             printer,
@@ -107,11 +100,6 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
     edited(printer, &report.edit);
     let file = scope.file.display();
     match &report.entries {
-        Some(Entries::ServedByUser { removed }) => say!(
-            printer,
-            "{file}: no relay entries needed: the user's relay entries start the relay for every relay hook{}",
-            removed_count(*removed)
-        ),
         Some(Entries::NoRelayHooks { places, removed }) => say!(
             printer,
             "{file}: no relay hooks in {}, so no relay entries{}: add hooks there, then run `hook relay sync {}`",
@@ -181,19 +169,126 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
     }
 }
 
+/// A project's entries start `hook` through the agent's `PATH`: whether this `PATH` finds one,
+/// and which.
+fn portable(printer: &Printer, portable: Option<&Portable>, scope: &ScopeNames) {
+    let Some(portable) = portable else {
+        return;
+    };
+    let this = portable
+        .this
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "this hook".to_owned());
+    match &portable.on_path {
+        None => say_err!(
+            printer,
+            "warning: the project's entries start `hook` through the agent's PATH, and this PATH has none: until it does, {} blocks every guarded event (the entry cannot start); put the folder of {this} on PATH, or install hook there",
+            scope.agent
+        ),
+        Some(found) => {
+            let same = portable
+                .this
+                .as_ref()
+                .is_some_and(|this| found.canonicalize().ok() == this.canonicalize().ok());
+            if !same {
+                printer.note(format_args!(
+                    "note: the project's entries start `hook` through the agent's PATH: here that is {}, not {this}",
+                    found.display()
+                ));
+            }
+        }
+    }
+}
+
 /// `hook relay uninstall`.
 pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
     edited(printer, &report.edit);
     let file = report.file.display();
+    if let Some(given) = &report.given_back {
+        given_back(printer, given);
+    }
+    if let Some((records, removed)) = &report.codex_records {
+        say!(
+            printer,
+            "{}: took out {removed} of Codex's trust records that `hook relay install --trust` wrote ([hooks.state])",
+            records.display()
+        );
+    }
+    let more = report.given_back.is_some() || report.codex_records.is_some();
     match report.result {
         // The edit removed the file install had created, and said so.
         Some(Uninstalled::FileRemoved) | None => {}
+        Some(Uninstalled::Removed(removed)) if more => {
+            say!(printer, "{file}: removed {removed} relay entries");
+        }
         Some(Uninstalled::Removed(removed)) => say!(
             printer,
             "{file}: removed {removed} relay entries; nothing else changed"
         ),
+        Some(Uninstalled::NoEntries) if more => say!(printer, "{file}: no relay entries"),
         Some(Uninstalled::NoEntries) => {
             say!(printer, "{file}: no relay entries; nothing to uninstall");
+        }
+    }
+    for (relay_file, count) in &report.left {
+        say_err!(
+            printer,
+            "warning: {} still holds {count} relay hooks, which no longer run (the relay's entries are gone): move them into {file}, or run `hook relay install` again",
+            relay_file.display()
+        );
+    }
+}
+
+/// The moved hooks put back.
+fn given_back(printer: &Printer, given: &GivenBack) {
+    let file = given.file.display();
+    if given.exact {
+        say!(
+            printer,
+            "{file}: put back as it was before `hook relay install --move`, byte for byte ({} moved hooks back)",
+            given.groups
+        );
+    } else {
+        say!(
+            printer,
+            "{file}: changed since `hook relay install --move`, so the {} moved hooks were added back to what is there, not restored byte for byte{}",
+            given.groups,
+            if given.already_there > 0 {
+                format!(" ({} were there already)", given.already_there)
+            } else {
+                String::new()
+            }
+        );
+    }
+    for relay in &given.relay_files {
+        let relay_file = relay.file.display();
+        match &relay.outcome {
+            RelayOutcome::Restored => {
+                say!(
+                    printer,
+                    "{relay_file}: the moved hooks taken out (as it was before the move)"
+                );
+            }
+            RelayOutcome::Removed => {
+                say!(printer, "{relay_file}: removed (the move had created it)");
+            }
+            RelayOutcome::TookOut { taken, changed } => {
+                say!(printer, "{relay_file}: took out {taken} moved hooks");
+                for event in changed {
+                    say_err!(
+                        printer,
+                        "warning: {relay_file}: a moved {event} hook was changed there since the move, so it stays there and no longer runs; the hook as it was is back in {file}"
+                    );
+                }
+            }
+            RelayOutcome::Gone => {}
+        }
+        if let Some(backup) = &relay.backup {
+            printer.note(format_args!(
+                "the relay file as it was: {}",
+                backup.display()
+            ));
         }
     }
 }

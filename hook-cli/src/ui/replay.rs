@@ -2,8 +2,6 @@
 //! history (on stderr, when it is a terminal), the `--json` lines as they come, and the report
 //! (the summary line with `--json`, else the text report).
 
-use std::io::IsTerminal as _;
-
 use crate::ops::replay::report::{HookStats, Result1, Summary, cut, json_word};
 use crate::ops::replay::tally::Counts;
 use crate::ops::replay::{Listener, ReplayReport, ReportLine, Warning};
@@ -44,7 +42,7 @@ pub(crate) struct Live<'a> {
 impl<'a> Live<'a> {
     /// Live output for a replay of `total_bytes` of transcripts.
     pub(crate) fn new(printer: &'a Printer, total_bytes: u64) -> Self {
-        let bar = (std::io::stderr().is_terminal() && total_bytes > 0).then(|| {
+        let bar = (super::terminal::stderr_is_terminal() && total_bytes > 0).then(|| {
             let bar = indicatif::ProgressBar::new(total_bytes);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -224,6 +222,9 @@ fn totals(printer: &Printer, summary: &Summary) {
             plural(summary.cwd_replaced),
         );
     }
+    if !summary.skipped_entries.is_empty() {
+        skipped_entries(printer, &summary.skipped_entries);
+    }
     let skipped: u64 = summary.hooks.iter().map(|h| h.skipped).sum();
     if skipped > 0 {
         say!(
@@ -298,6 +299,31 @@ fn hook_table(printer: &Printer, title: &str, hooks: &[HookStats]) {
 fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// One line: the entries of types replay does not model, the most frequent types first (at
+/// most [`SHOWN_TYPES`] named).
+fn skipped_entries(printer: &Printer, skipped: &Counts) {
+    let total: u64 = skipped.values().sum();
+    let mut by_count: Vec<(&String, &u64)> = skipped.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let mut named: Vec<String> = by_count
+        .iter()
+        .take(SHOWN_TYPES)
+        .map(|(kind, count)| format!("{kind} {count}"))
+        .collect();
+    if by_count.len() > SHOWN_TYPES {
+        named.push(format!("{} more types", by_count.len() - SHOWN_TYPES));
+    }
+    say!(
+        printer,
+        "Skipped {total} entr{} of types replay does not model (a newer agent's): {}.",
+        if total == 1 { "y" } else { "ies" },
+        named.join(", ")
+    );
+}
+
+/// How many skipped entry types the text report names.
+const SHOWN_TYPES: usize = 6;
 
 fn counts(counts: &Counts) -> String {
     counts

@@ -18,8 +18,7 @@ impl DispatchReport for RunReport<'_> {
     type Done = Status;
 
     fn wants_status_messages(&self) -> bool {
-        use std::io::IsTerminal as _;
-        std::io::stderr().is_terminal()
+        super::terminal::stderr_is_terminal()
     }
 
     fn status_message(&mut self, message: &str) {

@@ -27,7 +27,12 @@ pub(crate) fn report(printer: &Printer, report: &StatsReport, json: bool) -> Res
         say!(
             printer,
             "no hooks configured and nothing in {}",
-            report.journal_dir.display()
+            report
+                .journal_dirs
+                .iter()
+                .map(|dir| dir.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
         );
         return Ok(());
     }

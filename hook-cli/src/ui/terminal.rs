@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal as _, Write};
 
 /// Whether `c` could move the cursor, erase, recolour or reorder what a terminal shows.
 fn is_hidden_control(c: char) -> bool {
@@ -44,12 +44,12 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
-/// Writes human text and a newline to stdout (see [`outln!`]).
+/// Writes human text and a newline to stdout.
 pub(crate) fn print_text(text: &str) {
     print_exact(&format!("{}\n", one_line(text)));
 }
 
-/// Writes human text and a newline to stderr (see [`errln!`]). A closed stderr is ignored:
+/// Writes human text and a newline to stderr. A closed stderr is ignored:
 /// there is nowhere left to say anything.
 pub(crate) fn eprint_text(text: &str) {
     #[cfg(test)]
@@ -77,6 +77,25 @@ pub(crate) fn print_exact(text: &str) {
 /// Writes machine output and a newline to stdout exactly.
 pub(crate) fn println_exact(text: &str) {
     print_exact(&format!("{text}\n"));
+}
+
+/// Whether stdout is a terminal (never while an in-process test keeps what is printed: its
+/// stdout is then a string).
+pub(crate) fn stdout_is_terminal() -> bool {
+    #[cfg(test)]
+    if capture::active() {
+        return false;
+    }
+    io::stdout().is_terminal()
+}
+
+/// Whether stderr is a terminal (never while an in-process test keeps what is printed).
+pub(crate) fn stderr_is_terminal() -> bool {
+    #[cfg(test)]
+    if capture::active() {
+        return false;
+    }
+    io::stderr().is_terminal()
 }
 
 /// Ends stdout: flushes it, then points file descriptor 1 at `/dev/null`, so a reader waiting
@@ -147,6 +166,11 @@ pub(crate) mod capture {
             }
             None => false,
         })
+    }
+
+    /// Whether this thread is capturing.
+    pub(super) fn active() -> bool {
+        CAPTURED.with_borrow(Option::is_some)
     }
 
     /// Runs `f`, keeping what it prints on this thread.

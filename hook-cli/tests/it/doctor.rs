@@ -1,10 +1,10 @@
-//! `hook doctor` and `hook test --expectations`: what a hook needs from the agent's
-//! environment, and what the hooks must decide.
+//! `hook doctor` where it needs the binary: it runs a project's expectations file in a `hook test`
+//! process of its own (with the agent's PATH), and a FIFO must never hang it. The rest of doctor
+//! and `hook test --expectations` is tested in-process (`hook-cli/src/tests/doctor.rs`).
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -14,21 +14,6 @@ use crate::cli::{hook, text};
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-fn executable(path: &Path, text: &str) {
-    write(path, text);
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-/// The line (1-based) of the first occurrence of `needle` in `path`.
-fn line_of(path: &Path, needle: &str) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .position(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("{needle} in {}", path.display()))
-        + 1
 }
 
 /// A finding of `report` for `key` whose message contains `needle`.
@@ -41,205 +26,8 @@ fn finding<'a>(report: &'a Value, key: &str, needle: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no finding `{needle}` for {key} in {report:#}"))
 }
 
-/// The error finding of `report` for `key` whose message contains `needle`, configured at
-/// `at` (`file:line:`).
-fn error_at<'a>(report: &'a Value, key: &str, needle: &str, at: &str) -> &'a Value {
-    let found = finding(report, key, needle);
-    assert_eq!(found["severity"], "error", "{found}");
-    let location = found["location"].as_str().unwrap();
-    assert!(location.starts_with(at), "{location} is not at {at}");
-    found
-}
-
 #[test]
-fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    // The agent's PATH: a shell and bash, no jq (as a GUI-started agent often has).
-    let agent_bin = dir.path().join("agent-bin");
-    std::fs::create_dir_all(&agent_bin).unwrap();
-    for program in ["sh", "bash", "cat", "grep"] {
-        std::os::unix::fs::symlink(Path::new("/bin").join(program), agent_bin.join(program))
-            .unwrap();
-    }
-    let hooks = project.join(".claude/hooks");
-    write(
-        &hooks.join("not-executable.sh"),
-        "#!/bin/sh\necho checked\n",
-    );
-    executable(
-        &hooks.join("lost-interpreter"),
-        "#!/usr/bin/env python9\nprint('hi')\n",
-    );
-    executable(
-        &hooks.join("jq-guard.sh"),
-        "#!/bin/bash\ncommand=$(jq -r .tool_input.command)\ncase \"$command\" in *'rm -rf'*) echo no >&2; exit 2;; esac\n",
-    );
-    let settings = home.join("settings.json");
-    write(
-        &settings,
-        r#"{
-  "hooks": {
-    "PreToolUse": [
-      {"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "no-such-linter --check"},
-        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/not-executable.sh"},
-        {"type": "command", "command": "./.claude/hooks/lost-interpreter"},
-        {"type": "command", "command": "bash .claude/hooks/jq-guard.sh"}
-      ]}
-    ],
-    "SessionEnd": [
-      {"hooks": [{"type": "command", "command": "cat > /dev/null", "timeout": 120}]}
-    ]
-  }
-}
-"#,
-    );
-    // The agent called the relay once (Claude Code sets CLAUDE_PROJECT_DIR for its hooks): the
-    // journal has its PATH.
-    let event = json!({"hook_event_name": "SessionStart", "session_id": "s", "transcript_path": "/t",
-        "cwd": project, "source": "startup"});
-    let out = crate::journal::hook_at(
-        &["relay", "--dialect", "verboo", "--event", "SessionStart"],
-        &home,
-        &project,
-        &event.to_string(),
-        &[
-            ("PATH", agent_bin.as_os_str()),
-            ("CLAUDE_PROJECT_DIR", project.as_os_str()),
-        ],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-
-    let words = crate::journal::located("doctor", "verboo", &home, &project);
-    let args: Vec<&str> = words.iter().map(String::as_str).collect();
-    let mut json_args = args.clone();
-    json_args.push("--json");
-    let out = hook(&json_args, "");
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["path"], agent_bin.display().to_string());
-    assert!(
-        report["path_source"]
-            .as_str()
-            .unwrap()
-            .starts_with("the agent's, recorded by hook relay")
-    );
-    let at = |needle: &str| format!("{}:{}:", settings.display(), line_of(&settings, needle));
-    let key = |n: usize| format!("user:settings.json:PreToolUse:Bash:{n}");
-
-    // A missing program, a script without the executable bit, a #! to a missing interpreter, a
-    // `jq` guard with no `jq` on the recorded PATH: each an error at its file:line:col.
-    error_at(
-        &report,
-        &key(0),
-        "`no-such-linter` is not on the agent's PATH",
-        &at("no-such-linter"),
-    );
-    let not_executable = error_at(
-        &report,
-        &key(1),
-        "is not executable",
-        &at("not-executable.sh"),
-    );
-    assert!(not_executable["fix"].as_str().unwrap().contains("chmod +x"));
-    error_at(
-        &report,
-        &key(2),
-        "interpreter `python9`",
-        &at("lost-interpreter"),
-    );
-    error_at(
-        &report,
-        &key(3),
-        "`jq`, which is not on the agent's PATH",
-        &at("jq-guard.sh"),
-    );
-
-    let session_end = finding(
-        &report,
-        "user:settings.json:SessionEnd::0",
-        "SessionEnd hook may take 120 s",
-    );
-    assert!(
-        session_end["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&at("timeout"))
-    );
-
-    // With jq on the PATH given, that finding goes.
-    let jq_dir = dir.path().join("with-jq");
-    std::fs::create_dir_all(&jq_dir).unwrap();
-    executable(&jq_dir.join("jq"), "#!/bin/sh\ncat\n");
-    let path = format!("{}:{}", agent_bin.display(), jq_dir.display());
-    let mut with_path = json_args.clone();
-    with_path.extend(["--path", &path]);
-    let report: Value = serde_json::from_slice(&hook(&with_path, "").stdout).unwrap();
-    assert!(
-        !report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["message"].as_str().unwrap().contains("`jq`")),
-        "{report:#}"
-    );
-
-    // For a person: severity, key, file:line:col and the fix.
-    let out = hook(&args, "");
-    let shown = text(&out.stdout);
-    assert!(
-        shown.contains(&format!("error   {} {}", key(0), at("no-such-linter"))),
-        "{shown}"
-    );
-    assert!(shown.contains("fix: `chmod +x"), "{shown}");
-}
-
-#[test]
-fn doctor_says_a_session_end_timeout_is_over_what_the_event_allows() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let config = home.join("config.toml");
-    write(
-        &config,
-        "[[hooks.SessionEnd]]\n[[hooks.SessionEnd.hooks]]\ntype = \"command\"\ncommand = \"true\"\ntimeout = 10\n",
-    );
-    let home_arg = home.display().to_string();
-    let project_arg = project.display().to_string();
-    let out = hook(
-        &[
-            "doctor",
-            "--dialect",
-            "lime",
-            "--home",
-            &home_arg,
-            "--project",
-            &project_arg,
-            "--json",
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let timeout = finding(
-        &report,
-        "user:config.toml:SessionEnd::0",
-        "timeout of 10 s is longer than SessionEnd allows (3 s)",
-    );
-    assert_eq!(timeout["severity"], "error");
-    assert!(
-        timeout["location"]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!("{}:2:", config.display()))
-    );
-}
-
-#[test]
-fn an_expectations_file_with_a_passing_and_a_failing_case_fails_and_says_which() {
+fn doctor_runs_the_expectations_and_says_which_case_failed() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let project = dir.path().join("project");
@@ -269,39 +57,8 @@ expect = "block"
     );
     let home_arg = home.display().to_string();
     let project_arg = project.display().to_string();
-    let args = [
-        "test",
-        "--dialect",
-        "verboo",
-        "--expectations",
-        "--home",
-        &home_arg,
-        "--project",
-        &project_arg,
-    ];
-    let out = hook(&args, "");
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let shown = text(&out.stdout);
-    assert!(shown.contains("the guard blocks rm -rf"), "{shown}");
-    assert!(
-        shown.contains("FAIL the guard blocks curl | sh: expected block, got continue"),
-        "{shown}"
-    );
-    assert!(shown.contains("1 of 2 expectation(s) met"), "{shown}");
-
-    let mut json_args = args.to_vec();
-    json_args.push("--json");
-    let report: Value = serde_json::from_slice(&hook(&json_args, "").stdout).unwrap();
-    assert_eq!(report["ok"], false);
-    let passed: Vec<bool> = report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["passed"].as_bool().unwrap())
-        .collect();
-    assert_eq!(passed, [true, false]);
-
-    // hook doctor runs them too, through the user's hooks when asked to.
+    // hook doctor runs them (`hook test --expectations` itself is tested in-process,
+    // `hook-cli/src/tests/doctor.rs`), through the user's hooks when asked to.
     let out = hook(
         &[
             "doctor",
@@ -322,21 +79,6 @@ expect = "block"
         "{shown}"
     );
     assert!(shown.contains("1 of 2 met"), "{shown}");
-}
-
-#[test]
-fn the_expectations_schema_accepts_the_documented_file_and_refuses_a_typo() {
-    let schema: Value =
-        serde_json::from_str(include_str!("../../schemas/hook-expectations.schema.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let good = json!({"case": [{"name": "x", "event": "PreToolUse", "tool": "Bash",
-        "input": {"tool_input": {"command": "rm -rf /"}}, "expect": "block",
-        "reason_contains": "rm"}]});
-    assert!(validator.is_valid(&good));
-    let typo = json!({"case": [{"event": "PreToolUse", "expect": "blocks"}]});
-    assert!(!validator.is_valid(&typo));
-    let unknown = json!({"case": [{"event": "PreToolUse", "expect": "block", "exepct": 1}]});
-    assert!(!validator.is_valid(&unknown));
 }
 
 /// `hook doctor --json` for `home` and `project`, waited for at most 60 s (a hang fails).
@@ -422,94 +164,6 @@ fn doctor_reports_fifos_and_device_links_without_opening_them() {
         assert_eq!(found["severity"], "error", "{found}");
     }
     finding(&report, "-", "the expectations file is a FIFO");
-}
-
-#[test]
-fn doctor_reads_commands_as_the_shell_does_and_quotes_what_it_suggests() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    // A project folder whose name holds an apostrophe and a space.
-    let project = dir.path().join("it's a project");
-    executable(&project.join("hooks/present.sh"), "#!/bin/sh\nexit 0\n");
-    write(
-        &project.join(".claude/settings.json"),
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && ./hooks/guard.sh"},
-            {"type": "command", "command": "bash -c 'sh hooks/missing.sh'"},
-            {"type": "command", "command": "cd hooks && ./present.sh"}
-        ]}]}}"#,
-    );
-    std::fs::create_dir_all(&home).unwrap();
-    let report = doctor_report(&home, &project);
-    let key = |n: usize| {
-        format!(
-            "project:{}:PreToolUse:Bash:{n}",
-            project.join(".claude/settings.json").display()
-        )
-    };
-    let keys: Vec<String> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["key"].as_str().unwrap().to_owned())
-        .collect();
-    // The key's spelling is the engine's: find the real one by its suffix.
-    let real_key = |n: usize| {
-        keys.iter()
-            .find(|k| k.ends_with(&format!(":PreToolUse:Bash:{n}")))
-            .unwrap_or_else(|| panic!("{} in {keys:?}", key(n)))
-            .clone()
-    };
-    let guard = finding(&report, &real_key(0), "guard.sh does not exist");
-    assert_eq!(guard["severity"], "error");
-    assert!(
-        guard["message"]
-            .as_str()
-            .unwrap()
-            .contains(&project.join("hooks/guard.sh").display().to_string()),
-        "{guard}"
-    );
-    finding(&report, &real_key(1), "missing.sh does not exist");
-    assert!(
-        !report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["key"] == real_key(2) && f["message"].as_str().unwrap().contains("exist")),
-        "{report:#}"
-    );
-
-    // The untrusted project hooks: the suggested `hook trust` command, pasted into a shell,
-    // names the project and the key exactly (the apostrophe survives).
-    let untrusted = finding(&report, &real_key(2), "it will not run");
-    let fix = untrusted["fix"].as_str().unwrap();
-    let command = fix
-        .split("then `")
-        .nth(1)
-        .and_then(|rest| rest.strip_suffix('`'))
-        .unwrap_or_else(|| panic!("{fix}"));
-    let words = shlex::split(command).unwrap_or_else(|| panic!("{command}"));
-    assert_eq!(words[0], "hook", "{command}");
-    assert!(words.contains(&project.display().to_string()), "{words:?}");
-    assert_eq!(words.last().unwrap(), &real_key(2), "{words:?}");
-    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-    let mut with_home = args.clone();
-    let home_arg = home.display().to_string();
-    if !with_home.contains(&"--home") {
-        with_home.extend(["--home", &home_arg]);
-    }
-    let out = hook(&with_home, "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let report = doctor_report(&home, &project);
-    assert!(
-        !report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["key"] == real_key(2)
-                && f["message"].as_str().unwrap().contains("will not run")),
-        "{report:#}"
-    );
 }
 
 #[test]
@@ -625,4 +279,77 @@ reason_contains = "no rm -rf"
     let help = text(&hook(&["doctor", "--help"], "").stdout);
     assert!(help.contains("--all-hooks"), "{help}");
     assert!(help.contains("project's own hooks"), "{help}");
+}
+
+/// The PATH doctor checks against is the one an agent's `hook relay` last recorded in the
+/// journal (Claude Code sets `CLAUDE_PROJECT_DIR` for its hooks), not one typed by hand after
+/// it; its findings are said against that PATH.
+#[test]
+fn doctor_checks_against_the_path_the_agents_relay_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    // The agent's PATH: a shell, no linter.
+    let agent_bin = dir.path().join("agent-bin");
+    std::fs::create_dir_all(&agent_bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", agent_bin.join("sh")).unwrap();
+    write(
+        &home.join("settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "no-such-linter --check"}]}]}}"#,
+    );
+    let event = json!({"hook_event_name": "SessionStart", "session_id": "s", "transcript_path": "/t",
+        "cwd": project, "source": "startup"});
+    let relay = ["relay", "--dialect", "verboo", "--event", "SessionStart"];
+    let out = crate::journal::hook_at(
+        &relay,
+        &home,
+        &project,
+        &event.to_string(),
+        &[
+            ("PATH", agent_bin.as_os_str()),
+            ("CLAUDE_PROJECT_DIR", project.as_os_str()),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Typed by hand afterwards, with another PATH: not the agent's, not recorded.
+    let out = crate::journal::hook_at(
+        &relay,
+        &home,
+        &project,
+        &event.to_string(),
+        &[("PATH", std::ffi::OsStr::new("/usr/bin:/bin"))],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let home_arg = home.display().to_string();
+    let project_arg = project.display().to_string();
+    let args = [
+        "doctor",
+        "--dialect",
+        "verboo",
+        "--home",
+        &home_arg,
+        "--project",
+        &project_arg,
+        "--json",
+    ];
+    let out = hook(&args, "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["path"], agent_bin.display().to_string());
+    assert!(
+        report["path_source"]
+            .as_str()
+            .unwrap()
+            .starts_with("the agent's, recorded by hook relay"),
+        "{report:#}"
+    );
+    let linter = finding(
+        &report,
+        "user:settings.json:PreToolUse:Bash:0",
+        "`no-such-linter` is not on the agent's PATH",
+    );
+    assert_eq!(linter["severity"], "error");
 }

@@ -14,28 +14,28 @@ use sha2::{Digest, Sha256};
 use crate::cli::text;
 
 /// A home of its own: `HOME`, no agent variables from the environment running the tests.
-struct Home {
+pub(crate) struct Home {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
 }
 
 impl Home {
-    fn new() -> Home {
+    pub(crate) fn new() -> Home {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         Home { _dir: dir, root }
     }
 
-    fn claude(&self) -> PathBuf {
+    pub(crate) fn claude(&self) -> PathBuf {
         self.root.join(".claude")
     }
 
-    fn codex(&self) -> PathBuf {
+    pub(crate) fn codex(&self) -> PathBuf {
         self.root.join(".codex")
     }
 
     /// `hook args` with `HOME` here (and `env`).
-    fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
+    pub(crate) fn hook(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
         command
             .args(args)
@@ -52,7 +52,7 @@ impl Home {
     }
 
     /// `hook args` with `HOME` here and `stdin` piped in.
-    fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
+    pub(crate) fn hook_in(&self, args: &[&str], stdin: &str) -> Output {
         use std::io::Write;
         let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
             .args(args)
@@ -73,7 +73,7 @@ impl Home {
     }
 
     /// `hook args`, which must succeed; its stdout.
-    fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
+    pub(crate) fn ok(&self, args: &[&str], env: &[(&str, &Path)]) -> String {
         let out = self.hook(args, env);
         assert!(
             out.status.success(),
@@ -85,13 +85,33 @@ impl Home {
     }
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
-fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
+}
+
+/// Where `hook relay` keeps what it needs of `file` (its lock, backups, state): in the relay's
+/// folder `relay_folder`, `install/<name>-<12 hex digits of the SHA-256 of its path>/`.
+pub(crate) fn state_dir(relay_folder: &Path, file: &Path) -> PathBuf {
+    let hash = hex::encode(Sha256::digest(file.display().to_string().as_bytes()));
+    let name = file.file_name().unwrap().to_string_lossy();
+    relay_folder
+        .join("install")
+        .join(format!("{name}-{}", &hash[..12]))
+}
+
+/// The names in `dir` that `hook relay` must not leave beside an agent's settings: lock files
+/// and backups.
+pub(crate) fn left_beside(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".lock") || name.contains(".hook-relay."))
+        .collect()
 }
 
 /// A Claude Code relay file with one PreToolUse hook on `Bash`.
@@ -104,7 +124,7 @@ fn relay_guard(home: &Home) {
 }
 
 /// The relay entries of a Claude Code settings file: event → (matcher, timeout, command).
-fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
+pub(crate) fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)> {
     let mut entries = Vec::new();
     for (event, groups) in settings["hooks"].as_object().into_iter().flatten() {
         for group in groups.as_array().unwrap() {
@@ -125,7 +145,7 @@ fn relay_entries(settings: &Value) -> Vec<(String, Option<String>, u64, String)>
 }
 
 /// The relay entries of a Claude Code settings file, sorted: `Event [matcher] timeout`.
-fn summary(settings: &Path) -> Vec<String> {
+pub(crate) fn summary(settings: &Path) -> Vec<String> {
     let parsed: Value = serde_json::from_str(&read(settings)).unwrap();
     let mut entries: Vec<_> = relay_entries(&parsed)
         .into_iter()
@@ -181,8 +201,11 @@ fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
         );
         let mode = std::fs::metadata(&settings).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "{what}: the mode is kept");
-        let backup = home.claude().join("settings.json.hook-relay.prev");
+        // The file before the first install, in the relay's folder, never beside the file.
+        let backup =
+            state_dir(&home.claude().join("hook-relay"), &settings).join("settings.json.first");
         assert_eq!(read(&backup), original, "{what}");
+        assert_eq!(left_beside(&home.claude()), Vec::<String>::new(), "{what}");
         let backup_mode = std::fs::metadata(&backup).unwrap().permissions().mode();
         assert_eq!(backup_mode & 0o777, 0o600, "{what}");
         if what == "crlf" {
@@ -194,6 +217,10 @@ fn install_then_uninstall_gives_the_file_back_byte_for_byte() {
         }
         home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
         assert_eq!(read(&settings), original, "{what}");
+        // The first backup is never overwritten; the uninstall's is numbered.
+        assert_eq!(read(&backup), original, "{what}");
+        assert_eq!(read(&backup.with_file_name("settings.json.1")), installed);
+        assert_eq!(left_beside(&home.claude()), Vec::<String>::new(), "{what}");
     }
 }
 
@@ -249,16 +276,25 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
     assert!(out.contains("PreToolUse [Bash|Read]"), "{out}");
     assert_eq!(
         summary(&settings),
-        ["PreToolUse [Bash|Read] 25", "SessionStart 605", "Stop 8",]
+        ["PreToolUse [Bash|Read] 25", "SessionStart 5", "Stop 8",]
     );
     let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
     for (event, _, _, command) in &relay_entries(&parsed) {
+        // The user's entries start the relay for the user's relay hooks; where the event can
+        // block, a relay that cannot even start blocks it too.
+        let closed = if event == "PreToolUse" {
+            " || exit 2"
+        } else {
+            ""
+        };
         assert!(
-            command.contains(&format!(
-                " relay --dialect verboo --event {event} # hook-relay-install"
+            command.ends_with(&format!(
+                " relay --dialect verboo --event {event} --scope user{closed} # hook-relay-install"
             )),
             "{command}"
         );
+        // The user's settings name this very binary.
+        assert!(command.starts_with('/'), "{command}");
     }
     // A relay that cannot answer blocks where the event can block (not on SessionStart, which
     // cannot, nor on Stop, where Claude Code ignores it).
@@ -297,7 +333,7 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
         [
             "PostToolUse [Edit] 35",
             "PreToolUse [Bash] 605",
-            "SessionStart 605",
+            "SessionStart 5",
         ]
     );
     let out = home.hook(&["list", "--dialect", "verboo", "--relay"], &[]);
@@ -466,16 +502,19 @@ fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
     let home = Home::new();
     relay_guard(&home);
     let settings = home.claude().join("settings.json");
-    let marker = home.claude().join("settings.json.hook-relay.created");
+    let state = state_dir(&home.claude().join("hook-relay"), &settings).join("state.json");
     home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert_eq!(read(&marker), read(&settings));
+    // What install created is remembered in the relay's folder, not beside the file.
+    let created: Value = serde_json::from_str(&read(&state)).unwrap();
+    assert_eq!(created["created"], read(&settings));
+    assert_eq!(left_beside(&home.claude()), Vec::<String>::new());
     let out = home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
     assert!(out.contains("removed"), "{out}");
     assert!(
         !settings.exists(),
         "no empty {{\"hooks\": {{}}}} is left: {out}"
     );
-    assert!(!marker.exists());
+    assert!(!state.exists());
 
     // Created by install, then the user added a setting: uninstall keeps the file and it.
     home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
@@ -485,7 +524,20 @@ fn uninstall_removes_the_file_install_created_unless_the_user_wrote_in_it() {
     let after: Value = serde_json::from_str(&read(&settings)).unwrap();
     assert_eq!(after["model"], "opus");
     assert!(relay_entries(&after).is_empty(), "{after}");
-    assert!(!marker.exists(), "the file is the user's now");
+    assert!(!state.exists(), "the file is the user's now");
+
+    // An earlier version recorded the file it created beside it: still honoured, and that
+    // record goes.
+    std::fs::remove_file(&settings).unwrap();
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    std::fs::remove_file(&state).unwrap();
+    let marker = home.claude().join("settings.json.hook-relay.created");
+    write(&marker, &read(&settings));
+    write(&home.claude().join("settings.json.lock"), "");
+    home.ok(&["relay", "uninstall", "--dialect", "verboo"], &[]);
+    assert!(!settings.exists());
+    assert!(!marker.exists());
+    assert_eq!(left_beside(&home.claude()), Vec::<String>::new());
 }
 
 #[test]
@@ -500,7 +552,12 @@ fn uninstall_without_a_file_writes_none() {
 }
 
 /// Codex's trust hash of a relay entry, from its recipe (see `relay_install/codex_trust.rs`).
-fn codex_hash(event_label: &str, matcher: Option<&str>, command: &str, timeout: i64) -> String {
+pub(crate) fn codex_hash(
+    event_label: &str,
+    matcher: Option<&str>,
+    command: &str,
+    timeout: i64,
+) -> String {
     let matcher = matcher
         .map(|m| format!(",\"matcher\":{}", Value::from(m)))
         .unwrap_or_default();
@@ -523,7 +580,12 @@ fn codex_install_with_trust_writes_codexs_own_records() {
         "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 30\n",
     );
     let config = codex.join("config.toml");
-    write(&config, "# mine\nmodel = \"gpt-5\"\n");
+    // A record of the user's own: never taken out.
+    let mine = format!(
+        "[hooks.state.\"/elsewhere/config.toml:stop:0:0\"]\ntrusted_hash = \"sha256:{}\"\n",
+        "1".repeat(64)
+    );
+    write(&config, &format!("# mine\nmodel = \"gpt-5\"\n\n{mine}"));
     // Without --trust: what to do in /hooks.
     let out = home.ok(&["relay", "install", "--dialect", "lime"], &[]);
     assert!(out.contains("/hooks"), "{out}");
@@ -542,7 +604,7 @@ fn codex_install_with_trust_writes_codexs_own_records() {
     let config_path = config.display().to_string();
     for (event, label, matcher, timeout) in [
         ("PreToolUse", "pre_tool_use", Some("Bash"), 35),
-        ("SessionStart", "session_start", None, 605),
+        ("SessionStart", "session_start", None, 5),
     ] {
         let handler = &hooks[event][0]["hooks"][0];
         let command = handler["command"].as_str().unwrap();
@@ -562,13 +624,21 @@ fn codex_install_with_trust_writes_codexs_own_records() {
     // Again: Codex already trusts them.
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--trust"], &[]);
     assert!(out.contains("Codex trusts the 2 relay entries"), "{out}");
-    // Uninstall takes the entries out, and keeps the rest of the file.
-    home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+    // Uninstall takes the entries out, and the records --trust wrote (only those), and keeps
+    // the rest of the file.
+    let out = home.ok(&["relay", "uninstall", "--dialect", "lime"], &[]);
+    assert!(out.contains("took out 2 of Codex's trust records"), "{out}");
+    assert!(!out.contains("nothing else changed"), "{out}");
     let text_now = read(&config);
-    assert!(!text_now.contains("hook-relay-install"), "{text_now}");
+    assert_eq!(text_now, format!("# mine\nmodel = \"gpt-5\"\n\n{mine}"));
+    // No lock file was left beside Codex's settings.
+    let beside: Vec<String> = std::fs::read_dir(&codex)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     assert!(
-        text_now.starts_with("# mine\nmodel = \"gpt-5\"\n"),
-        "{text_now}"
+        beside.iter().all(|name| !name.ends_with(".lock")),
+        "{beside:?}"
     );
 }
 
@@ -620,8 +690,10 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
     let original = read(&config);
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
     assert!(out.contains("trusted 1 moved hooks"), "{out}");
-    // One backup, of the file before the command.
-    assert_eq!(read(&codex.join("config.toml.hook-relay.prev")), original);
+    // One backup, of the file before the command, in the relay's folder.
+    let first = state_dir(&codex.join("hook-relay"), &config).join("config.toml.first");
+    assert_eq!(read(&first), original);
+    assert_eq!(left_beside(&codex), Vec::<String>::new());
     assert!(out.contains("had not trusted it"), "{out}");
     let relay_file = codex.join("hook-relay/config.toml");
     let moved = read(&relay_file);
@@ -654,12 +726,12 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
         doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
-            .ends_with("--event PreToolUse # hook-relay-install")
+            .ends_with("--event PreToolUse --scope user || exit 2 # hook-relay-install")
     );
 }
 
 #[test]
-fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
+fn each_scopes_entries_serve_that_scopes_relay_hooks() {
     let home = Home::new();
     relay_guard(&home);
     let project = home.root.join("app");
@@ -678,30 +750,25 @@ fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
         "--project",
         &project_arg,
     ];
-    // No user entries: the project's serve the user's relay hooks and the project's.
+    // The project's entries serve the project's relay hooks, whatever the installer's own: a
+    // project's settings are shared.
     home.ok(&sync_project, &[]);
     assert_eq!(
         summary(&project_settings),
-        ["PreToolUse [Bash|Read] 45", "SessionStart 605"]
+        ["PreToolUse [Read] 45", "SessionStart 5"]
     );
-    home.ok(
-        &[
-            "relay",
-            "uninstall",
-            "--dialect",
-            "verboo",
-            "--project",
-            &project_arg,
-        ],
-        &[],
-    );
-    // The user's entries serve the user's relay hooks only: the project's Read hook is
-    // reported, with the command that fixes it.
-    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
-    assert_eq!(
-        summary(&home.claude().join("settings.json")),
-        ["PreToolUse [Bash] 25", "SessionStart 605"]
-    );
+    let parsed: Value = serde_json::from_str(&read(&project_settings)).unwrap();
+    for (event, _, _, command) in relay_entries(&parsed) {
+        // `hook` through each machine's PATH, never this machine's path of it.
+        assert!(
+            command.starts_with(&format!(
+                "hook relay --dialect verboo --event {event} --scope project"
+            )),
+            "{command}"
+        );
+    }
+    // The user's relay hook is not the project's to start: reported, with the command that
+    // fixes it (the user's scope).
     let list = [
         "list",
         "--dialect",
@@ -711,16 +778,26 @@ fn a_project_install_serves_the_relay_hooks_the_users_entries_do_not() {
         &project_arg,
     ];
     let stderr = text(&home.hook(&list, &[]).stderr);
-    assert!(stderr.contains("does not match `Read`"), "{stderr}");
-    let fix = format!("hook relay sync --dialect verboo --project {project_arg}");
-    assert!(stderr.contains(&fix), "{stderr}");
-    // The fix: the project's entries start the relay for what the user's do not (an agent
-    // runs every matching entry: two would run a relay hook twice).
-    let out = home.ok(&sync_project, &[]);
-    assert!(out.contains("1 relay hooks are already served"), "{out}");
-    assert_eq!(summary(&project_settings), ["PreToolUse [Read] 45"]);
+    assert!(
+        stderr.contains(
+            "user:hook-relay/settings.json:PreToolUse:Bash:0 never runs: no PreToolUse entry"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("run `hook relay sync --dialect verboo`"),
+        "{stderr}"
+    );
+    // The user's entries serve the user's relay hooks; the project's stay as they were.
+    home.ok(&["relay", "install", "--dialect", "verboo"], &[]);
+    assert_eq!(
+        summary(&home.claude().join("settings.json")),
+        ["PreToolUse [Bash] 25", "SessionStart 5"]
+    );
     let stderr = text(&home.hook(&list, &[]).stderr);
     assert!(!stderr.contains("never runs"), "{stderr}");
+    let out = home.ok(&sync_project, &[]);
+    assert!(out.contains("up to date"), "{out}");
 }
 
 #[test]
@@ -1061,9 +1138,10 @@ fn a_broken_relay_file_never_takes_the_entries_away() {
     );
     assert_eq!(
         summary(&settings),
-        ["PreToolUse [Bash] 25", "SessionStart 605"]
+        ["PreToolUse [Bash] 25", "SessionStart 5"]
     );
-    // One broken handler: its event keeps an entry, for every tool.
+    // One broken handler: its event keeps an entry, for every tool (with no hook to wait for:
+    // the margin alone; `./s.sh` sets no timeout: Claude Code's 600 s, and the margin).
     write(
         &relay_file,
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}],
@@ -1072,7 +1150,7 @@ fn a_broken_relay_file_never_takes_the_entries_away() {
     home.ok(&["relay", "sync", "--dialect", "verboo"], &[]);
     assert_eq!(
         summary(&settings),
-        ["PreToolUse 605", "SessionStart 605", "Stop 605"]
+        ["PreToolUse 5", "SessionStart 5", "Stop 605"]
     );
 }
 
@@ -1103,7 +1181,7 @@ fn an_install_with_home_points_the_relay_at_that_home() {
     for (event, _, _, command) in &entries {
         assert!(
             command.ends_with(&format!(
-                " relay --dialect verboo --event {event} --home {other_arg} # hook-relay-install"
+                " relay --dialect verboo --event {event} --home {other_arg} --scope user # hook-relay-install"
             )),
             "{command}"
         );

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// A hook that starts a background `sleep` and then becomes one itself (`exec`), writing both
 /// pids: its shell's children and the shell are all in the hook's group.
-const SLEEPER: &str = "sleep 300 & echo $! >> pids; echo $$ >> pids; exec sleep 300";
+pub(crate) const SLEEPER: &str = "sleep 300 & echo $! >> pids; echo $$ >> pids; exec sleep 300";
 
 /// A wuu home (its user layer runs without trust) whose PreToolUse runs `handler`, a project,
 /// and an event file.
@@ -70,7 +70,7 @@ impl Setup {
 }
 
 /// Whether a process is running (a zombie waiting to be reaped counts as gone).
-fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
             let state = stat.rsplit(')').next().unwrap_or("").trim_start();
@@ -82,7 +82,7 @@ fn alive(pid: u32) -> bool {
 
 /// Whether the process is gone, allowing for SIGKILL's asynchronous delivery on a loaded machine
 /// (a bounded wait for the kernel, not a timing assertion).
-fn dies(pid: u32) -> bool {
+pub(crate) fn dies(pid: u32) -> bool {
     for _ in 0..250 {
         if !alive(pid) {
             return true;
@@ -92,7 +92,7 @@ fn dies(pid: u32) -> bool {
     false
 }
 
-fn signal(pid: u32, name: &str) {
+pub(crate) fn signal(pid: u32, name: &str) {
     let status = Command::new("kill")
         .args(["-s", name, &pid.to_string()])
         .status()
@@ -102,7 +102,7 @@ fn signal(pid: u32, name: &str) {
 
 /// Waits for `child` to exit by itself (a bounded wait: 60 s, then it is killed and the test
 /// fails).
-fn exits(child: &mut Child) -> Option<ExitStatus> {
+pub(crate) fn exits(child: &mut Child) -> Option<ExitStatus> {
     for _ in 0..3000 {
         if let Some(status) = child.try_wait().unwrap() {
             return Some(status);

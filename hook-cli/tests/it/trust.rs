@@ -1,10 +1,10 @@
-//! Trust, where it needs the binary: `hook trust --review` on a pseudo-terminal and without one,
-//! and `hook relay` naming a changed script (the rest of trust is tested in-process, in
-//! `hook-cli/src/tests/`).
+//! Trust, where it needs the binary: `hook trust --review` on a pseudo-terminal and without one
+//! (whether stdin and stdout are a terminal is the process's). The rest of trust is tested
+//! in-process, in `hook-cli/src/tests/`.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
@@ -101,58 +101,6 @@ fn project_config(dialect: &str, commands: &[&str]) -> (&'static str, String) {
 }
 
 const GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
-
-#[test]
-fn the_relay_names_the_changed_script() {
-    let env = Env::new();
-    env.write(
-        "project/.claude/hook-relay/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}}"#,
-    );
-    let guard = env.write(
-        "project/.claude/hooks/guard.sh",
-        "cat >/dev/null\necho 'blocked by the guard' >&2\nexit 2\n",
-    );
-    env.ok("trust", "verboo", &["--relay", "--all"]);
-    let relay = |project: &Path| {
-        let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
-            "transcript_path": "/t.jsonl", "cwd": project, "permission_mode": "default",
-            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"});
-        crate::cli::hook(
-            &[
-                "relay",
-                "--dialect",
-                "verboo",
-                "--home",
-                env.home().to_str().unwrap(),
-            ],
-            &event.to_string(),
-        )
-    };
-    let decision = |out: &Output| {
-        let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        reply
-            .pointer("/hookSpecificOutput/permissionDecision")
-            .cloned()
-    };
-    let out = relay(&env.project());
-    assert_eq!(
-        decision(&out),
-        Some(json!("deny")),
-        "the trusted guard blocks"
-    );
-
-    std::fs::write(&guard, "cat >/dev/null\nexit 0\n").unwrap();
-    let out = relay(&env.project());
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(decision(&out), None, "the changed guard did not run");
-    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let message = reply["systemMessage"].as_str().unwrap();
-    assert!(message.contains("guard.sh changed"), "{message}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("guard.sh changed"), "{stderr}");
-}
 
 #[test]
 fn a_review_without_a_terminal_points_at_json_and_keys() {

@@ -597,9 +597,11 @@ pub struct RelayAgent {
     /// matcher, so the relay can tell the user at the start of every session which relay hooks
     /// are untrusted or unreached (`SessionStart`).
     pub session_event: &'static Event,
-    /// The timeout, in seconds, the agent gives a handler that sets none: the relay entry's
-    /// timeout is the largest of its hooks' (each defaulting to the dialect's own) plus a
-    /// margin, and this where only `session_event` has an entry.
+    /// The timeout, in seconds, the agent gives a command handler that sets none (600 s in
+    /// both agents). `hook relay install` gives an entry the largest timeout in force of the
+    /// relay hooks it waits for (each its own, else the dialect's default for its type and
+    /// event, [`DialectRules::timeout_limits`]) plus a margin, and the margin alone where it
+    /// waits for none: never this default for nothing.
     pub default_timeout: u64,
     /// Whether the agent reads `onFailure` on a command handler (Claude Code 2.1.332): the
     /// relay's entries on events that can block then carry `"onFailure": "block"`, so that a

@@ -84,7 +84,7 @@ impl JsonStore {
     }
 
     fn update(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
-        locked_update(&self.store_file()?, self.lock_timeout, |text| {
+        locked_update(&self.store_file()?, None, self.lock_timeout, |text| {
             let mut records = match text {
                 Some(text) => parse_records(&self.path, text)?,
                 None => Records::new(),

@@ -35,6 +35,7 @@ use crate::hash::is_trust_hash;
 #[derive(Debug, Clone)]
 pub struct LimeStore {
     path: PathBuf,
+    lock: Option<PathBuf>,
     lock_timeout: Duration,
     side: JsonStore,
 }
@@ -46,9 +47,19 @@ impl LimeStore {
         let side = JsonStore::new(super::folder_of(&path).join(SIDE_FILE));
         LimeStore {
             path,
+            lock: None,
             lock_timeout: LOCK_TIMEOUT,
             side,
         }
+    }
+
+    /// This store, locked through `lock` instead of `<config.toml>.lock` beside it: for a
+    /// `config.toml` that is another program's settings (Codex's own, where `hook relay
+    /// install --trust` records Codex's trust), so that no lock file is left in that program's
+    /// folder. Every writer of the file must use the same lock file.
+    pub fn with_lock_file(mut self, lock: impl Into<PathBuf>) -> Self {
+        self.lock = Some(lock.into());
+        self
     }
 
     /// This store, waiting at most `timeout` for another writer's lock (default
@@ -76,7 +87,7 @@ impl LimeStore {
 
     fn update(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
         let file = self.store_file()?;
-        locked_update(&file, self.lock_timeout, |text| {
+        locked_update(&file, self.lock.as_deref(), self.lock_timeout, |text| {
             let text = text.unwrap_or("");
             // Validates first: a corrupt store is never overwritten.
             let records = parse_records(&file, text)?;

@@ -193,8 +193,16 @@ macro_rules! file_trust_store {
 }
 use file_trust_store;
 
-/// The dialect's own store in `home`: lime `config.toml` (`[hooks.state."<key>"]`), wuu and
-/// verboo `hook-trust.json`.
+/// The store of a discovered configuration: the dialect's own store
+/// ([`store_for`]) in its state folder ([`hook_config::Discovery::state_dir`]), which is the
+/// dialect's home, or for the relay of Claude Code and Codex the relay's user folder beside
+/// the agent (`~/.claude/hook-relay/hook-trust.json`, `$CODEX_HOME/hook-relay/config.toml`).
+pub fn store_for_discovery(discovery: &hook_config::Discovery) -> Box<dyn TrustStore> {
+    store_for(discovery.dialect, &discovery.state_dir)
+}
+
+/// The dialect's own store in `home` (a state folder, [`store_for_discovery`]): lime
+/// `config.toml` (`[hooks.state."<key>"]`), wuu and verboo `hook-trust.json`.
 pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
     let rules = dialect.rules();
     if rules.trust_state_in_config() {
@@ -462,7 +470,8 @@ pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
 /// Runs `edit` on the store's current text under the store's lock file, and replaces the store
 /// atomically with what it returns (`None`: nothing to write).
 ///
-/// The lock is `<store>.lock` beside the store: an exclusive `flock`/`LockFileEx` held while
+/// The lock is `<store>.lock` beside the store (or `lock`, when the store's owner keeps it
+/// elsewhere: [`LimeStore::with_lock_file`]): an exclusive `flock`/`LockFileEx` held while
 /// the store is re-read, edited, written to a temporary file in the same folder, synced and
 /// renamed over the store; so two processes editing different keys both land. The lock is
 /// waited for at most `lock_timeout` ([`StoreError::LockTimeout`] names the lock file). Under
@@ -470,6 +479,7 @@ pub(crate) fn read_store(path: &Path) -> Result<Option<String>, StoreError> {
 /// `.hook-trust-XXXXXX.tmp` of earlier versions) are removed: no live writer can own one.
 pub(crate) fn locked_update(
     path: &Path,
+    lock: Option<&Path>,
     lock_timeout: Duration,
     edit: impl FnOnce(Option<&str>) -> Result<Option<String>, StoreError>,
 ) -> Result<(), StoreError> {
@@ -477,7 +487,7 @@ pub(crate) fn locked_update(
     check_folder(&dir)?;
     hook_config::fs::create_folders_0700(&dir)
         .map_err(|error| StoreError::io(&dir, "create the store's folder", fs_io_error(error)))?;
-    let lock_path = lock_path(path);
+    let lock_path = lock.map_or_else(|| lock_path(path), Path::to_path_buf);
     check_safe(&lock_path)?;
     // Released when dropped, after the write (closing the file releases it too).
     let _lock = open_lock(&lock_path, lock_timeout)?;

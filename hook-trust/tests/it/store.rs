@@ -119,6 +119,26 @@ fn a_new_lime_store_gets_only_its_records() {
 }
 
 #[test]
+fn a_lime_store_locked_elsewhere_leaves_no_lock_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = dir.path().join("agent");
+    std::fs::create_dir_all(&agent).unwrap();
+    let path = agent.join("config.toml");
+    let lock = dir.path().join("relay-state.lock");
+    let store = LimeStore::new(&path).with_lock_file(&lock);
+    store
+        .set_trusted(&[Grant::new("k", format!("sha256:{}", "03".repeat(32)))])
+        .unwrap();
+    store.remove_trust(&["k".to_owned()]).unwrap();
+    assert!(lock.exists());
+    let beside: Vec<_> = std::fs::read_dir(&agent)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside, ["config.toml"]);
+}
+
+#[test]
 fn the_json_store_keeps_commands_and_unknown_fields() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hook-trust.json");

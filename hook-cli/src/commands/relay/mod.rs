@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
+use crate::ops::relay::RelayScope;
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
 
@@ -31,9 +32,16 @@ pub(crate) struct RelayArgs {
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables).
+    /// Replaces the dialect's home (~/.claude, ~/.lime or their variables); the relay's trust
+    /// records and journal are then kept in it, not beside the agent.
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
+    /// Run only the relay hooks of one scope: `user` (the relay's user file) or `project` (the
+    /// project's relay files). `hook relay install` writes each scope's entries with their
+    /// scope, so that an agent running the entries of both on one call runs each relay hook
+    /// once. Without it, both.
+    #[arg(long, value_name = "SCOPE", value_parser = parse_scope)]
+    scope: Option<RelayScope>,
     /// Internal: run only the event's `async` hooks, to their end (the process the relay
     /// starts for them, which outlives it).
     #[arg(long, hide = true)]
@@ -59,6 +67,12 @@ enum RelayAction {
     Sync(sync::SyncArgs),
 }
 
+/// `--scope`'s value.
+fn parse_scope(value: &str) -> Result<RelayScope, String> {
+    RelayScope::from_name(value)
+        .ok_or_else(|| format!("expected `user` or `project`, found `{value}`"))
+}
+
 /// `hook relay`: one event from the agent in, the agent's own hook output out (or a
 /// subcommand).
 pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
@@ -75,6 +89,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         event: args.event.as_deref().map(Event::from_name),
         project: args.project,
         home: args.home,
+        scope: args.scope,
         async_waiter: args.async_waiter,
     };
     // From here on the agent reads our answer: whatever keeps the event from being evaluated
@@ -125,7 +140,7 @@ fn answer_on(
     let location = answer::locate(options, &received)?;
     let phrasing = crate::ops::trust::refusal_phrasing(&location);
     let prepared = answer::prepare(options, location, phrasing)?;
-    crate::ui::diagnostics::print(printer, prepared.diagnostics());
+    crate::ui::diagnostics::print(printer, &prepared.diagnostics());
     let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {
         return Ok(Status::Success);
     };
@@ -133,10 +148,9 @@ fn answer_on(
     let exit_code = crate::ui::relay_answer::answer(printer, &answer, prepared.trust())?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
-    let home = prepared.home();
     if let Some(warning) = crate::ops::journal::record(
         "relay",
-        home,
+        prepared.discovery(),
         received.input(),
         &answer.outcome,
         code,

@@ -54,7 +54,7 @@ mod relay;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
 use crate::ops::expectations::CaseResult;
@@ -180,11 +180,10 @@ impl DoctorReport {
 /// `hook doctor`: every check of every hook of `location` (the agent's and the relay's).
 pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<DoctorReport> {
     let dialect = location.dialect;
-    let home = hook_config::discover(&location.load_options()?)
-        .context("cannot find the dialect's home")?
-        .home;
     let project = location.project_dir()?;
-    let recorded = crate::ops::journal::recorded_path(&home);
+    // The agent's PATH as `hook relay` recorded it, in the relay's journal (or the dialect's,
+    // where earlier versions recorded it).
+    let recorded = crate::ops::journal::recorded_path(&crate::ops::journal::journals_of(location)?);
     let (path, path_source) = match (&options.path, recorded.latest) {
         (Some(path), _) => (path.clone(), "--path".to_owned()),
         (None, Some((path, time))) => (
@@ -221,14 +220,23 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
     // The agent's own hooks and, where the dialect has one, the relay's: the agent runs both.
     for location in crate::ops::expectations::with_relay(location) {
         // Its diagnostics are findings here, not stderr lines.
-        let loaded = hook_config::load(&location.load_options()?)
-            .context("cannot load the hook configuration")?;
+        // Through `Location::load`, so the relay's state is settled (moved once) first.
+        let loaded = location.load()?;
         hook_count += loaded.registry.handlers().len();
         hooks::check_loaded(&location, &loaded, &env, &mut findings);
     }
     // Whether the agent starts the relay for each relay hook, and can start it at all.
     relay::check_relay(location, &env, &mut findings);
-    let expectations_file = crate::ops::expectations::default_file(location, &project);
+    let found = crate::ops::expectations::default_file(location, &project);
+    if let Some(warning) = found.warning {
+        findings.push(Finding::general(
+            Severity::Warning,
+            warning.path,
+            warning.message,
+            Fix::Say("move the file; nothing else changes".into()),
+        ));
+    }
+    let expectations_file = found.file;
     let expectations =
         run_expectations(location, &expectations_file, &path, options, &mut findings);
     Ok(DoctorReport {

@@ -8,7 +8,7 @@ use hook_protocol::Layer;
 use super::Phrasing;
 use crate::ops::location::Location;
 
-/// Why a hook is left out under [`Scope::ProjectHooks`].
+/// Why a hook is left out under [`Scope::ProjectHooks`](super::Scope::ProjectHooks).
 const NOT_THE_PROJECTS: &str = "not one of the project's own hooks: a project's expectations run only through its own hooks (`hook doctor --all-hooks` runs them through every hook)";
 
 /// The project's own hooks pass on to the trust gate; every other one is refused.
@@ -66,8 +66,8 @@ pub(super) fn project_hooks_engine(
     };
     let mut options = hook_exec::EngineOptions::default()
         .with_kill_on_parent_death(true)
-        .with_side_file_dir(discovery.home.join("hook-context"))
-        .with_env_file_dir(discovery.home.join("hook-env"));
+        .with_side_file_dir(discovery.state_dir.join("hook-context"))
+        .with_env_file_dir(discovery.state_dir.join("hook-env"));
     if let Some(project) = &discovery.project {
         options = options.with_project_dir(project);
     }

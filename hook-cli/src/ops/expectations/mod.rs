@@ -8,7 +8,14 @@
 //! # The file
 //!
 //! `<project>/.claude/hook-expectations.toml` (verboo), `<project>/.lime/…` (lime),
-//! `<project>/.wuu/…` (wuu); its JSON Schema is `hook-cli/schemas/hook-expectations.schema.json`.
+//! `<project>/.wuu/…` (wuu); for the relay, in the relay's project folder beside the agent
+//! (`<project>/.claude/hook-relay/…`, `<project>/.codex/hook-relay/…`:
+//! [`hook_config::Discovery::project_state_dir`]), which is where a Codex user keeps it. Without
+//! `--relay`, the first that exists of the dialect's and the relay's is read (their cases run
+//! through both sets of hooks either way); with `--relay`, the relay's, else the one in the
+//! dialect's project folder, which earlier versions read (a warning says where to move it when
+//! that folder is not the agent's own, `.lime` for Codex). Its JSON Schema is
+//! `hook-cli/schemas/hook-expectations.schema.json`.
 //!
 //! ```toml
 //! [[case]]
@@ -54,8 +61,12 @@ use super::location::Location;
 use gate::project_hooks_engine;
 use judge::{build_input, judge};
 
+mod file;
 mod gate;
 mod judge;
+
+pub(crate) use crate::ops::location::with_relay;
+pub(crate) use file::default_file;
 
 /// How refusals are worded for the hooks of one location (the command names its flags).
 pub(crate) type Phrasing = dyn Fn(&Location) -> Box<dyn Fn(&Refusal) -> String + Send + Sync>;
@@ -110,13 +121,6 @@ pub(crate) struct CaseResult {
     pub(crate) problem: Option<String>,
 }
 
-/// The expectations file of `location`'s project, whether it exists or not.
-pub(crate) fn default_file(location: &Location, project: &Path) -> PathBuf {
-    project
-        .join(location.dialect.rules().home_dir())
-        .join(FILE_NAME)
-}
-
 /// Which hooks an expectations file's cases run through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {
@@ -146,20 +150,26 @@ pub(crate) fn check(
     scope: Scope,
     phrasing: &Phrasing,
 ) -> Result<Checked> {
+    let mut diagnostics = Vec::new();
     let file = if let Some(file) = file {
         file.to_owned()
     } else {
         let project = location.project_dir()?;
-        let file = default_file(location, &project);
-        if !file.is_file() {
+        let found = default_file(location, &project);
+        if !found.file.is_file() {
+            let places: Vec<String> = found
+                .places
+                .iter()
+                .map(|place| place.display().to_string())
+                .collect();
             bail!(
                 "no expectations file at {}: write one (see `hook test --help`) or name it",
-                file.display()
+                places.join(" or ")
             );
         }
-        file
+        diagnostics.extend(found.warning);
+        found.file
     };
-    let mut diagnostics = Vec::new();
     let results = run(location, &file, scope, phrasing, &mut diagnostics)?;
     Ok(Checked {
         file,
@@ -210,7 +220,8 @@ pub(crate) fn run(
     for location in &with_relay(location) {
         match scope {
             Scope::AllHooks => {
-                let hooks = location.hooks()?;
+                let (hooks, moved) = location.hooks()?;
+                diagnostics.extend(moved.diagnostics());
                 diagnostics.extend(hooks.diagnostics().iter().cloned());
                 all_hooks.push(prepare(
                     hooks,
@@ -339,26 +350,6 @@ pub(crate) fn run_with_path(
             String::from_utf8_lossy(&out.stderr).trim()
         ),
     }
-}
-
-/// `location`, and where the dialect has a relay and `location` is not already the relay's,
-/// the relay's too: the agent runs both its own hooks and the relay's.
-pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
-    let mut all = vec![Location {
-        dialect: location.dialect,
-        project: location.project.clone(),
-        home: location.home.clone(),
-        relay: location.relay,
-    }];
-    if !location.relay && location.dialect.rules().relay().is_some() {
-        all.push(Location {
-            dialect: location.dialect,
-            project: location.project.clone(),
-            home: location.home.clone(),
-            relay: true,
-        });
-    }
-    all
 }
 
 #[cfg(test)]

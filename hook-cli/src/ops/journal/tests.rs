@@ -164,7 +164,9 @@ fn hook_status_means_that_hooks_own_run() {
             status: Some(status),
             ..Filter::default()
         };
-        select(&journal, &filter, 50).records.len()
+        select(std::slice::from_ref(&journal), &filter, 50)
+            .records
+            .len()
     };
     assert_eq!(count(Some("quiet"), StatusFilter::Blocked), 0);
     assert_eq!(count(Some("guard"), StatusFilter::Blocked), 1);
@@ -187,7 +189,7 @@ fn a_record_whose_time_does_not_read_is_before_any_window() {
 fn select_keeps_the_newest_matches_oldest_first_and_says_what_it_could_not_read() {
     let home = tempfile::tempdir().expect("a temp dir");
     let journal = Journal::for_home(home.path());
-    let empty = select(&journal, &Filter::default(), 0);
+    let empty = select(std::slice::from_ref(&journal), &Filter::default(), 0);
     assert!(empty.no_journal && empty.records.is_empty());
     for (minute, event) in [(1, "Stop"), (2, "PreToolUse"), (3, "Stop"), (4, "Stop")] {
         let time = format!("2026-12-03T19:0{minute}:00.000Z");
@@ -209,7 +211,7 @@ fn select_keeps_the_newest_matches_oldest_first_and_says_what_it_could_not_read(
         (2, vec!["19:03", "19:04"]),
     ];
     for (limit, minutes) in table {
-        let selection = select(&journal, &stops, limit);
+        let selection = select(std::slice::from_ref(&journal), &stops, limit);
         let times: Vec<&str> = selection.records.iter().map(|r| &r.time[11..16]).collect();
         assert_eq!(times, minutes, "--limit {limit}");
         assert!(!selection.no_journal);
@@ -223,7 +225,11 @@ fn select_keeps_the_newest_matches_oldest_first_and_says_what_it_could_not_read(
 #[test]
 fn the_recorded_path_is_the_newest_and_unreadable_lines_are_said() {
     let home = tempfile::tempdir().expect("a temp dir");
-    assert!(recorded_path(home.path()).latest.is_none());
+    assert!(
+        recorded_path(&[Journal::for_home(home.path())])
+            .latest
+            .is_none()
+    );
     let journal = Journal::for_home(home.path());
     for (minute, path) in [(1, "/first"), (2, "/second")] {
         let time = format!("2026-12-03T19:0{minute}:00.000Z");
@@ -243,7 +249,7 @@ fn the_recorded_path_is_the_newest_and_unreadable_lines_are_said() {
     let mut text = std::fs::read_to_string(&file).expect("the journal");
     text.push_str("{\n");
     std::fs::write(&file, text).expect("written");
-    let recorded = recorded_path(home.path());
+    let recorded = recorded_path(&[Journal::for_home(home.path())]);
     assert_eq!(
         recorded.latest,
         Some(("/second".into(), "2026-12-03T19:02:00.000Z".into()))
@@ -258,10 +264,20 @@ fn the_recorded_path_is_the_newest_and_unreadable_lines_are_said() {
     );
 }
 
+/// The discovery of `dialect`'s hooks (the relay's when `relay`) for a user whose `HOME` is
+/// `home`.
+fn discovered(home: &std::path::Path, relay: bool) -> hook_config::Discovery {
+    let env = hook_config::Environment::empty().with_var("HOME", home.as_os_str());
+    let mut options = hook_config::LoadOptions::new(hook_protocol::Dialect::Verboo, env);
+    if relay {
+        options = options.for_relay();
+    }
+    hook_config::discover(&options).expect("a home")
+}
+
 #[test]
-fn recording_never_creates_the_home() {
+fn recording_never_creates_the_agents_home_but_makes_the_relays_folder_in_it() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let home = dir.path().join("no-such-home");
     let input = hook_protocol::input_from_value(
         hook_protocol::Dialect::Verboo,
         json!({"hook_event_name": "Stop", "session_id": "s", "cwd": "/",
@@ -270,8 +286,36 @@ fn recording_never_creates_the_home() {
     .expect("a Stop input");
     let outcome =
         hook_protocol::Outcome::new(hook_protocol::Dialect::Verboo, hook_protocol::Event::Stop);
-    assert_eq!(record("run", &home, &input, &outcome, None, None), None);
-    assert!(!home.exists());
+    // No `~/.claude`: neither `hook run` nor the relay makes it.
+    for relay in [false, true] {
+        let discovery = discovered(dir.path(), relay);
+        assert_eq!(
+            record("run", &discovery, &input, &outcome, None, None),
+            None
+        );
+        assert!(!dir.path().join(".claude").exists());
+    }
+    // The agent's home exists: the relay's first event makes its folder, and is recorded.
+    std::fs::create_dir(dir.path().join(".claude")).expect("a folder");
+    let discovery = discovered(dir.path(), true);
+    assert_eq!(
+        record("relay", &discovery, &input, &outcome, None, None),
+        None
+    );
+    let journal = Journal::for_home(&dir.path().join(".claude/hook-relay"));
+    assert_eq!(journal.existing_files().len(), 1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        for folder in [journal.dir(), &dir.path().join(".claude/hook-relay")] {
+            let mode = std::fs::metadata(folder)
+                .expect("made")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o700, "{}", folder.display());
+        }
+    }
+    assert!(!dir.path().join(".claude/hook-journal").exists());
 }
 
 #[test]
@@ -291,4 +335,46 @@ fn names_and_tails_are_the_journals() {
         keep_newest(&mut kept, n, 3);
     }
     assert_eq!(kept, [3, 4, 5]);
+}
+
+#[test]
+fn two_journals_read_as_one_in_time_order_and_the_newest_pass_the_limit() {
+    let (own, relay) = (
+        tempfile::tempdir().expect("a temp dir"),
+        tempfile::tempdir().expect("a temp dir"),
+    );
+    let journals = [
+        Journal::for_home(own.path()),
+        Journal::for_home(relay.path()),
+    ];
+    for (journal, minutes) in journals.iter().zip([[1, 4], [2, 3]]) {
+        for minute in minutes {
+            let time = format!("2026-12-03T19:0{minute}:00.000Z");
+            journal
+                .append(&dispatch(&time, "Stop", "continue", &[]))
+                .expect("appended");
+        }
+    }
+    for (limit, minutes) in [
+        (0, vec!["19:01", "19:02", "19:03", "19:04"]),
+        (3, vec!["19:02", "19:03", "19:04"]),
+    ] {
+        let selection = select(&journals, &Filter::default(), limit);
+        let times: Vec<&str> = selection.records.iter().map(|r| &r.time[11..16]).collect();
+        assert_eq!(times, minutes, "--limit {limit}");
+        assert_eq!(selection.dirs.len(), 2);
+        assert_eq!(selection.followers.len(), 2);
+    }
+    // The agent's PATH is the newest recorded in either.
+    journals[0]
+        .append(&dispatch("2026-12-03T19:09:00.000Z", "Stop", "continue", &[]).with_path("/own"))
+        .expect("appended");
+    journals[1]
+        .append(&dispatch("2026-12-03T19:05:00.000Z", "Stop", "continue", &[]).with_path("/relay"))
+        .expect("appended");
+    let recorded = recorded_path(&journals);
+    assert_eq!(
+        recorded.latest.map(|(path, _)| path).as_deref(),
+        Some("/own")
+    );
 }

@@ -86,6 +86,8 @@ pub(crate) struct AnswerOptions {
     pub(crate) project: Option<PathBuf>,
     /// Replaces the dialect's home.
     pub(crate) home: Option<PathBuf>,
+    /// Only the relay hooks of this scope (`--scope`; `None`: both).
+    pub(crate) scope: Option<super::RelayScope>,
     /// Run only the event's `async` hooks, to their end (`--async-waiter`).
     pub(crate) async_waiter: bool,
 }
@@ -208,7 +210,7 @@ pub(crate) fn receive(
 ///
 /// When stdin cannot be read, is over 64 MiB or is empty.
 pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
-    let bytes = crate::ops::input::read_bounded(std::io::stdin().lock(), "the event on stdin")?;
+    let bytes = crate::ops::input::read_stdin("the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");
     }
@@ -219,17 +221,23 @@ pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
 pub(crate) struct Prepared {
     location: Location,
     hooks: Hooks,
+    /// What moving the relay's state from an earlier version's place said.
+    moved: crate::ops::state::Settled,
 }
 
 impl Prepared {
-    /// The configuration's diagnostics (broken relay files, handlers left out).
-    pub(crate) fn diagnostics(&self) -> &[hook_config::Diagnostic] {
-        self.hooks.diagnostics()
+    /// The configuration's diagnostics (the relay's state moved, broken relay files, handlers
+    /// left out).
+    pub(crate) fn diagnostics(&self) -> Vec<hook_config::Diagnostic> {
+        let mut all = self.moved.diagnostics();
+        all.extend(self.hooks.diagnostics().iter().cloned());
+        all
     }
 
-    /// The dialect's home (where the journal is).
-    pub(crate) fn home(&self) -> &std::path::Path {
-        &self.hooks.discovery().home
+    /// Where the hooks were found, and where their state is (the journal's folder:
+    /// [`hook_config::Discovery::state_dir`]).
+    pub(crate) fn discovery(&self) -> &hook_config::Discovery {
+        self.hooks.discovery()
     }
 
     /// The trust the hooks ran under (what a skip warning names).
@@ -283,7 +291,19 @@ pub(crate) fn prepare(
     location: Location,
     phrasing: impl Fn(&hook_trust::Refusal) -> String + Send + Sync + 'static,
 ) -> Result<Prepared> {
-    let hooks: Hooks = location.hooks()?;
+    let (hooks, moved): (Hooks, _) = match options.scope {
+        // The entry of one scope runs that scope's relay hooks: the other scope's entry, if
+        // the agent runs it too on this call, runs the others.
+        Some(scope) => {
+            let load = location
+                .load_options()?
+                .with_only_layers(scope.file_layers().iter().copied());
+            let moved = crate::ops::location::settle_state(&load);
+            let hooks = Hooks::load(load).context("cannot load the hook configuration")?;
+            (hooks, moved)
+        }
+        None => location.hooks()?,
+    };
     let handling = if options.async_waiter {
         AsyncHandlers::Only
     } else {
@@ -294,7 +314,11 @@ pub(crate) fn prepare(
         EngineOptions::default().with_async_handlers(handling),
         phrasing,
     );
-    Ok(Prepared { location, hooks })
+    Ok(Prepared {
+        location,
+        hooks,
+        moved,
+    })
 }
 
 /// Dispatches the event through the relay's hooks; `None` for the async waiter, which has no
@@ -364,11 +388,11 @@ pub(crate) fn answer(
     if input.event() == Event::SessionStart {
         // Said at the top of every session, not only on the event a guard would have guarded:
         // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
-        let unreached = super::unreached_relay_hooks(
-            dialect,
-            location.project.as_deref(),
-            location.home.as_deref(),
-        );
+        let (project, home) = (location.project.as_deref(), location.home.as_deref());
+        let unreached = match options.scope {
+            Some(scope) => super::install::unreached_in_scope(dialect, project, home, scope),
+            None => super::unreached_relay_hooks(dialect, project, home),
+        };
         if !unreached.is_empty() {
             outcome.system_messages.insert(
                 0,
@@ -383,6 +407,13 @@ pub(crate) fn answer(
             outcome.system_messages.insert(0, announcement);
         }
     }
+    // The relay's state moved from an earlier version's place: said once, where the user
+    // sees it (stderr alone is not shown by either agent on a quiet run).
+    if let Some(moved) = &prepared.moved.moved {
+        outcome
+            .system_messages
+            .push(format!("hook relay: {}: {}", moved.path, moved.message));
+    }
     // A newer agent's event: its relay hooks ran, and a block is answered as exit 2, which the
     // agent applies where the event can block (`BlockEffect::Unknown`). Said on screen, and on
     // stderr after the reason of a block (what the agent gives the model comes first).
@@ -392,8 +423,9 @@ pub(crate) fn answer(
         outcome.system_messages.push(note.clone());
     }
     // A guard that could not do its job, named on the agent's screen once per session.
+    let state = prepared.discovery();
     let moved_to_stderr =
-        unguarded::name_unguarded(dialect, prepared.home(), input.session_id(), &mut outcome);
+        unguarded::name_unguarded(dialect, state, input.session_id(), &mut outcome);
     if let Some(env) = outcome.session_env.take() {
         outcome
             .system_messages

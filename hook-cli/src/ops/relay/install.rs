@@ -3,49 +3,87 @@
 //! command fills a report ([`InstallReport`], [`SyncReport`], [`UninstallReport`]) that
 //! `ui::relay` renders.
 //!
-//! **Entries only where hooks are.** The relay hooks that can apply (the relay's user file,
-//! and the project's when the scope is a project; see [`hook_config::RELAY_DIR`]) decide the
-//! entries: one group per event that has relay hooks, whose matcher is the union of those
-//! hooks' matchers in the agent's own syntax (absent when any hook has none, `""` or `*`, and
-//! on events the agent does not match on; exact names stay an exact `A|B` list; with a regex
-//! among them, `^(?:A|B)$|(?:regex)|...`), and whose timeout is the largest of their timeouts
-//! (each the dialect's default when unset) plus [`TIMEOUT_MARGIN`] seconds. The agent's
-//! session event ([`hook_protocol::RelayAgent::session_event`], `SessionStart`) always gets
-//! an entry, with no matcher, while any relay hook exists: the relay tells the user there
-//! which relay hooks are untrusted or unreached.
+//! **Each scope's entries start the relay for that scope's hooks.** The user's settings get the
+//! entries the relay's user file needs, a project's settings those the project's relay files
+//! need (see [`hook_config::RELAY_DIR`]), each entry's command naming its scope (`--scope user`,
+//! `--scope project`): the relay it starts runs that scope's relay hooks only
+//! ([`super::RelayScope`]). An agent runs every matching entry (Codex always; Claude Code when
+//! the two commands differ, and a project's differs from the user's), so a project entry
+//! matching `*` beside a user entry matching `Bash` runs each relay hook once on a Bash call:
+//! the user's run the user's, the project's the project's. A project's shared entries never
+//! depend on the installer's own relay hooks or entries, so every clone writes the same ones.
+//! An entry of an earlier version (no `--scope`) runs both, until `sync` rewrites it.
 //!
-//! - A project's entries leave out the relay hooks (and the session entry) that the user's own
-//!   relay entries already start the relay for: an agent runs every matching entry (Codex does
-//!   not merge identical ones), and the relay started by either runs every relay hook of the
-//!   call, so two entries would run each hook twice.
+//! **Entries only where hooks are.** One group per event that has relay hooks of the scope,
+//! whose matcher is the union of those hooks' matchers in the agent's own syntax (absent when
+//! any hook has none, `""` or `*`, and on events the agent does not match on; exact names stay
+//! an exact `A|B` list; with a regex among them, `^(?:A|B)$|(?:regex)|...`). The agent's
+//! session event ([`hook_protocol::RelayAgent::session_event`], `SessionStart`) always gets an
+//! entry, with no matcher, while any relay hook of the scope exists: the relay tells the user
+//! there which relay hooks are untrusted or unreached.
+//!
+//! **The timeout rule.** An entry's timeout is the longest the relay may wait for the hooks it
+//! runs there, plus [`TIMEOUT_MARGIN`] (5 s: the relay's own start, trust checks and answer):
+//! the largest timeout in force among the scope's relay hooks on the event, each its own
+//! `timeout` or, when it sets none, the agent's default for its type on that event
+//! ([`hook_config::timeout_limits`]: Claude Code 600 s for `command` and `http`, 30 s for
+//! `prompt`, 60 s for `agent`; Codex 600 s, 1 s on `SessionEnd`); `async` hooks (the relay
+//! answers without waiting for them) and hooks a setting keeps from running do not count. An
+//! entry with no hook to wait for (the session entry alone, an event whose hooks are all async
+//! or broken) gets the margin alone: never 600 s that no relay hook asked for.
+//!
 //! - A broken relay handler keeps an entry on its event, with no matcher; a relay file that
 //!   cannot be read at all keeps every existing entry: the relay still starts, and says what
 //!   is wrong.
 //! - `install` run again and `sync` rewrite the entries from the relay files as they are now
 //!   (add, change, remove): run `sync` after editing a relay file, or after a `git pull` that
-//!   changed a project's relay file. A relay hook no entry reaches is reported by
+//!   changed a project's relay file. A relay hook no entry of its scope reaches is reported by
 //!   [`unreached_relay_hooks`] (`hook list --relay`, the relay's session entry) with that
 //!   command. The session entry does not re-sync by itself: the relay would then edit the
 //!   user's settings from a file a `git pull` brought, before the user reviewed it.
 //!
-//! **The marker.** An entry's command is `<quoted path of this hook> relay --dialect D --event
-//! E [--home DIR] # hook-relay-install` (`--home` when install was given one, so the relay reads
-//! the relay files install read): `sync` and `uninstall` recognise a command that is exactly
-//! that shape (a `hook` program, those arguments, the trailing shell comment [`MARKER`]),
-//! never a command's suffix alone ([`is_relay`]). It is in the command string, the one
-//! field both agents pass to the shell unchanged (Claude Code ignores a whole settings file
-//! with a handler field it does not know; Codex runs commands with `$SHELL -lc`, where `#`
-//! starts a comment). Entries of earlier versions (exactly `<path of hook> relay --dialect
-//! D`) are recognised too, and replaced; a user's hook that merely ends like one is not.
+//! **The command.** `<hook> relay --dialect D --event E [--home DIR] --scope S [|| exit 2] #
+//! hook-relay-install` ([`relay_command`]). `<hook>` is this program's absolute path in the
+//! user's settings, and the word `hook` in a project's: a project's settings are shared, and
+//! the installer's path means nothing on a teammate's machine; each machine's agent finds
+//! `hook` through its own `PATH` (install warns when its own `PATH` has none). `--home` is
+//! there when install was given one, so the relay reads the relay files install read. Where
+//! the event can block ([`fails_closed`]: not `Stop` and the like, where a block keeps the
+//! agent working), the command ends in `|| exit 2`: a relay that cannot start (`hook` not on
+//! the agent's `PATH`, moved, deleted: the shell's exit 127) blocks the event with the shell's
+//! message, in Codex (which has no `onFailure`) and in every Claude Code version, never lets it
+//! through; Claude Code 2.1.332 reads the `"onFailure": "block"` install writes on those
+//! entries too. `||` is read alike by sh, bash, zsh and fish. `sync` and `uninstall`
+//! recognise a command that is exactly that shape, or an earlier version's (an absolute path,
+//! no `--scope`, no `|| exit 2`; exactly `<path of hook> relay --dialect D` for the oldest),
+//! never a command's suffix alone ([`parse_relay`]); a user's hook that merely ends like one
+//! is not. The marker is in the command string, the one field both agents pass to the shell
+//! unchanged (Claude Code ignores a whole settings file with a handler field it does not know;
+//! Codex runs commands through a shell, where `#` starts a comment).
 //!
 //! **Nothing else changes.** Only the relay's own handlers are added or removed: another
 //! handler in the same group stays; a group, event or `hooks` object the removal empties goes.
 //! JSON is edited as text ([`json_text`]): every byte outside the edit (key order, number
 //! spellings, indentation, CRLF, a minified layout) is kept, so install then uninstall gives the
 //! file back byte for byte. TOML is edited with `toml_edit` (comments and layout kept; the
-//! round trip is byte for byte too in the tested layouts). No backup is ever restored: before
-//! each command's first change the file as it was is kept as `<file>.hook-relay.prev` (0600),
-//! for the user only (the `<file>.hook-relay.bak` of an earlier version is left alone).
+//! round trip is byte for byte too in the tested layouts).
+//!
+//! **What is kept, and where** ([`state`]): never beside the agent's settings, always in the
+//! relay's own folder of the scope (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`, the
+//! project's `.claude/hook-relay/` or `.codex/hook-relay/`), under
+//! `install/<file name>-<hash of its path>/`: the lock every edit takes, the file before the
+//! first change `hook relay` made (`<name>.first`, never overwritten), the file before each
+//! later change (`<name>.1`, `<name>.2`, ...: numbered up, the newest ten kept), and
+//! `state.json` (what uninstall needs). The `<file>.hook-relay.prev`/`.bak` of earlier versions
+//! are left alone; their `<file>.hook-relay.created` is read and removed, and an empty
+//! `<file>.lock` nobody holds is removed.
+//!
+//! **Uninstall gives back what install took** ([`give_back`]): the relay's entries out; the
+//! hooks `--move` moved back where they came from (the file byte for byte as it was before the
+//! move while nobody else changed it since, else merged into what is there, saying so) and out
+//! of the relay's file; Codex's trust records `--trust` wrote (only those); the file install
+//! created, when nothing else is in it. Relay hooks left in the scope's relay files no longer
+//! run, and the report says so.
 //!
 //! **Files.** A symbolic link is followed and its target edited, and the command says so; in
 //! project scope the file the kernel would open (every link followed) must lie inside the
@@ -54,13 +92,14 @@
 //! file (a FIFO or device is refused without waiting on it) of at most 8 MiB, UTF-8, holding an
 //! object/table, else the command stops with an error naming it and writes nothing. Writes go
 //! to a temporary file beside it, given the file's mode and owner (a new file is 0600), renamed
-//! over it, under `<file>.lock` (the lock `hook trust` takes; never followed if it is a link),
-//! waited for at most 10 s.
+//! over it, under the file's lock in the relay's folder, waited for at most 10 s.
 //!
 //! **Trust.** Codex runs only hooks it trusts: `install --trust` (lime) writes Codex's own
 //! `[hooks.state]` records for the relay entries, with Codex's key and hash
 //! ([`hook_trust::codex_trust_hash`], checked against the real Codex), into the user's
-//! `config.toml` (the only place Codex reads them, for project entries too); without it, install says what to do in Codex's `/hooks`.
+//! `config.toml` (the only place Codex reads them, for project entries too; locked through the
+//! relay's user folder, [`hook_trust::LimeStore::with_lock_file`]), and remembers them for
+//! uninstall; without it, install says what to do in Codex's `/hooks`.
 //! Only the entries this run wants, exactly as it writes them (command, matcher, timeout, alone
 //! in their group), are trusted; an entry already in the file that only looks like one never
 //! is; a relay file that cannot be read stops `--trust` with the reason.
@@ -77,14 +116,17 @@
 
 mod agent_file;
 mod apply;
+mod atomic;
 mod codex_records;
 mod documents;
 mod entries;
+mod give_back;
 pub(crate) mod json_text;
 mod move_hooks;
 mod reach;
 mod report;
 mod scope;
+mod state;
 
 use apply::*;
 use codex_records::*;
@@ -92,15 +134,22 @@ use documents::*;
 pub(crate) use entries::Wanted;
 pub(crate) use entries::is_relay as is_relay_entry;
 use entries::*;
+use give_back::*;
 use move_hooks::*;
-use reach::*;
-pub(crate) use reach::{Reach, UnreachedWhy, relay_reach, unreached_relay_hooks};
+#[cfg(test)]
+use reach::entry_reaches;
+pub(crate) use reach::{
+    Reach, UnreachedWhy, relay_reach, unreached_in_scope, unreached_relay_hooks,
+};
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
 use scope::*;
+use state::*;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use super::RelayScope;
 
 use anyhow::{Context, Result, bail};
 use hook_config::{Broken, Environment, Handler, LoadOptions, Matcher};
@@ -142,23 +191,17 @@ pub(crate) fn sync(scope: &ScopeOptions, trust: bool, report: &mut SyncReport) -
     apply(&scope, trust, report)
 }
 
-/// `hook relay uninstall`: the relay entries taken out, and nothing else.
+/// `hook relay uninstall`: the relay entries taken out, and what install took given back (the
+/// hooks `--move` moved, Codex's trust records `--trust` wrote; [`give_back`]).
 ///
 /// # Errors
 ///
-/// When the scope cannot be resolved or the file cannot be read, parsed or written.
+/// When the scope cannot be resolved or a file cannot be read, parsed or written; `report`
+/// holds what was done before.
 pub(crate) fn uninstall(scope: &ScopeOptions, report: &mut UninstallReport) -> Result<()> {
     let scope = scope.resolve()?;
     report.file = scope.file.clone();
-    edit(&scope, &[], false, &mut report.edit)?;
-    report.result = Some(if report.edit.written && !scope.file.exists() {
-        Uninstalled::FileRemoved
-    } else if report.edit.written {
-        Uninstalled::Removed(report.edit.changes.removed)
-    } else {
-        Uninstalled::NoEntries
-    });
-    Ok(())
+    uninstall_scope(&scope, report)
 }
 
 #[cfg(test)]

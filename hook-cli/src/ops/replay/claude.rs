@@ -24,7 +24,8 @@
 //! - A turn ends (`Stop`) when the next prompt arrives or the file ends after an answer.
 //! - `system`, `summary`, `attachment`, `queue-operation`, `last-prompt`, `mode`,
 //!   `file-history-snapshot`, `custom-title`, `progress` and a few more are known and carry no
-//!   hook event; any other type is reported as an unknown entry (file:line) and skipped.
+//!   hook event; any other type (a newer Claude Code's) is skipped and counted by type in the
+//!   report (`skipped_entries`), not taken for a bad line.
 //!
 //! *PermissionRequest*: a transcript does not record which calls asked the user. A call is
 //! replayed as a permission request when its session's mode could have asked for it: not
@@ -328,7 +329,7 @@ impl Format for Claude {
             "assistant" => self.assistant(line, time.clone(), entry, sink),
             kind if QUIET_TYPES.contains(&kind) => return,
             other => {
-                sink.unknown(line, other);
+                sink.unknown(other);
                 return;
             }
         }

@@ -18,7 +18,7 @@
 //!   (`PostToolUse`; lime has no PostToolUseFailure, and Codex sends PostToolUse for a failed
 //!   command too).
 //! - `world_state`, `token_usage_record`, `compacted`, `reasoning` and the like carry no hook
-//!   event; an unknown `type` is reported (file:line) and skipped.
+//!   event; an unknown `type` (a newer Codex's) is skipped and counted by type in the report.
 //! - The first rollout format (not read from a real file here: as Codex's own rollout reader and
 //!   session viewers describe it) has no wrapper: a metadata line (`id`, `timestamp`), then the
 //!   response items themselves and `record_type` state lines; it is read too (no turn ids,
@@ -345,7 +345,7 @@ impl Format for Codex {
                     self.session_id = id.to_owned();
                 }
             }
-            other => sink.unknown(line, other),
+            other => sink.unknown(other),
         }
     }
 

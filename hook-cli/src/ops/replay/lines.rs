@@ -43,8 +43,6 @@ pub(crate) enum BadKind {
     Truncated,
     /// Longer than `--max-line-bytes`: skipped unread.
     TooLong,
-    /// A JSON entry of a type this reader does not know (a newer agent's): skipped.
-    UnknownType,
     /// A known entry whose event could not be built (a field missing or of the wrong type).
     Invalid,
     /// The file could not be read from this line on.
@@ -66,10 +64,20 @@ pub(crate) struct BadLine {
 }
 
 /// The transcript files under `paths` (files as given, folders searched for `*.jsonl`), sorted
-/// by path so that a replay is reproducible.
+/// by path so that a replay is reproducible. A path given that does not exist is an error (a
+/// typo must not read as a replay of nothing).
 pub(crate) fn transcript_files(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
+        if !path.try_exists()? {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "{} does not exist: give a transcript (.jsonl) or a folder of them",
+                    path.display()
+                ),
+            ));
+        }
         if path.is_dir() {
             walk(path, &mut files, 0)?;
         } else {

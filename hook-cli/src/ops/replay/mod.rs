@@ -190,7 +190,14 @@ pub(crate) fn prepare(options: ReplayOptions) -> Result<Prepared> {
     } else {
         options.paths.clone()
     };
-    let files = lines::transcript_files(&paths).context("cannot list the transcripts")?;
+    // Where the agent keeps sessions may not exist yet (a warning below); a path the user gave
+    // must.
+    let existing: Vec<PathBuf> = if options.paths.is_empty() {
+        paths.iter().filter(|path| path.exists()).cloned().collect()
+    } else {
+        paths.clone()
+    };
+    let files = lines::transcript_files(&existing).context("cannot list the transcripts")?;
     if files.is_empty() {
         warnings.push(Warning::NoTranscripts(paths));
     }

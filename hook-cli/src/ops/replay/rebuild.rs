@@ -2,9 +2,18 @@
 //! [`Format`] it implements, the [`Sink`] it fills with [`Rebuilt`] events and bad lines, and
 //! the fields every event of a session carries ([`event_base`]).
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use super::lines::{BadKind, BadLine};
+
+/// How many distinct entry types a session counts as skipped; more are counted under
+/// [`OTHER_TYPES`], so a hostile transcript cannot grow the report without bound.
+pub(crate) const MAX_SKIPPED_TYPES: usize = 64;
+
+/// The name under which entry types past [`MAX_SKIPPED_TYPES`] are counted.
+pub(crate) const OTHER_TYPES: &str = "(other types)";
 
 /// An event rebuilt from a transcript, before it is dispatched.
 pub(crate) struct Rebuilt {
@@ -31,11 +40,13 @@ impl Rebuilt {
     }
 }
 
-/// What a format reader produces from one entry: events, and lines it could not use.
+/// What a format reader produces from one entry: events, lines it could not use, and entries
+/// of types it does not model (a newer agent's), counted by type.
 pub(crate) struct Sink {
     pub(super) file: String,
     pub(super) events: Vec<Rebuilt>,
     pub(super) bad: Vec<BadLine>,
+    pub(super) skipped: BTreeMap<String, u64>,
 }
 
 impl Sink {
@@ -45,6 +56,7 @@ impl Sink {
             file,
             events: Vec::new(),
             bad: Vec::new(),
+            skipped: BTreeMap::new(),
         }
     }
 
@@ -65,9 +77,16 @@ impl Sink {
         self.bad(line, BadKind::Invalid, detail);
     }
 
-    pub(crate) fn unknown(&mut self, line: u64, kind: &str) {
+    /// An entry of a type the reader does not model: skipped and counted by type, not a bad
+    /// line (agents add entry types often; the line is well-formed, only not replayed).
+    pub(crate) fn unknown(&mut self, kind: &str) {
         let shown: String = kind.chars().take(80).collect();
-        self.bad(line, BadKind::UnknownType, format!("entry type `{shown}`"));
+        let key = if self.skipped.len() < MAX_SKIPPED_TYPES || self.skipped.contains_key(&shown) {
+            shown
+        } else {
+            OTHER_TYPES.to_owned()
+        };
+        *self.skipped.entry(key).or_default() += 1;
     }
 }
 

@@ -201,6 +201,9 @@ pub(crate) struct Summary {
     pub(crate) bad_lines: u64,
     /// Lines not replayed, by why.
     pub(crate) bad_by_kind: BTreeMap<String, u64>,
+    /// Well-formed entries of types the readers do not model (a newer agent's), skipped, by
+    /// type (at most 64 types; more are counted under `(other types)`). Not bad lines.
+    pub(crate) skipped_entries: BTreeMap<String, u64>,
     /// Per hook, in key order.
     pub(crate) hooks: Vec<HookStats>,
     /// With `--compare`: the other configuration's hooks.

@@ -117,6 +117,7 @@ pub(super) async fn replay_file<'a>(context: &Shared<'a>, file: &Path) -> Sessio
         let _finished = engine.collect_async(format.session_id(), None).await;
     }
     log.session = format.session_id().to_owned();
+    log.skipped = std::mem::take(&mut sink.skipped);
     log
 }
 

@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::Listener;
 use super::engines::NOT_SELECTED;
 use super::lines::BadLine;
+use super::rebuild::{MAX_SKIPPED_TYPES, OTHER_TYPES};
 use super::report::{
     EventRecord, HookRun, HookStats, ReportLine, Result1, Summary, Verdict, json_word, subject,
 };
@@ -38,6 +39,8 @@ pub(crate) struct SessionLog<'a> {
     bad: Vec<BadLine>,
     bad_count: u64,
     bad_by_kind: Counts,
+    /// Entries of types the reader does not model, by type (not bad lines).
+    pub(crate) skipped: Counts,
     pub(crate) rebuilt: Counts,
     pub(crate) after_block: u64,
     pub(crate) cwd_replaced: u64,
@@ -68,6 +71,7 @@ impl<'a> SessionLog<'a> {
             bad: Vec::new(),
             bad_count: 0,
             bad_by_kind: Counts::new(),
+            skipped: Counts::new(),
             rebuilt: Counts::new(),
             after_block: 0,
             cwd_replaced: 0,
@@ -225,6 +229,7 @@ pub(crate) struct Tally {
     bad: Vec<BadLine>,
     bad_count: u64,
     bad_by_kind: Counts,
+    skipped: Counts,
     hooks: Vec<BTreeMap<String, HookStats>>,
     /// The events the text report lists (not `continue`, or differing).
     notable: Vec<EventRecord>,
@@ -269,6 +274,7 @@ impl Tally {
             bad: Vec::new(),
             bad_count: 0,
             bad_by_kind: Counts::new(),
+            skipped: Counts::new(),
             hooks: vec![BTreeMap::new(); if compare { 2 } else { 1 }],
             notable: Vec::new(),
             notable_count: 0,
@@ -315,6 +321,11 @@ impl Tally {
             self.notable.truncate(self.limit);
         }
         self.bad_count += log.bad_count;
+        for (kind, count) in log.skipped {
+            let known = self.skipped.len() < MAX_SKIPPED_TYPES || self.skipped.contains_key(&kind);
+            let kind = if known { kind } else { OTHER_TYPES.to_owned() };
+            *self.skipped.entry(kind).or_default() += count;
+        }
         for (kind, count) in log.bad_by_kind {
             *self.bad_by_kind.entry(kind).or_default() += count;
         }
@@ -356,6 +367,7 @@ impl Tally {
             cwd_replaced: self.cwd_replaced,
             bad_lines: self.bad_count,
             bad_by_kind: self.bad_by_kind,
+            skipped_entries: self.skipped,
             hooks: main,
             compared_hooks: compared,
             differing: self.compare.then_some(self.notable_count),

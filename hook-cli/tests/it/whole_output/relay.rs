@@ -60,6 +60,12 @@ fn relay_install_move_claude_code() {
         "relay_list_after_move_claude",
         scene.run(&["list", "--dialect", "verboo", "--relay"], "")
     );
+    // Uninstall puts the moved hooks back where they came from.
+    snap!(
+        "relay_uninstall_after_move_claude",
+        scene.run(&["relay", "uninstall", "--dialect", "verboo"], "")
+    );
+    assert_eq!(scene.read("home/.claude/settings.json"), CLAUDE_SETTINGS);
 }
 
 const CODEX_RELAY: &str = r#"

@@ -37,8 +37,9 @@ pub(crate) fn agent_path(options: &AnswerOptions) -> Option<String> {
     }
 }
 
-/// The folder, in the dialect's home (beside the journal), where the relay remembers which
-/// notes it gave in which session.
+/// The folder, in the relay's state folder (beside the journal:
+/// [`hook_config::Discovery::state_dir`]), where the relay remembers which notes it gave in
+/// which session.
 pub(crate) const SAID_DIR: &str = "hook-relay-said";
 
 /// The most (session, note) pairs remembered: past it, the oldest half are forgotten (a note
@@ -46,17 +47,21 @@ pub(crate) const SAID_DIR: &str = "hook-relay-said";
 const SAID_MAX: usize = 1024;
 
 /// Whether the note `about` is given for the first time in `session`, remembered in
-/// `<home>/hook-relay-said/` (private, 0700): one empty file per session and note, named by the
+/// `<state>/hook-relay-said/` of `discovery`'s state folder (private, 0700): one empty file per session and note, named by the
 /// SHA-256 of both and created with `O_EXCL`, so that of the relay runs of one session that
 /// race (Claude Code runs the entries of parallel tool calls at once) exactly one says it.
-/// When nothing can be remembered (no session id, a home that does not exist — the relay never
-/// creates it —, a folder that is not private, a full disk), the note is given every time:
-/// said too often rather than never.
-pub(super) fn first_in_session(home: &Path, session: &str, about: &str) -> bool {
-    if session.is_empty() || !home.is_dir() {
+/// When nothing can be remembered (no session id, a state folder that may not be made — the
+/// agent's home is never created, [`crate::ops::state::may_create`] —, a folder that is not
+/// private, a full disk), the note is given every time: said too often rather than never.
+pub(super) fn first_in_session(
+    discovery: &hook_config::Discovery,
+    session: &str,
+    about: &str,
+) -> bool {
+    if session.is_empty() || !crate::ops::state::may_create(discovery) {
         return true;
     }
-    let dir = home.join(SAID_DIR);
+    let dir = discovery.state_dir.join(SAID_DIR);
     if hook_config::fs::private_folder(&dir).is_err() {
         return true;
     }
@@ -125,6 +130,9 @@ pub(super) async fn start_async_waiter(
     if let Some(home) = &options.home {
         argv.extend(["--home".into(), home.clone().into_os_string()]);
     }
+    if let Some(scope) = options.scope {
+        argv.extend(["--scope".into(), scope.as_str().into()]);
+    }
     let argv: Vec<&std::ffi::OsStr> = argv.iter().map(|a| a.as_os_str()).collect();
     hook_exec::detach::spawn_detached(&program, &argv, bytes).await?;
     Ok(())
@@ -176,14 +184,24 @@ fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     file.write_all(separated.as_bytes())
 }
 
+/// The relay's [`hook_config::Discovery`] of Claude Code with `dir` as `HOME` (its state
+/// folder: `dir/.claude/hook-relay`, made when needed if `dir/.claude` exists).
+#[cfg(test)]
+pub(super) fn relay_discovery(dir: &Path) -> hook_config::Discovery {
+    let env = hook_config::Environment::empty().with_var("HOME", dir.as_os_str());
+    let options = hook_config::LoadOptions::new(hook_protocol::Dialect::Verboo, env).for_relay();
+    hook_config::discover(&options).expect("a home")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_note_is_said_once_per_session_and_the_memory_is_bounded() {
-        let home = tempfile::tempdir().expect("a temp dir");
-        let home = home.path();
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::create_dir(dir.path().join(".claude")).expect("the agent's home");
+        let home = &relay_discovery(dir.path());
         // (session, note, first time)
         let table = [
             ("s1", "guard", true),
@@ -202,7 +220,8 @@ mod tests {
                 "{session:?} {about:?}"
             );
         }
-        let said = home.join(SAID_DIR);
+        // The relay's own folder, beside the agent, made for it.
+        let said = dir.path().join(".claude/hook-relay").join(SAID_DIR);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
@@ -217,11 +236,12 @@ mod tests {
         }
         let kept = std::fs::read_dir(&said).expect("the folder").count();
         assert!(kept <= SAID_MAX, "{kept}");
-        // A home that does not exist is not created: the note is said every time.
-        let gone = home.join("no-such-home");
-        assert!(first_in_session(&gone, "s1", "guard"));
-        assert!(first_in_session(&gone, "s1", "guard"));
-        assert!(!gone.exists());
+        // An agent's home that does not exist is not created: the note is said every time.
+        let gone = dir.path().join("no-such-home");
+        let gone_state = relay_discovery(&gone);
+        assert!(first_in_session(&gone_state, "s1", "guard"));
+        assert!(first_in_session(&gone_state, "s1", "guard"));
+        assert!(!gone.join(".claude").exists());
     }
 
     #[test]

@@ -76,6 +76,7 @@ fn options(dialect: Dialect, event: Option<Event>) -> AnswerOptions {
         event,
         project: None,
         home: None,
+        scope: None,
         async_waiter: false,
     }
 }

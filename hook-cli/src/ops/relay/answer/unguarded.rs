@@ -12,8 +12,6 @@
 //! fails). A skip's own line (untrusted, modified: with the command that lets it run) stays on
 //! every event, as every skip is said: the note adds that the event went ahead without it.
 
-use std::path::Path;
-
 use hook_protocol::{Decision, Dialect, Outcome, Run, RunStatus, SkipReason};
 
 use super::session::first_in_session;
@@ -31,12 +29,13 @@ fn failure(run: &Run) -> Option<&'static str> {
 }
 
 /// On an event that can block: each relay hook that could not do its job is named in
-/// `outcome`'s messages the first time in `session` (remembered under `home`); after that the
+/// `outcome`'s messages the first time in `session` (remembered in the relay's state folder of
+/// `discovery`); after that the
 /// engine's own line about its failure is taken out of them. Returns the lines taken out (for
 /// stderr).
 pub(super) fn name_unguarded(
     dialect: Dialect,
-    home: &Path,
+    discovery: &hook_config::Discovery,
     session: &str,
     outcome: &mut Outcome,
 ) -> Vec<String> {
@@ -52,7 +51,7 @@ pub(super) fn name_unguarded(
             // The engine says each failure as `hook KEY failed: ...` (hook-exec's combine).
             replaced.push(format!("hook {} failed: ", run.key));
         }
-        if first_in_session(home, session, &run.key) {
+        if first_in_session(discovery, session, &run.key) {
             notes.push(note(dialect, outcome, run, how, blocked));
         }
     }
@@ -134,7 +133,9 @@ mod tests {
 
     #[test]
     fn a_guard_that_could_not_do_its_job_is_named_once_per_session() {
-        let home = tempfile::tempdir().expect("a temp dir");
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::create_dir(dir.path().join(".claude")).expect("the agent's home");
+        let state = super::super::session::relay_discovery(dir.path());
         // (dialect, event, status, skip reason, named)
         let table = [
             (
@@ -193,7 +194,7 @@ mod tests {
             let session = format!("s{index}");
             let what = format!("{dialect} {event} {status:?} {skip:?}");
             let mut first = outcome(dialect, event.clone(), status, skip);
-            let moved = name_unguarded(dialect, home.path(), &session, &mut first);
+            let moved = name_unguarded(dialect, &state, &session, &mut first);
             let note = first
                 .system_messages
                 .iter()
@@ -217,7 +218,7 @@ mod tests {
             }
             // The next event of the same session: not said again.
             let mut again = outcome(dialect, event.clone(), status, skip);
-            name_unguarded(dialect, home.path(), &session, &mut again);
+            name_unguarded(dialect, &state, &session, &mut again);
             assert!(
                 !again
                     .system_messages
@@ -228,12 +229,7 @@ mod tests {
             );
             // Another session: said again.
             let mut other = outcome(dialect, event, status, skip);
-            name_unguarded(
-                dialect,
-                home.path(),
-                &format!("{session}-other"),
-                &mut other,
-            );
+            name_unguarded(dialect, &state, &format!("{session}-other"), &mut other);
             assert!(
                 other
                     .system_messages
@@ -246,10 +242,12 @@ mod tests {
 
     #[test]
     fn a_guard_whose_failure_blocked_the_event_says_so() {
-        let home = tempfile::tempdir().expect("a temp dir");
+        let dir = tempfile::tempdir().expect("a temp dir");
+        std::fs::create_dir(dir.path().join(".claude")).expect("the agent's home");
+        let state = super::super::session::relay_discovery(dir.path());
         let mut blocked = outcome(Dialect::Verboo, Event::PreToolUse, RunStatus::Failed, None);
         blocked.decision = Decision::Block;
-        name_unguarded(Dialect::Verboo, home.path(), "s", &mut blocked);
+        name_unguarded(Dialect::Verboo, &state, "s", &mut blocked);
         let note = &blocked.system_messages[0];
         assert!(note.contains("so the event was blocked"), "{note}");
         assert!(!note.contains("onFailure"), "{note}");

@@ -2,7 +2,6 @@
 //! regular file of bounded size, under a lock, replaced atomically with its mode and owner.
 
 use std::fs::Metadata;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -10,6 +9,8 @@ use anyhow::{Context, Result, bail};
 use hook_config::fs::{FileLock, FileReadError, FsError, Links, LockPolicy};
 
 use super::ThroughLink;
+pub(crate) use super::atomic::write_file;
+use super::state::StateDir;
 
 /// The most a settings file may hold (as every configuration file the engine reads).
 pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
@@ -24,6 +25,8 @@ pub(crate) struct Locked {
     /// Its text, `None` when it does not exist.
     pub(crate) text: Option<String>,
     metadata: Option<Metadata>,
+    /// What is kept of the file, in the relay's folder.
+    pub(crate) state: StateDir,
     /// Held until the edit is done (released when dropped).
     _lock: FileLock,
 }
@@ -105,16 +108,29 @@ pub(crate) fn write_target(
     Ok(real)
 }
 
-/// `<file>.lock` (the lock `hook trust` takes on the same file).
-fn lock_path(path: &Path) -> PathBuf {
+/// `<file>.lock`, where earlier versions locked the file: removed when it is an empty lock file
+/// nobody holds, so that no lock file stays beside the agent's settings.
+fn remove_legacy_lock(path: &Path) {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
-    path.with_file_name(name)
+    let legacy = path.with_file_name(name);
+    let is_empty_file =
+        std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.file_type().is_file() && m.len() == 0);
+    if !is_empty_file {
+        return;
+    }
+    // Held by nobody now (an earlier version still running keeps it).
+    if let Ok(lock) = hook_config::fs::open_lock(&legacy, LockPolicy::Immediate) {
+        let _ = std::fs::remove_file(&legacy);
+        drop(lock);
+    }
 }
 
 /// Locks `path` (waiting at most 10 s for another writer) and reads it; the file edited is the
 /// one the kernel opens ([`write_target`]: every link followed, said in `link` when one is;
-/// with `inside`, refused outside that folder).
+/// with `inside`, refused outside that folder). The lock, and what is kept of the file
+/// ([`StateDir`]), are in `relay_folder` (the relay's own folder of the scope), never beside
+/// the file.
 ///
 /// # Errors
 ///
@@ -124,6 +140,7 @@ pub(crate) fn lock_and_read(
     path: &Path,
     inside: Option<&Path>,
     link: &mut Option<ThroughLink>,
+    relay_folder: &Path,
 ) -> Result<Locked> {
     let path = write_target(path, inside, link)?;
     let dir = path
@@ -131,16 +148,19 @@ pub(crate) fn lock_and_read(
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock_file = lock_path(&path);
+    let state = StateDir::for_file(relay_folder, &path);
+    state.prepare()?;
+    let lock_file = state.lock_path();
     let lock = match hook_config::fs::open_lock(&lock_file, LockPolicy::Wait(LOCK_TIMEOUT)) {
         Ok(lock) => lock,
         Err(FsError::LockTimeout { .. }) => bail!(
-            "{} is held by another `hook relay install` or `hook trust` for over {} s; try again, or remove the lock file if no such command is running",
+            "{} is held by another `hook relay install`, `sync` or `uninstall` for over {} s; try again, or remove the lock file if no such command is running",
             lock_file.display(),
             LOCK_TIMEOUT.as_secs()
         ),
         Err(error) => return Err(error).context("cannot take the lock"),
     };
+    remove_legacy_lock(&path);
     let (text, metadata) = match read_regular(&path)? {
         Some((text, metadata)) => (Some(text), Some(metadata)),
         None => (None, None),
@@ -149,6 +169,7 @@ pub(crate) fn lock_and_read(
         path,
         text,
         metadata,
+        state,
         _lock: lock,
     })
 }
@@ -210,83 +231,4 @@ impl Locked {
         std::fs::remove_file(&self.path)
             .with_context(|| format!("cannot remove {}", self.path.display()))
     }
-
-    /// Keeps a copy of the file as it was (`<file>.hook-relay.prev`, 0600): for the user, never
-    /// restored by `hook relay`.
-    pub(crate) fn backup(&self) -> Result<Option<PathBuf>> {
-        let Some(text) = &self.text else {
-            return Ok(None);
-        };
-        let mut name = self.path.as_os_str().to_owned();
-        name.push(".hook-relay.prev");
-        let backup = PathBuf::from(name);
-        // Written as a new 0600 file whatever the settings file's own mode.
-        write_file(&backup, None, text.as_bytes())?;
-        Ok(Some(backup))
-    }
-}
-
-/// Where `hook relay install` records the text of an agent's file it created
-/// (`<file>.hook-relay.created`, 0600), so `uninstall` can remove the file rather than leave
-/// an empty `{"hooks": {}}` behind.
-pub(crate) fn created_marker(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".hook-relay.created");
-    PathBuf::from(name)
-}
-
-/// Writes `bytes` to `path` atomically, with `like`'s mode and owner (0600 when `None`).
-pub(crate) fn write_file(path: &Path, like: Option<&Metadata>, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".hook-relay-{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    temp.write_all(bytes)
-        .with_context(|| format!("cannot write {}", temp.path().display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        let file = temp.as_file();
-        let mode = like.map_or(0o600, |m| m.permissions().mode() & 0o7777);
-        file.set_permissions(std::fs::Permissions::from_mode(mode))
-            .with_context(|| format!("cannot set the mode of {}", temp.path().display()))?;
-        if let Some(like) = like {
-            let mine = file.metadata().ok();
-            let same = mine
-                .as_ref()
-                .is_some_and(|m| m.uid() == like.uid() && m.gid() == like.gid());
-            if !same {
-                std::os::unix::fs::fchown(file, Some(like.uid()), Some(like.gid())).with_context(
-                    || {
-                        format!(
-                            "cannot give {} its owner back (uid {}, gid {})",
-                            path.display(),
-                            like.uid(),
-                            like.gid()
-                        )
-                    },
-                )?;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    if let Some(like) = like {
-        temp.as_file()
-            .set_permissions(like.permissions())
-            .with_context(|| format!("cannot set the mode of {}", temp.path().display()))?;
-    }
-    temp.as_file()
-        .sync_all()
-        .with_context(|| format!("cannot write {}", temp.path().display()))?;
-    temp.persist(path)
-        .map_err(|error| error.error)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
 }

@@ -34,7 +34,7 @@ pub(super) fn codex_trust_step(
             hook_trust::codex_trust_hash(scope.dialect, &hook),
         ));
     }
-    let records_store = hook_trust::LimeStore::new(&records);
+    let records_store = codex_store(scope, &records)?;
     let already = hook_trust::TrustStore::load(&records_store).unwrap_or_default();
     let missing: Vec<_> = grants
         .iter()
@@ -52,6 +52,26 @@ pub(super) fn codex_trust_step(
     if trust {
         hook_trust::TrustStore::set_trusted(&records_store, &missing)
             .with_context(|| format!("cannot record Codex's trust in {}", records.display()))?;
+        // Remembered with the file's entries, so that uninstall takes out these records (and
+        // only these: never the user's own).
+        let locked = scope.lock_file(&mut None)?;
+        let mut state = locked.state.load(&locked.path)?;
+        if records == scope.file
+            && let Some(now) = &locked.text
+        {
+            // The records are in the agent's file itself: a write of `hook relay`'s, which a
+            // `--move`'s way back follows.
+            state.wrote(Some(&text), now);
+        }
+        for grant in &missing {
+            let record = CodexRecord {
+                key: grant.key.clone(),
+                hash: grant.hash.clone(),
+            };
+            state.codex_records.retain(|r| r.key != record.key);
+            state.codex_records.push(record);
+        }
+        locked.state.save(&state)?;
         return Ok(CodexTrust::Recorded {
             records,
             entries: missing.len(),
@@ -69,12 +89,7 @@ fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<boo
         if w.event.as_str() != found.event {
             continue;
         }
-        let command = relay_command(
-            &scope.program,
-            scope.dialect,
-            &w.event,
-            scope.home.as_deref(),
-        );
+        let command = scope.command(&w.event);
         if found.group_len == 1
             && found.command == command
             && found.matcher == w.matcher
@@ -84,6 +99,57 @@ fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<boo
         }
     }
     Ok(false)
+}
+
+/// Codex's trust records in `records` (the user's `config.toml`), locked through the lock of that
+/// file in the relay's user folder, as every edit of it by `hook relay` is: no lock file is left
+/// in Codex's folder.
+fn codex_store(scope: &Resolved, records: &Path) -> Result<hook_trust::LimeStore> {
+    let real = agent_file::write_target(records, None, &mut None)?;
+    let state = StateDir::for_file(
+        &relay_folder(scope.agent, None, scope.home.as_deref())?,
+        &real,
+    );
+    state.prepare()?;
+    Ok(hook_trust::LimeStore::new(records).with_lock_file(state.lock_path()))
+}
+
+/// Takes out the trust records `--trust` wrote for this file's entries (`written`) that still
+/// hold the hash it wrote (a record the user changed since is theirs, and a file put back as it
+/// was before the install holds the user's own again); from which file, and how many of the
+/// records `--trust` wrote are gone.
+///
+/// # Errors
+///
+/// When the records cannot be read or written.
+pub(super) fn remove_codex_records(
+    scope: &Resolved,
+    written: &[CodexRecord],
+) -> Result<(PathBuf, usize)> {
+    let records = codex_records_file(scope)?;
+    if written.is_empty() {
+        return Ok((records, 0));
+    }
+    let store = codex_store(scope, &records)?;
+    let now = hook_trust::TrustStore::load(&store)
+        .with_context(|| format!("cannot read Codex's trust records in {}", records.display()))?;
+    let ours: Vec<String> = written
+        .iter()
+        .filter(|w| {
+            now.get(&w.key).and_then(|r| r.trusted_hash.as_deref()) == Some(w.hash.as_str())
+        })
+        .map(|w| w.key.clone())
+        .collect();
+    if !ours.is_empty() {
+        hook_trust::TrustStore::remove_trust(&store, &ours).with_context(|| {
+            format!(
+                "cannot take out Codex's trust records in {}",
+                records.display()
+            )
+        })?;
+    }
+    // None of them holds the hash `--trust` wrote any more.
+    Ok((records, written.len()))
 }
 
 /// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in

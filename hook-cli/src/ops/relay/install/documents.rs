@@ -20,6 +20,8 @@ pub(super) struct Found {
     pub(super) timeout: Option<String>,
     /// `onFailure` as written (JSON only; Codex has none).
     pub(super) on_failure: Option<String>,
+    /// The relay hooks it starts the relay for (`None`: both scopes, an earlier version's).
+    pub(super) scope: Option<RelayScope>,
 }
 
 /// An agent settings document being edited.
@@ -45,23 +47,19 @@ pub(crate) struct Changes {
     pub(crate) kept: usize,
 }
 
-/// Makes the relay entries of `doc` exactly `wanted` (each running `program`, with `home`),
-/// touching nothing else; with
-/// `keep_others`, entries on events `wanted` does not name stay (a relay file that could not be
-/// read may have hooks there).
+/// Makes the relay entries of `doc` exactly `wanted` (each running the scope's program, with its
+/// home, for its relay hooks: [`relay_command`]), touching nothing else; with `keep_others`,
+/// entries on events `wanted` does not name stay (a relay file that could not be read may have
+/// hooks there).
 pub(super) fn sync_doc(
     doc: &mut dyn Doc,
-    dialect: Dialect,
+    scope: &Resolved,
     wanted: &[Wanted],
     keep_others: bool,
-    program: &Path,
-    home: Option<&Path>,
 ) -> Result<Changes> {
+    let dialect = scope.dialect;
     let mut changes = Changes::default();
-    let commands: Vec<String> = wanted
-        .iter()
-        .map(|w| relay_command(program, dialect, &w.event, home))
-        .collect();
+    let commands: Vec<String> = wanted.iter().map(|w| scope.command(&w.event)).collect();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();
@@ -168,6 +166,35 @@ impl JsonDoc {
     }
 }
 
+impl JsonDoc {
+    /// Removes the group `group` of the `member`-th member of `hooks`, whole, and what its
+    /// removal empties (the event, `hooks`).
+    pub(super) fn remove_group(&mut self, member: usize, group: usize) -> Result<()> {
+        let root = self.root()?;
+        let (hooks_index, hooks) = root
+            .members()
+            .and_then(|m| m.iter().enumerate().rev().find(|(_, m)| m.key == "hooks"))
+            .context("the group moved while editing")?;
+        let event = hooks
+            .value
+            .members()
+            .and_then(|m| m.get(member))
+            .context("the group moved while editing")?;
+        let groups = event.value.items().unwrap_or_default();
+        if group >= groups.len() {
+            bail!("the group moved while editing");
+        }
+        self.text = if groups.len() > 1 {
+            json_text::remove(&self.text, &event.value, group)
+        } else if hooks.value.members().map_or(0, <[_]>::len) > 1 {
+            json_text::remove(&self.text, &hooks.value, member)
+        } else {
+            json_text::remove(&self.text, &root, hooks_index)
+        };
+        Ok(())
+    }
+}
+
 impl Doc for JsonDoc {
     fn found(&self, dialect: Dialect) -> Result<Vec<Found>> {
         let root = self.root()?;
@@ -186,10 +213,11 @@ impl Doc for JsonDoc {
                     else {
                         continue;
                     };
-                    if !is_relay(&command, dialect) {
+                    let Some(entry) = parse_relay(&command, dialect) else {
                         continue;
-                    }
+                    };
                     found.push(Found {
+                        scope: entry.scope,
                         event: event.key.clone(),
                         member,
                         group: g,
@@ -208,29 +236,20 @@ impl Doc for JsonDoc {
 
     fn remove(&mut self, found: &Found) -> Result<()> {
         let root = self.root()?;
-        let (hooks_index, hooks) = root
-            .members()
-            .and_then(|m| m.iter().enumerate().rev().find(|(_, m)| m.key == "hooks"))
-            .context("the relay entry moved while editing")?;
-        let event = hooks
-            .value
-            .members()
+        let event = root
+            .get("hooks")
+            .and_then(json_text::Node::members)
             .and_then(|m| m.get(found.member))
             .context("the relay entry moved while editing")?;
         let groups = event.value.items().unwrap_or_default();
         let group = groups.get(found.group).context("the relay entry moved")?;
         let handlers_node = group.get("hooks").context("the relay entry moved")?;
         let handlers = handlers_node.items().unwrap_or_default();
-        self.text = if handlers.len() > 1 {
-            json_text::remove(&self.text, handlers_node, found.handler)
-        } else if groups.len() > 1 {
-            json_text::remove(&self.text, &event.value, found.group)
-        } else if hooks.value.members().map_or(0, <[_]>::len) > 1 {
-            json_text::remove(&self.text, &hooks.value, found.member)
-        } else {
-            json_text::remove(&self.text, &root, hooks_index)
-        };
-        Ok(())
+        if handlers.len() > 1 {
+            self.text = json_text::remove(&self.text, handlers_node, found.handler);
+            return Ok(());
+        }
+        self.remove_group(found.member, found.group)
     }
 
     fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {
@@ -326,8 +345,48 @@ impl TomlDoc {
                 self.file
             );
         };
-        group.set_position(None);
+        // The group and every table in it are laid out after what the document holds: a
+        // position kept from the document it came from would put its handlers before it.
+        unposition(&mut group);
         groups.push(group);
+        Ok(())
+    }
+}
+
+/// `table` and every table under it without a position (laid out in order, after the rest).
+fn unposition(table: &mut toml_edit::Table) {
+    table.set_position(None);
+    for (_, item) in table.iter_mut() {
+        match item {
+            toml_edit::Item::Table(inner) => unposition(inner),
+            toml_edit::Item::ArrayOfTables(tables) => tables.iter_mut().for_each(unposition),
+            _ => {}
+        }
+    }
+}
+
+impl TomlDoc {
+    /// Removes the group `group` of `hooks.<event>`, whole, and what its removal empties.
+    pub(super) fn remove_group(&mut self, event: &str, group: usize) -> Result<()> {
+        let hooks = self
+            .doc
+            .get_mut("hooks")
+            .and_then(toml_edit::Item::as_table_like_mut)
+            .context("the group moved while editing")?;
+        let groups = hooks
+            .get_mut(event)
+            .and_then(toml_edit::Item::as_array_of_tables_mut)
+            .context("the group moved while editing")?;
+        if group >= groups.len() {
+            bail!("the group moved while editing");
+        }
+        groups.remove(group);
+        if groups.is_empty() {
+            hooks.remove(event);
+        }
+        if hooks.is_empty() {
+            self.doc.remove("hooks");
+        }
         Ok(())
     }
 }
@@ -343,10 +402,11 @@ impl Doc for TomlDoc {
                     else {
                         continue;
                     };
-                    if !is_relay(command, dialect) {
+                    let Some(entry) = parse_relay(command, dialect) else {
                         continue;
-                    }
+                    };
                     found.push(Found {
+                        scope: entry.scope,
                         event: event.clone(),
                         member,
                         group: g,
@@ -388,14 +448,7 @@ impl Doc for TomlDoc {
             handlers.remove(found.handler);
             return Ok(());
         }
-        groups.remove(found.group);
-        if groups.is_empty() {
-            hooks.remove(&found.event);
-        }
-        if hooks.is_empty() {
-            self.doc.remove("hooks");
-        }
-        Ok(())
+        self.remove_group(&found.event, found.group)
     }
 
     fn add(&mut self, wanted: &Wanted, command: &str) -> Result<()> {

@@ -1,15 +1,23 @@
 //! The relay entries: which the relay hooks need ([`wanted_entries`]), the command each runs
 //! ([`relay_command`], ending in [`MARKER`]), and how an entry is told from a user's own hook
-//! ([`is_relay`]).
+//! ([`parse_relay`]).
 
 use super::*;
 
 /// The shell comment that ends every command `hook relay install` writes.
 pub(crate) const MARKER: &str = "# hook-relay-install";
 
-/// Seconds added to the largest hook timeout of an event for its entry's timeout: the relay's
-/// own start and answer.
+/// Seconds added to the longest wait of an entry's relay hooks for its timeout: the relay's own
+/// start, trust checks and answer. An entry with no relay hook to wait for (the session entry
+/// alone, only async or broken hooks on its event) gets these seconds alone.
 pub(crate) const TIMEOUT_MARGIN: u64 = 5;
+
+/// What ends the command of an entry on an event that must fail closed ([`fails_closed`]): a
+/// relay that cannot even start (`hook` moved, not on the agent's `PATH`: the shell's exit
+/// 127) or dies without answering blocks the event, with the shell's message, in every agent
+/// and version (Codex has no `onFailure`; Claude Code before 2.1.332 ignores it). The relay
+/// itself answers 0 or 2 there. `||` is read alike by sh, bash, zsh and fish.
+pub(crate) const FAIL_CLOSED: &str = "|| exit 2";
 
 /// One relay entry the agent's file should have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,13 +31,23 @@ pub(crate) struct Wanted {
     pub(crate) on_failure_block: bool,
 }
 
-/// The command of the relay entry of `event`: `program` (this `hook`) started as the relay;
-/// with the `--home` install was given, so the relay reads the relay files install read.
+/// Whether a relay that cannot answer must block `event`: it can block there, and a block is
+/// not "keep working" (`Stop` and the like, where a relay that cannot start would never let
+/// the agent stop; Claude Code ignores `onFailure` there for the same reason).
+pub(crate) fn fails_closed(dialect: Dialect, event: &Event) -> bool {
+    event.block_effect(dialect).can_block() && !hook_config::OnFailure::IGNORED_ON.contains(event)
+}
+
+/// The command of the relay entry of `event`: `program` (this `hook`, or `hook` found through
+/// the agent's `PATH` in a project's shared settings) started as the relay of `scope`'s
+/// hooks; with the `--home` install was given, so the relay reads the relay files install
+/// read; failing closed ([`FAIL_CLOSED`]) where the event can block.
 pub(super) fn relay_command(
     program: &Path,
     dialect: Dialect,
     event: &Event,
     home: Option<&Path>,
+    scope: RelayScope,
 ) -> String {
     let home = home
         .map(|home| {
@@ -39,46 +57,74 @@ pub(super) fn relay_command(
             )
         })
         .unwrap_or_default();
+    let closed = if fails_closed(dialect, event) {
+        format!(" {FAIL_CLOSED}")
+    } else {
+        String::new()
+    };
     format!(
-        "{} relay --dialect {dialect} --event {}{home} {MARKER}",
+        "{} relay --dialect {dialect} --event {}{home} --scope {}{closed} {MARKER}",
         crate::shell::quote(&program.display().to_string()),
-        event.as_str()
+        event.as_str(),
+        scope.as_str()
     )
 }
 
-/// Whether `command` is a relay entry of `dialect`: exactly what `install` writes (this
-/// program's path, `relay --dialect D --event E`, maybe `--home DIR`, then the marker), or an
-/// entry of an earlier version (exactly `<path of hook> relay --dialect D`). The program must
-/// be a `hook` binary and nothing else may be in the command: a user's own hook that merely
-/// ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ... # marker`) is
-/// never taken for one, so install and uninstall never remove it.
-pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
+/// A relay entry's command, read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EntryCommand {
+    /// The relay hooks it starts the relay for: `None` for both scopes (an entry of an earlier
+    /// version, without `--scope`).
+    pub(crate) scope: Option<RelayScope>,
+}
+
+/// `command` read as a relay entry of `dialect`: exactly what `install` writes (a `hook`
+/// program, by path or through `PATH`; `relay --dialect D --event E`, maybe `--home DIR`,
+/// maybe `--scope S`, maybe `|| exit 2`; then the marker), or an entry of an earlier version
+/// (exactly `<path of hook> relay --dialect D`). `None` for anything else: a user's own hook
+/// that merely ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ...
+/// # marker`) is never taken for one, so install and uninstall never remove it.
+pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryCommand> {
     let dialect = dialect.to_string();
     let (words, marked) = match command.strip_suffix(&format!(" {MARKER}")) {
-        Some(rest) => (shlex::split(rest), true),
-        None => (shlex::split(command), false),
+        Some(rest) => (shlex::split(rest)?, true),
+        None => (shlex::split(command)?, false),
     };
-    let Some(words) = words else { return false };
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let Some((program, args)) = words.split_first() else {
-        return false;
-    };
+    let (program, args) = words.split_first()?;
     let is_hook = Path::new(program)
         .file_name()
         .is_some_and(|name| name == "hook");
     if !is_hook {
-        return false;
+        return None;
     }
-    if marked {
-        matches!(
-            args,
-            ["relay", "--dialect", d, "--event", _]
-                | ["relay", "--dialect", d, "--event", _, "--home", _]
-                if *d == dialect
-        )
-    } else {
-        matches!(args, ["relay", "--dialect", d] if *d == dialect)
+    if !marked {
+        return matches!(args, ["relay", "--dialect", d] if *d == dialect)
+            .then_some(EntryCommand { scope: None });
     }
+    let ["relay", "--dialect", d, "--event", _, rest @ ..] = args else {
+        return None;
+    };
+    if *d != dialect {
+        return None;
+    }
+    let rest = match rest {
+        ["--home", _, rest @ ..] => rest,
+        rest => rest,
+    };
+    let (scope, rest) = match rest {
+        ["--scope", scope, rest @ ..] => (Some(RelayScope::from_name(scope)?), rest),
+        rest => (None, rest),
+    };
+    match rest {
+        [] | ["||", "exit", "2"] => Some(EntryCommand { scope }),
+        _ => None,
+    }
+}
+
+/// Whether `command` is a relay entry of `dialect` ([`parse_relay`]).
+pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
+    parse_relay(command, dialect).is_some()
 }
 
 /// Whether `matcher` matches everything (absent, empty or `*`).
@@ -125,6 +171,20 @@ pub(super) fn is_name_list(matcher: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
 }
 
+/// The longest the relay waits for `hooks` (seconds, rounded up): the largest timeout in force
+/// among the hooks it waits for, each its own `timeout` or else the agent's default for its
+/// type on its event ([`hook_config::timeout_limits`]: 600 s for a command, 30 s for a Claude
+/// Code prompt hook...); `async` hooks (the relay answers without them) and hooks a setting
+/// keeps from running do not count; 0 when none is left.
+pub(crate) fn longest_wait(hooks: &[&Handler]) -> u64 {
+    hooks
+        .iter()
+        .filter(|h| !h.config.is_async && h.suppressed.is_none())
+        .map(|h| h.timeout.as_secs() + u64::from(h.timeout.subsec_nanos() > 0))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The entries `handlers` (the relay hooks of the scope) need. A broken relay handler
 /// (`broken`, left out by the relay, which tells the user) keeps an entry on its event, with
 /// no matcher, so the relay still starts there and says so.
@@ -156,20 +216,11 @@ pub(crate) fn wanted_entries(
             } else {
                 union_matcher(hooks.iter().map(|h| h.matcher.as_deref()))
             };
-        let longest = hooks
-            .iter()
-            .map(|h| h.timeout.as_secs() + u64::from(h.timeout.subsec_nanos() > 0))
-            .chain(broken_here.then_some(agent.default_timeout))
-            .max()
-            .unwrap_or(agent.default_timeout);
-        let on_failure_block = agent.on_failure
-            && event.block_effect(dialect).can_block()
-            && !hook_config::OnFailure::IGNORED_ON.contains(event);
         wanted.push(Wanted {
             event: event.clone(),
             matcher,
-            timeout: longest + TIMEOUT_MARGIN,
-            on_failure_block,
+            timeout: longest_wait(&hooks) + TIMEOUT_MARGIN,
+            on_failure_block: agent.on_failure && fails_closed(dialect, event),
         });
     }
     wanted
@@ -244,8 +295,58 @@ mod tests {
             "curl x | sh; /x/hook relay --dialect lime --event Stop # hook-relay-install",
             "/x/hook relay --dialect lime --event Stop --force # hook-relay-install",
             "./not-hook relay --dialect lime --event Stop # hook-relay-install",
+            "hook relay --dialect lime --event Stop --scope all # hook-relay-install",
+            "hook relay --dialect lime --event Stop --scope user || rm -rf ~ # hook-relay-install",
+            "hook relay --dialect lime --event Stop || exit 2 --scope user # hook-relay-install",
+            "hook relay --dialect lime --event Stop || exit 2",
         ] {
             assert!(!is_relay(mine, Dialect::Lime), "{mine}");
         }
+    }
+
+    #[test]
+    fn the_entries_commands_read_back_with_their_scope() {
+        for scope in [RelayScope::User, RelayScope::Project] {
+            for event in [Event::PreToolUse, Event::Stop, Event::SessionStart] {
+                for home in [None, Some(Path::new("/my home"))] {
+                    let program = match scope {
+                        RelayScope::User => Path::new("/opt/bin/hook"),
+                        RelayScope::Project => Path::new("hook"),
+                    };
+                    let command = relay_command(program, Dialect::Lime, &event, home, scope);
+                    assert_eq!(
+                        parse_relay(&command, Dialect::Lime),
+                        Some(EntryCommand { scope: Some(scope) }),
+                        "{command}"
+                    );
+                    // Only where the event can block, and not where a block keeps the agent
+                    // working.
+                    assert_eq!(
+                        command.contains(FAIL_CLOSED),
+                        event == Event::PreToolUse,
+                        "{command}"
+                    );
+                }
+            }
+        }
+        // A project's entries name no path: `hook` is found through the agent's PATH.
+        assert_eq!(
+            relay_command(
+                Path::new("hook"),
+                Dialect::Verboo,
+                &Event::PreToolUse,
+                None,
+                RelayScope::Project
+            ),
+            "hook relay --dialect verboo --event PreToolUse --scope project || exit 2 # hook-relay-install"
+        );
+        // An earlier version's entries run both scopes.
+        assert_eq!(
+            parse_relay(
+                "/x/hook relay --dialect lime --event Stop # hook-relay-install",
+                Dialect::Lime
+            ),
+            Some(EntryCommand { scope: None })
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::*;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
 pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Result<()> {
-    let locked = agent_file::lock_and_read(&scope.file, scope.inside(), &mut report.agent_link)?;
+    let locked = scope.lock_file(&mut report.agent_link)?;
     let Some(text) = locked.text.clone() else {
         report.no_file = true;
         return Ok(());
@@ -34,15 +34,45 @@ pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Res
         report.nothing_to_move = true;
         return Ok(());
     }
-    append_to_relay_file(
+    let (relay_before, relay_after) = append_to_relay_file(
         &relay_file,
         scope.agent.config_format,
         &moved,
         scope.project.as_deref(),
         &mut report.relay_link,
+        &scope.relay_folder()?,
     )?;
     report.backup = scope.backup(&locked)?;
     locked.write(&remaining)?;
+    // What uninstall needs to put the hooks back where they came from.
+    let mut state = locked.state.load(&locked.path)?;
+    let groups = match scope.agent.config_format {
+        ConfigFormat::Json => moved
+            .json
+            .iter()
+            .map(|(event, text)| MovedGroup {
+                event: event.clone(),
+                text: text.clone(),
+            })
+            .collect(),
+        ConfigFormat::Toml => moved
+            .toml
+            .iter()
+            .map(|(event, group)| MovedGroup {
+                event: event.clone(),
+                text: toml_group_text(event, group),
+            })
+            .collect(),
+    };
+    state.moves.push(MoveRecord {
+        before: text.clone(),
+        after: digest(&remaining),
+        groups,
+        relay_file: relay_file.clone(),
+        relay_before,
+        relay_after: digest(&relay_after),
+    });
+    locked.state.save(&state)?;
     drop(locked);
     report.moved_to = Some((moved.hooks.len(), relay_file.clone()));
     trust_moved(scope, &relay_file, &moved, report)
@@ -120,19 +150,8 @@ pub(super) fn move_json(text: &str, file: &Path, dialect: Dialect) -> Result<(St
                 ran: true,
             });
         }
-        // Removes the group as a one-handler group would be removed.
-        let found = Found {
-            event,
-            member,
-            group: g,
-            handler: 0,
-            group_len: 1,
-            command: String::new(),
-            matcher: None,
-            timeout: None,
-            on_failure: None,
-        };
-        doc.remove(&found)?;
+        // The whole group, whatever the number of its handlers.
+        doc.remove_group(member, g)?;
     }
     Ok((doc.text, moved))
 }
@@ -245,15 +264,17 @@ pub(super) fn relative_library(event: &str, library: Option<&str>) -> Option<(St
         .map(|library| (event.to_owned(), library.to_owned()))
 }
 
-/// Appends the moved groups to the relay file (created when missing), each as it was written.
+/// Appends the moved groups to the relay file (created when missing), each as it was written;
+/// the relay file's text before (`None`: there was none) and after.
 pub(super) fn append_to_relay_file(
     relay_file: &Path,
     format: ConfigFormat,
     moved: &Moved,
     inside: Option<&Path>,
     link: &mut Option<ThroughLink>,
-) -> Result<()> {
-    let locked = agent_file::lock_and_read(relay_file, inside, link)?;
+    relay_folder: &Path,
+) -> Result<(Option<String>, String)> {
+    let locked = agent_file::lock_and_read(relay_file, inside, link, relay_folder)?;
     let text = locked.text.clone().unwrap_or_default();
     let new_text = match format {
         ConfigFormat::Json => {
@@ -271,7 +292,30 @@ pub(super) fn append_to_relay_file(
             doc.text()
         }
     };
-    locked.write(&new_text)
+    locked.write(&new_text)?;
+    Ok((locked.text.clone(), new_text))
+}
+
+/// A TOML group as a document of its own (`[[hooks.<event>]]` and its handlers), as the move
+/// record keeps it.
+pub(super) fn toml_group_text(event: &str, group: &toml_edit::Table) -> String {
+    let mut doc = TomlDoc {
+        doc: toml_edit::DocumentMut::new(),
+        file: String::new(),
+    };
+    // A new document has no `hooks` of another shape: this cannot fail.
+    let _ = doc.push_group(event, group.clone());
+    doc.text()
+}
+
+/// The group [`toml_group_text`] wrote.
+pub(super) fn toml_group_of(text: &str, event: &str) -> Option<toml_edit::Table> {
+    let doc: toml_edit::DocumentMut = text.parse().ok()?;
+    doc.get("hooks")?
+        .get(event)?
+        .as_array_of_tables()?
+        .get(0)
+        .cloned()
 }
 
 /// Trusts, in the relay's store, the moved hooks the agent was running; lists the others in
@@ -309,7 +353,7 @@ pub(super) fn trust_moved(
             waiting.push(trust.key.clone());
         }
     }
-    let store = hook_trust::store_for(scope.dialect, &loaded.discovery.home);
+    let store = hook_trust::store_for_discovery(&loaded.discovery);
     // One hook at a time: a file that cannot be hashed keeps that hook (only) from being
     // trusted, and the user is told which and why.
     let mut granted = Vec::new();

@@ -63,10 +63,10 @@ pub(crate) struct Reach {
 }
 
 /// The relay hooks that no installed agent entry would start the relay for: a hook whose
-/// event has no relay entry in the agent's user settings (or the project's), or whose tools
-/// the entry's matcher does not match. Each line names the hook's key and the command that
-/// fixes it (`hook relay sync ...`). Empty for a dialect without a relay agent, or when the
-/// relay's hooks cannot be loaded.
+/// event has no relay entry of its scope in the agent's user settings (or the project's), or
+/// whose tools the entry's matcher does not match. Each line names the hook's key and the
+/// command that fixes it (`hook relay sync ...`). Empty for a dialect without a relay agent, or
+/// when the relay's hooks cannot be loaded.
 pub(crate) fn unreached_relay_hooks(
     dialect: Dialect,
     project: Option<&Path>,
@@ -85,6 +85,42 @@ pub(crate) fn relay_reach(
     project: Option<&Path>,
     home: Option<&Path>,
 ) -> Option<Reach> {
+    reach(dialect, project, home, |_| true)
+}
+
+/// What the relay run of `scope` (`hook relay --scope`) says at the start of a session: the
+/// unreached relay hooks of its scope; the user's run also names a project's, when the
+/// project's settings have no relay entry (so no run of the project's would say it).
+pub(crate) fn unreached_in_scope(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+    scope: RelayScope,
+) -> Vec<String> {
+    let project_installed = project.is_some_and(|project| {
+        dialect.rules().relay().is_some_and(|agent| {
+            !installed_entries(
+                dialect,
+                agent,
+                &[project.join(agent.home_dir).join(agent.config_file)],
+            )
+            .is_empty()
+        })
+    });
+    reach(dialect, project, home, |hook_scope| {
+        hook_scope == scope || (scope == RelayScope::User && !project_installed)
+    })
+    .map(|reach| reach.unreached.iter().map(Unreached::line).collect())
+    .unwrap_or_default()
+}
+
+/// [`relay_reach`] of the hooks whose scope `said` keeps.
+fn reach(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+    said: impl Fn(RelayScope) -> bool,
+) -> Option<Reach> {
     let agent = dialect.rules().relay()?;
     let loaded = hook_config::load(&relay_options(dialect, project, home)).ok()?;
     let mut files = Vec::new();
@@ -94,13 +130,14 @@ pub(crate) fn relay_reach(
     if let Some(project) = project {
         files.push(project.join(agent.home_dir).join(agent.config_file));
     }
-    let found = relay_entries(dialect, agent, &files);
-    let entries: Vec<(String, Option<String>)> = found
-        .iter()
-        .map(|(_, found)| (found.event.clone(), found.matcher.clone()))
-        .collect();
+    let entries = installed_entries(dialect, agent, &files);
     let mut unreached = Vec::new();
+    let mut hooks = 0;
     for handler in loaded.registry.handlers() {
+        if !said(RelayScope::of_layer(handler.source.layer)) {
+            continue;
+        }
+        hooks += 1;
         let mut add = |why, message, fix| {
             unreached.push(Unreached {
                 handler: handler.clone(),
@@ -123,7 +160,10 @@ pub(crate) fn relay_reach(
         if reached(dialect, &entries, handler) {
             continue;
         }
-        let on_event = entries.iter().any(|(e, _)| e == handler.event.as_str());
+        let scope = RelayScope::of_layer(handler.source.layer);
+        let on_event = entries
+            .iter()
+            .any(|e| e.event == handler.event.as_str() && e.serves(scope));
         let (kind, why) = if !on_event {
             (
                 UnreachedWhy::NoEntry,
@@ -140,7 +180,7 @@ pub(crate) fn relay_reach(
             )
         };
         let mut fix = format!("hook relay sync --dialect {dialect}");
-        if handler.source.layer != Layer::User
+        if scope == RelayScope::Project
             && let Some(project) = &loaded.discovery.project
         {
             fix.push_str(&format!(
@@ -166,33 +206,45 @@ pub(crate) fn relay_reach(
     Some(Reach {
         agent,
         files,
-        entries: found
+        entries: entries
             .into_iter()
-            .map(|(file, found)| InstalledEntry {
-                file,
-                event: found.event,
-                command: found.command,
+            .map(|e| InstalledEntry {
+                file: e.file,
+                event: e.event,
+                command: e.command,
             })
             .collect(),
-        hooks: loaded.registry.handlers().len(),
+        hooks,
         unreached,
     })
 }
 
-/// The relay entries, `(event, matcher)`, of the agent's settings `files`.
+/// A relay entry installed in an agent's settings file.
+#[derive(Debug, Clone)]
+pub(super) struct Installed {
+    pub(super) event: String,
+    pub(super) matcher: Option<String>,
+    /// Whose relay hooks it starts the relay for (`None`: both, an earlier version's entry).
+    pub(super) scope: Option<RelayScope>,
+    /// The settings file it is in.
+    pub(super) file: PathBuf,
+    /// Its command, as written.
+    pub(super) command: String,
+}
+
+impl Installed {
+    /// Whether a relay run this entry starts runs the hooks of `scope`.
+    pub(super) fn serves(&self, scope: RelayScope) -> bool {
+        self.scope.is_none_or(|s| s == scope)
+    }
+}
+
+/// The relay entries of the agent's settings `files`.
 pub(super) fn installed_entries(
     dialect: Dialect,
     agent: &RelayAgent,
     files: &[PathBuf],
-) -> Vec<(String, Option<String>)> {
-    relay_entries(dialect, agent, files)
-        .into_iter()
-        .map(|(_, found)| (found.event, found.matcher))
-        .collect()
-}
-
-/// The relay entries of the agent's settings `files`, each with its file.
-fn relay_entries(dialect: Dialect, agent: &RelayAgent, files: &[PathBuf]) -> Vec<(PathBuf, Found)> {
+) -> Vec<Installed> {
     let mut entries = Vec::new();
     for file in files {
         let Ok(Some((text, _))) = agent_file::read_regular(file) else {
@@ -202,28 +254,32 @@ fn relay_entries(dialect: Dialect, agent: &RelayAgent, files: &[PathBuf]) -> Vec
             continue;
         };
         for found in doc.found(dialect).unwrap_or_default() {
-            entries.push((file.clone(), found));
+            entries.push(Installed {
+                event: found.event,
+                matcher: found.matcher,
+                scope: found.scope,
+                file: file.clone(),
+                command: found.command,
+            });
         }
     }
     entries
 }
 
-/// Whether one of `entries` starts the relay for `handler`.
-pub(super) fn reached(
-    dialect: Dialect,
-    entries: &[(String, Option<String>)],
-    handler: &Handler,
-) -> bool {
+/// Whether one of `entries` starts a relay run that runs `handler` (an entry of its scope, on
+/// its event, whose matcher covers the hook's).
+pub(super) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler) -> bool {
+    let scope = RelayScope::of_layer(handler.source.layer);
     let mut on_event = entries
         .iter()
-        .filter(|(event, _)| event == handler.event.as_str())
+        .filter(|e| e.event == handler.event.as_str() && e.serves(scope))
         .peekable();
     if on_event.peek().is_none() {
         return false;
     }
     handler.event.match_target(dialect) == MatchTarget::Nothing
         || on_event
-            .any(|(_, entry)| entry_reaches(dialect, entry.as_deref(), handler.matcher.as_deref()))
+            .any(|e| entry_reaches(dialect, e.matcher.as_deref(), handler.matcher.as_deref()))
 }
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as

@@ -102,8 +102,8 @@ pub(crate) struct SyncReport {
     pub(crate) scope: Option<ScopeNames>,
     /// The relay configuration's diagnostics (said as warnings).
     pub(crate) diagnostics: Vec<Diagnostic>,
-    /// Relay hooks the user's own relay entries already start the relay for (project scope).
-    pub(crate) served_by_user: usize,
+    /// A project's entries start `hook` through the agent's `PATH`: what this `PATH` finds.
+    pub(crate) portable: Option<Portable>,
     /// A relay file could not be read: the entries of events it may use were kept.
     pub(crate) unreadable_relay_file: bool,
     pub(crate) edit: Edited,
@@ -129,11 +129,19 @@ pub(crate) struct Edited {
     pub(crate) written: bool,
 }
 
+/// A project's entries name `hook`, found through each machine's `PATH`: the one this `PATH`
+/// finds, and this program.
+#[derive(Debug)]
+pub(crate) struct Portable {
+    /// The first `hook` on this process's `PATH`.
+    pub(crate) on_path: Option<PathBuf>,
+    /// This program.
+    pub(crate) this: Option<PathBuf>,
+}
+
 /// The relay entries after a sync.
 #[derive(Debug)]
 pub(crate) enum Entries {
-    /// None needed: the user's relay entries start the relay for every relay hook.
-    ServedByUser { removed: usize },
     /// No relay hooks in `places` (the relay's files), so no entries.
     NoRelayHooks {
         places: Vec<PathBuf>,
@@ -167,6 +175,51 @@ pub(crate) struct UninstallReport {
     pub(crate) file: PathBuf,
     pub(crate) edit: Edited,
     pub(crate) result: Option<Uninstalled>,
+    /// The hooks `install --move` had moved, put back.
+    pub(crate) given_back: Option<GivenBack>,
+    /// Codex's trust records `install --trust` wrote, taken out: the file, how many.
+    pub(crate) codex_records: Option<(PathBuf, usize)>,
+    /// The relay files of the scope that still hold hooks, and how many: they no longer run.
+    pub(crate) left: Vec<(PathBuf, usize)>,
+}
+
+/// The moved hooks put back into the agent's file.
+#[derive(Debug, Default)]
+pub(crate) struct GivenBack {
+    /// The agent's file.
+    pub(crate) file: PathBuf,
+    /// The file is byte for byte what it was before the move (else the groups were appended
+    /// to what is there: someone changed it since).
+    pub(crate) exact: bool,
+    /// How many groups were put back.
+    pub(crate) groups: usize,
+    /// How many were already there (not added twice).
+    pub(crate) already_there: usize,
+    /// What became of the relay files they were moved to.
+    pub(crate) relay_files: Vec<RelayGivenBack>,
+}
+
+/// The moved hooks taken out of one relay file.
+#[derive(Debug)]
+pub(crate) struct RelayGivenBack {
+    pub(crate) file: PathBuf,
+    pub(crate) outcome: RelayOutcome,
+    /// Where the relay file was kept as it was.
+    pub(crate) backup: Option<PathBuf>,
+}
+
+/// What became of a relay file the moved hooks are taken out of.
+#[derive(Debug)]
+pub(crate) enum RelayOutcome {
+    /// It is what it was before the move.
+    Restored,
+    /// The move had created it: removed.
+    Removed,
+    /// Changed since the move: `taken` groups taken out as moved; the moved groups of the
+    /// events `changed` were changed there since, and stay.
+    TookOut { taken: usize, changed: Vec<String> },
+    /// It is not there any more.
+    Gone,
 }
 
 /// What `hook relay uninstall` ended with.

@@ -16,7 +16,8 @@ pub(crate) struct ScopeOptions {
     pub(crate) agent_config: Option<PathBuf>,
     /// The dialect's home (trust store; with it the relay's user folder is `DIR/hook-relay/`).
     pub(crate) home: Option<PathBuf>,
-    /// The `hook` program the entries start (`None`: this one).
+    /// The `hook` program the entries start (`None`: this one's path in the user's settings;
+    /// `hook`, found through the agent's `PATH`, in a project's).
     pub(crate) program: Option<PathBuf>,
 }
 
@@ -65,7 +66,7 @@ fn project_dir(project: Option<&Path>) -> Result<Option<PathBuf>> {
         .transpose()
 }
 
-/// The options that load the relay's hooks of a scope: the user's relay file, and the
+/// The options that load the relay's hooks of both scopes: the user's relay file, and the
 /// project's when there is one (never the current directory's otherwise).
 pub(super) fn relay_options(
     dialect: Dialect,
@@ -83,6 +84,44 @@ pub(super) fn relay_options(
     options
 }
 
+/// The relay's own folder of a scope, where its files are and where what it keeps of the files
+/// it edits is ([`super::state`]): `<home>/hook-relay/` with a `--home`, else the agent's home's
+/// (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`); a project's
+/// `<project>/.claude/hook-relay/` (`.codex/`).
+pub(super) fn relay_folder(
+    agent: &RelayAgent,
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Result<PathBuf> {
+    Ok(match (project, home) {
+        (Some(project), _) => project.join(agent.home_dir).join(hook_config::RELAY_DIR),
+        (None, Some(home)) => home.join(hook_config::RELAY_DIR),
+        (None, None) => agent_home(agent)?.join(hook_config::RELAY_DIR),
+    })
+}
+
+/// The first `hook` program on this process's `PATH`, as a shell would find it (the agents run
+/// a project's entries, `hook relay ...`, through theirs).
+pub(super) fn hook_on_path() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join("hook"))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    }
+}
+
 /// The scope resolved: agent, its file, the project, the relay's hooks.
 pub(super) struct Resolved {
     /// Whether this command already kept a backup of the agent's file (once per command: the
@@ -95,6 +134,8 @@ pub(super) struct Resolved {
     pub(super) home: Option<PathBuf>,
     /// The `hook` program the entries start.
     pub(super) program: PathBuf,
+    /// Whose relay hooks the entries start the relay for.
+    pub(super) relay_scope: RelayScope,
     /// Whether `--agent-config` named the file (the user's choice: it may be anywhere).
     named_file: bool,
 }
@@ -104,12 +145,20 @@ impl ScopeOptions {
         let agent = agent_of(self.dialect)?;
         let project = project_dir(self.project.as_deref())?;
         let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
-        let program = match &self.program {
-            Some(program) => program.clone(),
-            None => std::env::current_exe().context("cannot find this program's path")?,
+        // A project's settings are shared: its entries start the `hook` each machine's PATH
+        // finds, never the installer's own path (a teammate's has none there).
+        let program = match (&self.program, &project) {
+            (Some(program), _) => program.clone(),
+            (None, Some(_)) => PathBuf::from("hook"),
+            (None, None) => this_program()?,
         };
         Ok(Resolved {
             program,
+            relay_scope: if project.is_some() {
+                RelayScope::Project
+            } else {
+                RelayScope::User
+            },
             backed_up: std::cell::Cell::new(false),
             dialect: self.dialect,
             agent,
@@ -129,6 +178,11 @@ impl ScopeOptions {
     }
 }
 
+/// This program's path, which user-scope entries start.
+fn this_program() -> Result<PathBuf> {
+    std::env::current_exe().context("cannot find this program's path")
+}
+
 impl Resolved {
     /// The folder the agent's file must resolve into: the project in project scope (unless
     /// `--agent-config` named the file).
@@ -136,21 +190,56 @@ impl Resolved {
         self.project.as_deref().filter(|_| !self.named_file)
     }
 
-    /// Keeps the agent's file as it was before this command, once: where, the first time.
+    /// Keeps the agent's file as it was before this command, once ([`super::state`]): where,
+    /// the first time.
     pub(super) fn backup(&self, locked: &agent_file::Locked) -> Result<Option<PathBuf>> {
+        let Some(text) = &locked.text else {
+            return Ok(None);
+        };
         if self.backed_up.replace(true) {
             return Ok(None);
         }
-        locked.backup()
+        locked.state.backup(text).map(Some)
     }
 
+    /// The relay's own folder of this scope.
+    pub(super) fn relay_folder(&self) -> Result<PathBuf> {
+        relay_folder(self.agent, self.project.as_deref(), self.home.as_deref())
+    }
+
+    /// The command of this scope's relay entry of `event`.
+    pub(super) fn command(&self, event: &Event) -> String {
+        relay_command(
+            &self.program,
+            self.dialect,
+            event,
+            self.home.as_deref(),
+            self.relay_scope,
+        )
+    }
+
+    /// The agent's file, locked and read (its lock and state in the relay's folder).
+    pub(super) fn lock_file(&self, link: &mut Option<ThroughLink>) -> Result<agent_file::Locked> {
+        agent_file::lock_and_read(&self.file, self.inside(), link, &self.relay_folder()?)
+    }
+
+    /// The options that load this scope's relay hooks (a project's: its own files only).
     pub(super) fn options(&self) -> LoadOptions {
         relay_options(self.dialect, self.project.as_deref(), self.home.as_deref())
+            .with_only_layers(self.relay_scope.file_layers().iter().copied())
     }
 
-    /// The relay hooks of the scope; their diagnostics are in [`hook_config::Loaded`].
+    /// The relay hooks of the scope, once the relay's state is settled (moved from an earlier
+    /// version's place: [`crate::ops::state::settle`]); their diagnostics, what the move said
+    /// first, are in [`hook_config::Loaded`].
     pub(super) fn relay_hooks(&self) -> Result<hook_config::Loaded> {
-        hook_config::load(&self.options()).context("cannot load the relay's hooks")
+        let options = self.options();
+        let said = hook_config::discover(&options)
+            .map(|discovery| crate::ops::state::settle(&discovery).diagnostics())
+            .unwrap_or_default();
+        let mut loaded = hook_config::load(&options).context("cannot load the relay's hooks")?;
+        loaded.diagnostics.splice(0..0, said);
+        Ok(loaded)
     }
 
     /// The names a report needs.

@@ -1,7 +1,8 @@
 //! `install`, `sync` and `uninstall` in-process, on files in a temp folder: the entries the
 //! relay hooks need, the round trip that gives the agent's file back byte for byte, a file
-//! install created removed again, `--move`. (The binary's own tests, `tests/it/relay_install.rs`,
-//! cover the wiring, the messages and the real Codex.)
+//! install created removed again, `--move`. (The whole commands, their messages and files, are
+//! tested in `src/tests/relay/install*.rs`; what needs the binary, the real Codex among it, in
+//! `tests/it/relay_install.rs`.)
 
 use super::*;
 use hook_config::RELAY_DIR;
@@ -111,7 +112,8 @@ fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
         else {
             panic!("{dialect}: no entries written: {report:?}");
         };
-        // The session entry (no matcher) and the guard's, on `Bash`, with the margin.
+        // The session entry (no matcher, no hook to wait for: the margin alone) and the
+        // guard's, on `Bash`, its timeout and the margin.
         let events: Vec<(&str, Option<&str>, u64)> = wanted
             .iter()
             .map(|w| (w.event.as_str(), w.matcher.as_deref(), w.timeout))
@@ -119,7 +121,7 @@ fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
         assert_eq!(
             events,
             [
-                ("SessionStart", None, 600 + TIMEOUT_MARGIN),
+                ("SessionStart", None, TIMEOUT_MARGIN),
                 ("PreToolUse", Some("Bash"), 20 + TIMEOUT_MARGIN)
             ],
             "{dialect}"
@@ -250,5 +252,167 @@ fn a_relative_library_moved_is_reported() {
     assert_eq!(
         moved.relative_libraries,
         [("Stop".to_owned(), "lib/guard.so".to_owned())]
+    );
+}
+
+#[test]
+fn the_timeout_is_the_longest_wait_plus_the_margin() {
+    let scene = Scene::new(Dialect::Verboo);
+    scene.relay_file(
+        r#"{"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh", "timeout": 20}]},
+                {"matcher": "Read", "hooks": [{"type": "command", "command": "./log.sh", "async": true}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command": "./b.sh"}]}],
+            "Stop": [{"hooks": [{"type": "prompt", "prompt": "done? $ARGUMENTS"}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./c.sh", "async": true}]}]}}"#,
+    );
+    let report = scene.install(false);
+    let Some(Entries::Written { wanted, .. }) = &report.sync.entries else {
+        panic!("{report:?}");
+    };
+    let timeouts: Vec<(&str, u64)> = wanted
+        .iter()
+        .map(|w| (w.event.as_str(), w.timeout))
+        .collect();
+    let margin = TIMEOUT_MARGIN;
+    assert_eq!(
+        timeouts,
+        [
+            // Nothing to wait for: the margin alone.
+            ("SessionStart", margin),
+            // An async hook's relay does not wait for it; only an async hook there: the margin.
+            ("UserPromptSubmit", margin),
+            ("PreToolUse", 20 + margin),
+            // No timeout written: Claude Code's default for a command hook.
+            ("PostToolUse", 600 + margin),
+            // ... and for a prompt hook.
+            ("Stop", 30 + margin),
+        ]
+    );
+}
+
+#[test]
+fn a_group_of_several_handlers_moves_once_and_comes_back() {
+    let scene = Scene::new(Dialect::Verboo);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    let mine = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "./one.sh"}, {"type": "command", "command": "./two.sh"}]}]}}"#;
+    std::fs::write(&scene.agent_file, mine).expect("written");
+    let report = scene.install(true);
+    let moved = report.moved.as_ref().expect("a move report");
+    assert_eq!(moved.moved_to.as_ref().map(|(n, _)| *n), Some(2));
+    let relay: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(scene.home.join(RELAY_DIR).join("settings.json"))
+            .expect("the relay file"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        relay["hooks"]["PreToolUse"].as_array().map(Vec::len),
+        Some(1),
+        "{relay}"
+    );
+    let gone = scene.uninstall();
+    assert!(
+        gone.given_back.as_ref().is_some_and(|g| g.exact),
+        "{gone:?}"
+    );
+    assert_eq!(scene.agent_text().as_deref(), Some(mine));
+}
+
+#[test]
+fn a_hook_changed_in_the_relay_file_since_the_move_stays_there_and_is_named() {
+    let scene = Scene::new(Dialect::Verboo);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    let mine = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]}}"#;
+    std::fs::write(&scene.agent_file, mine).expect("written");
+    scene.install(true);
+    let relay_file = scene.home.join(RELAY_DIR).join("settings.json");
+    let relay = std::fs::read_to_string(&relay_file).expect("the relay file");
+    std::fs::write(&relay_file, relay.replace("./done.sh", "./done-v2.sh")).expect("edited");
+    let gone = scene.uninstall();
+    // The agent's file was not touched: it is as it was, both hooks in it.
+    assert_eq!(scene.agent_text().as_deref(), Some(mine));
+    let given = gone.given_back.as_ref().expect("given back");
+    assert!(given.exact, "{gone:?}");
+    let [relay] = given.relay_files.as_slice() else {
+        panic!("{gone:?}");
+    };
+    let RelayOutcome::TookOut { taken, changed } = &relay.outcome else {
+        panic!("{gone:?}");
+    };
+    assert_eq!(
+        (*taken, changed.as_slice()),
+        (1, ["Stop".to_owned()].as_slice())
+    );
+    let left = std::fs::read_to_string(&relay_file).expect("the relay file");
+    assert!(
+        left.contains("./done-v2.sh") && !left.contains("./guard.sh"),
+        "{left}"
+    );
+    // It no longer runs, and the report says so.
+    assert_eq!(gone.left, [(relay_file, 1)]);
+}
+
+#[test]
+fn two_moves_come_back_the_newest_first() {
+    let scene = Scene::new(Dialect::Lime);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    std::fs::write(&scene.agent_file, CODEX_GUARD).expect("written");
+    scene.install(true);
+    // The user adds a hook of their own after the first move, and moves it too.
+    let later =
+        "\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./done.sh\"\n";
+    let installed = scene.agent_text().expect("the agent's file");
+    std::fs::write(&scene.agent_file, format!("{installed}{later}")).expect("edited");
+    scene.install(true);
+    let gone = scene.uninstall();
+    let given = gone.given_back.as_ref().expect("given back");
+    // The second move comes back as it was; the first is merged into what the user changed.
+    assert!(!given.exact, "{gone:?}");
+    assert_eq!(given.groups, 2, "{gone:?}");
+    let now = scene.agent_text().expect("the agent's file");
+    let doc: toml::Value = toml::from_str(&now).expect("TOML");
+    let commands: Vec<&str> = ["PreToolUse", "Stop"]
+        .iter()
+        .map(|e| {
+            doc["hooks"][e][0]["hooks"][0]["command"]
+                .as_str()
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(commands, ["./guard.sh", "./done.sh"], "{now}");
+    assert!(!now.contains(MARKER), "{now}");
+    // Every moved hook left the relay's file, which the first move had created.
+    assert!(!scene.home.join(RELAY_DIR).join("config.toml").exists());
+}
+
+#[test]
+fn a_moved_codex_group_lands_whole_after_what_the_relay_file_holds() {
+    let scene = Scene::new(Dialect::Lime);
+    std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
+    std::fs::write(&scene.agent_file, CODEX_GUARD).expect("written");
+    let relay_file = scene.relay_file(
+        "model = \"x\"\n[a]\nb = 1\n[c]\nd = 2\n[[hooks.PreToolUse]]\nmatcher = \"Read\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./read.sh\"\n",
+    );
+    scene.install(true);
+    let text = std::fs::read_to_string(&relay_file).expect("the relay file");
+    let doc: toml::Value = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let groups: Vec<(&str, &str)> = doc["hooks"]["PreToolUse"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|g| {
+            (
+                g["matcher"].as_str().unwrap_or_default(),
+                g["hooks"][0]["command"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [("Read", "./read.sh"), ("Bash", "./guard.sh")],
+        "{text}"
     );
 }

@@ -50,10 +50,12 @@ fn codex_entries_of_other_versions_and_escalated_calls() {
             pair("PreToolUse", "*** Begin Patch *** End Patch"),
         ]
     );
-    let bad = of_type(&lines, "bad_line");
-    assert_eq!(bad.len(), 1);
-    assert_eq!(bad[0]["kind"], "unknown_type");
-    assert_eq!(bad[0]["line"], 10);
+    // A newer Codex's entry type is skipped and counted, not a bad line.
+    assert!(of_type(&lines, "bad_line").is_empty());
+    assert_eq!(
+        summary(&lines)["skipped_entries"],
+        json!({"something_new": 1})
+    );
 }
 
 #[test]

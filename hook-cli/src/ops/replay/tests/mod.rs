@@ -1,7 +1,8 @@
 //! In-process tests of the replay: transcripts rebuilt into the events the agents send and
-//! dispatched through a guard, without the `hook` binary (`tests/it/replay.rs` keeps what needs
-//! it: the text report, the CLI's `--json` against the committed schema, where the agents keep
-//! their sessions (`HOME`, `CODEX_HOME`), a FIFO that must not hang the process).
+//! dispatched through a guard, without the `hook` binary. The whole command (the text report,
+//! `--json` against the committed schema) is in `hook-cli/src/tests/replay.rs`;
+//! `tests/it/replay.rs` keeps what needs the binary: where the agents keep their sessions
+//! (`HOME`, `CODEX_HOME`), a FIFO that must not hang the process.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

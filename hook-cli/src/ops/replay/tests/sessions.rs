@@ -72,6 +72,22 @@ fn wuu_and_unknown_events_are_refused_before_anything_runs() {
 }
 
 #[test]
+fn a_transcript_path_that_does_not_exist_is_an_error_not_an_empty_replay() {
+    let setup = Setup::new();
+    let config = setup.write("g.json", &guard(Dialect::Verboo, "rm -rf"));
+    let missing = setup.dir.path().join("nope.jsonl");
+    let error = prepare(setup.options(Dialect::Verboo, &missing, &config))
+        .err()
+        .unwrap();
+    let text = format!("{error:#}");
+    assert!(text.contains("nope.jsonl does not exist"), "{text}");
+    assert!(
+        text.contains("give a transcript (.jsonl) or a folder"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_dry_run_rebuilds_every_event_and_dispatches_none() {
     let setup = Setup::new();
     let config = setup.write("g.json", &guard(Dialect::Verboo, "rm -rf"));

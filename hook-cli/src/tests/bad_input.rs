@@ -1,37 +1,20 @@
 //! Every command given a missing file, a directory, unreadable bytes, an unknown dialect or
 //! event, or an empty stdin says so in one clear line and exits 1 (2 for usage errors); none
-//! panics.
-// Setup helpers panic on a broken test environment, like the tests themselves.
-#![allow(clippy::unwrap_used)]
+//! panics (in-process: a panic would fail the test itself).
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use super::hook_bytes;
 
 struct Run {
-    code: Option<i32>,
+    code: u8,
     /// stderr, then stdout (`validate` reports an invalid output on stdout).
     stderr: String,
 }
 
-fn hook(args: &[&str], stdin: &[u8], cwd: &Path) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    let out = child.wait_with_output().unwrap();
-    let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stdout));
+fn hook(args: &[&str], stdin: &[u8]) -> Run {
+    let ran = hook_bytes(args, stdin);
     Run {
-        code: out.status.code(),
-        stderr: text,
+        code: ran.code,
+        stderr: ran.stderr + &ran.stdout,
     }
 }
 
@@ -41,6 +24,7 @@ fn bad_files_and_stdin_are_one_line_and_exit_1() {
     let cwd = dir.path();
     std::fs::write(cwd.join("garbage"), [0xff, 0xfe, 0x00, 0x9f, b'{', 0x80]).unwrap();
     std::fs::create_dir(cwd.join("folder")).unwrap();
+    let here = cwd.display().to_string();
     // Each command that reads a file, with `FILE` standing for the bad file.
     let commands: &[&[&str]] = &[
         &["validate", "--dialect", "lime", "--event", "Stop", "FILE"],
@@ -54,7 +38,9 @@ fn bad_files_and_stdin_are_one_line_and_exit_1() {
             "--input",
             "FILE",
             "--home",
-            ".",
+            &here,
+            "--project",
+            &here,
         ],
         &["convert", "--from", "verboo", "--to", "lime", "FILE"],
         &[
@@ -72,13 +58,14 @@ fn bad_files_and_stdin_are_one_line_and_exit_1() {
     let mut failures = Vec::new();
     for command in commands {
         for file in ["missing", "folder", "garbage"] {
+            let path = cwd.join(file).display().to_string();
             let args: Vec<&str> = command
                 .iter()
-                .map(|a| if *a == "FILE" { file } else { *a })
+                .map(|a| if *a == "FILE" { path.as_str() } else { *a })
                 .collect();
-            let run = hook(&args, b"", cwd);
+            let run = hook(&args, b"");
             let one_line = run.stderr.lines().count() == 1 && !run.stderr.contains("panicked");
-            if run.code != Some(1) || !one_line {
+            if run.code != 1 || !one_line {
                 failures.push(format!(
                     "{args:?}: exit {:?}, stderr {:?}",
                     run.code, run.stderr
@@ -86,15 +73,26 @@ fn bad_files_and_stdin_are_one_line_and_exit_1() {
             }
         }
     }
+    let run_stop = [
+        "run",
+        "--dialect",
+        "lime",
+        "--event",
+        "Stop",
+        "--home",
+        &here,
+        "--project",
+        &here,
+    ];
     for args in [
         &["validate", "--dialect", "lime", "--event", "Stop"][..],
-        &["run", "--dialect", "lime", "--event", "Stop", "--home", "."][..],
+        &run_stop[..],
     ] {
         for stdin in [&b""[..], b"  \n", b"\xff\xfe not json"] {
-            let run = hook(args, stdin, cwd);
+            let run = hook(args, stdin);
             // Empty stdin is an error; bytes that are not JSON are invalid output (validate) or
             // bad input (run): exit 1 either way, never a panic.
-            if run.code != Some(1) || run.stderr.contains("panicked") {
+            if run.code != 1 || run.stderr.contains("panicked") {
                 failures.push(format!(
                     "{args:?} <{stdin:?}: exit {:?}, {:?}",
                     run.code, run.stderr
@@ -108,7 +106,7 @@ fn bad_files_and_stdin_are_one_line_and_exit_1() {
 #[test]
 fn unknown_dialects_are_usage_errors_and_unknown_events_exit_1() {
     let dir = tempfile::tempdir().unwrap();
-    let cwd = dir.path();
+    let missing = dir.path().join("x.json").display().to_string();
     let dialect_commands: &[&[&str]] = &[
         &["schema", "--dialect", "vim", "--event", "Stop"],
         &["validate", "--dialect", "vim", "--event", "Stop"],
@@ -119,13 +117,13 @@ fn unknown_dialects_are_usage_errors_and_unknown_events_exit_1() {
         &["enable", "--dialect", "vim", "--all"],
         &["disable", "--dialect", "vim", "--all"],
         &["test", "--dialect", "vim", "--event", "Stop", "--", "true"],
-        &["convert", "--from", "vim", "--to", "lime", "x.json"],
+        &["convert", "--from", "vim", "--to", "lime", &missing],
         &["new", "my-hook", "--dialect", "vim"],
     ];
     let mut failures = Vec::new();
     for args in dialect_commands {
-        let run = hook(args, b"{}", cwd);
-        if run.code != Some(2) || !run.stderr.contains("unknown dialect `vim`") {
+        let run = hook(args, b"{}");
+        if run.code != 2 || !run.stderr.contains("unknown dialect `vim`") {
             failures.push(format!("{args:?}: exit {:?}, {:?}", run.code, run.stderr));
         }
     }
@@ -144,9 +142,9 @@ fn unknown_dialects_are_usage_errors_and_unknown_events_exit_1() {
         ],
     ];
     for args in event_commands {
-        let run = hook(args, b"{}", cwd);
+        let run = hook(args, b"{}");
         let line = run.stderr.trim_end();
-        if run.code != Some(1)
+        if run.code != 1
             || line.lines().count() != 1
             || !line.starts_with("error: unknown lime event `Notification`")
         {

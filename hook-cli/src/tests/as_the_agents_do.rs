@@ -1,11 +1,10 @@
-//! `hook run` behaves as the real agents do (issue 11, part 2), through the `hook` binary:
-//! one broken handler never switches the others off, verboo's `CLAUDE_ENV_FILE`, async hooks
-//! that really run, lime's `Edit`/`Write` aliases and plugin variables.
-// Setup helpers panic on a broken test environment, like the tests themselves.
-#![allow(clippy::unwrap_used)]
+//! `hook run` behaves as the real agents do (issue 11, part 2), in-process: one broken handler
+//! never switches the others off, verboo's `CLAUDE_ENV_FILE`, async hooks that really run (and
+//! `hook run` returns only once they are done), lime's `Edit`/`Write` aliases and plugin
+//! variables.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -27,23 +26,16 @@ impl Scene {
     }
 
     fn write(&self, name: &str, text: &str) {
-        let path = self.path(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        super::write(&self.path(name), text);
     }
 
     /// `hook ARGS --home H --project P`.
     fn hook(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_hook"))
-            .args(args)
-            .arg("--home")
-            .arg(self.path("home"))
-            .arg("--project")
-            .arg(self.path("project"))
-            .current_dir(self.path("project"))
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+        let (home, project) = (self.path("home"), self.path("project"));
+        let (home, project) = (home.display().to_string(), project.display().to_string());
+        let mut all = args.to_vec();
+        all.extend(["--home", &home, "--project", &project]);
+        super::output(&all, "")
     }
 
     /// `hook run` of `event` with `input` (cwd and event name filled in); the outcome.

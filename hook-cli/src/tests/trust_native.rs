@@ -1,26 +1,25 @@
 //! `hook trust` of a native hook whose library cannot be read as a library (a device, a FIFO,
-//! a file over the cap): a clear error naming the file, nothing trusted, no hang.
-#![allow(clippy::unwrap_used)]
-#![cfg(unix)]
+//! a file over the cap): a clear error naming the file, nothing trusted (in-process).
 
-use std::process::Command;
+use super::{located, output, text, words};
 
 #[test]
 fn a_native_library_that_cannot_be_hashed_is_never_trusted() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo.so");
     assert!(
-        Command::new("mkfifo")
+        std::process::Command::new("mkfifo")
             .arg(&fifo)
             .status()
             .unwrap()
             .success()
     );
-    let huge = dir.path().join("huge.so");
-    std::fs::File::create(&huge)
-        .unwrap()
+    // Sparse: nothing is written to the disk.
+    let huge = tempfile::NamedTempFile::new_in(dir.path()).unwrap();
+    huge.as_file()
         .set_len(hook_exec::native::LIBRARY_SIZE_CAP + 1)
         .unwrap();
+    let huge = huge.into_temp_path().keep().unwrap();
     let cases = [
         (
             "/dev/zero".into(),
@@ -38,15 +37,11 @@ fn a_native_library_that_cannot_be_hashed_is_never_trusted() {
             {"type": "native", "library": library}
         ]}]}});
         std::fs::write(project.join(".claude/settings.json"), settings.to_string()).unwrap();
-        let output = Command::new(env!("CARGO_BIN_EXE_hook"))
-            .args(["trust", "--dialect", "verboo", "--all", "--home"])
-            .arg(&home)
-            .arg("--project")
-            .arg(&project)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success(), "{library:?}: {stderr}");
+        let mut trust = located("trust", "verboo", &home, &project);
+        trust.push("--all".to_owned());
+        let out = output(&words(&trust), "");
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{library:?}: {stderr}");
         assert!(stderr.contains(says), "{library:?}: {stderr}");
         assert!(stderr.contains("nothing was trusted"), "{stderr}");
         assert!(!home.join("hook-trust.json").exists(), "{library:?}");

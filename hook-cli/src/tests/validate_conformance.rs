@@ -1,12 +1,9 @@
 //! `hook validate` gives the lime engine's verdict on every document of the lime conformance
 //! corpus (shared with hook-protocol's conformance test): the reference schemas' verdict, made
 //! stricter exactly where the engine refuses an output the reference accepts (a block without a
-//! reason, ...).
-// Setup helpers panic on a broken test environment, like the tests themselves.
-#![allow(clippy::unwrap_used)]
+//! reason, ...). In-process.
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use hook_protocol::Event;
 use serde_json::Value;
@@ -14,7 +11,7 @@ use serde_json::Value;
 #[path = "../../../hook-protocol/tests/it/support/lime_corpus.rs"]
 mod lime_corpus;
 
-/// `hook validate --json` on every document of one event at once (one process, one file per
+/// `hook validate --json` on every document of one event at once (one command, one file per
 /// document): whether each is valid, in order.
 fn hook_validate(event: &Event, documents: &[&Value]) -> Vec<bool> {
     let dir = tempfile::tempdir().unwrap();
@@ -27,18 +24,17 @@ fn hook_validate(event: &Event, documents: &[&Value]) -> Vec<bool> {
             path
         })
         .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_hook"))
-        .args([
-            "validate",
-            "--dialect",
-            "lime",
-            "--json",
-            "--event",
-            event.as_str(),
-        ])
-        .args(&files)
-        .output()
-        .unwrap();
+    let mut args = vec![
+        "validate",
+        "--dialect",
+        "lime",
+        "--json",
+        "--event",
+        event.as_str(),
+    ];
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    let out = super::output(&args, "");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let reports: Vec<Value> = if files.len() == 1 {
         vec![serde_json::from_str(&stdout).unwrap()]

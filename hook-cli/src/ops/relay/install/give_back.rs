@@ -1,0 +1,329 @@
+//! `hook relay uninstall`: the relay's entries taken out, and what `install` took given back
+//! (what it kept to do so is in [`super::state`]).
+//!
+//! - **The moved hooks go back where they came from.** For each `--move`, newest first: while
+//!   the agent's file is still as `hook relay` last left it, it becomes the file as it was before
+//!   the move, byte for byte; once someone else changed it, each moved group is appended to its
+//!   event again (one that is already there is not added twice), and the report says the file
+//!   was merged, not restored. Then the groups leave the relay's file: it becomes what it was
+//!   before the move (or is removed, when the move created it) while it is still as the move
+//!   left it; else each moved group still there as moved is taken out, and one changed since is
+//!   left, named, and the user told it no longer runs.
+//! - **Codex's trust records `install --trust` wrote** for this file's entries are taken out of
+//!   `[hooks.state]`, those still holding the hash it wrote; never another record.
+//! - The relay hooks left in the scope's relay files are counted: they no longer run.
+
+use super::*;
+
+/// `hook relay uninstall` of a resolved scope.
+pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) -> Result<()> {
+    let locked = scope.lock_file(&mut report.edit.through_link)?;
+    let mut state = locked.state.load(&locked.path)?;
+    let moves = std::mem::take(&mut state.moves);
+    let existed = locked.text.is_some();
+    let text = locked.text.clone().unwrap_or_default();
+    let format = scope.agent.config_format;
+    let mut now = text.clone();
+    let mut given = GivenBack {
+        exact: true,
+        ..GivenBack::default()
+    };
+    for record in moves.iter().rev() {
+        if existed && digest(&now) == record.after && given.exact {
+            now.clone_from(&record.before);
+            given.groups += record.groups.len();
+        } else {
+            given.exact = false;
+            let (merged, added, already) = merge_back(format, &now, &locked.path, &record.groups)?;
+            now = merged;
+            given.groups += added;
+            given.already_there += already;
+        }
+    }
+    if !existed && moves.is_empty() {
+        // Nothing to take out, nothing to put back: no file is created.
+        drop(locked);
+        finish(scope, report, None)?;
+        report.result = Some(Uninstalled::NoEntries);
+        return Ok(());
+    }
+    let mut doc = open_doc(format, &now, &locked.path)?;
+    report.edit.changes = sync_doc(doc.as_mut(), scope, &[], false)?;
+    // The entries taken out: those of the file as it was (a file put back as it was before a
+    // move has none left to take out, and took them out all the same).
+    if existed {
+        report.edit.changes.removed = open_doc(format, &text, &locked.path)?
+            .found(scope.dialect)?
+            .len();
+    }
+    let new_text = doc.text();
+    if existed
+        && moves.is_empty()
+        && holds_only_what_install_wrote(scope, &state, &new_text, &locked.path)
+    {
+        locked.remove()?;
+        report.edit.removed_created_file = Some(locked.path.clone());
+        report.edit.written = true;
+    } else if !existed || new_text != text {
+        report.edit.backup = scope.backup(&locked)?;
+        locked.write(&new_text)?;
+        report.edit.written = true;
+    }
+    // The file is the user's now (or gone).
+    state.created = None;
+    let relay_folder = scope.relay_folder()?;
+    for record in moves.iter().rev() {
+        given
+            .relay_files
+            .push(take_out_of_relay_file(scope, record, &relay_folder)?);
+    }
+    locked.state.save(&state)?;
+    drop(locked);
+    if !moves.is_empty() {
+        given.file = scope.file.clone();
+        report.given_back = Some(given);
+    }
+    finish(scope, report, Some(state.codex_records))?;
+    let removed = report.edit.changes.removed;
+    report.result = Some(if report.edit.removed_created_file.is_some() {
+        Uninstalled::FileRemoved
+    } else if removed > 0 {
+        Uninstalled::Removed(removed)
+    } else {
+        Uninstalled::NoEntries
+    });
+    Ok(())
+}
+
+/// After the agent's file: Codex's trust records `--trust` wrote taken out (`records`; read
+/// from the state when `None`), and the relay hooks left counted.
+fn finish(
+    scope: &Resolved,
+    report: &mut UninstallReport,
+    records: Option<Vec<CodexRecord>>,
+) -> Result<()> {
+    let records = match records {
+        Some(records) => records,
+        None => {
+            let locked = scope.lock_file(&mut None)?;
+            locked.state.load(&locked.path)?.codex_records
+        }
+    };
+    if !records.is_empty() {
+        // Not under the file's lock: in user scope Codex's records are in this very file, and
+        // the store takes the same lock.
+        let (file, removed) = remove_codex_records(scope, &records)?;
+        let locked = scope.lock_file(&mut None)?;
+        let mut state = locked.state.load(&locked.path)?;
+        state.codex_records.retain(|r| !records.contains(r));
+        locked.state.save(&state)?;
+        report.codex_records = Some((file, removed));
+    }
+    if let Ok(loaded) = scope.relay_hooks() {
+        for handler in loaded.registry.handlers() {
+            let Some(path) = &handler.source.path else {
+                continue;
+            };
+            let path = PathBuf::from(path);
+            match report.left.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, count)) => *count += 1,
+                None => report.left.push((path, 1)),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `text` (the agent's file) with `groups` appended to their events, each that is not there
+/// already; the text, how many were added and how many were there.
+fn merge_back(
+    format: ConfigFormat,
+    text: &str,
+    path: &Path,
+    groups: &[MovedGroup],
+) -> Result<(String, usize, usize)> {
+    let (mut added, mut already) = (0, 0);
+    match format {
+        ConfigFormat::Json => {
+            let mut doc = JsonDoc::new(text, path)?;
+            for group in groups {
+                if json_group_at(&doc, group)?.is_some() {
+                    already += 1;
+                    continue;
+                }
+                doc.append_group(&group.event, &New::Raw(group.text.clone()))?;
+                added += 1;
+            }
+            Ok((doc.text, added, already))
+        }
+        ConfigFormat::Toml => {
+            let mut doc = TomlDoc::new(text, path)?;
+            for group in groups {
+                if toml_group_at(&doc, group).is_some() {
+                    already += 1;
+                    continue;
+                }
+                let table = toml_group_of(&group.text, &group.event).with_context(|| {
+                    format!(
+                        "the record of a moved {} hook is damaged; it is in the relay's file, move it back by hand",
+                        group.event
+                    )
+                })?;
+                doc.push_group(&group.event, table)?;
+                added += 1;
+            }
+            Ok((doc.text(), added, already))
+        }
+    }
+}
+
+/// Where `group` is in a JSON settings document, as written (the same JSON value): the member
+/// of `hooks` and the group's index.
+fn json_group_at(doc: &JsonDoc, group: &MovedGroup) -> Result<Option<(usize, usize)>> {
+    let root = doc.root()?;
+    let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
+        return Ok(None);
+    };
+    let wanted = serde_json::from_str::<serde_json::Value>(&group.text).ok();
+    for (member, event) in hooks.iter().enumerate() {
+        if event.key != group.event {
+            continue;
+        }
+        for (index, found) in event.value.items().unwrap_or_default().iter().enumerate() {
+            let raw = found.raw(&doc.text);
+            let same = raw == group.text
+                || wanted.is_some()
+                    && serde_json::from_str::<serde_json::Value>(raw).ok() == wanted;
+            if same {
+                return Ok(Some((member, index)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Where `group` is in a TOML settings document (the same TOML value): its index in
+/// `hooks.<event>`.
+fn toml_group_at(doc: &TomlDoc, group: &MovedGroup) -> Option<usize> {
+    let wanted = toml::from_str::<toml::Value>(&group.text).ok()?;
+    toml_events(&doc.doc)
+        .into_iter()
+        .find(|(event, _)| *event == group.event)?
+        .1
+        .iter()
+        .position(|found| {
+            toml::from_str::<toml::Value>(&toml_group_text(&group.event, found)).ok()
+                == Some(wanted.clone())
+        })
+}
+
+/// Takes the groups of one move out of its relay file: the file as it was before the move
+/// while it is still as the move left it, else each group still there as moved.
+fn take_out_of_relay_file(
+    scope: &Resolved,
+    record: &MoveRecord,
+    relay_folder: &Path,
+) -> Result<RelayGivenBack> {
+    let mut link = None;
+    let locked =
+        agent_file::lock_and_read(&record.relay_file, scope.inside(), &mut link, relay_folder)?;
+    let file = locked.path.clone();
+    let Some(text) = locked.text.clone() else {
+        return Ok(RelayGivenBack {
+            file,
+            outcome: RelayOutcome::Gone,
+            backup: None,
+        });
+    };
+    let backup = Some(locked.state.backup(&text)?);
+    if digest(&text) == record.relay_after {
+        let outcome = match &record.relay_before {
+            Some(before) => {
+                locked.write(before)?;
+                RelayOutcome::Restored
+            }
+            None => {
+                locked.remove()?;
+                RelayOutcome::Removed
+            }
+        };
+        return Ok(RelayGivenBack {
+            file,
+            outcome,
+            backup,
+        });
+    }
+    let (mut taken, mut changed) = (0, Vec::new());
+    let new_text = match scope.agent.config_format {
+        ConfigFormat::Json => {
+            let mut doc = JsonDoc::new(&text, &file)?;
+            for group in &record.groups {
+                match json_group_at(&doc, group)? {
+                    Some((member, index)) => {
+                        doc.remove_group(member, index)?;
+                        taken += 1;
+                    }
+                    None => changed.push(group.event.clone()),
+                }
+            }
+            doc.text
+        }
+        ConfigFormat::Toml => {
+            let mut doc = TomlDoc::new(&text, &file)?;
+            for group in &record.groups {
+                match toml_group_at(&doc, group) {
+                    Some(index) => {
+                        doc.remove_group(&group.event, index)?;
+                        taken += 1;
+                    }
+                    None => changed.push(group.event.clone()),
+                }
+            }
+            doc.text()
+        }
+    };
+    if new_text != text {
+        locked.write(&new_text)?;
+    }
+    Ok(RelayGivenBack {
+        file,
+        outcome: RelayOutcome::TookOut { taken, changed },
+        backup,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toml_group_merges_back_beside_the_same_events_groups() {
+        let text = "model = \"m\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"a\"\n";
+        let original = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"guard\"\n";
+        let doc = TomlDoc::new(original, Path::new("c.toml")).expect("a doc");
+        let group = toml_events(&doc.doc)[0].1.get(0).expect("a group").clone();
+        let moved = MovedGroup {
+            event: "PreToolUse".to_owned(),
+            text: toml_group_text("PreToolUse", &group),
+        };
+        let (merged, added, already) = merge_back(
+            ConfigFormat::Toml,
+            text,
+            Path::new("c.toml"),
+            std::slice::from_ref(&moved),
+        )
+        .expect("merged");
+        assert_eq!((added, already), (1, 0));
+        let parsed: toml::Value =
+            toml::from_str(&merged).unwrap_or_else(|e| panic!("{e}: {merged}"));
+        assert_eq!(
+            parsed["hooks"]["PreToolUse"][1]["hooks"][0]["command"].as_str(),
+            Some("guard"),
+            "{merged}"
+        );
+        // Again: it is there already.
+        let (again, added, already) =
+            merge_back(ConfigFormat::Toml, &merged, Path::new("c.toml"), &[moved]).expect("merged");
+        assert_eq!((again.as_str(), added, already), (merged.as_str(), 0, 1));
+    }
+}

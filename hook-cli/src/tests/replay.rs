@@ -1,0 +1,335 @@
+//! `hook replay` (in-process): the recorded sessions of the real agents
+//! (`tests/fixtures/replay/`, Claude Code 2.1 and Codex 0.169) replayed through a guard,
+//! blocking exactly the calls it should; `--compare` showing only what differs; `--json` valid
+//! against the committed schema; bad lines counted while the good ones are still replayed.
+//! Where the agents keep their sessions (`HOME`, `CODEX_HOME`) and a FIFO that must not hang
+//! the process are in `tests/it/replay.rs`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+fn fixtures(agent: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/replay")
+        .join(agent)
+}
+
+fn fixture_file(agent: &str) -> PathBuf {
+    let dir = fixtures(agent);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    files.remove(0)
+}
+
+/// A guard that blocks any Bash command containing `needle` (exit 2, reason on stderr).
+fn guard(dialect: &str, needle: &str) -> String {
+    let command =
+        format!("grep -q '{needle}' && {{ echo 'no {needle} here' >&2; exit 2; }} || exit 0");
+    match dialect {
+        "verboo" => serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": command}]}]}})
+        .to_string(),
+        _ => format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\n\
+             type = \"command\"\ncommand = {}\n",
+            Value::from(command)
+        ),
+    }
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        Setup { dir }
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// `hook replay --dialect D --project P ARGS` (the transcripts and the configuration are
+    /// named: no agent home is read).
+    fn replay(&self, dialect: &str, args: &[&str]) -> std::process::Output {
+        let project = self.dir.path().join("project").display().to_string();
+        let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
+        all.extend(args);
+        super::output(&all, "")
+    }
+
+    /// `hook replay FILE --config CONFIG EXTRA...`.
+    fn replay_with(
+        &self,
+        dialect: &str,
+        file: &Path,
+        config: &Path,
+        extra: &[&str],
+    ) -> std::process::Output {
+        let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
+        args.extend(extra);
+        self.replay(dialect, &args)
+    }
+
+    /// [`Setup::replay_with`]'s `--json` lines.
+    fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value> {
+        let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
+        args.extend(extra);
+        self.json(dialect, &args)
+    }
+
+    /// `--json` lines of a successful replay.
+    fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let out = self.replay(dialect, &all);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+}
+
+fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    lines.iter().filter(|l| l["type"] == kind).collect()
+}
+
+fn summary(lines: &[Value]) -> &Value {
+    let summaries = of_type(lines, "summary");
+    assert_eq!(summaries.len(), 1);
+    assert_eq!(lines.last().unwrap()["type"], "summary");
+    summaries[0]
+}
+
+/// (tool_use_id, subject) of each blocked event.
+fn blocked(lines: &[Value]) -> Vec<(String, String)> {
+    of_type(lines, "event")
+        .into_iter()
+        .filter(|e| e["result"]["decision"] == "block")
+        .map(|e| {
+            (
+                e["tool_use_id"].as_str().unwrap_or_default().to_owned(),
+                e["subject"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
+    let setup = Setup::new();
+    let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
+    let file = fixture_file("claude");
+    let lines = setup.json_with("verboo", &file, &config, &[]);
+    assert_eq!(
+        blocked(&lines),
+        [("toolu_05".to_owned(), "rm -rf build".to_owned())]
+    );
+    let summary = summary(&lines);
+    // Two prompts, seven calls (Bash ls, echo, Read, Edit, rm, false; git status): the default
+    // events are PreToolUse, PermissionRequest (none: the session bypassed permissions) and
+    // UserPromptSubmit.
+    assert_eq!(summary["events"], 9);
+    assert_eq!(summary["rebuilt"]["PreToolUse"], 7);
+    assert_eq!(summary["rebuilt"]["UserPromptSubmit"], 2);
+    assert_eq!(summary["rebuilt"]["PostToolUse"], 5);
+    // `false` and `git status` failed: verboo's PostToolUseFailure.
+    assert_eq!(summary["rebuilt"]["PostToolUseFailure"], 2);
+    assert_eq!(summary["rebuilt"]["Stop"], 2);
+    assert_eq!(summary["bad_lines"], 0);
+    let hooks = summary["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert_eq!(hooks[0]["key"], "user:settings.json:PreToolUse:Bash:0");
+    // Bash calls only: ls, echo, rm, false, git status.
+    assert_eq!(hooks[0]["matched"], 5);
+    assert_eq!(hooks[0]["blocked"], 1);
+    // The events are the session's, in order, with what the agent recorded.
+    let pre: Vec<&Value> = of_type(&lines, "event")
+        .into_iter()
+        .filter(|e| e["event"] == "PreToolUse")
+        .collect();
+    let tools: Vec<&str> = pre.iter().map(|e| e["tool"].as_str().unwrap()).collect();
+    assert_eq!(
+        tools,
+        ["Bash", "Bash", "Read", "Edit", "Bash", "Bash", "Bash"]
+    );
+    assert_eq!(pre[0]["session"], "c86b3344-364c-40f8-a02f-c66ac42d3080");
+
+    // The text report names the call, the decision and the hook's reason.
+    let out = setup.replay_with("verboo", &file, &config, &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("1 event not `continue`, most recent first:"),
+        "{text}"
+    );
+    assert!(text.contains("PreToolUse Bash `rm -rf build`"), "{text}");
+    assert!(text.contains("block: no rm -rf here"), "{text}");
+}
+
+#[test]
+fn compare_shows_only_the_events_whose_outcome_differs() {
+    let setup = Setup::new();
+    let rm = setup.write("rm.json", &guard("verboo", "rm -rf"));
+    let git = setup.write("git.json", &guard("verboo", "git status"));
+    let file = fixture_file("claude");
+    let args = ["--compare", git.to_str().unwrap()];
+    let out = setup.replay_with("verboo", &file, &rm, &args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("2 events whose outcome differs, most recent first:"),
+        "{text}"
+    );
+    assert!(text.contains("PreToolUse Bash `git status`"), "{text}");
+    assert!(text.contains("PreToolUse Bash `rm -rf build`"), "{text}");
+    assert!(!text.contains("`ls`"), "{text}");
+    // Most recent first: git status came in the second prompt.
+    assert!(text.find("git status").unwrap() < text.find("rm -rf build").unwrap());
+    assert!(text.contains("this: block: no rm -rf here"), "{text}");
+    assert!(text.contains("other: continue"), "{text}");
+
+    let lines = setup.json_with("verboo", &file, &rm, &args);
+    assert_eq!(summary(&lines)["differing"], 2);
+    // The same guard on both sides: nothing differs.
+    let lines = setup.json_with("verboo", &file, &rm, &["--compare", rm.to_str().unwrap()]);
+    assert_eq!(summary(&lines)["differing"], 0);
+}
+
+#[test]
+fn json_lines_validate_against_the_committed_schema() {
+    let committed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/replay-report.schema.json"),
+    )
+    .unwrap();
+    let setup = Setup::new();
+    let printed = setup.replay("verboo", &["--schema"]);
+    let printed = String::from_utf8(printed.stdout).unwrap();
+    assert_eq!(
+        printed, committed,
+        "hook-cli/schemas/replay-report.schema.json is stale: write `hook replay --dialect verboo --schema` into it"
+    );
+    let schema: Value = serde_json::from_str(&committed).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let rm = setup.write("rm.json", &guard("verboo", "rm -rf"));
+    let git = setup.write("git.json", &guard("verboo", "git status"));
+    let broken = setup.write(
+        "broken.jsonl",
+        &format!(
+            "{}\n{{not json\n",
+            std::fs::read_to_string(fixture_file("claude")).unwrap()
+        ),
+    );
+    let lines = setup.json(
+        "verboo",
+        &[
+            broken.to_str().unwrap(),
+            "--config",
+            rm.to_str().unwrap(),
+            "--compare",
+            git.to_str().unwrap(),
+        ],
+    );
+    assert!(!of_type(&lines, "bad_line").is_empty());
+    for line in &lines {
+        let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{line}: {errors:?}");
+    }
+    // The schema is strict: an unknown field is refused.
+    let mut extra = lines[0].clone();
+    extra["surprise"] = Value::Bool(true);
+    assert!(!validator.is_valid(&extra));
+}
+
+#[test]
+fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
+    let setup = Setup::new();
+    let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
+    let original = std::fs::read_to_string(fixture_file("claude")).unwrap();
+    let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();
+    // Line 2: corrupt; line 3: a newer agent's entry type (skipped and counted, not bad); line
+    // 4: a huge tool result (over the cap below); the last line: cut short, as by a crash while
+    // writing.
+    lines.insert(1, "{\"type\": \"user\", \"message\": ".to_owned());
+    lines.insert(
+        2,
+        "{\"type\": \"hologram\", \"sessionId\": \"x\"}".to_owned(),
+    );
+    lines.insert(
+        3,
+        format!(
+            "{{\"type\": \"user\", \"message\": {{\"content\": \"{}\"}}}}",
+            "y".repeat(300_000)
+        ),
+    );
+    let last = lines.pop().unwrap();
+    lines.push(last[..last.len() / 2].to_owned());
+    let broken = setup.write("broken.jsonl", &lines.join("\n"));
+    let out = setup.json_with("verboo", &broken, &config, &["--max-line-bytes", "100000"]);
+    let bad: Vec<(u64, String)> = of_type(&out, "bad_line")
+        .into_iter()
+        .map(|b| {
+            (
+                b["line"].as_u64().unwrap(),
+                b["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let total = lines.len() as u64;
+    assert_eq!(
+        bad,
+        [
+            (2, "corrupt".to_owned()),
+            (4, "too_long".to_owned()),
+            (total, "truncated".to_owned()),
+        ]
+    );
+    let summary = summary(&out);
+    assert_eq!(summary["bad_lines"], 3);
+    assert_eq!(
+        summary["skipped_entries"],
+        serde_json::json!({"hologram": 1})
+    );
+    assert_eq!(summary["lines"], total);
+    // Every good event is still replayed, and the guard still finds its call.
+    assert_eq!(
+        blocked(&out),
+        [("toolu_05".to_owned(), "rm -rf build".to_owned())]
+    );
+    assert_eq!(summary["rebuilt"]["PreToolUse"], 7);
+
+    // The text report lists them with file:line.
+    let text = setup.replay_with("verboo", &broken, &config, &["--max-line-bytes", "100000"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("3 lines not replayed"), "{text}");
+    assert!(
+        text.contains(
+            "Skipped 1 entry of types replay does not model (a newer agent's): hologram 1."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}:2: corrupt", broken.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}:{total}: truncated", broken.display())),
+        "{text}"
+    );
+}

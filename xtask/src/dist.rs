@@ -1,0 +1,309 @@
+//! `cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]`: the
+//! packages that install `hook` without a Rust toolchain, written under `target/dist/` (or
+//! `--out`):
+//!
+//! - `hook-engine-<version>.tgz`: the npm package people install (`npm install -g
+//!   hook-engine`), whose `hook` is a small Node launcher (`packaging/npm/hook.js`) that runs
+//!   the binary of the platform package npm picked among its optional dependencies;
+//! - `hook-engine-<platform>-<version>.tgz`: that platform package, holding the binary;
+//! - `hook_engine-<version>-py3-none-<platform>.whl`: a wheel whose only script is the binary
+//!   (`pip install hook-engine`, `pipx install hook-engine`).
+//!
+//! Without `--binary`, it first builds the release binary (`cargo build --release --locked -p
+//! hook-cli`, with `--target` when given); `--binary` packages one already built instead (a
+//! debug build, to try the packages quickly; hook-cli's tests package theirs through
+//! `pack.rs`, this command's own code). `--target` says what the binary was built for
+//! (default: this machine's). `--uncompressed` stores the files as they are (quick, for a
+//! 60 MB debug binary that is only tried). Each package is read back and checked to hold
+//! exactly the files it needs (`pack.rs`), as `cargo xtask package-files` checks the crates'.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+pub(crate) mod pack;
+
+use pack::{Compression, Meta};
+
+/// The Rust target of this machine, when the release builds it.
+pub(crate) fn host_target() -> Result<&'static str> {
+    let target = match (
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        cfg!(target_env = "musl"),
+    ) {
+        ("x86_64", "linux", false) => "x86_64-unknown-linux-gnu",
+        ("x86_64", "linux", true) => "x86_64-unknown-linux-musl",
+        ("aarch64", "linux", false) => "aarch64-unknown-linux-gnu",
+        ("aarch64", "linux", true) => "aarch64-unknown-linux-musl",
+        ("x86_64", "macos", _) => "x86_64-apple-darwin",
+        ("aarch64", "macos", _) => "aarch64-apple-darwin",
+        (arch, os, _) => bail!(
+            "no package is made for {arch} {os} (Windows is not supported: the engine's process handling is Unix-only); name a --target"
+        ),
+    };
+    Ok(target)
+}
+
+/// `cargo xtask dist ARGS`.
+pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
+    let mut target = None;
+    let mut binary = None;
+    let mut out = root.join("target/dist");
+    let mut compression = Compression::Best;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        if *flag == "--uncompressed" {
+            compression = Compression::Stored;
+            continue;
+        }
+        let value = rest
+            .next()
+            .with_context(|| format!("{flag} needs a value"))?;
+        match *flag {
+            "--target" => target = Some((*value).to_owned()),
+            "--binary" => binary = Some(PathBuf::from(value)),
+            "--out" => out = PathBuf::from(value),
+            other => bail!(
+                "unknown option {other}: cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]"
+            ),
+        }
+    }
+    let platform = match &target {
+        Some(target) => pack::platform(target)?,
+        None => pack::platform(host_target()?)?,
+    };
+    let binary = match binary {
+        Some(binary) => binary,
+        None => build(root, target.as_deref())?,
+    };
+    let meta = Meta {
+        version: env!("CARGO_PKG_VERSION"),
+        repository: env!("CARGO_PKG_REPOSITORY"),
+        root,
+    };
+    let written = pack::write_all(&meta, platform, &binary, &out, compression)?;
+    println!(
+        "packaged {} ({}) for {}:",
+        binary.display(),
+        meta.version,
+        platform.label
+    );
+    for path in [&written.npm_main, &written.npm_platform, &written.wheel] {
+        let size = std::fs::metadata(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .len();
+        println!("  {} ({:.1} MB)", path.display(), size as f64 / 1e6);
+    }
+    println!(
+        "each holds exactly the files it needs. Install them offline with\n  npm install -g {} {}\n  pipx install {}",
+        written.npm_main.display(),
+        written.npm_platform.display(),
+        written.wheel.display()
+    );
+    Ok(())
+}
+
+/// Builds the release binary, for `target` when one is named (`target/<target>/release/hook`),
+/// else for this machine (`target/release/hook`); its path.
+fn build(root: &Path, target: Option<&str>) -> Result<PathBuf> {
+    let mut command = Command::new(env!("CARGO"));
+    command
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "hook-cli",
+            "--bin",
+            "hook",
+        ])
+        .current_dir(root);
+    if let Some(target) = target {
+        command.args(["--target", target]);
+    }
+    let status = command.status().context("running cargo build --release")?;
+    if !status.success() {
+        bail!("cargo build --release -p hook-cli failed");
+    }
+    Ok(match target {
+        Some(target) => root.join("target").join(target).join("release/hook"),
+        None => root.join("target/release/hook"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::io::Read as _;
+    use std::path::Path;
+
+    use base64::Engine as _;
+    use sha2::{Digest as _, Sha256};
+
+    use super::pack::*;
+
+    /// The smallest 64-bit little-endian ELF file with a `.dynstr` section holding `dynstr`:
+    /// the header, the section names, `dynstr`, then three section headers (none, the names,
+    /// `.dynstr`).
+    fn fake_elf(machine: u16, dynstr: &[u8]) -> Vec<u8> {
+        let names = b"\0.shstrtab\0.dynstr\0";
+        let mut elf = b"\x7fELF\x02\x01".to_vec();
+        elf.resize(64, 0);
+        elf[0x12..0x14].copy_from_slice(&machine.to_le_bytes());
+        elf.extend_from_slice(names);
+        elf.extend_from_slice(dynstr);
+        let table = elf.len() as u64;
+        elf[0x28..0x30].copy_from_slice(&table.to_le_bytes());
+        elf[0x3a..0x3c].copy_from_slice(&64u16.to_le_bytes());
+        elf[0x3c..0x3e].copy_from_slice(&3u16.to_le_bytes());
+        elf[0x3e..0x40].copy_from_slice(&1u16.to_le_bytes());
+        let sections = [
+            (0u32, 0u64, 0u64),
+            (1, 64, names.len() as u64),
+            (11, 64 + names.len() as u64, dynstr.len() as u64),
+        ];
+        for (name, offset, size) in sections {
+            let mut header = vec![0u8; 64];
+            header[..4].copy_from_slice(&name.to_le_bytes());
+            header[0x18..0x20].copy_from_slice(&offset.to_le_bytes());
+            header[0x20..0x28].copy_from_slice(&size.to_le_bytes());
+            elf.extend_from_slice(&header);
+        }
+        elf
+    }
+
+    #[test]
+    fn the_newest_glibc_version_is_read_from_the_symbol_names() {
+        let strings = b"memcpy\0GLIBC_2.2.5\0GLIBC_2.34\0GLIBC_PRIVATE\0GLIBC_2.17\0GLIBC_2.3";
+        assert_eq!(newest_glibc_in(strings), Some((2, 34)));
+        assert_eq!(newest_glibc_in(b"static\0no versions"), None);
+        // Only an ELF file's dynamic strings count.
+        assert_eq!(newest_glibc(b"not ELF, GLIBC_2.34\0"), None);
+        assert_eq!(newest_glibc(&fake_elf(62, strings)), Some((2, 34)));
+        assert_eq!(newest_glibc(&fake_elf(62, b"\0static\0")), None);
+    }
+
+    #[test]
+    fn every_platform_has_one_npm_package_and_a_wheel_tag() {
+        let mut names: Vec<String> = PLATFORMS.iter().map(Platform::npm_package).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), PLATFORMS.len());
+        assert!(platform("x86_64-pc-windows-msvc").is_err());
+        let glibc = fake_elf(183, b"\0GLIBC_2.17\0GLIBC_2.28\0");
+        let tag = wheel_tag(platform("aarch64-unknown-linux-gnu").unwrap(), &glibc).unwrap();
+        assert_eq!(tag, "py3-none-manylinux_2_28_aarch64");
+        let musl = wheel_tag(platform("x86_64-unknown-linux-musl").unwrap(), b"").unwrap();
+        assert_eq!(musl, "py3-none-musllinux_1_2_x86_64");
+        assert!(wheel_tag(platform("x86_64-unknown-linux-gnu").unwrap(), b"").is_err());
+    }
+
+    /// A package never carries a binary under another platform's name.
+    #[test]
+    fn a_binary_of_another_platform_is_refused() {
+        let gnu = fake_elf(62, b"\0GLIBC_2.34\0");
+        let musl = fake_elf(62, b"\0static\0");
+        let arm = fake_elf(183, b"\0GLIBC_2.17\0");
+        let mac = [0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0x00, 0x00, 0x01];
+        let cases: [(&str, &[u8], bool); 8] = [
+            ("x86_64-unknown-linux-gnu", &gnu, true),
+            ("x86_64-unknown-linux-gnu", &musl, false),
+            ("x86_64-unknown-linux-musl", &musl, true),
+            ("x86_64-unknown-linux-musl", &gnu, false),
+            ("aarch64-unknown-linux-gnu", &arm, true),
+            ("aarch64-unknown-linux-gnu", &gnu, false),
+            ("aarch64-apple-darwin", &mac, true),
+            ("x86_64-apple-darwin", &mac, false),
+        ];
+        for (target, binary, fits) in cases {
+            let checked = check_binary(platform(target).unwrap(), binary);
+            assert_eq!(checked.is_ok(), fits, "{target}: {checked:?}");
+        }
+    }
+
+    /// A fake binary packaged at the release's compression: every package read back holds
+    /// exactly its files; a wheel's RECORD names every other file with its digest and size.
+    #[test]
+    fn the_packages_of_a_binary_hold_exactly_their_files() {
+        let out = tempfile::tempdir().unwrap();
+        let binary = out.path().join("hook");
+        std::fs::write(&binary, fake_elf(62, b"\0GLIBC_2.17\0GLIBC_2.34\0")).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let meta = Meta {
+            version: "1.2.3",
+            repository: "https://example.com/hook",
+            root,
+        };
+        let platform = platform("x86_64-unknown-linux-gnu").unwrap();
+        let dist = out.path().join("dist");
+        let written = write_all(&meta, platform, &binary, &dist, Compression::Best).unwrap();
+        assert_eq!(
+            written.wheel.file_name().unwrap(),
+            "hook_engine-1.2.3-py3-none-manylinux_2_34_x86_64.whl"
+        );
+        assert_eq!(
+            written.npm_platform.file_name().unwrap(),
+            "hook-engine-linux-x64-gnu-1.2.3.tgz"
+        );
+        let manifest = package_json(&written.npm_main).unwrap();
+        assert_eq!(manifest["bin"]["hook"], "bin/hook.js");
+        assert_eq!(
+            manifest["optionalDependencies"]["hook-engine-darwin-arm64"],
+            "1.2.3"
+        );
+        let platform_manifest = package_json(&written.npm_platform).unwrap();
+        assert_eq!(platform_manifest["libc"], serde_json::json!(["glibc"]));
+
+        let mut archive =
+            zip::ZipArchive::new(std::fs::File::open(&written.wheel).unwrap()).unwrap();
+        let mut record = String::new();
+        archive
+            .by_name("hook_engine-1.2.3.dist-info/RECORD")
+            .unwrap()
+            .read_to_string(&mut record)
+            .unwrap();
+        let listing = list_wheel(&written.wheel).unwrap();
+        assert_eq!(record.lines().count(), listing.len());
+        for line in record.lines() {
+            let fields: Vec<&str> = line.split(',').collect();
+            if fields[0].ends_with("/RECORD") {
+                assert_eq!(&fields[1..], ["", ""]);
+                continue;
+            }
+            let mut bytes = Vec::new();
+            archive
+                .by_name(fields[0])
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+            let digest =
+                base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(&bytes));
+            assert_eq!(fields[1], format!("sha256={digest}"), "{line}");
+            assert_eq!(fields[2], bytes.len().to_string(), "{line}");
+        }
+
+        // The same inputs give the same bytes.
+        let again = write_all(
+            &meta,
+            platform,
+            &binary,
+            &out.path().join("again"),
+            Compression::Best,
+        )
+        .unwrap();
+        for (a, b) in [
+            (&written.npm_main, &again.npm_main),
+            (&written.npm_platform, &again.npm_platform),
+            (&written.wheel, &again.wheel),
+        ] {
+            assert_eq!(
+                std::fs::read(a).unwrap(),
+                std::fs::read(b).unwrap(),
+                "{a:?}"
+            );
+        }
+    }
+}
