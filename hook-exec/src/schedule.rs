@@ -287,7 +287,8 @@ impl Engine {
 /// A handler whose `onFailure` is `block` and whose run failed (it could not start, timed out,
 /// exited other than 0 or 2, printed output the event refuses, or was skipped as untrusted,
 /// changed since trusted, or unsupported here) counts as exit 2: a block with the failure as
-/// its reason. Not for async hooks, nor on the events of [`OnFailure::IGNORED_ON`], nor on an
+/// its reason, and what to do (make it run again, or drop `onFailure`; a skip's own reason
+/// names the command that lets it run). Not for async hooks, nor on the events of [`OnFailure::IGNORED_ON`], nor on an
 /// event that cannot block. The run keeps its own status (`failed`, `timed_out`, `skipped`), so
 /// the journal and `hook stats` see a guard that fails; the outcome's decision is the block.
 pub(crate) fn on_failure(
@@ -314,15 +315,24 @@ pub(crate) fn on_failure(
     if !failed {
         return done;
     }
-    let why = done
-        .run
-        .error
-        .clone()
-        .unwrap_or_else(|| format!("it ended {:?}", done.run.status));
-    let reason = format!(
-        "hook {} failed and its onFailure is \"block\", so this {event} is blocked: {why}",
-        handler.key
-    );
+    // The reason says why and what to do: the agent gives it to the model, which tells the
+    // user. A skip's own reason names the hook and the command that lets it run.
+    let reason = match (&done.run.error, done.run.status) {
+        (Some(why), RunStatus::Skipped) if why.contains(handler.key.as_str()) => format!(
+            "{why}. Its onFailure is \"block\", so this {event} is blocked until it may run"
+        ),
+        (why, RunStatus::Skipped) => format!(
+            "hook {} did not run ({}) and its onFailure is \"block\", so this {event} is blocked until it may run",
+            handler.key,
+            why.clone().unwrap_or_else(|| "skipped".to_owned())
+        ),
+        (why, status) => format!(
+            "hook {} failed and its onFailure is \"block\", so this {event} is blocked: {}. Make it run again (a program or script that is missing or not on the agent's PATH, a timeout too short), or remove its onFailure \"block\" to let the event go ahead when it fails",
+            handler.key,
+            why.clone()
+                .unwrap_or_else(|| format!("it ended {status:?}"))
+        ),
+    };
     done.run
         .warnings
         .push("onFailure \"block\": the failure blocked the event".to_owned());

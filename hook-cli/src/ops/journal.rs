@@ -50,25 +50,25 @@ pub(crate) fn journal_off() -> bool {
 }
 
 /// Records one dispatch of front end `front` (`run`, `relay`) in `<state>/hook-journal` of
-/// `discovery`'s state folder. Never fails: a journal that cannot be written is returned as
-/// the warning to say on stderr (none when `exit_code` is 2: a relay's stderr on exit 2 is the
-/// block's reason, and the model would read the warning there).
+/// `discovery`'s state folder, with `agent_path`, the `PATH` of an agent that started the relay (what `hook doctor` checks
+/// hooks against; `None` for a run typed by hand, see
+/// [`crate::ops::relay::answer::agent_path`]). Never fails: a journal that cannot be written is
+/// returned as the warning to say on stderr (none when `exit_code` is 2: a relay's stderr on
+/// exit 2 is the block's reason, and the model would read the warning there).
 pub(crate) fn record(
     front: &str,
     discovery: &hook_config::Discovery,
     input: &EventInput,
     outcome: &Outcome,
     exit_code: Option<u8>,
+    agent_path: Option<String>,
 ) -> Option<String> {
     // The agent's home is never created as a side effect (the relay's own folder in it is).
     if journal_off() || !crate::ops::state::may_create(discovery) {
         return None;
     }
     let mut record = Record::new(front, input, outcome);
-    if front == "relay"
-        && let Ok(path) = std::env::var("PATH")
-    {
-        // What `hook doctor` checks hooks against: the agent's PATH, as its hooks get it.
+    if let Some(path) = agent_path {
         record = record.with_path(path);
     }
     if let Some(code) = exit_code {
@@ -421,8 +421,8 @@ pub(crate) fn tail(text: &str, lines: usize) -> Vec<&str> {
     all[all.len().saturating_sub(lines)..].to_vec()
 }
 
-/// The `PATH` the latest `hook relay` dispatch recorded in `journals` ran with (the agent's),
-/// if any: the newest across them (the relay's journal beside the agent, and the dialect's,
+/// The `PATH` the latest `hook relay` dispatch an agent started recorded in `journals` ran
+/// with (a run typed by hand records none), if any: the newest across them (the relay's journal beside the agent, and the dialect's,
 /// where earlier versions recorded it).
 pub(crate) fn recorded_path(journals: &[Journal]) -> RecordedPath {
     let mut recorded = RecordedPath::default();

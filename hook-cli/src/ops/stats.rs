@@ -3,7 +3,19 @@
 //!
 //! A `rewrite` is counted for every `ok` run of a dispatch whose input was rewritten (the
 //! outcome says the input was rewritten, not by which hook); `never matched` is a configured
-//! hook (the agent's or the relay's) with no run in the window.
+//! hook (the agent's or the relay's) with no run in the window. The relay's own entries in the
+//! agent's settings (the `hook relay` commands `hook relay install` writes) are not hooks of
+//! their own: the journal records the relay hooks they run, never the entry, so they are left
+//! out of the configured hooks (else every one would be "never matched").
+//!
+//! **A dead guard is seen at once.** `failing now` flags a hook whose latest runs (one is
+//! enough) did not do their job: failed (exit other than 0 or 2, could not start: a missing
+//! program is exit 127), timed out, or skipped as untrusted, modified or invalid, whatever it
+//! did before in the window: a guard that blocked ten times and then lost its `jq` is flagged
+//! on its first failing run. A run that worked (ok, blocked, stopped) ends the streak; an
+//! async start or a skip the user chose (disabled) or the chain made (`chain_stopped`) leaves
+//! it as it was. `always fails` (every run of at least `--min-runs` failed) says more and
+//! replaces it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,9 +61,17 @@ pub(crate) struct HookStats {
     pub(crate) max_ms: Option<u64>,
     pub(crate) last_match: Option<String>,
     pub(crate) last_failure: Option<LastFailure>,
+    /// How many of its latest runs in a row did not do their job (0: the latest did).
+    pub(crate) failing_streak: usize,
+    /// When the first of those ran.
+    pub(crate) failing_since: Option<String>,
     pub(crate) flags: Vec<String>,
     #[serde(skip)]
     durations: Vec<u64>,
+    /// How each run of the streak ended (`failed`, `timed out`, `skipped (untrusted)`), each
+    /// once, in the order met.
+    #[serde(skip)]
+    failing_kinds: Vec<String>,
     #[serde(skip)]
     can_block: bool,
 }
@@ -184,6 +204,7 @@ impl Tally {
             stats.can_block |= record.event.block_effect(self.dialect).can_block();
             stats.matched += 1;
             stats.last_match = Some(record.time.clone());
+            stats.streak(run, &record.time);
             match run.status {
                 RunStatus::Skipped => {
                     *stats.skips.entry(skip_name(run)).or_default() += 1;
@@ -231,8 +252,11 @@ impl Tally {
             if stats.configured && stats.matched == 0 {
                 stats.flags.push("never matched".into());
             }
-            if ran >= options.min_runs && stats.failures + stats.timeouts == ran {
+            let always_fails = ran >= options.min_runs && stats.failures + stats.timeouts == ran;
+            if always_fails {
                 stats.flags.push("always fails".into());
+            } else if let Some(flag) = stats.failing_now() {
+                stats.flags.push(flag);
             }
             if ran >= options.min_runs && stats.can_block && stats.quiet == ran {
                 stats.flags.push(
@@ -247,6 +271,60 @@ impl Tally {
             }
         }
         all
+    }
+}
+
+impl HookStats {
+    /// One more run of this hook, at `time`: the streak of runs that did not do their job
+    /// grows, ends, or stays as it was.
+    fn streak(&mut self, run: &hook_exec::journal::RunRecord, time: &str) {
+        let kind = match run.status {
+            RunStatus::Failed => "failed".to_owned(),
+            RunStatus::TimedOut => "timed out".to_owned(),
+            RunStatus::Skipped => match skip_name(run).as_str() {
+                // The guard did not guard: it waits for trust, changed since, or is broken.
+                reason @ ("untrusted" | "modified" | "invalid") => format!("skipped ({reason})"),
+                // The user's choice (disabled), the chain's, or a type that never runs here.
+                _ => return,
+            },
+            RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped => {
+                self.failing_streak = 0;
+                self.failing_since = None;
+                self.failing_kinds.clear();
+                return;
+            }
+            // Started in the background: how it ends is not in the journal.
+            _ => return,
+        };
+        if self.failing_streak == 0 {
+            self.failing_since = Some(time.to_owned());
+        }
+        self.failing_streak += 1;
+        if !self.failing_kinds.contains(&kind) {
+            self.failing_kinds.push(kind);
+        }
+    }
+
+    /// The `failing now` flag, when the latest runs did not do their job.
+    fn failing_now(&self) -> Option<String> {
+        if self.failing_streak == 0 {
+            return None;
+        }
+        let runs = match self.failing_streak {
+            1 => "its latest run did not do its job".to_owned(),
+            n => format!("its latest {n} runs did not do their job"),
+        };
+        let worked = self.ok + self.blocks;
+        let before = if worked > 0 {
+            format!(", after {worked} that worked")
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "failing now: {runs} ({}){before}, since {}",
+            self.failing_kinds.join(", "),
+            self.failing_since.as_deref().unwrap_or("-")
+        ))
     }
 }
 
@@ -279,6 +357,13 @@ fn configured_hooks(location: &Location) -> (Vec<(String, String)>, Vec<String>)
                     .registry
                     .handlers()
                     .iter()
+                    // The relay's own entries: the journal records the hooks they run.
+                    .filter(|h| {
+                        !h.config
+                            .command
+                            .as_deref()
+                            .is_some_and(|c| crate::ops::relay::is_relay_entry(c, location.dialect))
+                    })
                     .map(|h| (h.key.clone(), h.event.to_string())),
             ),
             Err(error) => problems.push(format!("{error:#}")),

@@ -113,7 +113,8 @@ fn a_relay_dispatch_shows_its_failing_blocking_and_skipped_hooks_in_hook_log() {
     assert_eq!(record["summary"], "rm -rf /");
     assert_eq!(record["decision"], "block");
     assert_eq!(record["exit_code"], 0);
-    assert!(record["path"].is_string(), "the agent's PATH is recorded");
+    // Whether its PATH is recorded depends on who started it (an agent's variable in the
+    // environment), which a test in this process cannot set: `tests/it/journal.rs` tests it.
     let runs = record["runs"].as_array().unwrap();
     let statuses: Vec<&str> = runs.iter().map(|r| r["status"].as_str().unwrap()).collect();
     assert_eq!(

@@ -34,6 +34,12 @@ pub(crate) fn notes(printer: &Printer, lines: &[String]) {
 pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Result<u8> {
     notes(printer, &super::trust::skip_warnings(view, &answer.outcome));
     let reply = agent_reply(&answer.outcome);
+    // With exit 2 stderr is the block's reason, which the agent gives the model.
+    if reply.exit_code != 2 {
+        for line in &answer.moved_to_stderr {
+            say_err!(printer, "hook relay: {line}");
+        }
+    }
     for line in &reply.stderr {
         say_err!(printer, "hook relay: {line}");
     }

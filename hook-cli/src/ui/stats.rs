@@ -1,5 +1,6 @@
-//! What `hook stats` prints: a table of every hook's figures, then each hook that needs a look
-//! with its flags and last failure (`--json`: the figures as an array).
+//! What `hook stats` prints: every hook's figures (its key on a line, its figures in columns
+//! under it, so that the figures fit 100 columns however long the keys), then each hook that
+//! needs a look with its flags and last failure (`--json`: the figures as an array).
 
 use anyhow::Result;
 
@@ -42,9 +43,14 @@ pub(crate) fn report(
         return Ok(());
     }
     table(printer, all, every_agent);
+    let mut first = true;
     for stats in all {
         if stats.flags.is_empty() && stats.last_failure.is_none() {
             continue;
+        }
+        if std::mem::take(&mut first) {
+            // The hooks that need a look, apart from the figures.
+            printer.exact_line("");
         }
         printer.exact_line(&printer.paint(BOLD, &stats.key));
         for flag in &stats.flags {
@@ -79,43 +85,39 @@ pub(crate) fn report(
     Ok(())
 }
 
+/// The figures, one hook to two lines: its key whole on a line of its own (keys are long —
+/// a project's holds its absolute path — and are pasted into `hook log --hook`, so never cut
+/// or wrapped; without `--agent`, after the agent's name), then its figures under a header, in columns that fit 100 (a skip column
+/// with several reasons may go past it).
 fn table(printer: &Printer, all: &[HookStats], every_agent: bool) {
-    use comfy_table::{Table, presets};
-    let mut table = Table::new();
-    let agent: &[&str] = if every_agent { &["agent"] } else { &[] };
-    table
-        .load_preset(presets::UTF8_BORDERS_ONLY)
-        .set_header(agent.iter().copied().chain([
-            "hook",
-            "runs",
-            "block",
-            "rewrite",
-            "fail",
-            "t/o",
-            "skip",
-            "p50",
-            "p95",
-            "max",
-            "last match",
-        ]));
-    super::table::fit(&mut table);
+    const HEADER: [&str; 10] = [
+        "runs",
+        "block",
+        "rewrite",
+        "fail",
+        "t/o",
+        "skip",
+        "p50",
+        "p95",
+        "max",
+        "last match",
+    ];
     let ms = |v: Option<u64>| v.map(|v| format!("{v} ms")).unwrap_or_else(|| "-".into());
-    for stats in all {
-        let skips: usize = stats.skips.values().sum();
-        let skip_text = if skips == 0 {
-            "0".to_owned()
-        } else {
-            let reasons: Vec<String> = stats
-                .skips
-                .iter()
-                .map(|(reason, n)| format!("{n} {reason}"))
-                .collect();
-            reasons.join(", ")
-        };
-        let agent = every_agent.then(|| stats.agent.to_owned());
-        table.add_row(
-            agent.into_iter().chain([
-                one_line(&stats.key).into_owned(),
+    let rows: Vec<[String; 10]> = all
+        .iter()
+        .map(|stats| {
+            let skips: usize = stats.skips.values().sum();
+            let skip_text = if skips == 0 {
+                "0".to_owned()
+            } else {
+                let reasons: Vec<String> = stats
+                    .skips
+                    .iter()
+                    .map(|(reason, n)| format!("{n} {reason}"))
+                    .collect();
+                reasons.join(", ")
+            };
+            [
                 stats.runs.to_string(),
                 stats.blocks.to_string(),
                 stats.rewrites.to_string(),
@@ -130,10 +132,39 @@ fn table(printer: &Printer, all: &[HookStats], every_agent: bool) {
                     .as_deref()
                     .map(short_time)
                     .unwrap_or_else(|| "never".into()),
-            ]),
-        );
+            ]
+        })
+        .collect();
+    let mut widths = HEADER.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
     }
-    printer.exact(&format!("{table}\n"));
+    let line = |cells: &[String]| -> String {
+        let mut text = String::from("   ");
+        for (index, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            // Counts right-aligned, text (skip reasons, durations, times) left-aligned.
+            if index < 5 {
+                text.push_str(&format!(" {cell:>width$}"));
+            } else {
+                text.push_str(&format!("  {cell:<width$}"));
+            }
+        }
+        text.trim_end().to_owned()
+    };
+    let header: Vec<String> = HEADER.iter().map(|h| (*h).to_owned()).collect();
+    printer.exact_line(&printer.paint(DIM, if every_agent { "agent  hook" } else { "hook" }));
+    printer.exact_line(&printer.paint(DIM, &line(&header)));
+    for (stats, row) in all.iter().zip(&rows) {
+        let key = if every_agent {
+            format!("{}  {}", stats.agent, one_line(&stats.key))
+        } else {
+            one_line(&stats.key).into_owned()
+        };
+        printer.exact_line(&printer.paint(BOLD, &key));
+        printer.exact_line(&line(row));
+    }
 }
 
 /// `2026-12-03T19:55:06.906Z` as `12-03 19:55`; a time that does not read as one is shown

@@ -60,8 +60,14 @@ pub(crate) fn skip_warnings(view: &TrustView, outcome: &Outcome) -> Vec<String> 
                     | SkipReason::DisabledBySettings
             )
         ) {
-            let why = run.error.as_deref().unwrap_or("not trusted");
-            warnings.push(format!("warning: skipped {}: {why}", run.key));
+            // The refusal names the hook already (`hook KEY is not trusted: ...`): the key is
+            // said once, beside the command that pastes it.
+            let warning = match run.error.as_deref() {
+                Some(why) if why.contains(run.key.as_str()) => format!("warning: skipped: {why}"),
+                Some(why) => format!("warning: skipped {}: {why}", run.key),
+                None => format!("warning: skipped {}: not trusted", run.key),
+            };
+            warnings.push(warning);
         }
     }
     warnings

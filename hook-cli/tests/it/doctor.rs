@@ -280,3 +280,76 @@ reason_contains = "no rm -rf"
     assert!(help.contains("--all-hooks"), "{help}");
     assert!(help.contains("project's own hooks"), "{help}");
 }
+
+/// The PATH doctor checks against is the one an agent's `hook relay` last recorded in the
+/// journal (Claude Code sets `CLAUDE_PROJECT_DIR` for its hooks), not one typed by hand after
+/// it; its findings are said against that PATH.
+#[test]
+fn doctor_checks_against_the_path_the_agents_relay_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    // The agent's PATH: a shell, no linter.
+    let agent_bin = dir.path().join("agent-bin");
+    std::fs::create_dir_all(&agent_bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", agent_bin.join("sh")).unwrap();
+    write(
+        &home.join("settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "no-such-linter --check"}]}]}}"#,
+    );
+    let event = json!({"hook_event_name": "SessionStart", "session_id": "s", "transcript_path": "/t",
+        "cwd": project, "source": "startup"});
+    let relay = ["relay", "--dialect", "verboo", "--event", "SessionStart"];
+    let out = crate::journal::hook_at(
+        &relay,
+        &home,
+        &project,
+        &event.to_string(),
+        &[
+            ("PATH", agent_bin.as_os_str()),
+            ("CLAUDE_PROJECT_DIR", project.as_os_str()),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Typed by hand afterwards, with another PATH: not the agent's, not recorded.
+    let out = crate::journal::hook_at(
+        &relay,
+        &home,
+        &project,
+        &event.to_string(),
+        &[("PATH", std::ffi::OsStr::new("/usr/bin:/bin"))],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let home_arg = home.display().to_string();
+    let project_arg = project.display().to_string();
+    let args = [
+        "doctor",
+        "--dialect",
+        "verboo",
+        "--home",
+        &home_arg,
+        "--project",
+        &project_arg,
+        "--json",
+    ];
+    let out = hook(&args, "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["path"], agent_bin.display().to_string());
+    assert!(
+        report["path_source"]
+            .as_str()
+            .unwrap()
+            .starts_with("the agent's, recorded by hook relay"),
+        "{report:#}"
+    );
+    let linter = finding(
+        &report,
+        "user:settings.json:PreToolUse:Bash:0",
+        "`no-such-linter` is not on the agent's PATH",
+    );
+    assert_eq!(linter["severity"], "error");
+}

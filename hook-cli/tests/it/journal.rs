@@ -627,3 +627,80 @@ fn every_journal_reader_and_writer_answers_at_once_on_a_hostile_journal_file() {
         }
     }
 }
+/// One relay run: its home, arguments, stdin, environment, and whether its PATH is recorded.
+type Case<'a> = (
+    &'a Path,
+    &'a [&'a str],
+    &'a str,
+    &'a [(&'a str, &'a std::ffi::OsStr)],
+    bool,
+);
+
+#[test]
+fn only_a_relay_an_agent_started_records_its_path() {
+    let (_dir, home, project) = scene(
+        "hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    let lime_home = home.join("lime");
+    std::fs::create_dir_all(&lime_home).unwrap();
+    let agent_path = std::ffi::OsStr::new("/agent/bin:/usr/bin:/bin");
+    let project_dir = project.as_os_str();
+    let lime_event = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+        "cwd": project, "hook_event_name": "PreToolUse", "model": "m",
+        "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "u",
+        "tool_input": {"command": "ls"}})
+    .to_string();
+    // (home, args, stdin, env, recorded): Claude Code sets CLAUDE_PROJECT_DIR for every hook;
+    // Codex sets nothing of its own, and its entries carry `--event`.
+    let table: [Case<'_>; 5] = [
+        (
+            &home,
+            &["relay", "--dialect", "verboo", "--event", "PreToolUse"],
+            &pre_tool_use(&project, "ls"),
+            &[("PATH", agent_path), ("CLAUDE_PROJECT_DIR", project_dir)],
+            true,
+        ),
+        (
+            &home,
+            &["relay", "--dialect", "verboo", "--event", "PreToolUse"],
+            &pre_tool_use(&project, "ls"),
+            &[("PATH", agent_path)],
+            false,
+        ),
+        (
+            &home,
+            &["relay", "--dialect", "verboo"],
+            &pre_tool_use(&project, "ls"),
+            &[("PATH", agent_path)],
+            false,
+        ),
+        (
+            &lime_home,
+            &["relay", "--dialect", "lime", "--event", "PreToolUse"],
+            &lime_event,
+            &[("PATH", agent_path)],
+            true,
+        ),
+        (
+            &lime_home,
+            &["relay", "--dialect", "lime"],
+            &lime_event,
+            &[("PATH", agent_path)],
+            false,
+        ),
+    ];
+    for (index, (home, args, stdin, env, recorded)) in table.into_iter().enumerate() {
+        let out = hook_at(args, home, &project, stdin, env);
+        assert!(out.status.success(), "{index}: {}", text(&out.stderr));
+        let lines = journal_lines(home);
+        let path = &lines.last().unwrap()["path"];
+        let expected = if recorded {
+            json!("/agent/bin:/usr/bin:/bin")
+        } else {
+            Value::Null
+        };
+        assert_eq!(path, &expected, "{index}: {args:?} {env:?}");
+    }
+}

@@ -25,6 +25,7 @@
 
 mod author;
 mod cli;
+mod dead_guard;
 mod demo;
 mod dist;
 mod doctor;

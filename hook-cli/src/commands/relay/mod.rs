@@ -171,6 +171,7 @@ fn answer_on(
         received.input(),
         &answer.outcome,
         code,
+        answer::agent_path(options),
     ) {
         crate::ui::relay_answer::notes(printer, &[warning]);
     }

@@ -41,7 +41,7 @@ pub(crate) struct Env {
 
 impl Env {
     /// `name` on the `PATH`, executable.
-    fn which(&self, name: &str) -> Option<PathBuf> {
+    pub(super) fn which(&self, name: &str) -> Option<PathBuf> {
         self.path
             .iter()
             .map(|dir| dir.join(name))
@@ -70,13 +70,13 @@ impl Env {
 }
 
 #[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
+pub(super) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
+pub(super) fn is_executable(path: &Path) -> bool {
     path.is_file()
 }
 

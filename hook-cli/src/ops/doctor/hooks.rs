@@ -54,7 +54,14 @@ pub(super) fn check_loaded(
                 fix,
             });
         };
-        if handler.config.handler_type == HandlerType::Command {
+        // A relay entry's program is checked with the relay's entries (`super::relay`), for
+        // both agents' settings.
+        let relay_entry = handler
+            .config
+            .command
+            .as_deref()
+            .is_some_and(|c| crate::ops::relay::is_relay_entry(c, dialect));
+        if handler.config.handler_type == HandlerType::Command && !relay_entry {
             check_command(handler, env, &mut add);
         }
         check_matcher(handler, dialect, &mut add);
@@ -93,7 +100,7 @@ fn trust_word(status: TrustStatus) -> &'static str {
 }
 
 /// `file:line:col` of a handler, or its file, or its layer.
-fn where_configured(handler: &Handler) -> String {
+pub(super) fn where_configured(handler: &Handler) -> String {
     let file = handler
         .source
         .path

@@ -4,8 +4,10 @@
 //! The classic silent failure is a guard whose program is not where the agent looks: Claude
 //! Code and Codex start hooks with their own `PATH` (often not the shell's: no `~/.local/bin`,
 //! no Homebrew, no `nvm`), the guard's `jq` is not found, it reads an empty command and exits
-//! 0, and every call is allowed. `hook doctor` checks against that `PATH`: the one `hook relay`
-//! last ran with (the journal records it), else `--path`, else its own.
+//! 0, and every call is allowed. `hook doctor` checks against that `PATH`: `--path`, else the
+//! one `hook relay` last ran with when an agent started it (the journal records it; a relay
+//! typed by hand, `echo ... | hook relay`, records none, see
+//! [`crate::ops::relay::answer::agent_path`]), else its own.
 //!
 //! Checks, each a finding with a severity, the hook's key, its `file:line:col` and a fix:
 //!
@@ -27,6 +29,11 @@
 //!   cuts it at 3 s, and a long one is a warning in the other dialects);
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
 //!   that changes it;
+//! - the relay ([`relay`]), for Claude Code and Codex: a relay hook no entry of the agent's
+//!   settings starts the relay for, a relay file with hooks and no relay entry anywhere (never
+//!   installed, or uninstalled with the relay file left), and an entry whose program does not
+//!   exist or is not executable are errors (exit 1): a guard the agent never starts guards
+//!   nothing, and says nothing;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
 //!   failed case is an error. The file is the project's, so its cases run only through the
@@ -43,6 +50,7 @@
 
 mod command;
 mod hooks;
+mod relay;
 
 use std::path::PathBuf;
 
@@ -184,7 +192,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         ),
         (None, None) => (
             std::env::var("PATH").unwrap_or_default(),
-            "this shell's (no hook relay dispatch in the journal yet)".to_owned(),
+            "this shell's (no hook relay dispatch an agent started in the journal yet)".to_owned(),
         ),
     };
     let env = Env {
@@ -217,6 +225,8 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         hook_count += loaded.registry.handlers().len();
         hooks::check_loaded(&location, &loaded, &env, &mut findings);
     }
+    // Whether the agent starts the relay for each relay hook, and can start it at all.
+    relay::check_relay(location, &env, &mut findings);
     let found = crate::ops::expectations::default_file(location, &project);
     if let Some(warning) = found.warning {
         findings.push(Finding::general(

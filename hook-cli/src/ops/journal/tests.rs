@@ -289,13 +289,19 @@ fn recording_never_creates_the_agents_home_but_makes_the_relays_folder_in_it() {
     // No `~/.claude`: neither `hook run` nor the relay makes it.
     for relay in [false, true] {
         let discovery = discovered(dir.path(), relay);
-        assert_eq!(record("run", &discovery, &input, &outcome, None), None);
+        assert_eq!(
+            record("run", &discovery, &input, &outcome, None, None),
+            None
+        );
         assert!(!dir.path().join(".claude").exists());
     }
     // The agent's home exists: the relay's first event makes its folder, and is recorded.
     std::fs::create_dir(dir.path().join(".claude")).expect("a folder");
     let discovery = discovered(dir.path(), true);
-    assert_eq!(record("relay", &discovery, &input, &outcome, None), None);
+    assert_eq!(
+        record("relay", &discovery, &input, &outcome, None, None),
+        None
+    );
     let journal = Journal::for_home(&dir.path().join(".claude/hook-relay"));
     assert_eq!(journal.existing_files().len(), 1);
     #[cfg(unix)]

@@ -43,7 +43,10 @@
 //!   as exit code 2 with the reason on stderr, which both agents read as a block where one is
 //!   possible.
 //! - **Skipped hooks** (untrusted, modified, invalid) are named in `systemMessage` and on
-//!   stderr with the command that lets them run: never silently left out. On `SessionStart`,
+//!   stderr with the command that lets them run: never silently left out.
+//! - **A guard that could not do its job** on an event that can block (failed, timed out,
+//!   skipped as untrusted or modified) is named in `systemMessage` once per session, with
+//!   whether the event went ahead and what to do ([`unguarded`]). On `SessionStart`,
 //!   every relay hook of any event that waits for trust is announced at the top of the
 //!   session, not only on the event it would have guarded.
 //! - **`systemMessage` is shown on the agent's screen**: its control characters and
@@ -55,8 +58,10 @@
 
 mod fail_closed;
 mod session;
+mod unguarded;
 
 pub(crate) use fail_closed::{FailClosed, fail_closed};
+pub(crate) use session::agent_path;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -362,6 +367,9 @@ pub(crate) struct Answer {
     pub(crate) outcome: Outcome,
     /// The event is one this version does not know (stderr, after the reason of a block).
     pub(crate) unknown_event: Option<String>,
+    /// Lines taken out of `systemMessage` (a guard's failure, said once per session): for
+    /// stderr, every time.
+    pub(crate) moved_to_stderr: Vec<String>,
 }
 
 /// Completes the outcome of a dispatch into the answer: on `SessionStart` the relay hooks that
@@ -414,6 +422,10 @@ pub(crate) fn answer(
     if let Some(note) = &unknown_event {
         outcome.system_messages.push(note.clone());
     }
+    // A guard that could not do its job, named on the agent's screen once per session.
+    let state = prepared.discovery();
+    let moved_to_stderr =
+        unguarded::name_unguarded(dialect, state, input.session_id(), &mut outcome);
     if let Some(env) = outcome.session_env.take() {
         outcome
             .system_messages
@@ -438,6 +450,7 @@ pub(crate) fn answer(
     Answer {
         outcome,
         unknown_event,
+        moved_to_stderr,
     }
 }
 

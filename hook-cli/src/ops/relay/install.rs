@@ -132,13 +132,16 @@ use apply::*;
 use codex_records::*;
 use documents::*;
 pub(crate) use entries::Wanted;
+pub(crate) use entries::is_relay as is_relay_entry;
 use entries::*;
 use give_back::*;
 use move_hooks::*;
 #[cfg(test)]
 use reach::entry_reaches;
-pub(crate) use reach::{agent_settings_file, relay_entries_in};
-pub(crate) use reach::{unreached_in_scope, unreached_relay_hooks};
+pub(crate) use reach::{
+    Reach, UnreachedWhy, agent_settings_file, relay_entries_in, relay_reach, unreached_in_scope,
+    unreached_relay_hooks,
+};
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
 use scope::*;

@@ -6,7 +6,7 @@ pub(crate) mod answer;
 pub(crate) mod install;
 pub(crate) mod status;
 
-pub(crate) use install::unreached_relay_hooks;
+pub(crate) use install::{Reach, UnreachedWhy, is_relay_entry, relay_reach, unreached_relay_hooks};
 
 use hook_protocol::Layer;
 

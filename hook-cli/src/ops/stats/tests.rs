@@ -120,7 +120,13 @@ fn each_status_counts_where_it_belongs() {
     let failure = k.last_failure.as_ref().expect("a last failure");
     assert_eq!(failure.status, "timed_out");
     assert_eq!(failure.time, "2026-12-03T19:05:00.000Z");
-    assert!(k.flags.is_empty(), "{:?}", k.flags);
+    // Its latest runs (before the async start) failed, timed out and were skipped.
+    assert_eq!(
+        k.flags,
+        [
+            "failing now: its latest 3 runs did not do their job (failed, timed out, skipped (untrusted)), after 3 that worked, since 2026-12-03T19:04:00.000Z"
+        ]
+    );
     assert!(!k.configured);
     assert_eq!(k.events, ["PreToolUse"]);
 }
@@ -162,7 +168,6 @@ fn the_flags_say_which_hook_needs_a_look() {
         records.push(dispatch(minute, "Stop", "broken", failing.clone()));
         records.push(dispatch(minute, "Stop", "slow", slow.clone()));
     }
-    // Two runs only: too few for "always fails".
     records.push(dispatch(9, "Stop", "young", failing.clone()));
     records.push(dispatch(9, "Stop", "young", failing));
     // Another dialect's dispatch is not counted.
@@ -187,7 +192,13 @@ fn the_flags_say_which_hook_needs_a_look() {
         ("notify", &[]),
         ("broken", &["always fails"]),
         ("slow", &["slow (p95 over 1000 ms)"]),
-        ("young", &[]),
+        // Two runs only: too few for "always fails", but failing now.
+        (
+            "young",
+            &[
+                "failing now: its latest 2 runs did not do their job (failed), since 2026-12-03T19:09:00.000Z",
+            ],
+        ),
     ];
     for (key, expected) in table {
         assert_eq!(flags(key), expected, "{key}");
@@ -221,4 +232,99 @@ fn the_window_leaves_older_dispatches_out() {
     };
     let all = tally(&[], &records, &options);
     assert_eq!(all[0].runs, 2);
+}
+
+#[test]
+fn a_guard_that_blocked_ten_times_then_failed_is_failing_now() {
+    let mut records: Vec<Record> = (0..10)
+        .map(|minute| dispatch(minute, "PreToolUse", "guard", json!({"status": "blocked"})))
+        .collect();
+    // Its `jq` went off the agent's PATH: the shell says 127.
+    records.push(dispatch(
+        20,
+        "PreToolUse",
+        "guard",
+        json!({"status": "failed", "exit_code": 127}),
+    ));
+    let all = tally(&[("guard", "PreToolUse")], &records, &OPTIONS);
+    assert_eq!(
+        all[0].flags,
+        [
+            "failing now: its latest run did not do its job (failed), after 10 that worked, since 2026-12-03T19:20:00.000Z"
+        ]
+    );
+    assert_eq!(all[0].failing_streak, 1);
+    assert_eq!(
+        all[0].failing_since.as_deref(),
+        Some("2026-12-03T19:20:00.000Z")
+    );
+}
+
+#[test]
+fn what_ends_a_failing_streak_and_what_leaves_it() {
+    let run = |status: &str, skip: Option<&str>| {
+        let mut run = json!({"status": status});
+        if let Some(reason) = skip {
+            run["skip_reason"] = reason.into();
+        }
+        run
+    };
+    // (the runs after a block, oldest first; the streak after them, its kinds)
+    let table: [(&[Value], usize, &str); 7] = [
+        (&[run("failed", None)], 1, "failed"),
+        (&[run("timed_out", None)], 1, "timed out"),
+        (
+            &[
+                run("skipped", Some("untrusted")),
+                run("skipped", Some("modified")),
+            ],
+            2,
+            "skipped (untrusted), skipped (modified)",
+        ),
+        (&[run("skipped", Some("invalid"))], 1, "skipped (invalid)"),
+        // A run that worked ends it.
+        (&[run("failed", None), run("ok", None)], 0, ""),
+        // A disabled hook, an async start: the streak stays as it was.
+        (
+            &[
+                run("failed", None),
+                run("skipped", Some("disabled")),
+                run("async", None),
+            ],
+            1,
+            "failed",
+        ),
+        (&[run("skipped", Some("disabled"))], 0, ""),
+    ];
+    for (runs, streak, kinds) in table {
+        let mut records = vec![dispatch(0, "PreToolUse", "k", run("blocked", None))];
+        for (minute, run) in (1..).zip(runs) {
+            records.push(dispatch(minute, "PreToolUse", "k", run.clone()));
+        }
+        let all = tally(&[], &records, &OPTIONS);
+        assert_eq!(all[0].failing_streak, streak, "{runs:?}");
+        let flag = all[0].flags.iter().find(|f| f.starts_with("failing now"));
+        assert_eq!(
+            flag.is_some_and(|f| f.contains(&format!("({kinds})"))),
+            streak > 0,
+            "{runs:?}: {flag:?}"
+        );
+    }
+}
+
+#[test]
+fn the_relays_own_entries_are_not_hooks_that_never_matched() {
+    let scene = crate::ops::scene::Scene::new();
+    // What `hook relay install` writes into Claude Code's settings, beside a hook of the user's.
+    scene.write(
+        "home/.claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "/usr/local/bin/hook relay --dialect verboo --event PreToolUse # hook-relay-install"},
+            {"type": "command", "command": "./mine.sh"}]}]}}"#,
+    );
+    let location = scene.location(Dialect::Verboo, ".claude");
+    let (configured, problems) = configured_hooks(&location);
+    assert!(problems.is_empty(), "{problems:?}");
+    let keys: Vec<&str> = configured.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["user:settings.json:PreToolUse:Bash:1"]);
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hook_protocol::Event;
+use hook_protocol::{Event, HandlerResult};
 use serde_json::{Value, json};
 
 use super::super::{located, output, text, words, write};
@@ -118,12 +118,30 @@ fn a_made_up_event_is_blocked_when_a_relay_hook_blocks_it() {
 #[test]
 fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
     let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    // What the reason says to do: trust it (a skip), or make it run again (a failure).
+    let trust = "review it, then run `hook trust --dialect";
+    let run_again = "Make it run again";
     let cases = [
-        // (dialect, onFailure, trusted, command, blocks, why)
-        (lime(), Some("block"), false, "true", true, "not trusted"),
-        (lime(), None, false, "true", false, "not trusted"),
+        // (dialect, onFailure, trusted, command, blocks, why, what to do)
+        (
+            lime(),
+            Some("block"),
+            false,
+            "true",
+            true,
+            "not trusted",
+            trust,
+        ),
+        (lime(), None, false, "true", false, "not trusted", trust),
+        (
+            verboo(),
+            Some("block"),
+            false,
+            "true",
+            true,
+            "not trusted",
+            trust,
+        ),
         (
             lime(),
             Some("block"),
@@ -131,6 +149,7 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             true,
             "missing-guard.sh",
+            run_again,
         ),
         (
             verboo(),
@@ -139,6 +158,7 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             true,
             "missing-guard.sh",
+            run_again,
         ),
         (
             verboo(),
@@ -147,12 +167,15 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "./missing-guard.sh",
             false,
             "missing-guard.sh",
+            "",
         ),
     ];
-    for (index, (dialect, on_failure, trusted, command, blocks, why)) in
+    for (index, (dialect, on_failure, trusted, command, blocks, why, to_do)) in
         cases.into_iter().enumerate()
     {
         let home = dir.path().join(format!("home-{index}"));
+        let project = dir.path().join(format!("project-{index}"));
+        std::fs::create_dir_all(&project).unwrap();
         let files = home.join("hook-relay");
         std::fs::create_dir_all(&files).unwrap();
         let line = on_failure
@@ -177,6 +200,13 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             }
             let settings =
                 json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}});
+            // Claude Code's user relay file is trusted as written; a project's needs trust.
+            let files = if trusted {
+                files
+            } else {
+                project.join(".claude/hook-relay")
+            };
+            std::fs::create_dir_all(&files).unwrap();
             std::fs::write(files.join("settings.json"), settings.to_string()).unwrap();
         }
         let event = Event::PreToolUse;
@@ -187,14 +217,18 @@ fn a_relay_guard_with_on_failure_block_blocks_when_it_cannot_run() {
             "{index}: {dialect} {on_failure:?} trusted {trusted}: exit {:?}\n{answer}",
             out.status.code()
         );
-        assert_eq!(
-            is_block(&agent_reads(dialect, &event, &out)),
-            blocks,
-            "{what}"
-        );
+        let read = agent_reads(dialect, &event, &out);
+        assert_eq!(is_block(&read), blocks, "{what}");
         assert!(answer.contains(why), "{what}");
         if blocks {
-            assert!(answer.contains("onFailure"), "{what}");
+            // The reason the agent reads (and gives the model) says why and what to do.
+            let HandlerResult::Response(response) = read else {
+                panic!("{what}")
+            };
+            let reason = response.reason.unwrap_or_default();
+            assert!(reason.contains("onFailure"), "{what}\nreason: {reason}");
+            assert!(reason.contains(why), "{what}\nreason: {reason}");
+            assert!(reason.contains(to_do), "{what}\nreason: {reason}");
         }
     }
 }

@@ -187,3 +187,58 @@ fn relay_answers() {
         scene.run(&relay, "{\"hook_event_name\": ")
     );
 }
+
+#[test]
+fn relay_dead_guard() {
+    let scene = Scene::new();
+    // The guard's program is not on the agent's PATH (the shell's own words differ between
+    // systems: a stand-in that says it the same everywhere).
+    let guard = |on_failure: &str| {
+        format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "echo 'guard.sh: jq: command not found' >&2; exit 127"{on_failure}}}]}}]}}}}"#
+        )
+    };
+    scene.write("home/.claude/hook-relay/settings.json", &guard(""));
+    let project = scene.project().display().to_string();
+    let event = |session: &str| {
+        serde_json::json!({
+            "session_id": session, "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf /"}, "permission_mode": "default",
+            "tool_use_id": "t1"
+        })
+        .to_string()
+    };
+    let relay = [
+        "relay",
+        "--dialect",
+        "verboo",
+        "--event",
+        "PreToolUse",
+        "--project",
+        &project,
+    ];
+    // Named once in the session; after that on stderr only.
+    snap!("relay_answer_dead_guard", scene.run(&relay, &event("s1")));
+    snap!(
+        "relay_answer_dead_guard_again",
+        scene.run(&relay, &event("s1"))
+    );
+    // A guard that must never fail open.
+    scene.write(
+        "home/.claude/hook-relay/settings.json",
+        &guard(r#", "onFailure": "block""#),
+    );
+    snap!(
+        "relay_answer_dead_guard_on_failure_block",
+        scene.run(&relay, &event("s2"))
+    );
+    // The relay file is there and no entry starts the relay (never installed, or uninstalled).
+    snap!(
+        "doctor_relay_not_installed",
+        scene.run(
+            &["doctor", "--dialect", "verboo", "--path", "/usr/bin:/bin"],
+            ""
+        )
+    );
+}

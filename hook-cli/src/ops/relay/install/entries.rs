@@ -123,7 +123,7 @@ pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryComman
 }
 
 /// Whether `command` is a relay entry of `dialect` ([`parse_relay`]).
-pub(super) fn is_relay(command: &str, dialect: Dialect) -> bool {
+pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
     parse_relay(command, dialect).is_some()
 }
 

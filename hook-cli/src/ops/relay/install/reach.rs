@@ -2,6 +2,66 @@
 
 use super::*;
 
+/// Why a relay hook never runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnreachedWhy {
+    /// The agent does not send the hook's event (Codex has no `Notification`).
+    NotSent,
+    /// No relay entry in the agent's settings is on the hook's event.
+    NoEntry,
+    /// The event's entries' matchers do not match the hook's.
+    MatcherMisses,
+}
+
+/// A relay hook no installed agent entry starts the relay for.
+#[derive(Debug, Clone)]
+pub(crate) struct Unreached {
+    /// The hook.
+    pub(crate) handler: Handler,
+    /// Why it never runs.
+    pub(crate) why: UnreachedWhy,
+    /// What it says: `relay hook KEY never runs: ...`, without the fix.
+    pub(crate) message: String,
+    /// The command that fixes it (`hook relay sync ...`), where one does.
+    pub(crate) fix: Option<String>,
+}
+
+impl Unreached {
+    /// The one line `hook list --relay` and the relay's session entry say.
+    pub(crate) fn line(&self) -> String {
+        match &self.fix {
+            Some(fix) => format!("{}; run `{fix}`", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+/// A relay entry in the agent's settings.
+#[derive(Debug, Clone)]
+pub(crate) struct InstalledEntry {
+    /// The settings file it is in.
+    pub(crate) file: PathBuf,
+    /// Its event, as written.
+    pub(crate) event: String,
+    /// Its command (`<path of hook> relay --dialect D --event E ... # hook-relay-install`).
+    pub(crate) command: String,
+}
+
+/// Whether the relay hooks of a scope are reached by the agent's entries.
+#[derive(Debug)]
+pub(crate) struct Reach {
+    /// The agent.
+    pub(crate) agent: &'static RelayAgent,
+    /// The agent's settings files looked at: the user's, then the project's.
+    pub(crate) files: Vec<PathBuf>,
+    /// The relay entries found in them.
+    pub(crate) entries: Vec<InstalledEntry>,
+    /// How many relay hooks there are.
+    pub(crate) hooks: usize,
+    /// The relay hooks no entry starts the relay for.
+    pub(crate) unreached: Vec<Unreached>,
+}
+
 /// The relay hooks that no installed agent entry would start the relay for: a hook whose
 /// event has no relay entry of its scope in the agent's user settings (or the project's), or
 /// whose tools the entry's matcher does not match. Each line names the hook's key and the
@@ -12,7 +72,20 @@ pub(crate) fn unreached_relay_hooks(
     project: Option<&Path>,
     home: Option<&Path>,
 ) -> Vec<String> {
-    unreached(dialect, project, home, |_| true)
+    relay_reach(dialect, project, home)
+        .map(|reach| reach.unreached.iter().map(Unreached::line).collect())
+        .unwrap_or_default()
+}
+
+/// The relay hooks of the scope (the user's relay file, and the project's), the relay entries
+/// of the agent's settings (the user's, and the project's), and which hooks they do not reach.
+/// `None` for a dialect without a relay agent, or when the relay's hooks cannot be loaded.
+pub(crate) fn relay_reach(
+    dialect: Dialect,
+    project: Option<&Path>,
+    home: Option<&Path>,
+) -> Option<Reach> {
+    reach(dialect, project, home, |_| true)
 }
 
 /// What the relay run of `scope` (`hook relay --scope`) says at the start of a session: the
@@ -34,24 +107,22 @@ pub(crate) fn unreached_in_scope(
             .is_empty()
         })
     });
-    unreached(dialect, project, home, |hook_scope| {
+    reach(dialect, project, home, |hook_scope| {
         hook_scope == scope || (scope == RelayScope::User && !project_installed)
     })
+    .map(|reach| reach.unreached.iter().map(Unreached::line).collect())
+    .unwrap_or_default()
 }
 
-/// [`unreached_relay_hooks`] of the hooks whose scope `said` keeps.
-fn unreached(
+/// [`relay_reach`] of the hooks whose scope `said` keeps.
+fn reach(
     dialect: Dialect,
     project: Option<&Path>,
     home: Option<&Path>,
     said: impl Fn(RelayScope) -> bool,
-) -> Vec<String> {
-    let Some(agent) = dialect.rules().relay() else {
-        return Vec::new();
-    };
-    let Ok(loaded) = hook_config::load(&relay_options(dialect, project, home)) else {
-        return Vec::new();
-    };
+) -> Option<Reach> {
+    let agent = dialect.rules().relay()?;
+    let loaded = hook_config::load(&relay_options(dialect, project, home)).ok()?;
     let mut files = Vec::new();
     if let Ok(file) = agent_file(agent, None, None) {
         files.push(file);
@@ -60,16 +131,30 @@ fn unreached(
         files.push(project.join(agent.home_dir).join(agent.config_file));
     }
     let entries = installed_entries(dialect, agent, &files);
-    let mut lines = Vec::new();
+    let mut unreached = Vec::new();
+    let mut hooks = 0;
     for handler in loaded.registry.handlers() {
         if !said(RelayScope::of_layer(handler.source.layer)) {
             continue;
         }
+        hooks += 1;
+        let mut add = |why, message, fix| {
+            unreached.push(Unreached {
+                handler: handler.clone(),
+                why,
+                message,
+                fix,
+            });
+        };
         if !agent.events.contains(&handler.event) {
-            lines.push(format!(
-                "relay hook {} never runs: {} does not send {}",
-                handler.key, agent.name, handler.event
-            ));
+            add(
+                UnreachedWhy::NotSent,
+                format!(
+                    "relay hook {} never runs: {} does not send {}",
+                    handler.key, agent.name, handler.event
+                ),
+                None,
+            );
             continue;
         }
         if reached(dialect, &entries, handler) {
@@ -79,13 +164,19 @@ fn unreached(
         let on_event = entries
             .iter()
             .any(|e| e.event == handler.event.as_str() && e.serves(scope));
-        let why = if !on_event {
-            format!("no {} entry starts the relay", handler.event)
+        let (kind, why) = if !on_event {
+            (
+                UnreachedWhy::NoEntry,
+                format!("no {} entry starts the relay", handler.event),
+            )
         } else {
-            format!(
-                "the {} entry's matcher does not match `{}`",
-                handler.event,
-                handler.matcher.as_deref().unwrap_or("*")
+            (
+                UnreachedWhy::MatcherMisses,
+                format!(
+                    "the {} entry's matcher does not match `{}`",
+                    handler.event,
+                    handler.matcher.as_deref().unwrap_or("*")
+                ),
             )
         };
         let mut fix = format!("hook relay sync --dialect {dialect}");
@@ -103,12 +194,29 @@ fn unreached(
                 crate::shell::quote(&home.display().to_string())
             ));
         }
-        lines.push(format!(
-            "relay hook {} never runs: {why} in {}'s settings; run `{fix}`",
-            handler.key, agent.name
-        ));
+        add(
+            kind,
+            format!(
+                "relay hook {} never runs: {why} in {}'s settings",
+                handler.key, agent.name
+            ),
+            Some(fix),
+        );
     }
-    lines
+    Some(Reach {
+        agent,
+        files,
+        entries: entries
+            .into_iter()
+            .map(|e| InstalledEntry {
+                file: e.file,
+                event: e.event,
+                command: e.command,
+            })
+            .collect(),
+        hooks,
+        unreached,
+    })
 }
 
 /// A relay entry installed in an agent's settings file.
@@ -118,6 +226,10 @@ pub(super) struct Installed {
     pub(super) matcher: Option<String>,
     /// Whose relay hooks it starts the relay for (`None`: both, an earlier version's entry).
     pub(super) scope: Option<RelayScope>,
+    /// The settings file it is in.
+    pub(super) file: PathBuf,
+    /// Its command, as written.
+    pub(super) command: String,
 }
 
 impl Installed {
@@ -146,6 +258,8 @@ pub(super) fn installed_entries(
                 event: found.event,
                 matcher: found.matcher,
                 scope: found.scope,
+                file: file.clone(),
+                command: found.command,
             });
         }
     }
@@ -195,7 +309,7 @@ pub(super) fn entry_reaches(dialect: Dialect, entry: Option<&str>, hook: Option<
 
 /// One relay entry as found in an agent's settings file (what `hook relay status` shows).
 #[derive(Debug, Clone)]
-pub(crate) struct InstalledEntry {
+pub(crate) struct FoundEntry {
     /// The event key as written.
     pub(crate) event: String,
     /// Its group's matcher.
@@ -218,7 +332,7 @@ pub(crate) fn relay_entries_in(
     dialect: Dialect,
     agent: &RelayAgent,
     file: &Path,
-) -> Result<Option<Vec<InstalledEntry>>> {
+) -> Result<Option<Vec<FoundEntry>>> {
     let Some((text, _)) = agent_file::read_regular(file)? else {
         return Ok(None);
     };
@@ -226,7 +340,7 @@ pub(crate) fn relay_entries_in(
     Ok(Some(
         doc.found(dialect)?
             .into_iter()
-            .map(|found| InstalledEntry {
+            .map(|found| FoundEntry {
                 event: found.event,
                 matcher: found.matcher,
                 timeout: found.timeout,

@@ -1,0 +1,306 @@
+//! A dead guard is seen at once, for both agents' relay: a guard that blocked ten times loses
+//! its program from the agent's `PATH`; on its next (failing) run `hook stats` flags it, the
+//! relay names it in the agent's session (once), and after `hook relay uninstall` with the
+//! relay file left, `hook doctor` fails. Spawns the binary: the relay's `PATH`, `HOME`,
+//! `CODEX_HOME` and `CLAUDE_PROJECT_DIR` are the agent's environment.
+#![allow(clippy::unwrap_used)]
+#![cfg(unix)]
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use hook_protocol::input::example_input;
+use hook_protocol::{Dialect, Event};
+use serde_json::{Value, json};
+
+use crate::cli::text;
+
+/// The guard: a program of its own on the agent's `PATH` (as `jq` is for a jq guard).
+const GUARD: &str =
+    "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'rm -rf is blocked' >&2; exit 2; }\nexit 0\n";
+
+/// A user's machine: `HOME`, the agent's home under it, a project, a folder with the guard.
+struct Machine {
+    _dir: tempfile::TempDir,
+    dialect: Dialect,
+    home: PathBuf,
+    project: PathBuf,
+    bin: PathBuf,
+}
+
+impl Machine {
+    fn new(dialect: Dialect) -> Machine {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        let bin = root.join("bin");
+        for folder in [&home, &project, &bin] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        let guard = bin.join("rm-guard");
+        std::fs::write(&guard, GUARD).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let machine = Machine {
+            _dir: dir,
+            dialect,
+            home,
+            project,
+            bin,
+        };
+        // The relay file: the guard on Bash.
+        let agent = dialect.rules().relay().unwrap();
+        let relay_dir = machine.home.join(agent.home_dir).join("hook-relay");
+        std::fs::create_dir_all(&relay_dir).unwrap();
+        if dialect == Dialect::Verboo {
+            let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "rm-guard"}]}]}});
+            std::fs::write(relay_dir.join("settings.json"), settings.to_string()).unwrap();
+        } else {
+            std::fs::write(
+                relay_dir.join("config.toml"),
+                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"rm-guard\"\n",
+            )
+            .unwrap();
+        }
+        machine
+    }
+
+    /// `hook args` in this machine's environment (`PATH` as given).
+    fn hook(&self, args: &[&str], stdin: &[u8], path: &OsStr) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hook"));
+        command
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env("CODEX_HOME", self.home.join(".codex"))
+            .env("PATH", path)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("LIME_HOME")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("CLAUDE_ENV_FILE")
+            .env_remove("HOOK_JOURNAL")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if self.dialect == Dialect::Verboo {
+            // What Claude Code sets for every hook it starts.
+            command.env("CLAUDE_PROJECT_DIR", &self.project);
+        }
+        let mut child = command.spawn().unwrap();
+        let _ = child.stdin.take().unwrap().write_all(stdin);
+        child.wait_with_output().unwrap()
+    }
+
+    /// A command of the user's, with the machine's own `PATH`.
+    fn user(&self, args: &[&str]) -> Output {
+        self.hook(args, b"", &self.path(true))
+    }
+
+    /// The agent's `PATH`, with or without the guard's folder.
+    fn path(&self, with_guard: bool) -> OsString {
+        let mut path = OsString::new();
+        if with_guard {
+            path.push(self.bin.as_os_str());
+            path.push(":");
+        }
+        path.push("/usr/bin:/bin");
+        path
+    }
+
+    /// The agent calls the relay on a Bash call of `command`, as its entry does.
+    fn relay(&self, session: &str, command: &str, with_guard: bool) -> Output {
+        let event = Event::PreToolUse;
+        let cwd = self.project.display().to_string();
+        let mut input = example_input(self.dialect, &event, &cwd, Some("Bash")).unwrap();
+        input["tool_input"] = json!({ "command": command });
+        input["session_id"] = session.into();
+        let dialect = self.dialect.to_string();
+        self.hook(
+            &["relay", "--dialect", &dialect, "--event", "PreToolUse"],
+            input.to_string().as_bytes(),
+            &self.path(with_guard),
+        )
+    }
+}
+
+/// The `systemMessage` of a relay answer, or "".
+fn system_message(out: &Output) -> String {
+    serde_json::from_slice::<Value>(&out.stdout)
+        .ok()
+        .and_then(|v| v["systemMessage"].as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_guard_whose_program_left_the_path_is_flagged_named_once_and_found_by_doctor() {
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let machine = Machine::new(dialect);
+        let d = dialect.to_string();
+        let install: &[&str] = if dialect == Dialect::Lime {
+            &["relay", "install", "--dialect", &d, "--trust"]
+        } else {
+            &["relay", "install", "--dialect", &d]
+        };
+        let out = machine.user(install);
+        assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+        if dialect == Dialect::Lime {
+            // Codex's relay hooks run once the relay trusts them too.
+            let out = machine.user(&["trust", "--dialect", &d, "--relay", "--all"]);
+            assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+        }
+        // Ten blocks.
+        for _ in 0..10 {
+            let out = machine.relay("s1", "rm -rf build", true);
+            assert!(
+                text(&out.stdout).contains("rm -rf is blocked"),
+                "{d}: {}{}",
+                text(&out.stdout),
+                text(&out.stderr)
+            );
+        }
+        let key = |stats: &Value| -> Value {
+            stats
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|h| h["key"].as_str().unwrap().contains("PreToolUse:Bash:0"))
+                .cloned()
+                .unwrap_or_else(|| panic!("{d}: no guard in {stats:#}"))
+        };
+        let stats = |machine: &Machine| -> Value {
+            let out = machine.user(&["stats", "--dialect", &d, "--json"]);
+            assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let before = key(&stats(&machine));
+        assert_eq!(before["blocks"], 10, "{d}: {before:#}");
+        assert_eq!(before["flags"], json!([]), "{d}: {before:#}");
+
+        // The guard's program is gone from the agent's PATH: the call goes through, and the
+        // relay says why, once in the session.
+        let first = machine.relay("s1", "rm -rf build", false);
+        let said = system_message(&first);
+        assert!(
+            said.contains("could not do its job") && said.contains("PreToolUse:Bash:0"),
+            "{d}: {said}\n{}",
+            text(&first.stderr)
+        );
+        assert!(said.contains("went ahead without it"), "{d}: {said}");
+        let again = machine.relay("s1", "rm -rf build", false);
+        assert!(
+            !system_message(&again).contains("PreToolUse:Bash:0"),
+            "{d}: said twice in one session: {}",
+            system_message(&again)
+        );
+        // A new session is told again.
+        let other = machine.relay("s2", "ls", false);
+        assert!(
+            system_message(&other).contains("could not do its job"),
+            "{d}: {}",
+            system_message(&other)
+        );
+
+        // `hook stats` flags it, whatever it did before.
+        let after = key(&stats(&machine));
+        let flags = after["flags"].to_string();
+        assert!(
+            flags.contains("failing now") && flags.contains("after 10 that worked"),
+            "{d}: {after:#}"
+        );
+        // The relay's own entries are not hooks that never matched.
+        let all = stats(&machine);
+        assert!(
+            !all.as_array()
+                .unwrap()
+                .iter()
+                .any(|h| h["key"].as_str().unwrap_or("").contains("SessionStart")),
+            "{d}: {all:#}"
+        );
+
+        // `hook doctor` before uninstall: the guard is not on the agent's PATH (recorded by the
+        // relay the agent started), but the relay is installed.
+        let doctor = |machine: &Machine| -> (Option<i32>, String) {
+            let project = machine.project.display().to_string();
+            let out = machine.user(&["doctor", "--dialect", &d, "--project", &project]);
+            (out.status.code(), text(&out.stdout))
+        };
+        let (code, report) = doctor(&machine);
+        assert_eq!(code, Some(1), "{d}: {report}");
+        assert!(
+            report.contains("`rm-guard` is not on the agent's PATH"),
+            "{d}: {report}"
+        );
+        assert!(!report.contains("relay is not installed"), "{d}: {report}");
+        // Uninstalled, with the relay file still there: an error, whatever the PATH.
+        let out = machine.user(&["relay", "uninstall", "--dialect", &d]);
+        assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+        // With the guard's folder on the PATH given, only the install is wrong.
+        let path = machine.path(true);
+        let project = machine.project.display().to_string();
+        let path_arg = path.to_string_lossy().into_owned();
+        let out = machine.hook(
+            &[
+                "doctor",
+                "--dialect",
+                &d,
+                "--project",
+                &project,
+                "--path",
+                &path_arg,
+            ],
+            b"",
+            &path,
+        );
+        let report = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{d}: {report}");
+        assert!(
+            report.contains("the relay is not installed"),
+            "{d}: {report}"
+        );
+        assert!(
+            report.contains("hook relay install --dialect"),
+            "{d}: {report}"
+        );
+        assert!(
+            !report.contains("is not on the agent's PATH"),
+            "{d}: {report}"
+        );
+    }
+}
+
+/// The relay's own session memory stays in its home: nothing beside the agent's settings.
+#[test]
+fn the_session_memory_is_a_private_folder_of_the_relays_home() {
+    let machine = Machine::new(Dialect::Verboo);
+    let out = machine.user(&["relay", "install", "--dialect", "verboo"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = machine.relay("s1", "ls", false);
+    assert!(system_message(&out).contains("could not do its job"));
+    let said = find(&machine.home, "hook-relay-said");
+    let said = said.unwrap_or_else(|| panic!("no session memory under {}", machine.home.display()));
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = std::fs::metadata(&said).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "{}", said.display());
+    assert_eq!(std::fs::read_dir(&said).unwrap().count(), 1);
+}
+
+/// The folder named `name` somewhere under `root`.
+fn find(root: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(root).ok()?.flatten() {
+        let path = entry.path();
+        if !path.is_dir() || path.is_symlink() {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+        if let Some(found) = find(&path, name) {
+            return Some(found);
+        }
+    }
+    None
+}
