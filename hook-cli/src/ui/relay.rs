@@ -42,7 +42,8 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
     if let Some((count, relay_file)) = &report.moved_to {
         say!(
             printer,
-            "moved {count} hooks of {file} to {}",
+            "moved {count} hook{} of {file} to {}",
+            if *count == 1 { "" } else { "s" },
             relay_file.display()
         );
     }
@@ -155,8 +156,10 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
     if !report.untrusted.is_empty() {
         say!(
             printer,
-            "{} relay hooks will not run until you review and trust them:",
-            report.untrusted.len()
+            "{} relay hook{} will not run until you review and trust {}:",
+            report.untrusted.len(),
+            if report.untrusted.len() == 1 { "" } else { "s" },
+            if report.untrusted.len() == 1 { "it" } else { "them" }
         );
         for key in &report.untrusted {
             say!(

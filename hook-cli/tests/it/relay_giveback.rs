@@ -106,7 +106,7 @@ fn claude_code_install_move_then_uninstall_gives_the_guard_back() {
     assert!(blocks(&direct), "{}", text(&direct.stderr));
 
     let out = home.ok(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
-    assert!(out.contains("moved 1 hooks"), "{out}");
+    assert!(out.contains("moved 1 hook of"), "{out}");
     // Through the relay's entry, as Claude Code runs it: still blocked, `ls` let through.
     let entry = claude_guard_command(&settings);
     assert!(entry.contains("relay --dialect verboo"), "{entry}");

@@ -1094,7 +1094,7 @@ fn moving_claude_code_hooks_keeps_each_group_as_written() {
     let out = home.hook(&["relay", "install", "--dialect", "verboo", "--move"], &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("moved 1 hooks"),
+        text(&out.stdout).contains("moved 1 hook of"),
         "{}",
         text(&out.stdout)
     );
