@@ -159,7 +159,11 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
             "{} relay hook{} will not run until you review and trust {}:",
             report.untrusted.len(),
             if report.untrusted.len() == 1 { "" } else { "s" },
-            if report.untrusted.len() == 1 { "it" } else { "them" }
+            if report.untrusted.len() == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
         for key in &report.untrusted {
             say!(
