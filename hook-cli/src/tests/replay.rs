@@ -9,37 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-fn fixtures(agent: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/replay")
-        .join(agent)
-}
+use hook_protocol::Dialect;
 
-fn fixture_file(agent: &str) -> PathBuf {
-    let dir = fixtures(agent);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    files.remove(0)
-}
+use crate::ops::replay::tests::{fixture_file, guard};
 
-/// A guard that blocks any Bash command containing `needle` (exit 2, reason on stderr).
-fn guard(dialect: &str, needle: &str) -> String {
-    let command =
-        format!("grep -q '{needle}' && {{ echo 'no {needle} here' >&2; exit 2; }} || exit 0");
-    match dialect {
-        "verboo" => serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": command}]}]}})
-        .to_string(),
-        _ => format!(
-            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\n\
-             type = \"command\"\ncommand = {}\n",
-            Value::from(command)
-        ),
-    }
+/// Claude Code's dialect, whose transcripts the fixtures hold.
+fn verboo() -> Dialect {
+    "verboo".parse().unwrap()
 }
 
 struct Setup {
@@ -135,7 +111,7 @@ fn blocked(lines: &[Value]) -> Vec<(String, String)> {
 #[test]
 fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
     let setup = Setup::new();
-    let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
+    let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let file = fixture_file("claude");
     let lines = setup.json_with("verboo", &file, &config, &[]);
     assert_eq!(
@@ -186,8 +162,8 @@ fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
 #[test]
 fn compare_shows_only_the_events_whose_outcome_differs() {
     let setup = Setup::new();
-    let rm = setup.write("rm.json", &guard("verboo", "rm -rf"));
-    let git = setup.write("git.json", &guard("verboo", "git status"));
+    let rm = setup.write("rm.json", &guard(verboo(), "rm -rf"));
+    let git = setup.write("git.json", &guard(verboo(), "git status"));
     let file = fixture_file("claude");
     let args = ["--compare", git.to_str().unwrap()];
     let out = setup.replay_with("verboo", &file, &rm, &args);
@@ -227,8 +203,8 @@ fn json_lines_validate_against_the_committed_schema() {
     );
     let schema: Value = serde_json::from_str(&committed).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
-    let rm = setup.write("rm.json", &guard("verboo", "rm -rf"));
-    let git = setup.write("git.json", &guard("verboo", "git status"));
+    let rm = setup.write("rm.json", &guard(verboo(), "rm -rf"));
+    let git = setup.write("git.json", &guard(verboo(), "git status"));
     let broken = setup.write(
         "broken.jsonl",
         &format!(
@@ -260,7 +236,7 @@ fn json_lines_validate_against_the_committed_schema() {
 #[test]
 fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
     let setup = Setup::new();
-    let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
+    let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let original = std::fs::read_to_string(fixture_file("claude")).unwrap();
     let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();
     // Line 2: corrupt; line 3: a newer agent's entry type (skipped and counted, not bad); line

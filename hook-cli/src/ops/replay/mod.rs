@@ -322,4 +322,4 @@ fn default_paths(dialect: Dialect, location: &Location, project: &Path) -> Resul
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

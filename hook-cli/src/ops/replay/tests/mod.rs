@@ -36,7 +36,7 @@ impl Listener for Collect {
     }
 }
 
-fn fixture_file(agent: &str) -> PathBuf {
+pub(crate) fn fixture_file(agent: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/replay")
         .join(agent);
@@ -50,7 +50,7 @@ fn fixture_file(agent: &str) -> PathBuf {
 }
 
 /// A guard that blocks any Bash command containing `needle` (exit 2, reason on stderr).
-fn guard(dialect: Dialect, needle: &str) -> String {
+pub(crate) fn guard(dialect: Dialect, needle: &str) -> String {
     let command =
         format!("grep -q '{needle}' && {{ echo 'no {needle} here' >&2; exit 2; }} || exit 0");
     match dialect {
