@@ -11,6 +11,7 @@ pub(crate) mod input;
 pub(crate) mod journal;
 pub(crate) mod location;
 pub(crate) mod matrix;
+pub(crate) mod program;
 pub(crate) mod relay;
 pub(crate) mod replay;
 pub(crate) mod review;

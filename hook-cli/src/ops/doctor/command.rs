@@ -69,16 +69,7 @@ impl Env {
     }
 }
 
-#[cfg(unix)]
-pub(super) fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-pub(super) fn is_executable(path: &Path) -> bool {
-    path.is_file()
-}
+pub(super) use crate::ops::program::is_executable;
 
 /// How deep `sh -c '...'` is followed into its command string.
 const MAX_NESTING: usize = 3;

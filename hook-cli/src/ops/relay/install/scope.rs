@@ -107,19 +107,7 @@ pub(super) fn hook_on_path() -> Option<PathBuf> {
     std::env::split_paths(&path)
         .filter(|dir| !dir.as_os_str().is_empty())
         .map(|dir| dir.join("hook"))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        std::fs::metadata(path).is_ok_and(|m| m.is_file())
-    }
+        .find(|candidate| crate::ops::program::is_executable(candidate))
 }
 
 /// The scope resolved: agent, its file, the project, the relay's hooks.

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::{AgentStatus, Problem, Program};
+use crate::ops::program::is_executable;
 
 /// How long the program of an entry has to answer `--version`.
 const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
@@ -82,21 +83,6 @@ pub(super) fn check_program(program: &str, project: &Path, agent_path: Option<&s
         Err(why) => checked.problem = Some(why),
     }
     checked
-}
-
-fn is_executable(path: &Path) -> bool {
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
-    }
-    #[cfg(not(unix))]
-    {
-        metadata.is_file()
-    }
 }
 
 /// The first line `path --version` prints, or why there is none.
