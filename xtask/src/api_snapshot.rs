@@ -5,7 +5,8 @@
 //! The list is read from rustdoc's JSON output (`--output-format json`, unstable: run with
 //! `RUSTC_BOOTSTRAP=1` on the stable toolchain, which this sets for its own `cargo doc` call
 //! only; the JSON format is pinned by the toolchain, so a new Rust may reword lines: bless them
-//! after reading the diff), built with every feature of the crate so feature-gated items are listed too. Each
+//! after reading the diff), built as the workspace builds it, which turns every feature of the crate on
+//! (checked with `cargo metadata`), so feature-gated items are listed too. Each
 //! line is an item at the path an embedder names it by (re-exports followed, private modules
 //! left out): functions and methods with their signatures, struct fields, enum variants with
 //! their fields, trait items, constants, statics, type aliases, macros, the traits each type
@@ -32,7 +33,8 @@ pub(crate) const CRATES: &[&str] = &[
 
 /// Writes (`bless`) or checks `api/<crate>.txt` for every library crate.
 pub(crate) fn run(root: &Path, bless: bool) -> Result<()> {
-    rustdoc_json(root)?;
+    check_every_feature_is_on(root)?;
+    document(root)?;
     let mut stale = Vec::new();
     for krate in CRATES {
         let listed = list(root, krate)?;
@@ -109,10 +111,18 @@ fn list(root: &Path, krate: &str) -> Result<String> {
     Ok(out)
 }
 
-/// Runs rustdoc's JSON backend on every crate of [`CRATES`] (every feature) in one `cargo doc`
-/// (fingerprinted: an unchanged crate is not documented again).
-fn rustdoc_json(root: &Path) -> Result<()> {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+/// `cargo xtask docs`: rustdoc's JSON backend over every crate of the workspace (libraries,
+/// binaries and examples) with warnings as errors, so every public item is documented and
+/// every intra-doc link resolves; the JSON of [`CRATES`] is what [`run`] reads.
+///
+/// One pass serves both the documentation check and the public API ([`run`] calls this; two
+/// passes, one of them HTML, took twice the time in `.ci/run`). Selecting `--examples` brings the dev-dependencies
+/// into cargo's feature resolution, so the dependencies are the ones `cargo clippy
+/// --all-targets` has just checked and nothing is checked again; the library crates then have
+/// every feature on (the workspace turns each one on somewhere: [`check_every_feature_is_on`]).
+/// Each call documents every crate again: cargo looks for the HTML it did not ask for.
+pub(crate) fn document(root: &Path) -> Result<()> {
+    let mut command = Command::new(cargo());
     command.current_dir(root);
     // rustdoc alone needs RUSTC_BOOTSTRAP (JSON output is unstable). Set for cargo, it would
     // reach rustc too and change every dependency's fingerprint: `.ci/run` re-checked them all
@@ -122,16 +132,82 @@ fn rustdoc_json(root: &Path) -> Result<()> {
         None => command.env("RUSTC_BOOTSTRAP", "1"),
     };
     command
-        .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
-        .args(["doc", "--quiet", "--no-deps", "--lib", "--all-features"]);
-    for krate in CRATES {
-        command.args(["-p", krate]);
-    }
+        .env(
+            "RUSTDOCFLAGS",
+            "-D warnings -Z unstable-options --output-format json",
+        )
+        .args(["doc", "--quiet", "--workspace", "--no-deps"])
+        .args(["--lib", "--bins", "--examples", "--locked"]);
     let status = command.status().context("running cargo doc")?;
     if !status.success() {
-        bail!("cargo doc (rustdoc JSON output) failed");
+        bail!(
+            "cargo doc failed: document every public item and mend every link rustdoc names above (warnings are errors)"
+        );
     }
     Ok(())
+}
+
+/// The cargo that runs this task.
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
+/// Fails naming each feature of a crate of [`CRATES`] that the workspace's own build leaves off:
+/// [`document`] documents the workspace as it builds, so such a feature's items would be missing
+/// from `api/<crate>.txt` without a word.
+fn check_every_feature_is_on(root: &Path) -> Result<()> {
+    let output = Command::new(cargo())
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .output()
+        .context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let metadata: Value =
+        serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
+    let off = features_left_off(&metadata);
+    if off.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "the workspace builds {} without feature(s) it declares, so `cargo xtask public-api` would not list their items: turn each on in a workspace member's dependency on the crate (xtask's, for one no member needs)",
+        off.join(", ")
+    )
+}
+
+/// `crate/feature` for each declared feature of a crate of [`CRATES`] that `metadata`'s
+/// resolve (the workspace, dev-dependencies included) does not turn on.
+fn features_left_off(metadata: &Value) -> Vec<String> {
+    let empty = Vec::new();
+    let packages = metadata["packages"].as_array().unwrap_or(&empty);
+    let nodes = metadata["resolve"]["nodes"].as_array().unwrap_or(&empty);
+    let mut off = Vec::new();
+    for krate in CRATES {
+        let Some(package) = packages
+            .iter()
+            .find(|p| p["name"] == *krate && p["source"].is_null())
+        else {
+            off.push(format!("{krate} (not in cargo metadata)"));
+            continue;
+        };
+        let on: BTreeSet<&str> = nodes
+            .iter()
+            .find(|node| node["id"] == package["id"])
+            .and_then(|node| node["features"].as_array())
+            .map(|features| features.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let declared = package["features"].as_object();
+        for feature in declared.into_iter().flat_map(|features| features.keys()) {
+            if !on.contains(feature.as_str()) {
+                off.push(format!("{krate}/{feature}"));
+            }
+        }
+    }
+    off
 }
 
 /// A script that runs the real rustdoc (`$RUSTDOC`, else `rustdoc`) with `RUSTC_BOOTSTRAP=1`,
@@ -782,4 +858,48 @@ fn ty(t: &Value) -> String {
 /// it still shows.
 fn compact(value: &Value) -> String {
     value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::features_left_off;
+
+    /// The metadata of a workspace whose library crates are all `CRATES`, with `on` as the
+    /// features the resolve turns on for hook-exec and everything else on.
+    fn metadata(hook_exec_on: &[&str]) -> serde_json::Value {
+        let mut packages = Vec::new();
+        let mut nodes = Vec::new();
+        for krate in super::CRATES {
+            let id = format!("path+file:///ws/{krate}#0.1.0");
+            let declared = if *krate == "hook-exec" {
+                json!({"default": ["http"], "http": [], "trust": []})
+            } else {
+                json!({})
+            };
+            let on = if *krate == "hook-exec" {
+                json!(hook_exec_on)
+            } else {
+                json!([])
+            };
+            packages.push(json!({"name": krate, "id": id, "source": null, "features": declared}));
+            nodes.push(json!({"id": id, "features": on}));
+        }
+        // A registry crate of the same name as a library crate is not the library crate.
+        packages.push(json!({"name": "hook-exec", "id": "registry+x#hook-exec@9.0.0", "source": "registry+x", "features": {"other": []}}));
+        json!({"packages": packages, "resolve": {"nodes": nodes}})
+    }
+
+    #[test]
+    fn every_declared_feature_on_passes_and_each_left_off_is_named() {
+        assert_eq!(
+            features_left_off(&metadata(&["default", "http", "trust"])),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            features_left_off(&metadata(&["default", "http"])),
+            vec!["hook-exec/trust".to_owned()]
+        );
+    }
 }

@@ -6,8 +6,10 @@
 //! - `cargo xtask schemas --check`: fail, naming each file, when a committed schema or the
 //!   table differs from what the types generate (CI runs this), or when `hook-protocol/schemas/`
 //!   holds a file nothing generates.
-//! - `cargo xtask public-api [--bless]`: list the public API of each library crate (rustdoc
-//!   JSON, see `api_snapshot.rs`) and fail, showing the lines removed and added, when it differs
+//! - `cargo xtask docs`: document every crate of the workspace (rustdoc's JSON backend, warnings
+//!   as errors: every public item documented, every link resolved; CI runs this).
+//! - `cargo xtask public-api [--bless]`: list the public API of each library crate (the JSON of
+//!   `cargo xtask docs`, see `api_snapshot.rs`) and fail, showing the lines removed and added, when it differs
 //!   from `api/<crate>.txt` (CI runs this); `--bless` writes the files.
 //! - `cargo xtask package-files`: fail when a published crate's package (`cargo package
 //!   --list`) lacks its README, licences, a source file or a file its sources embed (CI runs
@@ -90,6 +92,7 @@ fn run(args: Vec<String>) -> Result<()> {
             }
         }
         ["tidy"] => tidy::run(&root()),
+        ["docs"] => api_snapshot::document(&root()),
         ["public-api"] => api_snapshot::run(&root(), false),
         ["public-api", "--bless"] => api_snapshot::run(&root(), true),
         ["package-files"] => package_files::run(&root()),
@@ -105,7 +108,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }
