@@ -3,8 +3,8 @@
 //! Whatever the bytes, the agent must read a block: the guard ran and denied, or the relay
 //! could not evaluate the event and blocked. Never "go ahead".
 //!
-//! Bounded by time, not by a count: `HOOK_RELAY_FUZZ_SECONDS` (default 3; `.ci/run` gives it 20
-//! in a step of its own; longer runs by hand). A failure prints the input, as bytes, to replay.
+//! Bounded by time, not by a count: `HOOK_RELAY_FUZZ_SECONDS` (default 3; `.ci/run` gives it 10,
+//! beside the other tests; longer runs by hand). A failure prints the input, as bytes, to replay.
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
