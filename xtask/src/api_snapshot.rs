@@ -156,9 +156,12 @@ fn cargo() -> String {
 /// [`document`] documents the workspace as it builds, so such a feature's items would be missing
 /// from `api/<crate>.txt` without a word.
 fn check_every_feature_is_on(root: &Path) -> Result<()> {
+    // This machine's platform only: the whole resolve would fetch every other platform's
+    // crates (Windows' among them) just to read their manifests.
     let output = Command::new(cargo())
         .current_dir(root)
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .args(["--filter-platform", &host_triple()?])
         .output()
         .context("running cargo metadata")?;
     if !output.status.success() {
@@ -177,6 +180,20 @@ fn check_every_feature_is_on(root: &Path) -> Result<()> {
         "the workspace builds {} without feature(s) it declares, so `cargo xtask public-api` would not list their items: turn each on in a workspace member's dependency on the crate (xtask's, for one no member needs)",
         off.join(", ")
     )
+}
+
+/// The platform rustc compiles for by default (`host:` of `rustc -vV`).
+fn host_triple() -> Result<String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let output = Command::new(&rustc)
+        .arg("-vV")
+        .output()
+        .with_context(|| format!("running {rustc} -vV"))?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .map(str::to_owned)
+        .with_context(|| format!("{rustc} -vV printed no `host:` line"))
 }
 
 /// `crate/feature` for each declared feature of a crate of [`CRATES`] that `metadata`'s
