@@ -5,9 +5,9 @@
 //! The list is read from rustdoc's JSON output (`--output-format json`, unstable: run with
 //! `RUSTC_BOOTSTRAP=1` on the stable toolchain, which this sets for its own `cargo doc` call
 //! only; the JSON format is pinned by the toolchain, so a new Rust may reword lines: bless them
-//! after reading the diff), built as the workspace builds it, which turns every feature of the crate on
-//! (checked with `cargo metadata`), so feature-gated items are listed too. Each
-//! line is an item at the path an embedder names it by (re-exports followed, private modules
+//! after reading the diff), built as the workspace builds it, which turns every feature of the
+//! crate on (checked with `cargo metadata`), so feature-gated items are listed too. Each line is
+//! an item at the path an embedder names it by (re-exports followed, private modules
 //! left out): functions and methods with their signatures, struct fields, enum variants with
 //! their fields, trait items, constants, statics, type aliases, macros, the traits each type
 //! implements (`Send` and `Sync` included: losing either breaks callers) and
@@ -116,10 +116,11 @@ fn list(root: &Path, krate: &str) -> Result<String> {
 /// every intra-doc link resolves; the JSON of [`CRATES`] is what [`run`] reads.
 ///
 /// One pass serves both the documentation check and the public API ([`run`] calls this; two
-/// passes, one of them HTML, took twice the time in `.ci/run`). Selecting `--examples` brings the dev-dependencies
-/// into cargo's feature resolution, so the dependencies are the ones `cargo clippy
-/// --all-targets` has just checked and nothing is checked again; the library crates then have
-/// every feature on (the workspace turns each one on somewhere: [`check_every_feature_is_on`]).
+/// passes, one of them HTML, took twice the time in `.ci/run`). Selecting `--examples` brings
+/// the dev-dependencies into cargo's feature resolution, so the dependencies are the ones
+/// `cargo clippy --all-targets` has just checked and nothing is checked again; the library
+/// crates then have every feature on (the workspace turns each one on somewhere:
+/// [`check_every_feature_is_on`]).
 /// Each call documents every crate again: cargo looks for the HTML it did not ask for.
 pub(crate) fn document(root: &Path) -> Result<()> {
     let mut command = Command::new(cargo());
@@ -883,8 +884,8 @@ mod tests {
 
     use super::features_left_off;
 
-    /// The metadata of a workspace whose library crates are all `CRATES`, with `on` as the
-    /// features the resolve turns on for hook-exec and everything else on.
+    /// The metadata of a workspace of the `CRATES`, where hook-exec declares `default`, `http`
+    /// and `trust` and the resolve turns on `hook_exec_on`; the others declare none.
     fn metadata(hook_exec_on: &[&str]) -> serde_json::Value {
         let mut packages = Vec::new();
         let mut nodes = Vec::new();
