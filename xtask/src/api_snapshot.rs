@@ -123,8 +123,7 @@ fn list(root: &Path, krate: &str) -> Result<String> {
 /// [`check_every_feature_is_on`]).
 /// Each call documents every crate again: cargo looks for the HTML it did not ask for.
 pub(crate) fn document(root: &Path) -> Result<()> {
-    let mut command = Command::new(cargo());
-    command.current_dir(root);
+    let mut command = crate::cargo_command(root);
     // rustdoc alone needs RUSTC_BOOTSTRAP (JSON output is unstable). Set for cargo, it would
     // reach rustc too and change every dependency's fingerprint: `.ci/run` re-checked them all
     // here, and rebuilt xtask for the next step. A wrapper gives it to rustdoc only.
@@ -148,31 +147,26 @@ pub(crate) fn document(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The cargo that runs this task.
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
-}
-
 /// Fails naming each feature of a crate of [`CRATES`] that the workspace's own build leaves off:
 /// [`document`] documents the workspace as it builds, so such a feature's items would be missing
 /// from `api/<crate>.txt` without a word.
 fn check_every_feature_is_on(root: &Path) -> Result<()> {
     // This machine's platform only: the whole resolve would fetch every other platform's
     // crates (Windows' among them) just to read their manifests.
-    let output = Command::new(cargo())
-        .current_dir(root)
-        .args(["metadata", "--format-version", "1", "--locked"])
-        .args(["--filter-platform", &host_triple()?])
-        .output()
-        .context("running cargo metadata")?;
-    if !output.status.success() {
-        bail!(
-            "cargo metadata failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    let host = host_triple()?;
+    let stdout = crate::cargo_stdout(
+        root,
+        &[
+            "metadata",
+            "--format-version",
+            "1",
+            "--locked",
+            "--filter-platform",
+            &host,
+        ],
+    )?;
     let metadata: Value =
-        serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
+        serde_json::from_slice(&stdout).context("reading cargo metadata's JSON")?;
     let off = features_left_off(&metadata);
     if off.is_empty() {
         return Ok(());

@@ -45,7 +45,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 mod api_snapshot;
 mod bench;
@@ -116,6 +116,30 @@ fn run(args: Vec<String>) -> Result<()> {
 /// The `hook-protocol` crate, which holds the committed schemas (`schemas/`) and embeds them.
 fn protocol_dir() -> PathBuf {
     root().join("hook-protocol")
+}
+
+/// `cargo` as this task was started with (`$CARGO`), else the one on `PATH`, run in `root`.
+fn cargo_command(root: &Path) -> std::process::Command {
+    let mut command =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    command.current_dir(root);
+    command
+}
+
+/// What `cargo ARGS` prints on stdout in `root`; an error carrying cargo's own when it fails.
+fn cargo_stdout(root: &Path, args: &[&str]) -> Result<Vec<u8>> {
+    let shown = args.join(" ");
+    let output = cargo_command(root)
+        .args(args)
+        .output()
+        .with_context(|| format!("running cargo {shown}"))?;
+    if !output.status.success() {
+        bail!(
+            "cargo {shown} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(output.stdout)
 }
 
 /// The root of the workspace.

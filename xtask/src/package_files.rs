@@ -6,7 +6,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
@@ -49,18 +48,11 @@ pub(crate) fn run(root: &Path) -> Result<()> {
 
 /// `cargo package --list`: the files of the package, relative to the crate.
 fn package_list(root: &Path, krate: &str) -> Result<BTreeSet<String>> {
-    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .current_dir(root)
-        .args(["package", "--list", "--allow-dirty", "--quiet", "-p", krate])
-        .output()
-        .context("running cargo package --list")?;
-    if !output.status.success() {
-        bail!(
-            "cargo package --list -p {krate} failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    Ok(String::from_utf8_lossy(&output.stdout)
+    let stdout = crate::cargo_stdout(
+        root,
+        &["package", "--list", "--allow-dirty", "--quiet", "-p", krate],
+    )?;
+    Ok(String::from_utf8_lossy(&stdout)
         .lines()
         .map(str::to_owned)
         .collect())

@@ -259,19 +259,9 @@ const DIALECT_VARIANTS: &[&str] = &["Wuu", "Verboo", "Lime"];
 
 /// Runs every check on the workspace at `root`; fails listing each problem.
 pub(crate) fn run(root: &Path) -> Result<()> {
-    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .current_dir(root)
-        .output()
-        .context("running cargo metadata")?;
-    if !output.status.success() {
-        bail!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    let stdout = crate::cargo_stdout(root, &["metadata", "--format-version", "1", "--no-deps"])?;
     let metadata: Value =
-        serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
+        serde_json::from_slice(&stdout).context("reading cargo metadata's JSON")?;
     let mut problems = check_graph(&metadata);
     for (name, forbidden, fix) in FORBIDDEN_TRANSITIVE {
         let tree = cargo_tree(root, name)?;
@@ -343,18 +333,11 @@ pub(crate) fn run(root: &Path) -> Result<()> {
 /// `cargo tree -e normal -p name --prefix depth`: `name`'s normal dependencies, features
 /// resolved for it alone, one per line after its depth.
 fn cargo_tree(root: &Path, name: &str) -> Result<String> {
-    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
-        .args(["tree", "-e", "normal", "--prefix", "depth", "-p", name])
-        .current_dir(root)
-        .output()
-        .with_context(|| format!("running cargo tree -p {name}"))?;
-    if !output.status.success() {
-        bail!(
-            "cargo tree -p {name} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    String::from_utf8(output.stdout).with_context(|| format!("cargo tree -p {name}: not UTF-8"))
+    let stdout = crate::cargo_stdout(
+        root,
+        &["tree", "-e", "normal", "--prefix", "depth", "-p", name],
+    )?;
+    String::from_utf8(stdout).with_context(|| format!("cargo tree -p {name}: not UTF-8"))
 }
 
 /// The crates of `forbidden` that `tree` (the output of [`cargo_tree`] for `name`) reaches, each

@@ -212,9 +212,8 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
             " (the newest releases)"
         }
     );
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+    let status = crate::cargo_command(root)
         .args(["build", "--quiet", "-p", "hook-cli"])
-        .current_dir(root)
         .status()
         .context("running cargo build -p hook-cli")?;
     if !status.success() {
