@@ -99,6 +99,12 @@ pub(crate) const FORBIDDEN_CALLS: &[(&[&str], &[&str], &str)] = &[
         &["process::Command", "Command::new", "libloading"],
         "only hook-exec spawns processes and loads native plugins: move the call into hook-exec (ARCHITECTURE.md \"Invariants\")",
     ),
+    (
+        // `clap::Command::new` is the CLI's own, so only `process::Command` is looked for.
+        &["hook-cli"],
+        &["process::Command", "libloading"],
+        "only hook-exec spawns processes and loads native plugins: run the program with `ops::program::run_program` (hook-exec's command runner) (ARCHITECTURE.md \"Invariants\")",
+    ),
 ];
 
 /// Where `text` (a source file of crate `name`, shown as `file`) makes a call
@@ -276,6 +282,23 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             problems.extend(check_prints(&name, &shown, &text));
             problems.extend(check_forbidden_calls(&name, &shown, &text));
             problems.extend(crate::public_api::check_public_types(&shown, &text));
+        }
+    }
+    // The command crate prints, so it is not among the library sources above; its in-process
+    // tests (`src/tests/`) are free like every test.
+    for src in crate_sources(&metadata) {
+        if !src.ends_with("hook-cli/src") {
+            continue;
+        }
+        for file in rust_files(&src)? {
+            let shown = file.strip_prefix(root).unwrap_or(&file);
+            let shown = shown.display().to_string();
+            if shown.contains("/src/tests/") || file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            problems.extend(check_forbidden_calls("hook-cli", &shown, &text));
         }
     }
     for src in crate_sources(&metadata) {
@@ -1053,6 +1076,20 @@ mod tests {
         );
         assert_eq!(
             check_forbidden_calls("hook-exec", "hook-exec/src/x.rs", spawn),
+            Vec::<String>::new()
+        );
+        // The command crate: a process started outside hook-exec fails, its own clap
+        // `Command` does not.
+        let problems = check_forbidden_calls("hook-cli", "hook-cli/src/ops/x.rs", spawn);
+        assert!(
+            problems.iter().any(|p| p.starts_with(
+                "hook-cli/src/ops/x.rs:1: `process::Command` in hook-cli: only hook-exec spawns"
+            ) && p.contains("run_program")),
+            "{problems:?}"
+        );
+        let clap = "fn f() { clap::Command::new(\"hook relay\"); }\n";
+        assert_eq!(
+            check_forbidden_calls("hook-cli", "hook-cli/src/main.rs", clap),
             Vec::<String>::new()
         );
     }

@@ -49,6 +49,7 @@
 //! expected outcome is judged on that combination; nothing is recorded in the journal.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use hook_config::Diagnostic;
@@ -58,6 +59,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dispatch::prepare;
 use super::location::Location;
+use super::program::{ProgramRun, run_program};
 use gate::project_hooks_engine;
 use judge::{build_input, judge};
 
@@ -305,6 +307,20 @@ fn first_line(message: &str) -> String {
     }
 }
 
+/// How long `hook test` may take in [`run_with_path`]: each case is bounded by its hooks'
+/// timeouts, so this only ends a `hook test` that itself never ends.
+const EXPECTATIONS_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The most read of the report `hook test --json` prints in [`run_with_path`].
+const EXPECTATIONS_OUTPUT_CAP: usize = 64 * 1024 * 1024;
+
+/// `path` as text for a command line; an error naming it when it is not UTF-8.
+fn utf8(path: &Path) -> Result<String> {
+    path.to_str()
+        .map(str::to_owned)
+        .with_context(|| format!("{} is not UTF-8: use a path that is", path.display()))
+}
+
 /// [`run`] in a process of its own whose hooks get `path` as `PATH` (the agent's, for
 /// `hook doctor`): a guard whose `jq` the agent does not have fails its cases there as it
 /// fails in the agent.
@@ -315,30 +331,38 @@ pub(crate) fn run_with_path(
     scope: Scope,
 ) -> Result<Vec<CaseResult>> {
     let exe = std::env::current_exe().context("cannot find the hook program itself")?;
-    let mut command = std::process::Command::new(exe);
-    command
-        .arg("test")
-        .arg("--dialect")
-        .arg(location.dialect.to_string())
-        .arg("--expectations")
-        .arg(file)
-        .arg("--json")
-        .arg("--project")
-        .arg(location.project_dir()?);
+    let mut args: Vec<String> = vec![
+        "test".into(),
+        "--dialect".into(),
+        location.dialect.to_string(),
+        "--expectations".into(),
+        utf8(file)?,
+        "--json".into(),
+        "--project".into(),
+        utf8(&location.project_dir()?)?,
+    ];
     if let Some(home) = &location.home {
-        command.arg("--home").arg(home);
+        args.extend(["--home".into(), utf8(home)?]);
     }
     if location.relay {
-        command.arg("--relay");
+        args.push("--relay".into());
     }
     if scope == Scope::ProjectHooks {
-        command.arg("--project-hooks-only");
+        args.push("--project-hooks-only".into());
     }
-    let out = command
-        .env("PATH", path)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .context("cannot run the expectations")?;
+    let cwd = location.project_dir()?;
+    let out = run_program(ProgramRun {
+        program: &exe,
+        args,
+        env: vec![("PATH".to_owned(), path.to_owned())],
+        cwd: &cwd,
+        timeout: EXPECTATIONS_TIMEOUT,
+        output_cap: EXPECTATIONS_OUTPUT_CAP,
+    })
+    .context("cannot run the expectations")?;
+    if let Err(error) = &out.end {
+        bail!("the expectations did not run: {error}");
+    }
     #[derive(Deserialize)]
     struct Report {
         cases: Vec<CaseResult>,

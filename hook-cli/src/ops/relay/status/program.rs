@@ -1,13 +1,18 @@
 //! The `hook` program the relay entries start: where it is and whether it runs.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use hook_exec::command::CommandError;
 
 use super::{AgentStatus, Problem, Program};
-use crate::ops::program::is_executable;
+use crate::ops::program::{ProgramRun, is_executable, run_program};
 
 /// How long the program of an entry has to answer `--version`.
 const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The most read of what a program prints on `--version` (a version is one short line).
+const VERSION_OUTPUT_CAP: usize = 64 * 1024;
 
 /// The program an entry's command starts: its first shell word.
 pub(super) fn program_word(command: &str) -> String {
@@ -87,41 +92,41 @@ pub(super) fn check_program(program: &str, project: &Path, agent_path: Option<&s
 
 /// The first line `path --version` prints, or why there is none.
 fn version_of(path: &Path) -> std::result::Result<String, String> {
-    use std::io::Read as _;
-    let mut child = std::process::Command::new(path)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|error| format!("cannot be started ({error})"))?;
-    let started = Instant::now();
-    let exit = loop {
-        match child.try_wait() {
-            Ok(Some(exit)) => break exit,
-            Ok(None) if started.elapsed() < VERSION_TIMEOUT => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "does not answer `--version` within {} s",
-                    VERSION_TIMEOUT.as_secs()
-                ));
-            }
+    let run = run_program(ProgramRun {
+        program: path,
+        args: vec!["--version".to_owned()],
+        env: Vec::new(),
+        cwd: Path::new("/"),
+        timeout: VERSION_TIMEOUT,
+        output_cap: VERSION_OUTPUT_CAP,
+    })
+    .map_err(|error| format!("cannot be started ({error:#})"))?;
+    match run.end {
+        Ok(()) => {}
+        Err(CommandError::TimedOut { .. }) => {
+            return Err(format!(
+                "does not answer `--version` within {} s",
+                VERSION_TIMEOUT.as_secs()
+            ));
         }
+        Err(CommandError::OutputTooLarge { .. }) => {
+            return Err(format!(
+                "prints more than {} KiB on `--version`",
+                VERSION_OUTPUT_CAP / 1024
+            ));
+        }
+        Err(error) => return Err(format!("cannot be started ({error})")),
+    }
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    // What the shell or the program said, when it said why (a missing interpreter, say).
+    let said = match stderr.lines().next().map(str::trim) {
+        Some(line) if !line.is_empty() => format!(": {line}"),
+        _ => String::new(),
     };
-    let mut out = String::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        // A version is one short line: the rest is not read.
-        let _ = stdout.by_ref().take(4096).read_to_string(&mut out);
+    match run.exit_code {
+        Some(0) => Ok(stdout.lines().next().unwrap_or_default().trim().to_owned()),
+        Some(code) => Err(format!("exits {code} on `--version`{said}")),
+        None => Err(format!("is killed by a signal on `--version`{said}")),
     }
-    if !exit.success() {
-        return Err(match exit.code() {
-            Some(code) => format!("exits {code} on `--version`"),
-            None => "is killed by a signal on `--version`".to_owned(),
-        });
-    }
-    Ok(out.lines().next().unwrap_or_default().trim().to_owned())
 }
