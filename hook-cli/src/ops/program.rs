@@ -3,6 +3,7 @@
 //! running one, which goes through hook-exec's command runner like a hook: hook-exec is the
 //! only crate that starts processes (ARCHITECTURE.md, "Invariants").
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
@@ -27,7 +28,7 @@ pub(crate) struct ProgramRun<'a> {
     /// The program, started by its path.
     pub(crate) program: &'a Path,
     /// Its arguments.
-    pub(crate) args: Vec<String>,
+    pub(crate) args: Vec<OsString>,
     /// Variables set for it, over this process's environment.
     pub(crate) env: Vec<(String, String)>,
     /// The folder it starts in.
@@ -43,14 +44,16 @@ pub(crate) struct ProgramRun<'a> {
 /// runner takes a shell command) or no runtime could be made; how the program itself ended,
 /// started or not, is in the [`CommandRun`].
 pub(crate) fn run_program(run: ProgramRun<'_>) -> Result<CommandRun> {
-    let Some(program) = run.program.to_str() else {
-        bail!(
-            "{} is not UTF-8: start it from a path that is",
-            run.program.display()
-        );
-    };
-    let mut words = vec![program.to_owned()];
-    words.extend(run.args);
+    let words = std::iter::once(run.program.as_os_str())
+        .chain(run.args.iter().map(OsString::as_os_str))
+        .map(|word| match word.to_str() {
+            Some(word) => Ok(word.to_owned()),
+            None => bail!(
+                "{} is not UTF-8: use a path that is",
+                Path::new(word).display()
+            ),
+        })
+        .collect::<Result<Vec<_>>>()?;
     let mut spec = CommandSpec::new(crate::shell::join(&words), run.cwd, run.timeout);
     spec.env = run.env;
     spec.output_cap = run.output_cap;
@@ -79,7 +82,7 @@ mod tests {
     ) -> hook_exec::command::CommandRun {
         run_program(ProgramRun {
             program,
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            args: args.iter().map(Into::into).collect(),
             env: vec![("GREETING".to_owned(), "it's me".to_owned())],
             cwd: std::path::Path::new("/"),
             timeout,

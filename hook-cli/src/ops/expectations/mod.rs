@@ -48,6 +48,7 @@
 //! agent combines them (the strongest decision wins); `--relay` takes the relay's alone. The
 //! expected outcome is judged on that combination; nothing is recorded in the journal.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -314,13 +315,6 @@ const EXPECTATIONS_TIMEOUT: Duration = Duration::from_secs(3600);
 /// The most read of the report `hook test --json` prints in [`run_with_path`].
 const EXPECTATIONS_OUTPUT_CAP: usize = 64 * 1024 * 1024;
 
-/// `path` as text for a command line; an error naming it when it is not UTF-8.
-fn utf8(path: &Path) -> Result<String> {
-    path.to_str()
-        .map(str::to_owned)
-        .with_context(|| format!("{} is not UTF-8: use a path that is", path.display()))
-}
-
 /// [`run`] in a process of its own whose hooks get `path` as `PATH` (the agent's, for
 /// `hook doctor`): a guard whose `jq` the agent does not have fails its cases there as it
 /// fails in the agent.
@@ -331,18 +325,19 @@ pub(crate) fn run_with_path(
     scope: Scope,
 ) -> Result<Vec<CaseResult>> {
     let exe = std::env::current_exe().context("cannot find the hook program itself")?;
-    let mut args: Vec<String> = vec![
+    let project = location.project_dir()?;
+    let mut args: Vec<OsString> = vec![
         "test".into(),
         "--dialect".into(),
-        location.dialect.to_string(),
+        location.dialect.to_string().into(),
         "--expectations".into(),
-        utf8(file)?,
+        file.into(),
         "--json".into(),
         "--project".into(),
-        utf8(&location.project_dir()?)?,
+        project.clone().into(),
     ];
     if let Some(home) = &location.home {
-        args.extend(["--home".into(), utf8(home)?]);
+        args.extend(["--home".into(), home.into()]);
     }
     if location.relay {
         args.push("--relay".into());
@@ -350,12 +345,11 @@ pub(crate) fn run_with_path(
     if scope == Scope::ProjectHooks {
         args.push("--project-hooks-only".into());
     }
-    let cwd = location.project_dir()?;
     let out = run_program(ProgramRun {
         program: &exe,
         args,
         env: vec![("PATH".to_owned(), path.to_owned())],
-        cwd: &cwd,
+        cwd: &project,
         timeout: EXPECTATIONS_TIMEOUT,
         output_cap: EXPECTATIONS_OUTPUT_CAP,
     })

@@ -94,7 +94,7 @@ pub(super) fn check_program(program: &str, project: &Path, agent_path: Option<&s
 fn version_of(path: &Path) -> std::result::Result<String, String> {
     let run = run_program(ProgramRun {
         program: path,
-        args: vec!["--version".to_owned()],
+        args: vec!["--version".into()],
         env: Vec::new(),
         cwd: Path::new("/"),
         timeout: VERSION_TIMEOUT,
