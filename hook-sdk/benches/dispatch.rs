@@ -6,7 +6,7 @@
 //! - `fanout/verboo` dispatches one event to 20 matching `sleep 0.05` hooks (concurrent);
 //!   `fanout/wuu` does the same through wuu's serial chain. Their ratio is printed too.
 //!
-//! Run: `cargo bench -p hook-exec --bench dispatch -- --warm-up-time 1 --measurement-time 5`.
+//! Run: `cargo bench -p hook-sdk --bench dispatch -- --warm-up-time 1 --measurement-time 5`.
 
 #![allow(missing_docs)]
 // The closing summary is a bench's output.
