@@ -254,13 +254,20 @@ fn the_entry_runs(program: &Path, home: &Path) {
     );
 }
 
+/// The npm packages installed once (each install unpacks the 60 MB debug binary: doing it
+/// once instead of three times took about 10 s of CPU off the suite), then, in order: the
+/// launcher answers as the binary does; it passes SIGTERM on and ends as the binary ended;
+/// `hook relay install` through it writes the native binary's path, which an upgrade keeps.
+/// The upgrade comes last: it replaces the installed packages.
 #[test]
-fn the_npm_launcher_answers_as_the_binary_with_its_output_and_exit_codes() {
+fn the_npm_launcher_answers_as_the_binary_passes_signals_on_and_survives_an_upgrade() {
     let dir = tempfile::tempdir().unwrap();
     let Some(launcher) = npm_installed(dir.path()) else {
         return;
     };
     answers_as_the_binary(&launcher, dir.path());
+    passes_sigterm_on_and_ends_as_the_binary_ended(&launcher, dir.path());
+    relay_install_names_the_native_binary_which_an_upgrade_keeps(&launcher, dir.path());
 }
 
 /// The wait status of `child` once it exits by itself (60 s at most, then a failure).
@@ -282,30 +289,27 @@ fn children(pid: u32) -> Vec<u32> {
     found
 }
 
-#[test]
-fn the_npm_launcher_passes_sigterm_on_and_ends_as_the_binary_ended() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(launcher) = npm_installed(dir.path()) else {
-        return;
-    };
+/// SIGTERM to the launcher reaches `hook run`, which kills its hooks; a binary killed by a
+/// signal makes the launcher die of it. The packages are installed in `dir/prefix`.
+fn passes_sigterm_on_and_ends_as_the_binary_ended(launcher: &Path, dir: &Path) {
     // A wuu home (its user layer runs without trust) whose hook sleeps, and its event.
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    let (home, project) = (dir.join("wuu-home"), dir.join("wuu-project"));
     std::fs::create_dir_all(&project).unwrap();
     let config = json!({"hooks": {"PreToolUse": [
         {"matcher": "*", "type": "command", "command": SLEEPER, "timeout": 600}]}});
     write(&home.join("config.json"), &config.to_string());
     let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
         "tool_name": "bash", "tool_input": {"command": "ls"}, "cwd": project});
-    write(&dir.path().join("event.json"), &event.to_string());
+    write(&dir.join("event.json"), &event.to_string());
     let start = || {
         std::fs::remove_file(project.join("pids")).ok();
-        Command::new(&launcher)
+        Command::new(launcher)
             .args(["run", "--dialect", "wuu", "--event", "PreToolUse", "--home"])
             .arg(&home)
             .arg("--project")
             .arg(&project)
             .arg("--input")
-            .arg(dir.path().join("event.json"))
+            .arg(dir.join("event.json"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -325,7 +329,7 @@ fn the_npm_launcher_passes_sigterm_on_and_ends_as_the_binary_ended() {
         }
         panic!("the hook never wrote its pids");
     };
-    let binary = npm_binary(dir.path());
+    let binary = npm_binary(dir);
     let native_child = |launcher: u32| -> u32 {
         let found: Vec<u32> = children(launcher)
             .into_iter()
@@ -367,25 +371,22 @@ fn the_npm_launcher_passes_sigterm_on_and_ends_as_the_binary_ended() {
     assert_eq!(status.signal(), Some(9), "{status:?}");
 }
 
-#[test]
-fn relay_install_through_the_npm_launcher_names_the_native_binary_which_an_upgrade_keeps() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(launcher) = npm_installed(dir.path()) else {
-        return;
-    };
-    let home = dir.path().join("user");
+/// `hook relay install` through `launcher` (installed in `dir/prefix`) writes the platform
+/// package's native binary, and an upgrade of the packages keeps that path running the relay.
+fn relay_install_names_the_native_binary_which_an_upgrade_keeps(launcher: &Path, dir: &Path) {
+    let home = dir.join("user");
     std::fs::create_dir_all(&home).unwrap();
-    let program = relay_install_through(&launcher, &home);
+    let program = relay_install_through(launcher, &home);
     // The native binary of the platform package, not the launcher (nor npm's link to it).
-    assert_eq!(program, npm_binary(dir.path()));
+    assert_eq!(program, npm_binary(dir));
     assert_ne!(program, launcher);
     the_entry_runs(&program, &home);
 
     // An upgrade: npm installs the next version's packages where the last ones were, so the
     // path in the agent's settings still runs the relay.
-    let next = packages(dir.path(), "99.0.0");
-    let prefix = dir.path().join("prefix");
-    let out = npm_install(dir.path(), &prefix, &[&next.npm_main, &next.npm_platform]).unwrap();
+    let next = packages(dir, "99.0.0");
+    let prefix = dir.join("prefix");
+    let out = npm_install(dir, &prefix, &[&next.npm_main, &next.npm_platform]).unwrap();
     assert!(out.status.success(), "npm install: {}", text(&out.stderr));
     let manifest = std::fs::read_to_string(
         prefix.join("lib/node_modules/hook-engine-linux-x64-gnu/package.json"),
