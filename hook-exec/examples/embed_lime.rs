@@ -169,25 +169,30 @@ pub(crate) async fn run() -> Result<Vec<String>, Box<dyn std::error::Error>> {
     // 4. Cancel: dropping the dispatch future kills the hook's process group.
     let slow = tool_call(project.path(), "PreToolUse", "Deploy", "ship it")?;
     let pid_file = project.path().join("slow-hook.pid");
-    {
+    let pid = {
         let dispatch = hooks.engine().dispatch(&slow);
         tokio::pin!(dispatch);
-        // Run the dispatch until the hook has written its pid, then give up on it.
+        // Run the dispatch until the hook has written its pid, then give up on it. The shell
+        // creates the file before it writes to it: wait for the whole line, or a loaded
+        // machine reads an empty pid.
         let started = async {
-            while !pid_file.exists() {
+            loop {
+                let written = std::fs::read_to_string(&pid_file).unwrap_or_default();
+                if let Some(pid) = written.strip_suffix('\n') {
+                    break pid.parse::<u32>();
+                }
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         };
         tokio::select! {
             _ = &mut dispatch => return Err("the slow hook finished on its own".into()),
-            () = started => {}
+            pid = started => pid?,
         }
-    }
-    let pid = std::fs::read_to_string(&pid_file)?.trim().to_owned();
+    };
     // Let the runtime reap the killed hook (a bounded wait, not a timing assumption).
     let mut gone = false;
     for _ in 0..500 {
-        if !alive(&pid) {
+        if !alive(pid) {
             gone = true;
             break;
         }
@@ -221,7 +226,7 @@ fn tool_call(
 
 /// Whether process `pid` still runs (a zombie counts as gone). Linux reads `/proc`; elsewhere
 /// `kill -0` answers.
-fn alive(pid: &str) -> bool {
+fn alive(pid: u32) -> bool {
     if cfg!(target_os = "linux") {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Ok(stat) => stat
@@ -233,7 +238,7 @@ fn alive(pid: &str) -> bool {
         }
     } else {
         std::process::Command::new("kill")
-            .args(["-0", pid])
+            .args(["-0", &pid.to_string()])
             .stderr(std::process::Stdio::null())
             .status()
             .is_ok_and(|status| status.success())
