@@ -91,6 +91,16 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
         say_err!(printer, "warning: {diagnostic}");
     }
     portable(printer, report.portable.as_ref(), scope);
+    if let Some(personal) = &report.personal_hooks_in_shared {
+        say_err!(
+            printer,
+            "warning: the project's relay hooks are all personal (its relay settings.local.json), but their entries are in {}, which is shared: a teammate would get entries for hooks that are not theirs, and where their PATH has no `hook`, {} blocks every guarded event; to keep the entries yours too: `hook relay uninstall {flags}`, then `hook relay install {flags} --agent-config {}`",
+            scope.file.display(),
+            scope.agent,
+            shell_quote(&personal.display().to_string()),
+            flags = flags(scope),
+        );
+    }
     if report.unreadable_relay_file {
         say_err!(
             printer,

@@ -123,6 +123,7 @@ pub(super) static RULES: DialectRules = DialectRules {
         home_env: "CODEX_HOME",
         home_dir: ".codex",
         config_file: "config.toml",
+        personal_config_file: None,
         config_format: ConfigFormat::Toml,
         events: &[
             E::SessionStart,

@@ -629,6 +629,10 @@ pub struct RelayAgent {
     pub home_dir: &'static str,
     /// Its settings file in either (`settings.json`, `config.toml`).
     pub config_file: &'static str,
+    /// Its settings file for one person in a project, beside the shared one, which it reads
+    /// too and which is not committed (Claude Code's `settings.local.json`; Codex has none). A
+    /// relay entry there starts the relay for that person alone.
+    pub personal_config_file: Option<&'static str>,
     /// That file's format.
     pub config_format: ConfigFormat,
     /// The events it sends (lime: all but its own `SessionEnd` and `Interrupt`, which Codex

@@ -95,6 +95,7 @@ pub(super) static RULES: DialectRules = DialectRules {
         home_env: "CLAUDE_CONFIG_DIR",
         home_dir: ".claude",
         config_file: "settings.json",
+        personal_config_file: Some("settings.local.json"),
         config_format: ConfigFormat::Json,
         events: EVENTS,
         session_event: &E::SessionStart,

@@ -14,6 +14,17 @@
 //! depend on the installer's own relay hooks or entries, so every clone writes the same ones.
 //! An entry of an earlier version (no `--scope`) runs both, until `sync` rewrites it.
 //!
+//! **A project's personal relay hooks.** Claude Code also reads a project's personal,
+//! uncommitted `.claude/settings.local.json` ([`hook_protocol::RelayAgent::personal_config_file`]),
+//! and the relay's project scope includes its personal file `hook-relay/settings.local.json`.
+//! Entries go to the shared settings unless `--agent-config` names another file; when every
+//! relay hook of the project is personal, `install` and `sync` warn
+//! ([`SyncReport::personal_hooks_in_shared`]): a teammate would get entries, failing closed,
+//! for hooks that are not theirs. Entries in `.claude/settings.local.json` reach the hooks as
+//! the shared file's do ([`relay_reach`]), and the `sync` named for a personal hook no entry
+//! reaches keeps `--agent-config` when the entries are there. Entries never move between the
+//! two files by themselves: which file is the user's choice.
+//!
 //! **Entries only where hooks are.** One group per event that has relay hooks of the scope,
 //! whose matcher is the union of those hooks' matchers in the agent's own syntax (absent when
 //! any hook has none, `""` or `*`, and on events the agent does not match on; exact names stay
@@ -139,8 +150,8 @@ use move_hooks::*;
 #[cfg(test)]
 use reach::entry_reaches;
 pub(crate) use reach::{
-    Reach, UnreachedWhy, agent_settings_file, relay_entries_in, relay_reach, unreached_in_scope,
-    unreached_relay_hooks,
+    Reach, UnreachedWhy, agent_settings_file, personal_agent_file, relay_entries_in, relay_reach,
+    unreached_in_scope, unreached_relay_hooks,
 };
 pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;

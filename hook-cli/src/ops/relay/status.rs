@@ -1,7 +1,7 @@
 //! `hook relay status`: for each agent the relay speaks for, is it guarding? Its entries in the
-//! agent's settings (user and project scope, events, matchers), the `hook` program they start
-//! and whether it runs, each relay hook with its trust, last run and last result, and every
-//! reason a guard is not guarding.
+//! agent's settings (user and project scope, and the project's personal settings where they
+//! exist; events, matchers), the `hook` program they start and whether it runs, each relay
+//! hook with its trust, last run and last result, and every reason a guard is not guarding.
 //!
 //! Choices:
 //!
@@ -38,7 +38,9 @@ mod runs;
 use program::{check_programs, program_word};
 use runs::read_runs;
 
-use super::install::{agent_settings_file, relay_entries_in, unreached_relay_hooks};
+use super::install::{
+    agent_settings_file, personal_agent_file, relay_entries_in, unreached_relay_hooks,
+};
 use crate::ops::agents;
 use crate::ops::location::Location;
 
@@ -90,7 +92,8 @@ impl AgentStatus {
 /// One of the agent's settings files.
 #[derive(Debug, Serialize)]
 pub(crate) struct SettingsFile {
-    /// `user` or `project`.
+    /// `user`, `project`, or `personal` (the project's personal settings, Claude Code's
+    /// `settings.local.json`).
     pub(crate) scope: &'static str,
     pub(crate) path: PathBuf,
     pub(crate) exists: bool,
@@ -229,7 +232,8 @@ fn agent_status(
     Ok(status)
 }
 
-/// The agent's user and project settings files, with their relay entries.
+/// The agent's user and project settings files (and the project's personal one, where it
+/// exists), with their relay entries.
 fn read_settings(
     status: &mut AgentStatus,
     agent: &RelayAgent,
@@ -242,6 +246,11 @@ fn read_settings(
     // A project that is the home (the current directory) has no settings of its own.
     if files.iter().all(|(_, path)| !same_file(path, &in_project)) {
         files.push(("project", in_project));
+        // The project's personal settings (Claude Code's `settings.local.json`), where they
+        // exist: entries there start the relay for this person alone.
+        if let Some(personal) = personal_agent_file(agent, project).filter(|f| f.exists()) {
+            files.push(("personal", personal));
+        }
     }
     for (scope, path) in files {
         let mut file = SettingsFile {
@@ -269,13 +278,17 @@ fn read_settings(
                 Some(format!(
                     "fix the file, then run `hook relay sync --agent {}{}{home_flag}`",
                     status.agent,
-                    if scope == "project" {
-                        format!(
+                    match scope {
+                        "project" => format!(
                             " --project {}",
                             crate::shell::quote(&project.display().to_string())
-                        )
-                    } else {
-                        String::new()
+                        ),
+                        "personal" => format!(
+                            " --project {} --agent-config {}",
+                            crate::shell::quote(&project.display().to_string()),
+                            crate::shell::quote(&file.path.display().to_string())
+                        ),
+                        _ => String::new(),
                     }
                 )),
             )),

@@ -14,6 +14,7 @@ use super::{output, output_bytes, text};
 
 mod answer;
 mod fail_closed;
+mod personal;
 
 /// Claude Code's dialect.
 pub(super) fn verboo() -> Dialect {

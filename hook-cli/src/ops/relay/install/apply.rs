@@ -27,6 +27,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
             this: std::env::current_exe().ok(),
         });
     }
+    report.personal_hooks_in_shared = personal_hooks_in_shared(scope, handlers);
     // A relay file that could not be read at all may have hooks on any event: its entries stay.
     let unreadable = broken.iter().any(|b| b.event.is_none());
     if unreadable && trust {
@@ -68,6 +69,25 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     }
     report.untrusted = untrusted_relay_keys(&loaded);
     Ok(())
+}
+
+/// The agent's personal settings file of the project, when every relay hook of the project is
+/// personal (`hook-relay/settings.local.json`) and the entries go to the shared settings file:
+/// a teammate would get entries for hooks that are not theirs, which block every guarded event
+/// where their `PATH` has no `hook` (the entries fail closed).
+fn personal_hooks_in_shared(scope: &Resolved, handlers: &[Handler]) -> Option<PathBuf> {
+    let project = scope.project.as_deref()?;
+    let shared = project
+        .join(scope.agent.home_dir)
+        .join(scope.agent.config_file);
+    let all_personal = !handlers.is_empty()
+        && handlers
+            .iter()
+            .all(|handler| handler.source.layer == hook_protocol::Layer::Local);
+    if scope.relay_scope != RelayScope::Project || !all_personal || scope.file != shared {
+        return None;
+    }
+    personal_agent_file(scope.agent, project)
 }
 
 /// Edits the agent's file so its relay entries are `wanted`, saying in `edited` what it did.

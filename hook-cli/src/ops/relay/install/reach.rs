@@ -99,12 +99,7 @@ pub(crate) fn unreached_in_scope(
 ) -> Vec<String> {
     let project_installed = project.is_some_and(|project| {
         dialect.rules().relay().is_some_and(|agent| {
-            !installed_entries(
-                dialect,
-                agent,
-                &[project.join(agent.home_dir).join(agent.config_file)],
-            )
-            .is_empty()
+            !installed_entries(dialect, agent, &project_agent_files(agent, project)).is_empty()
         })
     });
     reach(dialect, project, home, |hook_scope| {
@@ -128,9 +123,15 @@ fn reach(
         files.push(file);
     }
     if let Some(project) = project {
-        files.push(project.join(agent.home_dir).join(agent.config_file));
+        files.extend(project_agent_files(agent, project));
     }
     let entries = installed_entries(dialect, agent, &files);
+    // A project's personal relay hooks installed into the agent's personal settings file
+    // (`--agent-config .claude/settings.local.json`) are synced there too.
+    let personal_file = project.and_then(|project| {
+        let file = personal_agent_file(agent, project)?;
+        entries.iter().any(|e| e.file == file).then_some(file)
+    });
     let mut unreached = Vec::new();
     let mut hooks = 0;
     for handler in loaded.registry.handlers() {
@@ -187,6 +188,14 @@ fn reach(
                 " --project {}",
                 crate::shell::quote(&project.display().to_string())
             ));
+            if handler.source.layer == hook_protocol::Layer::Local
+                && let Some(file) = &personal_file
+            {
+                fix.push_str(&format!(
+                    " --agent-config {}",
+                    crate::shell::quote(&file.display().to_string())
+                ));
+            }
         }
         if let Some(home) = home {
             fix.push_str(&format!(
@@ -237,6 +246,24 @@ impl Installed {
     pub(super) fn serves(&self, scope: RelayScope) -> bool {
         self.scope.is_none_or(|s| s == scope)
     }
+}
+
+/// The agent's settings files in `project` where a relay entry starts the relay: the shared
+/// one, and the personal one beside it where the agent has one (Claude Code's
+/// `settings.local.json`).
+pub(super) fn project_agent_files(agent: &RelayAgent, project: &Path) -> Vec<PathBuf> {
+    let folder = project.join(agent.home_dir);
+    std::iter::once(folder.join(agent.config_file))
+        .chain(personal_agent_file(agent, project))
+        .collect()
+}
+
+/// The agent's personal settings file in `project` (Claude Code's
+/// `.claude/settings.local.json`), if the agent has one.
+pub(crate) fn personal_agent_file(agent: &RelayAgent, project: &Path) -> Option<PathBuf> {
+    agent
+        .personal_config_file
+        .map(|file| project.join(agent.home_dir).join(file))
 }
 
 /// The relay entries of the agent's settings `files`.

@@ -104,6 +104,10 @@ pub(crate) struct SyncReport {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// A project's entries start `hook` through the agent's `PATH`: what this `PATH` finds.
     pub(crate) portable: Option<Portable>,
+    /// A project's relay hooks are all personal (in its relay `settings.local.json`), yet their
+    /// entries went to the project's shared settings: the agent's personal settings file that
+    /// would keep them to this person (Claude Code's `.claude/settings.local.json`).
+    pub(crate) personal_hooks_in_shared: Option<PathBuf>,
     /// A relay file could not be read: the entries of events it may use were kept.
     pub(crate) unreadable_relay_file: bool,
     pub(crate) edit: Edited,
