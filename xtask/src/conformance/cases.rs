@@ -156,6 +156,11 @@ pub(crate) struct Case {
     /// The oldest Claude Code release the case applies to (what it measures is new there); an
     /// older release (`--floor`) skips it.
     pub(crate) since_claude: Option<&'static str>,
+    /// Claude Code only: the hooks (through the relay, the relay's entry) sit in the project's
+    /// personal `.claude/settings.local.json` instead of the user's settings: Claude Code reads
+    /// that file too, and `hook relay install --agent-config` puts a project's personal relay
+    /// hooks' entries there.
+    pub(crate) personal_settings: bool,
 }
 
 fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
@@ -176,6 +181,7 @@ fn case(name: &'static str, event: &'static str, hooks: Vec<Hook>) -> Case {
         trigger: Trigger::ToolCall,
         relay_killed: false,
         since_claude: None,
+        personal_settings: false,
     }
 }
 
@@ -610,6 +616,13 @@ pub(crate) fn all() -> Vec<Case> {
                 }),
             ],
         )
+    });
+    // The guard in the project's personal settings (through the relay: the relay's entry
+    // there, as `hook relay install --agent-config .claude/settings.local.json` writes it).
+    cases.push(Case {
+        only: Only::Claude,
+        personal_settings: true,
+        ..case("pre-deny-personal-settings", pre, vec![bash(out(DENY_R))])
     });
     // A model-written command with a lone surrogate escape (`\ud800`, valid JSON text that
     // serde_json will not read into a string): the guard's deny must still reach the agent.

@@ -404,6 +404,7 @@ const RELAY_CASES: &[&str] = &[
     "pre-deny-reason",
     "pre-deny-beside-async",
     "pre-deny-lone-surrogate",
+    "pre-deny-personal-settings",
     "pre-exit2-stderr",
     "pre-rewrite-allow",
     "post-block",
@@ -716,7 +717,8 @@ fn json_config(event: &str, hooks: &[Hook], commands: &[String]) -> Value {
 }
 
 /// Claude Code / verboo settings: the user's `settings.json` in `user_dir`, and with
-/// `probe_apart` the probe alone in the project's `.claude/settings.json`.
+/// `probe_apart` the probe alone in the project's `.claude/settings.json`; a
+/// `personal_settings` case's hooks all in the project's `.claude/settings.local.json`.
 fn write_claude_settings(
     user_dir: &Path,
     project: &Path,
@@ -729,6 +731,15 @@ fn write_claude_settings(
     } else {
         hooks.len()
     };
+    if case.personal_settings {
+        let dir = project.join(".claude");
+        fs::create_dir_all(&dir)?;
+        fs::write(
+            dir.join("settings.local.json"),
+            serde_json::to_string_pretty(&json_config(case.event, hooks, commands))?,
+        )?;
+        return Ok(());
+    }
     fs::create_dir_all(user_dir)?;
     fs::write(
         user_dir.join("settings.json"),
@@ -1257,11 +1268,13 @@ fn run_agent(
                 let relay_home = write_relay_files(env, case, side, hooks, commands)?;
                 let (relay_hook, relay_command) = relay_entry(env, case, side, &relay_home);
                 let settings = json_config(case.event, &[relay_hook], &[relay_command]);
-                fs::create_dir_all(home.join(".claude"))?;
-                fs::write(
-                    home.join(".claude/settings.json"),
-                    serde_json::to_string_pretty(&settings)?,
-                )?;
+                let (dir, file) = if case.personal_settings {
+                    (project.join(".claude"), "settings.local.json")
+                } else {
+                    (home.join(".claude"), "settings.json")
+                };
+                fs::create_dir_all(&dir)?;
+                fs::write(dir.join(file), serde_json::to_string_pretty(&settings)?)?;
             } else {
                 write_claude_settings(&home.join(".claude"), &project, case, hooks, commands)?;
             }
@@ -1477,7 +1490,24 @@ fn run_engine(
                 )));
             }
         }
-        Agent::Claude => write_claude_settings(&home, &project, case, hooks, &commands)?,
+        Agent::Claude => {
+            write_claude_settings(&home, &project, case, hooks, &commands)?;
+            // The engine asks for trust of a project's hooks (Claude Code does not).
+            if case.personal_settings {
+                let trust = Command::new(&env.hook)
+                    .args(["trust", "--dialect", dialect, "--all", "--home"])
+                    .arg(&home)
+                    .arg("--project")
+                    .arg(&project)
+                    .output()?;
+                if !trust.status.success() {
+                    return Ok(Err(format!(
+                        "hook trust: {}",
+                        String::from_utf8_lossy(&trust.stderr).trim()
+                    )));
+                }
+            }
+        }
     }
     let output = Command::new(&env.hook)
         .args(["run", "--dialect", dialect, "--event", case.event, "--home"])
