@@ -1471,42 +1471,32 @@ fn run_engine(
     let home = engine.dir.join("home");
     let project = engine.dir.join("project");
     let dialect = env.agent.dialect();
-    match env.agent {
+    // The engine asks for trust of lime's hooks and of a project's (the agents do not).
+    let trust_all = match env.agent {
         Agent::Codex => {
             fs::write(
                 home.join("config.toml"),
                 toml_config(case.event, hooks, &commands),
             )?;
-            let trust = Command::new(&env.hook)
-                .args(["trust", "--dialect", dialect, "--all", "--home"])
-                .arg(&home)
-                .arg("--project")
-                .arg(&project)
-                .output()?;
-            if !trust.status.success() {
-                return Ok(Err(format!(
-                    "hook trust: {}",
-                    String::from_utf8_lossy(&trust.stderr).trim()
-                )));
-            }
+            true
         }
         Agent::Claude => {
             write_claude_settings(&home, &project, case, hooks, &commands)?;
-            // The engine asks for trust of a project's hooks (Claude Code does not).
-            if case.personal_settings {
-                let trust = Command::new(&env.hook)
-                    .args(["trust", "--dialect", dialect, "--all", "--home"])
-                    .arg(&home)
-                    .arg("--project")
-                    .arg(&project)
-                    .output()?;
-                if !trust.status.success() {
-                    return Ok(Err(format!(
-                        "hook trust: {}",
-                        String::from_utf8_lossy(&trust.stderr).trim()
-                    )));
-                }
-            }
+            case.personal_settings
+        }
+    };
+    if trust_all {
+        let trust = Command::new(&env.hook)
+            .args(["trust", "--dialect", dialect, "--all", "--home"])
+            .arg(&home)
+            .arg("--project")
+            .arg(&project)
+            .output()?;
+        if !trust.status.success() {
+            return Ok(Err(format!(
+                "hook trust: {}",
+                String::from_utf8_lossy(&trust.stderr).trim()
+            )));
         }
     }
     let output = Command::new(&env.hook)
