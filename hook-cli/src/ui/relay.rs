@@ -248,6 +248,13 @@ pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
             say!(printer, "{file}: no relay entries; nothing to uninstall");
         }
     }
+    if let Some((other, command)) = &report.entries_elsewhere {
+        say_err!(
+            printer,
+            "note: {} still holds relay entries, so the relay's hooks still run; to take them out too: `{command}`",
+            other.display()
+        );
+    }
     for (relay_file, count) in &report.left {
         say_err!(
             printer,

@@ -1,7 +1,7 @@
 //! A project's personal relay hooks (`.claude/hook-relay/settings.local.json`): installing
 //! their entries into the shared `.claude/settings.json` warns and names the personal
 //! `settings.local.json` instead; entries there reach them for `relay status` and `doctor`,
-//! and the fixes they name keep the entries there.
+//! the fixes they name keep the entries there, and an uninstall of the other file says so.
 
 use serde_json::Value;
 
@@ -124,4 +124,23 @@ fn personal_relay_hooks_warn_in_shared_settings_and_are_reached_from_personal_on
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(!shared.exists());
     assert!(!status().to_string().contains("never runs"));
+
+    // Uninstall without `--agent-config` finds nothing in the shared file and says the
+    // personal entries still run (not that the hooks no longer do); with it, they go.
+    let ran = run(&at("uninstall", &[]));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(personal.exists());
+    assert!(
+        ran.stderr.contains("still holds relay entries")
+            && ran
+                .stderr
+                .contains(&format!("--agent-config {personal_arg}"))
+            && !ran.stderr.contains("no longer run"),
+        "{}",
+        ran.stderr
+    );
+    let ran = run(&at("uninstall", &["--agent-config", &personal_arg]));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(!personal.exists() && !shared.exists());
+    assert!(ran.stderr.contains("no longer run"), "{}", ran.stderr);
 }

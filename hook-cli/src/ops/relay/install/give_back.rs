@@ -11,7 +11,9 @@
 //!   left, named, and the user told it no longer runs.
 //! - **Codex's trust records `install --trust` wrote** for this file's entries are taken out of
 //!   `[hooks.state]`, those still holding the hash it wrote; never another record.
-//! - The relay hooks left in the scope's relay files are counted: they no longer run.
+//! - The relay hooks left in the scope's relay files are counted: they no longer run; unless
+//!   the project's other settings file of the agent (shared or personal) still holds relay
+//!   entries, which is said instead, with the command that takes those out.
 
 use super::*;
 
@@ -119,7 +121,33 @@ fn finish(
         locked.state.save(&state)?;
         report.codex_records = Some((file, removed));
     }
-    if let Ok(loaded) = scope.relay_hooks() {
+    // The project's other settings file of the agent (the shared one, or the personal one
+    // `--agent-config` named) may still hold relay entries: its relay hooks still run then.
+    if let Some(project) = &scope.project {
+        let others: Vec<PathBuf> = reach::project_agent_files(scope.agent, project)
+            .into_iter()
+            .filter(|file| *file != scope.file)
+            .collect();
+        report.entries_elsewhere = reach::installed_entries(scope.dialect, scope.agent, &others)
+            .into_iter()
+            .next()
+            .map(|entry| {
+                let quoted = |path: &Path| crate::shell::quote(&path.display().to_string());
+                let mut command = format!(
+                    "hook relay uninstall --dialect {} --project {}",
+                    scope.dialect,
+                    quoted(project)
+                );
+                if let Some(home) = &scope.home {
+                    command.push_str(&format!(" --home {}", quoted(home)));
+                }
+                command.push_str(&format!(" --agent-config {}", quoted(&entry.file)));
+                (entry.file, command)
+            });
+    }
+    if report.entries_elsewhere.is_none()
+        && let Ok(loaded) = scope.relay_hooks()
+    {
         for handler in loaded.registry.handlers() {
             let Some(path) = &handler.source.path else {
                 continue;

@@ -185,6 +185,10 @@ pub(crate) struct UninstallReport {
     pub(crate) codex_records: Option<(PathBuf, usize)>,
     /// The relay files of the scope that still hold hooks, and how many: they no longer run.
     pub(crate) left: Vec<(PathBuf, usize)>,
+    /// The project's other settings file of the agent (shared or personal) that still holds
+    /// relay entries, and the command that takes them out: the relay hooks still run through
+    /// it (and are not counted in `left`).
+    pub(crate) entries_elsewhere: Option<(PathBuf, String)>,
 }
 
 /// The moved hooks put back into the agent's file.
