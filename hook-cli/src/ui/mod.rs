@@ -28,3 +28,8 @@ pub(crate) mod validate;
 
 pub(crate) use exit::Status;
 pub(crate) use printer::{Printer, Verbosity, colour, say, say_err};
+
+/// The ending of a noun counted `n` times: "1 hook", "2 hooks".
+pub(crate) fn plural<N: PartialEq + From<u8>>(n: N) -> &'static str {
+    if n == N::from(1) { "" } else { "s" }
+}

@@ -168,7 +168,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
             printer,
             "{} relay hook{} will not run until you review and trust {}:",
             report.untrusted.len(),
-            if report.untrusted.len() == 1 { "" } else { "s" },
+            super::plural(report.untrusted.len()),
             if report.untrusted.len() == 1 {
                 "it"
             } else {
@@ -255,11 +255,16 @@ pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
             other.display()
         );
     }
-    for (relay_file, count) in &report.left {
+    for left in &report.left {
         say_err!(
             printer,
-            "warning: {} still holds {count} relay hooks, which no longer run (the relay's entries are gone): move them into {file}, or run `hook relay install` again",
-            relay_file.display()
+            "warning: {} still holds {} relay hook{}, which no longer {} (the relay's entries are gone): move {} into {}, or run `hook relay install` again",
+            left.relay_file.display(),
+            left.count,
+            super::plural(left.count),
+            if left.count == 1 { "runs" } else { "run" },
+            if left.count == 1 { "it" } else { "them" },
+            left.agent_file.display()
         );
     }
 }

@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use super::{Printer, Status, say};
+use super::{Printer, Status, plural, say};
 use crate::ops::relay::status::{AgentStatus, Problem, RelayHook, SettingsFile};
 
 /// The status of every agent; `Failed` when something stops a guard.
@@ -105,10 +105,6 @@ fn text(printer: &Printer, agent: &AgentStatus) {
     for line in &agent.journal_problems {
         say!(printer, "  warning: {line}; last runs may be missing");
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn settings(printer: &Printer, file: &SettingsFile) {

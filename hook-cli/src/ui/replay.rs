@@ -6,7 +6,7 @@ use crate::ops::replay::report::{HookStats, Result1, Summary, cut, json_word};
 use crate::ops::replay::tally::Counts;
 use crate::ops::replay::{Listener, ReplayReport, ReportLine, Warning};
 
-use super::{Printer, say, say_err};
+use super::{Printer, plural, say, say_err};
 
 /// Each warning on its own stderr line, in the order they were found.
 pub(crate) fn warnings(printer: &Printer, warnings: &[Warning]) {
@@ -294,10 +294,6 @@ fn hook_table(printer: &Printer, title: &str, hooks: &[HookStats]) {
             ms(h.p95_ms),
         );
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// One line: the entries of types replay does not model, the most frequent types first (at

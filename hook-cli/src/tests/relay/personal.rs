@@ -56,9 +56,18 @@ fn personal_relay_hooks_warn_in_shared_settings_and_are_reached_from_personal_on
         "{}",
         ran.stderr
     );
+    // Taken out again: the personal hooks no longer run, and would run as Claude Code's own
+    // from its personal file, not from the shared one the entries were in.
     let ran = run(&at("uninstall", &[]));
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(!shared.exists());
+    assert!(
+        ran.stderr.contains(&format!(
+            "which no longer runs (the relay's entries are gone): move it into {personal_arg}, or"
+        )),
+        "{}",
+        ran.stderr
+    );
 
     // Into the personal file: no warning, and the hook is reached from there.
     let ran = run(&at("install", &["--agent-config", &personal_arg]));
@@ -142,5 +151,42 @@ fn personal_relay_hooks_warn_in_shared_settings_and_are_reached_from_personal_on
     let ran = run(&at("uninstall", &["--agent-config", &personal_arg]));
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(!personal.exists() && !shared.exists());
-    assert!(ran.stderr.contains("no longer run"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(&format!(
+            "no longer run (the relay's entries are gone): move them into {personal_arg}, or"
+        )),
+        "{}",
+        ran.stderr
+    );
+
+    // A shared relay hook beside them, uninstalled from the personal file: each relay file's
+    // hooks are sent to the agent's file of their own reach.
+    let shared_relay = project.join(".claude/hook-relay/settings.json");
+    write(&shared_relay, &personal_relay_file(&[("Stop", "")]));
+    let ran = run(&at("install", &["--agent-config", &personal_arg]));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let ran = run(&at("uninstall", &["--agent-config", &personal_arg]));
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let shared_arg = shared.display().to_string();
+    for (relay, said) in [
+        (
+            &relay_file,
+            format!(
+                "2 relay hooks, which no longer run (the relay's entries are gone): move them into {personal_arg}, or"
+            ),
+        ),
+        (
+            &shared_relay,
+            format!(
+                "1 relay hook, which no longer runs (the relay's entries are gone): move it into {shared_arg}, or"
+            ),
+        ),
+    ] {
+        assert!(
+            ran.stderr
+                .contains(&format!("warning: {} still holds {said}", relay.display())),
+            "{}",
+            ran.stderr
+        );
+    }
 }

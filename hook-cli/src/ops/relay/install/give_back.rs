@@ -152,14 +152,36 @@ fn finish(
             let Some(path) = &handler.source.path else {
                 continue;
             };
-            let path = PathBuf::from(path);
-            match report.left.iter_mut().find(|(p, _)| *p == path) {
-                Some((_, count)) => *count += 1,
-                None => report.left.push((path, 1)),
+            let relay_file = PathBuf::from(path);
+            match report.left.iter_mut().find(|l| l.relay_file == relay_file) {
+                Some(left) => left.count += 1,
+                None => report.left.push(LeftHooks {
+                    relay_file,
+                    count: 1,
+                    agent_file: agent_file_for(scope, handler.source.layer),
+                }),
             }
         }
     }
     Ok(())
+}
+
+/// The agent's own settings file where hooks of the relay's `layer` would run as the agent's:
+/// in a project, a personal relay hook's is the agent's personal file, any other's the shared
+/// one, whichever of them the uninstall edited; in the user's scope, the file edited.
+fn agent_file_for(scope: &Resolved, layer: Layer) -> PathBuf {
+    let Some(project) = scope.project.as_deref() else {
+        return scope.file.clone();
+    };
+    let personal = match layer {
+        Layer::Local => reach::personal_agent_file(scope.agent, project),
+        _ => None,
+    };
+    personal.unwrap_or_else(|| {
+        project
+            .join(scope.agent.home_dir)
+            .join(scope.agent.config_file)
+    })
 }
 
 /// `text` (the agent's file) with `groups` appended to their events, each that is not there

@@ -183,12 +183,25 @@ pub(crate) struct UninstallReport {
     pub(crate) given_back: Option<GivenBack>,
     /// Codex's trust records `install --trust` wrote, taken out: the file, how many.
     pub(crate) codex_records: Option<(PathBuf, usize)>,
-    /// The relay files of the scope that still hold hooks, and how many: they no longer run.
-    pub(crate) left: Vec<(PathBuf, usize)>,
+    /// The relay files of the scope that still hold hooks: they no longer run.
+    pub(crate) left: Vec<LeftHooks>,
     /// The project's other settings file of the agent (shared or personal) that still holds
     /// relay entries, and the command that takes them out: the relay hooks still run through
     /// it (and are not counted in `left`).
     pub(crate) entries_elsewhere: Option<(PathBuf, String)>,
+}
+
+/// A relay file that still holds hooks after `uninstall`: they no longer run.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct LeftHooks {
+    /// The relay file.
+    pub(crate) relay_file: PathBuf,
+    /// How many hooks it holds.
+    pub(crate) count: usize,
+    /// The agent's own settings file of the same reach, where they would run as the agent's
+    /// hooks: a project's personal relay hooks (`hook-relay/settings.local.json`) go to its
+    /// personal file (`.claude/settings.local.json`), never to the shared one.
+    pub(crate) agent_file: PathBuf,
 }
 
 /// The moved hooks put back into the agent's file.

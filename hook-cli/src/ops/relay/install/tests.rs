@@ -352,7 +352,14 @@ fn a_hook_changed_in_the_relay_file_since_the_move_stays_there_and_is_named() {
         "{left}"
     );
     // It no longer runs, and the report says so.
-    assert_eq!(gone.left, [(relay_file, 1)]);
+    assert_eq!(
+        gone.left,
+        [LeftHooks {
+            relay_file,
+            count: 1,
+            agent_file: scene.agent_file.clone()
+        }]
+    );
 }
 
 #[test]
