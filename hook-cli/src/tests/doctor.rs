@@ -388,3 +388,46 @@ fn doctor_reads_commands_as_the_shell_does_and_quotes_what_it_suggests() {
         "{report:#}"
     );
 }
+
+/// Claude Code starts its relay entries without the engine's trust: doctor never says an entry
+/// "will not run" for want of it, while the relay hook it starts, which the relay gates by its
+/// own trust, is said to need it.
+#[test]
+fn doctor_asks_trust_for_relay_hooks_not_for_the_entries_that_start_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("app");
+    std::fs::create_dir_all(&home).unwrap();
+    let relay_file = project.join(".claude/hook-relay/settings.json");
+    write(
+        &relay_file,
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 2"}]}]}}"#,
+    );
+    let mut install = located("relay", "verboo", &home, &project);
+    install.insert(1, "install".into());
+    let ran = super::hook(&words(&install), "");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let found = doctor_report(&home, &project);
+    let untrusted: Vec<&str> = found["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains("never been trusted")
+        })
+        .map(|f| f["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        untrusted,
+        [format!(
+            "project:{}:PreToolUse:Bash:0",
+            relay_file.display()
+        )],
+        "{found:#}"
+    );
+    // Doctor checked the two entries (SessionStart, PreToolUse) and the relay hook.
+    assert_eq!(found["hooks"], 3, "{found:#}");
+}

@@ -68,6 +68,9 @@ pub(super) fn check_loaded(
         check_timeout(handler, dialect, &mut add);
         let trust = view.evaluate(handler);
         match trust.status {
+            // The agent starts its relay entries itself, without the engine's trust; what the
+            // relay then runs is gated by the relay's own trust, checked with its hooks.
+            TrustStatus::Untrusted | TrustStatus::Modified if relay_entry => {}
             TrustStatus::Untrusted | TrustStatus::Modified => add(
                 Severity::Warning,
                 format!("it will not run: {}", trust_word(trust.status)),

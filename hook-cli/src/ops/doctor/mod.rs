@@ -28,7 +28,8 @@
 //! - the timeout is within what the event allows (`SessionEnd`: the session is closing; lime
 //!   cuts it at 3 s, and a long one is a warning in the other dialects);
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
-//!   that changes it;
+//!   that changes it; not for a relay entry, which the agent starts without the engine's trust
+//!   (the relay hooks it starts are gated by their own, and said here);
 //! - the relay ([`relay`]), for Claude Code and Codex: a relay hook no entry of the agent's
 //!   settings starts the relay for, a relay file with hooks and no relay entry anywhere (never
 //!   installed, or uninstalled with the relay file left), and an entry whose program does not
