@@ -77,9 +77,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
 /// where their `PATH` has no `hook` (the entries fail closed).
 fn personal_hooks_in_shared(scope: &Resolved, handlers: &[Handler]) -> Option<PathBuf> {
     let project = scope.project.as_deref()?;
-    let shared = project
-        .join(scope.agent.home_dir)
-        .join(scope.agent.config_file);
+    let shared = reach::shared_agent_file(scope.agent, project);
     let all_personal = !handlers.is_empty()
         && handlers
             .iter()

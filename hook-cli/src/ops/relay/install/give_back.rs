@@ -177,11 +177,7 @@ fn agent_file_for(scope: &Resolved, layer: Layer) -> PathBuf {
         Layer::Local => reach::personal_agent_file(scope.agent, project),
         _ => None,
     };
-    personal.unwrap_or_else(|| {
-        project
-            .join(scope.agent.home_dir)
-            .join(scope.agent.config_file)
-    })
+    personal.unwrap_or_else(|| reach::shared_agent_file(scope.agent, project))
 }
 
 /// `text` (the agent's file) with `groups` appended to their events, each that is not there

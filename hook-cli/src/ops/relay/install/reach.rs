@@ -252,10 +252,15 @@ impl Installed {
 /// one, and the personal one beside it where the agent has one (Claude Code's
 /// `settings.local.json`).
 pub(super) fn project_agent_files(agent: &RelayAgent, project: &Path) -> Vec<PathBuf> {
-    let folder = project.join(agent.home_dir);
-    std::iter::once(folder.join(agent.config_file))
+    std::iter::once(shared_agent_file(agent, project))
         .chain(personal_agent_file(agent, project))
         .collect()
+}
+
+/// The agent's shared settings file in `project` (`.claude/settings.json`,
+/// `.codex/config.toml`).
+pub(super) fn shared_agent_file(agent: &RelayAgent, project: &Path) -> PathBuf {
+    project.join(agent.home_dir).join(agent.config_file)
 }
 
 /// The agent's personal settings file in `project` (Claude Code's

@@ -51,7 +51,7 @@ pub(super) fn agent_file(
         return Ok(file.to_owned());
     }
     if let Some(project) = project {
-        return Ok(project.join(agent.home_dir).join(agent.config_file));
+        return Ok(reach::shared_agent_file(agent, project));
     }
     Ok(agent_home(agent)?.join(agent.config_file))
 }
