@@ -143,7 +143,8 @@ pub use input::{
 pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     CLASSIFIER_CONTEXT_LIMIT, Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run,
-    RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, stderr_excerpt,
+    RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, missing_program,
+    stderr_excerpt,
 };
 pub use schema::SchemaKind;
 pub use validate::OutputIssue;

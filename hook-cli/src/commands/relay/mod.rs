@@ -52,6 +52,11 @@ pub(crate) struct RelayArgs {
     /// starts for them, which outlives it).
     #[arg(long, hide = true)]
     async_waiter: bool,
+    /// The timeout, in seconds, the agent's entry gives this relay (`hook relay install`
+    /// writes it): a relay hook whose own timeout is longer would be cut short by the agent,
+    /// and the relay says so once per session.
+    #[arg(long, value_name = "SECS", hide = true)]
+    entry_timeout: Option<u64>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -108,6 +113,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         home: args.home,
         scope: args.scope,
         async_waiter: args.async_waiter,
+        entry_timeout: args.entry_timeout,
     };
     // From here on the agent reads our answer: whatever keeps the event from being evaluated
     // (its input, the configuration, a signal, a bug) answers as a block where the event can

@@ -90,6 +90,9 @@ pub(crate) struct AnswerOptions {
     pub(crate) scope: Option<super::RelayScope>,
     /// Run only the event's `async` hooks, to their end (`--async-waiter`).
     pub(crate) async_waiter: bool,
+    /// The timeout, in seconds, of the agent's entry that started this relay
+    /// (`--entry-timeout`); `None` when the entry does not say (an older install).
+    pub(crate) entry_timeout: Option<u64>,
 }
 
 /// Whether `dialect` has an agent the relay speaks for.

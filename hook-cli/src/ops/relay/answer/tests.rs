@@ -78,6 +78,7 @@ fn options(dialect: Dialect, event: Option<Event>) -> AnswerOptions {
         home: None,
         scope: None,
         async_waiter: false,
+        entry_timeout: None,
     }
 }
 
