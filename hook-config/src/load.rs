@@ -182,6 +182,7 @@ fn unreadable(reported: &[Diagnostic]) -> Option<ParsedFile> {
                 column: error.column.unwrap_or(1),
             },
             error: error.to_string(),
+            on_failure: None,
         }],
         ..ParsedFile::default()
     })
@@ -254,7 +255,17 @@ pub(crate) fn parse_document(
     let errors_before = diagnostics.len();
     match parse_node(text, path, toml, diagnostics) {
         Some(node) => read_document(dialect, &node, path, toml, kind, diagnostics),
-        None => unreadable(&diagnostics[errors_before..]).unwrap_or_default(),
+        None => {
+            let mut parsed = unreadable(&diagnostics[errors_before..]).unwrap_or_default();
+            // The guards in a file that does not parse cannot be read, but whether one asked
+            // to block when it cannot run can: a typo must not switch a guard off.
+            if crate::read::text_asks_to_block(text) {
+                for broken in &mut parsed.broken {
+                    broken.on_failure = Some(crate::handler::OnFailure::Block);
+                }
+            }
+            parsed
+        }
     }
 }
 

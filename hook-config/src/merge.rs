@@ -45,6 +45,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
                 handler_type: raw.handler_type,
                 error: raw.error,
                 compiled: raw.compiled,
+                on_failure: raw.on_failure,
             });
         }
         handlers.reserve(parsed.handlers.len());

@@ -49,6 +49,12 @@ pub struct Broken {
     pub handler_type: Option<HandlerType>,
     /// What is wrong, with the file and `line:col` of each problem.
     pub error: String,
+    /// [`OnFailure::Block`](crate::OnFailure::Block) when a handler in it asked to block when
+    /// it cannot run, read leniently (any `onFailure` but `continue`, in any case; in a file
+    /// that does not parse, any such word in its text): a guard that cannot be read is a guard
+    /// that cannot run, and the typo that broke it must not also switch off its fail-closed
+    /// setting. The engine then blocks the events it is reported on that can block.
+    pub on_failure: Option<crate::OnFailure>,
     /// The compiled matcher, when it compiled (a handler broken under a matcher that does not
     /// match is not reported for that call).
     pub(crate) compiled: Option<Matcher>,

@@ -58,6 +58,12 @@ pub struct EngineOptions {
     /// `None` (the default) records nothing. A line that cannot be written never changes the
     /// outcome: the first error is kept in [`Journal::first_error`](crate::Journal::first_error).
     pub journal: Option<Arc<crate::Journal>>,
+    /// Variables every command hook gets on top of the inherited environment and the engine's
+    /// own (`HOOK_DIALECT`, `HOOK_EVENT`, `HOOK_PROJECT_DIR`, the dialect's), in order, a later
+    /// one replacing an earlier one of the same name. Default none. `hook relay` sets
+    /// `CLAUDE_PROJECT_DIR` for Codex's relay hooks too, so that a guard written for Claude
+    /// Code runs unchanged under Codex.
+    pub env: Vec<(String, String)>,
 }
 
 /// Where a dispatch runs its `async` (background) command handlers.
@@ -133,6 +139,12 @@ impl EngineOptions {
         self
     }
 
+    /// These options with `name=value` added to [`EngineOptions::env`].
+    pub fn with_env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((name.into(), value.into()));
+        self
+    }
+
     /// These options with [`EngineOptions::kill_on_parent_death`] set.
     pub fn with_kill_on_parent_death(mut self, kill: bool) -> Self {
         self.kill_on_parent_death = kill;
@@ -152,6 +164,7 @@ impl Default for EngineOptions {
             kill_on_parent_death: false,
             async_handlers: AsyncHandlers::InProcess,
             journal: None,
+            env: Vec::new(),
         }
     }
 }
@@ -384,7 +397,14 @@ impl Engine {
                 .collect()
         };
         for broken in broken {
-            let done = broken_run(broken);
+            let asks = broken.on_failure == Some(hook_config::OnFailure::Block);
+            let done = crate::schedule::fail_closed(
+                dialect,
+                &event,
+                asks,
+                &broken.key,
+                broken_run(broken),
+            );
             crate::schedule::observe(observer, &done);
             finished.push(done);
         }

@@ -171,7 +171,13 @@
 //!   ([`hook_config::Registry::broken_for`]) is in `runs` after the handlers that ran, as
 //!   `skipped` with `skip_reason: invalid` and the diagnostic (`file:line:col: ...`) as its
 //!   `error`, on each event it may have been on; everything else runs. A typo in a committed
-//!   project file can never switch off the user's own guard.
+//!   project file can never switch off the user's own guard. One that asked for
+//!   `onFailure: "block"` blocks each of those events that can block, with the diagnostic as
+//!   the reason: read leniently ([`hook_config::Broken::on_failure`]: `"Block"`, or such a word
+//!   anywhere in a file that does not parse), so the typo that broke a guard never also turns
+//!   its fail-closed setting off. Likewise every skip that is not deliberate
+//!   ([`hook_protocol::SkipReason::is_deliberate`]: untrusted, modified, unsupported, no client
+//!   for its type) is a failure for `onFailure: "block"`.
 //! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): a
 //!   0600 file in a fresh 0700 folder inside [`EngineOptions::env_file_dir`] (`hook run`:
 //!   `<state>/hook-env`, a private folder checked as side files' folders are; unset: the
@@ -181,7 +187,8 @@
 //!   wrote is [`hook_protocol::Outcome::session_env`]. Details in the `env_file` module.
 //! - **Variables in commands**: the engine never puts a path into a command's text on Unix.
 //!   `${PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PROJECT_DIR` stay as written and
-//!   are set in the hook's environment, so `/bin/sh` expands them: an expansion's result is
+//!   are set in the hook's environment (with [`PROJECT_DIR_ENV`], `HOOK_PROJECT_DIR`, in every
+//!   dialect, and [`EngineOptions::env`]), so `/bin/sh` expands them: an expansion's result is
 //!   never parsed again, and a home, project or plugin path containing `$(...)`, backquotes,
 //!   quotes, `;` or spaces runs nothing. Claude Code substitutes `${CLAUDE_PLUGIN_ROOT}` into
 //!   the text instead; the two agree for every command written as its docs show
@@ -300,6 +307,12 @@ pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
 pub use dispatch::{AsyncHandlers, Engine, EngineOptions};
+
+/// The variable that gives every command hook its project directory, in every dialect (a name
+/// no agent owns, so one script finds its project under any of them): the engine's
+/// [`EngineOptions::project_dir`], else the event's `cwd`. The dialect's own variable
+/// (verboo `CLAUDE_PROJECT_DIR`) is set beside it.
+pub const PROJECT_DIR_ENV: &str = "HOOK_PROJECT_DIR";
 // What an embedder names to build and gate an engine, re-exported item by item: the crates
 // behind them stay free to grow without each addition becoming part of this crate's API.
 pub use hook_config::{

@@ -285,8 +285,8 @@ impl Engine {
 }
 
 /// A handler whose `onFailure` is `block` and whose run failed (it could not start, timed out,
-/// exited other than 0 or 2, printed output the event refuses, or was skipped as untrusted,
-/// changed since trusted, or unsupported here) counts as exit 2: a block with the failure as
+/// exited other than 0 or 2, printed output the event refuses, or was skipped for any reason
+/// but a deliberate one: [`SkipReason::is_deliberate`]) counts as exit 2: a block with the failure as
 /// its reason, and what to do (make it run again, or drop `onFailure`; a skip's own reason
 /// names the command that lets it run). Not for async hooks, nor on the events of [`OnFailure::IGNORED_ON`], nor on an
 /// event that cannot block. The run keeps its own status (`failed`, `timed_out`, `skipped`), so
@@ -295,21 +295,27 @@ pub(crate) fn on_failure(
     dialect: Dialect,
     event: &Event,
     handler: &Handler,
+    done: Finished,
+) -> Finished {
+    let asks = handler.config.on_failure == Some(OnFailure::Block) && !handler.config.is_async;
+    fail_closed(dialect, event, asks, &handler.key, done)
+}
+
+/// [`on_failure`] for a run whose handler `key` asked (`asks`) to block when it cannot run:
+/// also what a handler that could not be read gets ([`hook_config::Broken::on_failure`]).
+pub(crate) fn fail_closed(
+    dialect: Dialect,
+    event: &Event,
+    asks: bool,
+    key: &str,
     mut done: Finished,
 ) -> Finished {
-    if handler.config.on_failure != Some(OnFailure::Block)
-        || handler.config.is_async
-        || OnFailure::IGNORED_ON.contains(event)
-        || !event.block_effect(dialect).can_block()
-    {
+    if !asks || OnFailure::IGNORED_ON.contains(event) || !event.block_effect(dialect).can_block() {
         return done;
     }
     let failed = match done.run.status {
         RunStatus::Failed | RunStatus::TimedOut => true,
-        RunStatus::Skipped => matches!(
-            done.run.skip_reason,
-            Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Unsupported)
-        ),
+        RunStatus::Skipped => !done.run.skip_reason.is_some_and(SkipReason::is_deliberate),
         _ => false,
     };
     if !failed {
@@ -317,18 +323,19 @@ pub(crate) fn on_failure(
     }
     // The reason says why and what to do: the agent gives it to the model, which tells the
     // user. A skip's own reason names the hook and the command that lets it run.
-    let reason = match (&done.run.error, done.run.status) {
-        (Some(why), RunStatus::Skipped) if why.contains(handler.key.as_str()) => format!(
+    let reason = match (&done.run.error, done.run.status, done.run.skip_reason) {
+        (Some(why), RunStatus::Skipped, Some(SkipReason::Invalid)) => format!(
+            "hook {key} cannot be read, and it asked to block when it cannot run (onFailure), so this {event} is blocked until it is fixed: {why}. Fix the file (`hook validate --config FILE` shows every problem), or remove its onFailure to let the event go ahead while it is broken"
+        ),
+        (Some(why), RunStatus::Skipped, _) if why.contains(key) => format!(
             "{why}. Its onFailure is \"block\", so this {event} is blocked until it may run"
         ),
-        (why, RunStatus::Skipped) => format!(
-            "hook {} did not run ({}) and its onFailure is \"block\", so this {event} is blocked until it may run",
-            handler.key,
+        (why, RunStatus::Skipped, _) => format!(
+            "hook {key} did not run ({}) and its onFailure is \"block\", so this {event} is blocked until it may run",
             why.clone().unwrap_or_else(|| "skipped".to_owned())
         ),
-        (why, status) => format!(
-            "hook {} failed and its onFailure is \"block\", so this {event} is blocked: {}. Make it run again (a program or script that is missing or not on the agent's PATH, a timeout too short), or remove its onFailure \"block\" to let the event go ahead when it fails",
-            handler.key,
+        (why, status, _) => format!(
+            "hook {key} failed and its onFailure is \"block\", so this {event} is blocked: {}. Make it run again (a program or script that is missing or not on the agent's PATH, a timeout too short), or remove its onFailure \"block\" to let the event go ahead when it fails",
             why.clone()
                 .unwrap_or_else(|| format!("it ended {status:?}"))
         ),

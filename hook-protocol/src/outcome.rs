@@ -252,6 +252,20 @@ pub enum SkipReason {
     Invalid,
 }
 
+impl SkipReason {
+    /// Whether the hook was left out on purpose: the user disabled it, a settings switch
+    /// turned it off, or an earlier hook of a wuu chain already stopped the chain. Every other
+    /// reason — untrusted, modified, unsupported here, no client for its type, invalid, and any
+    /// reason a later version adds — is a hook that could not do its job: for a guard, a
+    /// failure (`onFailure: "block"` blocks on it; the relay names it).
+    pub fn is_deliberate(self) -> bool {
+        matches!(
+            self,
+            SkipReason::Disabled | SkipReason::DisabledBySettings | SkipReason::ChainStopped
+        )
+    }
+}
+
 /// One matching handler's part in an outcome.
 ///
 /// `#[non_exhaustive]`: fields may be added; build one with [`Run::new`].

@@ -19,7 +19,7 @@ impl Reader<'_> {
             .map(|(raw, compiled)| (raw.clone(), compiled.clone()));
         let Some(fields) = self.table(node, what) else {
             let (raw, compiled) = group_matcher.unzip();
-            self.broke(before, Some(event), raw.flatten(), compiled, None, node.pos);
+            self.broke(before, Some(event), raw.flatten(), compiled, None, node);
             return None;
         };
         let mut type_name: Option<(String, Pos)> = None;
@@ -127,6 +127,7 @@ impl Reader<'_> {
                         "{}:{}:{}: {message}",
                         self.path, node.pos.line, node.pos.column
                     ),
+                    on_failure: config.on_failure.filter(|_| !config.is_async),
                 });
                 return None;
             }
@@ -153,7 +154,7 @@ impl Reader<'_> {
                 raw_matcher,
                 compiled,
                 handler_type,
-                node.pos,
+                node,
             );
             return None;
         }
@@ -161,8 +162,11 @@ impl Reader<'_> {
     }
 
     /// `onFailure`, as Claude Code reads it: `continue` or `block` on `command` and `http`
-    /// (anything else makes the handler invalid); on `mcp_tool` any value but `continue` reads
-    /// as `block`; on other handler types it has no effect (a warning).
+    /// (anything else makes the handler invalid, and a miscased `"Block"` says how to write
+    /// it); on `mcp_tool` any value but `continue` reads as `block`. On the other types
+    /// (`prompt`, `agent`, `native`), where Claude Code ignores it, the engine reads it as on
+    /// `command` and honours it: a guard that asked to block when it cannot run (no model
+    /// client, a library that does not load) blocks.
     fn on_failure(
         &mut self,
         value: &Node,
@@ -174,30 +178,32 @@ impl Reader<'_> {
             Kind::Str(word) => Some(word.as_str()),
             _ => None,
         };
-        match handler_type {
-            HandlerType::McpTool => Some(if word == Some("continue") {
+        if handler_type == HandlerType::McpTool {
+            return Some(if word == Some("continue") {
                 OnFailure::Continue
             } else {
                 OnFailure::Block
-            }),
-            HandlerType::Command | HandlerType::Http => match word {
-                Some("continue") => Some(OnFailure::Continue),
-                Some("block") => Some(OnFailure::Block),
-                _ => {
-                    self.error(
-                        value.pos,
-                        format!(
-                            "{field}: expected \"continue\" or \"block\", found {}",
-                            value.to_json()
-                        ),
-                    );
-                    None
-                }
-            },
-            other => {
-                self.warn(
+            });
+        }
+        match word {
+            Some("continue") => Some(OnFailure::Continue),
+            Some("block") => Some(OnFailure::Block),
+            _ => {
+                let hint = match word {
+                    Some(word) if word.trim().eq_ignore_ascii_case("block") => {
+                        ": write \"block\", in lower case (until then this hook is left out, and the events it guards are blocked)"
+                    }
+                    Some(word) if word.trim().eq_ignore_ascii_case("continue") => {
+                        ": write \"continue\", in lower case"
+                    }
+                    _ => "",
+                };
+                self.error(
                     value.pos,
-                    format!("{field}: has no effect on {other} handlers (only command, http and mcp_tool): ignored"),
+                    format!(
+                        "{field}: expected \"continue\" or \"block\", found {}{hint}",
+                        value.to_json()
+                    ),
                 );
                 None
             }

@@ -57,6 +57,58 @@ pub(crate) struct RawBroken {
     pub(crate) pos: Pos,
     /// What is wrong, each problem as `file:line:col: message`.
     pub(crate) error: String,
+    /// `Some(Block)` when a handler in it asked for `onFailure: "block"`, read leniently: a
+    /// guard that cannot be read must not fail open because of the very typo that broke it.
+    pub(crate) on_failure: Option<OnFailure>,
+}
+
+/// Whether a handler in `node` (a broken handler, group, event list or document) asked for
+/// `onFailure: "block"`, read leniently: any `onFailure` whose value is not the string
+/// `continue` (in any case) asks for it — `"Block"`, `"blok"`, `true` — except on a handler
+/// marked `"async": true`, which never blocks. Depth is bounded by the parser's nesting limit.
+pub(crate) fn asks_to_block(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Array(items) => items.iter().any(asks_to_block),
+        Kind::Table(fields) => {
+            let is_async = fields
+                .iter()
+                .any(|(key, value)| key.name == "async" && matches!(value.kind, Kind::Bool(true)));
+            let asks_here = fields.iter().any(|(key, value)| {
+                key.name.eq_ignore_ascii_case("onFailure")
+                    && !matches!(&value.kind, Kind::Str(word) if word.trim().eq_ignore_ascii_case("continue"))
+            });
+            (asks_here && !is_async) || fields.iter().any(|(_, value)| asks_to_block(value))
+        }
+        _ => false,
+    }
+}
+
+/// [`asks_to_block`] for a document that did not parse: whether its text has an `onFailure`
+/// (in any case) followed, past quotes, blanks, `:` or `=`, by a word other than `continue`.
+/// One pass over the text.
+pub(crate) fn text_asks_to_block(text: &str) -> bool {
+    const NAME: &[u8] = b"onfailure";
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(found) = bytes[at..]
+        .windows(NAME.len())
+        .position(|window| window.eq_ignore_ascii_case(NAME))
+    {
+        let mut rest = &bytes[at + found + NAME.len()..];
+        while let [
+            b'"' | b'\'' | b' ' | b'\t' | b'\r' | b'\n' | b':' | b'=',
+            tail @ ..,
+        ] = rest
+        {
+            rest = tail;
+        }
+        let word_len = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        if !rest[..word_len].eq_ignore_ascii_case(b"continue") {
+            return true;
+        }
+        at += found + NAME.len();
+    }
+    false
 }
 
 /// A file as read: the handlers that loaded, the ones that could not, and its settings.
@@ -109,7 +161,7 @@ pub(crate) fn read_document(
     };
     let mut parsed = ParsedFile::default();
     let Some(entries) = reader.table(root, "the document") else {
-        reader.broke(0, None, None, None, None, root.pos);
+        reader.broke(0, None, None, None, None, root);
         parsed.broken = reader.broken;
         return parsed;
     };
@@ -175,6 +227,9 @@ impl Reader<'_> {
     }
 
     /// Records what was read since `errors_before` errors as one broken unit.
+    /// Records `node` (a handler, group, event list or document) as broken, with the errors
+    /// reported since `errors_before`, and whether a handler in it asked for
+    /// `onFailure: "block"` ([`asks_to_block`]).
     fn broke(
         &mut self,
         errors_before: usize,
@@ -182,7 +237,7 @@ impl Reader<'_> {
         matcher: Option<String>,
         compiled: Option<Matcher>,
         handler_type: Option<HandlerType>,
-        pos: Pos,
+        node: &Node,
     ) {
         let error = self.errors[errors_before.min(self.errors.len())..].join("; ");
         self.broken.push(RawBroken {
@@ -190,8 +245,9 @@ impl Reader<'_> {
             matcher,
             compiled,
             handler_type,
-            pos,
+            pos: node.pos,
             error,
+            on_failure: asks_to_block(node).then_some(OnFailure::Block),
         });
     }
 
@@ -325,7 +381,7 @@ impl Reader<'_> {
     fn hooks(&mut self, node: &Node, out: &mut Vec<RawHandler>) {
         let before = self.errors.len();
         let Some(events) = self.table(node, "hooks") else {
-            self.broke(before, None, None, None, None, node.pos);
+            self.broke(before, None, None, None, None, node);
             return;
         };
         for (key, value) in events {
@@ -349,7 +405,7 @@ impl Reader<'_> {
             let what = format!("hooks.{}", key.name);
             let before = self.errors.len();
             let Some(items) = self.array(value, &what) else {
-                self.broke(before, Some(&event), None, None, None, value.pos);
+                self.broke(before, Some(&event), None, None, None, value);
                 continue;
             };
             for (i, item) in items.iter().enumerate() {
@@ -370,7 +426,7 @@ impl Reader<'_> {
     fn group(&mut self, node: &Node, event: &Event, what: &str, out: &mut Vec<RawHandler>) {
         let before = self.errors.len();
         let Some(fields) = self.table(node, what) else {
-            self.broke(before, Some(event), None, None, None, node.pos);
+            self.broke(before, Some(event), None, None, None, node);
             return;
         };
         let mut matcher = None;
@@ -392,7 +448,7 @@ impl Reader<'_> {
                 node.pos,
                 format!("{what}: missing field `hooks` (an array of handlers)"),
             );
-            self.broke(before, Some(event), raw, None, None, node.pos);
+            self.broke(before, Some(event), raw, None, None, node);
             return;
         };
         let compiled = if self.errors.len() > before {
@@ -411,12 +467,12 @@ impl Reader<'_> {
                 }
                 self.broken.truncate(broken_before);
             }
-            self.broke(before, Some(event), raw, None, None, node.pos);
+            self.broke(before, Some(event), raw, None, None, node);
             return;
         };
         let what_hooks = format!("{what}.hooks");
         let Some(items) = self.array(hooks, &what_hooks) else {
-            self.broke(before, Some(event), raw, Some(compiled), None, node.pos);
+            self.broke(before, Some(event), raw, Some(compiled), None, node);
             return;
         };
         let raw = matcher.map(|(raw, _)| raw);

@@ -83,8 +83,13 @@ fn environment(
         ("HOOK_DIALECT".to_owned(), dialect.to_string()),
         ("HOOK_EVENT".to_owned(), event.to_string()),
     ];
+    let project = options.project_dir.as_deref().unwrap_or(cwd);
+    // Every dialect: a name no agent owns, so one hook script finds its project in any of them.
+    env.push((
+        crate::PROJECT_DIR_ENV.to_owned(),
+        project.display().to_string(),
+    ));
     if let Some(var) = dialect.rules().project_dir_env() {
-        let project = options.project_dir.as_deref().unwrap_or(cwd);
         env.push((var.to_owned(), project.display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {
@@ -92,5 +97,6 @@ fn environment(
         env.push(("PLUGIN_ROOT".to_owned(), root.display().to_string()));
         env.push(("CLAUDE_PLUGIN_ROOT".to_owned(), root.display().to_string()));
     }
+    env.extend(options.env.iter().cloned());
     env
 }

@@ -192,9 +192,11 @@ fn on_failure_values_are_read_as_claude_code_reads_them() {
             json!({"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "continue"}),
             Some(Some(OnFailure::Continue)),
         ),
+        // Claude Code ignores it on prompt hooks; the engine honours it (a prompt guard with
+        // no model client blocks).
         (
             json!({"type": "prompt", "prompt": "p", "onFailure": "block"}),
-            Some(None),
+            Some(Some(OnFailure::Block)),
         ),
     ];
     for (handler, expected) in cases {
@@ -216,6 +218,129 @@ fn on_failure_values_are_read_as_claude_code_reads_them() {
             Some(on_failure) => {
                 assert_eq!(handlers.len(), 1, "{handler}: {:?}", loaded.diagnostics);
                 assert_eq!(handlers[0].config.on_failure, on_failure, "{handler}");
+            }
+        }
+    }
+}
+
+/// A guard that cannot run here (no MCP or model client: `no_client`; a type the dialect does
+/// not run: `unsupported`) or cannot be read (a field of the wrong type, a miscased
+/// `onFailure`, a file that does not parse: `invalid`) blocks the event when it asked to with
+/// `onFailure: "block"`, read leniently for what could not be read; without it, or with
+/// `continue`, or on an async hook, the event goes ahead. Both grouped dialects, one table.
+#[test]
+fn a_guard_that_cannot_run_or_cannot_be_read_blocks_when_it_asked_to() {
+    use hook_config::{Environment, LoadOptions, load};
+    use hook_protocol::SkipReason;
+    // (what, verboo handler or whole file, lime handler table or whole file, blocked, reason)
+    // A `{H}` file is the handler put in one PreToolUse group; otherwise the text is the file.
+    let cases: [(&str, &str, &str, bool, Option<SkipReason>); 9] = [
+        (
+            "mcp_tool with no client, block",
+            r#"{"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "block"}"#,
+            "type = \"mcp_tool\"\nserver = \"s\"\ntool = \"t\"\nonFailure = \"block\"",
+            true,
+            Some(SkipReason::NoClient),
+        ),
+        (
+            "mcp_tool with no client, continue",
+            r#"{"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": "continue"}"#,
+            "type = \"mcp_tool\"\nserver = \"s\"\ntool = \"t\"\nonFailure = \"continue\"",
+            false,
+            Some(SkipReason::NoClient),
+        ),
+        (
+            "prompt with no client (lime: never runs), block",
+            r#"{"type": "prompt", "prompt": "is it safe? $ARGUMENTS", "onFailure": "block"}"#,
+            "type = \"prompt\"\nprompt = \"is it safe?\"\nonFailure = \"block\"",
+            true,
+            None,
+        ),
+        (
+            "a timeout written as a string, block",
+            r#"{"type": "command", "command": "exit 0", "timeout": "30", "onFailure": "block"}"#,
+            "type = \"command\"\ncommand = \"exit 0\"\ntimeout = \"30\"\nonFailure = \"block\"",
+            true,
+            Some(SkipReason::Invalid),
+        ),
+        (
+            "a timeout written as a string, no onFailure",
+            r#"{"type": "command", "command": "exit 0", "timeout": "30"}"#,
+            "type = \"command\"\ncommand = \"exit 0\"\ntimeout = \"30\"",
+            false,
+            Some(SkipReason::Invalid),
+        ),
+        (
+            "a miscased onFailure",
+            r#"{"type": "command", "command": "exit 0", "onFailure": "Block"}"#,
+            "type = \"command\"\ncommand = \"exit 0\"\nonFailure = \"Block\"",
+            true,
+            Some(SkipReason::Invalid),
+        ),
+        (
+            "an async guard cannot block, even broken",
+            r#"{"type": "command", "command": "exit 0", "timeout": "30", "async": true, "onFailure": "block"}"#,
+            "type = \"command\"\ncommand = \"exit 0\"\ntimeout = \"30\"\nasync = true\nonFailure = \"block\"",
+            false,
+            Some(SkipReason::Invalid),
+        ),
+        (
+            "a file that does not parse, with a guard that asks to block",
+            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\" \"hooks\": [{\"type\": \"command\", \"command\": \"exit 0\", \"onFailure\": \"block\"}]}]}}",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"exit 0\nonFailure = \"block\"\n",
+            true,
+            Some(SkipReason::Invalid),
+        ),
+        (
+            "a file that does not parse, with no guard asking to block",
+            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\" \"hooks\": [{\"type\": \"command\", \"command\": \"exit 0\"}]}]}}",
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"exit 0\n",
+            false,
+            Some(SkipReason::Invalid),
+        ),
+    ];
+    for (what, verboo, lime, blocked, reason) in cases {
+        for dialect in [Dialect::Verboo, Dialect::Lime] {
+            let handler = if dialect == Dialect::Verboo {
+                verboo
+            } else {
+                lime
+            };
+            let file = if handler.contains("hooks") {
+                handler.to_owned()
+            } else if dialect == Dialect::Verboo {
+                format!(
+                    r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#
+                )
+            } else {
+                format!(
+                    "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\n{handler}\n"
+                )
+            };
+            let setup = Setup::new(dialect, &file);
+            let options = LoadOptions::new(dialect, Environment::empty())
+                .without_managed()
+                .with_home(setup.path("home"))
+                .with_project(setup.path("project"));
+            let loaded = load(&options).unwrap();
+            let engine = hook_exec::Engine::new(loaded.registry).with_gate(hook_exec::AllowAll);
+            let outcome = tokio::runtime::Runtime::new()
+                .unwrap()
+                .block_on(engine.dispatch(&setup.input(pre())));
+            let what = format!("{dialect}, {what}: {outcome:?}");
+            assert_eq!(outcome.runs.len(), 1, "{what}");
+            assert_eq!(outcome.runs[0].status, RunStatus::Skipped, "{what}");
+            if let Some(reason) = reason {
+                assert_eq!(outcome.runs[0].skip_reason, Some(reason), "{what}");
+            }
+            assert_eq!(outcome.decision == Decision::Block, blocked, "{what}");
+            if blocked && outcome.runs[0].skip_reason == Some(SkipReason::Invalid) {
+                // The reason says where the file is wrong and what to do, first.
+                let reason = outcome.reason.as_deref().unwrap_or_default();
+                assert!(reason.contains("cannot be read"), "{what}");
+                let file = setup.path("home").display().to_string();
+                assert!(reason.contains(&file), "{what}");
+                assert!(reason.contains("hook validate --config"), "{what}");
             }
         }
     }

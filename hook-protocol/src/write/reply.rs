@@ -37,16 +37,14 @@ struct Allowed {
 impl Allowed {
     fn of(dialect: Dialect, event: &Event) -> Allowed {
         let Some(schema) = crate::schema::schema(dialect, event, SchemaKind::Output) else {
-            // An event the dialect does not know has no schema: where the agent takes fields
-            // it does not define (verboo, as Claude Code), the common fields every event has
-            // are given; a block goes by exit code 2 (`BlockEffect::Unknown`).
-            let top = if dialect.rules().strict_output() {
-                Vec::new()
-            } else {
-                ["systemMessage", "continue", "stopReason"]
-                    .map(str::to_owned)
-                    .to_vec()
-            };
+            // An event the dialect does not know has no schema: the common fields every event
+            // of both agents has are given (Claude Code takes them anywhere; every output
+            // schema Codex publishes has them, strict as it is), so a newer agent's event
+            // still gets a hook's stop and message; a block goes by exit code 2
+            // (`BlockEffect::Unknown`).
+            let top = ["systemMessage", "continue", "stopReason"]
+                .map(str::to_owned)
+                .to_vec();
             return Allowed {
                 top,
                 specific: Vec::new(),
@@ -352,17 +350,16 @@ fn permission_word(decision: Decision) -> &'static str {
     }
 }
 
-/// One line per hook that did not run because of trust, its state or a broken file.
+/// One line per hook that did not run for a reason that is not deliberate
+/// ([`SkipReason::is_deliberate`]): trust, its state, a broken file, a type that cannot run
+/// here, and any reason a later version adds.
 fn skip_notices(outcome: &Outcome) -> Vec<String> {
     outcome
         .runs
         .iter()
         .filter(|run| {
             run.status == RunStatus::Skipped
-                && matches!(
-                    run.skip_reason,
-                    Some(SkipReason::Untrusted | SkipReason::Modified | SkipReason::Invalid)
-                )
+                && !run.skip_reason.is_some_and(SkipReason::is_deliberate)
         })
         // The run's error names the hook and the command that lets it run.
         .map(|run| {

@@ -517,3 +517,26 @@ fn carried_fields_reach_the_agents_answer_where_the_event_has_them() {
         "{reply:?}"
     );
 }
+
+/// On an event the dialect does not know (a newer agent's), the relay still passes a hook's
+/// `continue: false` and its message on, in both agents: every event of both agents takes the
+/// common fields (`continue`, `stopReason`, `systemMessage`; Codex's published output schemas
+/// have them on every event).
+#[cfg(feature = "validate")]
+#[test]
+fn a_stop_on_an_event_the_dialect_does_not_know_reaches_the_agent() {
+    use crate::Outcome;
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let mut outcome = Outcome::new(dialect, Event::from_name("PreModelRequest"));
+        outcome.stop = true;
+        outcome.stop_reason = Some("budget spent".into());
+        outcome.system_messages.push("said".into());
+        let reply = agent_reply(&outcome, str::to_owned);
+        assert_eq!(reply.exit_code, 0, "{dialect}: {reply:?}");
+        assert_eq!(
+            reply.stdout,
+            Some(json!({"continue": false, "stopReason": "budget spent", "systemMessage": "said"})),
+            "{dialect}: {reply:?}"
+        );
+    }
+}

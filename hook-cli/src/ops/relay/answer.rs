@@ -56,10 +56,12 @@
 //!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
 //!   written, `systemMessage` says the environment was not kept.
 
+mod complete;
 mod fail_closed;
 mod session;
 mod unguarded;
 
+pub(crate) use complete::{Answer, answer};
 pub(crate) use fail_closed::{FailClosed, fail_closed};
 pub(crate) use session::agent_path;
 
@@ -69,11 +71,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
-use hook_protocol::{Dialect, Event, EventInput, Outcome, RunStatus, read_agent_event};
-use hook_trust::TrustStatus;
+use hook_protocol::{Dialect, Event, EventInput, Outcome, read_agent_event};
 
 use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
 use crate::ops::location::Location;
+
+/// Claude Code's project variable, which the relay sets for its hooks in every agent.
+const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 
 /// What `hook relay` was started with.
 #[derive(Debug, Clone)]
@@ -312,11 +316,16 @@ pub(crate) fn prepare(
     } else {
         AsyncHandlers::Deferred
     };
-    let hooks = prepare_hooks(
-        hooks,
-        EngineOptions::default().with_async_handlers(handling),
-        phrasing,
-    );
+    // The same guard in every agent: a hook written for Claude Code finds its project in
+    // `CLAUDE_PROJECT_DIR` under Codex too (which sets none), and any hook in the neutral
+    // `HOOK_PROJECT_DIR` the engine sets.
+    let mut engine_options = EngineOptions::default().with_async_handlers(handling);
+    if let Some(project) = &location.project {
+        engine_options = engine_options
+            .with_project_dir(project.clone())
+            .with_env(CLAUDE_PROJECT_DIR, project.display().to_string());
+    }
+    let hooks = prepare_hooks(hooks, engine_options, phrasing);
     Ok(Prepared {
         location,
         hooks,
@@ -347,10 +356,16 @@ pub(crate) fn dispatch(
         let signal = signals.received();
         tokio::pin!(signal);
         let engine = prepared.hooks.engine();
+        let deadline = answer_deadline(options);
         let outcome = tokio::select! {
             outcome = engine.dispatch_bytes(input, Arc::clone(&received.bytes)) => outcome,
             // Dropping the dispatch kills every hook group still running.
             (name, _) = &mut signal => return Err(anyhow::anyhow!("{name} received before the hooks were done")),
+            () = sleep_until(deadline) => return Err(anyhow::anyhow!(
+                "its hooks were still running {} s into the {} s the agent's entry gives the relay, and the agent reads a relay it stops as \"go ahead\": give the entry the guards' time with `hook relay sync`, or shorten the guards' timeouts",
+                deadline.map_or(0, |d| d.as_secs()),
+                options.entry_timeout.unwrap_or_default(),
+            )),
         };
         if options.async_waiter {
             // Bounded by each hook's own timeout; no one is waiting for an answer.
@@ -364,139 +379,24 @@ pub(crate) fn dispatch(
     })
 }
 
-/// The outcome to answer with, and what is said beside it on stderr.
-pub(crate) struct Answer {
-    /// What the agent gets, in its format (`ui::relay_answer::agent_reply`).
-    pub(crate) outcome: Outcome,
-    /// The event is one this version does not know (stderr, after the reason of a block).
-    pub(crate) unknown_event: Option<String>,
-    /// Lines taken out of `systemMessage` (a guard's failure, said once per session): for
-    /// stderr, every time.
-    pub(crate) moved_to_stderr: Vec<String>,
-}
-
-/// Completes the outcome of a dispatch into the answer: on `SessionStart` the relay hooks that
-/// will not run; a newer agent's event said; the session environment the hooks wrote
-/// forwarded to the agent's; the async waiter started (before the answer, so that a waiter
-/// that cannot start is said in it).
-pub(crate) fn answer(
-    options: &AnswerOptions,
-    prepared: &Prepared,
-    received: &Received,
-    mut outcome: Outcome,
-    runtime: &Runtime,
-) -> Answer {
-    let (hooks, location, input) = (&prepared.hooks, &prepared.location, &received.input);
-    let dialect = options.dialect;
-    if input.event() == Event::SessionStart {
-        // Said at the top of every session, not only on the event a guard would have guarded:
-        // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
-        let (project, home) = (location.project.as_deref(), location.home.as_deref());
-        let unreached = match options.scope {
-            Some(scope) => super::install::unreached_in_scope(dialect, project, home, scope),
-            None => super::unreached_relay_hooks(dialect, project, home),
-        };
-        if !unreached.is_empty() {
-            outcome.system_messages.insert(
-                0,
-                format!(
-                    "hook relay: {} relay hook(s) will not run: {}",
-                    unreached.len(),
-                    unreached.join("; ")
-                ),
-            );
-        }
-        if let Some(announcement) = untrusted_relay_hooks(hooks, location) {
-            outcome.system_messages.insert(0, announcement);
-        }
-    }
-    // The relay's state moved from an earlier version's place: said once, where the user
-    // sees it (stderr alone is not shown by either agent on a quiet run).
-    if let Some(moved) = &prepared.moved.moved {
-        outcome
-            .system_messages
-            .push(format!("hook relay: {}: {}", moved.path, moved.message));
-    }
-    // A newer agent's event: its relay hooks ran, and a block is answered as exit 2, which the
-    // agent applies where the event can block (`BlockEffect::Unknown`). Said on screen, and on
-    // stderr after the reason of a block (what the agent gives the model comes first).
-    let unknown_event =
-        (!dialect.rules().knows(&input.event())).then(|| unknown_event_note(&input.event()));
-    if let Some(note) = &unknown_event {
-        outcome.system_messages.push(note.clone());
-    }
-    // A guard that could not do its job, named on the agent's screen once per session.
-    let state = prepared.discovery();
-    let moved_to_stderr =
-        unguarded::name_unguarded(dialect, state, input.session_id(), &mut outcome);
-    if let Some(env) = outcome.session_env.take() {
-        outcome
-            .system_messages
-            .push(session::forward_session_env(&env));
-    }
-    if outcome
-        .runs
-        .iter()
-        .any(|run| run.status == RunStatus::Async)
-    {
-        // Started before the answer, so that a waiter that cannot start is said in it.
-        let started =
-            runtime
-                .runtime
-                .block_on(session::start_async_waiter(options, input, &received.bytes));
-        if let Err(error) = started {
-            outcome.system_messages.push(format!(
-                "hook relay: the async hooks did not run: {error:#}"
-            ));
-        }
-    }
-    Answer {
-        outcome,
-        unknown_event,
-        moved_to_stderr,
-    }
-}
-
-/// What the relay says of an event this version does not know.
-fn unknown_event_note(event: &Event) -> String {
-    format!(
-        "hook relay: {event} is an event hook {} does not know (a newer agent's): its relay hooks ran, and a block from any of them is answered with exit 2, which the agent applies where it can; upgrade hook to read the event's own fields",
-        env!("CARGO_PKG_VERSION")
-    )
-}
-
-/// The relay hooks, of any event, that will not run until trusted (new or changed since they
-/// were), as one message naming each and the commands that review and trust them.
-fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
-    let view = hooks.trust();
-    let waiting: Vec<String> = hooks
-        .engine()
-        .registry()
-        .handlers()
-        .iter()
-        .filter_map(|handler| {
-            let status = view.evaluate(handler).status;
-            matches!(status, TrustStatus::Untrusted | TrustStatus::Modified).then(|| {
-                format!(
-                    "{} on {} ({status}): {}",
-                    handler.key,
-                    handler.event,
-                    handler.config.summary()
-                )
-            })
-        })
-        .collect();
-    if waiting.is_empty() {
+/// How long the relay may wait for its hooks before it must answer: a second short of the
+/// entry's timeout (`--entry-timeout`), so that the agent never stops it first; `None` (no
+/// limit beyond each hook's own) for the async waiter, which answers no one, and for an entry
+/// that does not say.
+fn answer_deadline(options: &AnswerOptions) -> Option<std::time::Duration> {
+    if options.async_waiter {
         return None;
     }
-    let flags = location.flags();
-    Some(format!(
-        "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
-        waiting.len(),
-        waiting.join("; "),
-        location.dialect,
-        location.dialect,
-    ))
+    let seconds = options.entry_timeout?.checked_sub(1).filter(|s| *s > 0)?;
+    Some(std::time::Duration::from_secs(seconds))
+}
+
+/// Waits `deadline`, or forever.
+async fn sleep_until(deadline: Option<std::time::Duration>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep(deadline).await,
+        None => std::future::pending().await,
+    }
 }
 
 #[cfg(test)]

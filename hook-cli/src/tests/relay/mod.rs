@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::{output, output_bytes, text};
 
 mod answer;
+mod cannot_run;
 mod fail_closed;
 mod personal;
 

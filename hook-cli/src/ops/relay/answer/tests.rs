@@ -1,6 +1,7 @@
 //! The relay's answer, in-process: failing closed, the dialects it speaks for, the flags its
 //! messages suggest.
 
+use super::complete::unknown_event_note;
 use super::*;
 use hook_protocol::Decision;
 

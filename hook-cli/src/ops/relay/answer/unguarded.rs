@@ -1,9 +1,15 @@
 //! A relay hook that could not do its job on an event that can block, named on the agent's
 //! screen at the time, once per session.
 //!
-//! A guard that fails (its program is gone from the agent's `PATH`: exit 127), times out, or is
-//! skipped as untrusted or changed since trusted lets the call through — unless it asked for
-//! `onFailure: "block"` — and both agents show a hook's stderr only in a verbose view. So the
+//! A guard that fails (its program is gone from the agent's `PATH`: exit 127), times out, is
+//! skipped for any reason that is not deliberate (untrusted, changed since trusted, a file or
+//! field that cannot be read, a type the relay cannot run: `mcp_tool`, `prompt`, `agent`), or
+//! answers while its stderr says a program it needs is missing (`jq: command not found`, exit
+//! 0: [`hook_protocol::missing_program`]) lets the call through — unless it asked for
+//! `onFailure: "block"` — and both agents show a hook's stderr only in a verbose view. (A
+//! missing program with exit 0 stays an allow: the guard's exit code is its answer, and a
+//! stderr line is a hint, not a decision; it is flagged, here and in `hook stats`, status and
+//! doctor, so that the guard gets fixed.) So the
 //! relay names it in `systemMessage`, which both agents show the user: what happened, whether
 //! the event went ahead, and what to do. Once per session and hook: the guard's every call
 //! would otherwise repeat it. The engine's own line for a failure (`hook KEY failed: ...`) is
@@ -17,13 +23,27 @@ use hook_protocol::{Decision, Dialect, Outcome, Run, RunStatus, SkipReason};
 use super::session::first_in_session;
 
 /// How `run` kept its hook from doing its job, or `None` when it did (or was switched off on
-/// purpose: disabled, a type that never runs here).
+/// purpose: disabled, turned off by a settings switch). Every skip that is not deliberate
+/// counts, a reason a later version adds included ([`SkipReason::is_deliberate`]).
 fn failure(run: &Run) -> Option<&'static str> {
     match (run.status, run.skip_reason) {
         (RunStatus::Failed, _) => Some("it failed"),
         (RunStatus::TimedOut, _) => Some("it timed out"),
+        (RunStatus::Skipped, Some(reason)) if reason.is_deliberate() => None,
         (RunStatus::Skipped, Some(SkipReason::Untrusted)) => Some("it is not trusted"),
         (RunStatus::Skipped, Some(SkipReason::Modified)) => Some("it changed since it was trusted"),
+        (RunStatus::Skipped, Some(SkipReason::Invalid)) => Some("it cannot be read"),
+        (RunStatus::Skipped, Some(SkipReason::NoClient | SkipReason::Unsupported)) => {
+            Some("the relay cannot run its type")
+        }
+        (RunStatus::Skipped, _) => Some("it did not run"),
+        // It ran and answered, but its stderr says a program it needs is missing: what it
+        // answered was not its judgement.
+        (RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped, _)
+            if run.missing_program().is_some() =>
+        {
+            Some("a program it needs is missing")
+        }
         _ => None,
     }
 }
@@ -77,30 +97,93 @@ fn note(dialect: Dialect, outcome: &Outcome, run: &Run, how: &str, blocked: bool
     } else {
         "the event went ahead without it"
     };
-    let (why, fix) = match run.status {
+    let or_block = if blocked {
+        ""
+    } else {
+        ", or give it `onFailure: \"block\"` so that the event is blocked whenever it cannot run"
+    };
+    let doctor = format!("`hook doctor --dialect {dialect}` checks it where the agent runs it");
+    let (why, fix) = match (run.status, run.skip_reason) {
+        (RunStatus::Skipped, Some(SkipReason::NoClient | SkipReason::Unsupported)) => (
+            run.error
+                .as_deref()
+                .map(|error| format!(": {error}"))
+                .unwrap_or_default(),
+            format!(
+                " The relay runs `command` and `http` hooks: this `{}` hook needs a client the relay does not have (an `mcp_tool` hook the agent's own MCP connection; a `prompt` or `agent` hook a model, HOOK_MODEL_URL). Write this guard as a `command` hook{or_block}.",
+                run.handler_type
+            ),
+        ),
+        (RunStatus::Skipped, Some(SkipReason::Invalid)) => (
+            run.error
+                .as_deref()
+                .map(|error| format!(": {error}"))
+                .unwrap_or_default(),
+            format!(" Fix the file (`hook validate --config FILE` shows every problem){or_block}."),
+        ),
         // A skip's own line, beside this one, names the command that lets it run.
-        RunStatus::Skipped => (String::new(), String::new()),
-        _ => {
-            let or_block = if blocked {
-                ""
-            } else {
-                ", or give it `onFailure: \"block\"` so that the event is blocked whenever it cannot run"
-            };
+        (RunStatus::Skipped, _) => (String::new(), String::new()),
+        (RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped, _) => {
+            let program = run.missing_program().unwrap_or_default();
             (
-                run.error
-                    .as_deref()
-                    .map(|error| format!(": {error}"))
-                    .unwrap_or_default(),
                 format!(
-                    " Fix it (`hook doctor --dialect {dialect}` checks it where the agent runs it){or_block}."
+                    ": its stderr says `{program}` was not found, yet it exited as if it had checked"
+                ),
+                format!(
+                    " Install `{program}` where the agent runs hooks, or put it on the agent's PATH ({doctor}); make the guard exit non-zero when a program it needs is missing, and give it `onFailure: \"block\"`."
                 ),
             )
         }
+        _ => (
+            run.error
+                .as_deref()
+                .map(|error| format!(": {error}"))
+                .unwrap_or_default(),
+            format!(" Fix it ({doctor}){or_block}."),
+        ),
+    };
+    let event_went = if run.status == RunStatus::Ok && !blocked {
+        "the event went ahead on a check that did not run"
+    } else {
+        event_went
     };
     format!(
         "hook relay: guard {} could not do its job on this {} ({how}{why}), so {event_went}.{fix} Said once per session; `hook stats` flags it while it fails.",
         run.key, outcome.event
     )
+}
+
+/// The relay hooks of `event` whose own timeout the agent's entry does not cover: the agent
+/// gives the relay `entry_timeout` seconds, and a guard allowed to run longer would be cut off
+/// by the agent, which reads that as "go ahead". Each is named once per session, with the
+/// command that rewrites the entry's timeout (`hook relay sync`, which sets it from the guards').
+/// Async hooks run after the answer, outside the entry's time.
+pub(super) fn name_short_entry(
+    dialect: Dialect,
+    discovery: &hook_config::Discovery,
+    session: &str,
+    entry_timeout: u64,
+    handlers: &[hook_config::Handler],
+    event: &hook_protocol::Event,
+    sync: &str,
+) -> Vec<String> {
+    let margin = crate::ops::relay::install::TIMEOUT_MARGIN;
+    handlers
+        .iter()
+        .filter(|handler| handler.event == *event && !handler.config.is_async)
+        .filter(|handler| {
+            let seconds = handler.timeout.as_secs() + u64::from(handler.timeout.subsec_nanos() > 0);
+            seconds.saturating_add(margin) > entry_timeout
+        })
+        .filter(|handler| first_in_session(discovery, session, &format!("entry-timeout:{}", handler.key)))
+        .map(|handler| {
+            format!(
+                "hook relay: guard {} may run for {} s, but the agent's {event} entry gives the relay {entry_timeout} s: a guard still running then is cut off with the relay, and the agent goes ahead. The relay answers before then (a block when the event can block); run `{sync}` to give the entry the guards' time ({dialect}). Said once per session.",
+                handler.key,
+                handler.timeout.as_secs_f64(),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
