@@ -70,8 +70,9 @@ pub(crate) fn check_guards(scene: &GuardScene<'_>, loaded: &Loaded) -> Vec<Findi
         check_entry_timeout(scene, handler, &entries, &mut add);
         check_latest_run(scene, handler, &mut add);
     }
-    // Only Codex keeps trust records of its own hooks (Claude Code trusts the workspace).
-    if scene.dialect == Dialect::Lime {
+    // Only an agent that keeps trust records in its own config (Codex's `[hooks.state]`)
+    // gates its entries by them; Claude Code trusts the workspace.
+    if scene.dialect.rules().trust_state_in_config() {
         findings.extend(codex_trust(scene));
     }
     findings

@@ -35,6 +35,10 @@
 //!   installed, or uninstalled with the relay file left), and an entry whose program does not
 //!   exist or is not executable are errors (exit 1): a guard the agent never starts guards
 //!   nothing, and says nothing;
+//! - each relay guard, with the checks `hook relay status` shares ([`guards`]): its command
+//!   line (as above), a type the relay cannot run on an event that can block, an entry
+//!   timeout that does not cover the guard's, a latest relay run whose stderr says a program
+//!   is missing (degraded), and Codex's `[hooks.state]` trust of the relay's entries: errors;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
 //!   failed case is an error. The file is the project's, so its cases run only through the

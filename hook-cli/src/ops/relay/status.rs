@@ -11,8 +11,14 @@
 //!   or on an event the agent never sends ([`unreached_relay_hooks`]), relay hooks with no
 //!   entry at all, an entry whose program is missing, not executable or does not answer
 //!   `--version` within 5 s, and a hook whose latest runs (one or more, in the journal)
-//!   failed or timed out. A disabled hook is shown, not counted: disabling is the user's
-//!   choice. No relay hooks and no entries is "not set up", not a problem.
+//!   failed or timed out; and every error of the guard checks `hook doctor` makes too
+//!   ([`crate::ops::doctor::guards`]: the guard's program and script and the programs it
+//!   names on the agent's `PATH`, a `prompt`/`agent`/`mcp_tool` guard on an event that can
+//!   block, an entry whose timeout does not cover the guard's, a latest run whose stderr says
+//!   a program is missing, Codex not trusting the relay's entries). A broken relay handler
+//!   or file is named with its `file:line:col` and the fix. A disabled hook is shown, not
+//!   counted: disabling is the user's choice. No relay hooks and no entries is "not set up",
+//!   not a problem.
 //! - **Which runs count**: the relay's own (`front` = `relay` in the journal), read from every
 //!   journal of the dialect ([`crate::ops::journal::journals_of_dialects`]); `hook run --relay` by hand is a test, not the
 //!   agent. A skipped run neither starts nor ends a run of failures (its reason is the
