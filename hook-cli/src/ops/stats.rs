@@ -16,6 +16,11 @@
 //! async start or a skip the user chose (disabled) or the chain made (`chain_stopped`) leaves
 //! it as it was. `always fails` (every run of at least `--min-runs` failed) says more and
 //! replaces it.
+//!
+//! **A degraded guard too.** A hook whose latest run's stderr says a program is missing
+//! (`jq: command not found`: [`hook_protocol::missing_program`]) is flagged `degraded`, even
+//! when it exited 0: the relay and the agents take that exit as an allow (a warning, not a
+//! block), but the guard did not look at the event.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -65,6 +70,12 @@ pub(crate) struct HookStats {
     pub(crate) failing_streak: usize,
     /// When the first of those ran.
     pub(crate) failing_since: Option<String>,
+    /// The program its latest run's stderr says was missing
+    /// ([`hook_protocol::missing_program`]): it did not do its job, whatever its exit.
+    pub(crate) missing_program: Option<String>,
+    /// When that run was.
+    #[serde(skip)]
+    missing_since: Option<String>,
     pub(crate) flags: Vec<String>,
     #[serde(skip)]
     durations: Vec<u64>,
@@ -205,6 +216,7 @@ impl Tally {
             stats.matched += 1;
             stats.last_match = Some(record.time.clone());
             stats.streak(run, &record.time);
+            stats.degraded(run, &record.time);
             match run.status {
                 RunStatus::Skipped => {
                     *stats.skips.entry(skip_name(run)).or_default() += 1;
@@ -258,6 +270,11 @@ impl Tally {
             } else if let Some(flag) = stats.failing_now() {
                 stats.flags.push(flag);
             }
+            if let (Some(program), Some(time)) = (&stats.missing_program, &stats.missing_since) {
+                stats.flags.push(format!(
+                    "degraded: its latest run ({time}) says `{program}` is missing, so it did not do its job (an exit 0 of such a run stays an allow)"
+                ));
+            }
             if ran >= options.min_runs && stats.can_block && stats.quiet == ran {
                 stats.flags.push(
                     "always exit 0 with no output on a blocking event (a guard that may have stopped guarding)"
@@ -303,6 +320,20 @@ impl HookStats {
         if !self.failing_kinds.contains(&kind) {
             self.failing_kinds.push(kind);
         }
+    }
+
+    /// One more run of this hook, at `time`: whether its stderr says a program is missing. A
+    /// run that never started (skipped) or ran in the background (async) says nothing of it.
+    fn degraded(&mut self, run: &hook_exec::journal::RunRecord, time: &str) {
+        if matches!(run.status, RunStatus::Skipped | RunStatus::Async) {
+            return;
+        }
+        self.missing_program = run
+            .stderr
+            .as_deref()
+            .and_then(hook_protocol::missing_program)
+            .map(str::to_owned);
+        self.missing_since = self.missing_program.as_ref().map(|_| time.to_owned());
     }
 
     /// The `failing now` flag, when the latest runs did not do their job.

@@ -12,7 +12,6 @@ use super::colour::{BOLD, DIM, GREEN, RED, YELLOW};
 use super::terminal::one_line;
 use super::{Printer, say};
 use crate::ops::doctor::{DoctorReport, Finding, Fix, Severity};
-use crate::shell::quote as shell_quote;
 
 /// A finding as `--json` shows it.
 #[derive(Debug, Serialize)]
@@ -24,29 +23,9 @@ struct FindingView<'a> {
     fix: Option<String>,
 }
 
-/// `fix` in words.
+/// `fix` in words ([`Fix::words`]).
 fn fix_text(fix: &Fix) -> String {
-    match fix {
-        Fix::Say(text) => text.clone(),
-        Fix::Quoting {
-            before,
-            word,
-            after,
-        } => format!("{before}{}{after}", shell_quote(word)),
-        Fix::Trust { location, key } => {
-            let (dialect, flags) = (location.dialect, location.flags());
-            format!(
-                "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} {}`",
-                shell_quote(key)
-            )
-        }
-        Fix::Enable { location, key } => format!(
-            "`hook enable --dialect {}{} {}`",
-            location.dialect,
-            location.flags(),
-            shell_quote(key)
-        ),
-    }
+    fix.words()
 }
 
 fn view(finding: &Finding) -> FindingView<'_> {

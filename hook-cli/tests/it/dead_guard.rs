@@ -113,6 +113,62 @@ impl Machine {
 
     /// The agent calls the relay on a Bash call of `command`, as its entry does.
     fn relay(&self, session: &str, command: &str, with_guard: bool) -> Output {
+        self.relay_on(session, command, &self.path(with_guard))
+    }
+
+    /// The relay file holds one guard on Bash: `fields` (JSON, turned into TOML for Codex).
+    fn guard(&self, fields: &Value) {
+        let agent = self.dialect.rules().relay().unwrap();
+        let relay_dir = self.home.join(agent.home_dir).join("hook-relay");
+        if self.dialect == Dialect::Verboo {
+            let settings =
+                json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [fields]}]}});
+            std::fs::write(relay_dir.join("settings.json"), settings.to_string()).unwrap();
+        } else {
+            let mut toml =
+                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\n".to_owned();
+            for (name, value) in fields.as_object().unwrap() {
+                toml.push_str(&format!("{name} = {value}\n"));
+            }
+            std::fs::write(relay_dir.join("config.toml"), toml).unwrap();
+        }
+    }
+
+    /// `hook relay install` as the user runs it (Codex's entries trusted with `--trust`), and
+    /// every relay hook trusted.
+    fn install(&self, codex_trust: bool) {
+        let d = self.dialect.to_string();
+        let mut args = vec!["relay", "install", "--dialect", &d];
+        if codex_trust && self.dialect == Dialect::Lime {
+            args.push("--trust");
+        }
+        let out = self.user(&args);
+        assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+        self.trust_all();
+    }
+
+    /// `hook trust --relay --all`.
+    fn trust_all(&self) {
+        let d = self.dialect.to_string();
+        let out = self.user(&["trust", "--dialect", &d, "--relay", "--all"]);
+        assert!(out.status.success(), "{d}: {}", text(&out.stderr));
+    }
+
+    /// `hook relay status` and `hook doctor` (with this machine's `PATH`): exit code and stdout
+    /// of each.
+    fn status_and_doctor(&self) -> ((Option<i32>, String), (Option<i32>, String)) {
+        let d = self.dialect.to_string();
+        let project = self.project.display().to_string();
+        let status = self.user(&["relay", "status", "--dialect", &d, "--project", &project]);
+        let doctor = self.user(&["doctor", "--dialect", &d, "--project", &project]);
+        (
+            (status.status.code(), text(&status.stdout)),
+            (doctor.status.code(), text(&doctor.stdout)),
+        )
+    }
+
+    /// The agent calls the relay on a Bash call of `command`, with `path` as its `PATH`.
+    fn relay_on(&self, session: &str, command: &str, path: &OsStr) -> Output {
         let event = Event::PreToolUse;
         let cwd = self.project.display().to_string();
         let mut input = example_input(self.dialect, &event, &cwd, Some("Bash")).unwrap();
@@ -122,7 +178,7 @@ impl Machine {
         self.hook(
             &["relay", "--dialect", &dialect, "--event", "PreToolUse"],
             input.to_string().as_bytes(),
-            &self.path(with_guard),
+            path,
         )
     }
 }
@@ -303,4 +359,211 @@ fn find(root: &Path, name: &str) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// A guard script of the machine's, executable.
+fn script(machine: &Machine, name: &str, body: &str) -> PathBuf {
+    let path = machine.bin.join(name);
+    std::fs::write(&path, body).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn status_exits_1_naming_a_deleted_guard_script_with_no_event_since() {
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let machine = Machine::new(dialect);
+        let guard = script(&machine, "guard.sh", GUARD);
+        let command = guard.display().to_string();
+        machine.guard(&json!({"type": "command", "command": command}));
+        machine.install(true);
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(0), "{dialect}: {status}");
+        assert!(status.contains("guarding"), "{dialect}: {status}");
+        assert_eq!(doctor_code, Some(0), "{dialect}: {doctor}");
+
+        std::fs::remove_file(&guard).unwrap();
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(1), "{dialect}: {status}");
+        assert!(
+            status.contains(&format!("its program {command} does not exist")),
+            "{dialect}: {status}"
+        );
+        assert!(!status.contains("guarding"), "{dialect}: {status}");
+        assert_eq!(doctor_code, Some(1), "{dialect}: {doctor}");
+        assert!(doctor.contains(&command), "{dialect}: {doctor}");
+    }
+}
+
+#[test]
+fn status_and_doctor_exit_1_naming_trust_while_codex_does_not_trust_the_relays_entries() {
+    let machine = Machine::new(Dialect::Lime);
+    machine.install(false);
+    let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+    assert_eq!(code, Some(1), "{status}");
+    assert!(
+        status.contains("Codex does not trust the relay's entries for SessionStart, PreToolUse"),
+        "{status}"
+    );
+    assert!(
+        status.contains("hook relay install --agent codex --trust"),
+        "{status}"
+    );
+    assert_eq!(doctor_code, Some(1), "{doctor}");
+    assert!(
+        doctor.contains("hook relay install --agent codex --trust"),
+        "{doctor}"
+    );
+    // `--json` says it too, and is not the same after `--trust`.
+    let json_of = |machine: &Machine| {
+        let out = machine.user(&["relay", "status", "--agent", "codex", "--json"]);
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let before = json_of(&machine);
+    assert_eq!(before["guarding"], false, "{before:#}");
+
+    machine.install(true);
+    let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+    assert_eq!(code, Some(0), "{status}");
+    assert_eq!(doctor_code, Some(0), "{doctor}");
+    let after = json_of(&machine);
+    assert_eq!(after["guarding"], true, "{after:#}");
+    assert_ne!(before, after);
+}
+
+#[test]
+fn a_guards_timeout_raised_after_install_is_named_by_status_and_doctor() {
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let machine = Machine::new(dialect);
+        machine.guard(&json!({"type": "command", "command": "rm-guard", "timeout": 10}));
+        machine.install(true);
+        let ((code, status), _) = machine.status_and_doctor();
+        assert_eq!(code, Some(0), "{dialect}: {status}");
+
+        // Raised after install: the entry still says 15 s.
+        machine.guard(&json!({"type": "command", "command": "rm-guard", "timeout": 300}));
+        machine.trust_all();
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(1), "{dialect}: {status}");
+        for report in [&status, &doctor] {
+            assert!(
+                report.contains("its timeout (300 s) is not shorter than its relay entry's (15 s"),
+                "{dialect}: {report}"
+            );
+            assert!(
+                report.contains(&format!(
+                    "hook relay sync --agent {}",
+                    if dialect == Dialect::Lime {
+                        "codex"
+                    } else {
+                        "claude"
+                    }
+                )),
+                "{dialect}: {report}"
+            );
+        }
+        assert_eq!(doctor_code, Some(1), "{dialect}: {doctor}");
+    }
+}
+
+#[test]
+fn a_guard_that_exits_0_with_jq_missing_is_flagged_by_stats_status_and_doctor() {
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let machine = Machine::new(dialect);
+        let guard = script(
+            &machine,
+            "jq-guard.sh",
+            "#!/bin/sh\ncommand=$(jq -r .tool_input.command)\ncase \"$command\" in *'rm -rf'*) echo blocked >&2; exit 2;; esac\nexit 0\n",
+        );
+        machine.guard(&json!({"type": "command", "command": guard.display().to_string()}));
+        machine.install(true);
+        // The agent's PATH has the guard's folder and no `jq`: the guard exits 0.
+        let out = machine.relay_on("s1", "rm -rf build", machine.bin.as_os_str());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{dialect}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            !text(&out.stdout).contains("blocked"),
+            "{dialect}: {}",
+            text(&out.stdout)
+        );
+
+        let d = dialect.to_string();
+        let out = machine.user(&["stats", "--dialect", &d, "--json"]);
+        let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let hook = stats
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["key"].as_str().unwrap().contains("PreToolUse:Bash:0"))
+            .unwrap_or_else(|| panic!("{d}: {stats:#}"));
+        assert_eq!(hook["missing_program"], "jq", "{d}: {hook:#}");
+        assert!(
+            hook["flags"].to_string().contains("degraded"),
+            "{d}: {hook:#}"
+        );
+        // The default view says it too.
+        let out = machine.user(&["stats", "--dialect", &d]);
+        assert!(
+            text(&out.stdout).contains("degraded: its latest run"),
+            "{d}: {}",
+            text(&out.stdout)
+        );
+
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(1), "{d}: {status}");
+        assert_eq!(doctor_code, Some(1), "{d}: {doctor}");
+        for report in [&status, &doctor] {
+            assert!(
+                report.contains("degraded: its latest run") && report.contains("`jq` is missing"),
+                "{d}: {report}"
+            );
+        }
+    }
+}
+
+#[test]
+fn guards_the_relay_cannot_run_and_broken_ones_fail_status_and_doctor() {
+    let cases: &[(Dialect, Value, &str)] = &[
+        (
+            Dialect::Verboo,
+            json!({"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"}),
+            "a `prompt` guard on PreToolUse never runs under the relay",
+        ),
+        (
+            Dialect::Verboo,
+            json!({"type": "mcp_tool", "server": "guard", "tool": "deny_rm"}),
+            "a `mcp_tool` guard on PreToolUse never runs under the relay",
+        ),
+        (
+            Dialect::Lime,
+            json!({"type": "mcp_tool", "server": "guard", "tool": "deny_rm"}),
+            "a `mcp_tool` guard on PreToolUse never runs under the relay",
+        ),
+        (
+            Dialect::Verboo,
+            json!({"type": "command", "command": "rm-guard", "timeout": "30"}),
+            "settings.json:1:",
+        ),
+        (
+            Dialect::Lime,
+            json!({"type": "command", "command": "rm-guard", "timeout": "30"}),
+            "config.toml:5:11",
+        ),
+    ];
+    for (dialect, fields, said) in cases {
+        let machine = Machine::new(*dialect);
+        machine.guard(fields);
+        machine.install(true);
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(1), "{dialect} {fields}: {status}");
+        assert_eq!(doctor_code, Some(1), "{dialect} {fields}: {doctor}");
+        for report in [&status, &doctor] {
+            assert!(report.contains(said), "{dialect} {fields}: {report}");
+        }
+    }
 }

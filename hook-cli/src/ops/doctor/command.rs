@@ -22,7 +22,7 @@ const INTERPRETERS: &[&str] = &[
 const BUILTINS: &[&str] = &[
     "echo", "printf", "exit", "true", "false", "test", "[", "[[", "cd", "read", "export", "set",
     "unset", "if", "for", "while", "until", "case", "eval", "source", ".", ":", "exec", "return",
-    "shift", "trap", "wait", "umask", "command", "type", "local", "!", "{", "(",
+    "shift", "trap", "wait", "umask", "command", "type", "local", "!", "{", "}", "(", ")",
 ];
 
 /// How a check reports a finding of the hook being checked: severity, message, fix.

@@ -13,11 +13,13 @@ use crate::ops::location::Location;
 /// maximum: the agent is closing.
 const SESSION_END_SECONDS: f64 = 5.0;
 
-/// Every finding of one loaded configuration (the agent's or the relay's).
+/// Every finding of one loaded configuration (the agent's or the relay's); the command lines
+/// too with `commands` (the relay's are [`super::guards`]' to check).
 pub(super) fn check_loaded(
     location: &Location,
     loaded: &hook_config::Loaded,
     env: &Env,
+    commands: bool,
     findings: &mut Vec<Finding>,
 ) {
     let dialect = location.dialect;
@@ -61,7 +63,7 @@ pub(super) fn check_loaded(
             .command
             .as_deref()
             .is_some_and(|c| crate::ops::relay::is_relay_entry(c, dialect));
-        if handler.config.handler_type == HandlerType::Command && !relay_entry {
+        if commands && handler.config.handler_type == HandlerType::Command && !relay_entry {
             check_command(handler, env, &mut add);
         }
         check_matcher(handler, dialect, &mut add);

@@ -35,6 +35,10 @@
 //!   installed, or uninstalled with the relay file left), and an entry whose program does not
 //!   exist or is not executable are errors (exit 1): a guard the agent never starts guards
 //!   nothing, and says nothing;
+//! - each relay guard, with the checks `hook relay status` shares ([`guards`]): its command
+//!   line (as above), a type the relay cannot run on an event that can block, an entry
+//!   timeout that does not cover the guard's, a latest relay run whose stderr says a program
+//!   is missing (degraded), and Codex's `[hooks.state]` trust of the relay's entries: errors;
 //! - the expectations file (`hook test --expectations`), when the project has one, run with
 //!   that `PATH` (in a process of its own, read bounded: a regular file of at most 1 MiB): each
 //!   failed case is an error. The file is the project's, so its cases run only through the
@@ -50,6 +54,7 @@
 //! names for), and programs named in a script other than those three.
 
 mod command;
+pub(crate) mod guards;
 mod hooks;
 mod relay;
 
@@ -61,7 +66,8 @@ use serde::Serialize;
 use crate::ops::expectations::CaseResult;
 use crate::ops::location::Location;
 
-use command::Env;
+pub(crate) use command::Env;
+pub(crate) use guards::{GuardScene, check_guards};
 
 /// What `hook doctor` is asked.
 #[derive(Debug)]
@@ -141,6 +147,33 @@ pub(crate) enum Fix {
 }
 
 impl Fix {
+    /// The fix in words: paths and keys quoted for the shell, the location's flags in the
+    /// commands suggested.
+    pub(crate) fn words(&self) -> String {
+        use crate::shell::quote;
+        match self {
+            Fix::Say(text) => text.clone(),
+            Fix::Quoting {
+                before,
+                word,
+                after,
+            } => format!("{before}{}{after}", quote(word)),
+            Fix::Trust { location, key } => {
+                let (dialect, flags) = (location.dialect, location.flags());
+                format!(
+                    "review it (`hook list --dialect {dialect}{flags}`), then `hook trust --dialect {dialect}{flags} {}`",
+                    quote(key)
+                )
+            }
+            Fix::Enable { location, key } => format!(
+                "`hook enable --dialect {}{} {}`",
+                location.dialect,
+                location.flags(),
+                quote(key)
+            ),
+        }
+    }
+
     /// `before`, `word` quoted, `after`.
     pub(crate) fn quoting(before: &'static str, word: &std::path::Path, after: &str) -> Fix {
         Fix::Quoting {
@@ -224,7 +257,24 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         // Through `Location::load`, so the relay's state is settled (moved once) first.
         let loaded = location.load()?;
         hook_count += loaded.registry.handlers().len();
-        hooks::check_loaded(&location, &loaded, &env, &mut findings);
+        // The relay's guards get the checks `hook relay status` makes too, their command
+        // lines among them ([`guards`]).
+        hooks::check_loaded(&location, &loaded, &env, !location.relay, &mut findings);
+        if location.relay
+            && let Some(agent) = dialect.rules().relay()
+        {
+            let runs =
+                crate::ops::relay::status::relay_runs(dialect, &project, location.home.as_deref())?;
+            let scene = GuardScene {
+                dialect,
+                agent,
+                project: &project,
+                home: location.home.as_deref(),
+                env: &env,
+                runs: &runs.by_key,
+            };
+            findings.extend(check_guards(&scene, &loaded));
+        }
     }
     // Whether the agent starts the relay for each relay hook, and can start it at all.
     relay::check_relay(location, &env, &mut findings);

@@ -11,8 +11,14 @@
 //!   or on an event the agent never sends ([`unreached_relay_hooks`]), relay hooks with no
 //!   entry at all, an entry whose program is missing, not executable or does not answer
 //!   `--version` within 5 s, and a hook whose latest runs (one or more, in the journal)
-//!   failed or timed out. A disabled hook is shown, not counted: disabling is the user's
-//!   choice. No relay hooks and no entries is "not set up", not a problem.
+//!   failed or timed out; and every error of the guard checks `hook doctor` makes too
+//!   ([`crate::ops::doctor::guards`]: the guard's program and script and the programs it
+//!   names on the agent's `PATH`, a `prompt`/`agent`/`mcp_tool` guard on an event that can
+//!   block, an entry whose timeout does not cover the guard's, a latest run whose stderr says
+//!   a program is missing, Codex not trusting the relay's entries). A broken relay handler
+//!   or file is named with its `file:line:col` and the fix. A disabled hook is shown, not
+//!   counted: disabling is the user's choice. No relay hooks and no entries is "not set up",
+//!   not a problem.
 //! - **Which runs count**: the relay's own (`front` = `relay` in the journal), read from every
 //!   journal of the dialect ([`crate::ops::journal::journals_of_dialects`]); `hook run --relay` by hand is a test, not the
 //!   agent. A skipped run neither starts nor ends a run of failures (its reason is the
@@ -34,9 +40,10 @@ use serde::Serialize;
 
 mod program;
 mod runs;
+mod shared;
 
 use program::{check_programs, program_word};
-use runs::read_runs;
+pub(crate) use runs::{Runs, read_runs as relay_runs};
 
 use super::install::{
     agent_settings_file, personal_agent_file, relay_entries_in, unreached_relay_hooks,
@@ -154,6 +161,9 @@ pub(crate) struct LastRun {
     pub(crate) exit_code: Option<i32>,
     /// Its error, else the last line of its stderr.
     pub(crate) error: Option<String>,
+    /// The program its stderr says was missing ([`hook_protocol::missing_program`]): it did
+    /// not do its job, whatever its exit.
+    pub(crate) missing_program: Option<String>,
 }
 
 /// Something that stops a guard, and how to fix it.
@@ -219,10 +229,12 @@ fn agent_status(
         })
         .unwrap_or_default();
     read_settings(&mut status, agent, &project, &home_flag)?;
-    let runs = read_runs(dialect, &project, options.home.as_deref())?;
-    status.journal_problems = runs.problems;
+    let mut runs = relay_runs(dialect, &project, options.home.as_deref())?;
+    status.journal_problems = std::mem::take(&mut runs.problems);
     check_programs(&mut status, &project, runs.agent_path.as_deref());
-    read_hooks(&mut status, &location, &project, &runs.by_key);
+    if let Some(loaded) = read_hooks(&mut status, &location, &project, &runs.by_key) {
+        shared::add_guard_checks(&mut status, agent, &project, options, &runs, &loaded);
+    }
     if !status.hooks.is_empty() && !status.installed() {
         status.problems.push(Problem::new(
             format!("the relay is not installed: {} never starts it", agent.name),
@@ -306,20 +318,21 @@ fn same_file(a: &Path, b: &Path) -> bool {
             .is_some_and(|(a, b)| a == b)
 }
 
-/// Each relay hook with its trust, last run and what stops it.
+/// Each relay hook with its trust, last run and what stops it; the relay's hooks as loaded,
+/// when they could be.
 fn read_hooks(
     status: &mut AgentStatus,
     location: &Location,
     project: &Path,
     runs: &BTreeMap<String, (LastRun, usize)>,
-) {
+) -> Option<hook_config::Loaded> {
     let loaded = match location.load() {
         Ok(loaded) => loaded,
         Err(error) => {
             status
                 .problems
                 .push(Problem::new(format!("{error:#}"), None));
-            return;
+            return None;
         }
     };
     status.relay_files = loaded
@@ -333,7 +346,11 @@ fn read_hooks(
         if diagnostic.severity == Severity::Error {
             status.problems.push(Problem::new(
                 format!("{diagnostic} (left out: the relay does not run it)"),
-                None,
+                Some(format!(
+                    "fix {} at that line and column, then check it with `hook validate --config {}`",
+                    diagnostic.path,
+                    crate::shell::quote(&diagnostic.path)
+                )),
             ));
         }
     }
@@ -413,6 +430,7 @@ fn read_hooks(
             problems,
         });
     }
+    Some(loaded)
 }
 
 /// `--agent A` and the `--home`/`--project` of `location`, for a suggested `hook trust`

@@ -12,13 +12,13 @@ use crate::ops::journal::{ReadProblems, read_each, skip_name, status_name, tail}
 
 /// What the journals say of the relay's runs: the agent's `PATH`, and per hook key its latest
 /// run and how many of its latest runs in a row failed.
-pub(super) struct Runs {
-    pub(super) agent_path: Option<String>,
-    pub(super) by_key: BTreeMap<String, (LastRun, usize)>,
-    pub(super) problems: Vec<String>,
+pub(crate) struct Runs {
+    pub(crate) agent_path: Option<String>,
+    pub(crate) by_key: BTreeMap<String, (LastRun, usize)>,
+    pub(crate) problems: Vec<String>,
 }
 
-pub(super) fn read_runs(dialect: Dialect, project: &Path, home: Option<&Path>) -> Result<Runs> {
+pub(crate) fn read_runs(dialect: Dialect, project: &Path, home: Option<&Path>) -> Result<Runs> {
     let mut runs = Runs {
         agent_path: None,
         by_key: BTreeMap::new(),
@@ -46,6 +46,15 @@ pub(super) fn read_runs(dialect: Dialect, project: &Path, home: Option<&Path>) -
                             .as_deref()
                             .and_then(|stderr| tail(stderr, 1).first().map(|l| (*l).to_owned()))
                     }),
+                // A skipped run never started: its stderr is not the guard's.
+                missing_program: (run.status != RunStatus::Skipped)
+                    .then(|| {
+                        run.stderr
+                            .as_deref()
+                            .and_then(hook_protocol::missing_program)
+                    })
+                    .flatten()
+                    .map(str::to_owned),
             };
             let failing = runs.by_key.get(&run.key).map_or(0, |(_, n)| *n);
             let failing = match run.status {

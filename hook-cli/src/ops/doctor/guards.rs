@@ -1,0 +1,370 @@
+//! The checks of each relay guard that `hook doctor` and `hook relay status` share: one set, so
+//! that status says "guarding" only when doctor finds no error that stops a guard. For each
+//! relay hook, whether it would run and do its job now:
+//!
+//! - its command line ([`super::command`]: the program, the script, `jq`/`python3`/`node` on
+//!   the agent's `PATH`): a guard script deleted with no event since is an error at once;
+//! - its type: `prompt`, `agent` and `mcp_tool` on an event that can block never run under the
+//!   relay (it has no model or MCP client; the engine skips them as `no_client`);
+//! - its entries' timeout: an entry whose `timeout` (as written in the agent's file, else the
+//!   agent's default) is not longer than the guard's is stopped by the agent before the guard
+//!   is done (the relay needs a moment of its own), and the agent then goes ahead;
+//! - its latest run by the relay: stderr saying a program is missing
+//!   ([`hook_protocol::missing_program`]) means it did not do its job, whatever its exit (an
+//!   exit 0 stays an allow in the relay: a warning, not a block);
+//!
+//! and, for Codex, whether Codex trusts the relay's entries: Codex runs a hook only when its
+//! own `[hooks.state]` record (in the user's `config.toml`) holds the hash Codex computes for
+//! it ([`hook_trust::codex_trust_hash`]); an entry without one never starts the relay.
+//!
+//! Every finding names the guard (or the file), the reason and the one command that fixes it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use hook_config::{Handler, Loaded};
+use hook_protocol::{Dialect, Event, HandlerType, RelayAgent};
+use hook_trust::TrustStore as _;
+
+use super::command::{Env, check_command};
+use super::hooks::where_configured;
+use super::{Finding, Fix, Severity};
+use crate::ops::relay::status::LastRun;
+use crate::ops::relay::{RelayScope, is_relay_entry};
+
+/// Where the relay's guards are checked: the agent, the project and `--home`.
+pub(crate) struct GuardScene<'a> {
+    /// The relay's dialect.
+    pub(crate) dialect: Dialect,
+    /// Its agent.
+    pub(crate) agent: &'static RelayAgent,
+    /// The project whose settings and relay files are read beside the user's.
+    pub(crate) project: &'a Path,
+    /// `--home`, as given.
+    pub(crate) home: Option<&'a Path>,
+    /// The agent's `PATH` and project, for command lines.
+    pub(crate) env: &'a Env,
+    /// The latest relay run of each hook key ([`crate::ops::relay::status::relay_runs`]).
+    pub(crate) runs: &'a BTreeMap<String, (LastRun, usize)>,
+}
+
+/// Every finding of the relay guards `loaded` (the relay's hooks) and of Codex's trust of the
+/// relay's entries, in that order.
+pub(crate) fn check_guards(scene: &GuardScene<'_>, loaded: &Loaded) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let entries = relay_entries(scene);
+    for handler in loaded.registry.handlers() {
+        let mut add = |severity: Severity, message: String, fix: Option<Fix>| {
+            findings.push(Finding {
+                severity,
+                key: handler.key.clone(),
+                location: where_configured(handler),
+                message,
+                fix,
+            });
+        };
+        if handler.config.handler_type == HandlerType::Command {
+            check_command(handler, scene.env, &mut add);
+        }
+        check_type(scene, handler, &mut add);
+        check_entry_timeout(scene, handler, &entries, &mut add);
+        check_latest_run(scene, handler, &mut add);
+    }
+    // Only an agent that keeps trust records in its own config (Codex's `[hooks.state]`)
+    // gates its entries by them; Claude Code trusts the workspace.
+    if scene.dialect.rules().trust_state_in_config() {
+        findings.extend(codex_trust(scene));
+    }
+    findings
+}
+
+/// `--project` and `--home` for a suggested `hook relay` command of `scope`.
+fn relay_flags(scene: &GuardScene<'_>, scope: RelayScope) -> String {
+    let mut flags = String::new();
+    if scope == RelayScope::Project {
+        flags.push_str(&format!(
+            " --project {}",
+            crate::shell::quote(&scene.project.display().to_string())
+        ));
+    }
+    if let Some(home) = scene.home {
+        flags.push_str(&format!(
+            " --home {}",
+            crate::shell::quote(&home.display().to_string())
+        ));
+    }
+    flags
+}
+
+/// A guard of a type the relay cannot run, on an event where it was meant to block.
+fn check_type(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::command::Add<'_>) {
+    let kind = handler.config.handler_type;
+    let client = match kind {
+        HandlerType::Prompt | HandlerType::Agent => "model",
+        HandlerType::McpTool => "MCP",
+        _ => return,
+    };
+    if !handler.event.block_effect(scene.dialect).can_block() {
+        return;
+    }
+    add(
+        Severity::Error,
+        format!(
+            "a `{}` guard on {} never runs under the relay: the relay has no {client} client, so it is skipped (`no_client`) and the event goes ahead",
+            kind.as_str(),
+            handler.event
+        ),
+        Some(Fix::Say(
+            "rewrite it as a `command` guard (an `http` guard also runs under the relay), or keep it in the agent's own settings, where the agent runs it"
+                .into(),
+        )),
+    );
+}
+
+/// A relay entry in one of the agent's settings files, as status and doctor read it.
+struct EntryFound {
+    file: PathBuf,
+    event: String,
+    /// Its timeout in seconds: as written, else the agent's default.
+    timeout: f64,
+    written: bool,
+    /// Whose relay hooks it starts the relay for (`None`: both, an earlier version's).
+    scope: Option<RelayScope>,
+}
+
+/// The relay entries of the agent's user and project settings files (unreadable files are
+/// status's and doctor's own findings).
+fn relay_entries(scene: &GuardScene<'_>) -> Vec<EntryFound> {
+    let mut files = Vec::new();
+    if let Ok(user) = crate::ops::relay::install::agent_settings_file(scene.agent, None) {
+        files.push(user);
+    }
+    if let Ok(shared) =
+        crate::ops::relay::install::agent_settings_file(scene.agent, Some(scene.project))
+        && !files.contains(&shared)
+    {
+        files.push(shared);
+    }
+    if let Some(personal) =
+        crate::ops::relay::install::personal_agent_file(scene.agent, scene.project)
+    {
+        files.push(personal);
+    }
+    let mut entries = Vec::new();
+    for file in files {
+        let Ok(Some(found)) =
+            crate::ops::relay::install::relay_entries_in(scene.dialect, scene.agent, &file)
+        else {
+            continue;
+        };
+        for entry in found {
+            let event = Event::from_name(&entry.event);
+            let written = entry
+                .timeout
+                .as_deref()
+                .and_then(|t| t.trim().parse::<f64>().ok());
+            let default =
+                hook_config::timeout_limits(scene.dialect, &event, HandlerType::Command).0;
+            entries.push(EntryFound {
+                file: file.clone(),
+                timeout: written.unwrap_or(default),
+                written: written.is_some(),
+                scope: entry_scope(&entry.command),
+                event: entry.event,
+            });
+        }
+    }
+    entries
+}
+
+/// The `--scope` an entry's command names.
+fn entry_scope(command: &str) -> Option<RelayScope> {
+    let words = shlex::split(command.split(" # ").next().unwrap_or(command))?;
+    let at = words.iter().position(|w| w == "--scope")?;
+    RelayScope::from_name(words.get(at + 1)?)
+}
+
+/// The entries that start the relay for `handler` must wait longer than the guard may run.
+fn check_entry_timeout(
+    scene: &GuardScene<'_>,
+    handler: &Handler,
+    entries: &[EntryFound],
+    add: &mut super::command::Add<'_>,
+) {
+    // The relay answers without waiting for an async hook; a suppressed one never runs.
+    if handler.config.is_async || handler.suppressed.is_some() {
+        return;
+    }
+    let scope = RelayScope::of_layer(handler.source.layer);
+    let guard = handler.timeout.as_secs_f64();
+    let short = entries
+        .iter()
+        .filter(|e| e.event == handler.event.as_str() && e.scope.is_none_or(|s| s == scope))
+        .filter(|e| e.timeout <= guard)
+        .min_by(|a, b| a.timeout.total_cmp(&b.timeout));
+    let Some(entry) = short else {
+        return;
+    };
+    let given = if entry.written {
+        "its `timeout`"
+    } else {
+        "the agent's default, none written"
+    };
+    add(
+        Severity::Error,
+        format!(
+            "its timeout ({guard} s) is not shorter than its relay entry's ({} s, {given}, in {}): {} stops the relay first and goes ahead, so a slow run never blocks",
+            entry.timeout,
+            entry.file.display(),
+            scene.agent.name
+        ),
+        Some(Fix::Say(format!(
+            "run `hook relay sync --agent {}{}` (it rewrites the entry's timeout to cover the guard's)",
+            crate::ops::agents::name(scene.dialect),
+            relay_flags(scene, scope)
+        ))),
+    );
+}
+
+/// The guard's latest relay run reported a program missing.
+fn check_latest_run(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::command::Add<'_>) {
+    let Some((last, _)) = scene.runs.get(&handler.key) else {
+        return;
+    };
+    let Some(program) = &last.missing_program else {
+        return;
+    };
+    let exit = last
+        .exit_code
+        .map(|code| format!(", exit {code}"))
+        .unwrap_or_default();
+    let then = if last.exit_code == Some(0) {
+        ": the relay took its exit 0 as an allow"
+    } else {
+        ""
+    };
+    add(
+        Severity::Error,
+        format!(
+            "degraded: its latest run ({}, {}{exit}) says `{program}` is missing, so it did not do its job{then}",
+            last.time, last.status
+        ),
+        Some(Fix::Say(format!(
+            "install `{program}` where {}'s PATH finds it (`hook doctor` shows that PATH), or make the guard fail when `{program}` is missing",
+            scene.agent.name
+        ))),
+    );
+}
+
+/// Codex's trust of the relay's entries: each must have a `[hooks.state]` record in the
+/// user's `config.toml` with the hash Codex computes for it, else Codex never runs it.
+fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
+    let agent = scene.agent;
+    let Ok(records_file) = crate::ops::relay::install::agent_settings_file(agent, None) else {
+        return Vec::new();
+    };
+    let records = hook_trust::LimeStore::new(&records_file)
+        .load()
+        .unwrap_or_default();
+    let mut files = vec![(records_file.clone(), RelayScope::User)];
+    if let Ok(shared) = crate::ops::relay::install::agent_settings_file(agent, Some(scene.project))
+        && shared != records_file
+    {
+        files.push((shared, RelayScope::Project));
+    }
+    let mut findings = Vec::new();
+    for (file, scope) in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+            continue;
+        };
+        let source = codex_key_source(agent, &file, scope);
+        let mut untrusted = Vec::new();
+        let mut count = 0;
+        for (event_name, groups) in toml_groups(&doc) {
+            let event = Event::from_name(&event_name);
+            for (g, group) in groups.iter().enumerate() {
+                let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
+                let handlers = group
+                    .get("hooks")
+                    .and_then(toml_edit::Item::as_array_of_tables);
+                for (h, handler) in handlers.into_iter().flat_map(|a| a.iter()).enumerate() {
+                    let Some(command) = handler.get("command").and_then(toml_edit::Item::as_str)
+                    else {
+                        continue;
+                    };
+                    if !is_relay_entry(command, scene.dialect) {
+                        continue;
+                    }
+                    count += 1;
+                    let mut hook = hook_trust::CodexHook::new(&event, command)
+                        .with_matcher(matcher)
+                        .with_timeout(handler.get("timeout").and_then(toml_edit::Item::as_integer));
+                    hook.is_async = handler
+                        .get("async")
+                        .and_then(toml_edit::Item::as_bool)
+                        .unwrap_or(false);
+                    hook.status_message = handler
+                        .get("statusMessage")
+                        .and_then(toml_edit::Item::as_str);
+                    hook.additional_context_limit = handler
+                        .get("additionalContextLimit")
+                        .and_then(toml_edit::Item::as_integer);
+                    let key = hook_trust::codex_trust_key(&source, &event, g, h);
+                    let hash = hook_trust::codex_trust_hash(scene.dialect, &hook);
+                    let trusted = records.get(&key).and_then(|r| r.trusted_hash.as_deref())
+                        == Some(hash.as_str());
+                    if !trusted && !untrusted.contains(&event_name) {
+                        untrusted.push(event_name.clone());
+                    }
+                }
+            }
+        }
+        if untrusted.is_empty() {
+            continue;
+        }
+        findings.push(Finding {
+            severity: Severity::Error,
+            key: "-".into(),
+            location: file.display().to_string(),
+            message: format!(
+                "Codex does not trust the relay's entries for {} (of {count} in this file): no `[hooks.state]` record in {} holds the hash Codex computes for them, so Codex never starts the relay there",
+                untrusted.join(", "),
+                records_file.display()
+            ),
+            fix: Some(Fix::Say(format!(
+                "run `hook relay install --agent {} --trust{}` (or trust them in Codex's `/hooks`)",
+                crate::ops::agents::name(scene.dialect),
+                relay_flags(scene, scope)
+            ))),
+        });
+    }
+    findings
+}
+
+/// The groups of every event under `hooks` (arrays of tables only: `state` is not an event).
+fn toml_groups(doc: &toml_edit::DocumentMut) -> Vec<(String, &toml_edit::ArrayOfTables)> {
+    doc.get("hooks")
+        .and_then(toml_edit::Item::as_table_like)
+        .map(|hooks| {
+            hooks
+                .iter()
+                .filter_map(|(k, v)| Some((k.to_owned(), v.as_array_of_tables()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// How Codex names `file` in its keys: its absolute path, the folder resolved as Codex
+/// resolves it (when the agent's variable names the home, or in a project), as `hook relay
+/// install --trust` writes them.
+fn codex_key_source(agent: &RelayAgent, file: &Path, scope: RelayScope) -> String {
+    let resolve = std::env::var_os(agent.home_env).is_some() || scope == RelayScope::Project;
+    let absolute = match file.parent().map(Path::canonicalize) {
+        Some(Ok(dir)) if resolve => dir.join(file.file_name().unwrap_or_default()),
+        _ => file.to_path_buf(),
+    };
+    absolute.display().to_string()
+}
