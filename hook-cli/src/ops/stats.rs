@@ -10,11 +10,12 @@
 //!
 //! **A dead guard is seen at once.** `failing now` flags a hook whose latest runs (one is
 //! enough) did not do their job: failed (exit other than 0 or 2, could not start: a missing
-//! program is exit 127), timed out, or skipped as untrusted, modified or invalid, whatever it
+//! program is exit 127), timed out, or skipped for a reason that is not deliberate (untrusted,
+//! modified, invalid, no client for its type: [`SkipReason::is_deliberate`]), whatever it
 //! did before in the window: a guard that blocked ten times and then lost its `jq` is flagged
 //! on its first failing run. A run that worked (ok, blocked, stopped) ends the streak; an
-//! async start or a skip the user chose (disabled) or the chain made (`chain_stopped`) leaves
-//! it as it was. `always fails` (every run of at least `--min-runs` failed) says more and
+//! async start or a deliberate skip (disabled, a settings switch, `chain_stopped`) leaves it as
+//! it was. `always fails` (every run of at least `--min-runs` failed) says more and
 //! replaces it.
 //!
 //! **A degraded guard too.** A hook whose latest run's stderr says a program is missing
@@ -27,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use hook_exec::journal::Record;
-use hook_protocol::{Dialect, Event, RunStatus};
+use hook_protocol::{Dialect, Event, RunStatus, SkipReason};
 
 use crate::ops::journal::{ReadProblems, before, read_each, skip_name, status_name, tail};
 use crate::ops::location::Location;
@@ -298,12 +299,13 @@ impl HookStats {
         let kind = match run.status {
             RunStatus::Failed => "failed".to_owned(),
             RunStatus::TimedOut => "timed out".to_owned(),
-            RunStatus::Skipped => match skip_name(run).as_str() {
-                // The guard did not guard: it waits for trust, changed since, or is broken.
-                reason @ ("untrusted" | "modified" | "invalid") => format!("skipped ({reason})"),
-                // The user's choice (disabled), the chain's, or a type that never runs here.
-                _ => return,
-            },
+            // The user's choice (disabled), a settings switch's, or the chain's.
+            RunStatus::Skipped if run.skip_reason.is_some_and(SkipReason::is_deliberate) => {
+                return;
+            }
+            // The guard did not guard: it waits for trust, changed since, is broken, or is of a
+            // type that cannot run here (no client): every reason that is not deliberate.
+            RunStatus::Skipped => format!("skipped ({})", skip_name(run)),
             RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped => {
                 self.failing_streak = 0;
                 self.failing_since = None;

@@ -146,6 +146,19 @@ fn a_guard_that_cannot_run_or_be_read_blocks_when_it_asked_to_and_is_named_other
                     message.contains("the event went ahead without it"),
                     "{what}: {message:?}"
                 );
+                // `hook stats` flags it while it fails.
+                let stats = output(
+                    &[
+                        "stats",
+                        "--dialect",
+                        &dialect.to_string(),
+                        "--home",
+                        &home.display().to_string(),
+                    ],
+                    "",
+                );
+                let stats = text(&stats.stdout);
+                assert!(stats.contains("failing now"), "{what}: {stats}");
                 // Once per session: the next call says the skip, not the note again.
                 let again = relay(dialect, &home, &project, &event, &bytes);
                 assert!(
@@ -199,5 +212,54 @@ fn a_guard_that_answers_without_a_program_it_needs_is_named_once() {
             !system_message(&again).contains("could not do its job"),
             "{dialect}"
         );
+    }
+}
+
+/// The same guard in both agents: a guard written for Claude Code names its script through
+/// `"$CLAUDE_PROJECT_DIR"`, which Codex does not set; the relay sets it (and the neutral
+/// `HOOK_PROJECT_DIR`) for its hooks in every agent, so under Codex the guard runs and blocks.
+#[test]
+fn a_claude_code_guard_naming_claude_project_dir_blocks_under_codex_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("hooks")).unwrap();
+    let script = project.join("hooks/guard.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ntest \"$HOOK_PROJECT_DIR\" = \"$CLAUDE_PROJECT_DIR\" || exit 1\ngrep -q 'rm -rf' && { echo 'rm -rf is blocked' >&2; exit 2; }\nexit 0\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let command = "\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh";
+    let event = Event::PreToolUse;
+    for dialect in [verboo(), lime()] {
+        let file = if dialect == verboo() {
+            serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": command}]}]}})
+            .to_string()
+        } else {
+            format!(
+                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
+                Value::from(command)
+            )
+        };
+        let home = home_with(&dir.path().join("guard"), dialect, &file);
+        trust_lime_relay_if(dialect, &home);
+        let bytes = event_bytes(dialect, &event, &project, None);
+        let out = relay(dialect, &home, &project, &event, &bytes);
+        let read = agent_reads(dialect, &event, &out);
+        assert!(is_block(&read), "{dialect}: {read:?} {}", text(&out.stderr));
+        assert!(
+            format!("{read:?}").contains("rm -rf is blocked"),
+            "{dialect}: {read:?}"
+        );
+    }
+}
+
+/// lime trusts only what the user trusted.
+fn trust_lime_relay_if(dialect: Dialect, home: &Path) {
+    if dialect == lime() {
+        trust_lime_relay(home);
     }
 }

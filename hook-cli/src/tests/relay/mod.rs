@@ -14,6 +14,7 @@ use super::{output, output_bytes, text};
 
 mod answer;
 mod cannot_run;
+mod entry_timeout;
 mod fail_closed;
 mod personal;
 
