@@ -195,14 +195,15 @@ impl Resolved {
         relay_folder(self.agent, self.project.as_deref(), self.home.as_deref())
     }
 
-    /// The command of this scope's relay entry of `event`.
-    pub(super) fn command(&self, event: &Event) -> String {
+    /// The command of this scope's relay entry `wanted` (its event and timeout).
+    pub(super) fn command(&self, wanted: &Wanted) -> String {
         relay_command(
             &self.program,
             self.dialect,
-            event,
+            &wanted.event,
             self.home.as_deref(),
             self.relay_scope,
+            wanted.timeout,
         )
     }
 
