@@ -85,14 +85,18 @@
 //! file back byte for byte. TOML is edited with `toml_edit` (comments and layout kept; the
 //! round trip is byte for byte too in the tested layouts).
 //!
-//! **What is kept, and where** ([`state`]): never beside the agent's settings, always in the
-//! relay's own folder of the scope (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`, the
-//! project's `.claude/hook-relay/` or `.codex/hook-relay/`), under
-//! `install/<file name>-<hash of its path>/`: the lock every edit takes, the file before the
-//! first change `hook relay` made (`<name>.first`, never overwritten), the file before each
+//! **What is kept, and where** ([`state`]): never beside the agent's settings and never in a
+//! project, always in the relay's user folder (`~/.claude/hook-relay/`,
+//! `$CODEX_HOME/hook-relay/`, `<home>/hook-relay/` with `--home`), for a project's files too,
+//! under `install/<file name>-<hash of its path>/`: the lock every edit takes, the file before
+//! the first change `hook relay` made (`<name>.first`, never overwritten), the file before each
 //! later change (`<name>.1`, `<name>.2`, ...: numbered up, the newest ten kept), and
-//! `state.json` (what uninstall needs). The `<file>.hook-relay.prev`/`.bak` of earlier versions
-//! are left alone; their `<file>.hook-relay.created` is read and removed, and an empty
+//! `state.json` (what uninstall needs). What decides what uninstall removes is the user's, never
+//! a file a clone can ship: an earlier version's state in a project's relay folder is taken in
+//! once for what cannot harm (Codex records of the project's own file, moves given back inside
+//! the project without deleting a file; never its record of a created file), and a
+//! `<file>.hook-relay.created` is read (and removed) only beside the user's own settings. The
+//! `<file>.hook-relay.prev`/`.bak` of earlier versions are left alone, and an empty
 //! `<file>.lock` nobody holds is removed.
 //!
 //! **Uninstall gives back what install took** ([`give_back`]): the relay's entries out; the

@@ -207,9 +207,23 @@ impl Resolved {
         )
     }
 
-    /// The agent's file, locked and read (its lock and state in the relay's folder).
+    /// Where what is kept of the files this scope edits is: the relay's user folder, the
+    /// project's too ([`super::state`]).
+    pub(super) fn state_places(&self) -> Result<agent_file::StatePlaces> {
+        let project = match &self.project {
+            Some(project) => Some((project.clone(), self.relay_folder()?)),
+            None => None,
+        };
+        Ok(agent_file::StatePlaces {
+            user: relay_folder(self.agent, None, self.home.as_deref())?,
+            users_own: project.is_none() && !self.named_file,
+            project,
+        })
+    }
+
+    /// The agent's file, locked and read (its lock and state in the relay's user folder).
     pub(super) fn lock_file(&self, link: &mut Option<ThroughLink>) -> Result<agent_file::Locked> {
-        agent_file::lock_and_read(&self.file, self.inside(), link, &self.relay_folder()?)
+        agent_file::lock_and_read(&self.file, self.inside(), link, &self.state_places()?)
     }
 
     /// The options that load this scope's relay hooks (a project's: its own files only).
