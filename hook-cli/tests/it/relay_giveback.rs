@@ -552,9 +552,7 @@ fn a_clones_created_file_markers_never_delete_its_settings() {
     let settings = clone.join(".claude/settings.json");
     // The project's settings, with a relay entry as install writes it: a marker saying "install
     // created this file" would have uninstall delete it, with the project's own settings.
-    let shipped_settings = format!(
-        "{{\"model\": \"opus\", \"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"hook relay --dialect verboo --event PreToolUse --scope project || exit 2 # hook-relay-install\", \"timeout\": 5}}]}}]}}}}"
-    );
+    let shipped_settings = "{\"model\": \"opus\", \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hook relay --dialect verboo --event PreToolUse --scope project || exit 2 # hook-relay-install\", \"timeout\": 5}]}]}}".to_owned();
     let marker = clone.join(".claude/settings.json.hook-relay.created");
     let state = state_dir(&clone.join(".claude/hook-relay"), &settings).join("state.json");
     let markers: [(&Path, String); 2] = [
