@@ -259,7 +259,8 @@ impl StateDir {
                 state: old,
                 project,
             } => {
-                if let Some(old) = read_state(old)? {
+                // One a clone made unreadable decides nothing, and stops nothing either.
+                if let Ok(Some(old)) = read_state(old) {
                     state.take_in_from_project(old, file, project);
                 }
             }
