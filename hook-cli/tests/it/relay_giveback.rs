@@ -3,6 +3,9 @@
 //! byte after `uninstall` and blocks again when the agent runs it; a project's entries start the
 //! `hook` each machine's `PATH` finds, and fail closed where there is none; Codex, which runs
 //! every matching entry, runs each relay hook once when the entries of both scopes match a call.
+//! What uninstall obeys is the user's: install state a clone ships (Codex records naming the
+//! user's config, a created-file marker) changes nothing of the user's, and an earlier
+//! version's state in a project still gives back what is the project's.
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
@@ -488,4 +491,183 @@ fn the_session_start_of_each_scope_names_the_relay_hooks_no_entry_starts() {
             settings.display()
         );
     }
+}
+
+/// The user's own Codex guard in `~/.codex/config.toml`, trusted by Codex's own record (the
+/// key Codex gives it, the hash it computes), as the user left it with `/hooks`.
+fn codex_users_trusted_guard(home: &Home) -> (std::path::PathBuf, String, String) {
+    let config = home.codex().join("config.toml");
+    let key = format!("{}:pre_tool_use:0:0", config.display());
+    let hash = crate::relay_install::codex_hash("pre_tool_use", Some("Bash"), "./guard.sh", 600);
+    write(
+        &config,
+        &format!(
+            "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n\n\
+             [hooks.state.\"{key}\"]\ntrusted_hash = \"{hash}\"\n"
+        ),
+    );
+    (config, key, hash)
+}
+
+#[test]
+fn a_clones_codex_install_state_never_removes_the_users_trust_records() {
+    let home = Home::new();
+    let (config, key, hash) = codex_users_trusted_guard(&home);
+    let before = read(&config);
+    // A clone ships install state where an earlier hook kept a project's: Codex records naming
+    // the user's own config, "written by --trust", for uninstall to take out.
+    let clone = home.root.join("clone");
+    let clone_config = clone.join(".codex/config.toml");
+    write(&clone.join(".codex/hook-relay/config.toml"), GUARD_TOML);
+    write(&clone_config, "model = \"gpt-5\"\n");
+    let shipped = state_dir(&clone.join(".codex/hook-relay"), &clone_config).join("state.json");
+    write(
+        &shipped,
+        &serde_json::json!({"v": 1, "codex_records": [{"key": key, "hash": hash}]}).to_string(),
+    );
+    let clone_arg = clone.display().to_string();
+    home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "lime",
+            "--project",
+            &clone_arg,
+        ],
+        &[],
+    );
+    assert_eq!(read(&config), before, "the user's Codex trust record stays");
+    assert_eq!(read(&clone_config), "model = \"gpt-5\"\n");
+}
+
+/// A Codex relay guard on Bash, in TOML.
+const GUARD_TOML: &str = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\n";
+
+#[test]
+fn a_clones_created_file_markers_never_delete_its_settings() {
+    let home = Home::new();
+    let clone = home.root.join("clone");
+    let clone_arg = clone.display().to_string();
+    let settings = clone.join(".claude/settings.json");
+    // The project's settings, with a relay entry as install writes it: a marker saying "install
+    // created this file" would have uninstall delete it, with the project's own settings.
+    let shipped_settings = "{\"model\": \"opus\", \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hook relay --dialect verboo --event PreToolUse --scope project || exit 2 # hook-relay-install\", \"timeout\": 5}]}]}}".to_owned();
+    let marker = clone.join(".claude/settings.json.hook-relay.created");
+    let state = state_dir(&clone.join(".claude/hook-relay"), &settings).join("state.json");
+    let markers: [(&Path, String); 2] = [
+        // An earlier version's marker beside the file...
+        (&marker, shipped_settings.clone()),
+        // ... and its install state in the project's relay folder.
+        (
+            &state,
+            serde_json::json!({"v": 1, "created": shipped_settings}).to_string(),
+        ),
+    ];
+    for (path, text) in &markers {
+        write(&settings, &shipped_settings);
+        write(path, text);
+        let out = home.ok(
+            &[
+                "relay",
+                "uninstall",
+                "--dialect",
+                "verboo",
+                "--project",
+                &clone_arg,
+            ],
+            &[],
+        );
+        let now: Value = serde_json::from_str(&read(&settings)).unwrap_or_else(|e| {
+            panic!(
+                "{}: the settings are gone or broken: {e}: {out}",
+                path.display()
+            )
+        });
+        assert_eq!(now["model"], "opus", "{}: {out}", path.display());
+        assert!(relay_entries(&now).is_empty(), "{now}");
+        std::fs::remove_file(path).ok();
+    }
+}
+
+#[test]
+fn an_earlier_versions_project_install_state_still_gives_back_what_is_the_projects() {
+    let home = Home::new();
+    let (config, users_key, users_hash) = codex_users_trusted_guard(&home);
+    let project = home.root.join("app");
+    let project_arg = project.display().to_string();
+    let project_config = project.join(".codex/config.toml");
+    // The project's own hooks, moved into its relay file, and the entries trusted in Codex.
+    write(&project_config, GUARD_TOML);
+    let moved = [
+        "relay",
+        "install",
+        "--dialect",
+        "lime",
+        "--project",
+        &project_arg,
+        "--move",
+        "--trust",
+    ];
+    home.ok(&moved, &[]);
+    let relay_file = project.join(".codex/hook-relay/config.toml");
+    assert_eq!(read(&relay_file), GUARD_TOML);
+    // What uninstall will obey is the user's: nothing of it in the project.
+    assert!(!project.join(".codex/hook-relay/install").exists());
+    let records = |text: &str| -> Vec<String> {
+        let doc: toml::Value = toml::from_str(text).unwrap();
+        doc["hooks"]["state"]
+            .as_table()
+            .map(|t| t.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let project_records: Vec<String> = records(&read(&config))
+        .into_iter()
+        .filter(|k| k.starts_with(&project_config.display().to_string()))
+        .collect();
+    assert!(!project_records.is_empty(), "{}", read(&config));
+
+    // The install state where the earlier hook kept it, in the project's relay folder (with a
+    // record naming the user's own file slipped in, as a clone could).
+    let users_place =
+        state_dir(&home.codex().join("hook-relay"), &project_config).join("state.json");
+    let mut state: Value = serde_json::from_str(&read(&users_place)).unwrap();
+    std::fs::remove_file(&users_place).unwrap();
+    state["codex_records"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"key": users_key, "hash": users_hash}));
+    let earlier_place =
+        state_dir(&project.join(".codex/hook-relay"), &project_config).join("state.json");
+    write(&earlier_place, &state.to_string());
+
+    let out = home.ok(
+        &[
+            "relay",
+            "uninstall",
+            "--dialect",
+            "lime",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    // The project's hooks are back in its file, its entries' records gone from the user's
+    // config; the user's own record stays.
+    assert_eq!(read(&project_config), GUARD_TOML, "{out}");
+    let left = records(&read(&config));
+    assert_eq!(left, [users_key], "{out}");
+    assert!(read(&config).contains(&users_hash));
+    // A move read from the project never deletes a file: the relay file the move created stays,
+    // emptied of the moved hooks.
+    let relay: toml::Value = toml::from_str(&read(&relay_file)).unwrap();
+    assert!(
+        relay
+            .get("hooks")
+            .and_then(|h| h.get("PreToolUse"))
+            .is_none(),
+        "{relay}"
+    );
+    // Taken in once: the earlier place holds nothing more to obey.
+    assert!(!earlier_place.exists());
 }

@@ -279,9 +279,9 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
         ["PreToolUse [Bash|Read] 25", "SessionStart 5", "Stop 8",]
     );
     let parsed: Value = serde_json::from_str(&read(&settings)).unwrap();
-    for (event, _, _, command) in &relay_entries(&parsed) {
-        // The user's entries start the relay for the user's relay hooks; where the event can
-        // block, a relay that cannot even start blocks it too.
+    for (event, _, timeout, command) in &relay_entries(&parsed) {
+        // The user's entries start the relay for the user's relay hooks, telling it their own
+        // timeout; where the event can block, a relay that cannot even start blocks it too.
         let closed = if event == "PreToolUse" {
             " || exit 2"
         } else {
@@ -289,7 +289,7 @@ fn entries_only_where_relay_hooks_are_and_sync_follows_the_relay_files() {
         };
         assert!(
             command.ends_with(&format!(
-                " relay --dialect verboo --event {event} --scope user{closed} # hook-relay-install"
+                " relay --dialect verboo --event {event} --scope user --entry-timeout {timeout}{closed} # hook-relay-install"
             )),
             "{command}"
         );
@@ -726,7 +726,9 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
         doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
-            .ends_with("--event PreToolUse --scope user || exit 2 # hook-relay-install")
+            .ends_with(
+                "--event PreToolUse --scope user --entry-timeout 605 || exit 2 # hook-relay-install"
+            )
     );
 }
 
@@ -1178,10 +1180,10 @@ fn an_install_with_home_points_the_relay_at_that_home() {
         serde_json::from_str(&read(&home.claude().join("settings.json"))).unwrap();
     let entries = relay_entries(&settings);
     assert_eq!(entries.len(), 2, "{settings}");
-    for (event, _, _, command) in &entries {
+    for (event, _, timeout, command) in &entries {
         assert!(
             command.ends_with(&format!(
-                " relay --dialect verboo --event {event} --home {other_arg} --scope user # hook-relay-install"
+                " relay --dialect verboo --event {event} --home {other_arg} --scope user --entry-timeout {timeout} # hook-relay-install"
             )),
             "{command}"
         );

@@ -41,7 +41,12 @@
 //! `prompt`, 60 s for `agent`; Codex 600 s, 1 s on `SessionEnd`); `async` hooks (the relay
 //! answers without waiting for them) and hooks a setting keeps from running do not count. An
 //! entry with no hook to wait for (the session entry alone, an event whose hooks are all async
-//! or broken) gets the margin alone: never 600 s that no relay hook asked for.
+//! or broken) gets the margin alone: never 600 s that no relay hook asked for; never more than
+//! the agent lets a command hook have on the event. One function computes it,
+//! [`entries::entry_timeout`], for status and doctor too. The entry's command carries it
+//! (`--entry-timeout SECS`), so the relay knows when the agent would cut it short; a relay hook
+//! whose timeout was raised since leaves the entry short until `sync` (or `install`) writes
+//! both again. An earlier version's entry without the argument still is one.
 //!
 //! - A broken relay handler keeps an entry on its event, with no matcher; a relay file that
 //!   cannot be read at all keeps every existing entry: the relay still starts, and says what
@@ -53,8 +58,8 @@
 //!   command. The session entry does not re-sync by itself: the relay would then edit the
 //!   user's settings from a file a `git pull` brought, before the user reviewed it.
 //!
-//! **The command.** `<hook> relay --dialect D --event E [--home DIR] --scope S [|| exit 2] #
-//! hook-relay-install` ([`relay_command`]). `<hook>` is this program's absolute path in the
+//! **The command.** `<hook> relay --dialect D --event E [--home DIR] --scope S --entry-timeout
+//! SECS [|| exit 2] # hook-relay-install` ([`relay_command`]). `<hook>` is this program's absolute path in the
 //! user's settings, and the word `hook` in a project's: a project's settings are shared, and
 //! the installer's path means nothing on a teammate's machine; each machine's agent finds
 //! `hook` through its own `PATH` (install warns when its own `PATH` has none). `--home` is
@@ -66,7 +71,8 @@
 //! through; Claude Code 2.1.332 reads the `"onFailure": "block"` install writes on those
 //! entries too. `||` is read alike by sh, bash, zsh and fish. `sync` and `uninstall`
 //! recognise a command that is exactly that shape, or an earlier version's (an absolute path,
-//! no `--scope`, no `|| exit 2`; exactly `<path of hook> relay --dialect D` for the oldest),
+//! no `--scope`, no `--entry-timeout`, no `|| exit 2`; exactly `<path of hook> relay --dialect
+//! D` for the oldest),
 //! never a command's suffix alone ([`parse_relay`]); a user's hook that merely ends like one
 //! is not. The marker is in the command string, the one field both agents pass to the shell
 //! unchanged (Claude Code ignores a whole settings file with a handler field it does not know;
@@ -79,14 +85,18 @@
 //! file back byte for byte. TOML is edited with `toml_edit` (comments and layout kept; the
 //! round trip is byte for byte too in the tested layouts).
 //!
-//! **What is kept, and where** ([`state`]): never beside the agent's settings, always in the
-//! relay's own folder of the scope (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`, the
-//! project's `.claude/hook-relay/` or `.codex/hook-relay/`), under
-//! `install/<file name>-<hash of its path>/`: the lock every edit takes, the file before the
-//! first change `hook relay` made (`<name>.first`, never overwritten), the file before each
+//! **What is kept, and where** ([`state`]): never beside the agent's settings and never in a
+//! project, always in the relay's user folder (`~/.claude/hook-relay/`,
+//! `$CODEX_HOME/hook-relay/`, `<home>/hook-relay/` with `--home`), for a project's files too,
+//! under `install/<file name>-<hash of its path>/`: the lock every edit takes, the file before
+//! the first change `hook relay` made (`<name>.first`, never overwritten), the file before each
 //! later change (`<name>.1`, `<name>.2`, ...: numbered up, the newest ten kept), and
-//! `state.json` (what uninstall needs). The `<file>.hook-relay.prev`/`.bak` of earlier versions
-//! are left alone; their `<file>.hook-relay.created` is read and removed, and an empty
+//! `state.json` (what uninstall needs). What decides what uninstall removes is the user's, never
+//! a file a clone can ship: an earlier version's state in a project's relay folder is taken in
+//! once for what cannot harm (Codex records of the project's own file, moves given back inside
+//! the project without deleting a file; never its record of a created file), and a
+//! `<file>.hook-relay.created` is read (and removed) only beside the user's own settings. The
+//! `<file>.hook-relay.prev`/`.bak` of earlier versions are left alone, and an empty
 //! `<file>.lock` nobody holds is removed.
 //!
 //! **Uninstall gives back what install took** ([`give_back`]): the relay's entries out; the
@@ -130,7 +140,7 @@ mod apply;
 mod atomic;
 mod codex_records;
 mod documents;
-mod entries;
+pub(crate) mod entries;
 mod give_back;
 pub(crate) mod json_text;
 mod move_hooks;

@@ -10,7 +10,7 @@ use hook_config::fs::{FileLock, FileReadError, FsError, Links, LockPolicy};
 
 use super::ThroughLink;
 pub(crate) use super::atomic::write_file;
-use super::state::StateDir;
+use super::state::{Earlier, StateDir};
 
 /// The most a settings file may hold (as every configuration file the engine reads).
 pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
@@ -126,11 +126,40 @@ fn remove_legacy_lock(path: &Path) {
     }
 }
 
+/// Where what `hook relay` keeps of the files it edits is ([`StateDir`]).
+#[derive(Debug, Clone)]
+pub(crate) struct StatePlaces {
+    /// The relay's user folder: the state of every file, a project's too (keyed by its path).
+    pub(crate) user: PathBuf,
+    /// In project scope, the project and its relay folder, where an earlier version kept the
+    /// state of the project's files ([`Earlier::Project`]).
+    pub(crate) project: Option<(PathBuf, PathBuf)>,
+    /// Whether the file is the user's own settings file, in the agent's home
+    /// ([`Earlier::UsersOwn`]).
+    pub(crate) users_own: bool,
+}
+
+impl StatePlaces {
+    /// The state folder of the file `real`, reading what of an earlier version's state is safe.
+    fn state_of(&self, real: &Path) -> StateDir {
+        let earlier = match &self.project {
+            Some((project, relay_folder)) if real.starts_with(project) => Earlier::Project {
+                state: StateDir::for_file(relay_folder, real).state_file(),
+                project: project.clone(),
+            },
+            Some(_) => Earlier::Nothing,
+            None if self.users_own => Earlier::UsersOwn,
+            None => Earlier::Nothing,
+        };
+        StateDir::for_file(&self.user, real).with_earlier(earlier)
+    }
+}
+
 /// Locks `path` (waiting at most 10 s for another writer) and reads it; the file edited is the
 /// one the kernel opens ([`write_target`]: every link followed, said in `link` when one is;
 /// with `inside`, refused outside that folder). The lock, and what is kept of the file
-/// ([`StateDir`]), are in `relay_folder` (the relay's own folder of the scope), never beside
-/// the file.
+/// ([`StateDir`]), are in the relay's user folder (`places`), never beside the file nor in a
+/// project.
 ///
 /// # Errors
 ///
@@ -140,7 +169,7 @@ pub(crate) fn lock_and_read(
     path: &Path,
     inside: Option<&Path>,
     link: &mut Option<ThroughLink>,
-    relay_folder: &Path,
+    places: &StatePlaces,
 ) -> Result<Locked> {
     let path = write_target(path, inside, link)?;
     let dir = path
@@ -148,7 +177,7 @@ pub(crate) fn lock_and_read(
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let state = StateDir::for_file(relay_folder, &path);
+    let state = places.state_of(&path);
     state.prepare()?;
     let lock_file = state.lock_path();
     let lock = match hook_config::fs::open_lock(&lock_file, LockPolicy::Wait(LOCK_TIMEOUT)) {

@@ -89,7 +89,7 @@ fn fits_wanted(scope: &Resolved, wanted: &[Wanted], found: &Found) -> Result<boo
         if w.event.as_str() != found.event {
             continue;
         }
-        let command = scope.command(&w.event);
+        let command = scope.command(w);
         if found.group_len == 1
             && found.command == command
             && found.matcher == w.matcher

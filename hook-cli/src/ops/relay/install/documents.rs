@@ -59,7 +59,7 @@ pub(super) fn sync_doc(
 ) -> Result<Changes> {
     let dialect = scope.dialect;
     let mut changes = Changes::default();
-    let commands: Vec<String> = wanted.iter().map(|w| scope.command(&w.event)).collect();
+    let commands: Vec<String> = wanted.iter().map(|w| scope.command(w)).collect();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();

@@ -41,13 +41,16 @@ pub(crate) fn fails_closed(dialect: Dialect, event: &Event) -> bool {
 /// The command of the relay entry of `event`: `program` (this `hook`, or `hook` found through
 /// the agent's `PATH` in a project's shared settings) started as the relay of `scope`'s
 /// hooks; with the `--home` install was given, so the relay reads the relay files install
-/// read; failing closed ([`FAIL_CLOSED`]) where the event can block.
+/// read; with `--entry-timeout` the entry's own `timeout` (the relay then knows when the agent
+/// would cut it short, and says so when a relay hook's timeout is longer); failing closed
+/// ([`FAIL_CLOSED`]) where the event can block.
 pub(super) fn relay_command(
     program: &Path,
     dialect: Dialect,
     event: &Event,
     home: Option<&Path>,
     scope: RelayScope,
+    timeout: u64,
 ) -> String {
     let home = home
         .map(|home| {
@@ -63,7 +66,7 @@ pub(super) fn relay_command(
         String::new()
     };
     format!(
-        "{} relay --dialect {dialect} --event {}{home} --scope {}{closed} {MARKER}",
+        "{} relay --dialect {dialect} --event {}{home} --scope {} --entry-timeout {timeout}{closed} {MARKER}",
         crate::shell::quote(&program.display().to_string()),
         event.as_str(),
         scope.as_str()
@@ -80,7 +83,8 @@ pub(crate) struct EntryCommand {
 
 /// `command` read as a relay entry of `dialect`: exactly what `install` writes (a `hook`
 /// program, by path or through `PATH`; `relay --dialect D --event E`, maybe `--home DIR`,
-/// maybe `--scope S`, maybe `|| exit 2`; then the marker), or an entry of an earlier version
+/// maybe `--scope S`, maybe `--entry-timeout SECS`, maybe `|| exit 2`; then the marker), or
+/// an entry of an earlier version
 /// (exactly `<path of hook> relay --dialect D`). `None` for anything else: a user's own hook
 /// that merely ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ...
 /// # marker`) is never taken for one, so install and uninstall never remove it.
@@ -115,6 +119,14 @@ pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryComman
     let (scope, rest) = match rest {
         ["--scope", scope, rest @ ..] => (Some(RelayScope::from_name(scope)?), rest),
         rest => (None, rest),
+    };
+    // The entry's own timeout, for the relay (an earlier version's entry has none).
+    let rest = match rest {
+        ["--entry-timeout", secs, rest @ ..] => {
+            secs.parse::<u64>().ok()?;
+            rest
+        }
+        rest => rest,
     };
     match rest {
         [] | ["||", "exit", "2"] => Some(EntryCommand { scope }),
@@ -171,18 +183,41 @@ pub(super) fn is_name_list(matcher: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
 }
 
-/// The longest the relay waits for `hooks` (seconds, rounded up): the largest timeout in force
-/// among the hooks it waits for, each its own `timeout` or else the agent's default for its
-/// type on its event ([`hook_config::timeout_limits`]: 600 s for a command, 30 s for a Claude
-/// Code prompt hook...); `async` hooks (the relay answers without them) and hooks a setting
-/// keeps from running do not count; 0 when none is left.
-pub(crate) fn longest_wait(hooks: &[&Handler]) -> u64 {
+/// The timeouts in force of the `hooks` the relay waits for: each its own `timeout` or else
+/// the agent's default for its type on its event ([`hook_config::timeout_limits`]: 600 s for a
+/// command, 30 s for a Claude Code prompt hook...); `async` hooks (the relay answers without
+/// them) and hooks a setting keeps from running are left out.
+pub(crate) fn waited_for(hooks: &[&Handler]) -> Vec<std::time::Duration> {
     hooks
         .iter()
         .filter(|h| !h.config.is_async && h.suppressed.is_none())
-        .map(|h| h.timeout.as_secs() + u64::from(h.timeout.subsec_nanos() > 0))
+        .map(|h| h.timeout)
+        .collect()
+}
+
+/// The timeout, in seconds, `install` and `sync` give the relay entry of `event` in `dialect`
+/// when the relay hooks it runs there have the timeouts `guards` ([`waited_for`]): the longest
+/// (rounded up to a second; none: 0) plus [`TIMEOUT_MARGIN`], and never more than the agent
+/// lets a command hook have on `event` ([`hook_config::timeout_limits`]; an entry asking more
+/// would be cut there anyway). An entry whose `timeout` is below this no longer covers its
+/// relay hooks: the agent would kill the relay before a hook's own timeout, and `sync` writes
+/// this value again.
+pub(crate) fn entry_timeout(
+    dialect: Dialect,
+    event: &Event,
+    guards: &[std::time::Duration],
+) -> u64 {
+    let longest = guards
+        .iter()
+        .map(|t| t.as_secs() + u64::from(t.subsec_nanos() > 0))
         .max()
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let wanted = longest.saturating_add(TIMEOUT_MARGIN);
+    let bound = hook_config::timeout_limits(dialect, event, hook_protocol::HandlerType::Command)
+        .1
+        .and_then(|max| std::time::Duration::try_from_secs_f64(max).ok())
+        .map(|max| max.as_secs());
+    bound.map_or(wanted, |max| wanted.min(max))
 }
 
 /// The entries `handlers` (the relay hooks of the scope) need. A broken relay handler
@@ -219,7 +254,7 @@ pub(crate) fn wanted_entries(
         wanted.push(Wanted {
             event: event.clone(),
             matcher,
-            timeout: longest_wait(&hooks) + TIMEOUT_MARGIN,
+            timeout: entry_timeout(dialect, event, &waited_for(&hooks)),
             on_failure_block: agent.on_failure && fails_closed(dialect, event),
         });
     }
@@ -229,6 +264,7 @@ pub(crate) fn wanted_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn matchers_unite_in_the_agents_syntax() {
@@ -268,6 +304,37 @@ mod tests {
         let compiled = Matcher::compile(Dialect::Verboo, entry).unwrap_or(Matcher::All);
         assert!(!compiled.is_match("Bashful"));
         assert!(compiled.is_match("mcp__x__y"));
+    }
+
+    #[test]
+    fn an_entrys_timeout_covers_its_longest_guard_within_the_agents_bound() {
+        let secs = Duration::from_secs;
+        let table: &[(Dialect, Event, &[Duration], u64)] = &[
+            // No guard to wait for: the margin alone.
+            (Dialect::Verboo, Event::SessionStart, &[], TIMEOUT_MARGIN),
+            (
+                Dialect::Verboo,
+                Event::PreToolUse,
+                &[secs(10), secs(300)],
+                300 + TIMEOUT_MARGIN,
+            ),
+            // A part of a second is a whole one: the entry never cuts a guard short.
+            (
+                Dialect::Lime,
+                Event::PreToolUse,
+                &[Duration::from_millis(20_250)],
+                21 + TIMEOUT_MARGIN,
+            ),
+            // Codex gives a hook at most 3 s on `SessionEnd`: an entry asking more gets that.
+            (Dialect::Lime, Event::SessionEnd, &[secs(1)], 3),
+        ];
+        for (dialect, event, guards, expected) in table {
+            assert_eq!(
+                entry_timeout(*dialect, event, guards),
+                *expected,
+                "{dialect} {event:?} {guards:?}"
+            );
+        }
     }
 
     #[test]
@@ -313,7 +380,7 @@ mod tests {
                         RelayScope::User => Path::new("/opt/bin/hook"),
                         RelayScope::Project => Path::new("hook"),
                     };
-                    let command = relay_command(program, Dialect::Lime, &event, home, scope);
+                    let command = relay_command(program, Dialect::Lime, &event, home, scope, 25);
                     assert_eq!(
                         parse_relay(&command, Dialect::Lime),
                         Some(EntryCommand { scope: Some(scope) }),
@@ -336,17 +403,37 @@ mod tests {
                 Dialect::Verboo,
                 &Event::PreToolUse,
                 None,
-                RelayScope::Project
+                RelayScope::Project,
+                605
             ),
-            "hook relay --dialect verboo --event PreToolUse --scope project || exit 2 # hook-relay-install"
+            "hook relay --dialect verboo --event PreToolUse --scope project --entry-timeout 605 || exit 2 # hook-relay-install"
         );
-        // An earlier version's entries run both scopes.
-        assert_eq!(
-            parse_relay(
+        // Entries of earlier versions are still entries: without `--scope` (they run both
+        // scopes) and without `--entry-timeout` (the relay does not know its entry's timeout).
+        for (old, scope) in [
+            (
                 "/x/hook relay --dialect lime --event Stop # hook-relay-install",
-                Dialect::Lime
+                None,
             ),
-            Some(EntryCommand { scope: None })
-        );
+            (
+                "hook relay --dialect lime --event PreToolUse --scope project || exit 2 # hook-relay-install",
+                Some(RelayScope::Project),
+            ),
+        ] {
+            assert_eq!(
+                parse_relay(old, Dialect::Lime),
+                Some(EntryCommand { scope }),
+                "{old}"
+            );
+        }
+        // Only a number of seconds, and only in its place.
+        for not_ours in [
+            "hook relay --dialect lime --event Stop --scope user --entry-timeout soon # hook-relay-install",
+            "hook relay --dialect lime --event Stop --scope user --entry-timeout # hook-relay-install",
+            "hook relay --dialect lime --event Stop --entry-timeout 5 --scope user # hook-relay-install",
+            "hook relay --dialect lime --event Stop --scope user --entry-timeout 5 || exit 2 --entry-timeout 5 # hook-relay-install",
+        ] {
+            assert!(!is_relay(not_ours, Dialect::Lime), "{not_ours}");
+        }
     }
 }

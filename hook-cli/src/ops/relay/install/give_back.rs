@@ -73,11 +73,11 @@ pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) ->
     }
     // The file is the user's now (or gone).
     state.created = None;
-    let relay_folder = scope.relay_folder()?;
+    let places = scope.state_places()?;
     for record in moves.iter().rev() {
         given
             .relay_files
-            .push(take_out_of_relay_file(scope, record, &relay_folder)?);
+            .push(take_out_of_relay_file(scope, record, &places)?);
     }
     locked.state.save(&state)?;
     drop(locked);
@@ -264,15 +264,21 @@ fn toml_group_at(doc: &TomlDoc, group: &MovedGroup) -> Option<usize> {
 }
 
 /// Takes the groups of one move out of its relay file: the file as it was before the move
-/// while it is still as the move left it, else each group still there as moved.
+/// while it is still as the move left it, else each group still there as moved. A move read
+/// from a project's own folder ([`MoveRecord::from_project`], which a clone can ship) edits
+/// only a file inside the project, and never removes one.
 fn take_out_of_relay_file(
     scope: &Resolved,
     record: &MoveRecord,
-    relay_folder: &Path,
+    places: &agent_file::StatePlaces,
 ) -> Result<RelayGivenBack> {
     let mut link = None;
-    let locked =
-        agent_file::lock_and_read(&record.relay_file, scope.inside(), &mut link, relay_folder)?;
+    let inside = if record.from_project {
+        scope.project.as_deref()
+    } else {
+        scope.inside()
+    };
+    let locked = agent_file::lock_and_read(&record.relay_file, inside, &mut link, places)?;
     let file = locked.path.clone();
     let Some(text) = locked.text.clone() else {
         return Ok(RelayGivenBack {
@@ -282,7 +288,8 @@ fn take_out_of_relay_file(
         });
     };
     let backup = Some(locked.state.backup(&text)?);
-    if digest(&text) == record.relay_after {
+    let removes = record.relay_before.is_none();
+    if digest(&text) == record.relay_after && !(removes && record.from_project) {
         let outcome = match &record.relay_before {
             Some(before) => {
                 locked.write(before)?;

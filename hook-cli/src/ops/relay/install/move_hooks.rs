@@ -40,7 +40,7 @@ pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Res
         &moved,
         scope.project.as_deref(),
         &mut report.relay_link,
-        &scope.relay_folder()?,
+        &scope.state_places()?,
     )?;
     report.backup = scope.backup(&locked)?;
     locked.write(&remaining)?;
@@ -71,6 +71,7 @@ pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Res
         relay_file: relay_file.clone(),
         relay_before,
         relay_after: digest(&relay_after),
+        from_project: false,
     });
     locked.state.save(&state)?;
     drop(locked);
@@ -272,9 +273,9 @@ pub(super) fn append_to_relay_file(
     moved: &Moved,
     inside: Option<&Path>,
     link: &mut Option<ThroughLink>,
-    relay_folder: &Path,
+    places: &agent_file::StatePlaces,
 ) -> Result<(Option<String>, String)> {
-    let locked = agent_file::lock_and_read(relay_file, inside, link, relay_folder)?;
+    let locked = agent_file::lock_and_read(relay_file, inside, link, places)?;
     let text = locked.text.clone().unwrap_or_default();
     let new_text = match format {
         ConfigFormat::Json => {

@@ -195,20 +195,35 @@ impl Resolved {
         relay_folder(self.agent, self.project.as_deref(), self.home.as_deref())
     }
 
-    /// The command of this scope's relay entry of `event`.
-    pub(super) fn command(&self, event: &Event) -> String {
+    /// The command of this scope's relay entry `wanted` (its event and timeout).
+    pub(super) fn command(&self, wanted: &Wanted) -> String {
         relay_command(
             &self.program,
             self.dialect,
-            event,
+            &wanted.event,
             self.home.as_deref(),
             self.relay_scope,
+            wanted.timeout,
         )
     }
 
-    /// The agent's file, locked and read (its lock and state in the relay's folder).
+    /// Where what is kept of the files this scope edits is: the relay's user folder, the
+    /// project's too ([`super::state`]).
+    pub(super) fn state_places(&self) -> Result<agent_file::StatePlaces> {
+        let project = match &self.project {
+            Some(project) => Some((project.clone(), self.relay_folder()?)),
+            None => None,
+        };
+        Ok(agent_file::StatePlaces {
+            user: relay_folder(self.agent, None, self.home.as_deref())?,
+            users_own: project.is_none() && !self.named_file,
+            project,
+        })
+    }
+
+    /// The agent's file, locked and read (its lock and state in the relay's user folder).
     pub(super) fn lock_file(&self, link: &mut Option<ThroughLink>) -> Result<agent_file::Locked> {
-        agent_file::lock_and_read(&self.file, self.inside(), link, &self.relay_folder()?)
+        agent_file::lock_and_read(&self.file, self.inside(), link, &self.state_places()?)
     }
 
     /// The options that load this scope's relay hooks (a project's: its own files only).

@@ -1,7 +1,8 @@
-//! What `hook relay` keeps of each file it edits, in the relay's own folder of the file's scope
-//! (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`, a project's `.claude/hook-relay/` or
-//! `.codex/hook-relay/`), never beside the agent's settings: one folder per file,
-//! `install/<file name>-<12 hex digits of the SHA-256 of its path>/`, holding
+//! What `hook relay` keeps of each file it edits, always in the relay's **user** folder
+//! (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`, `<home>/hook-relay/` with `--home`),
+//! never beside the agent's settings and never in a project: one folder per file,
+//! `install/<file name>-<12 hex digits of the SHA-256 of its path>/` (a project's files are
+//! keyed by their path, so by the project), holding
 //!
 //! - `lock`: the lock every edit of the file takes (and Codex's trust records written into it);
 //! - `<name>.first`: the file as it was before `hook relay` first changed it, never
@@ -13,8 +14,22 @@
 //!   moved and the file as it was, the file `install` created, Codex's trust records `--trust`
 //!   wrote).
 //!
-//! `install/` holds a `.gitignore` of `*`: a project's relay folder is committed, its install
-//! state is this machine's.
+//! **Install state is the user's, never the project's.** What decides what `uninstall` removes
+//! (Codex's records in the user's `config.toml`, a created file, moves) must come from where a
+//! clone cannot write. Earlier versions kept a project's state in the project's relay folder
+//! (`<project>/.claude/hook-relay/install/...`), and a `<file>.hook-relay.created` beside the
+//! file; a clone can ship either. What is read of them ([`Earlier`]):
+//!
+//! - a project's old `state.json` is taken into the user's state once (then removed, so it is
+//!   never taken in twice), keeping only what cannot harm: Codex records whose key names the
+//!   project's file itself (never one of the user's own files), and moves, marked
+//!   [`MoveRecord::from_project`]: given back inside the project only, and never deleting a
+//!   file. Its `created` is dropped: a marker a project can commit never deletes a file (the
+//!   file then stays, its relay entries taken out);
+//! - `<file>.hook-relay.created` is honoured (and removed) only beside the user's own settings
+//!   file in the agent's home, which no project writes; elsewhere it is left alone, unread.
+//!
+//! `install/` holds a `.gitignore` of `*` (kept from when a project's folder held it).
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +55,23 @@ pub(crate) struct StateDir {
     dir: PathBuf,
     /// The file's name, for the backups' names.
     name: String,
+    /// What of an earlier version's state of the file is read.
+    earlier: Earlier,
+}
+
+/// What of the state an earlier version kept elsewhere a file's state reads (see the module
+/// docs).
+#[derive(Debug, Clone)]
+pub(crate) enum Earlier {
+    /// Nothing: a file `--agent-config` named may be a project's, and a marker beside it
+    /// committed.
+    Nothing,
+    /// The user's own settings file, in the agent's home: the `<file>.hook-relay.created`
+    /// beside it is the user's.
+    UsersOwn,
+    /// A file of the project `project`: the `state.json` an earlier version kept at `state`,
+    /// in the project's relay folder, is taken in for what cannot harm.
+    Project { state: PathBuf, project: PathBuf },
 }
 
 /// What `hook relay` remembers of one file.
@@ -80,6 +112,10 @@ pub(crate) struct MoveRecord {
     pub(crate) relay_before: Option<String>,
     /// The digest of the relay file after the move.
     pub(crate) relay_after: String,
+    /// Read from a project's own folder, where an earlier version kept it and a clone can
+    /// ship one: given back inside the project only, and it never deletes a file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) from_project: bool,
 }
 
 /// A moved group: its event, and its text (JSON: the group as written; TOML: a document holding
@@ -117,6 +153,25 @@ impl State {
             last.after = digest(new);
         }
     }
+
+    /// Takes in what can do no harm of `old`, the state an earlier version kept for `file` in
+    /// the project `project`'s folder (which a clone can ship): the Codex records of `file`
+    /// itself and the moves (marked [`MoveRecord::from_project`]); never its `created`.
+    fn take_in_from_project(&mut self, old: State, file: &Path, project: &Path) {
+        let own = format!("{}:", file.display());
+        for record in old.codex_records {
+            // A key names the file whose entry it trusts: only the project's file itself.
+            if record.key.starts_with(&own) && !self.codex_records.contains(&record) {
+                self.codex_records.push(record);
+            }
+        }
+        for mut record in old.moves {
+            if record.relay_file.starts_with(project) {
+                record.from_project = true;
+                self.moves.push(record);
+            }
+        }
+    }
 }
 
 impl StateDir {
@@ -132,7 +187,14 @@ impl StateDir {
                 .join(STATE_DIR)
                 .join(format!("{name}-{}", &hash[..12])),
             name,
+            earlier: Earlier::Nothing,
         }
+    }
+
+    /// This state, reading `earlier` of what an earlier version kept elsewhere.
+    pub(crate) fn with_earlier(mut self, earlier: Earlier) -> StateDir {
+        self.earlier = earlier;
+        self
     }
 
     /// The lock file.
@@ -169,42 +231,39 @@ impl StateDir {
         })
     }
 
-    fn state_file(&self) -> PathBuf {
+    /// `state.json`, where it is now.
+    pub(crate) fn state_file(&self) -> PathBuf {
         self.dir.join("state.json")
     }
 
-    /// The state of the file `file`; the file install created as an earlier version recorded it
-    /// beside the file (`<file>.hook-relay.created`) is taken in (and that file removed when the
-    /// state is next saved).
+    /// The state of the file `file`, with what of an earlier version's it reads ([`Earlier`]):
+    /// beside the user's own file, the file install created (`<file>.hook-relay.created`,
+    /// removed when the state is next saved); a project's old `state.json`, what cannot harm
+    /// of it (removed when the state is next saved: taken in once).
     ///
     /// # Errors
     ///
     /// When `state.json` cannot be read, or was written by a newer `hook`.
     pub(crate) fn load(&self, file: &Path) -> Result<State> {
-        let path = self.state_file();
-        let mut state = match read_text(&path, MAX_STATE_BYTES)? {
-            Some(text) => {
-                let state: State = serde_json::from_str(&text).with_context(|| {
-                    format!(
-                        "{} is not the install state this hook writes; move it away (the backups beside it stay) and run the command again",
-                        path.display()
-                    )
-                })?;
-                if state.v > STATE_VERSION {
-                    bail!(
-                        "{} was written by a newer hook (format {}); use that hook, or upgrade this one",
-                        path.display(),
-                        state.v
-                    );
+        let mut state = read_state(&self.state_file())?.unwrap_or_default();
+        match &self.earlier {
+            Earlier::Nothing => {}
+            Earlier::UsersOwn => {
+                if state.created.is_none()
+                    && let Ok(Some(text)) = read_text(&legacy_created(file), MAX_STATE_BYTES)
+                {
+                    state.created = Some(text);
                 }
-                state
             }
-            None => State::default(),
-        };
-        if state.created.is_none()
-            && let Ok(Some(text)) = read_text(&legacy_created(file), MAX_STATE_BYTES)
-        {
-            state.created = Some(text);
+            Earlier::Project {
+                state: old,
+                project,
+            } => {
+                // One a clone made unreadable decides nothing, and stops nothing either.
+                if let Ok(Some(old)) = read_state(old) {
+                    state.take_in_from_project(old, file, project);
+                }
+            }
         }
         state.file = file.to_path_buf();
         Ok(state)
@@ -229,9 +288,27 @@ impl StateDir {
             let text = serde_json::to_string_pretty(&state).context("the install state")?;
             super::atomic::write_file(&path, None, format!("{text}\n").as_bytes())?;
         }
-        let legacy = legacy_created(&state.file);
-        if std::fs::symlink_metadata(&legacy).is_ok() {
-            let _ = std::fs::remove_file(&legacy);
+        match &self.earlier {
+            Earlier::Nothing => {}
+            Earlier::UsersOwn => {
+                let legacy = legacy_created(&state.file);
+                if std::fs::symlink_metadata(&legacy).is_ok() {
+                    let _ = std::fs::remove_file(&legacy);
+                }
+            }
+            Earlier::Project { state: old, .. } => {
+                // Taken in above: removed, so that it is never taken in twice (moves given
+                // back would come back).
+                if std::fs::symlink_metadata(old).is_ok() {
+                    std::fs::remove_file(old).with_context(|| {
+                        format!(
+                            "cannot remove {}, the install state an earlier hook kept in the project, now kept in {}; remove it by hand",
+                            old.display(),
+                            path.display()
+                        )
+                    })?;
+                }
+            }
         }
         Ok(())
     }
@@ -299,6 +376,31 @@ impl StateDir {
         numbers.sort_unstable();
         numbers
     }
+}
+
+/// The state in `path`, `None` when there is none.
+///
+/// # Errors
+///
+/// When it cannot be read, is not a state, or was written by a newer `hook`.
+fn read_state(path: &Path) -> Result<Option<State>> {
+    let Some(text) = read_text(path, MAX_STATE_BYTES)? else {
+        return Ok(None);
+    };
+    let state: State = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not the install state this hook writes; move it away (the backups beside it stay) and run the command again",
+            path.display()
+        )
+    })?;
+    if state.v > STATE_VERSION {
+        bail!(
+            "{} was written by a newer hook (format {}); use that hook, or upgrade this one",
+            path.display(),
+            state.v
+        );
+    }
+    Ok(Some(state))
 }
 
 /// Where an earlier version recorded the text of a file install created.

@@ -256,43 +256,6 @@ fn a_relative_library_moved_is_reported() {
 }
 
 #[test]
-fn the_timeout_is_the_longest_wait_plus_the_margin() {
-    let scene = Scene::new(Dialect::Verboo);
-    scene.relay_file(
-        r#"{"hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./a.sh", "timeout": 20}]},
-                {"matcher": "Read", "hooks": [{"type": "command", "command": "./log.sh", "async": true}]}],
-            "PostToolUse": [{"hooks": [{"type": "command", "command": "./b.sh"}]}],
-            "Stop": [{"hooks": [{"type": "prompt", "prompt": "done? $ARGUMENTS"}]}],
-            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./c.sh", "async": true}]}]}}"#,
-    );
-    let report = scene.install(false);
-    let Some(Entries::Written { wanted, .. }) = &report.sync.entries else {
-        panic!("{report:?}");
-    };
-    let timeouts: Vec<(&str, u64)> = wanted
-        .iter()
-        .map(|w| (w.event.as_str(), w.timeout))
-        .collect();
-    let margin = TIMEOUT_MARGIN;
-    assert_eq!(
-        timeouts,
-        [
-            // Nothing to wait for: the margin alone.
-            ("SessionStart", margin),
-            // An async hook's relay does not wait for it; only an async hook there: the margin.
-            ("UserPromptSubmit", margin),
-            ("PreToolUse", 20 + margin),
-            // No timeout written: Claude Code's default for a command hook.
-            ("PostToolUse", 600 + margin),
-            // ... and for a prompt hook.
-            ("Stop", 30 + margin),
-        ]
-    );
-}
-
-#[test]
 fn a_group_of_several_handlers_moves_once_and_comes_back() {
     let scene = Scene::new(Dialect::Verboo);
     std::fs::create_dir_all(scene.agent_file.parent().expect("a folder")).expect("folder");
@@ -423,3 +386,5 @@ fn a_moved_codex_group_lands_whole_after_what_the_relay_file_holds() {
         "{text}"
     );
 }
+
+mod timeouts;
