@@ -155,11 +155,7 @@ fn result_of(
     took: Duration,
     hooks: &mut BTreeMap<String, HookStats>,
 ) -> Result1 {
-    let runs: Vec<&hook_protocol::Run> = outcome
-        .runs
-        .iter()
-        .filter(|run| !left_out(run))
-        .collect();
+    let runs: Vec<&hook_protocol::Run> = outcome.runs.iter().filter(|run| !left_out(run)).collect();
     let rewriter = outcome
         .updated_input
         .as_ref()
