@@ -225,7 +225,7 @@ fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
 #[cfg(unix)]
 mod live_relay {
     use std::collections::BTreeMap;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::process::{Command, Output, Stdio};
 
     use serde_json::{Value, json};
