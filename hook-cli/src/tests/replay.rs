@@ -279,6 +279,64 @@ fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing(
 }
 
 #[test]
+fn a_hooks_files_are_judged_where_it_runs_as_hook_run_judges_them() {
+    let setup = Setup::new();
+    let home = setup.dir.path().join("home").display().to_string();
+    let project = setup.dir.path().join("project");
+    super::write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh ./guard.sh"}]}]}}"#,
+    );
+    // Trusted with the project's `guard.sh`; the session ran in `sub/`, whose `guard.sh` (a
+    // script nobody trusted) is what the hook would run there.
+    super::write(&project.join("guard.sh"), "exit 0\n");
+    super::write(
+        &project.join("sub/guard.sh"),
+        "grep -q 'rm -rf' && { echo 'untrusted script ran' >&2; exit 2; }\nexit 0\n",
+    );
+    let project_arg = project.to_str().unwrap();
+    let location = [
+        "--dialect",
+        "verboo",
+        "--home",
+        &home,
+        "--project",
+        project_arg,
+    ];
+    let mut trust = vec!["trust", "--all"];
+    trust.extend(location);
+    assert!(super::output(&trust, "").status.success());
+    let sub = project.join("sub").display().to_string();
+    let transcript = setup.write(
+        "session.jsonl",
+        &std::fs::read_to_string(fixture_file("claude"))
+            .unwrap()
+            .replace("/replay/project", &sub),
+    );
+    let lines = setup.json("verboo", &[transcript.to_str().unwrap(), "--home", &home]);
+    assert!(blocked(&lines).is_empty(), "{lines:?}");
+    let hooks = summary(&lines)["hooks"].as_array().unwrap().clone();
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0]["skipped"], 5, "{hooks:?}");
+    // `hook run` on the session's rm call says the same.
+    let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": sub, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t"});
+    let mut run = vec!["run", "--event", "PreToolUse"];
+    run.extend(location);
+    let out = super::output(&run, &event.to_string());
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outcome["decision"], "continue", "{outcome}");
+    assert_eq!(outcome["runs"][0]["skip_reason"], "modified", "{outcome}");
+    for event in of_type(&lines, "event") {
+        for run in event["result"]["hooks"].as_array().unwrap() {
+            assert_eq!(run["skip_reason"], "modified", "{run}");
+        }
+    }
+}
+
+#[test]
 fn json_lines_validate_against_the_committed_schema() {
     let committed = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/replay-report.schema.json"),

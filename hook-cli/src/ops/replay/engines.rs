@@ -24,7 +24,9 @@ use super::{ReplayOptions, Warning};
 use crate::ops::location::Location;
 
 /// The gate around the trust gate: the relay's entries never run, and with `--only` only the
-/// hooks it names do. What it refuses is left out of the report ([`left_out`]).
+/// hooks it names do. What it refuses is left out of the report ([`left_out`]). Every method
+/// is forwarded as itself: the trust gate reads a command's files from the place the hook
+/// runs at (`check_at`), as in `hook run`, never from the project root instead.
 struct ReplayGate {
     dialect: Dialect,
     keys: HashSet<String>,
