@@ -1,13 +1,14 @@
 //! `hook replay` (in-process): the recorded sessions of the real agents
 //! (`tests/fixtures/replay/`, Claude Code 2.1 and Codex 0.169) replayed through a guard,
 //! blocking exactly the calls it should; `--compare` showing only what differs; `--json` valid
-//! against the committed schema; bad lines counted while the good ones are still replayed.
+//! against the committed schema; bad lines counted while the good ones are still replayed; the
+//! relay's entries in a configuration named once and never run.
 //! Where the agents keep their sessions (`HOME`, `CODEX_HOME`) and a FIFO that must not hang
 //! the process are in `tests/it/replay.rs`.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use hook_protocol::Dialect;
 
@@ -186,6 +187,153 @@ fn compare_shows_only_the_events_whose_outcome_differs() {
     // The same guard on both sides: nothing differs.
     let lines = setup.json_with("verboo", &file, &rm, &["--compare", rm.to_str().unwrap()]);
     assert_eq!(summary(&lines)["differing"], 0);
+}
+
+/// Claude Code's settings with `hook relay install`'s `PreToolUse` entry (it asks to fail
+/// closed) beside `guard`'s hooks.
+fn with_relay_entry(guard: Option<&str>) -> String {
+    let entry = json!({"type": "command", "timeout": 605, "onFailure": "block",
+        "command": "/opt/bin/hook relay --dialect verboo --event PreToolUse --scope user || exit 2 # hook-relay-install"});
+    let mut settings: Value = match guard {
+        Some(text) => serde_json::from_str(text).unwrap(),
+        None => json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": []}]}}),
+    };
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": "Bash", "hooks": [entry]}));
+    settings.to_string()
+}
+
+#[test]
+fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing() {
+    let setup = Setup::new();
+    let guarded = setup.write(
+        "guarded.json",
+        &with_relay_entry(Some(&guard(verboo(), "rm -rf"))),
+    );
+    let entry_only = setup.write("entry.json", &with_relay_entry(None));
+    let file = fixture_file("claude");
+    let lines = setup.json_with(
+        "verboo",
+        &file,
+        &guarded,
+        &["--compare", entry_only.to_str().unwrap()],
+    );
+    // Each configuration's entry once, the compared one marked.
+    let named: Vec<(String, bool)> = summary(&lines)["not_replayed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert_eq!(e["reason"], "relay_entry", "{e}");
+            assert_eq!(e["instead"], "--relay", "{e}");
+            (
+                e["key"].as_str().unwrap().to_owned(),
+                e["compared"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("user:settings.json:PreToolUse:Bash:1".to_owned(), false),
+            ("user:settings.json:PreToolUse:Bash:0".to_owned(), true),
+        ]
+    );
+    // The guard blocks the rm call alone: the entry, which asks to fail closed, is not a
+    // failure that blocks every Bash call, nor a hook of either table.
+    assert_eq!(
+        blocked(&lines),
+        [("toolu_05".to_owned(), "rm -rf build".to_owned())]
+    );
+    assert_eq!(summary(&lines)["differing"], 1);
+    let keys = |table: &str| -> Vec<String> {
+        summary(&lines)[table]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(keys("hooks"), ["user:settings.json:PreToolUse:Bash:0"]);
+    assert!(keys("compared_hooks").is_empty());
+
+    // The text report: once each, the compared one said so.
+    let out = setup.replay_with(
+        "verboo",
+        &file,
+        &guarded,
+        &["--compare", entry_only.to_str().unwrap()],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  user:settings.json:PreToolUse:Bash:0  `/opt/bin/hook relay --dialect verboo \
+             --event PreToolUse --scope user || exit 2 # hook-relay-install` (the compared \
+             configuration)"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("hook-relay-install").count(), 2, "{text}");
+}
+
+#[test]
+fn a_hooks_files_are_judged_where_it_runs_as_hook_run_judges_them() {
+    let setup = Setup::new();
+    let home = setup.dir.path().join("home").display().to_string();
+    let project = setup.dir.path().join("project");
+    super::write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh ./guard.sh"}]}]}}"#,
+    );
+    // Trusted with the project's `guard.sh`; the session ran in `sub/`, whose `guard.sh` (a
+    // script nobody trusted) is what the hook would run there.
+    super::write(&project.join("guard.sh"), "exit 0\n");
+    super::write(
+        &project.join("sub/guard.sh"),
+        "grep -q 'rm -rf' && { echo 'untrusted script ran' >&2; exit 2; }\nexit 0\n",
+    );
+    let project_arg = project.to_str().unwrap();
+    let location = [
+        "--dialect",
+        "verboo",
+        "--home",
+        &home,
+        "--project",
+        project_arg,
+    ];
+    let mut trust = vec!["trust", "--all"];
+    trust.extend(location);
+    assert!(super::output(&trust, "").status.success());
+    let sub = project.join("sub").display().to_string();
+    let transcript = setup.write(
+        "session.jsonl",
+        &std::fs::read_to_string(fixture_file("claude"))
+            .unwrap()
+            .replace("/replay/project", &sub),
+    );
+    let lines = setup.json("verboo", &[transcript.to_str().unwrap(), "--home", &home]);
+    assert!(blocked(&lines).is_empty(), "{lines:?}");
+    let hooks = summary(&lines)["hooks"].as_array().unwrap().clone();
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0]["skipped"], 5, "{hooks:?}");
+    // `hook run` on the session's rm call says the same.
+    let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "transcript_path": "/t.jsonl", "cwd": sub, "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t"});
+    let mut run = vec!["run", "--event", "PreToolUse"];
+    run.extend(location);
+    let out = super::output(&run, &event.to_string());
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outcome["decision"], "continue", "{outcome}");
+    assert_eq!(outcome["runs"][0]["skip_reason"], "modified", "{outcome}");
+    for event in of_type(&lines, "event") {
+        for run in event["result"]["hooks"].as_array().unwrap() {
+            assert_eq!(run["skip_reason"], "modified", "{run}");
+        }
+    }
 }
 
 #[test]

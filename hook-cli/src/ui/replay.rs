@@ -2,7 +2,9 @@
 //! history (on stderr, when it is a terminal), the `--json` lines as they come, and the report
 //! (the summary line with `--json`, else the text report).
 
-use crate::ops::replay::report::{HookStats, Result1, Summary, cut, json_word};
+use crate::ops::replay::report::{
+    HookStats, LeftOutWhy, NotReplayed, Result1, Summary, cut, json_word,
+};
 use crate::ops::replay::tally::Counts;
 use crate::ops::replay::{Listener, ReplayReport, ReportLine, Warning};
 
@@ -225,6 +227,9 @@ fn totals(printer: &Printer, summary: &Summary) {
     if !summary.skipped_entries.is_empty() {
         skipped_entries(printer, &summary.skipped_entries);
     }
+    if !summary.not_replayed.is_empty() {
+        not_replayed(printer, &summary.not_replayed);
+    }
     let skipped: u64 = summary.hooks.iter().map(|h| h.skipped).sum();
     if skipped > 0 {
         say!(
@@ -232,6 +237,38 @@ fn totals(printer: &Printer, summary: &Summary) {
             "{skipped} run{} skipped (untrusted, modified or disabled hooks are reported, not run: \
              trust them, or pass --trust-all-for-replay).",
             plural(skipped)
+        );
+    }
+}
+
+/// The hooks left out of the replay: why, what replays them instead, then one line each.
+fn not_replayed(printer: &Printer, entries: &[NotReplayed]) {
+    let relay_entries = entries
+        .iter()
+        .filter(|e| e.reason == LeftOutWhy::RelayEntry)
+        .count();
+    let instead = match entries.iter().find_map(|e| e.instead.as_deref()) {
+        Some(flag) => format!("; the hooks they run replay with {flag}"),
+        None => String::new(),
+    };
+    say!(
+        printer,
+        "Not replayed: {relay_entries} relay entr{} of the agent's settings (each would start the \
+         relay as if the agent had called it: the replayed events would go into its live journal, \
+         this shell's PATH would be recorded as the agent's){instead}:",
+        if relay_entries == 1 { "y" } else { "ies" },
+    );
+    for entry in entries {
+        let compared = if entry.compared {
+            " (the compared configuration)"
+        } else {
+            ""
+        };
+        say!(
+            printer,
+            "  {}  `{}`{compared}",
+            entry.key,
+            cut(&entry.command)
         );
     }
 }

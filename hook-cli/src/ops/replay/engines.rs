@@ -1,7 +1,15 @@
 //! The engines a replay dispatches through: built like [`hook_exec::Hooks::load`] does
 //! (configuration, trust store, trust gate with `hook trust`'s wording), but assembled here so
-//! that `--only KEY` ([`OnlyGate`]) and `--trust-all-for-replay` can wrap the gate; and the
-//! engine of one `--config FILE`, read as the user file of an empty temporary home.
+//! that [`ReplayGate`] can wrap the gate (`--only KEY`, `--trust-all-for-replay`, the relay's
+//! entries); and the engine of one `--config FILE`, read as the user file of an empty
+//! temporary home.
+//!
+//! The relay's entries (what `hook relay install` writes into the agent's settings, recognised
+//! by [`crate::ops::relay::is_relay_entry`], the one recogniser `doctor` and `stats` use too)
+//! never run: the relay they start would take the replayed event for the agent's, record it in
+//! the relay's live journal with today's time and record the replay's `PATH` as the agent's.
+//! They are listed once ([`NotReplayed`]); `--relay` replays the relay's own hooks, through
+//! the engine, which records nothing.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -9,26 +17,53 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use hook_config::{Environment, Gate, Handler, LoadOptions};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::SkipReason;
+use hook_protocol::{Dialect, Run, SkipReason};
 
+use super::report::{LeftOutWhy, NotReplayed};
 use super::{ReplayOptions, Warning};
 use crate::ops::location::Location;
 
-/// Only the hooks `--only` names run; every other one is refused (and left out of the report).
-struct OnlyGate {
+/// The gate around the trust gate: the relay's entries never run, and with `--only` only the
+/// hooks it names do. What it refuses is left out of the report ([`left_out`]). Every method
+/// is forwarded as itself: the trust gate reads a command's files from the place the hook
+/// runs at (`check_at`), as in `hook run`, never from the project root instead.
+struct ReplayGate {
+    dialect: Dialect,
     keys: HashSet<String>,
     inner: Box<dyn Gate>,
 }
 
-/// The message `OnlyGate` refuses with; the report leaves those runs out.
-pub(super) const NOT_SELECTED: &str = "not selected by --only";
+/// The message `ReplayGate` refuses a hook `--only` does not name with.
+const NOT_SELECTED: &str = "not selected by --only";
 
-impl Gate for OnlyGate {
-    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
+/// The message `ReplayGate` refuses a relay entry with (the entry is listed once instead).
+const RELAY_ENTRY: &str = "a relay entry: not replayed (its hooks replay with --relay)";
+
+impl ReplayGate {
+    /// Why the replay itself refuses `handler`, before any trust is asked.
+    fn refuses(&self, handler: &Handler) -> Option<(SkipReason, String)> {
+        if is_relay_entry(handler, self.dialect) {
+            return Some((SkipReason::Disabled, RELAY_ENTRY.to_owned()));
+        }
         if !self.keys.is_empty() && !self.keys.contains(&handler.key) {
             return Some((SkipReason::Disabled, NOT_SELECTED.to_owned()));
         }
-        self.inner.check(handler)
+        None
+    }
+}
+
+impl Gate for ReplayGate {
+    fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
+        self.refuses(handler).or_else(|| self.inner.check(handler))
+    }
+
+    fn check_at(
+        &self,
+        handler: &Handler,
+        place: &hook_config::RunPlace,
+    ) -> Option<(SkipReason, String)> {
+        self.refuses(handler)
+            .or_else(|| self.inner.check_at(handler, place))
     }
 
     fn check_native(
@@ -36,22 +71,37 @@ impl Gate for OnlyGate {
         handler: &Handler,
         library_sha256: Option<&str>,
     ) -> Option<(SkipReason, String)> {
-        if !self.keys.is_empty() && !self.keys.contains(&handler.key) {
-            return Some((SkipReason::Disabled, NOT_SELECTED.to_owned()));
-        }
-        self.inner.check_native(handler, library_sha256)
+        self.refuses(handler)
+            .or_else(|| self.inner.check_native(handler, library_sha256))
     }
 }
 
-/// The engine of `options`, gated as described in the module docs; the configuration's
-/// diagnostics and the `--only` keys no hook has go to `warnings`.
+/// Whether `run` was refused by [`ReplayGate`] (not selected, a relay entry): the report
+/// leaves it out.
+pub(super) fn left_out(run: &Run) -> bool {
+    run.status == hook_protocol::RunStatus::Skipped
+        && matches!(run.error.as_deref(), Some(NOT_SELECTED | RELAY_ENTRY))
+}
+
+/// Whether `handler` is one of the relay's entries in the agent's settings.
+fn is_relay_entry(handler: &Handler, dialect: Dialect) -> bool {
+    handler
+        .config
+        .command
+        .as_deref()
+        .is_some_and(|command| crate::ops::relay::is_relay_entry(command, dialect))
+}
+
+/// The engine of `options`, gated as described in the module docs, and the relay entries it
+/// leaves out (in configuration order); the configuration's diagnostics and the `--only` keys
+/// no hook has go to `warnings`.
 pub(super) fn engine(
     replay: &ReplayOptions,
     options: LoadOptions,
     side_files: &Path,
     project: &Path,
     warnings: &mut Vec<Warning>,
-) -> Result<Engine> {
+) -> Result<(Engine, Vec<NotReplayed>)> {
     let mut loaded = hook_config::load(&options).context("cannot load the hook configuration")?;
     warnings.extend(
         std::mem::take(&mut loaded.diagnostics)
@@ -78,7 +128,23 @@ pub(super) fn engine(
             warnings.push(Warning::UnknownOnlyKey(key.clone()));
         }
     }
-    let gate = OnlyGate {
+    let dialect = replay.location.dialect;
+    let not_replayed = loaded
+        .registry
+        .handlers()
+        .iter()
+        .filter(|handler| is_relay_entry(handler, dialect))
+        .map(|handler| NotReplayed {
+            key: handler.key.clone(),
+            command: handler.config.command.clone().unwrap_or_default(),
+            reason: LeftOutWhy::RelayEntry,
+            // Already `--relay`: the relay's hooks are what is replayed.
+            instead: (!replay.location.relay).then(|| "--relay".to_owned()),
+            compared: false,
+        })
+        .collect();
+    let gate = ReplayGate {
+        dialect,
         keys: replay.only.iter().cloned().collect(),
         inner,
     };
@@ -92,11 +158,11 @@ pub(super) fn engine(
     if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
         engine = engine.with_model_client(client);
     }
-    Ok(engine)
+    Ok((engine, not_replayed))
 }
 
 /// The engine of one config file, read as the user file of an empty temporary home (kept in
-/// `temporary` for as long as the replay runs).
+/// `temporary` for as long as the replay runs), and the relay entries it leaves out.
 pub(super) fn engine_for_file(
     replay: &ReplayOptions,
     file: &Path,
@@ -104,7 +170,7 @@ pub(super) fn engine_for_file(
     side_files: &Path,
     temporary: &mut Vec<tempfile::TempDir>,
     warnings: &mut Vec<Warning>,
-) -> Result<Engine> {
+) -> Result<(Engine, Vec<NotReplayed>)> {
     let text = hook_config::read_config_text(file, hook_config::FileOwner::Anyone)
         .map_err(|error| anyhow::anyhow!("{} {error}", file.display()))?;
     let home = tempfile::tempdir().context("cannot create a temporary folder")?;
@@ -119,10 +185,10 @@ pub(super) fn engine_for_file(
         .context("this dialect has no user file")?
         .to_owned();
     std::fs::write(&user, text).with_context(|| format!("cannot write {}", user.display()))?;
-    let engine = engine(replay, options, side_files, project, warnings)?;
+    let built = engine(replay, options, side_files, project, warnings)?;
     temporary.push(home);
     temporary.push(empty_project);
-    Ok(engine)
+    Ok(built)
 }
 
 /// The options `hook run` loads with (`--home`, `--relay`), for `project`.

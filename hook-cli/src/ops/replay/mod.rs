@@ -18,12 +18,19 @@
 //!   refuses every other hook; those runs are left out of the report) and
 //!   `--trust-all-for-replay` (every hook runs, as if trusted) can wrap the gate. Untrusted hooks
 //!   are otherwise reported as skipped, never run.
+//! - *The relay's entries* in the agent's settings never run, whatever the trust: the relay
+//!   they start would take each replayed event for the agent's, record it in the relay's live
+//!   journal and record this shell's `PATH` as the agent's. Each is named once in the report
+//!   (`not_replayed` in `--json`) with `--relay`, which replays the relay's own hooks.
 //! - *`--config FILE`*: the file is the user layer of an empty temporary home (so a lime file's
 //!   own `[hooks.state]` trust records apply, and keys read `user:...` as in the real home); no
 //!   project, managed or plugin layer is read. `--compare OTHER` builds a second engine the same
 //!   way and dispatches every event through both.
-//! - *Side effects*: lime's over-limit context goes to a temporary folder, not the home's
-//!   `hook-context`. Async hooks are collected at the end of each session. PostToolUse and Stop
+//! - *Side effects*: nothing of the live state is written: no journal (the engine is given
+//!   none), lime's over-limit context goes to a temporary folder, not the home's
+//!   `hook-context`, and verboo's `CLAUDE_ENV_FILE` to the system's temporary folder (the
+//!   engine's default), not `<state>/hook-env`. Async hooks run in this process and are
+//!   collected at the end of each session (never the relay's detached waiter). PostToolUse and Stop
 //!   are not replayed unless asked for (`--events`), since their hooks often act (format, log,
 //!   notify).
 //! - *After a block*: once a replayed PreToolUse blocks a call, that call's PermissionRequest
@@ -53,7 +60,7 @@ pub(crate) mod report;
 mod session;
 pub(crate) mod tally;
 
-pub(crate) use report::{ReportLine, schema_text};
+pub(crate) use report::{NotReplayed, ReportLine, schema_text};
 pub(crate) use tally::ReplayReport;
 
 use session::{Shared, replay_file};
@@ -124,6 +131,8 @@ pub(crate) struct Prepared {
     pub(crate) total_bytes: u64,
     /// What to tell the user before the replay runs.
     pub(crate) warnings: Vec<Warning>,
+    /// The hooks the engines leave out (the relay's entries), for the report.
+    not_replayed: Vec<NotReplayed>,
     /// lime's over-limit context during the replay, and the temporary homes of `--config` and
     /// `--compare`: removed when the replay is done.
     side_files: tempfile::TempDir,
@@ -158,7 +167,7 @@ pub(crate) fn prepare(options: ReplayOptions) -> Result<Prepared> {
     let side_files = tempfile::tempdir().context("cannot create a temporary folder")?;
     let mut temporary = Vec::new();
     let mut warnings = Vec::new();
-    let mut engines = vec![match &options.config {
+    let (engine, mut not_replayed) = match &options.config {
         Some(file) => engines::engine_for_file(
             &options,
             file,
@@ -174,16 +183,22 @@ pub(crate) fn prepare(options: ReplayOptions) -> Result<Prepared> {
             &project,
             &mut warnings,
         )?,
-    }];
+    };
+    let mut engines = vec![engine];
     if let Some(other) = &options.compare {
-        engines.push(engines::engine_for_file(
+        let (engine, left_out) = engines::engine_for_file(
             &options,
             other,
             &project,
             side_files.path(),
             &mut temporary,
             &mut warnings,
-        )?);
+        )?;
+        engines.push(engine);
+        not_replayed.extend(left_out.into_iter().map(|entry| NotReplayed {
+            compared: true,
+            ..entry
+        }));
     }
     let paths = if options.paths.is_empty() {
         default_paths(dialect, &options.location, &project)?
@@ -214,6 +229,7 @@ pub(crate) fn prepare(options: ReplayOptions) -> Result<Prepared> {
         files,
         total_bytes,
         warnings,
+        not_replayed,
         side_files,
         temporary,
     })
@@ -232,6 +248,7 @@ pub(crate) fn run(prepared: Prepared, listener: &dyn Listener) -> Result<ReplayR
         events,
         project,
         files,
+        not_replayed,
         side_files,
         temporary,
         ..
@@ -280,11 +297,13 @@ pub(crate) fn run(prepared: Prepared, listener: &dyn Listener) -> Result<ReplayR
     let tally = tally
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a replay worker panicked"))?;
-    Ok(tally.finish(
+    let mut report = tally.finish(
         files.len(),
         bytes_read.load(Ordering::Relaxed) as u64,
         started.elapsed(),
-    ))
+    );
+    report.summary.not_replayed = not_replayed;
+    Ok(report)
 }
 
 /// The current project's sessions where the agent keeps them.

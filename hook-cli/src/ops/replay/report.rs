@@ -169,6 +169,33 @@ pub(crate) struct HookStats {
     pub(super) durations: Vec<u64>,
 }
 
+/// Why a hook of the configuration was left out of the replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum LeftOutWhy {
+    /// An entry `hook relay install` wrote into the agent's settings: running it would start
+    /// the relay as if the agent had called it, recording the replayed events in the relay's
+    /// live journal and the replay's `PATH` as the agent's.
+    RelayEntry,
+}
+
+/// A hook of a configuration that replay does not run, named once (not on every event).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NotReplayed {
+    /// The hook's key (`hook list`).
+    pub(crate) key: String,
+    /// Its command, as written.
+    pub(crate) command: String,
+    /// Why it is left out.
+    pub(crate) reason: LeftOutWhy,
+    /// The flag that replays what it would have run (`--relay`: the relay's own hooks),
+    /// when this replay is not already that.
+    pub(crate) instead: Option<String>,
+    /// It is a hook of the `--compare` configuration.
+    pub(crate) compared: bool,
+}
+
 /// The totals of a replay.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -210,6 +237,9 @@ pub(crate) struct Summary {
     pub(crate) compared_hooks: Option<Vec<HookStats>>,
     /// With `--compare`: events whose outcome differs.
     pub(crate) differing: Option<u64>,
+    /// The hooks left out of the replay (the relay's entries in the agent's settings), each
+    /// once, in configuration order.
+    pub(crate) not_replayed: Vec<NotReplayed>,
     /// Wall time of the replay, in seconds.
     pub(crate) seconds: f64,
     /// Dispatched events per second.

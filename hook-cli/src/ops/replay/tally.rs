@@ -18,7 +18,7 @@ use hook_protocol::{Dialect, Outcome, RunStatus};
 use serde_json::Value;
 
 use super::Listener;
-use super::engines::NOT_SELECTED;
+use super::engines::left_out;
 use super::lines::BadLine;
 use super::rebuild::{MAX_SKIPPED_TYPES, OTHER_TYPES};
 use super::report::{
@@ -155,11 +155,7 @@ fn result_of(
     took: Duration,
     hooks: &mut BTreeMap<String, HookStats>,
 ) -> Result1 {
-    let runs: Vec<&hook_protocol::Run> = outcome
-        .runs
-        .iter()
-        .filter(|run| run.error.as_deref() != Some(NOT_SELECTED))
-        .collect();
+    let runs: Vec<&hook_protocol::Run> = outcome.runs.iter().filter(|run| !left_out(run)).collect();
     let rewriter = outcome
         .updated_input
         .as_ref()
@@ -371,6 +367,8 @@ impl Tally {
             hooks: main,
             compared_hooks: compared,
             differing: self.compare.then_some(self.notable_count),
+            // Known to the engines, not to the sessions: set by `run`.
+            not_replayed: Vec::new(),
             seconds,
             events_per_second: if seconds > 0.0 {
                 self.events as f64 / seconds

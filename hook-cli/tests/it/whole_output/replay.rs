@@ -93,3 +93,46 @@ fn replay_both_agents() {
         )
     );
 }
+
+#[test]
+fn replay_leaves_the_relays_entries_out() {
+    let scene = Scene::new();
+    // Claude Code's settings as `hook relay install` leaves them: the entries are named once,
+    // never run.
+    let entry = |event: &str, tail: &str| {
+        format!(
+            "hook relay --dialect verboo --event {event} --scope user{tail} # hook-relay-install"
+        )
+    };
+    let settings = scene.write(
+        "settings.json",
+        &serde_json::json!({"hooks": {
+            "SessionStart": [{"hooks": [{"type": "command",
+                "command": entry("SessionStart", ""), "timeout": 5}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": entry("PreToolUse", " || exit 2"), "timeout": 605,
+                "onFailure": "block"}]}]}})
+        .to_string(),
+    );
+    let claude = fixture("claude");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/replay");
+    let canonical = fixtures.canonicalize().unwrap();
+    let filter = |text: String| {
+        text.replace(&*fixtures.to_string_lossy(), "[FIXTURES]")
+            .replace(&*canonical.to_string_lossy(), "[FIXTURES]")
+    };
+    snap!(
+        "replay_claude_relay_entries",
+        loose(&filter(scene.run(
+            &[
+                "replay",
+                "--dialect",
+                "verboo",
+                &claude.display().to_string(),
+                "--config",
+                &settings.display().to_string(),
+            ],
+            ""
+        )))
+    );
+}
