@@ -152,9 +152,9 @@ mod state;
 use apply::*;
 use codex_records::*;
 use documents::*;
+pub(crate) use entries::Wanted;
 pub(crate) use entries::is_relay as is_relay_entry;
 use entries::*;
-pub(crate) use entries::{TIMEOUT_MARGIN, Wanted};
 use give_back::*;
 use move_hooks::*;
 #[cfg(test)]

@@ -148,10 +148,13 @@ pub(super) fn engine(
         keys: replay.only.iter().cloned().collect(),
         inner,
     };
+    // A replayed hook that runs `hook` itself (a wrapper around the relay, a `hook run`)
+    // records nothing in a live journal either.
     let options = EngineOptions::default()
         .with_project_dir(project)
         .with_side_file_dir(side_files)
-        .with_kill_on_parent_death(true);
+        .with_kill_on_parent_death(true)
+        .with_env("HOOK_JOURNAL", "off");
     let mut engine = Engine::new(loaded.registry)
         .with_options(options)
         .with_gate(gate);

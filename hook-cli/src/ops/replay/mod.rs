@@ -27,7 +27,8 @@
 //!   project, managed or plugin layer is read. `--compare OTHER` builds a second engine the same
 //!   way and dispatches every event through both.
 //! - *Side effects*: nothing of the live state is written: no journal (the engine is given
-//!   none), lime's over-limit context goes to a temporary folder, not the home's
+//!   none, and the hooks it runs get `HOOK_JOURNAL=off`, so one that runs `hook` itself — a
+//!   wrapper around the relay, a `hook run` — records nothing either), lime's over-limit context goes to a temporary folder, not the home's
 //!   `hook-context`, and verboo's `CLAUDE_ENV_FILE` to the system's temporary folder (the
 //!   engine's default), not `<state>/hook-env`. Async hooks run in this process and are
 //!   collected at the end of each session (never the relay's detached waiter). PostToolUse and Stop

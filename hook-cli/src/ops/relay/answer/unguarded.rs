@@ -167,13 +167,15 @@ pub(super) fn name_short_entry(
     event: &hook_protocol::Event,
     sync: &str,
 ) -> Vec<String> {
-    let margin = crate::ops::relay::install::TIMEOUT_MARGIN;
+    use crate::ops::relay::install::entries;
     handlers
         .iter()
-        .filter(|handler| handler.event == *event && !handler.config.is_async)
+        .filter(|handler| handler.event == *event)
+        // What `install` and `sync` would give an entry for this guard alone (the agent's own
+        // bound included): more than the entry has is a guard the entry does not cover.
         .filter(|handler| {
-            let seconds = handler.timeout.as_secs() + u64::from(handler.timeout.subsec_nanos() > 0);
-            seconds.saturating_add(margin) > entry_timeout
+            let waited = entries::waited_for(&[handler]);
+            !waited.is_empty() && entries::entry_timeout(dialect, event, &waited) > entry_timeout
         })
         .filter(|handler| first_in_session(discovery, session, &format!("entry-timeout:{}", handler.key)))
         .map(|handler| {
