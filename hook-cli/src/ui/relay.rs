@@ -71,6 +71,28 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
         }
         super::trust::say_if_link(printer, &trusted.store);
     }
+    if let Some((count, relay_file)) = &report.moved_to
+        && scope.project.is_some()
+    {
+        // The lead's store trusts what moved; a teammate's does not, and the relay runs a
+        // project's hooks only once the user trusted them on that machine.
+        // Run in the project's folder of each teammate's clone, with their own home.
+        let flags = format!("--dialect {} --project .", scope.dialect);
+        let commands = if scope.dialect.rules().trust_state_in_config() {
+            format!(
+                "The commands each runs: `hook relay sync {flags} --trust` ({} runs a project's entries only once trusted) and `hook trust {flags} --relay --all`",
+                scope.agent
+            )
+        } else {
+            format!("The one command each runs: `hook trust {flags} --relay --all`")
+        };
+        say_err!(
+            printer,
+            "warning: teammates who pull this get the {count} moved hook{} in {}: their relay runs them only once each of them trusts them on their own machine; until then the session tells them so at its start and `hook relay status` exits 1. {commands}, in the project's folder",
+            if *count == 1 { "" } else { "s" },
+            relay_file.display(),
+        );
+    }
     for key in &report.waiting {
         say!(
             printer,

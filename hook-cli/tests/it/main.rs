@@ -39,6 +39,7 @@ mod relay_fuzz;
 mod relay_giveback;
 mod relay_install;
 mod relay_state;
+mod relay_teammate;
 mod replay;
 mod sdk_examples;
 mod signals;

@@ -170,9 +170,10 @@ fn untrusted_relay_hooks(hooks: &Hooks, location: &Location) -> Option<String> {
     }
     let flags = location.flags();
     Some(format!(
-        "hook relay: {} relay hook(s) will not run until you trust them: {}. Review them with `hook list --dialect {}{flags}` and trust them with `hook trust --dialect {}{flags} KEY` (or `--all`)",
+        "hook relay: {} relay hook(s) will not run until you trust them on this machine: {}. Turn them on with `hook trust --dialect {}{flags} --all` (review them first: `hook list --dialect {}{flags}`; one at a time: `hook trust --dialect {}{flags} KEY`)",
         waiting.len(),
         waiting.join("; "),
+        location.dialect,
         location.dialect,
         location.dialect,
     ))

@@ -147,9 +147,17 @@ fn note(dialect: Dialect, outcome: &Outcome, run: &Run, how: &str, blocked: bool
     } else {
         event_went
     };
+    // A skip's own line, beside this one, names the hook and the command that lets it run:
+    // the key is said there, not twice more here.
+    let guard = match (run.status, run.skip_reason) {
+        (RunStatus::Skipped, Some(SkipReason::Untrusted | SkipReason::Modified)) => {
+            "a guard (named below)".to_owned()
+        }
+        _ => format!("guard {}", run.key),
+    };
     format!(
-        "hook relay: guard {} could not do its job on this {} ({how}{why}), so {event_went}.{fix} Said once per session; `hook stats` flags it while it fails.",
-        run.key, outcome.event
+        "hook relay: {guard} could not do its job on this {} ({how}{why}), so {event_went}.{fix} Said once per session; `hook stats` flags it while it fails.",
+        outcome.event
     )
 }
 
@@ -283,7 +291,7 @@ mod tests {
             let note = first
                 .system_messages
                 .iter()
-                .find(|m| m.starts_with("hook relay: guard guard could not do its job"));
+                .find(|m| m.starts_with("hook relay: ") && m.contains("could not do its job"));
             assert_eq!(note.is_some(), named, "{what}: {:?}", first.system_messages);
             if !named {
                 continue;
@@ -308,7 +316,7 @@ mod tests {
                 !again
                     .system_messages
                     .iter()
-                    .any(|m| m.contains("guard guard")),
+                    .any(|m| m.contains("could not do its job")),
                 "{what}: {:?}",
                 again.system_messages
             );
