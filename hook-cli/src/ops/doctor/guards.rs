@@ -110,7 +110,7 @@ fn check_type(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::comman
     add(
         Severity::Error,
         format!(
-            "a `{}` guard on {} never runs under the relay: the relay has no {client} client, so it is skipped (`no_client`) and the event goes ahead",
+            "a `{}` guard on {} never runs under the relay: the relay has no {client} client, so it is skipped (`no_client`) and the event goes ahead (or, with onFailure \"block\", is blocked every time)",
             kind.as_str(),
             handler.event
         ),

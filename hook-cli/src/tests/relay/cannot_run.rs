@@ -128,6 +128,32 @@ fn a_guard_that_cannot_run_or_be_read_blocks_when_it_asked_to_and_is_named_other
                     .path()
                     .join(format!("{dialect}-{}-{block}", case.name.len()));
                 let home = home_with(&case_dir, dialect, &relay_file(dialect, case, block));
+                if case.says.contains("command") {
+                    // Said where it is written, too: `relay install` warns.
+                    let agent_file = case_dir.join(if dialect == verboo() {
+                        "agent-settings.json"
+                    } else {
+                        "agent-config.toml"
+                    });
+                    let install = output(
+                        &[
+                            "relay",
+                            "install",
+                            "--dialect",
+                            &dialect.to_string(),
+                            "--home",
+                            &home.display().to_string(),
+                            "--agent-config",
+                            &agent_file.display().to_string(),
+                        ],
+                        "",
+                    );
+                    let said = text(&install.stderr);
+                    assert!(
+                        said.contains("does not run under the relay"),
+                        "{what}: {said}"
+                    );
+                }
                 let bytes = event_bytes(dialect, &event, &project, None);
                 let out = relay(dialect, &home, &project, &event, &bytes);
                 let read = agent_reads(dialect, &event, &out);

@@ -3,11 +3,16 @@
 //! and what is left to do is found (Codex's trust, the relay hooks not trusted yet).
 
 use super::*;
+use hook_config::Diagnostic;
+use hook_protocol::HandlerType;
 
 /// Writes the entries the relay hooks need, then finds what is left to do.
 pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> Result<()> {
     let loaded = scope.relay_hooks()?;
     report.diagnostics = loaded.diagnostics.clone();
+    report
+        .diagnostics
+        .extend(unrunnable_guards(scope.dialect, loaded.registry.handlers()));
     // This scope's relay hooks only (`Resolved::options`): each scope's entries start the relay
     // for its own hooks (`--scope`), so entries of both scopes on one call never run a relay
     // hook twice, and a project's shared entries do not depend on the installer's own.
@@ -167,5 +172,34 @@ fn untrusted_relay_keys(loaded: &hook_config::Loaded) -> Vec<String> {
         .map(|h| view.evaluate(h))
         .filter(|t| !t.may_run())
         .map(|t| t.key)
+        .collect()
+}
+
+/// A warning for each relay hook of a type the relay has no client for (`mcp_tool`; `prompt`
+/// and `agent` unless the agent's environment names a model with `HOOK_MODEL_URL`) on an event
+/// that can block: it is skipped there (`no_client`), so the event goes ahead, or, with
+/// `onFailure: "block"`, is blocked every time. Said where it is written, as status and doctor
+/// say it where it is looked at.
+fn unrunnable_guards(dialect: Dialect, handlers: &[Handler]) -> Vec<Diagnostic> {
+    handlers
+        .iter()
+        .filter(|handler| {
+            matches!(
+                handler.config.handler_type,
+                HandlerType::McpTool | HandlerType::Prompt | HandlerType::Agent
+            ) && handler.event.block_effect(dialect).can_block()
+        })
+        .map(|handler| {
+            Diagnostic::warning(
+                handler.source.path.clone().unwrap_or_default(),
+                handler.position,
+                format!(
+                    "{}: a `{}` guard on {} does not run under the relay, which has no MCP client (and no model unless HOOK_MODEL_URL is set where the agent runs): it is skipped, and the event goes ahead (or, with onFailure \"block\", is blocked every time); write it as a `command` guard (`http` runs too)",
+                    handler.key,
+                    handler.config.handler_type.as_str(),
+                    handler.event
+                ),
+            )
+        })
         .collect()
 }
