@@ -95,10 +95,15 @@ pub struct HandlerConfig {
 /// JSON the event's output refuses. With [`OnFailure::Block`] such a run counts as exit 2: the
 /// action the event guards is blocked, with the failure as the reason. It does not apply to
 /// async hooks, nor on `Stop`, `SubagentStop`, `TaskCompleted` and `TeammateIdle` (where a
-/// block keeps the agent working), nor on events that cannot block. The engine adds one case
-/// Claude Code cannot have: a hook skipped because it is not trusted, or changed since it was
-/// trusted, is a failure too (a guard that must never fail open does not run untrusted code
-/// either: it blocks and says what to trust).
+/// block keeps the agent working), nor on events that cannot block. The engine adds cases
+/// Claude Code cannot have: a hook skipped for any reason that is not deliberate (not trusted,
+/// changed since it was trusted, no client for its type, a type the dialect does not run:
+/// `hook_protocol::SkipReason::is_deliberate`) is a failure too (a guard that must never fail
+/// open does not run untrusted code either: it blocks and says what to trust); a handler that
+/// cannot be read keeps the `onFailure` it asked for
+/// ([`Broken::on_failure`](crate::Broken::on_failure)), so the typo that broke it does not also
+/// turn it off; and it is honoured on every handler type, not only `command`, `http` and
+/// `mcp_tool`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]

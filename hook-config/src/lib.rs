@@ -107,10 +107,12 @@
 //! type. lime's `[hooks.state.*]` (the trust store) is skipped, not read as an event.
 //!
 //! Handler fields: `type`, `command`, `commandWindows`, `args`, `shell`, `timeout`, `async`,
-//! `asyncRewake`, `continueOnBlock`, `statusMessage`, `onFailure` (`command` and `http`:
-//! `continue` or `block`, anything else invalid; `mcp_tool`: anything but `continue` reads as
-//! `block`, as Claude Code 2.1.332 reads it; read in every dialect's files, an extension outside
-//! verboo, so a Codex relay file can ask for it; [`OnFailure`]), `additionalContextLimit`,
+//! `asyncRewake`, `continueOnBlock`, `statusMessage`, `onFailure` (`continue` or `block`,
+//! anything else invalid — a miscased `"Block"` says to write `"block"`; `mcp_tool`: anything
+//! but `continue` reads as `block`, as Claude Code 2.1.332 reads it; on `prompt`, `agent` and
+//! `native` too, where Claude Code ignores it; read in every dialect's files, an extension
+//! outside verboo, so a Codex relay file can ask for it; a handler, group or file that cannot
+//! be read keeps it, leniently, in [`Broken::on_failure`]; [`OnFailure`]), `additionalContextLimit`,
 //! `if`, `url`, `headers`, `allowedEnvVars`, `prompt`, `model`, `server`, `tool`, `input`,
 //! `library`; an unknown field is a warning. Types per dialect: wuu `command` (the default), `prompt`,
 //! `native`; verboo all six; lime all but `http` (`prompt`/`agent` parse; `hook-exec` skips
