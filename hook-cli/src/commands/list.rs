@@ -68,14 +68,19 @@ pub(crate) fn exec(args: ListArgs, printer: &Printer) -> Result<Status> {
         }
         // The agent runs the relay's hooks too, under the engine's trust: said, not mixed in.
         if let Gate::Agent(_) = gate {
-            let relay = agents::relay_hooks(&location)?;
-            if relay.count > 0 {
-                let command = format!(
-                    "hook list --agent {}{} --relay",
-                    agents::name(location.dialect),
-                    location.flags()
-                );
-                show::relay_pointer(printer, relay, &command);
+            let command = format!(
+                "hook list --agent {}{} --relay",
+                agents::name(location.dialect),
+                location.flags()
+            );
+            match agents::relay_hooks(&location) {
+                Ok(relay) if relay.count > 0 => show::relay_pointer(printer, relay, &command),
+                Ok(_) => {}
+                // The agent's own hooks are listed all the same; the relay's say why.
+                Err(error) => say_err!(
+                    printer,
+                    "warning: the relay's hooks cannot be read ({error:#}): `{command}` says more"
+                ),
             }
         }
     }
