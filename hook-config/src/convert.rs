@@ -8,6 +8,18 @@
 //! Everything that has no equivalent is dropped with one warning naming the event, the handler
 //! and what was lost; nothing is dropped silently. Converting and converting back gives the
 //! original handlers for every field both dialects have.
+//!
+//! `onFailure` is kept in every target: the engine reads it in every dialect (the relay's files,
+//! `hook run`, wuu agents), so a guard that fails closed still does. Where the target's agent
+//! runs a hook itself without reading it (Codex), a warning says so.
+//!
+//! A command that uses a variable the target's agent does not set is kept as written, with a
+//! warning naming the handler, the variable and what to write instead ([`uses_variable`]):
+//! `$CLAUDE_PROJECT_DIR` in lime or wuu (Codex sets none; the engine's `$HOOK_PROJECT_DIR` is
+//! set in every dialect, and the relay sets both for its hooks), `$HOOK_PROJECT_DIR` where the
+//! agent runs the hook itself, and `$CLAUDE_ENV_FILE` on an event the target gives no such
+//! file. `$CLAUDE_PLUGIN_ROOT` and `$PLUGIN_ROOT` are not warned of: every dialect sets both for
+//! a plugin's hooks, and outside a plugin the source had neither, so converting changes nothing.
 
 use std::time::Duration;
 
@@ -76,6 +88,36 @@ impl Serialize for Node {
     }
 }
 
+/// Fields the engine reads in every dialect's files (`read/handler.rs`), kept whatever the
+/// target's own field list says.
+const ENGINE_FIELDS: &[&str] = &["onFailure"];
+
+/// The project's folder as the engine names it in every dialect (`hook_exec::PROJECT_DIR_ENV`;
+/// this crate does not depend on hook-exec).
+const ENGINE_PROJECT_DIR: &str = "HOOK_PROJECT_DIR";
+
+/// verboo's file for environment the hook leaves to the session, set on
+/// [`hook_protocol::DialectRules::env_file_events`].
+const ENV_FILE: &str = "CLAUDE_ENV_FILE";
+
+/// Whether `command` expands the variable `name`: `$NAME` or `${NAME...}` (`${NAME}`,
+/// `${NAME:-default}`), not a longer name that starts with it. Quoting is not read: a variable
+/// inside single quotes may still reach a shell (`bash -c '...'`).
+pub fn uses_variable(command: &str, name: &str) -> bool {
+    let continues_name = |rest: &str| {
+        rest.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    command.match_indices('$').any(|(at, _)| {
+        let after = &command[at + 1..];
+        let after = after.strip_prefix('{').unwrap_or(after);
+        after
+            .strip_prefix(name)
+            .is_some_and(|rest| !continues_name(rest))
+    })
+}
+
 /// Handlers of one event under one matcher, in order.
 type Group = (Option<String>, Vec<Ordered>);
 
@@ -117,6 +159,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
             continue;
         };
         let fields = translate_fields(to, hook, &label, &mut warnings);
+        unset_variables(to, hook, &label, &mut warnings);
         let groups = match events.iter_mut().find(|(event, _)| *event == hook.event) {
             Some((_, groups)) => groups,
             None => {
@@ -266,8 +309,22 @@ fn translate_fields(
             fields.push(name, Node::Value(value.clone()));
         }
     }
+    for name in ENGINE_FIELDS.iter().filter(|name| !allowed.contains(name)) {
+        if let Some(value) = written.get(*name) {
+            fields.push(name, Node::Value(value.clone()));
+        }
+    }
+    let agent = to.rules().relay();
+    if hook.config.on_failure == Some(crate::OnFailure::Block)
+        && let Some(agent) = agent.filter(|agent| !agent.on_failure)
+    {
+        warnings.push(format!(
+            "{label}: `onFailure` kept: `hook relay` reads it in the relay's files, but {} ignores it in its own settings, where a failure of this hook lets the event go ahead",
+            agent.name
+        ));
+    }
     for (name, _) in written {
-        if !allowed.contains(&name.as_str()) {
+        if !allowed.contains(&name.as_str()) && !ENGINE_FIELDS.contains(&name.as_str()) {
             let consequence = match name.as_str() {
                 "if" => "; the handler now runs for every matching call",
                 _ => "",
@@ -299,4 +356,55 @@ fn translate_fields(
         fields.push("timeout", Node::Value(value));
     }
     fields
+}
+
+/// A warning for each variable `hook`'s command uses that the target's agent does not set: its
+/// value would be empty, and a guard on `"$CLAUDE_PROJECT_DIR"/hooks/guard.sh` would run
+/// `/hooks/guard.sh`, fail, and let the event go ahead.
+fn unset_variables(to: Dialect, hook: &FileHook, label: &str, warnings: &mut Vec<String>) {
+    let Some(command) = hook.config.command.as_deref() else {
+        return;
+    };
+    let rules = to.rules();
+    let title = rules.agent().title;
+    // Where the agent runs a hook itself (Claude Code, Codex), the engine's names are not set;
+    // the relay sets them, and the agent's project variable too, for the relay's hooks.
+    let relay_agent = rules.relay();
+    let in_relay = "(`hook relay` sets it for the hooks of the relay's files)";
+    let project_vars = Dialect::ALL
+        .iter()
+        .filter_map(|dialect| dialect.rules().project_dir_env())
+        .filter(|var| rules.project_dir_env() != Some(*var));
+    for var in project_vars.filter(|var| uses_variable(command, var)) {
+        let (whose, fix) = match relay_agent {
+            Some(_) => (
+                format!(" for the hooks of its own settings {in_relay}"),
+                format!(
+                    "write `${ENGINE_PROJECT_DIR}` and keep the hook in the relay's files, where `hook relay` sets both"
+                ),
+            ),
+            None => (
+                String::new(),
+                format!("write `${ENGINE_PROJECT_DIR}`, which the engine sets in every dialect"),
+            ),
+        };
+        warnings.push(format!(
+            "{label}: {title} does not set `{var}`{whose}: `${var}` expands to empty and the command fails; {fix}"
+        ));
+    }
+    if relay_agent.is_some() && uses_variable(command, ENGINE_PROJECT_DIR) {
+        let fix = match rules.project_dir_env() {
+            Some(var) => format!("write `${var}`, which {title} sets"),
+            None => "keep the hook in the relay's files".to_owned(),
+        };
+        warnings.push(format!(
+            "{label}: {title} does not set `{ENGINE_PROJECT_DIR}` for the hooks of its own settings {in_relay}: `${ENGINE_PROJECT_DIR}` expands to empty and the command fails; {fix}"
+        ));
+    }
+    if uses_variable(command, ENV_FILE) && !rules.env_file_events().contains(&hook.event) {
+        warnings.push(format!(
+            "{label}: {title} sets no `{ENV_FILE}` on {}: what the hook writes to it is lost",
+            hook.event
+        ));
+    }
 }

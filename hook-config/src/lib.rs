@@ -242,7 +242,7 @@ mod rule;
 /// The shell command reader (in hook-protocol, so the SDK shares it without this crate).
 pub use hook_protocol::shell;
 
-pub use convert::{Converted, convert};
+pub use convert::{Converted, convert, uses_variable};
 pub use diagnostic::{Diagnostic, Pos, Severity};
 pub use discover::{
     ConfigFile, DiscoverError, Discovery, ENV_VARS, Environment, LoadOptions, ManagedSource,

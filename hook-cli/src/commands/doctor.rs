@@ -32,6 +32,7 @@ pub(crate) fn exec(args: DoctorArgs, printer: &Printer) -> Result<Status> {
     let options = DoctorOptions {
         path: args.path,
         all_hooks: args.all_hooks,
+        by_agent: args.location.which.dialect.is_none(),
     };
     let report = doctor(&location, &options)?;
     ui::doctor::report(printer, location.dialect, &report, args.json)?;

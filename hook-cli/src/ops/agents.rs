@@ -19,6 +19,13 @@
 //!   --expectations`...) means `--dialect lime --relay`. Claude Code reads its own settings
 //!   (`~/.claude/settings.json`), which is what verboo reads: `--agent claude` is `--dialect
 //!   verboo`, and `--relay` adds the relay's hooks as it does there.
+//! - **An agent runs its own hooks as it does, not as the engine would** ([`runs_unasked`]):
+//!   Claude Code runs every hook of its settings files (user, project, local; measured on
+//!   2.1.332) without asking for trust, so `hook list --agent claude` and `hook doctor --agent
+//!   claude` show them as running, never "never trusted", and suggest no `hook trust` for them.
+//!   `--dialect verboo` names the same files as the engine runs them (`hook run --dialect
+//!   verboo`), trust and all. The relay's hooks, which the relay trust-checks for real, keep
+//!   the engine's trust under either flag; Codex's hooks (`--agent codex`) are the relay's.
 //! - **With neither flag**, per command:
 //!   - `hook log` and `hook stats` read every agent's journal (each dialect's journals, where
 //!     [`crate::ops::journal::journals_of`] finds them), with an agent column;
@@ -74,6 +81,57 @@ pub(crate) fn through_relay(dialect: Dialect) -> bool {
     rules
         .relay()
         .is_some_and(|agent| agent.home_dir != rules.home_dir())
+}
+
+/// Whether the agent runs the hooks of its own settings files without asking for the engine's
+/// trust: an agent the relay speaks for that reads its dialect's own files (Claude Code). Codex
+/// reads the relay's hooks ([`through_relay`]), which the relay trust-checks; wuu agents embed
+/// the engine, trust and all.
+pub(crate) fn runs_unasked(dialect: Dialect) -> bool {
+    dialect.rules().relay().is_some() && !through_relay(dialect)
+}
+
+/// Whether the hooks `location` names are run without the engine's trust: the agent was
+/// named (`by_agent`: `--agent`, or the one found with neither flag; not `--dialect`), it
+/// runs its own hooks unasked ([`runs_unasked`]), and these are its own, not the relay's.
+pub(crate) fn untrusted_by_agent(by_agent: bool, location: &Location) -> bool {
+    by_agent && !location.relay && runs_unasked(location.dialect)
+}
+
+/// The relay's hooks beside an agent's own ([`relay_hooks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RelayHooks {
+    /// How many there are.
+    pub(crate) count: usize,
+    /// How many of them the relay will not run until they are trusted (untrusted, or changed
+    /// since they were trusted).
+    pub(crate) need_trust: usize,
+}
+
+/// The relay's hooks for the agent of `location` (its project and home; its relay files), for
+/// a listing of the agent's own hooks to point to. Their diagnostics are left to the command
+/// that lists them (`--relay`).
+pub(crate) fn relay_hooks(location: &Location) -> Result<RelayHooks> {
+    let relay = Location {
+        relay: true,
+        ..location.clone()
+    };
+    let loaded = relay.load()?;
+    let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
+    let handlers = loaded.registry.handlers();
+    let need_trust = handlers
+        .iter()
+        .filter(|handler| {
+            matches!(
+                view.evaluate(handler).status,
+                hook_trust::TrustStatus::Untrusted | hook_trust::TrustStatus::Modified
+            )
+        })
+        .count();
+    Ok(RelayHooks {
+        count: handlers.len(),
+        need_trust,
+    })
 }
 
 /// `--agent`'s parser: an agent's name, any case.
@@ -391,5 +449,31 @@ mod tests {
         assert!(!through_relay(by_name("wuu")));
         assert!(Named::Agent(by_name("codex")).relay(false));
         assert!(!Named::Dialect(by_name("codex")).relay(false));
+    }
+
+    #[test]
+    fn only_claude_codes_own_hooks_run_without_the_engines_trust() {
+        let by_name = |name| Dialect::from_agent_name(name).unwrap();
+        let location = |name, relay| Location {
+            dialect: by_name(name),
+            project: None,
+            home: None,
+            relay,
+        };
+        let table = [
+            // (agent, named by --agent, relay's hooks, run unasked)
+            ("claude", true, false, true),
+            ("claude", false, false, false),
+            ("claude", true, true, false),
+            ("codex", true, true, false),
+            ("wuu", true, false, false),
+        ];
+        for (name, by_agent, relay, unasked) in table {
+            assert_eq!(
+                untrusted_by_agent(by_agent, &location(name, relay)),
+                unasked,
+                "{name} by_agent={by_agent} relay={relay}"
+            );
+        }
     }
 }

@@ -46,7 +46,7 @@ fn error_at<'a>(report: &'a Value, key: &str, needle: &str, at: &str) -> &'a Val
 }
 
 /// `hook doctor --json` of `args`: its report.
-fn report(args: &[&str]) -> Value {
+pub(super) fn report(args: &[&str]) -> Value {
     let out = output(args, "");
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))

@@ -80,3 +80,102 @@ fn diagnostics_are_printed_and_strict_makes_them_fail() {
     std::fs::remove_file(&local).unwrap();
     assert_eq!(run(&["--strict"]).status.code(), Some(0));
 }
+
+/// A never-trusted project guard in Claude Code's settings and one relay hook beside it.
+fn claude_scene(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let home = dir.join("home");
+    let project = dir.join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    super::write(
+        &project.join(".claude/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    super::write(
+        &project.join(".claude/hook-relay/settings.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    (home, project)
+}
+
+/// Claude Code runs the hooks of its settings files without asking: `--agent claude` (and no
+/// flag, which finds Claude Code) lists them as running, never untrusted, says so in `--json`
+/// (`trust_gated: false`, `trust` unchanged) and ends with the relay's hooks, which the relay
+/// does trust-check, and the command that lists them. `--dialect verboo`, the engine's reading,
+/// keeps the trust status.
+#[test]
+fn agent_claude_lists_claude_codes_own_hooks_as_it_runs_them_and_points_to_the_relay() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = claude_scene(dir.path());
+    let (home_arg, project_arg) = (home.display().to_string(), project.display().to_string());
+    let place = [
+        "--home",
+        home_arg.as_str(),
+        "--project",
+        project_arg.as_str(),
+    ];
+    let pointer = format!(
+        "and 1 relay hook (run by `hook relay`, with the engine's trust, 1 not trusted yet): \
+         `hook list --agent claude --home {home_arg} --project {project_arg} --relay`"
+    );
+    // (flags, Claude Code runs them unasked)
+    let table: [(&[&str], bool); 3] = [
+        (&["--agent", "claude"], true),
+        (&[], true),
+        (&["--dialect", "verboo"], false),
+    ];
+    for (flags, unasked) in table {
+        let run = |json: bool| {
+            let mut args = vec!["list"];
+            args.extend_from_slice(flags);
+            args.extend_from_slice(&place);
+            if json {
+                args.push("--json");
+            }
+            super::output(&args, "")
+        };
+        let out = run(false);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{flags:?}: {}",
+            super::text(&out.stderr)
+        );
+        let listing = super::text(&out.stdout);
+        let lines: Vec<&str> = listing.lines().collect();
+        assert_eq!(lines[0], "PreToolUse", "{flags:?}: {listing}");
+        if unasked {
+            assert!(
+                lines[1].ends_with("runs (Claude Code does not ask for trust))"),
+                "{flags:?}: {listing}"
+            );
+            assert!(!listing.contains("untrusted"), "{flags:?}: {listing}");
+            assert_eq!(
+                lines.last(),
+                Some(&pointer.as_str()),
+                "{flags:?}: {listing}"
+            );
+        } else {
+            assert!(
+                lines[1].ends_with("untrusted, enabled)"),
+                "{flags:?}: {listing}"
+            );
+            assert!(!listing.contains("relay hook"), "{flags:?}: {listing}");
+        }
+        let out = run(true);
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(rows[0]["trust_gated"], !unasked, "{flags:?}: {rows:#}");
+        // `trust` keeps its meaning: the engine's record, which has none of it.
+        assert_eq!(
+            rows[0]["trust"]["status"], "untrusted",
+            "{flags:?}: {rows:#}"
+        );
+    }
+    // The command pointed to lists the relay hook, with the engine's trust that gates it.
+    let pointed: Vec<String> = shlex::split(pointer.rsplit('`').nth(1).unwrap()).unwrap();
+    let pointed: Vec<&str> = pointed[1..].iter().map(String::as_str).collect();
+    let out = super::output(&pointed, "");
+    let listing = super::text(&out.stdout);
+    assert!(listing.contains("command exit 2"), "{listing}");
+    assert!(listing.contains("untrusted, enabled)"), "{listing}");
+    assert!(!listing.contains("relay hook"), "{listing}");
+}

@@ -18,6 +18,7 @@ mod bad_input;
 mod cli;
 #[cfg(unix)]
 mod doctor;
+mod doctor_agent_env;
 #[cfg(target_os = "linux")]
 mod hostile_input;
 #[cfg(unix)]

@@ -229,3 +229,152 @@ fn skip_notice(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{text}");
 }
+
+/// One command handler written in `dialect`'s file format, with `onFailure` when given.
+fn one_handler(dialect: Dialect, event: &str, command: &str, on_failure: Option<&str>) -> String {
+    let command_json = serde_json::to_string(command).unwrap();
+    let on_failure_json = on_failure
+        .map(|word| format!(r#", "onFailure": "{word}""#))
+        .unwrap_or_default();
+    match dialect {
+        Dialect::Verboo => format!(
+            r#"{{"hooks": {{"{event}": [{{"hooks": [{{"type": "command", "command": {command_json}{on_failure_json}}}]}}]}}}}"#
+        ),
+        Dialect::Wuu => format!(
+            r#"{{"hooks": {{"{event}": [{{"type": "command", "command": {command_json}{on_failure_json}}}]}}}}"#
+        ),
+        Dialect::Lime => {
+            let on_failure_toml = on_failure
+                .map(|word| format!("onFailure = \"{word}\"\n"))
+                .unwrap_or_default();
+            format!(
+                "[[hooks.{event}]]\n[[hooks.{event}.hooks]]\ntype = \"command\"\ncommand = {command_json}\n{on_failure_toml}"
+            )
+        }
+    }
+}
+
+/// `onFailure` crosses every pair of dialects (the engine reads it in each: the relay's files,
+/// `hook run`, wuu agents), and a command using a variable the target's agent does not set is
+/// named, with what to write instead. Each row: from, to, event, command, onFailure, and the
+/// start of every warning about variables or `onFailure`, in order.
+#[test]
+fn on_failure_is_kept_and_variables_the_target_does_not_set_are_named() {
+    use Dialect::{Lime, Verboo, Wuu};
+    type Row = (
+        Dialect,
+        Dialect,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        &'static [&'static str],
+    );
+    let table: &[Row] = &[
+        // The Claude Code guard the issue converted: Codex sets no CLAUDE_PROJECT_DIR and
+        // ignores onFailure in its own settings; the relay does both.
+        (
+            Verboo,
+            Lime,
+            "PreToolUse",
+            r#""$CLAUDE_PROJECT_DIR"/hooks/guard.sh"#,
+            Some("block"),
+            &[
+                "PreToolUse handler 1 (\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh): `onFailure` kept: `hook relay` reads it in the relay's files, but Codex CLI ignores it",
+                "PreToolUse handler 1 (\"$CLAUDE_PROJECT_DIR\"/hooks/guard.sh): Codex CLI does not set `CLAUDE_PROJECT_DIR` for the hooks of its own settings (`hook relay` sets it for the hooks of the relay's files): `$CLAUDE_PROJECT_DIR` expands to empty and the command fails; write `$HOOK_PROJECT_DIR`",
+            ],
+        ),
+        // Braced, under wuu: the engine runs it, and sets HOOK_PROJECT_DIR.
+        (
+            Verboo,
+            Wuu,
+            "PreToolUse",
+            "${CLAUDE_PROJECT_DIR}/hooks/guard.sh",
+            Some("block"),
+            &[
+                "PreToolUse handler 1 (${CLAUDE_PROJECT_DIR}/hooks/guard.sh): Wuu does not set `CLAUDE_PROJECT_DIR`: `$CLAUDE_PROJECT_DIR` expands to empty and the command fails; write `$HOOK_PROJECT_DIR`, which the engine sets in every dialect",
+            ],
+        ),
+        // The engine's name, into Claude Code's settings, which Claude Code runs itself.
+        (
+            Lime,
+            Verboo,
+            "PreToolUse",
+            "$HOOK_PROJECT_DIR/guard.sh",
+            Some("block"),
+            &[
+                "PreToolUse handler 1 ($HOOK_PROJECT_DIR/guard.sh): Claude Code does not set `HOOK_PROJECT_DIR` for the hooks of its own settings (`hook relay` sets it for the hooks of the relay's files): `$HOOK_PROJECT_DIR` expands to empty and the command fails; write `$CLAUDE_PROJECT_DIR`, which Claude Code sets",
+            ],
+        ),
+        // Claude Code sets its own variable; a longer name is another variable.
+        (
+            Wuu,
+            Verboo,
+            "PreToolUse",
+            "$CLAUDE_PROJECT_DIR/guard.sh $CLAUDE_PROJECT_DIRS",
+            Some("block"),
+            &[],
+        ),
+        (
+            Verboo,
+            Lime,
+            "PreToolUse",
+            "./guard.sh $CLAUDE_PROJECT_DIRS",
+            Some("continue"),
+            &[],
+        ),
+        // Only Claude Code gives SessionStart hooks a CLAUDE_ENV_FILE.
+        (
+            Verboo,
+            Lime,
+            "SessionStart",
+            r#"echo A=1 >> "$CLAUDE_ENV_FILE""#,
+            None,
+            &[
+                "SessionStart handler 1 (echo A=1 >> \"$CLAUDE_ENV_FILE\"): Codex CLI sets no `CLAUDE_ENV_FILE` on SessionStart: what the hook writes to it is lost",
+            ],
+        ),
+        (
+            Wuu,
+            Lime,
+            "PreToolUse",
+            "./guard.sh",
+            Some("block"),
+            &["PreToolUse handler 1 (./guard.sh): `onFailure` kept"],
+        ),
+        (Lime, Wuu, "PreToolUse", "./guard.sh", Some("block"), &[]),
+    ];
+    for (from, to, event, command, on_failure, expected) in table {
+        let row = format!("{from} -> {to}: {command}");
+        let converted = convert(
+            *from,
+            *to,
+            &parse(*from, &one_handler(*from, event, command, *on_failure)),
+        );
+        let back = parse(*to, &converted.text);
+        assert_eq!(back.len(), 1, "{row}\n{}", converted.text);
+        let written = on_failure.map(|word| match word {
+            "block" => hook_config::OnFailure::Block,
+            _ => hook_config::OnFailure::Continue,
+        });
+        assert_eq!(
+            back[0].config.on_failure, written,
+            "{row}\n{}",
+            converted.text
+        );
+        assert_eq!(back[0].config.command.as_deref(), Some(*command), "{row}");
+        let said: Vec<&String> = converted
+            .warnings
+            .iter()
+            .filter(|w| {
+                w.contains("does not set") || w.contains("sets no") || w.contains("onFailure")
+            })
+            .collect();
+        assert_eq!(said.len(), expected.len(), "{row}: {said:#?}");
+        for (warning, start) in said.iter().zip(expected.iter()) {
+            assert!(
+                warning.starts_with(start),
+                "{row}:\n{warning}\ndoes not start with\n{start}"
+            );
+        }
+    }
+}

@@ -1,11 +1,13 @@
 //! `hook doctor`'s checks of a hook's command line, in the environment the agent gives it:
 //! each simple command's program on the agent's `PATH` (or, as a path, a regular executable
 //! file), the script an interpreter is given, its `#!` line, and `jq`, `python3` and `node`
-//! named by the command or its script.
+//! named by the command or its script; and a variable naming the project that the dialect does
+//! not set (`$CLAUDE_PROJECT_DIR` in a lime or wuu hook: [`check_project_var`]).
 
 use std::path::{Path, PathBuf};
 
 use hook_config::Handler;
+use hook_protocol::Dialect;
 
 use super::{Fix, Severity};
 
@@ -80,6 +82,59 @@ pub(super) fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
         return;
     };
     check_command_line(&command, env, add);
+}
+
+/// A hook the engine runs in `dialect` whose command uses another agent's project variable
+/// (`$CLAUDE_PROJECT_DIR` in lime or wuu): the engine sets only the dialect's own and
+/// `$HOOK_PROJECT_DIR`, so it expands to empty and a guard on `"$CLAUDE_PROJECT_DIR"/guard.sh`
+/// fails and lets the event go ahead. Not for the relay's hooks, which the relay gives it in
+/// every agent (the caller checks the agent's and the dialect's own files only). With
+/// `by_agent`, the agent runs the hook itself (Claude Code, [`crate::ops::agents::runs_unasked`]),
+/// which does not set the engine's `$HOOK_PROJECT_DIR` either.
+pub(super) fn check_project_var(
+    handler: &Handler,
+    dialect: Dialect,
+    by_agent: bool,
+    add: &mut Add<'_>,
+) {
+    let Some(command) = handler.config.command.as_deref() else {
+        return;
+    };
+    let engine_var = hook_exec::PROJECT_DIR_ENV;
+    let own = dialect.rules().project_dir_env();
+    if by_agent
+        && let Some(own) = own
+        && hook_config::uses_variable(command, engine_var)
+    {
+        add(
+            Severity::Error,
+            format!(
+                "its command uses `${engine_var}`, which {} does not set for the hooks of its own settings (the engine and `hook relay` do): it expands to empty, so the command fails (a guard lets the event go ahead)",
+                crate::ops::agents::title(dialect)
+            ),
+            Some(Fix::Say(format!("write `${own}`, which it sets"))),
+        );
+    }
+    let relay = if dialect.rules().relay().is_some() {
+        ", or move the hook into the relay's files, where `hook relay` sets it too"
+    } else {
+        ""
+    };
+    let others = Dialect::ALL
+        .iter()
+        .filter_map(|other| other.rules().project_dir_env())
+        .filter(|var| own != Some(*var));
+    for var in others.filter(|var| hook_config::uses_variable(command, var)) {
+        add(
+            Severity::Error,
+            format!(
+                "its command uses `${var}`, which is not set in {dialect}: it expands to empty, so the command fails (a guard lets the event go ahead)"
+            ),
+            Some(Fix::Say(format!(
+                "write `${engine_var}`, which the engine sets in every dialect{relay}"
+            ))),
+        );
+    }
 }
 
 /// Every finding of `command`: its simple commands, the scripts they run, and the programs

@@ -1,11 +1,13 @@
 //! `hook doctor`'s checks of each configured hook as configured: the configuration's own
-//! diagnostics, matchers, timeouts and trust (its command line is [`super::command`]'s).
+//! diagnostics, matchers, timeouts and trust, which is not asked of hooks their agent runs
+//! without asking (Claude Code's own, under `--agent claude`); its command line is
+//! [`super::command`]'s.
 
 use hook_config::{Handler, Matcher};
 use hook_protocol::{Dialect, Event, HandlerType, MatchTarget};
 use hook_trust::TrustStatus;
 
-use super::command::{Add, Env, check_command};
+use super::command::{Add, Env, check_command, check_project_var};
 use super::{Finding, Fix, Severity};
 use crate::ops::location::Location;
 
@@ -14,12 +16,15 @@ use crate::ops::location::Location;
 const SESSION_END_SECONDS: f64 = 5.0;
 
 /// Every finding of one loaded configuration (the agent's or the relay's); the command lines
-/// too with `commands` (the relay's are [`super::guards`]' to check).
+/// too with `commands` (the relay's are [`super::guards`]' to check). With `unasked`, the agent
+/// runs these hooks without asking ([`crate::ops::agents::untrusted_by_agent`]): the engine's
+/// trust and its enabled switch, which it never reads, are not findings.
 pub(super) fn check_loaded(
     location: &Location,
     loaded: &hook_config::Loaded,
     env: &Env,
     commands: bool,
+    unasked: bool,
     findings: &mut Vec<Finding>,
 ) {
     let dialect = location.dialect;
@@ -65,9 +70,13 @@ pub(super) fn check_loaded(
             .is_some_and(|c| crate::ops::relay::is_relay_entry(c, dialect));
         if commands && handler.config.handler_type == HandlerType::Command && !relay_entry {
             check_command(handler, env, &mut add);
+            check_project_var(handler, dialect, unasked, &mut add);
         }
         check_matcher(handler, dialect, &mut add);
         check_timeout(handler, dialect, &mut add);
+        if unasked {
+            continue;
+        }
         let trust = view.evaluate(handler);
         match trust.status {
             // The agent starts its relay entries itself, without the engine's trust; what the

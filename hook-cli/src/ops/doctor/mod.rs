@@ -29,7 +29,10 @@
 //!   cuts it at 3 s, and a long one is a warning in the other dialects);
 //! - trust: a hook that will not run (untrusted, modified, disabled) is said, with the command
 //!   that changes it; not for a relay entry, which the agent starts without the engine's trust
-//!   (the relay hooks it starts are gated by their own, and said here);
+//!   (the relay hooks it starts are gated by their own, and said here), nor, under `--agent
+//!   claude`, for Claude Code's own hooks, which it runs without asking;
+//! - a hook the engine runs in a dialect whose agent does not set `$CLAUDE_PROJECT_DIR` (lime,
+//!   wuu; not a relay hook, which the relay gives it) that uses it: it expands to empty;
 //! - the relay ([`relay`]), for Claude Code and Codex: a relay hook no entry of the agent's
 //!   settings starts the relay for, a relay file with hooks and no relay entry anywhere (never
 //!   installed, or uninstalled with the relay file left), and an entry whose program does not
@@ -76,6 +79,10 @@ pub(crate) struct DoctorOptions {
     pub(crate) path: Option<String>,
     /// Run the project's expectations through every hook, the user's own included.
     pub(crate) all_hooks: bool,
+    /// An agent was named (`--agent`, or the one found with neither flag), not a dialect: the
+    /// hooks an agent runs without asking ([`crate::ops::agents::runs_unasked`]) are not asked
+    /// to be trusted.
+    pub(crate) by_agent: bool,
 }
 
 /// How much a finding matters: only errors fail `hook doctor`.
@@ -259,7 +266,15 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
         hook_count += loaded.registry.handlers().len();
         // The relay's guards get the checks `hook relay status` makes too, their command
         // lines among them ([`guards`]).
-        hooks::check_loaded(&location, &loaded, &env, !location.relay, &mut findings);
+        let unasked = crate::ops::agents::untrusted_by_agent(options.by_agent, &location);
+        hooks::check_loaded(
+            &location,
+            &loaded,
+            &env,
+            !location.relay,
+            unasked,
+            &mut findings,
+        );
         if location.relay
             && let Some(agent) = dialect.rules().relay()
         {
