@@ -554,6 +554,21 @@ fn guards_the_relay_cannot_run_and_broken_ones_fail_status_and_doctor() {
             json!({"type": "command", "command": "rm-guard", "timeout": "30"}),
             "config.toml:5:11",
         ),
+        (
+            Dialect::Lime,
+            json!({"type": "prompt", "prompt": "Is this safe?"}),
+            "a `prompt` guard on PreToolUse never runs under the relay",
+        ),
+        (
+            Dialect::Verboo,
+            json!({"type": "command", "command": "rm-guard", "onFailure": "Block"}),
+            "write \"block\", in lower case",
+        ),
+        (
+            Dialect::Lime,
+            json!({"type": "command", "command": "rm-guard", "onFailure": "Block"}),
+            "write \"block\", in lower case",
+        ),
     ];
     for (dialect, fields, said) in cases {
         let machine = Machine::new(*dialect);
@@ -564,6 +579,36 @@ fn guards_the_relay_cannot_run_and_broken_ones_fail_status_and_doctor() {
         assert_eq!(doctor_code, Some(1), "{dialect} {fields}: {doctor}");
         for report in [&status, &doctor] {
             assert!(report.contains(said), "{dialect} {fields}: {report}");
+        }
+    }
+    // A relay file that no longer parses (a missing comma, an unclosed string), after install.
+    for dialect in [Dialect::Verboo, Dialect::Lime] {
+        let machine = Machine::new(dialect);
+        machine.install(true);
+        let agent = dialect.rules().relay().unwrap();
+        let relay_dir = machine.home.join(agent.home_dir).join("hook-relay");
+        let (name, broken) = if dialect == Dialect::Verboo {
+            (
+                "settings.json",
+                r#"{"hooks": {"PreToolUse": [{"matcher": "Bash" "hooks": [{"type": "command", "command": "rm-guard", "onFailure": "block"}]}]}}"#,
+            )
+        } else {
+            (
+                "config.toml",
+                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"rm-guard\nonFailure = \"block\"\n",
+            )
+        };
+        std::fs::write(relay_dir.join(name), broken).unwrap();
+        let ((code, status), (doctor_code, doctor)) = machine.status_and_doctor();
+        assert_eq!(code, Some(1), "{dialect}: {status}");
+        assert_eq!(doctor_code, Some(1), "{dialect}: {doctor}");
+        // `file:line:col` of the error (JSON: line 1; TOML: the line of the unclosed string).
+        let at = if dialect == Dialect::Verboo { "1" } else { "5" };
+        for report in [&status, &doctor] {
+            assert!(
+                report.contains(&format!("hook-relay/{name}:{at}:")),
+                "{dialect}: {report}"
+            );
         }
     }
 }

@@ -45,6 +45,12 @@ const CASES: &[Case] = &[
         says: "hook validate --config",
     },
     Case {
+        name: "a miscased onFailure",
+        verboo: r#"{"type": "command", "command": "exit 0", ONFAILURE}"#,
+        lime: "type = \"command\"\ncommand = \"exit 0\"\nONFAILURE",
+        says: MISCASED,
+    },
+    Case {
         name: "a relay file with a syntax error",
         verboo: r#"{"hooks": {"PreToolUse": [{"matcher": "Bash" "hooks": [{"type": "command", "command": "exit 0", ONFAILURE}]}]}}"#,
         lime: "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"exit 0\nONFAILURE\n",
@@ -52,22 +58,36 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// The relay file of `case` in `dialect`, with `onFailure: "block"` or without.
+/// What the miscased case says: without `onFailure` at all it is an ordinary guard, so only its
+/// `"Block"` variant is checked.
+const MISCASED: &str = "miscased";
+
+/// The relay file of `case` in `dialect`, with `onFailure: "block"` (written `"Block"` in the
+/// miscased case) or without.
 fn relay_file(dialect: Dialect, case: &Case, block: bool) -> String {
+    let word = if case.says == MISCASED {
+        "Block"
+    } else {
+        "block"
+    };
     let (on_failure, handler) = if dialect == verboo() {
         let on_failure = if block {
-            r#""onFailure": "block""#
+            format!(r#""onFailure": "{word}""#)
         } else {
-            r#""x": 1"#
+            r#""x": 1"#.to_owned()
         };
         (on_failure, case.verboo)
     } else {
-        let on_failure = if block { "onFailure = \"block\"" } else { "" };
+        let on_failure = if block {
+            format!("onFailure = \"{word}\"")
+        } else {
+            String::new()
+        };
         (on_failure, case.lime)
     };
     // Without onFailure, the verboo placeholder is an unknown field (a warning, nothing more).
     let handler = handler.replace(r#", ONFAILURE"#, &format!(", {on_failure}"));
-    let handler = handler.replace("ONFAILURE", on_failure);
+    let handler = handler.replace("ONFAILURE", &on_failure);
     if handler.starts_with("{\"hooks\"") || handler.starts_with("[[") {
         return handler;
     }
@@ -123,6 +143,9 @@ fn a_guard_that_cannot_run_or_be_read_blocks_when_it_asked_to_and_is_named_other
     for dialect in [verboo(), lime()] {
         for case in CASES {
             for block in [true, false] {
+                if case.says == MISCASED && !block {
+                    continue;
+                }
                 let what = format!("{dialect}, {}, onFailure block: {block}", case.name);
                 let case_dir = dir
                     .path()
