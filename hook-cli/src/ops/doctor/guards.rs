@@ -280,10 +280,15 @@ fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
         let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
             continue;
         };
-        let source = codex_key_source(agent, &file, scope);
+        let source = crate::ops::relay::install::codex_key_source_of(
+            agent,
+            &file,
+            scope == RelayScope::Project,
+        )
+        .unwrap_or_else(|_| file.display().to_string());
         let mut untrusted = Vec::new();
         let mut count = 0;
-        for (event_name, groups) in toml_groups(&doc) {
+        for (event_name, groups) in crate::ops::relay::install::toml_events(&doc) {
             let event = Event::from_name(&event_name);
             for (g, group) in groups.iter().enumerate() {
                 let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
@@ -342,29 +347,4 @@ fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
         });
     }
     findings
-}
-
-/// The groups of every event under `hooks` (arrays of tables only: `state` is not an event).
-fn toml_groups(doc: &toml_edit::DocumentMut) -> Vec<(String, &toml_edit::ArrayOfTables)> {
-    doc.get("hooks")
-        .and_then(toml_edit::Item::as_table_like)
-        .map(|hooks| {
-            hooks
-                .iter()
-                .filter_map(|(k, v)| Some((k.to_owned(), v.as_array_of_tables()?)))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// How Codex names `file` in its keys: its absolute path, the folder resolved as Codex
-/// resolves it (when the agent's variable names the home, or in a project), as `hook relay
-/// install --trust` writes them.
-fn codex_key_source(agent: &RelayAgent, file: &Path, scope: RelayScope) -> String {
-    let resolve = std::env::var_os(agent.home_env).is_some() || scope == RelayScope::Project;
-    let absolute = match file.parent().map(Path::canonicalize) {
-        Some(Ok(dir)) if resolve => dir.join(file.file_name().unwrap_or_default()),
-        _ => file.to_path_buf(),
-    };
-    absolute.display().to_string()
 }

@@ -150,7 +150,9 @@ mod scope;
 mod state;
 
 use apply::*;
+pub(crate) use codex_records::codex_key_source_of;
 use codex_records::*;
+pub(crate) use documents::toml_events;
 use documents::*;
 pub(crate) use entries::Wanted;
 pub(crate) use entries::is_relay as is_relay_entry;

@@ -12,7 +12,9 @@ use hook_protocol::{Dialect, Event};
 use serde_json::Value;
 
 use super::super::{output, text};
-use super::{agent_reads, event_bytes, is_block, lime, relay, trust_lime_relay, verboo};
+use super::{
+    agent_reads, event_bytes, is_block, lime, relay, system_message, trust_lime_relay, verboo,
+};
 
 /// One way a guard cannot do its job: its handler (or whole relay file) in each dialect.
 struct Case {
@@ -124,14 +126,6 @@ fn home_with(dir: &Path, dialect: Dialect, file: &str) -> PathBuf {
         );
     }
     home
-}
-
-/// The `systemMessage` of the relay's answer on stdout, or "".
-fn system_message(out: &std::process::Output) -> String {
-    serde_json::from_slice::<Value>(&out.stdout)
-        .ok()
-        .and_then(|v| v.get("systemMessage")?.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 #[test]

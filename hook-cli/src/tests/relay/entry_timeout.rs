@@ -11,7 +11,7 @@ use hook_protocol::{Dialect, Event};
 use serde_json::Value;
 
 use super::super::{output_bytes, text};
-use super::{agent_reads, event_bytes, is_block, lime, trust_lime_relay, verboo};
+use super::{agent_reads, event_bytes, is_block, lime, system_message, trust_lime_relay, verboo};
 
 /// A relay home whose user relay file has one PreToolUse guard on Bash: `command`, `timeout`.
 fn home_with_guard(
@@ -68,13 +68,6 @@ fn relay_with_entry_timeout(
         &timeout,
     ];
     output_bytes(&args, event.to_string().as_bytes())
-}
-
-fn system_message(out: &Output) -> String {
-    serde_json::from_slice::<Value>(&out.stdout)
-        .ok()
-        .and_then(|v| v.get("systemMessage")?.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 #[test]

@@ -144,3 +144,11 @@ pub(super) fn verboo_home(dir: &Path, hooks: Value) -> PathBuf {
     std::fs::write(home.join("hook-relay/settings.json"), settings).unwrap();
     home
 }
+
+/// The `systemMessage` of the relay's answer on stdout, or "".
+pub(super) fn system_message(out: &Output) -> String {
+    serde_json::from_slice::<Value>(&out.stdout)
+        .ok()
+        .and_then(|v| v.get("systemMessage")?.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

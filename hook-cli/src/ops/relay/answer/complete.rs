@@ -78,10 +78,12 @@ pub(crate) fn answer(
     let moved_to_stderr =
         unguarded::name_unguarded(dialect, state, input.session_id(), &mut outcome);
     if let Some(entry_timeout) = options.entry_timeout {
-        let sync = format!(
-            "hook relay sync --dialect {dialect}{}",
-            sync_scope(location)
-        );
+        // `sync` takes the place flags, not `--relay` (it is the relay's own command).
+        let place = Location {
+            relay: false,
+            ..location.clone()
+        };
+        let sync = format!("hook relay sync --dialect {dialect}{}", place.flags());
         let notes = unguarded::name_short_entry(
             dialect,
             state,
@@ -119,21 +121,6 @@ pub(crate) fn answer(
         unknown_event,
         moved_to_stderr,
     }
-}
-
-/// The scope flags of `hook relay sync` for the relay at `location` (its project's entries
-/// serve the project's relay hooks and the user's).
-fn sync_scope(location: &Location) -> String {
-    let mut flags = String::new();
-    if let Some(project) = &location.project {
-        flags.push_str(" --project ");
-        flags.push_str(&crate::shell::quote(&project.display().to_string()));
-    }
-    if let Some(home) = &location.home {
-        flags.push_str(" --home ");
-        flags.push_str(&crate::shell::quote(&home.display().to_string()));
-    }
-    flags
 }
 
 /// What the relay says of an event this version does not know.

@@ -164,14 +164,27 @@ pub(super) fn codex_records_file(scope: &Resolved) -> Result<PathBuf> {
 /// How Codex names the file in its keys: its absolute path (`CODEX_HOME` resolved, as Codex
 /// resolves it).
 pub(super) fn codex_key_source(scope: &Resolved) -> Result<String> {
-    let file = &scope.file;
+    codex_key_source_of(scope.agent, &scope.file, scope.project.is_some())
+}
+
+/// How Codex names the settings `file` in its trust keys: its absolute path, the folder
+/// resolved as Codex resolves it (when the agent's variable names its home, or in a project:
+/// `in_project`); what [`codex_key_source`] gives `install --trust`, and what `hook relay
+/// status` and `hook doctor` look Codex's records up by.
+///
+/// # Errors
+///
+/// When a relative `file` cannot be made absolute (no current directory).
+pub(crate) fn codex_key_source_of(
+    agent: &hook_protocol::RelayAgent,
+    file: &Path,
+    in_project: bool,
+) -> Result<String> {
     let absolute = match file.parent().map(Path::canonicalize) {
-        Some(Ok(dir))
-            if std::env::var_os(scope.agent.home_env).is_some() || scope.project.is_some() =>
-        {
+        Some(Ok(dir)) if std::env::var_os(agent.home_env).is_some() || in_project => {
             dir.join(file.file_name().unwrap_or_default())
         }
-        _ if file.is_absolute() => file.clone(),
+        _ if file.is_absolute() => file.to_path_buf(),
         _ => std::env::current_dir()?.join(file),
     };
     Ok(absolute.display().to_string())

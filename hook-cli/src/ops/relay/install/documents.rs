@@ -303,7 +303,7 @@ impl TomlDoc {
 
 /// The groups of every event under `hooks` (arrays of tables only; `state` and other
 /// reserved keys are not events).
-pub(super) fn toml_events(
+pub(crate) fn toml_events(
     doc: &toml_edit::DocumentMut,
 ) -> Vec<(String, &toml_edit::ArrayOfTables)> {
     doc.get("hooks")
