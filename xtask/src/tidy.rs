@@ -129,11 +129,32 @@ pub(crate) fn check_forbidden_calls(name: &str, file: &str, text: &str) -> Vec<S
 /// The macros a library never calls.
 const PRINT_MACROS: &[&str] = &["println", "eprintln", "print", "eprint", "dbg"];
 
+/// Whether `file` (under a crate's `src/`) is test code by its place: a `tests.rs` module, or a
+/// file in a `tests/` folder (the submodules of a `tests` module, `#[cfg(test)] mod tests;`).
+/// Only the part below `src/` is looked at: the checkout's own folders say nothing.
+fn is_test_file(file: &Path) -> bool {
+    let mut below_src = file
+        .components()
+        .map(|c| c.as_os_str())
+        .skip_while(|c| *c != "src")
+        .skip(1)
+        .peekable();
+    let mut in_tests_folder = false;
+    while let Some(part) = below_src.next() {
+        if below_src.peek().is_none() {
+            return in_tests_folder || part == "tests.rs";
+        }
+        in_tests_folder |= part == "tests";
+    }
+    false
+}
+
 /// The files (a path relative to the workspace root) and folders (ending in `/`) whose code may
 /// name a dialect (`Dialect::Wuu`, `EventInput::Lime`...), each with why. Everywhere else a
 /// difference between dialects is a rule of [`DialectRules`] asked through `dialect.rules()`,
 /// so that a dialect's behaviour is written in one place. Tests (`#[cfg(test)]` items, files
-/// named `tests.rs`, and the crates' `tests/`, `benches/` and `examples/`) are free: they name
+/// named `tests.rs` or in a `tests/` folder, and the crates' `tests/`, `benches/` and
+/// `examples/`) are free: they name
 /// the dialects they test.
 ///
 /// [`DialectRules`]: hook_protocol::DialectRules
@@ -293,7 +314,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         for file in rust_files(&src)? {
             let shown = file.strip_prefix(root).unwrap_or(&file);
             let shown = shown.display().to_string();
-            if shown.contains("/src/tests/") || file.file_name().is_some_and(|n| n == "tests.rs") {
+            if is_test_file(&file) {
                 continue;
             }
             let text = std::fs::read_to_string(&file)
@@ -305,7 +326,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         for file in rust_files(&src)? {
             let shown = file.strip_prefix(root).unwrap_or(&file);
             let shown = shown.display().to_string();
-            if is_dialect_home(&shown) || file.file_name().is_some_and(|n| n == "tests.rs") {
+            if is_dialect_home(&shown) || is_test_file(&file) {
                 continue;
             }
             let text = std::fs::read_to_string(&file)
@@ -317,7 +338,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         for file in rust_files(&src)? {
             let shown = file.strip_prefix(root).unwrap_or(&file);
             let shown = shown.display().to_string();
-            if is_raw_file_allowed(&shown) || file.file_name().is_some_and(|n| n == "tests.rs") {
+            if is_raw_file_allowed(&shown) || is_test_file(&file) {
                 continue;
             }
             let text = std::fs::read_to_string(&file)
@@ -819,6 +840,22 @@ mod tests {
             problems[1].starts_with("hook-exec/src/x.rs:5: `EventInput::Wuu`"),
             "{problems:?}"
         );
+    }
+
+    #[test]
+    fn test_files_are_told_by_their_place_below_src() {
+        // (path, test code)
+        let table = [
+            ("/w/hook-cli/src/ops/relay/install/tests.rs", true),
+            ("/w/hook-cli/src/ops/relay/install/tests/timeouts.rs", true),
+            ("/w/hook-cli/src/tests/relay/mod.rs", true),
+            ("/w/hook-cli/src/ops/relay/install/entries.rs", false),
+            // A checkout inside a folder named `tests` is not test code.
+            ("/tmp/tests/clone/hook-cli/src/ops/stats.rs", false),
+        ];
+        for (path, test) in table {
+            assert_eq!(is_test_file(Path::new(path)), test, "{path}");
+        }
     }
 
     #[test]
