@@ -226,7 +226,6 @@ impl Reader<'_> {
             .push(Diagnostic::error(self.path, Some(pos), message));
     }
 
-    /// Records what was read since `errors_before` errors as one broken unit.
     /// Records `node` (a handler, group, event list or document) as broken, with the errors
     /// reported since `errors_before`, and whether a handler in it asked for
     /// `onFailure: "block"` ([`asks_to_block`]).
