@@ -448,7 +448,7 @@ fn a_guards_timeout_raised_after_install_is_named_by_status_and_doctor() {
         assert_eq!(code, Some(1), "{dialect}: {status}");
         for report in [&status, &doctor] {
             assert!(
-                report.contains("its timeout (300 s) is not shorter than its relay entry's (15 s"),
+                report.contains("its timeout (300 s) needs a relay entry of 305 s (the relay's own time added), but its entry gives 15 s"),
                 "{dialect}: {report}"
             );
             assert!(

@@ -197,10 +197,17 @@ fn check_entry_timeout(
     }
     let scope = RelayScope::of_layer(handler.source.layer);
     let guard = handler.timeout.as_secs_f64();
+    // The one rule `install`, `sync` and the relay itself use: the guard's time plus the
+    // relay's own, within the agent's bound.
+    let needed = crate::ops::relay::install::entries::entry_timeout(
+        scene.dialect,
+        &handler.event,
+        &[handler.timeout],
+    ) as f64;
     let short = entries
         .iter()
         .filter(|e| e.event == handler.event.as_str() && e.scope.is_none_or(|s| s == scope))
-        .filter(|e| e.timeout <= guard)
+        .filter(|e| e.timeout < needed)
         .min_by(|a, b| a.timeout.total_cmp(&b.timeout));
     let Some(entry) = short else {
         return;
@@ -213,7 +220,7 @@ fn check_entry_timeout(
     add(
         Severity::Error,
         format!(
-            "its timeout ({guard} s) is not shorter than its relay entry's ({} s, {given}, in {}): {} stops the relay first and goes ahead, so a slow run never blocks",
+            "its timeout ({guard} s) needs a relay entry of {needed} s (the relay's own time added), but its entry gives {} s ({given}, in {}): {} stops the relay first and goes ahead, so a slow run never blocks",
             entry.timeout,
             entry.file.display(),
             scene.agent.name
