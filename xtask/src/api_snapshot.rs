@@ -24,6 +24,7 @@ use serde_json::Value;
 
 /// The library crates whose API is recorded.
 pub(crate) const CRATES: &[&str] = &[
+    "hook-fs",
     "hook-protocol",
     "hook-config",
     "hook-trust",
