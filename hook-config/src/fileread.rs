@@ -14,13 +14,16 @@
 //! owned by root and not group- or world-writable either (a 0777 `/etc/lime` would let anyone
 //! remove or swap the policy file).
 //!
-//! The same functions are public for the engine's other files that a hostile process could
-//! replace: `hook-trust` reads its stores with [`read_config_text`] and [`FileOwner::RootOrSelf`],
-//! `hook-exec` reads `CLAUDE_ENV_FILE` with [`open_regular`] (`O_NOFOLLOW`) and [`read_capped`].
+//! Opening and the capped read are `hook-fs`'s ([`hook_fs::open_regular`],
+//! [`hook_fs::read_capped`]); what a configuration file must be beyond a regular file under a
+//! cap (UTF-8, its owner, its folder) is this module's. [`read_config_text`] is public for the
+//! engine's other files that a hostile process could replace: `hook-trust` reads its stores
+//! with it and [`FileOwner::RootOrSelf`].
 
-use std::fs::{File, Metadata, OpenOptions};
-use std::io::Read;
+use std::fs::Metadata;
 use std::path::{Path, PathBuf};
+
+use hook_fs::{Links, ReadError, open_regular, read_capped};
 
 use crate::diagnostic::{Diagnostic, LineIndex, Pos};
 
@@ -115,6 +118,18 @@ fn mib(cap: u64) -> String {
 }
 
 impl FileReadError {
+    /// The same failure of `hook-fs`'s open or capped read, with the same text. A function, not
+    /// a `From`: a public impl would put `hook-fs` in this crate's API.
+    pub(crate) fn from_read(error: ReadError) -> Self {
+        match error {
+            ReadError::Io(source) => FileReadError::Io(source),
+            ReadError::NotRegular { kind } => FileReadError::NotRegular { kind },
+            ReadError::TooLarge { size, cap, what } => FileReadError::TooLarge { size, cap, what },
+            // `ReadError` is non-exhaustive: a new failure keeps its text.
+            other => FileReadError::Io(std::io::Error::other(other)),
+        }
+    }
+
     /// Whether the file simply does not exist (an empty layer, not a problem).
     pub fn is_not_found(&self) -> bool {
         matches!(self, FileReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
@@ -153,10 +168,11 @@ impl FileReadError {
 /// [`FileReadError`]: the file cannot be opened (`Io`, `NotFound` when missing), is not a
 /// regular file, is too large, is not UTF-8, or its owner, mode or folder is not allowed.
 pub fn read_config_text(path: &Path, owner: FileOwner) -> Result<String, FileReadError> {
-    let (file, meta) = open_regular(path, Links::Follow)?;
+    let (file, meta) = open_regular(path, Links::Follow).map_err(FileReadError::from_read)?;
     check_owner(&meta, owner)?;
     check_folder(path, owner)?;
-    let bytes = read_capped(file, &meta, MAX_FILE_BYTES, "a configuration file")?;
+    let bytes = read_capped(file, &meta, MAX_FILE_BYTES, "a configuration file")
+        .map_err(FileReadError::from_read)?;
     String::from_utf8(bytes).map_err(|error| {
         let source = error.utf8_error();
         let valid = source.valid_up_to();
@@ -167,124 +183,6 @@ pub fn read_config_text(path: &Path, owner: FileOwner) -> Result<String, FileRea
             source,
         }
     })
-}
-
-/// Whether [`open_regular`] follows a symbolic link at the end of the path. Closed on purpose:
-/// there are two ways to open a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Links {
-    /// Follow it (configuration files: dotfile managers link them).
-    Follow,
-    /// Refuse it (`O_NOFOLLOW`): for a file the engine made and a hook may have replaced.
-    /// Unix only: Windows follows it (its target must still be a regular file).
-    Refuse,
-}
-
-/// Opens `path` for reading without blocking on a FIFO (`O_NONBLOCK`), without acquiring a
-/// terminal (`O_NOCTTY`) and, with [`Links::Refuse`], without following a final symlink
-/// (`O_NOFOLLOW`); then checks through the open descriptor (`fstat`, no race with a swapped
-/// path) that it is a regular file. Returns the file and that metadata.
-///
-/// # Errors
-///
-/// [`FileReadError::Io`] when it cannot be opened, [`FileReadError::NotRegular`] for a
-/// directory, FIFO, device, socket or (with [`Links::Refuse`]) a symlink.
-pub fn open_regular(path: &Path, links: Links) -> Result<(File, Metadata), FileReadError> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
-        if links == Links::Refuse {
-            flags |= libc::O_NOFOLLOW;
-        }
-        options.custom_flags(flags);
-    }
-    // Windows has no `O_NOFOLLOW`: there the link is followed (see `Links::Refuse`).
-    #[cfg(not(unix))]
-    let _ = links;
-    let file = match options.open(path) {
-        Ok(file) => file,
-        // A final symlink under `O_NOFOLLOW`: `ELOOP` (Linux, macOS), `EMLINK` (FreeBSD).
-        #[cfg(unix)]
-        Err(error)
-            if links == Links::Refuse
-                && matches!(error.raw_os_error(), Some(libc::ELOOP | libc::EMLINK)) =>
-        {
-            return Err(FileReadError::NotRegular {
-                kind: "a symbolic link",
-            });
-        }
-        Err(error) => return Err(FileReadError::Io(error)),
-    };
-    let meta = file.metadata().map_err(FileReadError::Io)?;
-    if !meta.is_file() {
-        return Err(FileReadError::NotRegular {
-            kind: kind_of(&meta),
-        });
-    }
-    Ok((file, meta))
-}
-
-/// Reads `file` (opened by [`open_regular`], `meta` its metadata) to its end, refusing more
-/// than `cap` bytes without reading past `cap + 1`, even when the file grows while it is read.
-/// `what` names the kind of file in the error (`a configuration file`).
-///
-/// # Errors
-///
-/// [`FileReadError::TooLarge`] over the cap, [`FileReadError::Io`] when reading fails.
-pub fn read_capped(
-    file: File,
-    meta: &Metadata,
-    cap: u64,
-    what: &'static str,
-) -> Result<Vec<u8>, FileReadError> {
-    if meta.len() > cap {
-        return Err(FileReadError::TooLarge {
-            size: meta.len(),
-            cap,
-            what,
-        });
-    }
-    let capacity = usize::try_from(meta.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity);
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(FileReadError::Io)?;
-    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read > cap {
-        return Err(FileReadError::TooLarge {
-            size: read,
-            cap,
-            what,
-        });
-    }
-    Ok(bytes)
-}
-
-pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
-    let file_type = meta.file_type();
-    if file_type.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
 }
 
 #[cfg(unix)]

@@ -150,13 +150,13 @@
 //! A managed file is honoured only when it and its folder are owned by root (or, for a file the
 //! embedder names, by the user running the engine) and neither is writable by group or others:
 //! a 0777 `/etc/lime` or `/etc/claude-code` refuses the managed layer with an error, since
-//! anyone could remove or swap its policy. The reading functions are public
-//! ([`read_config_text`], [`open_regular`], [`read_capped`]) so the other files the engine
-//! reads back (trust stores, `CLAUDE_ENV_FILE`) get the same rules.
+//! anyone could remove or swap its policy. [`read_config_text`] is public so the other files
+//! the engine reads back as configuration (trust stores) get the same rules.
 //!
-//! [`fs`] is the workspace's one safe-filesystem module: private folders and files, locks with
-//! a deadline or none, capped reads and lines, file stamps and capped digests, used by every
-//! crate above this one for the files a hostile process could replace.
+//! Files are opened and read through `hook-fs`, the workspace's safe-filesystem crate (private
+//! folders and files, locks with a deadline or none, capped reads and lines, file stamps and
+//! capped digests), which every crate above this one uses for the files a hostile process
+//! could replace; it is not part of this crate's API.
 //!
 //! # Matching
 //!
@@ -228,7 +228,6 @@ mod diagnostic;
 mod discover;
 mod file;
 mod fileread;
-pub mod fs;
 mod gate;
 mod handler;
 pub mod library;
@@ -249,9 +248,7 @@ pub use discover::{
     RELAY_DIR, RelayDirs, RelayLocations, SessionHooks, discover, relay_dirs,
 };
 pub use file::{FileHook, FileHooks, ReadFileError, parse_hooks, read_hooks_file};
-pub use fileread::{
-    FileOwner, FileReadError, Links, MAX_FILE_BYTES, open_regular, read_capped, read_config_text,
-};
+pub use fileread::{FileOwner, FileReadError, MAX_FILE_BYTES, read_config_text};
 pub use gate::{AllowAll, Gate, RefuseUntrusted, RunPlace};
 pub use handler::{
     Handler, HandlerConfig, OnFailure, Suppression, resolve_library, timeout_limits,

@@ -93,8 +93,8 @@ pub fn library_digest(path: &Path) -> Result<String, LibraryError> {
 /// [`LibraryError::TooLarge`].
 pub fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryError> {
     let (file, metadata) =
-        crate::fs::open_regular(path, crate::fs::Links::Follow).map_err(|error| match error {
-            crate::fs::FileReadError::NotRegular { kind } => LibraryError::NotRegular {
+        hook_fs::open_regular(path, hook_fs::Links::Follow).map_err(|error| match error {
+            hook_fs::ReadError::NotRegular { kind } => LibraryError::NotRegular {
                 path: path.to_path_buf(),
                 // `a FIFO` is said `but a FIFO` here, a directory `a folder`.
                 kind: match kind {
@@ -102,7 +102,7 @@ pub fn open_checked(path: &Path) -> Result<(File, std::fs::Metadata), LibraryErr
                     other => other.strip_prefix("a ").unwrap_or(other),
                 },
             },
-            crate::fs::FileReadError::Io(source) => LibraryError::Open {
+            hook_fs::ReadError::Io(source) => LibraryError::Open {
                 path: path.to_path_buf(),
                 source,
             },

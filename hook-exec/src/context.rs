@@ -149,10 +149,10 @@ pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, Si
 
 /// Makes sure `dir` is a private folder of the user's, creating it (0700) when missing (the
 /// folder of side files, of the journal and of `CLAUDE_ENV_FILE`, see `crate::env_file`):
-/// `hook_config::fs::private_folder`, its error said as a [`SideFileError`].
+/// `hook_fs::private_folder`, its error said as a [`SideFileError`].
 pub(crate) fn private_folder(dir: &Path) -> Result<(), SideFileError> {
-    use hook_config::fs::FsError;
-    hook_config::fs::private_folder(dir).map_err(|error| match error {
+    use hook_fs::FsError;
+    hook_fs::private_folder(dir).map_err(|error| match error {
         FsError::Symlink { path } => SideFileError::Symlink { path },
         FsError::NotADirectory { path } => SideFileError::NotADirectory { path },
         FsError::ForeignOwner { path, owner } => SideFileError::ForeignOwner { path, owner },
@@ -165,10 +165,10 @@ pub(crate) fn private_folder(dir: &Path) -> Result<(), SideFileError> {
     })
 }
 
-/// A new private file (`hook_config::fs::create_new_private`), its error as an I/O error.
+/// A new private file (`hook_fs::create_new_private`), its error as an I/O error.
 pub(crate) fn create_new_private(path: &Path) -> std::io::Result<std::fs::File> {
-    hook_config::fs::create_new_private(path).map_err(|error| match error {
-        hook_config::fs::FsError::Io { source, .. } => source,
+    hook_fs::create_new_private(path).map_err(|error| match error {
+        hook_fs::FsError::Io { source, .. } => source,
         other => std::io::Error::other(other),
     })
 }

@@ -26,15 +26,16 @@
 //!
 //! The hooks own the file while they run; a hostile one may replace it. The engine reads it
 //! with `O_NONBLOCK | O_NOFOLLOW`, checks through the open descriptor that it is a regular
-//! file, and reads at most 1 MiB of UTF-8 (`hook_config::open_regular` and
-//! `hook_config::read_capped`, the bounded reading of configuration files): a FIFO, a symlink
+//! file, and reads at most 1 MiB of UTF-8 (`hook_fs::open_regular` and
+//! `hook_fs::read_capped`, the workspace's bounded reads): a FIFO, a symlink
 //! (to `/dev/zero` or elsewhere), a device or a file over the cap is refused without being
 //! waited on or read, and the outcome says why in a system message; no environment is kept
 //! then.
 
 use std::path::{Path, PathBuf};
 
-use hook_config::{FileReadError, Handler, Links};
+use hook_config::Handler;
+use hook_fs::{Links, ReadError};
 use hook_protocol::{Dialect, Event, HandlerType, Outcome};
 
 use crate::context::SideFileError;
@@ -73,7 +74,7 @@ pub(crate) enum EnvFileError {
     Read {
         path: PathBuf,
         #[source]
-        source: FileReadError,
+        source: ReadError,
     },
     /// The hooks wrote text that is not UTF-8.
     #[error("the hooks wrote text that is not UTF-8")]
@@ -123,16 +124,13 @@ fn create(dir: Option<&Path>) -> Result<(tempfile::TempDir, PathBuf), EnvFileErr
         sweep(dir);
     }
     // A random name, created new (`mkdir` never follows a link), 0700.
-    let temp =
-        hook_config::fs::create_private_temp_dir(dir, PREFIX).map_err(|error| match error {
-            hook_config::fs::FsError::Io { path, source, .. } => {
-                EnvFileError::Create { dir: path, source }
-            }
-            other => EnvFileError::Create {
-                dir: other.path().to_path_buf(),
-                source: std::io::Error::other(other),
-            },
-        })?;
+    let temp = hook_fs::create_private_temp_dir(dir, PREFIX).map_err(|error| match error {
+        hook_fs::FsError::Io { path, source, .. } => EnvFileError::Create { dir: path, source },
+        other => EnvFileError::Create {
+            dir: other.path().to_path_buf(),
+            source: std::io::Error::other(other),
+        },
+    })?;
     let path = temp.path().join("env.sh");
     crate::context::create_new_private(&path).map_err(|source| EnvFileError::CreateFile {
         path: path.clone(),
@@ -146,9 +144,9 @@ fn read_bounded(path: &Path) -> Result<String, EnvFileError> {
         path: path.to_path_buf(),
         source,
     };
-    let (file, metadata) = hook_config::open_regular(path, Links::Refuse).map_err(read_error)?;
+    let (file, metadata) = hook_fs::open_regular(path, Links::Refuse).map_err(read_error)?;
     let bytes =
-        hook_config::read_capped(file, &metadata, CAP, "CLAUDE_ENV_FILE").map_err(read_error)?;
+        hook_fs::read_capped(file, &metadata, CAP, "CLAUDE_ENV_FILE").map_err(read_error)?;
     String::from_utf8(bytes).map_err(|_| EnvFileError::NotUtf8)
 }
 

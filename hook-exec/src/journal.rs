@@ -27,7 +27,7 @@
 //!
 //! # Where and how it is written
 //!
-//! Every file is opened through `hook_config::fs`, the workspace's one safe-filesystem module.
+//! Every file is opened through `hook_fs`, the workspace's one safe-filesystem crate.
 //!
 //! - **Folder**: `<state>/hook-journal/` (`hook run` and `hook relay` use the state folder of
 //!   their hooks, [`Discovery::state_dir`](hook_config::Discovery::state_dir): the dialect's
@@ -75,7 +75,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
 
-use hook_config::fs::{FileStamp, FsError, Line, Lines, Links, LockPolicy};
+use hook_fs::{FileStamp, FsError, Line, Lines, Links, LockPolicy};
 
 use hook_protocol::{
     Decision, Dialect, Event, EventInput, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason,
@@ -266,7 +266,7 @@ impl Journal {
             path: path.clone(),
             source,
         };
-        let mut file = hook_config::fs::open_private_append(&path).map_err(JournalError::File)?;
+        let mut file = hook_fs::open_private_append(&path).map_err(JournalError::File)?;
         file.write_all(line.as_bytes()).map_err(write_error)?;
         let size = file.metadata().map_err(write_error)?.len();
         drop(file);
@@ -331,7 +331,7 @@ impl Journal {
     /// (successfully) when another process holds the lock.
     fn rotate(&self) -> Result<(), JournalError> {
         let lock_path = self.dir.join(LOCK_FILE);
-        let _lock = match hook_config::fs::open_lock(&lock_path, LockPolicy::Immediate) {
+        let _lock = match hook_fs::open_lock(&lock_path, LockPolicy::Immediate) {
             Ok(lock) => lock,
             // Whoever holds it rotates, or the next write past the bound tries again.
             Err(FsError::LockBusy { .. }) => return Ok(()),
@@ -480,7 +480,7 @@ impl Iterator for JournalReader {
                 continue;
             }
             let path = self.files.pop_front()?;
-            match hook_config::fs::open_regular(&path, Links::Refuse) {
+            match hook_fs::open_regular(&path, Links::Refuse) {
                 Ok((file, _)) => {
                     let lines =
                         Lines::new(BufReader::with_capacity(64 * 1024, file), MAX_LINE_BYTES);
@@ -574,7 +574,7 @@ struct Tail {
 impl Tail {
     /// Opens `path` (a regular file, links refused, never blocking), at its end when `at_end`.
     fn open(path: &Path, at_end: bool) -> Option<Tail> {
-        let (file, meta) = hook_config::fs::open_regular(path, Links::Refuse).ok()?;
+        let (file, meta) = hook_fs::open_regular(path, Links::Refuse).ok()?;
         let stamp = FileStamp::of(&meta);
         let mut tail = Tail {
             path: path.to_owned(),
@@ -1154,9 +1154,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let journal = journal_in(dir.path(), 1024, 3);
         journal.append(&record("")).expect("appends");
-        let held =
-            hook_config::fs::open_lock(&journal.dir().join(LOCK_FILE), LockPolicy::Immediate)
-                .expect("free");
+        let held = hook_fs::open_lock(&journal.dir().join(LOCK_FILE), LockPolicy::Immediate)
+            .expect("free");
         for _ in 0..50 {
             journal
                 .append(&record(""))

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use hook_config::Links;
+use hook_fs::Links;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -90,7 +90,7 @@ impl TrustedCopies {
     /// # Errors
     /// [`CopyError`] when the folder is unsafe or the copy cannot be written.
     pub fn keep_file(&self, path: &Path, digest: &str) -> Result<bool, CopyError> {
-        let Ok((file, meta)) = hook_config::open_regular(path, Links::Follow) else {
+        let Ok((file, meta)) = hook_fs::open_regular(path, Links::Follow) else {
             return Ok(false);
         };
         if meta.len() > SCRIPT_SIZE_CAP {
@@ -126,7 +126,7 @@ impl TrustedCopies {
         if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        let (file, meta) = hook_config::open_regular(&self.dir.join(hex), Links::Refuse).ok()?;
+        let (file, meta) = hook_fs::open_regular(&self.dir.join(hex), Links::Refuse).ok()?;
         if meta.len() > SCRIPT_SIZE_CAP {
             return None;
         }
@@ -229,10 +229,10 @@ impl TrustedCopies {
     }
 
     /// Creates the folder 0700, or checks the one there is: a real folder of this user's, not
-    /// writable by others ([`hook_config::fs::private_folder`]).
+    /// writable by others ([`hook_fs::private_folder`]).
     pub(crate) fn ensure_dir(&self) -> Result<(), CopyError> {
-        use hook_config::fs::FsError;
-        let why = match hook_config::fs::private_folder(&self.dir) {
+        use hook_fs::FsError;
+        let why = match hook_fs::private_folder(&self.dir) {
             Ok(()) => return Ok(()),
             Err(FsError::Io { source, .. }) => {
                 return Err(CopyError::Io {

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use hook_config::fs::FileStamp;
+use hook_fs::FileStamp;
 use serde::{Deserialize, Serialize};
 
 use crate::copies::COPIES_DIR;
@@ -267,7 +267,7 @@ mod tests {
         let script = big_file(home.path(), "big.sh", b'a');
         let meta = std::fs::metadata(&script).unwrap();
         let dir = home.path().join(COPIES_DIR);
-        hook_config::fs::private_folder(&dir).unwrap();
+        hook_fs::private_folder(&dir).unwrap();
         // The cache's own `Stamp` wrote exactly these field names.
         let text = serde_json::json!({
             script.to_str().unwrap(): {

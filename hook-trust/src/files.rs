@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use hook_config::{FileReadError, Handler, Links, RunPlace};
+use hook_config::{Handler, RunPlace};
+use hook_fs::{Links, ReadError};
 use hook_protocol::{Dialect, HandlerType};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -153,8 +154,8 @@ fn read_whole(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
         Err(error) if is_absent(&error) => return Ok(None),
         _ => {}
     }
-    let (file, meta) = hook_config::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
-    hook_config::read_capped(file, &meta, cap, "a file a hook runs")
+    let (file, meta) = hook_fs::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
+    hook_fs::read_capped(file, &meta, cap, "a file a hook runs")
         .map(Some)
         .map_err(|e| e.to_string())
 }
@@ -539,8 +540,8 @@ fn is_python(name: &str) -> bool {
 
 /// The `main` of a `package.json`, read bounded.
 fn package_main(path: &Path) -> Option<String> {
-    let (file, meta) = hook_config::open_regular(path, Links::Follow).ok()?;
-    let bytes = hook_config::read_capped(file, &meta, 1024 * 1024, "a package.json").ok()?;
+    let (file, meta) = hook_fs::open_regular(path, Links::Follow).ok()?;
+    let bytes = hook_fs::read_capped(file, &meta, 1024 * 1024, "a package.json").ok()?;
     let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let main = value.get("main")?.as_str()?;
     (!main.is_empty()).then(|| main.to_owned())
@@ -549,7 +550,7 @@ fn package_main(path: &Path) -> Option<String> {
 /// The program of a script's `#!` line, when it names one by path (`#!/usr/bin/env ./x`
 /// names `./x`; `#!/usr/bin/env python3` names none: it is found on `PATH`).
 fn shebang_program(script: &Path) -> Option<String> {
-    let (file, _) = hook_config::open_regular(script, Links::Follow).ok()?;
+    let (file, _) = hook_fs::open_regular(script, Links::Follow).ok()?;
     let mut head = Vec::with_capacity(256);
     file.take(256).read_to_end(&mut head).ok()?;
     let line = head.strip_prefix(b"#!")?;
@@ -749,7 +750,7 @@ pub(crate) fn file_state(path: &Path, cap: u64, cache: Option<&DigestCache>) -> 
 /// `sha256:` and the hex SHA-256 of the regular file at `path`, streamed, at most `cap` bytes.
 /// With `cache`, a large file whose stamp it remembers is not read.
 fn file_digest(path: &Path, cap: u64, cache: Option<&DigestCache>) -> Result<String, String> {
-    let (file, meta) = hook_config::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
+    let (file, meta) = hook_fs::open_regular(path, Links::Follow).map_err(|e| e.to_string())?;
     if meta.len() > cap {
         return Err(format!(
             "is {} bytes, over the {cap}-byte limit of a file a hook runs",
@@ -759,15 +760,14 @@ fn file_digest(path: &Path, cap: u64, cache: Option<&DigestCache>) -> Result<Str
     if let Some(digest) = cache.and_then(|cache| cache.get(path, &meta)) {
         return Ok(digest);
     }
-    let (hex, _) = hook_config::fs::sha256_capped(&file, cap, "file a hook runs").map_err(
-        |error| match error {
-            FileReadError::TooLarge { .. } => {
+    let (hex, _) =
+        hook_fs::sha256_capped(&file, cap, "file a hook runs").map_err(|error| match error {
+            ReadError::TooLarge { .. } => {
                 format!("grew past the {cap}-byte limit of a file a hook runs")
             }
-            FileReadError::Io(error) => format!("cannot read: {error}"),
+            ReadError::Io(error) => format!("cannot read: {error}"),
             other => other.to_string(),
-        },
-    )?;
+        })?;
     let digest = format!("{HASH_PREFIX}{hex}");
     if let (Some(cache), Ok(after)) = (cache, file.metadata()) {
         cache.put(path, &meta, &after, &digest);

@@ -206,7 +206,7 @@
 //! relay's records and the dialect's own can never stand for each other.
 //!
 //! Writes lock `<store>.lock` (an exclusive `flock`/`LockFileEx` taken by
-//! [`hook_config::fs::open_lock`], the workspace's one lock opener, waited for at
+//! [`hook_fs::open_lock`], the workspace's one lock opener, waited for at
 //! most [`LOCK_TIMEOUT`], 10 s, then [`StoreError::LockTimeout`] naming the lock file), re-read
 //! the store, apply only the given keys' changes, write a temporary file
 //! (`.hook-trust-<store>.XXXXXX.tmp`) in the same folder, fsync it and rename it over the store

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 /// The library crates whose API is recorded.
 pub(crate) const CRATES: &[&str] = &[
+    "hook-fs",
     "hook-protocol",
     "hook-config",
     "hook-trust",
@@ -913,5 +914,47 @@ mod tests {
             features_left_off(&metadata(&["default", "http"])),
             vec!["hook-exec/trust".to_owned()]
         );
+    }
+
+    /// The filesystem toolkit is hook-fs's API and not hook-config's (issue 44: a general
+    /// toolkit is not semver-bound in the crate vendors take for configuration). Read from the
+    /// committed snapshots, which `cargo xtask public-api` keeps equal to the crates.
+    #[test]
+    fn the_filesystem_toolkit_is_hook_fs_api_not_hook_config_api() {
+        let read = |krate: &str| {
+            let path = crate::root().join("api").join(format!("{krate}.txt"));
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        let config = read("hook-config");
+        for gone in [
+            "hook_config::fs",
+            "hook_config::open_regular",
+            "hook_config::read_capped",
+            "hook_config::Links",
+        ] {
+            let found: Vec<&str> = config.lines().filter(|l| l.contains(gone)).collect();
+            assert!(
+                found.is_empty(),
+                "api/hook-config.txt has {} line(s) naming {gone} (the first: {:?}): the filesystem toolkit is hook-fs's, use it from there",
+                found.len(),
+                found[0]
+            );
+        }
+        let fs = read("hook-fs");
+        for kept in [
+            "pub fn hook_fs::open_lock(",
+            "pub fn hook_fs::private_folder(",
+            "pub fn hook_fs::open_regular(",
+            "pub fn hook_fs::read_capped(",
+            "pub fn hook_fs::digest_file(",
+            "pub struct hook_fs::FileStamp",
+            "pub struct hook_fs::Lines<R>",
+            "pub enum hook_fs::Links",
+        ] {
+            assert!(
+                fs.lines().any(|l| l.starts_with(kept)),
+                "api/hook-fs.txt lacks {kept}"
+            );
+        }
     }
 }

@@ -20,7 +20,7 @@
 //!   everything else asks `dialect.rules()` ([`check_dialect_names`]);
 //! - no crate's `src/` opens, locks or stamps a file by hand (`File::open`, `File::create`,
 //!   `OpenOptions::new`, `fs4::`, `DirBuilder`, `.ino()`) outside the safe-filesystem module
-//!   `hook_config::fs` and the exceptions of [`RAW_FILE_ALLOWED`], each with its reason
+//!   `hook_fs` and the exceptions of [`RAW_FILE_ALLOWED`], each with its reason
 //!   ([`check_raw_files`]).
 //!
 //! - hook-cli's own layers ([`CLI_LAYERS`]): a file under `commands/` imports no other command
@@ -41,12 +41,16 @@ use serde_json::Value;
 /// The internal dependencies each workspace crate may have (normal and build dependencies;
 /// dev-dependencies are free). `None`: any. Keep equal to ARCHITECTURE.md "Layers".
 pub(crate) const ALLOWED: &[(&str, Option<&[&str]>)] = &[
+    ("hook-fs", Some(&[])),
     ("hook-protocol", Some(&[])),
-    ("hook-config", Some(&["hook-protocol"])),
-    ("hook-trust", Some(&["hook-protocol", "hook-config"])),
+    ("hook-config", Some(&["hook-protocol", "hook-fs"])),
+    (
+        "hook-trust",
+        Some(&["hook-protocol", "hook-config", "hook-fs"]),
+    ),
     (
         "hook-exec",
-        Some(&["hook-protocol", "hook-config", "hook-trust"]),
+        Some(&["hook-protocol", "hook-config", "hook-trust", "hook-fs"]),
     ),
     ("hook-sdk", Some(&["hook-protocol"])),
     ("hook-cli", None),
@@ -207,12 +211,8 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
 /// safe-filesystem module, and the exceptions, each with why. A path ending in `/` is a folder.
 pub(crate) const RAW_FILE_ALLOWED: &[(&str, &str)] = &[
     (
-        "hook-config/src/fs.rs",
-        "`hook_config::fs`, the safe-filesystem module itself",
-    ),
-    (
-        "hook-config/src/fileread.rs",
-        "the home of `open_regular` and `read_capped`, re-exported by `hook_config::fs`",
+        "hook-fs/src/",
+        "`hook_fs`, the safe-filesystem crate itself",
     ),
     (
         "hook-cli/src/ops/input.rs",
@@ -364,7 +364,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     ));
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold, its files import each other without a cycle and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
+            "tidy: hook-cli's commands/ops/ui layers hold, its files import each other without a cycle and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
         );
         return Ok(());
     }
@@ -580,7 +580,7 @@ pub(crate) fn check_raw_files(file: &str, text: &str) -> Vec<String> {
         for call in RAW_FILE_CALLS {
             if code.contains(call) {
                 problems.push(format!(
-                    "{file}:{number}: `{call}` outside the safe-filesystem module: use `hook_config::fs` (`open_regular`, `open_private_append`, `create_new_private`, `open_lock`, `private_folder`, `FileStamp`...), or, if this file must, add it to RAW_FILE_ALLOWED in xtask/src/tidy.rs saying why"
+                    "{file}:{number}: `{call}` outside the safe-filesystem module: use `hook_fs` (`open_regular`, `open_private_append`, `create_new_private`, `open_lock`, `private_folder`, `FileStamp`...), or, if this file must, add it to RAW_FILE_ALLOWED in xtask/src/tidy.rs saying why"
                 ));
             }
         }
@@ -878,9 +878,9 @@ mod tests {
         let problems = check_raw_files("hook-exec/src/x.rs", text);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].starts_with("hook-exec/src/x.rs:3: `File::open`"));
-        assert!(problems[0].contains("hook_config::fs"));
+        assert!(problems[0].contains("hook_fs"));
         assert!(problems[1].starts_with("hook-exec/src/x.rs:5: `OpenOptions::new`"));
-        assert!(is_raw_file_allowed("hook-config/src/fs.rs"));
+        assert!(is_raw_file_allowed("hook-fs/src/lock.rs"));
         assert!(is_raw_file_allowed("xtask/src/conformance/mod.rs"));
         assert!(!is_raw_file_allowed("hook-exec/src/journal.rs"));
     }

@@ -9,7 +9,7 @@
 //!   agent in the relay's user folder (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`).
 //!   `--home DIR` keeps it in `DIR`, for the relay too.
 //! - **Created when first needed**: the relay's folder is made (0700, through
-//!   `hook_config::fs`) by the first thing that writes there, the journal of the first relayed
+//!   `hook_fs`) by the first thing that writes there, the journal of the first relayed
 //!   event included, so every dispatch is recorded from the first one. It is made only inside an
 //!   agent home that exists ([`may_create`]): the relay never creates `~/.codex` or `~/.claude`.
 //!   A dialect's own home (the lime dialect's `~/.lime`) is still never created by recording.
@@ -272,11 +272,11 @@ fn write_marker(marker: &Path, moved: &Moved, old: &Path) -> Result<(), MoveErro
         source,
     };
     let folder = marker.parent().unwrap_or(Path::new("."));
-    hook_config::fs::private_folder(folder).map_err(|e| failed(std::io::Error::other(e)))?;
-    let mut file = match hook_config::fs::create_new_private(marker) {
+    hook_fs::private_folder(folder).map_err(|e| failed(std::io::Error::other(e)))?;
+    let mut file = match hook_fs::create_new_private(marker) {
         Ok(file) => file,
         // Another process recorded it first.
-        Err(hook_config::fs::FsError::Io { source, .. })
+        Err(hook_fs::FsError::Io { source, .. })
             if source.kind() == std::io::ErrorKind::AlreadyExists =>
         {
             return Ok(());

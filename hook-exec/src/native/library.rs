@@ -85,9 +85,9 @@ fn open_blocking(path: PathBuf) -> Result<OpenedLibrary, LibraryError> {
     })
 }
 
-/// What identifies a file's content without reading it: `hook_config::fs::FileStamp` (device,
+/// What identifies a file's content without reading it: `hook_fs::FileStamp` (device,
 /// inode, size, modification and status-change times).
-type FileIdentity = hook_config::fs::FileStamp;
+type FileIdentity = hook_fs::FileStamp;
 
 /// Digests of library files whose bytes were hashed, by their identity then.
 static DIGESTS: LazyLock<Mutex<HashMap<FileIdentity, String>>> =

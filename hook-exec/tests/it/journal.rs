@@ -73,11 +73,8 @@ fn a_held_journal_lock_never_delays_a_dispatch_and_rotation_is_skipped() {
     let engine = setup.engine(EngineOptions::default().with_journal(Arc::clone(&journal)));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let lock = hook_config::fs::open_lock(
-        &dir.join("journal.lock"),
-        hook_config::fs::LockPolicy::Immediate,
-    )
-    .unwrap();
+    let lock =
+        hook_fs::open_lock(&dir.join("journal.lock"), hook_fs::LockPolicy::Immediate).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

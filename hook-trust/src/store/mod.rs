@@ -9,8 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hook_config::fs::{FileLock, FsError, LockPolicy};
 use hook_config::{FileOwner, FileReadError};
+use hook_fs::{FileLock, FsError, LockPolicy};
 use hook_protocol::Dialect;
 
 pub use json::JsonStore;
@@ -485,7 +485,7 @@ pub(crate) fn locked_update(
 ) -> Result<(), StoreError> {
     let dir = folder_of(path);
     check_folder(&dir)?;
-    hook_config::fs::create_folders_0700(&dir)
+    hook_fs::create_folders_0700(&dir)
         .map_err(|error| StoreError::io(&dir, "create the store's folder", fs_io_error(error)))?;
     let lock_path = lock.map_or_else(|| lock_path(path), Path::to_path_buf);
     check_safe(&lock_path)?;
@@ -501,9 +501,9 @@ pub(crate) fn locked_update(
 
 /// Opens the lock file (created 0600, without following a link or waiting on a FIFO planted
 /// in its place, refused unless a regular file) and takes the exclusive lock, retrying for at
-/// most `timeout`: [`hook_config::fs::open_lock`] with [`LockPolicy::Wait`].
+/// most `timeout`: [`hook_fs::open_lock`] with [`LockPolicy::Wait`].
 fn open_lock(lock_path: &Path, timeout: Duration) -> Result<FileLock, StoreError> {
-    match hook_config::fs::open_lock(lock_path, LockPolicy::Wait(timeout)) {
+    match hook_fs::open_lock(lock_path, LockPolicy::Wait(timeout)) {
         Ok(lock) => Ok(lock),
         Err(FsError::LockTimeout { .. } | FsError::LockBusy { .. }) => {
             Err(StoreError::LockTimeout {
@@ -596,6 +596,6 @@ fn write_atomically(path: &Path, dir: &Path, bytes: &[u8]) -> Result<(), StoreEr
         .map_err(|error| StoreError::io(temp.path(), "sync the temporary file", error))?;
     temp.persist(path)
         .map_err(|error| StoreError::io(path, "replace the trust store", error.error))?;
-    hook_config::fs::sync_dir(dir);
+    hook_fs::sync_dir(dir);
     Ok(())
 }

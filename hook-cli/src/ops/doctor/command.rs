@@ -303,7 +303,7 @@ fn check_file(path: &Path, what: &str, add: &mut Add<'_>) -> bool {
                 Severity::Error,
                 format!(
                     "its {what} {shown}{link} is {}, not a regular file: the agent would block or fail running it",
-                    hook_config::fs::kind_of(&meta)
+                    hook_fs::kind_of(&meta)
                 ),
                 Some(Fix::quoting(
                     "replace ",
@@ -329,10 +329,10 @@ fn looks_like_a_file(word: &str) -> bool {
 }
 
 /// The first 256 KiB of a script, as text: a regular file only, opened without blocking
-/// (`hook_config::fs::open_regular`).
+/// (`hook_fs::open_regular`).
 fn read_head(path: &Path) -> Option<String> {
     use std::io::Read as _;
-    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow).ok()?;
+    let (file, _) = hook_fs::open_regular(path, hook_fs::Links::Follow).ok()?;
     let mut bytes = Vec::new();
     file.take(256 * 1024).read_to_end(&mut bytes).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())

@@ -334,7 +334,7 @@ fn run_expectations(
             shown.clone(),
             format!(
                 "the expectations file is {}, not a regular file: it is not read",
-                hook_config::fs::kind_of(&meta)
+                hook_fs::kind_of(&meta)
             ),
             Fix::quoting("replace ", file, " with a regular file"),
         ));

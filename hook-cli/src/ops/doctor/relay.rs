@@ -140,10 +140,9 @@ fn program_problem(program: &str, env: &Env) -> Option<String> {
             Some("does not exist".to_owned())
         }
         Err(error) => Some(format!("cannot be read ({error})")),
-        Ok(meta) if !meta.is_file() => Some(format!(
-            "is {}, not a program",
-            hook_config::fs::kind_of(&meta)
-        )),
+        Ok(meta) if !meta.is_file() => {
+            Some(format!("is {}, not a program", hook_fs::kind_of(&meta)))
+        }
         Ok(_) if !is_executable(Path::new(program)) => Some("is not executable".to_owned()),
         Ok(_) => None,
     }

@@ -269,12 +269,12 @@ pub(crate) fn run(
 const MAX_EXPECTATIONS_BYTES: u64 = 1024 * 1024;
 
 /// The expectations file's text: a regular file (a FIFO or a device is refused without
-/// blocking), at most [`MAX_EXPECTATIONS_BYTES`], UTF-8 (`hook_config::fs`).
+/// blocking), at most [`MAX_EXPECTATIONS_BYTES`], UTF-8 (`hook_fs`).
 fn read_expectations(file: &Path) -> Result<String> {
     let shown = file.display();
-    let (opened, meta) = hook_config::fs::open_regular(file, hook_config::fs::Links::Follow)
+    let (opened, meta) = hook_fs::open_regular(file, hook_fs::Links::Follow)
         .with_context(|| format!("cannot read the expectations file {shown}"))?;
-    let bytes = hook_config::fs::read_capped(
+    let bytes = hook_fs::read_capped(
         opened,
         &meta,
         MAX_EXPECTATIONS_BYTES,

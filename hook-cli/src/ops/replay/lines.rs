@@ -18,7 +18,7 @@ use serde::Serialize;
 pub(crate) const DEFAULT_MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// One line of a transcript, or why it cannot be read (the workspace's capped line reader).
-pub(crate) use hook_config::fs::{Line, Lines};
+pub(crate) use hook_fs::{Line, Lines};
 
 /// The lines of the transcript `path`: a regular file (a FIFO, a device or a link to one such
 /// as `/dev/zero` is refused at once, without blocking or reading it), each line capped at
@@ -28,8 +28,8 @@ pub(crate) use hook_config::fs::{Line, Lines};
 ///
 /// When it cannot be opened or is not a regular file.
 pub(crate) fn open(path: &Path, max: usize) -> std::io::Result<Lines<BufReader<File>>> {
-    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow)
-        .map_err(std::io::Error::other)?;
+    let (file, _) =
+        hook_fs::open_regular(path, hook_fs::Links::Follow).map_err(std::io::Error::other)?;
     Ok(Lines::new(BufReader::with_capacity(256 * 1024, file), max))
 }
 
@@ -171,7 +171,7 @@ fn replace_lone_surrogates(bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// Reads one whole small prefix of `path` (Codex's first line, for its session's `cwd`).
 pub(crate) fn first_line(path: &Path, max: usize) -> Option<Vec<u8>> {
-    let (file, _) = hook_config::fs::open_regular(path, hook_config::fs::Links::Follow).ok()?;
+    let (file, _) = hook_fs::open_regular(path, hook_fs::Links::Follow).ok()?;
     let mut line = Vec::new();
     BufReader::new(file.take(max as u64))
         .read_until(b'\n', &mut line)

@@ -62,7 +62,7 @@ pub(super) fn first_in_session(
         return true;
     }
     let dir = discovery.state_dir.join(SAID_DIR);
-    if hook_config::fs::private_folder(&dir).is_err() {
+    if hook_fs::private_folder(&dir).is_err() {
         return true;
     }
     use sha2::Digest as _;
@@ -71,12 +71,12 @@ pub(super) fn first_in_session(
     digest.update([0]);
     digest.update(about.as_bytes());
     let name = hex::encode(&digest.finalize()[..16]);
-    match hook_config::fs::create_new_private(&dir.join(name)) {
+    match hook_fs::create_new_private(&dir.join(name)) {
         Ok(_) => {
             forget_oldest(&dir);
             true
         }
-        Err(hook_config::fs::FsError::Io { source, .. })
+        Err(hook_fs::FsError::Io { source, .. })
             if source.kind() == std::io::ErrorKind::AlreadyExists =>
         {
             false
@@ -163,8 +163,8 @@ pub(super) fn forward_session_env(env: &str) -> String {
 /// FIFO), on a line of its own.
 fn append_env(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
-    let mut file = hook_config::fs::open_append(path).map_err(|error| match error {
-        hook_config::fs::FsError::Io { source, .. } => source,
+    let mut file = hook_fs::open_append(path).map_err(|error| match error {
+        hook_fs::FsError::Io { source, .. } => source,
         other => std::io::Error::other(other),
     })?;
     let mut separated = String::new();

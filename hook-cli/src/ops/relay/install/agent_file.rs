@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use hook_config::fs::{FileLock, FileReadError, FsError, Links, LockPolicy};
+use hook_fs::{FileLock, FsError, Links, LockPolicy, ReadError};
 
 use super::ThroughLink;
 pub(crate) use super::atomic::write_file;
@@ -120,7 +120,7 @@ fn remove_legacy_lock(path: &Path) {
         return;
     }
     // Held by nobody now (an earlier version still running keeps it).
-    if let Ok(lock) = hook_config::fs::open_lock(&legacy, LockPolicy::Immediate) {
+    if let Ok(lock) = hook_fs::open_lock(&legacy, LockPolicy::Immediate) {
         let _ = std::fs::remove_file(&legacy);
         drop(lock);
     }
@@ -180,7 +180,7 @@ pub(crate) fn lock_and_read(
     let state = places.state_of(&path);
     state.prepare()?;
     let lock_file = state.lock_path();
-    let lock = match hook_config::fs::open_lock(&lock_file, LockPolicy::Wait(LOCK_TIMEOUT)) {
+    let lock = match hook_fs::open_lock(&lock_file, LockPolicy::Wait(LOCK_TIMEOUT)) {
         Ok(lock) => lock,
         Err(FsError::LockTimeout { .. }) => bail!(
             "{} is held by another `hook relay install`, `sync` or `uninstall` for over {} s; try again, or remove the lock file if no such command is running",
@@ -217,18 +217,18 @@ pub(crate) fn read_regular(path: &Path) -> Result<Option<(String, Metadata)>> {
         )
     };
     // A FIFO would block the open itself: `open_regular` never waits on one.
-    let (file, metadata) = match hook_config::fs::open_regular(path, Links::Follow) {
+    let (file, metadata) = match hook_fs::open_regular(path, Links::Follow) {
         Ok(opened) => opened,
         Err(error) if error.is_not_found() => return Ok(None),
-        Err(FileReadError::NotRegular { .. }) => bail!(
+        Err(ReadError::NotRegular { .. }) => bail!(
             "{} is not a regular file; refusing to read or replace it",
             path.display()
         ),
         Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
     };
-    let bytes = match hook_config::fs::read_capped(file, &metadata, MAX_BYTES, "a settings file") {
+    let bytes = match hook_fs::read_capped(file, &metadata, MAX_BYTES, "a settings file") {
         Ok(bytes) => bytes,
-        Err(FileReadError::TooLarge { .. }) => return Err(too_large()),
+        Err(ReadError::TooLarge { .. }) => return Err(too_large()),
         Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
     };
     let text = String::from_utf8(bytes).map_err(|error| {

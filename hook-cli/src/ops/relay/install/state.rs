@@ -209,7 +209,7 @@ impl StateDir {
     /// When a folder cannot be made or is not private (another user's, or writable by others).
     pub(crate) fn prepare(&self) -> Result<()> {
         let parent = self.dir.parent().unwrap_or(&self.dir);
-        hook_config::fs::private_folder(parent).with_context(|| {
+        hook_fs::private_folder(parent).with_context(|| {
             format!(
                 "cannot keep the relay's install state in {}: make it a folder of yours, not writable by others",
                 parent.display()
@@ -223,7 +223,7 @@ impl StateDir {
                 b"# hook relay's install state (locks, backups): this machine's own.\n*\n",
             )?;
         }
-        hook_config::fs::private_folder(&self.dir).with_context(|| {
+        hook_fs::private_folder(&self.dir).with_context(|| {
             format!(
                 "cannot keep the relay's install state in {}: make it a folder of yours, not writable by others",
                 self.dir.display()
@@ -412,15 +412,14 @@ fn legacy_created(file: &Path) -> PathBuf {
 
 /// The UTF-8 text of the regular file `path` (a link is not followed), `None` when missing.
 fn read_text(path: &Path, cap: u64) -> Result<Option<String>> {
-    let (file, metadata) = match hook_config::fs::open_regular(path, hook_config::fs::Links::Refuse)
-    {
+    let (file, metadata) = match hook_fs::open_regular(path, hook_fs::Links::Refuse) {
         Ok(opened) => opened,
         Err(error) if error.is_not_found() => return Ok(None),
         Err(error) => {
             return Err(error).with_context(|| format!("cannot read {}", path.display()));
         }
     };
-    let bytes = hook_config::fs::read_capped(file, &metadata, cap, "the relay's install state")
+    let bytes = hook_fs::read_capped(file, &metadata, cap, "the relay's install state")
         .with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
