@@ -56,6 +56,7 @@ mod import_cycles;
 mod package_files;
 mod public_api;
 mod schemas;
+mod source;
 mod tidy;
 
 fn main() -> ExitCode {

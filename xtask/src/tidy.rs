@@ -27,8 +27,9 @@
 //!   file, `ops/` neither parses arguments nor prints nor reaches `commands`/`ui`, `ui/` never
 //!   calls a command; and no `hook-cli/src` file is over [`CLI_MAX_LINES`] lines but those in
 //!   [`CLI_LONG_FILES`], each with its reason ([`check_cli_layers`], [`check_cli_length`]);
-//!   no two files of it import each other, however far round
-//!   ([`crate::import_cycles::check_cycles`]).
+//! - no two files of a crate's `src/` (every crate: the libraries, hook-cli, xtask) import each
+//!   other, however far round, a glob import counting as an import of every sibling but in the
+//!   folders of [`GLOBS_EXEMPT`] ([`crate::import_cycles::check_cycles`]).
 //!
 //! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
 //! `cargo test --workspace` fails on what tidy fails on.
@@ -37,6 +38,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+
+use crate::import_cycles::check_cycles;
+use crate::source::{code_lines, strip_comments};
 
 /// The internal dependencies each workspace crate may have (normal and build dependencies;
 /// dev-dependencies are free). `None`: any. Keep equal to ARCHITECTURE.md "Layers".
@@ -273,6 +277,14 @@ pub(crate) const CLI_LAYERS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
+/// The folders whose glob imports (`use super::*`) the import-cycle check does not count as
+/// edges (their named imports still count), each with why: (the folder, relative to the
+/// workspace root, ending in `/`; the reason).
+pub(crate) const GLOBS_EXEMPT: &[(&str, &str)] = &[(
+    "hook-cli/src/ops/relay/install/",
+    "the installer's children share one namespace through `use super::*` (counted, its eight children are one strongly connected set); issue 44 rewrites the folder as a read model, writers and one module per agent, with no glob imports",
+)];
+
 /// The longest a `hook-cli/src` file may be, tests included.
 pub(crate) const CLI_MAX_LINES: usize = 500;
 
@@ -347,7 +359,6 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         }
     }
     let cli_src = root.join("hook-cli/src");
-    let mut cli_files = Vec::new();
     for file in rust_files(&cli_src)? {
         let shown = file.strip_prefix(root).unwrap_or(&file);
         let shown = shown.display().to_string().replace('\\', "/");
@@ -355,16 +366,27 @@ pub(crate) fn run(root: &Path) -> Result<()> {
             .with_context(|| format!("reading {}", file.display()))?;
         problems.extend(check_cli_layers(&shown, &text));
         problems.extend(check_cli_length(&shown, &text));
-        let in_src = file.strip_prefix(&cli_src).unwrap_or(&file);
-        cli_files.push((in_src.display().to_string().replace('\\', "/"), text));
     }
-    problems.extend(crate::import_cycles::check_cycles(
-        "hook-cli/src",
-        &cli_files,
-    ));
+    for src in crate_sources(&metadata) {
+        let mut files = Vec::new();
+        for file in rust_files(&src)? {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let in_src = file.strip_prefix(&src).unwrap_or(&file);
+            files.push((in_src.display().to_string().replace('\\', "/"), text));
+        }
+        let shown = src.strip_prefix(root).unwrap_or(&src);
+        let shown = shown.display().to_string().replace('\\', "/");
+        let prefix = format!("{shown}/");
+        let exempt: Vec<&str> = GLOBS_EXEMPT
+            .iter()
+            .filter_map(|(folder, _)| folder.strip_prefix(&prefix))
+            .collect();
+        problems.extend(check_cycles(&shown, &files, &exempt));
+    }
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold, its files import each other without a cycle and no file of it is over 500 lines; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
+            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_config::fs"
         );
         return Ok(());
     }
@@ -588,53 +610,6 @@ pub(crate) fn check_raw_files(file: &str, text: &str) -> Vec<String> {
     problems
 }
 
-/// The lines of `text` outside comments and `#[cfg(test)]` items, numbered from 1, without
-/// their comments.
-pub(crate) fn code_lines(text: &str) -> Vec<(usize, String)> {
-    let mut lines = Vec::new();
-    let mut in_block = false;
-    let mut test_item = TestItem::Outside;
-    for (number, line) in text.lines().enumerate() {
-        match test_item {
-            TestItem::Outside if line.starts_with("#[cfg(test)]") => {
-                test_item = TestItem::Attributes;
-                continue;
-            }
-            TestItem::Outside => {}
-            TestItem::Attributes => {
-                if line.starts_with("#[") {
-                    continue;
-                }
-                test_item = if line.trim_end().ends_with(';') {
-                    TestItem::Outside
-                } else {
-                    TestItem::Body
-                };
-                continue;
-            }
-            TestItem::Body => {
-                if line.starts_with('}') {
-                    test_item = TestItem::Outside;
-                }
-                continue;
-            }
-        }
-        lines.push((number + 1, strip_comments(line, &mut in_block)));
-    }
-    lines
-}
-
-/// Where [`check_dialect_names`] is, against `#[cfg(test)]` items.
-#[derive(Clone, Copy)]
-enum TestItem {
-    /// Not in a test item.
-    Outside,
-    /// After `#[cfg(test)]`, among the item's attributes.
-    Attributes,
-    /// Inside the item's body, until its closing `}` at column 0.
-    Body,
-}
-
 /// The dialect variants (`Dialect::Lime`) named in `code`, the enum's name not preceded by an
 /// identifier character.
 fn dialect_names(code: &str) -> Vec<String> {
@@ -695,47 +670,6 @@ pub(crate) fn check_prints(name: &str, file: &str, text: &str) -> Vec<String> {
         }
     }
     problems
-}
-
-/// `line` without its comments; `in_block` carries an open `/* */` across lines. String
-/// literals are not parsed: a `//` inside one ends the code early (a missed hit, never a
-/// false one).
-fn strip_comments(line: &str, in_block: &mut bool) -> String {
-    let mut code = String::new();
-    let mut rest = line;
-    loop {
-        if *in_block {
-            match rest.find("*/") {
-                Some(end) => {
-                    rest = &rest[end + 2..];
-                    *in_block = false;
-                }
-                None => return code,
-            }
-        }
-        let line_comment = rest.find("//");
-        let block = rest.find("/*");
-        match (line_comment, block) {
-            (Some(l), Some(b)) if b < l => {
-                code.push_str(&rest[..b]);
-                rest = &rest[b + 2..];
-                *in_block = true;
-            }
-            (Some(l), _) => {
-                code.push_str(&rest[..l]);
-                return code;
-            }
-            (None, Some(b)) => {
-                code.push_str(&rest[..b]);
-                rest = &rest[b + 2..];
-                *in_block = true;
-            }
-            (None, None) => {
-                code.push_str(rest);
-                return code;
-            }
-        }
-    }
 }
 
 /// The print macro names invoked in `code` (`name!` not preceded by an identifier character).
@@ -894,6 +828,19 @@ mod tests {
                 "{path} in RAW_FILE_ALLOWED does not exist"
             );
             assert!(why.len() > 20, "{path}: say why");
+        }
+    }
+
+    #[test]
+    fn the_glob_exempt_folders_exist_and_say_why() {
+        let root = crate::root();
+        for (folder, why) in GLOBS_EXEMPT {
+            assert!(folder.ends_with('/'), "{folder}: a folder ends in /");
+            assert!(
+                root.join(folder).is_dir(),
+                "{folder} in GLOBS_EXEMPT does not exist"
+            );
+            assert!(why.len() > 20, "{folder}: say why");
         }
     }
 

@@ -9,8 +9,11 @@
 //! `wuu.rs`, `verboo.rs` or `lime.rs` beside this one.
 
 mod lime;
+pub(crate) mod reading;
 mod verboo;
 mod wuu;
+
+pub use reading::{ContinueFalse, FieldCase, PlainText};
 
 #[cfg(feature = "schema")]
 pub(crate) use lime::output_schema_rules as lime_output_schema_rules;
@@ -722,43 +725,6 @@ pub enum Concurrency {
     Serial,
     /// All at once, results combined (verboo, lime).
     Concurrent,
-}
-
-/// How a dialect spells its fields.
-///
-/// Closed on purpose, like every rule enum (see [`DialectRules`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FieldCase {
-    /// `snake_case` (wuu).
-    Snake,
-    /// `camelCase` (verboo, lime).
-    Camel,
-}
-
-/// What plain-text stdout is on an event.
-///
-/// Closed on purpose, like every rule enum (see [`DialectRules`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PlainText {
-    /// There is no plain text: stdout is read as JSON, and text fails the hook (wuu).
-    Json,
-    /// Context for the model.
-    Context,
-    /// Ignored; the run is ok.
-    Ignored,
-    /// A failed run: the event takes no plain text (lime, as Codex).
-    Refused,
-}
-
-/// What `continue: false` does.
-///
-/// Closed on purpose, like every rule enum (see [`DialectRules`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ContinueFalse {
-    /// It blocks, like `decision: "block"`; there is no stop (wuu).
-    Blocks,
-    /// It asks the agent to stop (verboo, lime).
-    Stops,
 }
 
 /// What a matcher is tested against on a known event that is not a tool event, in the dialects
