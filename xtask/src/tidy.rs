@@ -285,6 +285,14 @@ pub(crate) const GLOBS_EXEMPT: &[(&str, &str)] = &[(
     "the installer's children share one namespace through `use super::*` (counted, its eight children are one strongly connected set); issue 44 rewrites the folder as a read model, writers and one module per agent, with no glob imports",
 )];
 
+/// The longest a source file under the `src/` of a library crate or of xtask may be, an inline
+/// test module included (a test module in its own file is a file of its own).
+pub(crate) const MAX_LINES: usize = 800;
+
+/// The files allowed past [`MAX_LINES`] outside hook-cli, at most two: (the file, relative to
+/// the workspace root; why).
+pub(crate) const LONG_FILES: &[(&str, &str)] = &[];
+
 /// The longest a `hook-cli/src` file may be, tests included.
 pub(crate) const CLI_MAX_LINES: usize = 500;
 
@@ -368,15 +376,20 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         problems.extend(check_cli_length(&shown, &text));
     }
     for src in crate_sources(&metadata) {
+        let shown = src.strip_prefix(root).unwrap_or(&src);
+        let shown = shown.display().to_string().replace('\\', "/");
         let mut files = Vec::new();
         for file in rust_files(&src)? {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("reading {}", file.display()))?;
             let in_src = file.strip_prefix(&src).unwrap_or(&file);
-            files.push((in_src.display().to_string().replace('\\', "/"), text));
+            let in_src = in_src.display().to_string().replace('\\', "/");
+            // hook-cli has its own, shorter cap (check_cli_length above).
+            if shown != "hook-cli/src" {
+                problems.extend(check_length(&format!("{shown}/{in_src}"), &text));
+            }
+            files.push((in_src, text));
         }
-        let shown = src.strip_prefix(root).unwrap_or(&src);
-        let shown = shown.display().to_string().replace('\\', "/");
         let prefix = format!("{shown}/");
         let exempt: Vec<&str> = GLOBS_EXEMPT
             .iter()
@@ -569,6 +582,18 @@ pub(crate) fn check_cli_layers(file: &str, text: &str) -> Vec<String> {
     problems
 }
 
+/// Whether `file`, a source file of a library crate or of xtask (relative to the workspace
+/// root), is over [`MAX_LINES`] lines without a place in [`LONG_FILES`].
+pub(crate) fn check_length(file: &str, text: &str) -> Vec<String> {
+    let lines = text.lines().count();
+    if lines <= MAX_LINES || LONG_FILES.iter().any(|(long, _)| *long == file) {
+        return Vec::new();
+    }
+    vec![format!(
+        "{file}: {lines} lines, over {MAX_LINES}: split it by job (a module per job; a long test module into its own file), or, if it must stay whole, add it to LONG_FILES in xtask/src/tidy.rs saying why (at most two files)"
+    )]
+}
+
 /// Whether `file`, a hook-cli source file, is over [`CLI_MAX_LINES`] lines without a place in
 /// [`CLI_LONG_FILES`].
 pub(crate) fn check_cli_length(file: &str, text: &str) -> Vec<String> {
@@ -757,6 +782,39 @@ mod tests {
                 "{file} is listed but does not exist"
             );
             assert!(!why.is_empty(), "{file} needs its reason");
+        }
+    }
+
+    #[test]
+    fn a_library_or_xtask_file_over_800_lines_fails_unless_listed() {
+        // (file, lines, whether it fails)
+        let table = [
+            ("hook-exec/src/big.rs", MAX_LINES + 1, true),
+            ("xtask/src/conformance/big.rs", MAX_LINES + 1, true),
+            ("hook-exec/src/big.rs", MAX_LINES, false),
+        ];
+        for (file, lines, fails) in table {
+            let problems = check_length(file, &"x\n".repeat(lines));
+            assert_eq!(problems.len(), usize::from(fails), "{file}: {problems:?}");
+            if fails {
+                assert!(
+                    problems[0].starts_with(&format!("{file}: 801 lines, over 800: split it by job")),
+                    "{problems:?}"
+                );
+                assert!(problems[0].contains("LONG_FILES"), "{problems:?}");
+            }
+        }
+        assert!(LONG_FILES.len() <= 2, "at most two written exceptions: {LONG_FILES:?}");
+        for (file, why) in LONG_FILES {
+            assert!(
+                check_length(file, &"x\n".repeat(MAX_LINES + 1)).is_empty(),
+                "{file} is listed, so it passes"
+            );
+            assert!(
+                crate::root().join(file).is_file(),
+                "{file} is listed in LONG_FILES but does not exist"
+            );
+            assert!(why.len() > 20, "{file} needs its reason");
         }
     }
 
