@@ -798,13 +798,17 @@ mod tests {
             assert_eq!(problems.len(), usize::from(fails), "{file}: {problems:?}");
             if fails {
                 assert!(
-                    problems[0].starts_with(&format!("{file}: 801 lines, over 800: split it by job")),
+                    problems[0]
+                        .starts_with(&format!("{file}: 801 lines, over 800: split it by job")),
                     "{problems:?}"
                 );
                 assert!(problems[0].contains("LONG_FILES"), "{problems:?}");
             }
         }
-        assert!(LONG_FILES.len() <= 2, "at most two written exceptions: {LONG_FILES:?}");
+        assert!(
+            LONG_FILES.len() <= 2,
+            "at most two written exceptions: {LONG_FILES:?}"
+        );
         for (file, why) in LONG_FILES {
             assert!(
                 check_length(file, &"x\n".repeat(MAX_LINES + 1)).is_empty(),
