@@ -14,8 +14,8 @@
 //!
 //! # Limitations
 //! A path reached without `crate::`/`super::`/`self::` (a child module named by its bare name
-//! from its parent, a `use` of a re-export) is not followed; the layering rule of
-//! [`crate::tidy::CLI_LAYERS`] covers what crosses layers whatever the spelling. String
+//! from its parent, a `use` of a re-export) is not followed; the layering rule of tidy's
+//! `CLI_LAYERS` (`tidy/cli_layers.rs`) covers what crosses layers whatever the spelling. String
 //! literals are read as code: a path spelt out in a message counts as named.
 
 use std::collections::{BTreeMap, BTreeSet};
