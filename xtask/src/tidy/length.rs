@@ -8,7 +8,16 @@ pub(crate) const MAX_LINES: usize = 800;
 
 /// The files allowed past [`MAX_LINES`] outside hook-cli, at most two: (the file, relative to
 /// the workspace root; why).
-pub(crate) const LONG_FILES: &[(&str, &str)] = &[];
+pub(crate) const LONG_FILES: &[(&str, &str)] = &[
+    (
+        "hook-config/src/fs.rs",
+        "the safe-filesystem module leaves hook-config for its own crate (hook-fs, split by job) in issue 44's hook-fs part, in parallel: drop this entry when that lands",
+    ),
+    (
+        "hook-trust/src/files.rs",
+        "its command reader (`Finder`, a third of it) moves beside hook_protocol::shell in issue 44's command-reader part, in parallel: drop this entry when that lands",
+    ),
+];
 
 /// The longest a `hook-cli/src` file may be, tests included.
 pub(crate) const CLI_MAX_LINES: usize = 500;
