@@ -54,7 +54,7 @@ pub(super) fn is_raw_file_allowed(file: &str) -> bool {
 
 /// The places `text` (the source file `file`, not in [`RAW_FILE_ALLOWED`]) opens, locks, makes
 /// a folder with a mode or identifies a file by hand ([`RAW_FILE_CALLS`]), outside comments and
-/// `#[cfg(test)]` items (skipped as [`check_dialect_names`] skips them).
+/// test items ([`code_lines`]).
 pub(crate) fn check_raw_files(file: &str, text: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for (number, code) in code_lines(text) {
