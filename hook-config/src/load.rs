@@ -8,7 +8,7 @@ use hook_protocol::{ConfigFormat, Dialect, Layer, PluginRef, Source};
 use crate::diagnostic::{Diagnostic, Pos};
 use crate::discover::{DiscoverError, Discovery, LoadOptions, ManagedSource, discover};
 use crate::fileread::{FileOwner, FileReadError, read_config_text};
-use crate::merge::merge;
+use crate::merge::{SourceFile, merge};
 use crate::node::{Kind, Node, parse_json, parse_toml};
 use crate::read::{DocKind, ParsedFile, RawBroken, is_plugin_name, read_document};
 use crate::registry::Registry;
@@ -267,18 +267,6 @@ pub(crate) fn parse_document(
             parsed
         }
     }
-}
-
-/// A file read without errors, ready to merge.
-pub(crate) struct SourceFile {
-    /// Where it came from (layer, path, plugin).
-    pub(crate) source: Source,
-    /// The name its handlers' keys use.
-    pub(crate) key_name: String,
-    /// The plugin's folder, for a plugin's hooks.
-    pub(crate) plugin_root: Option<std::path::PathBuf>,
-    /// Its content.
-    pub(crate) parsed: ParsedFile,
 }
 
 /// An enabled plugin: its hooks, or (when it cannot be loaded) one broken entry for every

@@ -8,11 +8,22 @@ use hook_protocol::{Dialect, Event, Layer, Source};
 use crate::diagnostic::Pos;
 use crate::discover::LoadOptions;
 use crate::handler::{Handler, Suppression};
-use crate::load::SourceFile;
 use crate::matcher::Matcher;
-use crate::read::RawHandler;
+use crate::read::{ParsedFile, RawHandler};
 use crate::registry::{Broken, Compiled, Registry, build_index};
 use crate::rule::PermissionRule;
+
+/// A file read without errors, ready to merge.
+pub(crate) struct SourceFile {
+    /// Where it came from (layer, path, plugin).
+    pub(crate) source: Source,
+    /// The name its handlers' keys use.
+    pub(crate) key_name: String,
+    /// The plugin's folder, for a plugin's hooks.
+    pub(crate) plugin_root: Option<std::path::PathBuf>,
+    /// Its content.
+    pub(crate) parsed: ParsedFile,
+}
 
 pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOptions) -> Registry {
     let switches = Switches::read(dialect, &sources);

@@ -290,6 +290,7 @@ pub mod command;
 pub mod context;
 pub mod detach;
 mod dispatch;
+mod engine;
 mod env_file;
 #[cfg(feature = "trust")]
 mod hooks;
@@ -298,6 +299,7 @@ pub mod http;
 pub mod journal;
 mod mcp;
 pub mod native;
+mod payload;
 mod runner;
 mod schedule;
 
@@ -306,7 +308,7 @@ pub use background::AsyncResult;
 pub use client::OpenAiCompatibleClient;
 pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
 pub use command::CommandError;
-pub use dispatch::{AsyncHandlers, Engine, EngineOptions};
+pub use engine::{AsyncHandlers, Engine, EngineOptions};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
 /// no agent owns, so one script finds its project under any of them): the engine's

@@ -10,62 +10,9 @@ use serde_json::Value;
 
 use crate::background::AsyncResult;
 use crate::combine::Finished;
-use crate::dispatch::{AsyncHandlers, Engine};
+use crate::engine::{AsyncHandlers, Engine};
+use crate::payload::Payload;
 use crate::runner::{base_run, run_command_handler, skipped};
-
-/// The event as every handler of one dispatch gets it: its JSON value, and that value
-/// serialized once (the stdin of command hooks, the body of http hooks, the input of native
-/// ones), shared by every handler instead of serialized per handler. Cheap to clone.
-#[derive(Debug, Clone)]
-pub(crate) struct Payload {
-    value: Arc<Value>,
-    bytes: Arc<[u8]>,
-}
-
-impl Payload {
-    pub(crate) fn new(value: Value) -> Self {
-        let bytes = serialize(&value);
-        Payload {
-            value: Arc::new(value),
-            bytes,
-        }
-    }
-
-    /// `value` with the bytes hooks get (the event as the agent sent it).
-    pub(crate) fn with_bytes(value: Value, bytes: Arc<[u8]>) -> Self {
-        Payload {
-            value: Arc::new(value),
-            bytes,
-        }
-    }
-
-    /// The event JSON, serialized.
-    pub(crate) fn bytes(&self) -> &Arc<[u8]> {
-        &self.bytes
-    }
-
-    /// wuu: a hook's rewrite becomes the next hook's `tool_input` (serialized again).
-    fn set_tool_input(&mut self, updated: Value) {
-        if let Some(object) = Arc::make_mut(&mut self.value).as_object_mut() {
-            object.insert("tool_input".to_owned(), updated);
-            self.bytes = serialize(&self.value);
-        }
-    }
-}
-
-impl std::ops::Deref for Payload {
-    type Target = Value;
-
-    fn deref(&self) -> &Value {
-        &self.value
-    }
-}
-
-fn serialize(value: &Value) -> Arc<[u8]> {
-    serde_json::to_vec(value)
-        .expect("a JSON value always serializes")
-        .into()
-}
 
 /// What [`Engine::dispatch_observed`] calls as each handler finishes.
 pub(crate) type Observer<'a> = Option<&'a (dyn Fn(&Run) + Send + Sync)>;
@@ -450,7 +397,7 @@ mod tests {
 
     use serde_json::json;
 
-    use super::Payload;
+    use crate::payload::Payload;
 
     #[test]
     fn the_event_is_serialized_once_and_again_only_after_a_wuu_rewrite() {

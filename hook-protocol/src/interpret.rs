@@ -45,7 +45,7 @@
 
 use serde_json::Value;
 
-use crate::dialect::{ContinueFalse, FieldCase, PlainText};
+use crate::dialect::reading::{ContinueFalse, FieldCase, PlainText};
 use crate::output::{self, ApproveOrBlock, ElicitationAction, OutputFields, PermissionBehavior};
 use crate::validate::OutputIssue;
 use crate::{BlockEffect, Decision, Dialect, Event, RunStatus};

@@ -8,8 +8,8 @@ use hook_fs::Links;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::files::SCRIPT_SIZE_CAP;
 use crate::hash::{HASH_PREFIX, canonical_json};
+use crate::limits::SCRIPT_SIZE_CAP;
 use crate::store::Records;
 
 /// The folder of the copies in a state folder (the store's:

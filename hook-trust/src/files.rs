@@ -14,11 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::digest_cache::DigestCache;
 use crate::hash::HASH_PREFIX;
-
-/// The most bytes of a script (a file a command names) that are hashed: the limit of a
-/// configuration file, 8 MiB. A bigger file cannot be trusted: the hook is `modified` and
-/// says why. Native libraries have their own cap, [`hook_config::library::LIBRARY_SIZE_CAP`].
-pub const SCRIPT_SIZE_CAP: u64 = hook_config::MAX_FILE_BYTES;
+use crate::limits::SCRIPT_SIZE_CAP;
 
 /// What a covered file holds now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -270,20 +270,22 @@ mod gate;
 mod grant;
 mod hash;
 mod keys;
+mod limits;
 mod policy;
 mod store;
 
 pub use codex_hash::{CodexHook, codex_trust_hash, codex_trust_key};
 pub use copies::{COPIES_DIR, COPIES_SIZE_CAP, CopyError, TrustedCopies};
 pub use files::{
-    FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, SCRIPT_SIZE_CAP,
-    Uncovered, named_files,
+    FileChange, FileState, FileTrust, NamedFile, PLUGIN_PREFIX, PROJECT_PREFIX, Uncovered,
+    named_files,
 };
 pub use gate::TrustGate;
 pub use grant::{Candidate, GrantError, Granted, Trusted};
 pub use hash::{HASH_PREFIX, HashContext, canonical_json, identity, is_trust_hash, trust_hash};
 pub use hook_config::RunPlace;
 pub use keys::{UnknownKey, check_keys, nearest_keys};
+pub use limits::SCRIPT_SIZE_CAP;
 pub use policy::{HookTrust, Policy, Refusal, TrustStatus, TrustView};
 pub use store::{
     Grant, JsonStore, LOCK_TIMEOUT, LimeStore, Position, Records, StoreError, TrustRecord,

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
+use crate::conformance::agents::{claude_command, codex_config, install};
 use crate::conformance::server::{FakeServer, Script, Wire};
-use crate::conformance::{claude_command, codex_config, install};
 
 /// The marker `hook relay install` ends its commands with.
 const RELAY_MARKER: &str = "# hook-relay-install";
@@ -89,7 +89,7 @@ fn options(args: &[&str]) -> Result<Options> {
 
 pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
     let options = options(args)?;
-    let versions = crate::conformance::Versions::newest()?;
+    let versions = crate::conformance::agents::Versions::newest()?;
     let npm = versions.npm_dir(&root.join("target/conformance"));
     install(&npm, &versions)?;
     let hook = crate::bench::release_hook(root)?;

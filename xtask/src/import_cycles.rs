@@ -1,25 +1,35 @@
-//! The module import graph of one crate's `src/`, and its cycles: tidy's check that hook-cli
-//! stays a stack of files a newcomer can read bottom up ([`check_cycles`]).
+//! The module import graph of one crate's `src/`, and its cycles: tidy's check, run on every
+//! crate of the workspace, that each stays a stack of files a newcomer can read bottom up
+//! ([`check_cycles`]).
 //!
-//! A file imports another when its code (outside comments and `#[cfg(test)]` items) names a
-//! path into it: `crate::ops::trust::Changed`, `super::location::Location`, or an item of a
+//! A file imports another when its code (outside comments and test items) names a path into
+//! it: `crate::ops::trust::Changed`, `super::location::Location`, or an item of a
 //! `use crate::ui::{list, trust::skip_warnings}` group, however the group is spread over lines.
-//! A path is resolved to the longest module prefix that is a file of the crate. A module's
+//! A glob (`use super::*`, `use crate::ops::*`) imports the module it reads and every child
+//! module of it: each child is then in scope by its bare name. A path is resolved to the
+//! longest module prefix that is a file of the crate. A module's
 //! own ancestors are not edges (a child always sits inside its parent, and naming the parent's
 //! items is how Rust modules share), and test-only files (`tests.rs`, anything under a `tests/`
 //! folder) are left out.
 //!
 //! # Limitations
 //! A path reached without `crate::`/`super::`/`self::` (a child module named by its bare name
-//! from its parent, a `use` of a re-export) is not followed; the layering rule of
-//! [`crate::tidy::CLI_LAYERS`] covers what crosses layers whatever the spelling.
+//! from its parent, a `use` of a re-export) is not followed; the layering rule of tidy's
+//! `CLI_LAYERS` (`tidy/cli_layers.rs`) covers what crosses layers whatever the spelling. String
+//! literals are read as code: a path spelt out in a message counts as named.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The import cycles among `files` (each a path relative to the crate's `src/` with `/`
 /// separators, and its text), each as one problem naming the files in order; `shown` is the
-/// folder prepended to the paths in messages (`hook-cli/src`).
-pub(crate) fn check_cycles(shown: &str, files: &[(String, String)]) -> Vec<String> {
+/// folder prepended to the paths in messages (`hook-cli/src`). The glob imports of files under
+/// a folder of `globs_exempt` (relative to `src/`, ending in `/`) are not edges; their named
+/// imports still are.
+pub(crate) fn check_cycles(
+    shown: &str,
+    files: &[(String, String)],
+    globs_exempt: &[&str],
+) -> Vec<String> {
     let modules: BTreeMap<Vec<String>, &str> = files
         .iter()
         .filter(|(path, _)| !is_test_file(path))
@@ -32,7 +42,12 @@ pub(crate) fn check_cycles(shown: &str, files: &[(String, String)]) -> Vec<Strin
         .collect();
     let graph: BTreeMap<&Vec<String>, BTreeSet<&Vec<String>>> = modules
         .iter()
-        .map(|(module, text)| (module, imports(module, text, &modules)))
+        .map(|(module, text)| {
+            let globs = !globs_exempt
+                .iter()
+                .any(|folder| names[module].starts_with(folder));
+            (module, imports(module, text, &modules, globs))
+        })
         .collect();
     cycles(&graph)
         .into_iter()
@@ -43,7 +58,7 @@ pub(crate) fn check_cycles(shown: &str, files: &[(String, String)]) -> Vec<Strin
                 .map(|module| format!("{shown}/{}", names[*module]))
                 .collect();
             format!(
-                "import cycle: {}: move what both sides need into a module below them (ops/ for what is done, shell.rs-like helpers for what both layers use), so that each file imports only files under it",
+                "import cycle: {}: move what both sides need into a module below them (an existing one, or a new small one; in hook-cli, ops/ for what is done, shell.rs-like helpers for what both layers use), so that each file imports only files under it; a glob import brings in every sibling module: name what the file uses instead",
                 chain.join(" -> ")
             )
         })
@@ -71,19 +86,21 @@ fn module_path(path: &str) -> Vec<String> {
     parts
 }
 
-/// The modules of `modules` that `module`'s code names, but itself and its ancestors.
+/// The modules of `modules` that `module`'s code names, but itself and its ancestors; with
+/// `globs`, a glob import (`use super::*`) names every child of the module it reads.
 fn imports<'m>(
     module: &[String],
     text: &str,
     modules: &'m BTreeMap<Vec<String>, &str>,
+    globs: bool,
 ) -> BTreeSet<&'m Vec<String>> {
-    let code = crate::tidy::code_lines(text)
+    let code = crate::source::code_lines(text)
         .into_iter()
         .map(|(_, line)| line)
         .collect::<Vec<_>>()
         .join("\n");
     let mut found = BTreeSet::new();
-    for path in paths(module, &code) {
+    for Named { path, glob } in paths(module, &code) {
         let target = (1..=path.len())
             .rev()
             .find_map(|len| modules.get_key_value(&path[..len]).map(|(key, _)| key));
@@ -92,13 +109,30 @@ fn imports<'m>(
         {
             found.insert(target);
         }
+        if glob && globs {
+            // `use super::*` brings in every child module of `super` by its bare name, which
+            // this reader does not follow: each of them counts as named.
+            found.extend(modules.keys().filter(|child| {
+                child.len() == path.len() + 1
+                    && child.starts_with(&path)
+                    && !module.starts_with(child)
+            }));
+        }
     }
     found
 }
 
+/// A module path named by code, and whether it ends in a glob (`crate::ops::*`).
+struct Named {
+    /// The absolute module path, the `*` left out.
+    path: Vec<String>,
+    /// Whether everything in `path` is imported (`path::*`).
+    glob: bool,
+}
+
 /// Every absolute module path `code` names from `module` through `crate::`, `super::` or
 /// `self::`, groups expanded.
-fn paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+fn paths(module: &[String], code: &str) -> Vec<Named> {
     let bytes = code.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
@@ -182,7 +216,7 @@ impl Parser<'_> {
     }
 
     /// A path or group from here, each full path pushed to `found` (prefixed by `base`).
-    fn tree(&mut self, mut base: Vec<String>, found: &mut Vec<Vec<String>>) {
+    fn tree(&mut self, mut base: Vec<String>, found: &mut Vec<Named>) {
         loop {
             if self.eat("{") {
                 loop {
@@ -197,16 +231,29 @@ impl Parser<'_> {
                     }
                 }
             }
+            if self.eat("*") {
+                found.push(Named {
+                    path: base,
+                    glob: true,
+                });
+                return;
+            }
             match self.ident() {
                 Some(name) if name == "self" => {}
                 Some(name) => base.push(name),
                 None => {
-                    found.push(base);
+                    found.push(Named {
+                        path: base,
+                        glob: false,
+                    });
                     return;
                 }
             }
             if !self.eat("::") {
-                found.push(base);
+                found.push(Named {
+                    path: base,
+                    glob: false,
+                });
                 return;
             }
         }
@@ -287,7 +334,7 @@ mod tests {
                 "use crate::{\n    ops::{\n        a::{self, Other},\n    },\n};\n",
             ),
         ]);
-        let problems = check_cycles("hook-cli/src", &crate_files);
+        let problems = check_cycles("hook-cli/src", &crate_files, &[]);
         assert_eq!(problems.len(), 1, "{problems:#?}");
         assert!(
             problems[0].contains(
@@ -314,7 +361,7 @@ mod tests {
             ),
             ("ops/relay/tests.rs", "use crate::ops::relay::answer;\n"),
         ]);
-        assert_eq!(check_cycles("src", &crate_files), Vec::<String>::new());
+        assert_eq!(check_cycles("src", &crate_files, &[]), Vec::<String>::new());
     }
 
     #[test]
@@ -326,8 +373,49 @@ mod tests {
                 "pub(crate) fn row() { crate::ui::list::width(); }\n",
             ),
         ]);
-        let problems = check_cycles("src", &crate_files);
+        let problems = check_cycles("src", &crate_files, &[]);
         assert_eq!(problems.len(), 1, "{problems:#?}");
         assert!(problems[0].contains("src/ui/list.rs -> src/ui/trust.rs -> src/ui/list.rs"));
+    }
+
+    #[test]
+    fn a_glob_import_is_an_edge_to_every_sibling_outside_tests_and_exempt_folders() {
+        // (what `b.rs` holds, whether the crate has a cycle): `a.rs` names `b.rs`, so `b.rs`
+        // closing the loop by any spelling is a cycle.
+        let table = [
+            ("use super::*;\n", true),
+            ("use crate::install::{self, *};\n", true),
+            ("use super::c::*;\n", false),
+            ("#[cfg(test)]\nmod tests {\n    use super::*;\n}\n", false),
+            (
+                "#[cfg(all(test, unix))]\nmod tests {\n    use super::*;\n}\n",
+                false,
+            ),
+            ("use super::a::Thing;\n", true),
+        ];
+        for (b, cycle) in table {
+            let crate_files = files(&[
+                ("install/mod.rs", "mod a;\nmod b;\nmod c;\n"),
+                ("install/a.rs", "use super::b::Plan;\n"),
+                ("install/b.rs", b),
+                ("install/c.rs", "pub(crate) struct Other;\n"),
+            ]);
+            let problems = check_cycles("src", &crate_files, &[]);
+            assert_eq!(problems.len(), usize::from(cycle), "{b:?}: {problems:#?}");
+            if cycle {
+                assert!(
+                    problems[0]
+                        .contains("src/install/a.rs -> src/install/b.rs -> src/install/a.rs"),
+                    "{problems:#?}"
+                );
+            }
+            // An exempt folder's globs are no edges; its named imports still are.
+            let exempt = check_cycles("src", &crate_files, &["install/"]);
+            assert_eq!(
+                exempt.len(),
+                usize::from(b == "use super::a::Thing;\n"),
+                "{b:?}: {exempt:#?}"
+            );
+        }
     }
 }

@@ -21,9 +21,10 @@
 //! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
 //!   draw, on tokio/reqwest in the crates that must not have them, on a forbidden crate reached
 //!   even transitively (jsonschema or schemars from hook-sdk; hook-exec, tokio or reqwest from
-//!   hook-trust), on a library crate that prints, and on a dialect named in code outside its
-//!   homes (CI runs this before the tests, and `cargo test -p xtask` runs it as a test; see
-//!   `tidy.rs`).
+//!   hook-trust), on a library crate that prints, on a dialect named in code outside its
+//!   homes, on a file over its length cap and on an import cycle in any crate (CI runs this
+//!   before the tests, and `cargo test -p xtask` runs it as a test; see `tidy/`, a file per
+//!   check).
 //!
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
@@ -56,6 +57,7 @@ mod import_cycles;
 mod package_files;
 mod public_api;
 mod schemas;
+mod source;
 mod tidy;
 
 fn main() -> ExitCode {

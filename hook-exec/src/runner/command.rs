@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::{base_run, failed, millis, read_result, skipped, timed_out_with};
 use crate::combine::Finished;
 use crate::command::{CommandError, CommandSpec, run_command};
-use crate::dispatch::EngineOptions;
-use crate::schedule::Payload;
+use crate::engine::EngineOptions;
+use crate::payload::Payload;
 
 /// The command text given to the shell. On Unix it is the command as written: the plugin
 /// folder and the project directory reach it only through the environment (`PLUGIN_ROOT`,

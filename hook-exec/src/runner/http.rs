@@ -6,9 +6,9 @@ use hook_protocol::{Event, interpret};
 
 use super::{base_run, failed, millis, read_result, timed_out_with};
 use crate::combine::Finished;
-use crate::dispatch::Engine;
+use crate::engine::Engine;
 use crate::http::{HttpCall, HttpError, interpolate_headers};
-use crate::schedule::Payload;
+use crate::payload::Payload;
 
 impl Engine {
     /// The HTTP client, set up on first use.

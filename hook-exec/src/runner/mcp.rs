@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::{base_run, failed, millis, read_result, skipped, timed_out};
 use crate::combine::Finished;
-use crate::dispatch::Engine;
+use crate::engine::Engine;
 use crate::mcp::ToolError;
-use crate::schedule::Payload;
+use crate::payload::Payload;
 
 impl Engine {
     /// `mcp_tool`: calls the tool with the expanded `input`; its result is the hook's output.

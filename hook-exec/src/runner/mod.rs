@@ -15,7 +15,7 @@ use hook_protocol::{Dialect, HandlerResult, Response, Run, RunStatus, SkipReason
 
 use crate::combine::Finished;
 use crate::context::limit_context;
-use crate::dispatch::EngineOptions;
+use crate::engine::EngineOptions;
 
 pub(crate) use command::run_command_handler;
 
@@ -124,12 +124,12 @@ pub(crate) fn timed_out_with(mut run: Run, error: String) -> Finished {
 
 /// Built without the `http` feature: an http handler is skipped, and says why.
 #[cfg(not(feature = "http"))]
-impl crate::dispatch::Engine {
+impl crate::engine::Engine {
     pub(crate) async fn run_http_handler(
         &self,
         _event: &hook_protocol::Event,
         handler: &Handler,
-        _value: &crate::schedule::Payload,
+        _value: &crate::payload::Payload,
     ) -> Finished {
         skipped(handler, SkipReason::Unsupported, NO_HTTP.to_owned())
     }

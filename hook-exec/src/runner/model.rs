@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::{base_run, failed, millis, read_result, skipped, timed_out};
 use crate::client::{ANSWER_FORMAT, ModelError, ModelRequest};
 use crate::combine::Finished;
-use crate::dispatch::Engine;
-use crate::schedule::Payload;
+use crate::engine::Engine;
+use crate::payload::Payload;
 
 impl Engine {
     /// `prompt` and `agent`: asks the model client; `ok: false` blocks.

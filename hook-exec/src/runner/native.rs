@@ -6,9 +6,9 @@ use hook_protocol::{Event, interpret};
 
 use super::{base_run, failed, millis, read_result, timed_out_with};
 use crate::combine::Finished;
-use crate::dispatch::Engine;
+use crate::engine::Engine;
 use crate::native::{LibraryError, NativeError, OpenedLibrary};
-use crate::schedule::Payload;
+use crate::payload::Payload;
 
 impl Engine {
     /// `native`: calls the plugin `library` holds (read once, before the gate).

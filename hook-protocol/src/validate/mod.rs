@@ -17,12 +17,16 @@ use crate::json_path::display_pointer;
 #[cfg(feature = "validate")]
 mod check;
 #[cfg(feature = "validate")]
+mod error;
+#[cfg(feature = "validate")]
 mod unknown;
 
 #[cfg(feature = "validate")]
-pub use check::{ValidateError, validate_output, validate_output_value};
-#[cfg(feature = "validate")]
 pub(crate) use check::{issues, validator};
+#[cfg(feature = "validate")]
+pub use check::{validate_output, validate_output_value};
+#[cfg(feature = "validate")]
+pub use error::ValidateError;
 #[cfg(not(feature = "validate"))]
 pub(crate) use subset::{issues, validator};
 #[cfg(feature = "validate")]

@@ -13,8 +13,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use serde_json::Value;
 
-use super::ValidateError;
-use super::check::unknown_event;
+use super::error::{ValidateError, unknown_event};
 use crate::json_path::{display_pointer, push_token};
 use crate::schema::{SchemaKind, schema};
 use crate::{Dialect, Event};

@@ -28,7 +28,7 @@ use anyhow::{Context, Result, bail};
 use hook_protocol::{Dialect, SchemaKind};
 use serde_json::Value;
 
-use super::{Versions, install};
+use super::agents::{Versions, install};
 
 /// The output fields of one event.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
