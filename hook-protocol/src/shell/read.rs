@@ -73,7 +73,8 @@ pub enum Interpreter {
 pub struct CommandParts {
     /// The `NAME=value` words before it (after reserved words such as `if`).
     pub assignments: Vec<Word>,
-    /// Each wrapper it runs through, in order, with its own options (`["env", "-i", "X=1"]`).
+    /// Each wrapper it runs through, in order, with its own options and the assignments after
+    /// it (`["env", "-i", "X=1"]`).
     pub wrappers: Vec<Vec<Word>>,
     /// The program that runs: the first word after the assignments and wrappers.
     pub program: Word,
@@ -212,10 +213,12 @@ fn read_simple(words: Vec<Word>, depth: usize) -> Option<CommandParts> {
             .any(|(name, _)| *name == file_name(&program.plain))
     {
         let mut wrapper = vec![program];
-        // Every old reader skipped assignments after any wrapper (only `env` takes them, but
-        // reading `nohup A=1 x` as running `x` errs toward running a guard and covering more).
+        // Assignments and reserved words are skipped after any wrapper too, as the `if`
+        // rules always did (only `env` takes assignments, but reading `nohup A=1 x` as running
+        // `x` errs toward running a guard and covering more files).
         while let Some(option) = words.peek() {
-            if option.plain.starts_with('-') || is_assignment(&option.raw) {
+            let reserved = option.raw == option.plain && RESERVED.contains(&option.raw.as_str());
+            if option.plain.starts_with('-') || is_assignment(&option.raw) || reserved {
                 wrapper.extend(words.next());
             } else {
                 break;
