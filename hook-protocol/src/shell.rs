@@ -16,7 +16,9 @@
 
 mod read;
 
-pub use read::{CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_command};
+pub use read::{
+    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_command, read_simple_command,
+};
 
 /// One word of a simple command: as written (quotes kept) and unquoted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

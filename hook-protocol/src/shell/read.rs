@@ -92,7 +92,10 @@ pub struct CommandParts {
     /// The folder `cd`/`pushd` goes to (its first argument that is not an option); `None`
     /// with [`CommandParts::changes_dir`] is `cd` alone (home).
     pub cd_target: Option<Word>,
-    /// The commands of the string a shell's `-c` or `eval` runs, read the same way, up to
+    /// The string a shell's `-c` runs, or `eval`'s words joined by spaces, as text (for a
+    /// caller that reads it again itself, e.g. for its input redirections' targets).
+    pub inline_text: Option<String>,
+    /// The commands of [`CommandParts::inline_text`], read the same way, up to
     /// [`MAX_INLINE_DEPTH`] levels.
     pub inline: Vec<CommandParts>,
 }
@@ -181,6 +184,13 @@ pub fn read_command(command: &str) -> Vec<CommandParts> {
     read_at(command, 0)
 }
 
+/// [`read_command`] of one simple command's words (an item of
+/// [`simple_commands`](super::simple_commands)): `None` when it runs no program. For a caller
+/// that walks the simple commands itself (to follow `cd` across them all, headers included).
+pub fn read_simple_command(words: Vec<Word>) -> Option<CommandParts> {
+    read_simple(words, 0)
+}
+
 fn read_at(command: &str, depth: usize) -> Vec<CommandParts> {
     simple_commands(command)
         .into_iter()
@@ -257,24 +267,22 @@ fn parts(
         module: None,
         changes_dir: false,
         cd_target: None,
+        inline_text: None,
         inline: Vec::new(),
         program: program.clone(),
         args: Vec::new(),
     };
-    let nested = depth < MAX_INLINE_DEPTH;
     match (name, interpreter) {
         ("cd" | "pushd", _) => {
             parts.changes_dir = true;
             parts.cd_target = args.iter().find(|a| !a.plain.starts_with('-')).cloned();
         }
         ("eval", _) => {
-            if nested {
-                let text: Vec<&str> = args.iter().map(|w| w.plain.as_str()).collect();
-                parts.inline = read_at(&text.join(" "), depth + 1);
-            }
+            let text: Vec<&str> = args.iter().map(|w| w.plain.as_str()).collect();
+            parts.inline_text = Some(text.join(" "));
         }
         (_, Some(Interpreter::Shell)) => match shell_operand(&args) {
-            Some(Operand::Inline(text)) if nested => parts.inline = read_at(text, depth + 1),
+            Some(Operand::Inline(text)) => parts.inline_text = Some(text.to_owned()),
             Some(Operand::Script(word)) => parts.script = Some(word.clone()),
             _ => {}
         },
@@ -290,6 +298,11 @@ fn parts(
         }
         (_, Some(_)) => parts.script = args.iter().find(|a| !a.plain.starts_with('-')).cloned(),
         (_, None) => {}
+    }
+    if let Some(text) = &parts.inline_text
+        && depth < MAX_INLINE_DEPTH
+    {
+        parts.inline = read_at(text, depth + 1);
     }
     parts.args = args;
     parts
@@ -371,7 +384,7 @@ fn node_operand(args: &[Word]) -> Option<Operand<'_>> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.plain.as_str() {
-            "-e" | "--eval" | "-p" | "--print" | "-" => return Some(Operand::Code),
+            "-e" | "--eval" | "-p" | "--print" => return Some(Operand::Code),
             "-r" | "--require" | "--import" | "--loader" => {
                 iter.next();
             }

@@ -136,6 +136,46 @@ fn what_a_command_really_runs_is_covered() {
             &["<project>/hooks/x.sh"],
             "hooks/x.sh",
         ),
+        // The rows below were not covered before trust read commands with the one command
+        // reader (`hook_config::shell::read_command`) doctor and `if` rules use.
+        (
+            "a script inside sh -c behind `time`",
+            "time bash -c 'sh hooks/x.sh'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a script inside sh -c after `-o pipefail`",
+            "bash -o pipefail -c 'sh hooks/x.sh | cat'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a script inside eval",
+            "eval 'bash -c \"sh hooks/x.sh\"'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a module python runs behind sudo",
+            "sudo -E python3 -m pkg.check",
+            &[
+                ("pkg/__init__.py", ""),
+                ("pkg/check.py", "raise SystemExit(2)\n"),
+            ],
+            &["<project>/pkg/__init__.py", "<project>/pkg/check.py"],
+            "pkg/check.py",
+        ),
+        (
+            "a script after a cd inside if",
+            "if cd hooks; then ./x.sh; fi",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
         (
             "a script after cd",
             "cd hooks && ./x.sh",
