@@ -427,3 +427,7 @@ fn names_command(text: &str, name: &str) -> bool {
 #[cfg(test)]
 #[path = "command/tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "command/one_reader.rs"]
+mod one_reader;
