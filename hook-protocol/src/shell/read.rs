@@ -101,11 +101,6 @@ pub struct CommandParts {
 }
 
 impl CommandParts {
-    /// The program's file name (`bash` for `/bin/bash`).
-    pub fn program_name(&self) -> &str {
-        file_name(&self.program.plain)
-    }
-
     /// The words from the `level`th wrapper on (0: all of them, [`CommandParts::wrappers`]'
     /// length: the program and its arguments), as the command would run without the wrappers
     /// before it.

@@ -150,9 +150,18 @@ fn trust_doctor_and_if_rules_read_the_same_programs_and_scripts() {
         .collect();
     let settings =
         serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]}});
-    write(&project, ".claude/settings.json", &settings.to_string());
+    // The dialect with a project variable (verboo: `$CLAUDE_PROJECT_DIR`), whose files hold
+    // matcher groups in JSON.
+    let dialect = Dialect::ALL
+        .iter()
+        .copied()
+        .find(|d| d.rules().project_dir_env().is_some())
+        .expect("a dialect that names the project");
+    let rules = dialect.rules();
+    let file = format!("{}/{}", rules.home_dir(), rules.config_file());
+    write(&project, &file, &settings.to_string());
     std::fs::create_dir_all(root.join("home")).expect("home");
-    let options = LoadOptions::new(Dialect::Verboo, Environment::empty())
+    let options = LoadOptions::new(dialect, Environment::empty())
         .with_managed_file(root.join("managed.json"))
         .with_home(root.join("home"))
         .with_project(&project);
@@ -162,14 +171,14 @@ fn trust_doctor_and_if_rules_read_the_same_programs_and_scripts() {
     let env = Env {
         path: Vec::new(),
         project: project.clone(),
-        project_var: Some("CLAUDE_PROJECT_DIR"),
+        project_var: rules.project_dir_env(),
     };
     let place = RunPlace::new(project.clone(), Some(project.clone()));
     for ((command, program, script, file), handler) in TABLE.iter().zip(handlers) {
         assert_eq!(handler.config.command.as_deref(), Some(*command));
         let path = project.join(file);
         // Trust covers the script.
-        let named = hook_trust::named_files(Dialect::Verboo, handler, &place);
+        let named = hook_trust::named_files(dialect, handler, &place);
         let names: Vec<&str> = named.iter().map(|f| f.name.as_str()).collect();
         assert!(
             names.contains(&format!("<project>/{file}").as_str()),
