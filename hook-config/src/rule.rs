@@ -3,7 +3,7 @@
 use regex::bytes::Regex;
 use serde_json::Value;
 
-use crate::shell::{Word, simple_commands};
+use crate::shell::{CommandParts, Word, read_command};
 
 /// A compiled permission rule, `Tool` or `Tool(pattern)`.
 ///
@@ -52,11 +52,16 @@ use crate::shell::{Word, simple_commands};
 /// - the pattern is tried on the words joined by one space, both as written (quotes kept, so
 ///   `echo 'a  b'` keeps its spaces) and unquoted (`"git" 'push'` is `git push`);
 /// - precommand wrappers that run their arguments, `exec`, `command`, `builtin`, `nohup`,
-///   `env`, `time`, `nice`, `sudo`, `xargs`, are tried both with and without the wrapper and
-///   its leading `-options` (and `env`'s assignments): `Bash(git push*)` matches
-///   `nohup git push`, and `Bash(sudo *)` still matches `sudo git push`;
-/// - `eval ARGS` and `sh -c TEXT` (also `bash`, `dash`, `zsh`, `ksh`) are read again as
-///   commands, up to 4 levels deep.
+///   `env`, `time`, `nice`, `sudo`, `xargs` (also by path: `/usr/bin/env`), are tried both
+///   with and without the wrapper and its leading `-options` and assignments:
+///   `Bash(git push*)` matches `nohup git push`, and `Bash(sudo *)` still matches
+///   `sudo git push`;
+/// - `eval ARGS` and `sh -c TEXT` (also `bash`, `dash`, `zsh`, `ksh`, `ash`, `mksh`, `fish`,
+///   by path too, with `-ec`, `-o OPT` and the like before `-c`) are read again as commands,
+///   up to 4 levels deep.
+///
+/// This reading is [`crate::shell::read_command`], the one trust and `hook doctor` use to
+/// tell what a command runs.
 ///
 /// What a prefix rule cannot see, so a guard that must hold whatever the spelling should match
 /// the tool (`Bash`) and decide in the hook itself:
@@ -354,115 +359,29 @@ fn url_host(text: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_ascii_lowercase())
 }
 
-/// Words skipped at the start of a command.
-const RESERVED: &[&str] = &[
-    "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",
-];
-
-/// Words that start a header, not a command.
-const HEADERS: &[&str] = &["for", "select", "case"];
-
-/// Precommand wrappers: the rest of the words is (also) a command.
-const WRAPPERS: &[&str] = &[
-    "exec", "command", "builtin", "nohup", "env", "time", "nice", "sudo", "xargs",
-];
-
-/// Shells whose `-c TEXT` is read again as a command.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh"];
-
-/// How deep `eval` and `sh -c` are followed.
-const MAX_DEPTH: usize = 4;
-
-/// How many wrappers in a row are looked through.
-const MAX_WRAPPERS: usize = 8;
-
-/// Every text a shell pattern is tried on for `command` (see [`PermissionRule`]).
+/// Every text a shell pattern is tried on for `command` (see [`PermissionRule`]), from the
+/// one command reader ([`crate::shell::read_command`]) trust and `hook doctor` use too.
 pub(crate) fn command_texts(command: &str) -> Vec<String> {
     let mut out = Vec::new();
-    texts_at_depth(command, 0, &mut out);
+    for parts in read_command(command) {
+        push_texts(&parts, &mut out);
+    }
     out
 }
 
-fn texts_at_depth(command: &str, depth: usize, out: &mut Vec<String>) {
-    for words in simple_commands(command) {
-        command_words(&words, depth, out);
+/// The texts of one simple command: with every wrapper, then without each in turn, then the
+/// commands of its `-c` string or `eval`.
+fn push_texts(parts: &CommandParts, out: &mut Vec<String>) {
+    for level in 0..=parts.wrappers.len() {
+        push_joined(&parts.words_from(level), out);
     }
-}
-
-fn is_assignment(word: &Word) -> bool {
-    let name_end = word.raw.find('=').unwrap_or(0);
-    let name = word.raw[..name_end]
-        .strip_suffix('+')
-        .unwrap_or(&word.raw[..name_end]);
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-fn command_words(words: &[Word], depth: usize, out: &mut Vec<String>) {
-    let mut words = words;
-    let mut wrappers = 0;
-    loop {
-        // Reserved words and assignments before the command.
-        while let Some(first) = words.first() {
-            let unquoted = first.raw == first.plain;
-            if (unquoted && RESERVED.contains(&first.raw.as_str())) || is_assignment(first) {
-                words = &words[1..];
-            } else {
-                break;
-            }
-        }
-        let Some(first) = words.first() else {
-            return;
-        };
-        if first.raw == first.plain && HEADERS.contains(&first.raw.as_str()) {
-            return;
-        }
-        push_joined(words, out);
-        let name = first.plain.as_str();
-        if depth < MAX_DEPTH && name == "eval" {
-            let text: Vec<&str> = words[1..].iter().map(|w| w.plain.as_str()).collect();
-            texts_at_depth(&text.join(" "), depth + 1, out);
-            return;
-        }
-        if depth < MAX_DEPTH && SHELLS.contains(&name) {
-            let mut rest = words[1..].iter();
-            while let Some(option) = rest.next() {
-                if !option.plain.starts_with('-') {
-                    break;
-                }
-                if option.plain.starts_with("--") || !option.plain.contains('c') {
-                    continue;
-                }
-                if let Some(text) = rest.next() {
-                    texts_at_depth(&text.plain, depth + 1, out);
-                }
-                break;
-            }
-            return;
-        }
-        if wrappers == MAX_WRAPPERS || !WRAPPERS.contains(&name) {
-            return;
-        }
-        wrappers += 1;
-        let env = name == "env";
-        words = &words[1..];
-        while let Some(option) = words.first() {
-            if (option.plain.starts_with('-') && option.plain.len() > 1)
-                || (env && is_assignment(option))
-            {
-                words = &words[1..];
-            } else {
-                break;
-            }
-        }
+    for inner in &parts.inline {
+        push_texts(inner, out);
     }
 }
 
 /// The words joined by one space, as written and unquoted (once when they are the same).
-fn push_joined(words: &[Word], out: &mut Vec<String>) {
+fn push_joined(words: &[&Word], out: &mut Vec<String>) {
     let raw = join(words.iter().map(|w| w.raw.as_str()));
     let plain = join(words.iter().map(|w| w.plain.as_str()));
     if plain != raw {

@@ -2,8 +2,10 @@
 //! and words are. It reads; it never expands variables, globs or aliases, and never runs
 //! anything.
 //!
-//! Used by hook-config's `if` permission rules (`Bash(git push*)`) and by the trust crate to
-//! find the files a command hook names; re-exported as `hook_config::shell` and
+//! [`read_command`] reads what each simple command runs (its wrappers, program, script, `cd`
+//! target and `-c` string): the one reading hook-config's `if` permission rules
+//! (`Bash(git push*)`), the trust crate (the files a command hook names) and `hook doctor`
+//! share. Re-exported as `hook_config::shell` and
 //! `hook_sdk::shell` so hook authors use it too, instead of splitting a command on spaces.
 //!
 //! # Limitations
@@ -11,6 +13,12 @@
 //! - Expansions (`$VAR`, `$(...)`, globs) stay as written in [`Word::plain`]; a caller that
 //!   needs a value expands the variables it knows.
 //! - Here-document bodies are read as commands; aliases and functions are unknown.
+
+mod read;
+
+pub use read::{
+    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_command, read_simple_command,
+};
 
 /// One word of a simple command: as written (quotes kept) and unquoted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
+use hook_config::shell::{
+    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_simple_command,
+};
 use hook_config::{Handler, RunPlace};
 use hook_fs::{Links, ReadError};
 use hook_protocol::{Dialect, HandlerType};
@@ -64,8 +67,11 @@ pub struct NamedFile {
 ///   `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), plus the value of a `--flag=value`
 ///   or `NAME=value` word. A word that still holds a `$`, a backquote or a glob, or that
 ///   starts with `~`, names nothing. Relative words are read against [`RunPlace::cwd`], and
-///   also against the folder a `cd DIR` earlier in the command moved to. Beyond the words:
-///   the command string of `sh -c`/`bash -c` (read the same way), the `__main__.py` of a
+///   also against the folder a `cd DIR` earlier in the command moved to. Beyond the words,
+///   from what [`hook_config::shell::read_command`] says each simple command runs (the one
+///   reading `hook doctor` and `if` rules share: wrappers such as `env`, `nohup`, `time`,
+///   `sudo` looked through): the command string of `sh -c`/`bash -c` or `eval` (read the same
+///   way), the `__main__.py` of a
 ///   folder `python3` runs, the files `python3 -m pkg.mod` may run from the current folder
 ///   (`pkg/mod.py`, `pkg/mod/__main__.py`, each package's `__init__.py`), a folder `node`
 ///   runs (`package.json`, the `main` it names, `index.js`...), and the interpreter a
@@ -217,16 +223,9 @@ pub(crate) fn named_paths(dialect: Dialect, handler: &Handler, place: &RunPlace)
     }
 }
 
-/// How deep `sh -c` strings and `#!` interpreters are followed (the kernel allows four
-/// levels of interpreters).
+/// How deep `#!` interpreters are followed (the kernel allows four levels); `sh -c` strings
+/// are read as deep as the command reader reads them ([`MAX_INLINE_DEPTH`]).
 const MAX_DEPTH: usize = 4;
-
-/// The shells whose `-c` string is a command line read like the hook's own.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"];
-
-/// Programs that run the command that follows them (their own flags and `NAME=value`s
-/// skipped).
-const WRAPPERS: &[&str] = &["env", "exec", "command", "nohup", "builtin", "nice"];
 
 /// Collects the files a command runs.
 struct Finder {
@@ -236,44 +235,38 @@ struct Finder {
 }
 
 impl Finder {
-    /// The files of one command line run from `cwd`.
+    /// The files of one command line run from `cwd`: every word, and what the command reader
+    /// ([`read_simple_command`]) says each simple command runs.
     fn command(&mut self, text: &str, cwd: &Path, depth: usize) {
         for word in hook_config::shell::words(text) {
             self.word(&word.plain, cwd);
         }
         let mut dir = cwd.to_path_buf();
         for words in hook_config::shell::simple_commands(text) {
-            let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
             if dir != cwd {
                 // After `cd DIR`, relative words are read from there too.
-                for word in &plain {
-                    self.word(word, &dir);
+                for word in &words {
+                    self.word(&word.plain, &dir);
                 }
             }
-            let args = program_and_args(&plain);
-            let Some((program, rest)) = args.split_first() else {
+            let Some(parts) = read_simple_command(words) else {
                 continue;
             };
-            let name = Path::new(program)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if name == "cd" || name == "pushd" {
-                if let Some(target) = rest.iter().find(|a| !a.starts_with('-'))
-                    && let Some(path) = self.expand_path(target, &dir)
+            if parts.changes_dir {
+                if let Some(target) = &parts.cd_target
+                    && let Some(path) = self.expand_path(&target.plain, &dir)
                 {
                     dir = kernel_path(&path);
                 }
-            } else if SHELLS.contains(&name.as_str()) {
-                if depth < MAX_DEPTH
-                    && let Some(script) = shell_c_string(rest)
-                {
-                    self.command(script, &dir, depth + 1);
+            } else if let Some(inline) = &parts.inline_text {
+                // `sh -c '...'`, `eval ...`: a command line of its own, run from here.
+                if depth < MAX_INLINE_DEPTH {
+                    self.command(inline, &dir, depth + 1);
                 }
-            } else if is_python(&name) {
-                self.python(rest, &dir);
-            } else if name == "node" || name == "nodejs" {
-                self.node(rest, &dir);
+            } else if parts.interpreter == Some(Interpreter::Python) {
+                self.python(&parts, &dir);
+            } else if parts.interpreter == Some(Interpreter::Node) {
+                self.node(&parts, &dir);
             }
         }
     }
@@ -332,44 +325,14 @@ impl Finder {
 
     /// `python3 [flags] script|folder|-m module`: a folder's `__main__.py`; a module's files
     /// from the current folder (Python puts it first on its path).
-    fn python(&mut self, args: &[&str], dir: &Path) {
-        let mut i = 0;
-        while let Some(arg) = args.get(i) {
-            if *arg == "-m" || (arg.starts_with("-m") && arg.len() > 2) {
-                let module = if *arg == "-m" {
-                    args.get(i + 1).copied()
-                } else {
-                    Some(&arg[2..])
-                };
-                if let Some(module) = module {
-                    self.python_module(module, dir);
-                }
-                return;
-            }
-            if *arg == "-c" || *arg == "-" {
-                return;
-            }
-            if *arg == "--" {
-                i += 1;
-                continue;
-            }
-            if *arg == "-W" || *arg == "-X" || *arg == "--check-hash-based-pycs" {
-                i += 2;
-                continue;
-            }
-            if arg.starts_with('-') && *arg != "-" {
-                if !arg.starts_with("--") && arg[1..].contains('c') {
-                    return; // `-Ic CODE`: inline code
-                }
-                i += 1;
-                continue;
-            }
-            if let Some(path) = self.expand_path(arg, dir)
-                && std::fs::metadata(kernel_path(&path)).is_ok_and(|m| m.is_dir())
-            {
-                self.path(&path.join("__main__.py"), arg);
-            }
-            return;
+    fn python(&mut self, parts: &CommandParts, dir: &Path) {
+        if let Some(module) = &parts.module {
+            self.python_module(&module.plain, dir);
+        } else if let Some(script) = &parts.script
+            && let Some(path) = self.expand_path(&script.plain, dir)
+            && std::fs::metadata(kernel_path(&path)).is_ok_and(|m| m.is_dir())
+        {
+            self.path(&path.join("__main__.py"), &script.plain);
         }
     }
 
@@ -397,44 +360,33 @@ impl Finder {
     }
 
     /// `node [flags] folder`: the folder's `package.json`, the `main` it names, `index.*`.
-    fn node(&mut self, args: &[&str], dir: &Path) {
-        let mut i = 0;
-        while let Some(arg) = args.get(i) {
-            if matches!(*arg, "-e" | "--eval" | "-p" | "--print") {
-                return;
-            }
-            if matches!(*arg, "-r" | "--require" | "--import" | "--loader") {
-                i += 2;
-                continue;
-            }
-            if arg.starts_with('-') {
-                i += 1;
-                continue;
-            }
-            let Some(path) = self.expand_path(arg, dir) else {
-                return;
-            };
-            let real = kernel_path(&path);
-            if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
-                return;
-            }
-            for file in [
-                "package.json",
-                "index.js",
-                "index.json",
-                "index.node",
-                "index.mjs",
-                "index.cjs",
-            ] {
-                self.path(&path.join(file), arg);
-            }
-            if let Some(main) = package_main(&real.join("package.json")) {
-                let main_path = path.join(&main);
-                self.path(&main_path, arg);
-                self.path(&path.join(format!("{main}.js")), arg);
-                self.path(&main_path.join("index.js"), arg);
-            }
+    fn node(&mut self, parts: &CommandParts, dir: &Path) {
+        let Some(script) = &parts.script else {
             return;
+        };
+        let arg = script.plain.as_str();
+        let Some(path) = self.expand_path(arg, dir) else {
+            return;
+        };
+        let real = kernel_path(&path);
+        if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        for file in [
+            "package.json",
+            "index.js",
+            "index.json",
+            "index.node",
+            "index.mjs",
+            "index.cjs",
+        ] {
+            self.path(&path.join(file), arg);
+        }
+        if let Some(main) = package_main(&real.join("package.json")) {
+            let main_path = path.join(&main);
+            self.path(&main_path, arg);
+            self.path(&path.join(format!("{main}.js")), arg);
+            self.path(&main_path.join("index.js"), arg);
         }
     }
 
@@ -463,75 +415,6 @@ impl Finder {
             }
         }
     }
-}
-
-/// The words of a simple command from its program on: `NAME=value` assignments and wrappers
-/// (`env -i X=1`, `exec`, `command`...) skipped.
-fn program_and_args<'w>(words: &[&'w str]) -> Vec<&'w str> {
-    let mut rest = words;
-    loop {
-        while let Some((first, tail)) = rest.split_first() {
-            if is_assignment(first) {
-                rest = tail;
-            } else {
-                break;
-            }
-        }
-        let Some((first, tail)) = rest.split_first() else {
-            return Vec::new();
-        };
-        let name = Path::new(first)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !WRAPPERS.contains(&name.as_str()) {
-            return rest.to_vec();
-        }
-        rest = tail;
-        while let Some((first, tail)) = rest.split_first() {
-            if first.starts_with('-') || is_assignment(first) {
-                rest = tail;
-            } else {
-                break;
-            }
-        }
-    }
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
-}
-
-/// The string a shell's `-c` runs (`bash -c 'x'`, `sh -ec 'x'`, `bash -l -c 'x'`).
-fn shell_c_string<'w>(args: &[&'w str]) -> Option<&'w str> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg.starts_with('-') && !arg.starts_with("--") && arg.len() > 1 {
-            if arg[1..].contains('c') {
-                return iter.next().copied();
-            }
-            continue;
-        }
-        if arg.starts_with("--") {
-            continue;
-        }
-        return None; // a script: its word is covered already
-    }
-    None
-}
-
-fn is_python(name: &str) -> bool {
-    let Some(version) = name
-        .strip_prefix("python")
-        .or_else(|| name.strip_prefix("pypy"))
-    else {
-        return false;
-    };
-    version.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// The `main` of a `package.json`, read bounded.

@@ -63,6 +63,13 @@ const GIT_PUSH: &[(&str, bool)] = &[
     ("sh -c 'git push'", true),
     ("bash -lc \"cd x && git push\"", true),
     ("sh -c 'echo git push'", false),
+    // Read by the one command reader trust and doctor use too: wrappers and shells named by
+    // a path, every shell trust knew, options with a value before `-c`.
+    ("/usr/bin/env git push", true),
+    ("/bin/bash -c 'git push'", true),
+    ("mksh -c 'git push'", true),
+    ("bash -o pipefail -c 'git push | cat'", true),
+    ("env - git push", true),
     // Quotes around words are shell syntax, not part of the command.
     ("git 'push'", true),
     ("\"git\" push", true),

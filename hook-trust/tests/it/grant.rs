@@ -136,6 +136,46 @@ fn what_a_command_really_runs_is_covered() {
             &["<project>/hooks/x.sh"],
             "hooks/x.sh",
         ),
+        // The rows below were not covered before trust read commands with the one command
+        // reader (`hook_config::shell::read_command`) doctor and `if` rules use.
+        (
+            "a script inside sh -c behind `time`",
+            "time bash -c 'sh hooks/x.sh'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a script inside sh -c after `-o pipefail`",
+            "bash -o pipefail -c 'sh hooks/x.sh | cat'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a script inside eval",
+            "eval 'bash -c \"sh hooks/x.sh\"'",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
+        (
+            "a module python runs behind sudo",
+            "sudo -E python3 -m pkg.check",
+            &[
+                ("pkg/__init__.py", ""),
+                ("pkg/check.py", "raise SystemExit(2)\n"),
+            ],
+            &["<project>/pkg/__init__.py", "<project>/pkg/check.py"],
+            "pkg/check.py",
+        ),
+        (
+            "a script after a cd inside if",
+            "if cd hooks; then ./x.sh; fi",
+            &[("hooks/x.sh", "exit 2\n")],
+            &["<project>/hooks/x.sh"],
+            "hooks/x.sh",
+        ),
         (
             "a script after cd",
             "cd hooks && ./x.sh",
@@ -257,5 +297,38 @@ fn a_trusted_dotdot_path_is_modified_when_its_folder_becomes_a_link() {
     assert!(
         matches!(error, hook_trust::GrantError::Uncovered { .. }),
         "{error}"
+    );
+}
+
+/// A hook trusted before trust read commands with the shared command reader, whose record
+/// lacks a file the reader now covers (`time` was not looked through): it reads `modified`,
+/// naming the file `added`, until trusted again. Its hash is unchanged; the file's contents
+/// were never recorded, and nothing never reviewed runs.
+#[test]
+fn a_file_the_reader_now_covers_makes_an_older_record_modified_naming_it() {
+    let setup = Setup::new(Dialect::Verboo);
+    let command = "./hooks/a.sh; time bash -c 'sh hooks/x.sh'";
+    let files = [("hooks/a.sh", "exit 0\n"), ("hooks/x.sh", "exit 2\n")];
+    let loaded = project_hook(&setup, command, &files);
+    let handler = &loaded.registry.handlers()[0];
+    let now = setup.view().evaluate(handler);
+    // What the old reader recorded: `a.sh`, not `x.sh`.
+    let mut recorded = now.current_files();
+    assert!(
+        recorded.remove("<project>/hooks/x.sh").is_some(),
+        "{now:#?}"
+    );
+    assert!(recorded.contains_key("<project>/hooks/a.sh"), "{now:#?}");
+    let older = hook_trust::Grant::new(handler.key.clone(), now.hash.clone())
+        .with_command(command)
+        .with_files(recorded);
+    setup.store().set_trusted(&[older]).expect("recorded");
+    let trust = setup.view().evaluate(handler);
+    assert_eq!(trust.hash, now.hash);
+    assert_eq!(trust.status, TrustStatus::Modified, "{trust:#?}");
+    assert_eq!(
+        trust.files_phrase().as_deref(),
+        Some("x.sh added"),
+        "{trust:#?}"
     );
 }

@@ -1,24 +1,21 @@
 //! `hook doctor`'s checks of a hook's command line, in the environment the agent gives it:
-//! each simple command's program on the agent's `PATH` (or, as a path, a regular executable
-//! file), the script an interpreter is given, its `#!` line, and `jq`, `python3` and `node`
+//! what it runs as the one command reader (`hook_config::shell::read_command`, shared with
+//! trust and `if` rules) reads it ([`runs`]): each simple command's program and wrapper
+//! programs on the agent's `PATH` (or, as a path, a regular executable file), the script an
+//! interpreter is given, its `#!` line, and `jq`, `python3` and `node`
 //! named by the command or its script; and a variable naming the project that the dialect does
 //! not set (`$CLAUDE_PROJECT_DIR` in a lime or wuu hook: [`check_project_var`]).
 
 use std::path::{Path, PathBuf};
 
 use hook_config::Handler;
+use hook_config::shell::{CommandParts, is_assignment, read_command};
 use hook_protocol::Dialect;
 
 use super::{Fix, Severity};
 
 /// Programs a hook is known to need when its command or script names them.
 const NEEDED: &[&str] = &["jq", "python3", "node"];
-
-/// Programs that run a script named after them.
-const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "deno", "bun", "ruby",
-    "perl", "php", "pwsh",
-];
 
 /// Shell builtins and keywords: never looked up on `PATH`.
 const BUILTINS: &[&str] = &[
@@ -72,9 +69,6 @@ impl Env {
 }
 
 pub(super) use crate::ops::program::is_executable;
-
-/// How deep `sh -c '...'` is followed into its command string.
-const MAX_NESTING: usize = 3;
 
 /// Every finding of a command handler's command line.
 pub(super) fn check_command(handler: &Handler, env: &Env, add: &mut Add<'_>) {
@@ -141,109 +135,144 @@ pub(super) fn check_project_var(
 /// they and those scripts need.
 fn check_command_line(command: &str, env: &Env, add: &mut Add<'_>) {
     let mut scanned = command.to_owned();
-    // Hooks start in the project; `cd` moves the folder later words are resolved against.
-    let mut cwd = Some(env.project.clone());
-    check_line(command, env, &mut cwd, &mut scanned, add, 0);
+    for run in runs(command, env) {
+        check_run(&run, env, &mut scanned, add);
+    }
     check_needed(&scanned, "the hook", env, add);
 }
 
-/// Checks every simple command of `command`, read by the shell reader trust uses
-/// (`hook_config::shell`): each one's program, and the script an interpreter is given.
-/// `cwd` is where relative paths are resolved (`None` after a `cd` whose target is unknown);
-/// the scripts read are added to `scanned`.
-fn check_line(
-    command: &str,
+/// A program a command line starts, as doctor checks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Program {
+    /// Named by a path, resolved from the folder it runs in.
+    Path(PathBuf),
+    /// Named by a name, looked up on the agent's `PATH`.
+    Name(String),
+}
+
+/// One program doctor checks, and the script it is given when it is an interpreter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Run {
+    /// The program (or a wrapper that is a program: `env`, `nohup`, `sudo`...).
+    pub(super) program: Program,
+    /// The script an interpreter is given (`python3 hooks/check.py`), resolved.
+    pub(super) script: Option<PathBuf>,
+}
+
+/// What `command` runs, in order, as the one command reader
+/// ([`hook_config::shell::read_command`], which trust and `if` rules use too) reads it: each
+/// simple command's wrapper programs, its program (not a shell builtin) and an interpreter's
+/// script, into `sh -c` strings and `eval`. Hooks start in the project; `cd` moves the folder
+/// later relative paths are resolved against (unknown after `cd` alone or to an unknown
+/// place, and then they are not checked). Reads no file.
+pub(super) fn runs(command: &str, env: &Env) -> Vec<Run> {
+    let mut out = Vec::new();
+    let mut cwd = Some(env.project.clone());
+    collect_runs(&read_command(command), env, &mut cwd, &mut out);
+    out
+}
+
+fn collect_runs(
+    commands: &[CommandParts],
     env: &Env,
     cwd: &mut Option<PathBuf>,
-    scanned: &mut String,
-    add: &mut Add<'_>,
-    depth: usize,
+    out: &mut Vec<Run>,
 ) {
-    for words in hook_config::shell::simple_commands(command) {
-        let mut words = words.into_iter().map(|word| word.plain).skip_while(|w| {
-            is_assignment(w) || matches!(w.as_str(), "env" | "exec" | "nohup" | "command" | "time")
-        });
-        let Some(program) = words.next() else {
+    for parts in commands {
+        if parts.looks_up_only() {
             continue;
-        };
-        if program == "cd" {
-            let target = words.find(|w| !w.starts_with('-'));
-            *cwd = match (target.as_deref().and_then(|t| env.expand(t)), cwd.as_ref()) {
+        }
+        for wrapper in parts.wrapper_programs() {
+            if let Some(program) = program_of(&wrapper.plain, env, cwd.as_deref()) {
+                out.push(Run {
+                    program,
+                    script: None,
+                });
+            }
+        }
+        if parts.changes_dir {
+            let target = parts.cd_target.as_ref().and_then(|t| env.expand(&t.plain));
+            *cwd = match (target, cwd.as_ref()) {
                 (Some(target), Some(here)) => Some(join(here, &target)),
                 // `cd` alone goes home; `cd "$OTHER"` goes somewhere unknown.
                 _ => None,
             };
-            continue;
         }
-        if BUILTINS.contains(&program.as_str()) {
-            continue;
+        let name = parts.program.plain.as_str();
+        if !BUILTINS.contains(&name)
+            && let Some(program) = program_of(name, env, cwd.as_deref())
+        {
+            // `bash x.sh`, `python3 scripts/check.py`: a word that looks like a file.
+            let script = parts
+                .script
+                .as_ref()
+                .and_then(|w| env.expand(&w.plain))
+                .filter(|w| looks_like_a_file(w))
+                .and_then(|w| located(cwd.as_deref(), &w));
+            out.push(Run { program, script });
         }
-        let Some(program) = env.expand(&program) else {
-            continue;
-        };
-        let mut script: Option<PathBuf> = None;
-        if program.contains('/') {
-            let Some(path) = located(cwd.as_deref(), &program) else {
-                continue;
-            };
-            if !check_file(&path, "program", add) {
-                continue;
+        // `bash -c 'sh x.sh'`, `eval ...`: the string is a command line of its own, run here.
+        let mut inner = cwd.clone();
+        collect_runs(&parts.inline, env, &mut inner, out);
+    }
+}
+
+/// The program `word` names, expanded (`None`: another variable is left in it, or it is a
+/// relative path after a `cd` to an unknown place).
+fn program_of(word: &str, env: &Env, cwd: Option<&Path>) -> Option<Program> {
+    let word = env.expand(word)?;
+    if word.contains('/') {
+        located(cwd, &word).map(Program::Path)
+    } else {
+        Some(Program::Name(word))
+    }
+}
+
+/// The findings of one program and its script; the text of each file read is added to
+/// `scanned`.
+fn check_run(run: &Run, env: &Env, scanned: &mut String, add: &mut Add<'_>) {
+    match &run.program {
+        Program::Path(path) => {
+            if !check_file(path, "program", add) {
+                return;
             }
-            if !is_executable(&path) {
+            if !is_executable(path) {
                 add(
                     Severity::Error,
                     format!(
                         "{} is not executable: the agent cannot start it",
                         path.display()
                     ),
-                    Some(Fix::quoting("`chmod +x ", &path, "`")),
+                    Some(Fix::quoting("`chmod +x ", path, "`")),
                 );
             }
-            script = Some(path);
-        } else if env.which(&program).is_none() {
-            add(
-                Severity::Error,
-                format!("`{program}` is not on the agent's PATH: the hook cannot start"),
-                Some(Fix::Say(format!(
-                    "install `{program}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
-                ))),
-            );
-            continue;
-        } else if INTERPRETERS.contains(&program.as_str()) {
-            let rest: Vec<String> = words.collect();
-            // `bash -c 'sh x.sh'`: the string is a command line of its own.
-            if let Some(at) = rest.iter().position(|w| w == "-c") {
-                if depth < MAX_NESTING
-                    && let Some(inner) = rest.get(at + 1)
-                {
-                    let mut inner_cwd = cwd.clone();
-                    check_line(inner, env, &mut inner_cwd, scanned, add, depth + 1);
+            if let Some(text) = read_head(path) {
+                if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!")) {
+                    check_shebang(line, path, env, add);
                 }
-                continue;
-            }
-            // `bash x.sh`, `python3 scripts/check.py`: the first word that is not an option.
-            let named = rest.iter().find(|w| !w.starts_with('-'));
-            if let Some(named) = named.and_then(|w| env.expand(w))
-                && looks_like_a_file(&named)
-                && let Some(path) = located(cwd.as_deref(), &named)
-            {
-                if !check_file(&path, "script", add) {
-                    continue;
-                }
-                script = Some(path);
+                scanned.push('\n');
+                scanned.push_str(&text);
             }
         }
-        if let Some(script) = &script
-            && let Some(text) = read_head(script)
-        {
-            if let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
-                && program.contains('/')
-            {
-                check_shebang(line, script, env, add);
+        Program::Name(name) => {
+            if env.which(name).is_none() {
+                add(
+                    Severity::Error,
+                    format!("`{name}` is not on the agent's PATH: the hook cannot start"),
+                    Some(Fix::Say(format!(
+                        "install `{name}`, or name it by its full path in the command (the agent's PATH is not your shell's)"
+                    ))),
+                );
+                return;
             }
-            scanned.push('\n');
-            scanned.push_str(&text);
         }
+    }
+    if let Some(script) = &run.script
+        && check_file(script, "script", add)
+        && let Some(text) = read_head(script)
+    {
+        scanned.push('\n');
+        scanned.push_str(&text);
     }
 }
 
@@ -317,13 +346,6 @@ fn check_file(path: &Path, what: &str, add: &mut Add<'_>) -> bool {
     }
 }
 
-/// `NAME=value` before a command.
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
 fn looks_like_a_file(word: &str) -> bool {
     word.contains('/') || word.contains('.')
 }
@@ -344,7 +366,7 @@ fn check_shebang(line: &str, script: &Path, env: &Env, add: &mut Add<'_>) {
         return;
     };
     if interpreter.ends_with("/env") {
-        let name = words.find(|w| !w.starts_with('-'));
+        let name = words.find(|w| !w.starts_with('-') && !is_assignment(w));
         if let Some(name) = name
             && env.which(name).is_none()
         {
@@ -405,3 +427,7 @@ fn names_command(text: &str, name: &str) -> bool {
 #[cfg(test)]
 #[path = "command/tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "command/one_reader.rs"]
+mod one_reader;
