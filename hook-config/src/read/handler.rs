@@ -1,7 +1,17 @@
 //! One handler of a group: its type, the fields that type requires, its `if` condition and
 //! its timeout, read with the same `Reader` as the rest of the file.
 
-use super::*;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use hook_protocol::{Event, HandlerType, MatchTarget, NonPositiveTimeout};
+
+use super::{RawBroken, RawHandler, Reader};
+use crate::diagnostic::Pos;
+use crate::handler::{HandlerConfig, OnFailure, timeout_limits};
+use crate::matcher::Matcher;
+use crate::node::{Kind, Node};
+use crate::rule::PermissionRule;
 
 impl Reader<'_> {
     /// One handler. `group` is the enclosing group's matcher (verboo/lime); wuu entries carry

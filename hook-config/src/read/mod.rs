@@ -3,16 +3,15 @@
 
 mod handler;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use hook_protocol::{
-    ConfigLayout, Dialect, DialectRules, Event, HandlerType, Layer, MatchTarget,
-    NonPositiveTimeout, PluginSettings, UntargetedMatcher,
+    ConfigLayout, Dialect, DialectRules, Event, HandlerType, Layer, MatchTarget, PluginSettings,
+    UntargetedMatcher,
 };
 
 use crate::diagnostic::{Diagnostic, Pos};
-use crate::handler::{HandlerConfig, OnFailure, timeout_limits};
+use crate::handler::{HandlerConfig, OnFailure};
 use crate::matcher::Matcher;
 use crate::node::{Key, Kind, Node};
 use crate::rule::PermissionRule;

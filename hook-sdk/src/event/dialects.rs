@@ -4,7 +4,10 @@ use hook_protocol::EventInput;
 use hook_protocol::input::{lime, verboo, wuu};
 use serde_json::Value;
 
-use super::*;
+use super::{
+    Compact, EventError, EventKind, FileChanged, Prompt, SessionEnd, SessionStart, Stop, Subagent,
+    ToolCall, ToolFailure, ToolResult,
+};
 
 impl EventKind {
     /// The typed event of a protocol input.

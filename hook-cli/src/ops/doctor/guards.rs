@@ -136,24 +136,24 @@ struct EntryFound {
 /// status's and doctor's own findings).
 fn relay_entries(scene: &GuardScene<'_>) -> Vec<EntryFound> {
     let mut files = Vec::new();
-    if let Ok(user) = crate::ops::relay::install::agent_settings_file(scene.agent, None) {
+    if let Ok(user) = crate::ops::relay::read::files::agent_settings_file(scene.agent, None) {
         files.push(user);
     }
     if let Ok(shared) =
-        crate::ops::relay::install::agent_settings_file(scene.agent, Some(scene.project))
+        crate::ops::relay::read::files::agent_settings_file(scene.agent, Some(scene.project))
         && !files.contains(&shared)
     {
         files.push(shared);
     }
     if let Some(personal) =
-        crate::ops::relay::install::personal_agent_file(scene.agent, scene.project)
+        crate::ops::relay::read::files::personal_agent_file(scene.agent, scene.project)
     {
         files.push(personal);
     }
     let mut entries = Vec::new();
     for file in files {
         let Ok(Some(found)) =
-            crate::ops::relay::install::relay_entries_in(scene.dialect, scene.agent, &file)
+            crate::ops::relay::read::reach::relay_entries_in(scene.dialect, scene.agent, &file)
         else {
             continue;
         };
@@ -199,7 +199,7 @@ fn check_entry_timeout(
     let guard = handler.timeout.as_secs_f64();
     // The one rule `install`, `sync` and the relay itself use: the guard's time plus the
     // relay's own, within the agent's bound.
-    let needed = crate::ops::relay::install::entries::entry_timeout(
+    let needed = crate::ops::relay::read::entries::entry_timeout(
         scene.dialect,
         &handler.event,
         &[handler.timeout],
@@ -267,14 +267,15 @@ fn check_latest_run(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::
 /// user's `config.toml` with the hash Codex computes for it, else Codex never runs it.
 fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
     let agent = scene.agent;
-    let Ok(records_file) = crate::ops::relay::install::agent_settings_file(agent, None) else {
+    let Ok(records_file) = crate::ops::relay::read::files::agent_settings_file(agent, None) else {
         return Vec::new();
     };
     let records = hook_trust::LimeStore::new(&records_file)
         .load()
         .unwrap_or_default();
     let mut files = vec![(records_file.clone(), RelayScope::User)];
-    if let Ok(shared) = crate::ops::relay::install::agent_settings_file(agent, Some(scene.project))
+    if let Ok(shared) =
+        crate::ops::relay::read::files::agent_settings_file(agent, Some(scene.project))
         && shared != records_file
     {
         files.push((shared, RelayScope::Project));
@@ -287,7 +288,7 @@ fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
         let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
             continue;
         };
-        let source = crate::ops::relay::install::codex_key_source_of(
+        let source = crate::ops::relay::read::files::codex_key_source_of(
             agent,
             &file,
             scope == RelayScope::Project,
@@ -295,7 +296,7 @@ fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
         .unwrap_or_else(|_| file.display().to_string());
         let mut untrusted = Vec::new();
         let mut count = 0;
-        for (event_name, groups) in crate::ops::relay::install::toml_events(&doc) {
+        for (event_name, groups) in crate::ops::relay::read::documents::toml_events(&doc) {
             let event = Event::from_name(&event_name);
             for (g, group) in groups.iter().enumerate() {
                 let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);

@@ -139,47 +139,22 @@ mod agent_file;
 mod apply;
 mod atomic;
 mod codex_records;
-mod documents;
-pub(crate) mod entries;
 mod give_back;
-pub(crate) mod json_text;
 mod move_hooks;
-mod reach;
 mod report;
 mod scope;
 mod state;
 
-use apply::*;
-pub(crate) use codex_records::codex_key_source_of;
-use codex_records::*;
-pub(crate) use documents::toml_events;
-use documents::*;
-pub(crate) use entries::Wanted;
-pub(crate) use entries::is_relay as is_relay_entry;
-use entries::*;
-use give_back::*;
-use move_hooks::*;
-#[cfg(test)]
-use reach::entry_reaches;
-pub(crate) use reach::{
-    Reach, UnreachedWhy, agent_settings_file, personal_agent_file, relay_entries_in, relay_reach,
-    unreached_in_scope, unreached_relay_hooks,
+use apply::apply;
+use give_back::uninstall_scope;
+use move_hooks::move_agent_hooks;
+pub(crate) use report::{
+    CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
+    ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
 };
-pub(crate) use report::*;
 pub(crate) use scope::ScopeOptions;
-use scope::*;
-use state::*;
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-use super::RelayScope;
-
-use anyhow::{Context, Result, bail};
-use hook_config::{Broken, Environment, Handler, LoadOptions, Matcher};
-use hook_protocol::{ConfigFormat, Dialect, Event, Layer, MatchTarget, RelayAgent};
-
-use json_text::{New, Style};
+use anyhow::Result;
 
 /// `hook relay install`: with `move_hooks`, the agent's own hooks moved into the relay's file
 /// first; then the entries the relay hooks need written (Codex's trust of them recorded with

@@ -4,9 +4,11 @@
 
 pub(crate) mod answer;
 pub(crate) mod install;
+pub(crate) mod read;
 pub(crate) mod status;
 
-pub(crate) use install::{Reach, UnreachedWhy, is_relay_entry, relay_reach, unreached_relay_hooks};
+pub(crate) use read::entries::is_relay as is_relay_entry;
+pub(crate) use read::reach::{Reach, UnreachedWhy, relay_reach, unreached_relay_hooks};
 
 use hook_protocol::Layer;
 

@@ -45,9 +45,8 @@ mod shared;
 use program::{check_programs, program_word};
 pub(crate) use runs::{Runs, read_runs as relay_runs};
 
-use super::install::{
-    agent_settings_file, personal_agent_file, relay_entries_in, unreached_relay_hooks,
-};
+use super::read::files::{agent_settings_file, personal_agent_file};
+use super::read::reach::{relay_entries_in, unreached_relay_hooks};
 use crate::ops::agents;
 use crate::ops::location::Location;
 

@@ -40,7 +40,7 @@ pub(crate) fn answer(
         let (project, home) = (location.project.as_deref(), location.home.as_deref());
         let unreached = match options.scope {
             Some(scope) => {
-                crate::ops::relay::install::unreached_in_scope(dialect, project, home, scope)
+                crate::ops::relay::read::reach::unreached_in_scope(dialect, project, home, scope)
             }
             None => crate::ops::relay::unreached_relay_hooks(dialect, project, home),
         };

@@ -175,7 +175,7 @@ pub(super) fn name_short_entry(
     event: &hook_protocol::Event,
     sync: &str,
 ) -> Vec<String> {
-    use crate::ops::relay::install::entries;
+    use crate::ops::relay::read::entries;
     handlers
         .iter()
         .filter(|handler| handler.event == *event)

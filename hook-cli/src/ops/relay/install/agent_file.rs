@@ -6,14 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use hook_fs::{FileLock, FsError, Links, LockPolicy, ReadError};
+use hook_fs::{FileLock, FsError, LockPolicy};
 
 use super::ThroughLink;
 pub(crate) use super::atomic::write_file;
 use super::state::{Earlier, StateDir};
-
-/// The most a settings file may hold (as every configuration file the engine reads).
-pub(crate) const MAX_BYTES: u64 = 8 * 1024 * 1024;
+use crate::ops::relay::read::files::read_regular;
 
 /// How long an install waits for another one's lock.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -164,7 +162,7 @@ impl StatePlaces {
 /// # Errors
 ///
 /// When the file resolves outside `inside`, is not a regular file (a FIFO or a device is never waited on), is larger
-/// than [`MAX_BYTES`], is not UTF-8, or cannot be read or locked; the error names the file.
+/// than [`MAX_BYTES`](crate::ops::relay::read::files::MAX_BYTES), is not UTF-8, or cannot be read or locked; the error names the file.
 pub(crate) fn lock_and_read(
     path: &Path,
     inside: Option<&Path>,
@@ -201,43 +199,6 @@ pub(crate) fn lock_and_read(
         state,
         _lock: lock,
     })
-}
-
-/// The text of the regular file `path`, `None` when it does not exist.
-///
-/// # Errors
-///
-/// As [`lock_and_read`].
-pub(crate) fn read_regular(path: &Path) -> Result<Option<(String, Metadata)>> {
-    let too_large = || {
-        anyhow::anyhow!(
-            "{} is larger than {} MiB; refusing to edit it",
-            path.display(),
-            MAX_BYTES / 1024 / 1024
-        )
-    };
-    // A FIFO would block the open itself: `open_regular` never waits on one.
-    let (file, metadata) = match hook_fs::open_regular(path, Links::Follow) {
-        Ok(opened) => opened,
-        Err(error) if error.is_not_found() => return Ok(None),
-        Err(ReadError::NotRegular { .. }) => bail!(
-            "{} is not a regular file; refusing to read or replace it",
-            path.display()
-        ),
-        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let bytes = match hook_fs::read_capped(file, &metadata, MAX_BYTES, "a settings file") {
-        Ok(bytes) => bytes,
-        Err(ReadError::TooLarge { .. }) => return Err(too_large()),
-        Err(error) => return Err(error).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let text = String::from_utf8(bytes).map_err(|error| {
-        anyhow::anyhow!(
-            "{} is not UTF-8 text ({error}); refusing to edit it",
-            path.display()
-        )
-    })?;
-    Ok(Some((text, metadata)))
 }
 
 impl Locked {

@@ -2,9 +2,23 @@
 //! `sync`), the agent's file is edited to hold exactly them ([`edit`], also `uninstall`'s),
 //! and what is left to do is found (Codex's trust, the relay hooks not trusted yet).
 
-use super::*;
+use super::codex_records::codex_trust_step;
+use std::collections::BTreeSet;
+
+use super::report::{Edited, Entries, Portable, SyncReport};
+use super::scope::{Resolved, hook_on_path};
+use super::state::State;
+use crate::ops::relay::RelayScope;
+use crate::ops::relay::read::documents::{Changes, Doc, open_doc};
+use crate::ops::relay::read::entries::{Wanted, wanted_entries};
+use crate::ops::relay::read::files;
+use crate::ops::relay::read::files::personal_agent_file;
+use anyhow::{Result, bail};
 use hook_config::Diagnostic;
+use hook_config::Handler;
+use hook_protocol::Dialect;
 use hook_protocol::HandlerType;
+use std::path::{Path, PathBuf};
 
 /// Writes the entries the relay hooks need, then finds what is left to do.
 pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> Result<()> {
@@ -82,7 +96,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
 /// where their `PATH` has no `hook` (the entries fail closed).
 fn personal_hooks_in_shared(scope: &Resolved, handlers: &[Handler]) -> Option<PathBuf> {
     let project = scope.project.as_deref()?;
-    let shared = reach::shared_agent_file(scope.agent, project);
+    let shared = files::shared_agent_file(scope.agent, project);
     let all_personal = !handlers.is_empty()
         && handlers
             .iter()
@@ -202,4 +216,59 @@ fn unrunnable_guards(dialect: Dialect, handlers: &[Handler]) -> Vec<Diagnostic> 
             )
         })
         .collect()
+}
+
+/// Makes the relay entries of `doc` exactly `wanted` (each running the scope's program, with its
+/// home, for its relay hooks: [`relay_command`]), touching nothing else; with `keep_others`,
+/// entries on events `wanted` does not name stay (a relay file that could not be read may have
+/// hooks there).
+pub(super) fn sync_doc(
+    doc: &mut dyn Doc,
+    scope: &Resolved,
+    wanted: &[Wanted],
+    keep_others: bool,
+) -> Result<Changes> {
+    let dialect = scope.dialect;
+    let mut changes = Changes::default();
+    let commands: Vec<String> = wanted.iter().map(|w| scope.command(w)).collect();
+    let mut kept: BTreeSet<String>;
+    loop {
+        kept = BTreeSet::new();
+        let mut stale = None;
+        for found in doc.found(dialect)? {
+            let fits = wanted.iter().zip(&commands).any(|(w, command)| {
+                w.event.as_str() == found.event
+                    && found.group_len == 1
+                    && &found.command == command
+                    && found.matcher == w.matcher
+                    && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
+                    && (found.on_failure.as_deref() == Some("block")) == w.on_failure_block
+            });
+            if fits && kept.insert(found.event.clone()) {
+                continue;
+            }
+            let elsewhere = !wanted.iter().any(|w| w.event.as_str() == found.event);
+            if keep_others && elsewhere && !kept.contains(&found.event) {
+                kept.insert(found.event.clone());
+                continue;
+            }
+            stale = Some(found);
+            break;
+        }
+        match stale {
+            Some(found) => {
+                doc.remove(&found)?;
+                changes.removed += 1;
+            }
+            None => break,
+        }
+    }
+    changes.kept = kept.len();
+    for (w, command) in wanted.iter().zip(&commands) {
+        if !kept.contains(w.event.as_str()) {
+            doc.add(w, command)?;
+            changes.added.push(w.event.as_str().to_owned());
+        }
+    }
+    Ok(changes)
 }

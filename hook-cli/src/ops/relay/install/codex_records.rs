@@ -1,7 +1,16 @@
 //! Codex's own trust records of the relay entries (`[hooks.state]` in the user's
 //! `config.toml`), with Codex's key and hash ([`hook_trust::codex_trust_hash`]).
 
-use super::*;
+use super::agent_file;
+use super::report::CodexTrust;
+use super::scope::Resolved;
+use super::state::{CodexRecord, StateDir};
+use crate::ops::relay::read::documents::{Doc, Found, TomlDoc};
+use crate::ops::relay::read::entries::Wanted;
+use crate::ops::relay::read::files::{agent_home, codex_key_source_of, read_regular, relay_folder};
+use anyhow::{Context, Result};
+use hook_protocol::Event;
+use std::path::{Path, PathBuf};
 
 /// Codex: writes its trust records of the relay entries (`--trust`), or says what is left to
 /// do. Only the entries this run wants, exactly as it writes them (the command this program
@@ -15,7 +24,7 @@ pub(super) fn codex_trust_step(
 ) -> Result<CodexTrust> {
     let records = codex_records_file(scope)?;
     let key_source = codex_key_source(scope)?;
-    let text = agent_file::read_regular(&scope.file)?
+    let text = read_regular(&scope.file)?
         .map(|(text, _)| text)
         .unwrap_or_default();
     let doc = TomlDoc::new(&text, &scope.file)?;
@@ -165,27 +174,4 @@ pub(super) fn codex_records_file(scope: &Resolved) -> Result<PathBuf> {
 /// resolves it).
 pub(super) fn codex_key_source(scope: &Resolved) -> Result<String> {
     codex_key_source_of(scope.agent, &scope.file, scope.project.is_some())
-}
-
-/// How Codex names the settings `file` in its trust keys: its absolute path, the folder
-/// resolved as Codex resolves it (when the agent's variable names its home, or in a project:
-/// `in_project`); what [`codex_key_source`] gives `install --trust`, and what `hook relay
-/// status` and `hook doctor` look Codex's records up by.
-///
-/// # Errors
-///
-/// When a relative `file` cannot be made absolute (no current directory).
-pub(crate) fn codex_key_source_of(
-    agent: &hook_protocol::RelayAgent,
-    file: &Path,
-    in_project: bool,
-) -> Result<String> {
-    let absolute = match file.parent().map(Path::canonicalize) {
-        Some(Ok(dir)) if std::env::var_os(agent.home_env).is_some() || in_project => {
-            dir.join(file.file_name().unwrap_or_default())
-        }
-        _ if file.is_absolute() => file.to_path_buf(),
-        _ => std::env::current_dir()?.join(file),
-    };
-    Ok(absolute.display().to_string())
 }

@@ -15,7 +15,21 @@
 //!   the project's other settings file of the agent (shared or personal) still holds relay
 //!   entries, which is said instead, with the command that takes those out.
 
-use super::*;
+use super::agent_file;
+use super::apply::{holds_only_what_install_wrote, sync_doc};
+use super::codex_records::remove_codex_records;
+use super::move_hooks::{toml_group_of, toml_group_text};
+use super::report::{
+    GivenBack, LeftHooks, RelayGivenBack, RelayOutcome, UninstallReport, Uninstalled,
+};
+use super::scope::Resolved;
+use super::state::{CodexRecord, MoveRecord, MovedGroup, digest};
+use crate::ops::relay::read::documents::{Doc, JsonDoc, TomlDoc, open_doc, toml_events};
+use crate::ops::relay::read::json_text::New;
+use crate::ops::relay::read::{files, json_text, reach};
+use anyhow::{Context, Result};
+use hook_protocol::{ConfigFormat, Layer};
+use std::path::{Path, PathBuf};
 
 /// `hook relay uninstall` of a resolved scope.
 pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) -> Result<()> {
@@ -124,7 +138,7 @@ fn finish(
     // The project's other settings file of the agent (the shared one, or the personal one
     // `--agent-config` named) may still hold relay entries: its relay hooks still run then.
     if let Some(project) = &scope.project {
-        let others: Vec<PathBuf> = reach::project_agent_files(scope.agent, project)
+        let others: Vec<PathBuf> = files::project_agent_files(scope.agent, project)
             .into_iter()
             .filter(|file| *file != scope.file)
             .collect();
@@ -174,10 +188,10 @@ fn agent_file_for(scope: &Resolved, layer: Layer) -> PathBuf {
         return scope.file.clone();
     };
     let personal = match layer {
-        Layer::Local => reach::personal_agent_file(scope.agent, project),
+        Layer::Local => files::personal_agent_file(scope.agent, project),
         _ => None,
     };
-    personal.unwrap_or_else(|| reach::shared_agent_file(scope.agent, project))
+    personal.unwrap_or_else(|| files::shared_agent_file(scope.agent, project))
 }
 
 /// `text` (the agent's file) with `groups` appended to their events, each that is not there

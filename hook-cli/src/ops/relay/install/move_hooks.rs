@@ -1,7 +1,18 @@
 //! `install --move`: the agent's own hooks moved into the relay's file of the same scope, and
 //! trusted there when the agent was running them.
 
-use super::*;
+use super::agent_file;
+use super::codex_records::{codex_key_source, codex_records_file};
+use super::report::{MoveReport, ThroughLink, TrustedMoved};
+use super::scope::Resolved;
+use super::state::{MoveRecord, MovedGroup, digest};
+use crate::ops::relay::read::documents::{Doc, JsonDoc, TomlDoc, toml_events, toml_handlers};
+use crate::ops::relay::read::entries::is_relay;
+use crate::ops::relay::read::json_text;
+use crate::ops::relay::read::json_text::New;
+use anyhow::{Context, Result};
+use hook_protocol::{ConfigFormat, Dialect, Event, Layer};
+use std::path::Path;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
 pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Result<()> {

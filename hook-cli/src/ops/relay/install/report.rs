@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use hook_config::Diagnostic;
 use hook_protocol::Dialect;
 
-use super::{Changes, Wanted};
+use crate::ops::relay::read::documents::Changes;
+use crate::ops::relay::read::entries::Wanted;
 
 /// Which scope a report is about: the file named in its lines, and the flags of the commands it
 /// suggests (`hook relay sync --dialect D --project P --home H`).

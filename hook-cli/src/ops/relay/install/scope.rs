@@ -1,7 +1,15 @@
 //! Which agent and which of its settings files a command edits, resolved: the agent, its file,
 //! the project, the home, and the options that load the relay's hooks of that scope.
 
-use super::*;
+use super::agent_file;
+use super::report::{ScopeNames, ThroughLink};
+use crate::ops::relay::RelayScope;
+use crate::ops::relay::read::entries::{Wanted, relay_command};
+use crate::ops::relay::read::files::{agent_file, agent_of, relay_folder, relay_options};
+use anyhow::{Context, Result};
+use hook_config::LoadOptions;
+use hook_protocol::{Dialect, RelayAgent};
+use std::path::{Path, PathBuf};
 
 /// Which agent, and which of its settings files (`hook relay install/sync/uninstall`'s
 /// `--dialect`, `--project`, `--agent-config`, `--home`; the user's settings by default).
@@ -21,41 +29,6 @@ pub(crate) struct ScopeOptions {
     pub(crate) program: Option<PathBuf>,
 }
 
-/// The relay agent of `dialect`, or why there is none.
-pub(super) fn agent_of(dialect: Dialect) -> Result<&'static RelayAgent> {
-    dialect.rules().relay().with_context(|| {
-        format!(
-            "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime), not {dialect}"
-        )
-    })
-}
-
-/// The agent's home: its variable, else `~/` + its folder.
-pub(super) fn agent_home(agent: &RelayAgent) -> Result<PathBuf> {
-    match std::env::var_os(agent.home_env).filter(|v| !v.is_empty()) {
-        Some(home) => Ok(PathBuf::from(home)),
-        None => Ok(
-            PathBuf::from(std::env::var_os("HOME").context("HOME is not set")?)
-                .join(agent.home_dir),
-        ),
-    }
-}
-
-/// The agent's settings file for the scope.
-pub(super) fn agent_file(
-    agent: &RelayAgent,
-    project: Option<&Path>,
-    given: Option<&Path>,
-) -> Result<PathBuf> {
-    if let Some(file) = given {
-        return Ok(file.to_owned());
-    }
-    if let Some(project) = project {
-        return Ok(reach::shared_agent_file(agent, project));
-    }
-    Ok(agent_home(agent)?.join(agent.config_file))
-}
-
 /// A project directory, absolute.
 fn project_dir(project: Option<&Path>) -> Result<Option<PathBuf>> {
     project
@@ -64,40 +37,6 @@ fn project_dir(project: Option<&Path>) -> Result<Option<PathBuf>> {
                 .with_context(|| format!("project directory {} does not exist", dir.display()))
         })
         .transpose()
-}
-
-/// The options that load the relay's hooks of both scopes: the user's relay file, and the
-/// project's when there is one (never the current directory's otherwise).
-pub(super) fn relay_options(
-    dialect: Dialect,
-    project: Option<&Path>,
-    home: Option<&Path>,
-) -> LoadOptions {
-    let mut options =
-        LoadOptions::new(dialect, Environment::from_process().without_current_dir()).for_relay();
-    if let Some(project) = project {
-        options = options.with_project(project);
-    }
-    if let Some(home) = home {
-        options = options.with_home(home);
-    }
-    options
-}
-
-/// The relay's own folder of a scope, where its files are and where what it keeps of the files
-/// it edits is ([`super::state`]): `<home>/hook-relay/` with a `--home`, else the agent's home's
-/// (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`); a project's
-/// `<project>/.claude/hook-relay/` (`.codex/`).
-pub(super) fn relay_folder(
-    agent: &RelayAgent,
-    project: Option<&Path>,
-    home: Option<&Path>,
-) -> Result<PathBuf> {
-    Ok(match (project, home) {
-        (Some(project), _) => project.join(agent.home_dir).join(hook_config::RELAY_DIR),
-        (None, Some(home)) => home.join(hook_config::RELAY_DIR),
-        (None, None) => agent_home(agent)?.join(hook_config::RELAY_DIR),
-    })
 }
 
 /// The first `hook` program on this process's `PATH`, as a shell would find it (the agents run

@@ -6,6 +6,13 @@
 
 use super::*;
 use hook_config::RELAY_DIR;
+use hook_protocol::{Dialect, Event};
+use std::path::PathBuf;
+
+use super::report::LeftHooks;
+use crate::ops::relay::read::documents::open_doc;
+use crate::ops::relay::read::entries::{MARKER, TIMEOUT_MARGIN, entry_timeout};
+use crate::ops::relay::read::files::agent_of;
 
 /// A temp home (the dialect's home: `hook-relay/` and the trust store are here) and the
 /// agent's settings file beside it; the entries start `/opt/bin/hook`.

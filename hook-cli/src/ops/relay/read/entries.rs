@@ -2,7 +2,10 @@
 //! ([`relay_command`], ending in [`MARKER`]), and how an entry is told from a user's own hook
 //! ([`parse_relay`]).
 
-use super::*;
+use crate::ops::relay::RelayScope;
+use hook_config::{Broken, Handler};
+use hook_protocol::{Dialect, Event, MatchTarget, RelayAgent};
+use std::path::Path;
 
 /// The shell comment that ends every command `hook relay install` writes.
 pub(crate) const MARKER: &str = "# hook-relay-install";
@@ -44,7 +47,7 @@ pub(crate) fn fails_closed(dialect: Dialect, event: &Event) -> bool {
 /// read; with `--entry-timeout` the entry's own `timeout` (the relay then knows when the agent
 /// would cut it short, and says so when a relay hook's timeout is longer); failing closed
 /// ([`FAIL_CLOSED`]) where the event can block.
-pub(super) fn relay_command(
+pub(crate) fn relay_command(
     program: &Path,
     dialect: Dialect,
     event: &Event,
@@ -140,7 +143,7 @@ pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
 }
 
 /// Whether `matcher` matches everything (absent, empty or `*`).
-pub(super) fn matches_all(matcher: Option<&str>) -> bool {
+pub(crate) fn matches_all(matcher: Option<&str>) -> bool {
     matcher.is_none_or(|m| m.is_empty() || m == "*")
 }
 
@@ -177,7 +180,7 @@ pub(crate) fn union_matcher<'m>(
 }
 
 /// A matcher both agents compare as exact names (`Bash`, `Edit|Write`).
-pub(super) fn is_name_list(matcher: &str) -> bool {
+pub(crate) fn is_name_list(matcher: &str) -> bool {
     matcher
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
@@ -264,6 +267,8 @@ pub(crate) fn wanted_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::relay::read::reach::entry_reaches;
+    use hook_config::Matcher;
     use std::time::Duration;
 
     #[test]

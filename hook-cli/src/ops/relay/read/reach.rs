@@ -1,6 +1,15 @@
 //! Which relay hooks no entry of the agent's file reaches.
 
-use super::*;
+use super::documents::open_doc;
+use super::entries::{is_name_list, matches_all};
+use super::files::{
+    agent_file, personal_agent_file, project_agent_files, read_regular, relay_options,
+};
+use crate::ops::relay::RelayScope;
+use anyhow::Result;
+use hook_config::{Handler, Matcher};
+use hook_protocol::{Dialect, MatchTarget, RelayAgent};
+use std::path::{Path, PathBuf};
 
 /// Why a relay hook never runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,56 +239,33 @@ fn reach(
 
 /// A relay entry installed in an agent's settings file.
 #[derive(Debug, Clone)]
-pub(super) struct Installed {
-    pub(super) event: String,
-    pub(super) matcher: Option<String>,
+pub(crate) struct Installed {
+    pub(crate) event: String,
+    pub(crate) matcher: Option<String>,
     /// Whose relay hooks it starts the relay for (`None`: both, an earlier version's entry).
-    pub(super) scope: Option<RelayScope>,
+    pub(crate) scope: Option<RelayScope>,
     /// The settings file it is in.
-    pub(super) file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Its command, as written.
-    pub(super) command: String,
+    pub(crate) command: String,
 }
 
 impl Installed {
     /// Whether a relay run this entry starts runs the hooks of `scope`.
-    pub(super) fn serves(&self, scope: RelayScope) -> bool {
+    pub(crate) fn serves(&self, scope: RelayScope) -> bool {
         self.scope.is_none_or(|s| s == scope)
     }
 }
 
-/// The agent's settings files in `project` where a relay entry starts the relay: the shared
-/// one, and the personal one beside it where the agent has one (Claude Code's
-/// `settings.local.json`).
-pub(super) fn project_agent_files(agent: &RelayAgent, project: &Path) -> Vec<PathBuf> {
-    std::iter::once(shared_agent_file(agent, project))
-        .chain(personal_agent_file(agent, project))
-        .collect()
-}
-
-/// The agent's shared settings file in `project` (`.claude/settings.json`,
-/// `.codex/config.toml`).
-pub(super) fn shared_agent_file(agent: &RelayAgent, project: &Path) -> PathBuf {
-    project.join(agent.home_dir).join(agent.config_file)
-}
-
-/// The agent's personal settings file in `project` (Claude Code's
-/// `.claude/settings.local.json`), if the agent has one.
-pub(crate) fn personal_agent_file(agent: &RelayAgent, project: &Path) -> Option<PathBuf> {
-    agent
-        .personal_config_file
-        .map(|file| project.join(agent.home_dir).join(file))
-}
-
 /// The relay entries of the agent's settings `files`.
-pub(super) fn installed_entries(
+pub(crate) fn installed_entries(
     dialect: Dialect,
     agent: &RelayAgent,
     files: &[PathBuf],
 ) -> Vec<Installed> {
     let mut entries = Vec::new();
     for file in files {
-        let Ok(Some((text, _))) = agent_file::read_regular(file) else {
+        let Ok(Some((text, _))) = read_regular(file) else {
             continue;
         };
         let Ok(doc) = open_doc(agent.config_format, &text, file) else {
@@ -300,7 +286,7 @@ pub(super) fn installed_entries(
 
 /// Whether one of `entries` starts a relay run that runs `handler` (an entry of its scope, on
 /// its event, whose matcher covers the hook's).
-pub(super) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler) -> bool {
+pub(crate) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler) -> bool {
     let scope = RelayScope::of_layer(handler.source.layer);
     let mut on_event = entries
         .iter()
@@ -316,7 +302,7 @@ pub(super) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as
 /// matcher.
-pub(super) fn entry_reaches(dialect: Dialect, entry: Option<&str>, hook: Option<&str>) -> bool {
+pub(crate) fn entry_reaches(dialect: Dialect, entry: Option<&str>, hook: Option<&str>) -> bool {
     if matches_all(entry) {
         return true;
     }
@@ -352,12 +338,6 @@ pub(crate) struct FoundEntry {
     pub(crate) command: String,
 }
 
-/// The agent's settings file of a scope: the user's (the agent's variable, else `~/` and its
-/// folder), or `project`'s.
-pub(crate) fn agent_settings_file(agent: &RelayAgent, project: Option<&Path>) -> Result<PathBuf> {
-    agent_file(agent, project, None)
-}
-
 /// The relay entries of one agent settings file, in file order: `None` when there is no such
 /// file; an error when it cannot be read or is not the agent's format.
 pub(crate) fn relay_entries_in(
@@ -365,7 +345,7 @@ pub(crate) fn relay_entries_in(
     agent: &RelayAgent,
     file: &Path,
 ) -> Result<Option<Vec<FoundEntry>>> {
-    let Some((text, _)) = agent_file::read_regular(file)? else {
+    let Some((text, _)) = read_regular(file)? else {
         return Ok(None);
     };
     let doc = open_doc(agent.config_format, &text, file)?;

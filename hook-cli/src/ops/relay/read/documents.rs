@@ -2,30 +2,36 @@
 //! `sync_doc`, which makes them the wanted ones (Claude Code's JSON as text, Codex's TOML
 //! with `toml_edit`).
 
-use super::*;
+use super::entries::{Wanted, parse_relay};
+use super::json_text;
+use super::json_text::{New, Style};
+use crate::ops::relay::RelayScope;
+use anyhow::{Context, Result, bail};
+use hook_protocol::{ConfigFormat, Dialect};
+use std::path::Path;
 
 /// A relay handler found in the agent's file.
 #[derive(Debug, Clone)]
-pub(super) struct Found {
+pub(crate) struct Found {
     /// The event key as written.
-    pub(super) event: String,
+    pub(crate) event: String,
     /// Which member of `hooks` (JSON: duplicates count), which group, which handler.
-    pub(super) member: usize,
-    pub(super) group: usize,
-    pub(super) handler: usize,
+    pub(crate) member: usize,
+    pub(crate) group: usize,
+    pub(crate) handler: usize,
     /// How many handlers its group has.
-    pub(super) group_len: usize,
-    pub(super) command: String,
-    pub(super) matcher: Option<String>,
-    pub(super) timeout: Option<String>,
+    pub(crate) group_len: usize,
+    pub(crate) command: String,
+    pub(crate) matcher: Option<String>,
+    pub(crate) timeout: Option<String>,
     /// `onFailure` as written (JSON only; Codex has none).
-    pub(super) on_failure: Option<String>,
+    pub(crate) on_failure: Option<String>,
     /// The relay hooks it starts the relay for (`None`: both scopes, an earlier version's).
-    pub(super) scope: Option<RelayScope>,
+    pub(crate) scope: Option<RelayScope>,
 }
 
 /// An agent settings document being edited.
-pub(super) trait Doc {
+pub(crate) trait Doc {
     /// Every relay handler, in file order.
     fn found(&self, dialect: Dialect) -> Result<Vec<Found>>;
     /// Removes one relay handler (and what its removal empties).
@@ -47,69 +53,14 @@ pub(crate) struct Changes {
     pub(crate) kept: usize,
 }
 
-/// Makes the relay entries of `doc` exactly `wanted` (each running the scope's program, with its
-/// home, for its relay hooks: [`relay_command`]), touching nothing else; with `keep_others`,
-/// entries on events `wanted` does not name stay (a relay file that could not be read may have
-/// hooks there).
-pub(super) fn sync_doc(
-    doc: &mut dyn Doc,
-    scope: &Resolved,
-    wanted: &[Wanted],
-    keep_others: bool,
-) -> Result<Changes> {
-    let dialect = scope.dialect;
-    let mut changes = Changes::default();
-    let commands: Vec<String> = wanted.iter().map(|w| scope.command(w)).collect();
-    let mut kept: BTreeSet<String>;
-    loop {
-        kept = BTreeSet::new();
-        let mut stale = None;
-        for found in doc.found(dialect)? {
-            let fits = wanted.iter().zip(&commands).any(|(w, command)| {
-                w.event.as_str() == found.event
-                    && found.group_len == 1
-                    && &found.command == command
-                    && found.matcher == w.matcher
-                    && found.timeout.as_deref() == Some(w.timeout.to_string().as_str())
-                    && (found.on_failure.as_deref() == Some("block")) == w.on_failure_block
-            });
-            if fits && kept.insert(found.event.clone()) {
-                continue;
-            }
-            let elsewhere = !wanted.iter().any(|w| w.event.as_str() == found.event);
-            if keep_others && elsewhere && !kept.contains(&found.event) {
-                kept.insert(found.event.clone());
-                continue;
-            }
-            stale = Some(found);
-            break;
-        }
-        match stale {
-            Some(found) => {
-                doc.remove(&found)?;
-                changes.removed += 1;
-            }
-            None => break,
-        }
-    }
-    changes.kept = kept.len();
-    for (w, command) in wanted.iter().zip(&commands) {
-        if !kept.contains(w.event.as_str()) {
-            doc.add(w, command)?;
-            changes.added.push(w.event.as_str().to_owned());
-        }
-    }
-    Ok(changes)
-}
-
 /// A Claude Code settings file, edited as text.
-pub(super) struct JsonDoc {
-    pub(super) text: String,
-    pub(super) file: String,
+pub(crate) struct JsonDoc {
+    pub(crate) text: String,
+    pub(crate) file: String,
 }
 
 impl JsonDoc {
-    pub(super) fn new(text: &str, file: &Path) -> Result<JsonDoc> {
+    pub(crate) fn new(text: &str, file: &Path) -> Result<JsonDoc> {
         let doc = JsonDoc {
             text: if text.trim().is_empty() {
                 "{}\n".to_owned()
@@ -133,7 +84,7 @@ impl JsonDoc {
         Ok(doc)
     }
 
-    pub(super) fn root(&self) -> Result<json_text::Node> {
+    pub(crate) fn root(&self) -> Result<json_text::Node> {
         json_text::parse(&self.text).map_err(|error| {
             anyhow::anyhow!(
                 "{} is not valid JSON ({error}); refusing to edit it",
@@ -143,7 +94,7 @@ impl JsonDoc {
     }
 
     /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
-    pub(super) fn append_group(&mut self, event: &str, group: &New) -> Result<()> {
+    pub(crate) fn append_group(&mut self, event: &str, group: &New) -> Result<()> {
         loop {
             let root = self.root()?;
             let style = Style::of(&self.text, &root);
@@ -169,7 +120,7 @@ impl JsonDoc {
 impl JsonDoc {
     /// Removes the group `group` of the `member`-th member of `hooks`, whole, and what its
     /// removal empties (the event, `hooks`).
-    pub(super) fn remove_group(&mut self, member: usize, group: usize) -> Result<()> {
+    pub(crate) fn remove_group(&mut self, member: usize, group: usize) -> Result<()> {
         let root = self.root()?;
         let (hooks_index, hooks) = root
             .members()
@@ -276,13 +227,13 @@ impl Doc for JsonDoc {
 }
 
 /// A Codex `config.toml`, edited with `toml_edit`.
-pub(super) struct TomlDoc {
-    pub(super) doc: toml_edit::DocumentMut,
-    pub(super) file: String,
+pub(crate) struct TomlDoc {
+    pub(crate) doc: toml_edit::DocumentMut,
+    pub(crate) file: String,
 }
 
 impl TomlDoc {
-    pub(super) fn new(text: &str, file: &Path) -> Result<TomlDoc> {
+    pub(crate) fn new(text: &str, file: &Path) -> Result<TomlDoc> {
         let doc: toml_edit::DocumentMut = text.parse().with_context(|| {
             format!("{} is not valid TOML; refusing to edit it", file.display())
         })?;
@@ -317,7 +268,7 @@ pub(crate) fn toml_events(
         .unwrap_or_default()
 }
 
-pub(super) fn toml_handlers(group: &toml_edit::Table) -> Vec<&toml_edit::Table> {
+pub(crate) fn toml_handlers(group: &toml_edit::Table) -> Vec<&toml_edit::Table> {
     group
         .get("hooks")
         .and_then(toml_edit::Item::as_array_of_tables)
@@ -327,7 +278,7 @@ pub(super) fn toml_handlers(group: &toml_edit::Table) -> Vec<&toml_edit::Table> 
 
 impl TomlDoc {
     /// Appends `group` to `hooks.<event>`, creating `hooks` and the event's array as needed.
-    pub(super) fn push_group(&mut self, event: &str, mut group: toml_edit::Table) -> Result<()> {
+    pub(crate) fn push_group(&mut self, event: &str, mut group: toml_edit::Table) -> Result<()> {
         let hooks = self.doc.entry("hooks").or_insert_with(|| {
             let mut table = toml_edit::Table::new();
             table.set_implicit(true);
@@ -367,7 +318,7 @@ fn unposition(table: &mut toml_edit::Table) {
 
 impl TomlDoc {
     /// Removes the group `group` of `hooks.<event>`, whole, and what its removal empties.
-    pub(super) fn remove_group(&mut self, event: &str, group: usize) -> Result<()> {
+    pub(crate) fn remove_group(&mut self, event: &str, group: usize) -> Result<()> {
         let hooks = self
             .doc
             .get_mut("hooks")
@@ -474,7 +425,7 @@ impl Doc for TomlDoc {
     }
 }
 
-pub(super) fn open_doc(format: ConfigFormat, text: &str, file: &Path) -> Result<Box<dyn Doc>> {
+pub(crate) fn open_doc(format: ConfigFormat, text: &str, file: &Path) -> Result<Box<dyn Doc>> {
     Ok(match format {
         ConfigFormat::Json => Box::new(JsonDoc::new(text, file)?),
         ConfigFormat::Toml => Box::new(TomlDoc::new(text, file)?),
