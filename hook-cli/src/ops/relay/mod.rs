@@ -1,6 +1,9 @@
 //! The relay: what `hook relay` answers an agent ([`answer`]), and the relay's entries in the
 //! agent's own settings that make the agent call it ([`install`]: install, sync, uninstall,
-//! `--move`, Codex's trust records), and whether it is guarding ([`status`]).
+//! `--move`, Codex's trust records), and whether it is guarding ([`status`]). What those
+//! settings hold (where they are, the relay entries in them, which relay hooks each reaches)
+//! is read through [`read`], the read model the answer, `status`, `doctor`, `list` and `stats`
+//! use; only the writers in [`install`] edit them.
 
 pub(crate) mod answer;
 pub(crate) mod install;

@@ -64,8 +64,8 @@ pub(crate) fn relay_options(
 }
 
 /// The relay's own folder of a scope, where its files are and where what it keeps of the files
-/// it edits is ([`super::state`]): `<home>/hook-relay/` with a `--home`, else the agent's home's
-/// (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`); a project's
+/// it edits is (the installer's `state`): `<home>/hook-relay/` with a `--home`, else the agent's
+/// home's (`~/.claude/hook-relay/`, `$CODEX_HOME/hook-relay/`); a project's
 /// `<project>/.claude/hook-relay/` (`.codex/`).
 pub(crate) fn relay_folder(
     agent: &RelayAgent,
@@ -110,7 +110,7 @@ pub(crate) fn personal_agent_file(agent: &RelayAgent, project: &Path) -> Option<
 
 /// How Codex names the settings `file` in its trust keys: its absolute path, the folder
 /// resolved as Codex resolves it (when the agent's variable names its home, or in a project:
-/// `in_project`); what [`codex_key_source`] gives `install --trust`, and what `hook relay
+/// `in_project`); what the installer's `codex_key_source` gives `install --trust`, and what `hook relay
 /// status` and `hook doctor` look Codex's records up by.
 ///
 /// # Errors
