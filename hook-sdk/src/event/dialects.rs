@@ -14,7 +14,7 @@ impl EventKind {
     ///
     /// # Errors
     ///
-    /// As [`Tool::parse`], for the tool input of a tool event.
+    /// As [`Tool::parse`](super::Tool::parse), for the tool input of a tool event.
     pub fn from_input(input: &EventInput) -> Result<EventKind, EventError> {
         match input {
             EventInput::Wuu(input) => from_wuu(input),

@@ -23,7 +23,7 @@
 //! relay hook of the project is personal, `install` and `sync` warn
 //! ([`SyncReport::personal_hooks_in_shared`]): a teammate would get entries, failing closed,
 //! for hooks that are not theirs. Entries in `.claude/settings.local.json` reach the hooks as
-//! the shared file's do ([`relay_reach`](super::read::reach::relay_reach)), and the `sync` named for a personal hook no entry
+//! the shared file's do ([`relay_reach`]), and the `sync` named for a personal hook no entry
 //! reaches keeps `--agent-config` when the entries are there. Entries never move between the
 //! two files by themselves: which file is the user's choice.
 //!
@@ -36,7 +36,7 @@
 //! there which relay hooks are untrusted or unreached.
 //!
 //! **The timeout rule.** An entry's timeout is the longest the relay may wait for the hooks it
-//! runs there, plus [`TIMEOUT_MARGIN`](super::read::entries::TIMEOUT_MARGIN) (5 s: the relay's own start, trust checks and answer):
+//! runs there, plus [`TIMEOUT_MARGIN`] (5 s: the relay's own start, trust checks and answer):
 //! the largest timeout in force among the scope's relay hooks on the event, each its own
 //! `timeout` or, when it sets none, the agent's default for its type on that event
 //! ([`hook_config::timeout_limits`]: Claude Code 600 s for `command` and `http`, 30 s for
@@ -45,7 +45,7 @@
 //! entry with no hook to wait for (the session entry alone, an event whose hooks are all async
 //! or broken) gets the margin alone: never 600 s that no relay hook asked for; never more than
 //! the agent lets a command hook have on the event. One function computes it,
-//! [`entry_timeout`](super::read::entries::entry_timeout), for status and doctor too. The entry's command carries it
+//! [`entry_timeout`], for status and doctor too. The entry's command carries it
 //! (`--entry-timeout SECS`), so the relay knows when the agent would cut it short; a relay hook
 //! whose timeout was raised since leaves the entry short until `sync` (or `install`) writes
 //! both again. An earlier version's entry without the argument still is one.
@@ -56,17 +56,17 @@
 //! - `install` run again and `sync` rewrite the entries from the relay files as they are now
 //!   (add, change, remove): run `sync` after editing a relay file, or after a `git pull` that
 //!   changed a project's relay file. A relay hook no entry of its scope reaches is reported by
-//!   [`unreached_relay_hooks`](super::read::reach::unreached_relay_hooks) (`hook list --relay`, the relay's session entry) with that
+//!   [`unreached_relay_hooks`] (`hook list --relay`, the relay's session entry) with that
 //!   command. The session entry does not re-sync by itself: the relay would then edit the
 //!   user's settings from a file a `git pull` brought, before the user reviewed it.
 //!
 //! **The command.** `<hook> relay --dialect D --event E [--home DIR] --scope S --entry-timeout
-//! SECS [|| exit 2] # hook-relay-install` ([`relay_command`](super::read::entries::relay_command)). `<hook>` is this program's absolute path in the
+//! SECS [|| exit 2] # hook-relay-install` ([`relay_command`]). `<hook>` is this program's absolute path in the
 //! user's settings, and the word `hook` in a project's: a project's settings are shared, and
 //! the installer's path means nothing on a teammate's machine; each machine's agent finds
 //! `hook` through its own `PATH` (install warns when its own `PATH` has none). `--home` is
 //! there when install was given one, so the relay reads the relay files install read. Where
-//! the event can block ([`fails_closed`](super::read::entries::fails_closed): not `Stop` and the like, where a block keeps the
+//! the event can block ([`fails_closed`]: not `Stop` and the like, where a block keeps the
 //! agent working), the command ends in `|| exit 2`: a relay that cannot start (`hook` not on
 //! the agent's `PATH`, moved, deleted: the shell's exit 127) blocks the event with the shell's
 //! message, in Codex (which has no `onFailure`) and in every Claude Code version, never lets it
@@ -75,14 +75,14 @@
 //! recognise a command that is exactly that shape, or an earlier version's (an absolute path,
 //! no `--scope`, no `--entry-timeout`, no `|| exit 2`; exactly `<path of hook> relay --dialect
 //! D` for the oldest),
-//! never a command's suffix alone ([`parse_relay`](super::read::entries::parse_relay)); a user's hook that merely ends like one
+//! never a command's suffix alone ([`parse_relay`]); a user's hook that merely ends like one
 //! is not. The marker is in the command string, the one field both agents pass to the shell
 //! unchanged (Claude Code ignores a whole settings file with a handler field it does not know;
 //! Codex runs commands through a shell, where `#` starts a comment).
 //!
 //! **Nothing else changes.** Only the relay's own handlers are added or removed: another
 //! handler in the same group stays; a group, event or `hooks` object the removal empties goes.
-//! JSON is edited as text ([`json_text`](super::read::json_text)): every byte outside the edit (key order, number
+//! JSON is edited as text ([`json_text`]): every byte outside the edit (key order, number
 //! spellings, indentation, CRLF, a minified layout) is kept, so install then uninstall gives the
 //! file back byte for byte. TOML is edited with `toml_edit` (comments and layout kept; the
 //! round trip is byte for byte too in the tested layouts).
@@ -136,6 +136,15 @@
 //! move, the way `hook trust` trusts ([`hook_trust::TrustView::trust`]: with the files they
 //! run, and the copies a review needs; the output lists them); the others are listed as not
 //! running until trusted.
+//!
+//! [`relay_reach`]: super::read::reach::relay_reach
+//! [`TIMEOUT_MARGIN`]: super::read::entries::TIMEOUT_MARGIN
+//! [`entry_timeout`]: super::read::entries::entry_timeout
+//! [`unreached_relay_hooks`]: super::read::reach::unreached_relay_hooks
+//! [`relay_command`]: super::read::entries::relay_command
+//! [`fails_closed`]: super::read::entries::fails_closed
+//! [`parse_relay`]: super::read::entries::parse_relay
+//! [`json_text`]: super::read::json_text
 
 mod agent_file;
 mod apply;

@@ -162,7 +162,9 @@ impl StatePlaces {
 /// # Errors
 ///
 /// When the file resolves outside `inside`, is not a regular file (a FIFO or a device is never waited on), is larger
-/// than [`MAX_BYTES`](crate::ops::relay::read::files::MAX_BYTES), is not UTF-8, or cannot be read or locked; the error names the file.
+/// than [`MAX_BYTES`], is not UTF-8, or cannot be read or locked; the error names the file.
+///
+/// [`MAX_BYTES`]: crate::ops::relay::read::files::MAX_BYTES
 pub(crate) fn lock_and_read(
     path: &Path,
     inside: Option<&Path>,

@@ -222,6 +222,8 @@ fn unrunnable_guards(dialect: Dialect, handlers: &[Handler]) -> Vec<Diagnostic> 
 /// home, for its relay hooks: [`relay_command`]), touching nothing else; with `keep_others`,
 /// entries on events `wanted` does not name stay (a relay file that could not be read may have
 /// hooks there).
+///
+/// [`relay_command`]: crate::ops::relay::read::entries::relay_command
 pub(super) fn sync_doc(
     doc: &mut dyn Doc,
     scope: &Resolved,

@@ -110,8 +110,8 @@ pub(crate) fn personal_agent_file(agent: &RelayAgent, project: &Path) -> Option<
 
 /// How Codex names the settings `file` in its trust keys: its absolute path, the folder
 /// resolved as Codex resolves it (when the agent's variable names its home, or in a project:
-/// `in_project`); what the installer's `codex_key_source` gives `install --trust`, and what `hook relay
-/// status` and `hook doctor` look Codex's records up by.
+/// `in_project`); what the installer's `codex_key_source` gives `install --trust`, and what
+/// `hook relay status` and `hook doctor` look Codex's records up by.
 ///
 /// # Errors
 ///
