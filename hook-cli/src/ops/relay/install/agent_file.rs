@@ -1,5 +1,6 @@
-//! Reading and writing the agent's own settings file safely: through a symbolic link, only a
-//! regular file of bounded size, under a lock, replaced atomically with its mode and owner.
+//! Writing the agent's own settings file safely: through a symbolic link, only a regular file
+//! of bounded size (read by the read model's `read_regular`), under a lock, replaced atomically
+//! with its mode and owner.
 
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};

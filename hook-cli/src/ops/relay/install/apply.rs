@@ -1,6 +1,7 @@
 //! The entries written: the relay hooks of the scope decide them ([`apply()`], for `install` and
-//! `sync`), the agent's file is edited to hold exactly them ([`edit`], also `uninstall`'s),
-//! and what is left to do is found (Codex's trust, the relay hooks not trusted yet).
+//! `sync`), the agent's file is edited to hold exactly them ([`edit`], also `uninstall`'s; the
+//! document made to hold them by [`sync_doc`]), and what is left to do is found (Codex's trust,
+//! the relay hooks not trusted yet).
 
 use super::codex_records::codex_trust_step;
 use std::collections::BTreeSet;

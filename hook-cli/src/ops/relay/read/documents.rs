@@ -1,6 +1,6 @@
-//! The agent's settings as documents being edited: the relay entries found in them, and
-//! `sync_doc`, which makes them the wanted ones (Claude Code's JSON as text, Codex's TOML
-//! with `toml_edit`).
+//! The agent's settings as documents (Claude Code's JSON as text, Codex's TOML with
+//! `toml_edit`): the relay entries found in them, and the in-memory edits the writers make
+//! (the installer's `sync_doc` makes them the wanted ones; nothing here writes a file).
 
 use super::entries::{Wanted, parse_relay};
 use super::json_text;

@@ -1,4 +1,5 @@
-//! Which relay hooks no entry of the agent's file reaches.
+//! Which relay hooks each entry of the agent's files reaches, and those none does; the relay
+//! entries of one settings file as found ([`relay_entries_in`]).
 
 use super::documents::open_doc;
 use super::entries::{is_name_list, matches_all};
