@@ -3,8 +3,8 @@
 //! `hook run` returns only once they are done), lime's `Edit`/`Write` aliases and plugin
 //! variables.
 
+use hook_test_support::Output;
 use std::path::PathBuf;
-use std::process::Output;
 
 use serde_json::{Value, json};
 

@@ -1,7 +1,7 @@
 //! `hook test`, `hook convert`, `hook validate --config` and `hook completions` (in-process).
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,7 +3,7 @@
 use super::output;
 
 /// `hook args` with `stdin`, in this process.
-fn hook(args: &[&str], stdin: &str) -> std::process::Output {
+fn hook(args: &[&str], stdin: &str) -> hook_test_support::Output {
     output(args, stdin)
 }
 

@@ -5,8 +5,8 @@
 //! These tests read what the commands record: run them without `HOOK_JOURNAL=off` in the
 //! environment (the binary's tests remove it; a test in this process cannot).
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::{Value, json};
 

@@ -39,7 +39,7 @@ impl Setup {
 
     /// `hook replay --dialect D --project P ARGS` (the transcripts and the configuration are
     /// named: no agent home is read).
-    fn replay(&self, dialect: &str, args: &[&str]) -> std::process::Output {
+    fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output {
         let project = self.dir.path().join("project").display().to_string();
         let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
         all.extend(args);
@@ -53,7 +53,7 @@ impl Setup {
         file: &Path,
         config: &Path,
         extra: &[&str],
-    ) -> std::process::Output {
+    ) -> hook_test_support::Output {
         let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
         args.extend(extra);
         self.replay(dialect, &args)

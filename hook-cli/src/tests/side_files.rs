@@ -1,9 +1,9 @@
 //! `hook run` writes lime side files (context over `additionalContextLimit`) to the private
 //! folder `<home>/hook-context` (0700, files 0600), never to a shared `/tmp` folder (in-process).
 
+use hook_test_support::Output;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Output;
 
 /// `hook COMMAND --dialect lime --home HOME --project PROJECT ARGS`, in this process.
 fn hook(command: &str, home: &Path, project: &Path, args: &[&str]) -> Output {

@@ -1,8 +1,8 @@
 //! `hook trust`, `untrust`, `enable`, `disable`, and trust in `hook list` and `hook run`
 //! (in-process).
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use crate::ops::scene::Scene;
 

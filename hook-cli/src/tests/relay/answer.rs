@@ -359,7 +359,7 @@ fn the_relay_names_the_changed_script() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let relay_words = located("relay", "verboo", &home, &project);
     let relay = || output(&words(&relay_words), &verboo_pre_tool_use(&project, "ls"));
-    let decision = |out: &std::process::Output| {
+    let decision = |out: &hook_test_support::Output| {
         let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
         reply
             .pointer("/hookSpecificOutput/permissionDecision")

@@ -4,8 +4,8 @@
 //! off by the relay itself, which answers a block where the event can block (the agent reads a
 //! relay it stops as "go ahead"). Both agents, in-process.
 
+use hook_test_support::Output;
 use std::path::Path;
-use std::process::Output;
 
 use hook_protocol::{Dialect, Event};
 use serde_json::Value;
