@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hook_protocol::Dialect;
+use hook_protocol::{Dialect, Event};
 use serde_json::{Value, json};
 
 use crate::Runner;
@@ -31,6 +31,16 @@ pub fn guarded_home(runner: &impl Runner, dir: &Path, dialect: Dialect, command:
         .relay()
         .unwrap_or_else(|| panic!("{dialect} has no relay"))
         .events;
+    guard(runner, &home, dialect, events, command);
+    home
+}
+
+/// Writes the user file of the relay home `home` for `dialect` so it runs `command` on each of
+/// `events`; lime's hooks are trusted through `runner`.
+///
+/// # Panics
+/// When a file cannot be written or trusting fails.
+pub fn guard(runner: &impl Runner, home: &Path, dialect: Dialect, events: &[Event], command: &str) {
     if dialect == crate::events::verboo() {
         let mut hooks = serde_json::Map::new();
         for event in events {
@@ -52,9 +62,8 @@ pub fn guarded_home(runner: &impl Runner, dir: &Path, dialect: Dialect, command:
             ));
         }
         crate::fs::write(&home.join("hook-relay/config.toml"), &toml);
-        trust_lime_relay(runner, &home);
+        trust_lime_relay(runner, home);
     }
-    home
 }
 
 /// Trusts every hook of the lime relay files of `home` through `runner` (lime trusts only what

@@ -9,36 +9,16 @@
 
 use std::ffi::OsStr;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use hook_protocol::input::example_input;
-use hook_protocol::{Decision, Dialect, Event, HandlerResult, interpret};
+use hook_protocol::{Dialect, Event};
+use hook_test_support::events::{GUARD, event_bytes};
+use hook_test_support::read::{agent_reads, is_block};
+use hook_test_support::relay::verboo_home;
 use serde_json::{Value, json};
 
-use crate::cli::{hook, hook_bytes, text};
-
-/// The guard every test puts in front of every event: deny, with a reason.
-const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
-
-/// Trusts every hook of the lime relay files of `home` (lime trusts only what the user
-/// trusted, even in the user's own file).
-pub(crate) fn trust_lime_relay(home: &Path) {
-    let home = home.display().to_string();
-    let out = hook(
-        &[
-            "trust",
-            "--dialect",
-            "lime",
-            "--home",
-            &home,
-            "--relay",
-            "--all",
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-}
+use crate::cli::{hook_bytes, text};
 
 /// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does.
 pub(crate) fn relay(
@@ -75,32 +55,6 @@ fn relay_env(
     hook_bytes(&args, stdin, env)
 }
 
-/// What the agent makes of the relay's answer, as the dialect's reader (checked against the
-/// real agents) reads it.
-fn agent_reads(dialect: Dialect, event: &Event, out: &Output) -> HandlerResult {
-    interpret(dialect, event, out.status.code(), &out.stdout, &out.stderr)
-}
-
-fn is_block(result: &HandlerResult) -> bool {
-    matches!(result, HandlerResult::Response(r) if r.decision == Some(Decision::Block))
-}
-
-/// An event the agent could send: the smallest valid input, with `extra` spliced in as a raw
-/// top-level field (so escapes serde_json would not write survive).
-fn event_bytes(dialect: Dialect, event: &Event, project: &Path, extra: Option<&str>) -> Vec<u8> {
-    let cwd = project.display().to_string();
-    let mut value = example_input(dialect, event, &cwd, Some("Bash")).unwrap();
-    if let Some(tool_input) = value.get_mut("tool_input") {
-        *tool_input = json!({"command": "rm -rf build"});
-    }
-    let mut text = value.to_string();
-    if let Some(extra) = extra {
-        text.pop();
-        text.push_str(&format!(",\"x\":{extra}}}"));
-    }
-    text.into_bytes()
-}
-
 /// Waits (bounded: 30 s) until `path` exists.
 fn wait_for(path: &Path) -> bool {
     for _ in 0..600 {
@@ -110,15 +64,6 @@ fn wait_for(path: &Path) -> bool {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     false
-}
-
-/// A verboo relay home whose user file holds `hooks` (verboo's user layer runs without trust).
-fn verboo_home(dir: &Path, hooks: Value) -> PathBuf {
-    let home = dir.join("home");
-    std::fs::create_dir_all(home.join("hook-relay")).unwrap();
-    let settings = json!({ "hooks": hooks }).to_string();
-    std::fs::write(home.join("hook-relay/settings.json"), settings).unwrap();
-    home
 }
 
 #[test]
