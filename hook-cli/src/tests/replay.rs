@@ -8,6 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
+use hook_test_support::Scene;
+use hook_test_support::read::{blocked, json_lines, of_type, summary};
 use serde_json::{Value, json};
 
 use hook_protocol::Dialect;
@@ -19,28 +21,26 @@ fn verboo() -> Dialect {
     "verboo".parse().unwrap()
 }
 
+/// A [`Scene`] (home and project) and the replays run in it.
 struct Setup {
-    dir: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Setup {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Setup { dir }
+        Setup {
+            scene: Scene::new(),
+        }
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
+        self.scene.write(name, text)
     }
 
     /// `hook replay --dialect D --project P ARGS` (the transcripts and the configuration are
     /// named: no agent home is read).
     fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output {
-        let project = self.dir.path().join("project").display().to_string();
+        let project = self.scene.root().join("project").display().to_string();
         let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
         all.extend(args);
         super::output(&all, "")
@@ -76,37 +76,8 @@ impl Setup {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
+        json_lines(&out.stdout)
     }
-}
-
-fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    lines.iter().filter(|l| l["type"] == kind).collect()
-}
-
-fn summary(lines: &[Value]) -> &Value {
-    let summaries = of_type(lines, "summary");
-    assert_eq!(summaries.len(), 1);
-    assert_eq!(lines.last().unwrap()["type"], "summary");
-    summaries[0]
-}
-
-/// (tool_use_id, subject) of each blocked event.
-fn blocked(lines: &[Value]) -> Vec<(String, String)> {
-    of_type(lines, "event")
-        .into_iter()
-        .filter(|e| e["result"]["decision"] == "block")
-        .map(|e| {
-            (
-                e["tool_use_id"].as_str().unwrap_or_default().to_owned(),
-                e["subject"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -281,8 +252,8 @@ fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing(
 #[test]
 fn a_hooks_files_are_judged_where_it_runs_as_hook_run_judges_them() {
     let setup = Setup::new();
-    let home = setup.dir.path().join("home").display().to_string();
-    let project = setup.dir.path().join("project");
+    let home = setup.scene.root().join("home").display().to_string();
+    let project = setup.scene.root().join("project");
     super::write(
         &project.join(".claude/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
