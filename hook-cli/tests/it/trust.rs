@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use serde_json::{Value, json};
+use hook_test_support::events::{TOUCH_GUARD as GUARD, project_config};
+use serde_json::Value;
 
 /// A home and a project in a temporary folder, and the `hook` binary run on them.
 struct Env {
@@ -63,44 +64,6 @@ impl Env {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
-
-/// The project's hook file of `dialect` holding a PreToolUse hook per command.
-fn project_config(dialect: &str, commands: &[&str]) -> (&'static str, String) {
-    match dialect {
-        "wuu" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.wuu/config.json",
-                json!({"hooks": {"PreToolUse": hooks}}).to_string(),
-            )
-        }
-        "verboo" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.claude/settings.json",
-                json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string(),
-            )
-        }
-        _ => {
-            let mut text = String::from("[[hooks.PreToolUse]]\n");
-            for command in commands {
-                text.push_str(&format!(
-                    "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
-                    Value::from(*command)
-                ));
-            }
-            ("project/.lime/config.toml", text)
-        }
-    }
-}
-
-const GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
 
 #[test]
 fn a_review_without_a_terminal_points_at_json_and_keys() {
