@@ -40,3 +40,13 @@ pub fn read(path: &Path) -> String {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The workspace's root (where `examples/` and `tests/fixtures/` are).
+///
+/// # Panics
+/// Never: the kit's own folder is one below the root.
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("hook-test-support is a folder of the workspace root")
+}

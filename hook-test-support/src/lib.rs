@@ -3,6 +3,7 @@
 //!
 //! - [`Scene`]: a temp folder with a home, agent homes and a project; files written and read
 //!   under it, and its tree for a failure message.
+//! - [`args`]: command lines (`COMMAND --dialect D --home H --project P`).
 //! - [`fs`]: writing a file with its folders made, an executable script, bytes as text.
 //! - [`events`]: the events an agent sends, per dialect, and the guard hook the tests put in
 //!   front of them.
@@ -18,6 +19,7 @@
 //! A helper here panics on a broken test environment (a temp folder that cannot be made), as
 //! the tests themselves do: each panic says what failed and where.
 
+pub mod args;
 pub mod events;
 pub mod filters;
 pub mod fs;

@@ -15,22 +15,23 @@ pub fn system_message(out: &impl Finished) -> String {
         .unwrap_or_default()
 }
 
-/// `stdout` as one JSON document.
+/// What `out` printed on stdout, as one JSON document.
 ///
 /// # Panics
-/// When it is not JSON (the message holds the text).
-pub fn json(stdout: &[u8]) -> Value {
-    serde_json::from_slice(stdout).unwrap_or_else(|e| {
+/// When it is not JSON (the message holds stdout and stderr).
+pub fn json(out: &impl Finished) -> Value {
+    serde_json::from_slice(out.out()).unwrap_or_else(|e| {
         panic!(
-            "stdout is not JSON ({e}): {:?}",
-            String::from_utf8_lossy(stdout)
+            "stdout is not JSON ({e}): {}{}",
+            crate::fs::text(out.out()),
+            crate::fs::text(out.err())
         )
     })
 }
 
 /// The `decision` of the outcome `hook run` or `hook test` printed on stdout.
 pub fn decision(out: &impl Finished) -> Value {
-    json(out.out())["decision"].clone()
+    json(out)["decision"].clone()
 }
 
 /// `--json` output, one JSON value a line.

@@ -64,6 +64,13 @@ impl Scene {
         }
     }
 
+    /// `COMMAND --dialect DIALECT --home HOME --project PROJECT ARGS` on this scene.
+    pub fn located(&self, command: &str, dialect: &str, args: &[&str]) -> Vec<String> {
+        let mut all = crate::args::located(command, dialect, &self.home(), &self.project());
+        all.extend(args.iter().map(|a| (*a).to_owned()));
+        all
+    }
+
     /// `relative` under the root.
     pub fn path(&self, relative: &str) -> PathBuf {
         self.root.join(relative)

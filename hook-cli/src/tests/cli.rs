@@ -1,15 +1,10 @@
 //! `hook schema`, `hook validate`, bad input and `onFailure` in `hook list` (in-process).
 
-use super::output;
+use super::{output, text};
 
 /// `hook args` with `stdin`, in this process.
 fn hook(args: &[&str], stdin: &str) -> hook_test_support::Output {
     output(args, stdin)
-}
-
-/// Bytes as text, lossily.
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::{located, output, text, words, write};
-use hook_test_support::events::pre_tool_use;
+use hook_test_support::events::{journal_line as line, pre_tool_use};
 use hook_test_support::read::{decision, journal_lines};
 
 /// A temporary folder with a verboo home holding `hooks` in `file`, and a project folder; the
@@ -185,17 +185,6 @@ fn an_unwritable_journal_changes_neither_the_outcome_nor_the_exit_code() {
     assert_eq!(after.status.code(), before.status.code());
     assert_eq!(decision(&after), "block");
     assert!(text(&after.stderr).contains("not a directory"));
-}
-
-/// One journal line, as `hook run` writes it.
-fn line(time: &str, event: &str, key: &str, run: Value) -> String {
-    let mut entry = json!({"key": key, "layer": "user", "type": "command"});
-    for (name, value) in run.as_object().unwrap() {
-        entry[name] = value.clone();
-    }
-    json!({"time": time, "front": "relay", "dialect": "verboo", "event": event,
-        "session_id": "s", "cwd": "/", "decision": "continue", "runs": [entry]})
-    .to_string()
 }
 
 /// A home whose journal holds `lines`, and a project.

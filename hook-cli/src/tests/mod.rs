@@ -10,6 +10,7 @@ use clap::Parser as _;
 pub(crate) use hook_test_support::Output;
 use hook_test_support::Runner;
 // The kit's file helpers, under the names every test here imports from `super`.
+pub(crate) use hook_test_support::args::{located, words};
 pub(crate) use hook_test_support::fs::{text, write};
 
 use crate::ops::input::test_stdin;
@@ -90,26 +91,6 @@ impl Runner for InProcess {
             .collect();
         Output::new(&words, out, String::new())
     }
-}
-
-/// `COMMAND --dialect DIALECT --home HOME --project PROJECT`, as owned words.
-pub(crate) fn located(
-    command: &str,
-    dialect: &str,
-    home: &std::path::Path,
-    project: &std::path::Path,
-) -> Vec<String> {
-    [command, "--dialect", dialect, "--home"]
-        .iter()
-        .map(|w| (*w).to_owned())
-        .chain([home.display().to_string(), "--project".to_owned()])
-        .chain([project.display().to_string()])
-        .collect()
-}
-
-/// Words as the `&str`s [`hook`] takes.
-pub(crate) fn words(owned: &[String]) -> Vec<&str> {
-    owned.iter().map(String::as_str).collect()
 }
 
 /// `hook args...` with `stdin`, in this process.

@@ -11,16 +11,6 @@ use super::trust::Env;
 use hook_test_support::events::{TOUCH_GUARD as GUARD, project_config};
 
 impl Env {
-    fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
-        let out = self.hook(command, dialect, args);
-        assert!(
-            out.status.success(),
-            "hook {command} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
     /// `hook run` of a PreToolUse in the project: each run's status (or skip reason) and
     /// error, in configuration order.
     fn run(&self, dialect: &str) -> Vec<(String, String)> {

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{Value, json};
 
 use crate::cli::text;
-use hook_test_support::events::pre_tool_use;
+use hook_test_support::events::{journal_line as line, pre_tool_use};
 use hook_test_support::fs::write;
 use hook_test_support::read::{decision, journal_lines};
 
@@ -134,17 +134,6 @@ fn hook_journal_off_writes_nothing_and_says_nothing() {
     let on = run(&home, &project, &input, &[]);
     assert_eq!(decision(&on), "block");
     assert_eq!(journal_lines(&home).len(), 1);
-}
-
-/// One journal line, as `hook run` writes it.
-fn line(time: &str, event: &str, key: &str, run: Value) -> String {
-    let mut entry = json!({"key": key, "layer": "user", "type": "command"});
-    for (name, value) in run.as_object().unwrap() {
-        entry[name] = value.clone();
-    }
-    json!({"time": time, "front": "relay", "dialect": "verboo", "event": event,
-        "session_id": "s", "cwd": "/", "decision": "continue", "runs": [entry]})
-    .to_string()
 }
 
 #[test]
