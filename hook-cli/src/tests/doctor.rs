@@ -3,6 +3,7 @@
 //! `hook test` process of its own (with the agent's PATH): those tests are in
 //! `tests/it/doctor.rs`.
 
+use hook_test_support::Scene;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -49,10 +50,9 @@ pub(super) fn report(args: &[&str]) -> Value {
 /// `--path` (a shell and bash, no jq, as a GUI-started agent often has).
 #[test]
 fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    let agent_bin = dir.path().join("agent-bin");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
+    let agent_bin = scene.root().join("agent-bin");
     std::fs::create_dir_all(&agent_bin).unwrap();
     for program in ["sh", "bash", "cat", "grep"] {
         std::os::unix::fs::symlink(Path::new("/bin").join(program), agent_bin.join(program))
@@ -158,7 +158,7 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
     );
 
     // With jq on the PATH given, that finding goes.
-    let jq_dir = dir.path().join("with-jq");
+    let jq_dir = scene.root().join("with-jq");
     std::fs::create_dir_all(&jq_dir).unwrap();
     executable(&jq_dir.join("jq"), "#!/bin/sh\ncat\n");
     let path = format!("{}:{}", agent_bin.display(), jq_dir.display());
@@ -187,9 +187,8 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
 
 #[test]
 fn doctor_says_a_session_end_timeout_is_over_what_the_event_allows() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::create_dir_all(&project).unwrap();
     let config = home.join("config.toml");
     write(
@@ -218,9 +217,8 @@ fn doctor_says_a_session_end_timeout_is_over_what_the_event_allows() {
 /// `hook test --expectations` (doctor's run of the same file is in `tests/it/doctor.rs`).
 #[test]
 fn an_expectations_file_with_a_passing_and_a_failing_case_fails_and_says_which() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     write(&home.join("settings.json"), RM_RF_SETTINGS);
     write(
         &project.join(".claude/hook-expectations.toml"),

@@ -2,6 +2,7 @@
 //! folder `<home>/hook-context` (0700, files 0600), never to a shared `/tmp` folder (in-process).
 
 use hook_test_support::Output;
+use hook_test_support::Scene;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -31,9 +32,8 @@ fn mode(path: &Path) -> u32 {
 
 #[test]
 fn hook_run_keeps_lime_side_files_in_a_private_folder_of_the_home() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
     std::fs::write(
@@ -49,7 +49,7 @@ additionalContextLimit = 100
     .unwrap();
     let trusted = hook("trust", &home, &project, &["--all"]);
     assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
-    let event = dir.path().join("event.json");
+    let event = scene.root().join("event.json");
     std::fs::write(
         &event,
         r#"{"session_id":"s","transcript_path":null,"model":"m","turn_id":"t","source":"startup"}"#,

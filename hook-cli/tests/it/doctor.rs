@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::Scene;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -20,9 +21,8 @@ fn write(path: &Path, text: &str) {
 
 #[test]
 fn doctor_runs_the_expectations_and_says_which_case_failed() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     write(&home.join("settings.json"), RM_RF_SETTINGS);
     write(
         &project.join(".claude/hook-expectations.toml"),
@@ -91,9 +91,8 @@ fn doctor_report(home: &Path, project: &Path) -> Value {
 
 #[test]
 fn doctor_reports_fifos_and_device_links_without_opening_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     let hooks = project.join("hooks");
     std::fs::create_dir_all(&hooks).unwrap();
     for fifo in ["fifo-guard", "fifo.sh"] {
@@ -141,17 +140,16 @@ fn doctor_reports_fifos_and_device_links_without_opening_them() {
 
 #[test]
 fn an_expectations_file_that_links_out_is_never_shown_in_a_parse_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::create_dir_all(&home).unwrap();
     write(
-        &dir.path().join("private.txt"),
+        &scene.root().join("private.txt"),
         "password = \"hunter2-secret\"\nnot toml at all [[\n",
     );
     std::fs::create_dir_all(project.join(".claude")).unwrap();
     std::os::unix::fs::symlink(
-        dir.path().join("private.txt"),
+        scene.root().join("private.txt"),
         project.join(".claude/hook-expectations.toml"),
     )
     .unwrap();
@@ -166,10 +164,9 @@ fn an_expectations_file_that_links_out_is_never_shown_in_a_parse_error() {
 /// asks with `--all-hooks`.
 #[test]
 fn doctor_runs_a_projects_expectations_only_through_the_projects_own_hooks() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    let mark = dir.path().join("the-user-hook-ran");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
+    let mark = scene.root().join("the-user-hook-ran");
     write(
         &home.join("settings.json"),
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -255,12 +252,11 @@ reason_contains = "no rm -rf"
 /// it; its findings are said against that PATH.
 #[test]
 fn doctor_checks_against_the_path_the_agents_relay_recorded() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::create_dir_all(&project).unwrap();
     // The agent's PATH: a shell, no linter.
-    let agent_bin = dir.path().join("agent-bin");
+    let agent_bin = scene.root().join("agent-bin");
     std::fs::create_dir_all(&agent_bin).unwrap();
     std::os::unix::fs::symlink("/bin/sh", agent_bin.join("sh")).unwrap();
     write(

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::Scene;
 use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::Path;
@@ -68,11 +69,10 @@ fn wait_for(path: &Path) -> bool {
 
 #[test]
 fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let go = dir.path().join("go");
-    let done = dir.path().join("done");
+    let scene = Scene::new();
+    let project = scene.project();
+    let go = scene.root().join("go");
+    let done = scene.root().join("done");
     // The async hook waits for the test's go (at most its own timeout), then leaves a mark.
     let waiter = format!(
         "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
@@ -80,7 +80,7 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
         done.display()
     );
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": GUARD},
             {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
@@ -103,17 +103,16 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
 
 #[test]
 fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"SessionStart": [{"hooks": [{"type": "command",
             "command": "echo 'export FROM_RELAY=1' >> \"$CLAUDE_ENV_FILE\""}]}]}),
     );
     let event = Event::SessionStart;
     let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
-    let agent_file = dir.path().join("agent-env.sh");
+    let agent_file = scene.root().join("agent-env.sh");
     std::fs::write(&agent_file, "export EARLIER=1").unwrap();
     let run = |env_file: Option<&Path>| {
         let env: Vec<(&str, &OsStr)> = env_file
@@ -133,7 +132,7 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     let message = reply["systemMessage"].as_str().unwrap();
     assert!(message.contains("was not kept"), "{message}");
-    let link = dir.path().join("link.sh");
+    let link = scene.root().join("link.sh");
     std::os::unix::fs::symlink(&agent_file, &link).unwrap();
     let out = run(Some(&link));
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -148,13 +147,12 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_while_the_guard_runs_answers_block() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let started = dir.path().join("started");
+    let scene = Scene::new();
+    let project = scene.project();
+    let started = scene.root().join("started");
     let slow = format!("touch '{}'; exec sleep 300", started.display());
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"PreToolUse": [{"hooks": [{"type": "command", "command": slow}]}]}),
     );
     let event = Event::PreToolUse;

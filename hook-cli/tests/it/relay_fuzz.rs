@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::Scene;
 use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -127,25 +128,29 @@ fn no_input_turns_a_guards_deny_into_go_ahead() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let cases = [
-        case(dir.path(), &project, Dialect::Verboo, Event::PreToolUse),
+        case(scene.root(), &project, Dialect::Verboo, Event::PreToolUse),
         case(
-            dir.path(),
+            scene.root(),
             &project,
             Dialect::Verboo,
             Event::UserPromptSubmit,
         ),
         case(
-            dir.path(),
+            scene.root(),
             &project,
             Dialect::Verboo,
             Event::PermissionRequest,
         ),
-        case(dir.path(), &project, Dialect::Lime, Event::PreToolUse),
-        case(dir.path(), &project, Dialect::Lime, Event::UserPromptSubmit),
+        case(scene.root(), &project, Dialect::Lime, Event::PreToolUse),
+        case(
+            scene.root(),
+            &project,
+            Dialect::Lime,
+            Event::UserPromptSubmit,
+        ),
     ];
     let strategies: Vec<_> = cases.iter().map(|c| input(c.base.clone())).collect();
     let mut runner = TestRunner::new(Config::default());
