@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use hook_protocol::{Dialect, Event};
+
 /// `COMMAND --dialect DIALECT --home HOME --project PROJECT`, as owned words.
 pub fn located(command: &str, dialect: &str, home: &Path, project: &Path) -> Vec<String> {
     [command, "--dialect", dialect, "--home"]
@@ -15,4 +17,12 @@ pub fn located(command: &str, dialect: &str, home: &Path, project: &Path) -> Vec
 /// Owned words as the `&str`s a [`crate::Runner`] takes.
 pub fn words(owned: &[String]) -> Vec<&str> {
     owned.iter().map(String::as_str).collect()
+}
+
+/// `relay --dialect DIALECT --event EVENT --home HOME --project PROJECT`: the relay as an
+/// agent's installed entry starts it, as owned words.
+pub fn relay(dialect: Dialect, event: &Event, home: &Path, project: &Path) -> Vec<String> {
+    let mut all = located("relay", dialect.as_str(), home, project);
+    all.splice(3..3, ["--event".to_owned(), event.as_str().to_owned()]);
+    all
 }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{located, output, text, words, write};
 use hook_test_support::events::{EXPECTATIONS_ONE_FAILS, RM_RF_SETTINGS};
-use hook_test_support::read::finding;
+use hook_test_support::read::{finding, json};
 
 fn executable(path: &Path, text: &str) {
     write(path, text);
@@ -40,9 +40,7 @@ fn error_at<'a>(report: &'a Value, key: &str, needle: &str, at: &str) -> &'a Val
 
 /// `hook doctor --json` of `args`: its report.
 pub(super) fn report(args: &[&str]) -> Value {
-    let out = output(args, "");
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
+    json(&output(args, ""))
 }
 
 /// The PATH doctor checks against is this shell's until an agent's relay recorded one (tested

@@ -70,13 +70,7 @@ impl Setup {
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
         all.push("--json");
-        let out = self.replay(dialect, &all);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json_lines(&out.stdout)
+        json_lines(&self.replay(dialect, &all).success().stdout)
     }
 }
 

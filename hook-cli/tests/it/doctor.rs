@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{hook, text};
 use hook_test_support::events::{EXPECTATIONS_ONE_FAILS, RM_RF_SETTINGS};
-use hook_test_support::read::finding;
+use hook_test_support::read::{finding, json};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -84,9 +84,7 @@ fn doctor_report(home: &Path, project: &Path) -> Value {
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let out = child.wait_with_output().unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
+    json(&child.wait_with_output().unwrap())
 }
 
 #[test]

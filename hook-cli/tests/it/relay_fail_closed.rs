@@ -41,18 +41,8 @@ fn relay_env(
     stdin: &[u8],
     env: &[(&str, &OsStr)],
 ) -> Output {
-    let dialect = dialect.to_string();
-    let args: Vec<&OsStr> = vec![
-        "relay".as_ref(),
-        "--dialect".as_ref(),
-        dialect.as_ref(),
-        "--event".as_ref(),
-        event.as_str().as_ref(),
-        "--home".as_ref(),
-        home.as_os_str(),
-        "--project".as_ref(),
-        project.as_os_str(),
-    ];
+    let args = hook_test_support::args::relay(dialect, event, home, project);
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
     hook_bytes(&args, stdin, env)
 }
 

@@ -37,18 +37,6 @@ pub(super) fn relay(
     event: &Event,
     stdin: &[u8],
 ) -> Output {
-    let dialect = dialect.to_string();
-    let (home, project) = (home.display().to_string(), project.display().to_string());
-    let args = [
-        "relay",
-        "--dialect",
-        &dialect,
-        "--event",
-        event.as_str(),
-        "--home",
-        &home,
-        "--project",
-        &project,
-    ];
-    output_bytes(&args, stdin)
+    let args = hook_test_support::args::relay(dialect, event, home, project);
+    output_bytes(&super::words(&args), stdin)
 }
