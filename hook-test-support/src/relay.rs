@@ -84,3 +84,17 @@ pub fn trust_lime_relay(runner: &impl Runner, home: &Path) {
     ];
     runner.run(&args, b"").success();
 }
+
+/// Runs the relay for `event` through `runner` with `stdin` as raw bytes, as an agent's
+/// installed entry does (with `--home` and `--project`).
+pub fn answer(
+    runner: &impl Runner,
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+) -> crate::Output {
+    let args = crate::args::relay(dialect, event, home, project);
+    runner.run(&crate::args::words(&args), stdin)
+}

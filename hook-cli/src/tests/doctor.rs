@@ -187,7 +187,6 @@ fn doctor_finds_what_keeps_hooks_from_running_where_the_agent_runs_them() {
 fn doctor_says_a_session_end_timeout_is_over_what_the_event_allows() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&project).unwrap();
     let config = home.join("config.toml");
     write(
         &config,

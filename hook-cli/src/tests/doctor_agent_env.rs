@@ -17,7 +17,6 @@ use super::write;
 fn doctor_agent_claude_asks_no_trust_of_claude_codes_own_hooks() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
     let settings = project.join(".claude/settings.json");
     write(
         &settings,

@@ -7,7 +7,6 @@ use hook_test_support::Scene;
 fn diagnostics_are_printed_and_strict_makes_them_fail() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(project.join(".claude")).unwrap();
     std::fs::write(
         home.join("settings.json"),

@@ -6,7 +6,7 @@
 //! Where the agents keep their sessions (`HOME`, `CODEX_HOME`) and a FIFO that must not hang
 //! the process are in `tests/it/replay.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hook_test_support::Scene;
 use hook_test_support::read::{blocked, json_lines, of_type, summary};
@@ -21,32 +21,33 @@ fn verboo() -> Dialect {
     "verboo".parse().unwrap()
 }
 
-/// A [`Scene`] (home and project) and the replays run in it.
-struct Setup {
-    scene: Scene,
-}
-
-impl Setup {
-    fn new() -> Self {
-        Setup {
-            scene: Scene::new(),
-        }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        self.scene.write(name, text)
-    }
-
+/// The replays a test runs in its [`Scene`] (home and project).
+trait Replays {
     /// `hook replay --dialect D --project P ARGS` (the transcripts and the configuration are
     /// named: no agent home is read).
+    fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output;
+    /// `hook replay FILE --config CONFIG EXTRA...`.
+    fn replay_with(
+        &self,
+        dialect: &str,
+        file: &Path,
+        config: &Path,
+        extra: &[&str],
+    ) -> hook_test_support::Output;
+    /// [`Replays::replay_with`]'s `--json` lines.
+    fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value>;
+    /// `--json` lines of a successful replay.
+    fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value>;
+}
+
+impl Replays for Scene {
     fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output {
-        let project = self.scene.root().join("project").display().to_string();
+        let project = self.project().display().to_string();
         let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
         all.extend(args);
         super::output(&all, "")
     }
 
-    /// `hook replay FILE --config CONFIG EXTRA...`.
     fn replay_with(
         &self,
         dialect: &str,
@@ -59,14 +60,12 @@ impl Setup {
         self.replay(dialect, &args)
     }
 
-    /// [`Setup::replay_with`]'s `--json` lines.
     fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value> {
         let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
         args.extend(extra);
         self.json(dialect, &args)
     }
 
-    /// `--json` lines of a successful replay.
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
         all.push("--json");
@@ -76,7 +75,7 @@ impl Setup {
 
 #[test]
 fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let file = fixture_file("claude");
     let lines = setup.json_with("verboo", &file, &config, &[]);
@@ -127,7 +126,7 @@ fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
 
 #[test]
 fn compare_shows_only_the_events_whose_outcome_differs() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let rm = setup.write("rm.json", &guard(verboo(), "rm -rf"));
     let git = setup.write("git.json", &guard(verboo(), "git status"));
     let file = fixture_file("claude");
@@ -172,7 +171,7 @@ fn with_relay_entry(guard: Option<&str>) -> String {
 
 #[test]
 fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let guarded = setup.write(
         "guarded.json",
         &with_relay_entry(Some(&guard(verboo(), "rm -rf"))),
@@ -245,9 +244,9 @@ fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing(
 
 #[test]
 fn a_hooks_files_are_judged_where_it_runs_as_hook_run_judges_them() {
-    let setup = Setup::new();
-    let home = setup.scene.root().join("home").display().to_string();
-    let project = setup.scene.root().join("project");
+    let setup = Scene::new();
+    let home = setup.root().join("home").display().to_string();
+    let project = setup.root().join("project");
     super::write(
         &project.join(".claude/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -307,7 +306,7 @@ fn json_lines_validate_against_the_committed_schema() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/replay-report.schema.json"),
     )
     .unwrap();
-    let setup = Setup::new();
+    let setup = Scene::new();
     let printed = setup.replay("verboo", &["--schema"]);
     let printed = String::from_utf8(printed.stdout).unwrap();
     assert_eq!(
@@ -348,7 +347,7 @@ fn json_lines_validate_against_the_committed_schema() {
 
 #[test]
 fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let original = std::fs::read_to_string(fixture_file("claude")).unwrap();
     let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();

@@ -34,8 +34,6 @@ fn mode(path: &Path) -> u32 {
 fn hook_run_keeps_lime_side_files_in_a_private_folder_of_the_home() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
     std::fs::write(
         home.join("config.toml"),
         r#"

@@ -140,7 +140,6 @@ fn doctor_reports_fifos_and_device_links_without_opening_them() {
 fn an_expectations_file_that_links_out_is_never_shown_in_a_parse_error() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
     write(
         &scene.root().join("private.txt"),
         "password = \"hunter2-secret\"\nnot toml at all [[\n",
@@ -252,7 +251,6 @@ reason_contains = "no rm -rf"
 fn doctor_checks_against_the_path_the_agents_relay_recorded() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&project).unwrap();
     // The agent's PATH: a shell, no linter.
     let agent_bin = scene.root().join("agent-bin");
     std::fs::create_dir_all(&agent_bin).unwrap();

@@ -16,23 +16,12 @@ use std::process::{Command, Output, Stdio};
 use hook_protocol::{Dialect, Event};
 use hook_test_support::events::{GUARD, event_bytes};
 use hook_test_support::read::{agent_reads, is_block};
-use hook_test_support::relay::verboo_home;
+use hook_test_support::relay::{self, verboo_home};
 use serde_json::{Value, json};
 
-use crate::cli::{hook_bytes, text};
+use crate::cli::{Binary, hook_bytes, text};
 
-/// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does.
-pub(crate) fn relay(
-    dialect: Dialect,
-    home: &Path,
-    project: &Path,
-    event: &Event,
-    stdin: &[u8],
-) -> Output {
-    relay_env(dialect, home, project, event, stdin, &[])
-}
-
-/// [`relay`] with `env` set.
+/// The relay for `event` with `stdin` as raw bytes and `env` set, as the agent's entry runs it.
 fn relay_env(
     dialect: Dialect,
     home: &Path,
@@ -80,7 +69,7 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
     // The relay's output ends (its process and every pipe the agent reads) while the async
     // hook still waits: were it held, this would wait for the hook's 60 s timeout, and `done`
     // would never appear.
-    let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
+    let out = relay::answer(&Binary, Dialect::Verboo, &home, &project, &event, &bytes);
     assert!(!done.exists(), "the relay waited for the async hook");
     assert!(
         is_block(&agent_reads(Dialect::Verboo, &event, &out)),

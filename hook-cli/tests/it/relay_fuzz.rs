@@ -18,14 +18,13 @@ use hook_protocol::input::example_input;
 use hook_protocol::{Dialect, Event};
 use hook_test_support::events::GUARD;
 use hook_test_support::read::{agent_reads, is_block};
-use hook_test_support::relay::guard;
+use hook_test_support::relay::{answer, guard};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree as _;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::json;
 
 use crate::cli::Binary;
-use crate::relay_fail_closed::relay;
 
 /// Pieces that break readers: escapes, nesting, quotes, control characters.
 const SNIPPETS: &[&str] = &[
@@ -161,7 +160,14 @@ fn no_input_turns_a_guards_deny_into_go_ahead() {
         let which = runs % cases.len();
         let (case, strategy) = (&cases[which], &strategies[which]);
         let bytes = strategy.new_tree(&mut runner).unwrap().current();
-        let out = relay(case.dialect, &case.home, &project, &case.event, &bytes);
+        let out = answer(
+            &Binary,
+            case.dialect,
+            &case.home,
+            &project,
+            &case.event,
+            &bytes,
+        );
         let blocked = is_block(&agent_reads(case.dialect, &case.event, &out));
         assert!(
             blocked,

@@ -46,34 +46,25 @@ fn guard(dialect: &str, needle: &str) -> String {
     }
 }
 
-/// A [`Scene`] (home and project) and the replays run in it.
-struct Setup {
-    scene: Scene,
+/// The replays a test runs in its [`Scene`] (home and project).
+trait Replays {
+    /// `hook replay --dialect D --project P ARGS`, with `HOME` and `CODEX_HOME` in the scene.
+    fn replay(&self, dialect: &str, args: &[&str]) -> Output;
+    /// `--json` lines of a successful replay.
+    fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value>;
 }
 
-impl Setup {
-    fn new() -> Self {
-        Setup {
-            scene: Scene::new(),
-        }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        self.scene.write(name, text)
-    }
-
-    /// `hook replay --dialect D --project P ARGS`, with `HOME` and `CODEX_HOME` in the scene.
+impl Replays for Scene {
     fn replay(&self, dialect: &str, args: &[&str]) -> Output {
-        let project = self.scene.project().display().to_string();
+        let project = self.project().display().to_string();
         let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
         all.extend(args);
         Spawn::new(env!("CARGO_BIN_EXE_hook"))
-            .in_scene(&self.scene)
-            .env("CODEX_HOME", self.scene.agent_home("lime"))
+            .in_scene(self)
+            .env("CODEX_HOME", self.agent_home("lime"))
             .run(&all, b"")
     }
 
-    /// `--json` lines of a successful replay.
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
         all.push("--json");
@@ -83,8 +74,8 @@ impl Setup {
 
 #[test]
 fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
-    let setup = Setup::new();
-    let project = setup.scene.root().join("project").canonicalize().unwrap();
+    let setup = Scene::new();
+    let project = setup.root().join("project").canonicalize().unwrap();
     // Claude Code: ~/.claude/projects/<the project's path, non-alphanumerics as `-`>/.
     let name: String = project
         .display()
@@ -92,11 +83,11 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let claude = setup.scene.root().join("home/.claude/projects").join(name);
+    let claude = setup.root().join("home/.claude/projects").join(name);
     std::fs::create_dir_all(&claude).unwrap();
     std::fs::copy(fixture_file("claude"), claude.join("s.jsonl")).unwrap();
     std::fs::write(
-        setup.scene.root().join("home/.claude/settings.json"),
+        setup.root().join("home/.claude/settings.json"),
         guard("verboo", "rm -rf"),
     )
     .unwrap();
@@ -105,7 +96,7 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
     assert_eq!(blocked(&lines).len(), 1);
 
     // Codex: the rollouts under $CODEX_HOME/sessions whose cwd is the project.
-    let day = setup.scene.root().join("home/.codex/sessions/2026/12/03");
+    let day = setup.root().join("home/.codex/sessions/2026/12/03");
     std::fs::create_dir_all(&day).unwrap();
     let rollout = std::fs::read_to_string(fixture_file("codex")).unwrap();
     std::fs::write(
@@ -121,9 +112,9 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
-    let folder = setup.scene.root().join("sessions");
+    let folder = setup.root().join("sessions");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::copy(fixture_file("claude"), folder.join("b-real.jsonl")).unwrap();
     assert!(
@@ -136,11 +127,11 @@ fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
     std::os::unix::fs::symlink("/dev/zero", folder.join("c-zero.jsonl")).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(["replay", "--dialect", "verboo", "--json", "--project"])
-        .arg(setup.scene.root().join("project"))
+        .arg(setup.root().join("project"))
         .arg(&folder)
         .arg("--config")
         .arg(&config)
-        .env("HOME", setup.scene.root().join("home"))
+        .env("HOME", setup.root().join("home"))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -247,7 +247,6 @@ fn verboo_pre_tool_use(project: &Path, command: &str) -> String {
 fn a_pulled_project_hook_waits_for_trust_and_the_user_is_told() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
     // What a `git pull` brought: a project relay hook that blocks every Bash call.
     write(
         &project.join(".claude/hook-relay/settings.json"),
@@ -298,7 +297,6 @@ fn a_pulled_project_hook_waits_for_trust_and_the_user_is_told() {
 fn codex_gets_its_own_strict_output_from_the_relay() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&project).unwrap();
     // lime trusts only what the user trusted, even in the user's file: trust it first.
     write(
         &home.join("hook-relay/config.toml"),
@@ -340,7 +338,6 @@ fn the_relay_refuses_wuu_and_blocks_an_event_without_a_name() {
 fn the_relay_names_the_changed_script() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    std::fs::create_dir_all(&home).unwrap();
     write(
         &project.join(".claude/hook-relay/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

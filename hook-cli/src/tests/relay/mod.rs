@@ -10,7 +10,19 @@ pub(super) use hook_test_support::events::{GUARD, event_bytes, lime, verboo};
 pub(super) use hook_test_support::read::{agent_reads, is_block, system_message};
 pub(super) use hook_test_support::relay::verboo_home;
 
-use super::{InProcess, Output, output_bytes};
+/// Runs the relay for `event` with `stdin` as raw bytes, in this process, as the agent's entry
+/// does (with `--home` and `--project`).
+pub(super) fn relay(
+    dialect: Dialect,
+    home: &Path,
+    project: &Path,
+    event: &Event,
+    stdin: &[u8],
+) -> Output {
+    hook_test_support::relay::answer(&InProcess, dialect, home, project, event, stdin)
+}
+
+use super::{InProcess, Output};
 
 mod answer;
 mod cannot_run;
@@ -26,17 +38,4 @@ pub(super) fn guarded_home(dir: &Path, dialect: Dialect, command: &str) -> PathB
 /// Trusts every hook of the lime relay files of `home`, in this process.
 pub(super) fn trust_lime_relay(home: &Path) {
     hook_test_support::relay::trust_lime_relay(&InProcess, home);
-}
-
-/// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does (with
-/// `--home` and `--project`).
-pub(super) fn relay(
-    dialect: Dialect,
-    home: &Path,
-    project: &Path,
-    event: &Event,
-    stdin: &[u8],
-) -> Output {
-    let args = hook_test_support::args::relay(dialect, event, home, project);
-    output_bytes(&super::words(&args), stdin)
 }
