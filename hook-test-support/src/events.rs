@@ -133,3 +133,13 @@ pub fn journal_line(time: &str, event: &str, key: &str, run: Value) -> String {
         "session_id": "s", "cwd": "/", "decision": "continue", "runs": [entry]})
     .to_string()
 }
+
+/// Writes [`RM_RF_SETTINGS`] as the verboo user file of `home` and
+/// [`EXPECTATIONS_ONE_FAILS`] as the expectations of `project`.
+pub fn write_expectations_one_fails(home: &Path, project: &Path) {
+    crate::fs::write(&home.join("settings.json"), RM_RF_SETTINGS);
+    crate::fs::write(
+        &project.join(".claude/hook-expectations.toml"),
+        EXPECTATIONS_ONE_FAILS,
+    );
+}

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{located, output, text, words, write};
-use hook_test_support::events::{EXPECTATIONS_ONE_FAILS, RM_RF_SETTINGS};
+use hook_test_support::events::write_expectations_one_fails;
 use hook_test_support::read::{finding, json};
 
 fn executable(path: &Path, text: &str) {
@@ -216,11 +216,7 @@ fn doctor_says_a_session_end_timeout_is_over_what_the_event_allows() {
 fn an_expectations_file_with_a_passing_and_a_failing_case_fails_and_says_which() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    write(&home.join("settings.json"), RM_RF_SETTINGS);
-    write(
-        &project.join(".claude/hook-expectations.toml"),
-        EXPECTATIONS_ONE_FAILS,
-    );
+    write_expectations_one_fails(&home, &project);
     let mut test = located("test", "verboo", &home, &project);
     test.push("--expectations".to_owned());
     let args = words(&test);

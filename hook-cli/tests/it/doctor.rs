@@ -6,28 +6,20 @@
 #![cfg(unix)]
 
 use hook_test_support::Scene;
+use hook_test_support::fs::write;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
 use crate::cli::{hook, text};
-use hook_test_support::events::{EXPECTATIONS_ONE_FAILS, RM_RF_SETTINGS};
+use hook_test_support::events::{RM_RF_SETTINGS, write_expectations_one_fails};
 use hook_test_support::read::{finding, json};
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 #[test]
 fn doctor_runs_the_expectations_and_says_which_case_failed() {
     let scene = Scene::new();
     let (home, project) = (scene.home(), scene.project());
-    write(&home.join("settings.json"), RM_RF_SETTINGS);
-    write(
-        &project.join(".claude/hook-expectations.toml"),
-        EXPECTATIONS_ONE_FAILS,
-    );
+    write_expectations_one_fails(&home, &project);
     let home_arg = home.display().to_string();
     let project_arg = project.display().to_string();
     // hook doctor runs them (`hook test --expectations` itself is tested in-process,

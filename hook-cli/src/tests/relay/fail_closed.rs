@@ -9,7 +9,7 @@ use std::path::Path;
 use hook_protocol::{Dialect, Event};
 use serde_json::{Value, json};
 
-use super::super::{output, text};
+use super::super::{located, output, text, words};
 use super::{
     GUARD, agent_reads, event_bytes, guarded_home, is_block, lime, relay, verboo, verboo_home,
 };
@@ -139,25 +139,10 @@ fn hook_run_reads_what_the_agents_send_too() {
     let bytes = event_bytes(verboo(), &event, &project, Some(r#""x\ud800""#));
     let input = scene.root().join("event.json");
     std::fs::write(&input, &bytes).unwrap();
-    let home_arg = home.display().to_string();
-    let project_arg = project.display().to_string();
-    let input_arg = input.display().to_string();
-    let out = output(
-        &[
-            "run",
-            "--dialect",
-            "verboo",
-            "--event",
-            "PreToolUse",
-            "--home",
-            &home_arg,
-            "--project",
-            &project_arg,
-            "--input",
-            &input_arg,
-        ],
-        "",
-    );
+    let mut run = located("run", "verboo", &home, &project);
+    run.extend(["--event", "PreToolUse", "--input"].map(str::to_owned));
+    run.push(input.display().to_string());
+    let out = output(&words(&run), "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(outcome["decision"], "block", "{outcome}");
