@@ -28,6 +28,33 @@ pub fn lime() -> Dialect {
     "lime".parse().expect("lime is a dialect")
 }
 
+/// The user file of `dialect` under its home (`--home`): wuu's `config.json`, verboo's
+/// `settings.json`, lime's `config.toml`.
+///
+/// # Panics
+/// For a dialect this kit does not know yet (add it here).
+pub fn user_file(dialect: Dialect) -> &'static str {
+    match dialect.as_str() {
+        "wuu" => "config.json",
+        "verboo" => "settings.json",
+        "lime" => "config.toml",
+        other => panic!("no user file known for dialect `{other}`: add it to the test kit"),
+    }
+}
+
+/// The project file of `dialect`, relative to the project.
+///
+/// # Panics
+/// For a dialect this kit does not know yet (add it here).
+pub fn project_file(dialect: Dialect) -> &'static str {
+    match dialect.as_str() {
+        "wuu" => ".wuu/config.json",
+        "verboo" => ".claude/settings.json",
+        "lime" => ".lime/config.toml",
+        other => panic!("no project file known for dialect `{other}`: add it to the test kit"),
+    }
+}
+
 /// An event `dialect`'s agent could send: the smallest valid input for `event` in `project`,
 /// a Bash call of `rm -rf build` where the event has a tool, with `extra` spliced in as a raw
 /// top-level field `x` (so escapes serde_json would not write survive).

@@ -1,6 +1,6 @@
 //! Files as the tests write and read them: folders made, failures naming the path.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `text` at `path`, its folders made.
 ///
@@ -12,6 +12,13 @@ pub fn write(path: &Path, text: &str) {
             .unwrap_or_else(|e| panic!("cannot make {}: {e}", parent.display()));
     }
     std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+/// Writes `text` at `root/relative`, folders made; returns the path.
+pub fn write_at(root: &Path, relative: &str, text: &str) -> PathBuf {
+    let path = root.join(relative);
+    write(&path, text);
+    path
 }
 
 /// Writes `text` at `path` (folders made) and makes it executable by its owner and others.
