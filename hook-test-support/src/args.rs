@@ -26,3 +26,34 @@ pub fn relay(dialect: Dialect, event: &Event, home: &Path, project: &Path) -> Ve
     all.splice(3..3, ["--event".to_owned(), event.as_str().to_owned()]);
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use hook_protocol::{Dialect, Event};
+
+    #[test]
+    fn the_relay_line_is_the_one_an_installed_entry_runs() {
+        let line = super::relay(
+            Dialect::Verboo,
+            &Event::PreToolUse,
+            Path::new("/h"),
+            Path::new("/p"),
+        );
+        assert_eq!(
+            super::words(&line),
+            [
+                "relay",
+                "--dialect",
+                "verboo",
+                "--event",
+                "PreToolUse",
+                "--home",
+                "/h",
+                "--project",
+                "/p"
+            ]
+        );
+    }
+}

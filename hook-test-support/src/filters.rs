@@ -89,3 +89,47 @@ pub fn loose(text: &str) -> String {
     let text = spaces.replace_all(text, "  ");
     rules.replace_all(&text, "$1").into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::{Paths, VARYING, loose};
+
+    /// insta compiles the patterns only when a snapshot is taken: a broken one would fail
+    /// there, far from here.
+    #[test]
+    fn every_varying_pattern_compiles_and_replaces_what_it_names() {
+        let cases = [
+            ("at 2026-12-06T19:30:59.123Z", "at [TIME]"),
+            ("took 12ms", "took [DURATION]"),
+            (r#""duration_ms": 40"#, r#""duration_ms": "[N]""#),
+            ("hook 0.1.0", "hook [VERSION]"),
+            ("/install/abc-0123456789ab/x", "/install/abc-[HASH]/x"),
+        ];
+        for (text, want) in cases {
+            let got = VARYING.iter().fold(text.to_owned(), |text, (pattern, to)| {
+                let pattern = regex::Regex::new(pattern).expect("a valid pattern");
+                pattern.replace_all(&text, *to).into_owned()
+            });
+            assert_eq!(got, want, "{text}");
+        }
+    }
+
+    /// A path under another is replaced whole, not cut by the shorter one first.
+    #[test]
+    fn the_longer_path_is_replaced_first() {
+        let paths = Paths::new()
+            .with(Path::new("/no/such/root"), "[ROOT]")
+            .with(Path::new("/no/such/root/bin/hook"), "[HOOK]");
+        assert_eq!(
+            paths.apply("/no/such/root/bin/hook ran in /no/such/root/project"),
+            "[HOOK] ran in [ROOT]/project"
+        );
+    }
+
+    #[test]
+    fn loose_collapses_spaces_and_rules() {
+        assert_eq!(loose("a    b ──── c"), "a  b ─ c");
+    }
+}

@@ -10,6 +10,7 @@ use std::process::{Command, ExitStatus, Stdio};
 /// scene was given, the scene's tree. Its fields are those of [`std::process::Output`], so a
 /// test reads `out.status`, `out.stdout` and `out.stderr` either way.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Output {
     /// The exit status.
     pub status: ExitStatus,
@@ -251,4 +252,61 @@ impl Runner for Spawn {
 /// The tree under `root`, as [`crate::Scene::tree`] prints it.
 fn tree_of(root: &Path) -> String {
     crate::scene::tree(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Runner as _, Spawn};
+    use crate::Scene;
+
+    /// A failed assertion's message: what ripgrep's test helpers print, so the reader sees the
+    /// command that ran, what it said and the files it saw without running it again.
+    #[test]
+    fn a_failed_assertion_shows_the_command_line_its_output_and_the_scenes_tree() {
+        let scene = Scene::new();
+        scene.write("project/notes.txt", "x");
+        let out = Spawn::new("sh")
+            .in_scene(&scene)
+            .run(&["-c", "cat; echo said >&2; exit 3"], b"given");
+        let failed = std::panic::catch_unwind(|| {
+            out.success();
+        })
+        .expect_err("exit 3 is not a success");
+        let message = failed
+            .downcast_ref::<String>()
+            .expect("the panic carries a formatted message");
+        for part in [
+            "expected success",
+            "command: sh -c cat; echo said >&2; exit 3",
+            "status: exit status: 3",
+            "--- stdout\ngiven\n",
+            "--- stderr\nsaid\n",
+            "--- scene\nhome/\nproject/\nproject/notes.txt",
+        ] {
+            assert!(message.contains(part), "{part:?} missing from:\n{message}");
+        }
+    }
+
+    /// The scene is where the command runs, and `HOME` is its home.
+    #[test]
+    fn a_spawned_command_runs_in_the_project_with_the_scenes_home() {
+        let scene = Scene::new();
+        let out = Spawn::new("sh")
+            .in_scene(&scene)
+            .run(&["-c", "pwd; echo \"$HOME\""], b"");
+        out.success().stdout_has("project");
+        let expected = format!(
+            "{}\n{}\n",
+            scene.project().display(),
+            scene.home().display()
+        );
+        assert_eq!(out.stdout_text(), expected, "{}", out.report());
+    }
+
+    /// An assertion that holds returns the output for the next one, and says nothing.
+    #[test]
+    fn assertions_that_hold_chain() {
+        let out = Spawn::new("sh").run(&["-c", "echo yes; echo no >&2; exit 4"], b"");
+        out.code(4).stdout_has("yes").stderr_has("no");
+    }
 }
