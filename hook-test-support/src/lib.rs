@@ -4,9 +4,10 @@
 //! - [`Scene`]: a temp folder with a home, agent homes and a project; files written and read
 //!   under it, and its tree for a failure message.
 //! - [`args`]: command lines (`COMMAND --dialect D --home H --project P`).
-//! - [`fs`]: writing a file with its folders made, an executable script, bytes as text.
-//! - [`events`]: the events an agent sends, per dialect, and the guard hook the tests put in
-//!   front of them.
+//! - [`fs`]: writing a file with its folders made, an executable script, bytes as text, the
+//!   workspace's root.
+//! - [`events`]: the events an agent sends, per dialect, its user and project files, and the
+//!   guards and fixtures the tests put in front of them.
 //! - [`read`]: readers of what a command printed or wrote: the relay's `systemMessage`, `--json`
 //!   lines, `hook replay`'s records, the journal, what the agent makes of an answer.
 //! - [`relay`]: relay homes per agent (the user files under `hook-relay/`, lime's trust).
@@ -15,6 +16,7 @@
 //! - [`Output`] and [`Runner`]: one output type whose assertions print the command line and the
 //!   scene's tree when they fail (as ripgrep's `tests/util.rs` does), and the way a suite runs
 //!   `hook` ([`Spawn`] starts the binary; hook-cli's in-process suite has its own runner).
+//!   The readers take anything [`Finished`]: the kit's [`Output`] or a [`std::process::Output`].
 //!
 //! A helper here panics on a broken test environment (a temp folder that cannot be made), as
 //! the tests themselves do: each panic says what failed and where.
