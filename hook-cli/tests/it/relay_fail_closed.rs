@@ -1,7 +1,7 @@
 //! `hook relay` where it needs its own process: its async hooks run by a waiter it starts (this
 //! program again) after the answer, a signal while the guard runs, `CLAUDE_ENV_FILE` and
 //! `CLAUDE_CONFIG_DIR` read from the environment. Failing closed on every event of both agents,
-//! and the rest of the relay's answers, are tested in-process (`hook-cli/src/tests/relay/`);
+//! and the rest of the relay's answers, are tested in-process (`hook-cli/src/tests/relay/`).
 //! The guard, events, readers and relay homes are the test kit's (`hook-test-support`).
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
