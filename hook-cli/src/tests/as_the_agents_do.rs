@@ -3,33 +3,22 @@
 //! `hook run` returns only once they are done), lime's `Edit`/`Write` aliases and plugin
 //! variables.
 
-use std::path::PathBuf;
-use std::process::Output;
+use hook_test_support::Output;
+use hook_test_support::Scene;
 
 use serde_json::{Value, json};
 
-/// A home, a project and the files of one scenario.
-struct Scene {
-    dir: tempfile::TempDir,
+/// What a scenario does in its kit [`Scene`] (home, project and its files).
+trait Scenario {
+    /// `hook ARGS --home H --project P`.
+    fn hook(&self, args: &[&str]) -> Output;
+    /// `hook run` of `event` with `input` (cwd and event name filled in); the outcome.
+    fn run(&self, dialect: &str, event: &str, input: Value) -> (Value, String);
+    /// Trusts every hook of `dialect`.
+    fn trust_all(&self, dialect: &str);
 }
 
-impl Scene {
-    fn new() -> Scene {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        Scene { dir }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) {
-        super::write(&self.path(name), text);
-    }
-
-    /// `hook ARGS --home H --project P`.
+impl Scenario for Scene {
     fn hook(&self, args: &[&str]) -> Output {
         let (home, project) = (self.path("home"), self.path("project"));
         let (home, project) = (home.display().to_string(), project.display().to_string());
@@ -38,7 +27,6 @@ impl Scene {
         super::output(&all, "")
     }
 
-    /// `hook run` of `event` with `input` (cwd and event name filled in); the outcome.
     fn run(&self, dialect: &str, event: &str, mut input: Value) -> (Value, String) {
         input["hook_event_name"] = json!(event);
         input["cwd"] = json!(self.path("project"));

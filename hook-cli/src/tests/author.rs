@@ -1,22 +1,12 @@
 //! `hook test`, `hook convert`, `hook validate --config` and `hook completions` (in-process).
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
+use hook_test_support::Output;
+use hook_test_support::fs::{repo_root as repo, text};
+use std::path::Path;
 
 /// `hook args` in this process (`_cwd`: the tests name every file by its absolute path).
 fn hook(args: &[&str], _cwd: &Path) -> Output {
     super::output(args, "")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

@@ -1,15 +1,12 @@
 //! `hook schema`, `hook validate`, bad input and `onFailure` in `hook list` (in-process).
 
-use super::output;
+use std::path::Path;
+
+use super::{located, output, text, words};
 
 /// `hook args` with `stdin`, in this process.
-fn hook(args: &[&str], stdin: &str) -> std::process::Output {
+fn hook(args: &[&str], stdin: &str) -> hook_test_support::Output {
     output(args, stdin)
-}
-
-/// Bytes as text, lossily.
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]
@@ -243,20 +240,9 @@ fn on_failure_block_is_listed_and_blocks_a_hook_that_cannot_run() {
     let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
         "cwd": project, "tool_name": "Bash", "tool_input": {"command": "rm -rf build"},
         "tool_use_id": "t"});
-    let out = hook(
-        &[
-            "run",
-            "--dialect",
-            "verboo",
-            "--event",
-            "PreToolUse",
-            "--home",
-            &home,
-            "--project",
-            &project,
-        ],
-        &event.to_string(),
-    );
+    let mut run = located("run", "verboo", Path::new(&home), Path::new(&project));
+    run.extend(["--event".to_owned(), "PreToolUse".to_owned()]);
+    let out = hook(&words(&run), &event.to_string());
     let outcome: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON outcome");
     assert_eq!(outcome["decision"], "block", "{outcome}");
     assert_eq!(outcome["runs"][0]["status"], "failed", "{outcome}");

@@ -3,6 +3,7 @@
 //! the variable that names the project (Claude Code's `$CLAUDE_PROJECT_DIR`, the engine's
 //! `$HOOK_PROJECT_DIR`).
 
+use hook_test_support::Scene;
 use serde_json::Value;
 
 use super::doctor::report;
@@ -14,10 +15,8 @@ use super::write;
 /// reading) asks trust of both.
 #[test]
 fn doctor_agent_claude_asks_no_trust_of_claude_codes_own_hooks() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     let settings = project.join(".claude/settings.json");
     write(
         &settings,

@@ -3,8 +3,8 @@
 //! `session_id`, a lock error, `test --native /dev/zero`, `hook new`'s quoting). What a hook does
 //! to `CLAUDE_ENV_FILE` (a FIFO, then SIGTERM) is in `tests/it/hostile_input.rs`.
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::{Value, json};
 

@@ -5,41 +5,14 @@
 //! These tests read what the commands record: run them without `HOOK_JOURNAL=off` in the
 //! environment (the binary's tests remove it; a test in this process cannot).
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::{Value, json};
 
 use super::{located, output, text, words, write};
-
-fn pre_tool_use(project: &Path, command: &str) -> String {
-    json!({"hook_event_name": "PreToolUse", "session_id": "s-journal", "transcript_path": "/t.jsonl",
-        "cwd": project, "permission_mode": "default", "tool_name": "Bash",
-        "tool_input": {"command": command}, "tool_use_id": "toolu_1"})
-    .to_string()
-}
-
-/// The journal's lines, parsed, oldest first (every file, the live one last).
-fn journal_lines(home: &Path) -> Vec<Value> {
-    let dir = home.join("hook-journal");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    files.reverse();
-    let mut lines = Vec::new();
-    for file in files {
-        for line in std::fs::read_to_string(&file).unwrap().lines() {
-            lines.push(
-                serde_json::from_str(line)
-                    .unwrap_or_else(|e| panic!("{}: a torn line ({e}): {line:?}", file.display())),
-            );
-        }
-    }
-    lines
-}
+use hook_test_support::events::{journal_line as line, pre_tool_use};
+use hook_test_support::read::{decision, journal_lines};
 
 /// A temporary folder with a verboo home holding `hooks` in `file`, and a project folder; the
 /// journal on (see the module's docs).
@@ -62,11 +35,6 @@ fn dispatch(command: &str, home: &Path, project: &Path, input: &str) -> Output {
     let mut all = located(command, "verboo", home, project);
     all.extend(["--event".to_owned(), "PreToolUse".to_owned()]);
     output(&words(&all), input)
-}
-
-fn decision(out: &Output) -> Value {
-    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
-    outcome["decision"].clone()
 }
 
 fn schema_validator() -> jsonschema::Validator {
@@ -217,17 +185,6 @@ fn an_unwritable_journal_changes_neither_the_outcome_nor_the_exit_code() {
     assert_eq!(after.status.code(), before.status.code());
     assert_eq!(decision(&after), "block");
     assert!(text(&after.stderr).contains("not a directory"));
-}
-
-/// One journal line, as `hook run` writes it.
-fn line(time: &str, event: &str, key: &str, run: Value) -> String {
-    let mut entry = json!({"key": key, "layer": "user", "type": "command"});
-    for (name, value) in run.as_object().unwrap() {
-        entry[name] = value.clone();
-    }
-    json!({"time": time, "front": "relay", "dialect": "verboo", "event": event,
-        "session_id": "s", "cwd": "/", "decision": "continue", "runs": [entry]})
-    .to_string()
 }
 
 /// A home whose journal holds `lines`, and a project.

@@ -1,12 +1,12 @@
 //! `hook list` with a broken configuration: diagnostics with file:line:col on stderr, the other
 //! files still listed, and `--strict` to make any diagnostic fail (in-process).
 
+use hook_test_support::Scene;
+
 #[test]
 fn diagnostics_are_printed_and_strict_makes_them_fail() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::create_dir_all(project.join(".claude")).unwrap();
     std::fs::write(
         home.join("settings.json"),

@@ -7,6 +7,11 @@
 #![allow(clippy::unwrap_used)]
 
 use clap::Parser as _;
+pub(crate) use hook_test_support::Output;
+use hook_test_support::Runner;
+// The kit's file helpers, under the names every test here imports from `super`.
+pub(crate) use hook_test_support::args::{located, words};
+pub(crate) use hook_test_support::fs::{text, write};
 
 use crate::ops::input::test_stdin;
 use crate::ui::terminal::capture::capture;
@@ -47,61 +52,45 @@ pub(crate) struct Ran {
     pub(crate) stderr: String,
 }
 
-/// [`hook`] as a finished process's output (exit status, stdout, stderr): what tests written
-/// against the binary read.
-pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
+/// [`hook`] as a finished process's output (exit status, stdout, stderr, and the command line
+/// for failure messages): what tests written against the binary read.
+pub(crate) fn output(args: &[&str], stdin: &str) -> Output {
     output_bytes(args, stdin.as_bytes())
 }
 
 /// [`output`] with `stdin` as raw bytes (what an agent may send the relay).
-pub(crate) fn output_bytes(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let ran = hook_bytes(args, stdin);
-    #[cfg(unix)]
-    let status = {
-        use std::os::unix::process::ExitStatusExt as _;
-        std::process::ExitStatus::from_raw(i32::from(ran.code) << 8)
-    };
-    #[cfg(windows)]
-    let status = {
-        use std::os::windows::process::ExitStatusExt as _;
-        std::process::ExitStatus::from_raw(u32::from(ran.code))
-    };
-    std::process::Output {
-        status,
-        stdout: ran.stdout.into_bytes(),
-        stderr: ran.stderr.into_bytes(),
+pub(crate) fn output_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    InProcess.run(args, stdin)
+}
+
+/// The kit's [`Runner`] for this suite: the command line parsed and dispatched in this
+/// process ([`hook_bytes`]), its exit code given the shape of a process's status.
+pub(crate) struct InProcess;
+
+impl Runner for InProcess {
+    fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let ran = hook_bytes(args, stdin);
+        #[cfg(unix)]
+        let status = {
+            use std::os::unix::process::ExitStatusExt as _;
+            std::process::ExitStatus::from_raw(i32::from(ran.code) << 8)
+        };
+        #[cfg(windows)]
+        let status = {
+            use std::os::windows::process::ExitStatusExt as _;
+            std::process::ExitStatus::from_raw(u32::from(ran.code))
+        };
+        let out = std::process::Output {
+            status,
+            stdout: ran.stdout.into_bytes(),
+            stderr: ran.stderr.into_bytes(),
+        };
+        let words: Vec<std::ffi::OsString> = std::iter::once("hook")
+            .chain(args.iter().copied())
+            .map(Into::into)
+            .collect();
+        Output::new(&words, out, String::new())
     }
-}
-
-/// Bytes as text, lossily.
-pub(crate) fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Writes `text` at `path`, its folders made.
-pub(crate) fn write(path: &std::path::Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-/// `COMMAND --dialect DIALECT --home HOME --project PROJECT`, as owned words.
-pub(crate) fn located(
-    command: &str,
-    dialect: &str,
-    home: &std::path::Path,
-    project: &std::path::Path,
-) -> Vec<String> {
-    [command, "--dialect", dialect, "--home"]
-        .iter()
-        .map(|w| (*w).to_owned())
-        .chain([home.display().to_string(), "--project".to_owned()])
-        .chain([project.display().to_string()])
-        .collect()
-}
-
-/// Words as the `&str`s [`hook`] takes.
-pub(crate) fn words(owned: &[String]) -> Vec<&str> {
-    owned.iter().map(String::as_str).collect()
 }
 
 /// `hook args...` with `stdin`, in this process.

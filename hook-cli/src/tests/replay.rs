@@ -6,8 +6,10 @@
 //! Where the agents keep their sessions (`HOME`, `CODEX_HOME`) and a FIFO that must not hang
 //! the process are in `tests/it/replay.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use hook_test_support::Scene;
+use hook_test_support::read::{blocked, json_lines, of_type, summary};
 use serde_json::{Value, json};
 
 use hook_protocol::Dialect;
@@ -19,33 +21,11 @@ fn verboo() -> Dialect {
     "verboo".parse().unwrap()
 }
 
-struct Setup {
-    dir: tempfile::TempDir,
-}
-
-impl Setup {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Setup { dir }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
+/// The replays a test runs in its [`Scene`] (home and project).
+trait Replays {
     /// `hook replay --dialect D --project P ARGS` (the transcripts and the configuration are
     /// named: no agent home is read).
-    fn replay(&self, dialect: &str, args: &[&str]) -> std::process::Output {
-        let project = self.dir.path().join("project").display().to_string();
-        let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
-        all.extend(args);
-        super::output(&all, "")
-    }
-
+    fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output;
     /// `hook replay FILE --config CONFIG EXTRA...`.
     fn replay_with(
         &self,
@@ -53,65 +33,49 @@ impl Setup {
         file: &Path,
         config: &Path,
         extra: &[&str],
-    ) -> std::process::Output {
+    ) -> hook_test_support::Output;
+    /// [`Replays::replay_with`]'s `--json` lines.
+    fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value>;
+    /// `--json` lines of a successful replay.
+    fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value>;
+}
+
+impl Replays for Scene {
+    fn replay(&self, dialect: &str, args: &[&str]) -> hook_test_support::Output {
+        let project = self.project().display().to_string();
+        let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
+        all.extend(args);
+        super::output(&all, "")
+    }
+
+    fn replay_with(
+        &self,
+        dialect: &str,
+        file: &Path,
+        config: &Path,
+        extra: &[&str],
+    ) -> hook_test_support::Output {
         let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
         args.extend(extra);
         self.replay(dialect, &args)
     }
 
-    /// [`Setup::replay_with`]'s `--json` lines.
     fn json_with(&self, dialect: &str, file: &Path, config: &Path, extra: &[&str]) -> Vec<Value> {
         let mut args = vec![file.to_str().unwrap(), "--config", config.to_str().unwrap()];
         args.extend(extra);
         self.json(dialect, &args)
     }
 
-    /// `--json` lines of a successful replay.
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
         all.push("--json");
-        let out = self.replay(dialect, &all);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
+        json_lines(&self.replay(dialect, &all).success().stdout)
     }
-}
-
-fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    lines.iter().filter(|l| l["type"] == kind).collect()
-}
-
-fn summary(lines: &[Value]) -> &Value {
-    let summaries = of_type(lines, "summary");
-    assert_eq!(summaries.len(), 1);
-    assert_eq!(lines.last().unwrap()["type"], "summary");
-    summaries[0]
-}
-
-/// (tool_use_id, subject) of each blocked event.
-fn blocked(lines: &[Value]) -> Vec<(String, String)> {
-    of_type(lines, "event")
-        .into_iter()
-        .filter(|e| e["result"]["decision"] == "block")
-        .map(|e| {
-            (
-                e["tool_use_id"].as_str().unwrap_or_default().to_owned(),
-                e["subject"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[test]
 fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let file = fixture_file("claude");
     let lines = setup.json_with("verboo", &file, &config, &[]);
@@ -162,7 +126,7 @@ fn a_claude_code_session_replayed_through_a_guard_blocks_exactly_the_rm_call() {
 
 #[test]
 fn compare_shows_only_the_events_whose_outcome_differs() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let rm = setup.write("rm.json", &guard(verboo(), "rm -rf"));
     let git = setup.write("git.json", &guard(verboo(), "git status"));
     let file = fixture_file("claude");
@@ -207,7 +171,7 @@ fn with_relay_entry(guard: Option<&str>) -> String {
 
 #[test]
 fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let guarded = setup.write(
         "guarded.json",
         &with_relay_entry(Some(&guard(verboo(), "rm -rf"))),
@@ -280,9 +244,9 @@ fn the_relays_entries_of_either_configuration_are_named_once_and_decide_nothing(
 
 #[test]
 fn a_hooks_files_are_judged_where_it_runs_as_hook_run_judges_them() {
-    let setup = Setup::new();
-    let home = setup.dir.path().join("home").display().to_string();
-    let project = setup.dir.path().join("project");
+    let setup = Scene::new();
+    let home = setup.root().join("home").display().to_string();
+    let project = setup.root().join("project");
     super::write(
         &project.join(".claude/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -342,7 +306,7 @@ fn json_lines_validate_against_the_committed_schema() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/replay-report.schema.json"),
     )
     .unwrap();
-    let setup = Setup::new();
+    let setup = Scene::new();
     let printed = setup.replay("verboo", &["--schema"]);
     let printed = String::from_utf8(printed.stdout).unwrap();
     assert_eq!(
@@ -383,7 +347,7 @@ fn json_lines_validate_against_the_committed_schema() {
 
 #[test]
 fn bad_lines_are_counted_with_their_place_and_the_good_ones_still_replayed() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard(verboo(), "rm -rf"));
     let original = std::fs::read_to_string(fixture_file("claude")).unwrap();
     let mut lines: Vec<String> = original.lines().map(str::to_owned).collect();

@@ -1,9 +1,10 @@
 //! `hook run` writes lime side files (context over `additionalContextLimit`) to the private
 //! folder `<home>/hook-context` (0700, files 0600), never to a shared `/tmp` folder (in-process).
 
+use hook_test_support::Output;
+use hook_test_support::Scene;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Output;
 
 /// `hook COMMAND --dialect lime --home HOME --project PROJECT ARGS`, in this process.
 fn hook(command: &str, home: &Path, project: &Path, args: &[&str]) -> Output {
@@ -31,11 +32,8 @@ fn mode(path: &Path) -> u32 {
 
 #[test]
 fn hook_run_keeps_lime_side_files_in_a_private_folder_of_the_home() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     std::fs::write(
         home.join("config.toml"),
         r#"
@@ -49,7 +47,7 @@ additionalContextLimit = 100
     .unwrap();
     let trusted = hook("trust", &home, &project, &["--all"]);
     assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
-    let event = dir.path().join("event.json");
+    let event = scene.root().join("event.json");
     std::fs::write(
         &event,
         r#"{"session_id":"s","transcript_path":null,"model":"m","turn_id":"t","source":"startup"}"#,

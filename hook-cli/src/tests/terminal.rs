@@ -2,8 +2,8 @@
 //! characters are escaped in every human-facing line, and absurd numbers on the command line
 //! are usage errors, never panics. A closed stdout (a real pipe) is in `tests/it/terminal.rs`.
 
+use hook_test_support::Output;
 use std::path::Path;
-use std::process::Output;
 
 /// A command that erases its own line on a terminal and prints a harmless-looking one instead,
 /// then fakes a second row with a line feed.

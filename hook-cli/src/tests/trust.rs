@@ -1,12 +1,14 @@
 //! `hook trust`, `untrust`, `enable`, `disable`, and trust in `hook list` and `hook run`
 //! (in-process).
 
+use hook_test_support::Output;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use crate::ops::scene::Scene;
+use hook_test_support::{Runner as _, Scene};
 
-/// A home and a project in a temporary folder, and `hook` run on them in this process (shared
+use super::{InProcess, words};
+
+/// A kit [`Scene`] (home and project), and `hook` run on it in this process (shared
 /// with `trust_files`).
 pub(crate) struct Env {
     pub(crate) scene: Scene,
@@ -20,7 +22,7 @@ impl Env {
     }
 
     pub(crate) fn home(&self) -> PathBuf {
-        self.scene.path("home")
+        self.scene.home()
     }
 
     pub(crate) fn project(&self) -> PathBuf {
@@ -28,26 +30,17 @@ impl Env {
     }
 
     pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.scene.path(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
+        self.scene.write(rel, text)
     }
 
     /// `hook <command> --dialect D --home H --project P <args>`.
     pub(crate) fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
-        let (home, project) = (self.home(), self.project());
-        let mut all = vec![
-            command,
-            "--dialect",
-            dialect,
-            "--home",
-            home.to_str().unwrap(),
-            "--project",
-            project.to_str().unwrap(),
-        ];
-        all.extend_from_slice(args);
-        super::output(&all, "")
+        InProcess.run(&words(&self.scene.located(command, dialect, args)), b"")
+    }
+
+    /// [`Env::hook`]'s stdout, which must have succeeded.
+    pub(crate) fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
+        self.hook(command, dialect, args).success().stdout_text()
     }
 
     fn run_event(&self, dialect: &str) -> (serde_json::Value, String) {

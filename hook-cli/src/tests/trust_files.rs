@@ -8,18 +8,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::trust::Env;
+use hook_test_support::events::{TOUCH_GUARD as GUARD, project_config};
 
 impl Env {
-    fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
-        let out = self.hook(command, dialect, args);
-        assert!(
-            out.status.success(),
-            "hook {command} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
     /// `hook run` of a PreToolUse in the project: each run's status (or skip reason) and
     /// error, in configuration order.
     fn run(&self, dialect: &str) -> Vec<(String, String)> {
@@ -55,44 +46,6 @@ impl Env {
         rows.as_array().unwrap().clone()
     }
 }
-
-/// The project's hook file of `dialect` holding a PreToolUse hook per command.
-fn project_config(dialect: &str, commands: &[&str]) -> (&'static str, String) {
-    match dialect {
-        "wuu" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.wuu/config.json",
-                json!({"hooks": {"PreToolUse": hooks}}).to_string(),
-            )
-        }
-        "verboo" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.claude/settings.json",
-                json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string(),
-            )
-        }
-        _ => {
-            let mut text = String::from("[[hooks.PreToolUse]]\n");
-            for command in commands {
-                text.push_str(&format!(
-                    "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
-                    Value::from(*command)
-                ));
-            }
-            ("project/.lime/config.toml", text)
-        }
-    }
-}
-
-const GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
 
 #[test]
 fn a_trusted_hook_whose_script_changes_waits_for_trust_in_every_dialect() {

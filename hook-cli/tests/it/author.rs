@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use hook_test_support::fs::text;
+
 #[path = "../../../hook-exec/tests/it/support/raw_plugin.rs"]
 mod raw_plugin;
 
@@ -15,10 +17,6 @@ fn hook(args: &[&str], cwd: &Path) -> Output {
         .current_dir(cwd)
         .output()
         .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

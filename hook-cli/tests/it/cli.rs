@@ -1,8 +1,10 @@
 //! The `hook` binary, run as a user runs it.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+use hook_test_support::Runner;
 
 /// `hook args` with `stdin`, as a user (or an agent) runs it; shared by the suite's files.
 pub(crate) fn hook(args: &[&str], stdin: &str) -> Output {
@@ -33,7 +35,18 @@ pub(crate) fn hook_bytes(args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) 
         .expect("the hook binary can be waited for")
 }
 
-/// Bytes as text, lossily.
-pub(crate) fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+pub(crate) use hook_test_support::fs::text;
+
+/// The kit's [`Runner`] for this suite: the `hook` binary cargo built, run by [`hook_bytes`].
+pub(crate) struct Binary;
+
+impl Runner for Binary {
+    fn run(&self, args: &[&str], stdin: &[u8]) -> hook_test_support::Output {
+        let words: Vec<OsString> = std::iter::once(env!("CARGO_BIN_EXE_hook"))
+            .chain(args.iter().copied())
+            .map(Into::into)
+            .collect();
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        hook_test_support::Output::new(&words, hook_bytes(&args, stdin, &[]), String::new())
+    }
 }

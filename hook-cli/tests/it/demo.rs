@@ -3,15 +3,9 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("hook-cli sits in the repo")
-        .to_owned()
-}
+use hook_test_support::fs::repo_root as repo;
 
 fn hook(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hook"))

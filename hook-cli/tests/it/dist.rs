@@ -11,6 +11,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
+use hook_test_support::fs::write;
 use std::io::Write as _;
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
@@ -129,11 +130,6 @@ fn run(program: &Path, args: &[&str], stdin: &str, home: Option<&Path>) -> Outpu
     let _ = pipe.write_all(stdin.as_bytes());
     drop(pipe);
     child.wait_with_output().unwrap()
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 /// A Claude Code `PreToolUse` of a Bash `command` in `project`.

@@ -5,6 +5,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
+use hook_test_support::fs::write;
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -20,11 +21,6 @@ fn hook() -> Command {
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("CLAUDE_ENV_FILE");
     command
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 /// `command` started in the background with `stdin` written to it.

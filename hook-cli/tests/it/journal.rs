@@ -13,40 +13,9 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{Value, json};
 
 use crate::cli::text;
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn pre_tool_use(project: &Path, command: &str) -> String {
-    json!({"hook_event_name": "PreToolUse", "session_id": "s-journal", "transcript_path": "/t.jsonl",
-        "cwd": project, "permission_mode": "default", "tool_name": "Bash",
-        "tool_input": {"command": command}, "tool_use_id": "toolu_1"})
-    .to_string()
-}
-
-/// The journal's lines, parsed, oldest first (every file, the live one last).
-fn journal_lines(home: &Path) -> Vec<Value> {
-    let dir = home.join("hook-journal");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    files.reverse();
-    let mut lines = Vec::new();
-    for file in files {
-        for line in std::fs::read_to_string(&file).unwrap().lines() {
-            lines.push(
-                serde_json::from_str(line)
-                    .unwrap_or_else(|e| panic!("{}: a torn line ({e}): {line:?}", file.display())),
-            );
-        }
-    }
-    lines
-}
+use hook_test_support::events::{journal_line as line, pre_tool_use};
+use hook_test_support::fs::write;
+use hook_test_support::read::{decision, journal_lines};
 
 /// A temporary folder with a verboo home holding `hooks` in `file`, and a project folder.
 fn scene(file: &str, hooks: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
@@ -146,11 +115,6 @@ fn run(home: &Path, project: &Path, input: &str, env: &[(&str, &str)]) -> Output
     hook_at(&args, home, project, input, &env)
 }
 
-fn decision(out: &Output) -> Value {
-    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
-    outcome["decision"].clone()
-}
-
 /// `HOOK_JOURNAL=off`, read from the environment: nothing written, nothing said (the journal's
 /// other refusals are tested in-process, `hook-cli/src/tests/journal.rs`).
 #[test]
@@ -170,17 +134,6 @@ fn hook_journal_off_writes_nothing_and_says_nothing() {
     let on = run(&home, &project, &input, &[]);
     assert_eq!(decision(&on), "block");
     assert_eq!(journal_lines(&home).len(), 1);
-}
-
-/// One journal line, as `hook run` writes it.
-fn line(time: &str, event: &str, key: &str, run: Value) -> String {
-    let mut entry = json!({"key": key, "layer": "user", "type": "command"});
-    for (name, value) in run.as_object().unwrap() {
-        entry[name] = value.clone();
-    }
-    json!({"time": time, "front": "relay", "dialect": "verboo", "event": event,
-        "session_id": "s", "cwd": "/", "decision": "continue", "runs": [entry]})
-    .to_string()
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Every integration test of `hook-cli` in one binary: one link instead of one per file, which
-//! was a large share of the suite's time. Each file is a module; shared helpers are in `common`.
+//! was a large share of the suite's time. Each file is a module; the helpers both hook-cli suites
+//! (and the other crates' tests) share are in the test kit, `hook-test-support`, run here through
+//! its `Spawn` runner or `cli::Binary`.
 //!
 //! Most of the CLI is tested in-process (`hook-cli/src/tests/`); these tests spawn the `hook`
 //! binary because they need it:

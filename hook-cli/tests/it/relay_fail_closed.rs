@@ -1,57 +1,27 @@
 //! `hook relay` where it needs its own process: its async hooks run by a waiter it starts (this
 //! program again) after the answer, a signal while the guard runs, `CLAUDE_ENV_FILE` and
 //! `CLAUDE_CONFIG_DIR` read from the environment. Failing closed on every event of both agents,
-//! and the rest of the relay's answers, are tested in-process (`hook-cli/src/tests/relay/`);
-//! `relay_fuzz` shares the helpers here.
+//! and the rest of the relay's answers, are tested in-process (`hook-cli/src/tests/relay/`).
+//! The guard, events, readers and relay homes are the test kit's (`hook-test-support`).
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::Scene;
 use std::ffi::OsStr;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use hook_protocol::input::example_input;
-use hook_protocol::{Decision, Dialect, Event, HandlerResult, interpret};
+use hook_protocol::{Dialect, Event};
+use hook_test_support::events::{GUARD, event_bytes};
+use hook_test_support::read::{agent_reads, is_block};
+use hook_test_support::relay::{self, verboo_home};
 use serde_json::{Value, json};
 
-use crate::cli::{hook, hook_bytes, text};
+use crate::cli::{Binary, hook_bytes, text};
 
-/// The guard every test puts in front of every event: deny, with a reason.
-const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
-
-/// Trusts every hook of the lime relay files of `home` (lime trusts only what the user
-/// trusted, even in the user's own file).
-pub(crate) fn trust_lime_relay(home: &Path) {
-    let home = home.display().to_string();
-    let out = hook(
-        &[
-            "trust",
-            "--dialect",
-            "lime",
-            "--home",
-            &home,
-            "--relay",
-            "--all",
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-}
-
-/// Runs the relay for `event` with `stdin` as raw bytes, as the agent's entry does.
-pub(crate) fn relay(
-    dialect: Dialect,
-    home: &Path,
-    project: &Path,
-    event: &Event,
-    stdin: &[u8],
-) -> Output {
-    relay_env(dialect, home, project, event, stdin, &[])
-}
-
-/// [`relay`] with `env` set.
+/// The relay for `event` with `stdin` as raw bytes and `env` set, as the agent's entry runs it.
 fn relay_env(
     dialect: Dialect,
     home: &Path,
@@ -60,45 +30,9 @@ fn relay_env(
     stdin: &[u8],
     env: &[(&str, &OsStr)],
 ) -> Output {
-    let dialect = dialect.to_string();
-    let args: Vec<&OsStr> = vec![
-        "relay".as_ref(),
-        "--dialect".as_ref(),
-        dialect.as_ref(),
-        "--event".as_ref(),
-        event.as_str().as_ref(),
-        "--home".as_ref(),
-        home.as_os_str(),
-        "--project".as_ref(),
-        project.as_os_str(),
-    ];
+    let args = hook_test_support::args::relay(dialect, event, home, project);
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
     hook_bytes(&args, stdin, env)
-}
-
-/// What the agent makes of the relay's answer, as the dialect's reader (checked against the
-/// real agents) reads it.
-fn agent_reads(dialect: Dialect, event: &Event, out: &Output) -> HandlerResult {
-    interpret(dialect, event, out.status.code(), &out.stdout, &out.stderr)
-}
-
-fn is_block(result: &HandlerResult) -> bool {
-    matches!(result, HandlerResult::Response(r) if r.decision == Some(Decision::Block))
-}
-
-/// An event the agent could send: the smallest valid input, with `extra` spliced in as a raw
-/// top-level field (so escapes serde_json would not write survive).
-fn event_bytes(dialect: Dialect, event: &Event, project: &Path, extra: Option<&str>) -> Vec<u8> {
-    let cwd = project.display().to_string();
-    let mut value = example_input(dialect, event, &cwd, Some("Bash")).unwrap();
-    if let Some(tool_input) = value.get_mut("tool_input") {
-        *tool_input = json!({"command": "rm -rf build"});
-    }
-    let mut text = value.to_string();
-    if let Some(extra) = extra {
-        text.pop();
-        text.push_str(&format!(",\"x\":{extra}}}"));
-    }
-    text.into_bytes()
 }
 
 /// Waits (bounded: 30 s) until `path` exists.
@@ -112,22 +46,12 @@ fn wait_for(path: &Path) -> bool {
     false
 }
 
-/// A verboo relay home whose user file holds `hooks` (verboo's user layer runs without trust).
-fn verboo_home(dir: &Path, hooks: Value) -> PathBuf {
-    let home = dir.join("home");
-    std::fs::create_dir_all(home.join("hook-relay")).unwrap();
-    let settings = json!({ "hooks": hooks }).to_string();
-    std::fs::write(home.join("hook-relay/settings.json"), settings).unwrap();
-    home
-}
-
 #[test]
 fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let go = dir.path().join("go");
-    let done = dir.path().join("done");
+    let scene = Scene::new();
+    let project = scene.project();
+    let go = scene.root().join("go");
+    let done = scene.root().join("done");
     // The async hook waits for the test's go (at most its own timeout), then leaves a mark.
     let waiter = format!(
         "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
@@ -135,7 +59,7 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
         done.display()
     );
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": GUARD},
             {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
@@ -145,7 +69,7 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
     // The relay's output ends (its process and every pipe the agent reads) while the async
     // hook still waits: were it held, this would wait for the hook's 60 s timeout, and `done`
     // would never appear.
-    let out = relay(Dialect::Verboo, &home, &project, &event, &bytes);
+    let out = relay::answer(&Binary, Dialect::Verboo, &home, &project, &event, &bytes);
     assert!(!done.exists(), "the relay waited for the async hook");
     assert!(
         is_block(&agent_reads(Dialect::Verboo, &event, &out)),
@@ -158,17 +82,16 @@ fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
 
 #[test]
 fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"SessionStart": [{"hooks": [{"type": "command",
             "command": "echo 'export FROM_RELAY=1' >> \"$CLAUDE_ENV_FILE\""}]}]}),
     );
     let event = Event::SessionStart;
     let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
-    let agent_file = dir.path().join("agent-env.sh");
+    let agent_file = scene.root().join("agent-env.sh");
     std::fs::write(&agent_file, "export EARLIER=1").unwrap();
     let run = |env_file: Option<&Path>| {
         let env: Vec<(&str, &OsStr)> = env_file
@@ -188,7 +111,7 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     let message = reply["systemMessage"].as_str().unwrap();
     assert!(message.contains("was not kept"), "{message}");
-    let link = dir.path().join("link.sh");
+    let link = scene.root().join("link.sh");
     std::os::unix::fs::symlink(&agent_file, &link).unwrap();
     let out = run(Some(&link));
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -203,13 +126,12 @@ fn environment_written_by_relay_hooks_reaches_the_agents_env_file() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_while_the_guard_runs_answers_block() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let started = dir.path().join("started");
+    let scene = Scene::new();
+    let project = scene.project();
+    let started = scene.root().join("started");
     let slow = format!("touch '{}'; exec sleep 300", started.display());
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"PreToolUse": [{"hooks": [{"type": "command", "command": slow}]}]}),
     );
     let event = Event::PreToolUse;

@@ -9,20 +9,22 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::Scene;
 use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hook_protocol::input::example_input;
-use hook_protocol::{Decision, Dialect, Event, HandlerResult, interpret};
+use hook_protocol::{Dialect, Event};
+use hook_test_support::events::GUARD;
+use hook_test_support::read::{agent_reads, is_block};
+use hook_test_support::relay::{answer, guard};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree as _;
 use proptest::test_runner::{Config, TestRunner};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::relay_fail_closed::{relay, trust_lime_relay};
-
-const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
+use crate::cli::Binary;
 
 /// Pieces that break readers: escapes, nesting, quotes, control characters.
 const SNIPPETS: &[&str] = &[
@@ -105,19 +107,7 @@ struct Case {
 
 fn case(dir: &Path, project: &Path, dialect: Dialect, event: Event) -> Case {
     let home = dir.join(format!("home-{dialect}-{event}"));
-    std::fs::create_dir_all(home.join("hook-relay")).unwrap();
-    if dialect == Dialect::Verboo {
-        let settings = json!({"hooks": {event.as_str(): [{"hooks": [
-            {"type": "command", "command": GUARD}]}]}});
-        std::fs::write(home.join("hook-relay/settings.json"), settings.to_string()).unwrap();
-    } else {
-        let toml = format!(
-            "[[hooks.{event}]]\n[[hooks.{event}.hooks]]\ntype = \"command\"\ncommand = {}\n",
-            Value::from(GUARD)
-        );
-        std::fs::write(home.join("hook-relay/config.toml"), toml).unwrap();
-        trust_lime_relay(&home);
-    }
+    guard(&Binary, &home, dialect, std::slice::from_ref(&event), GUARD);
     let cwd = project.display().to_string();
     let mut value = example_input(dialect, &event, &cwd, Some("Bash")).unwrap();
     if let Some(tool_input) = value.get_mut("tool_input") {
@@ -137,25 +127,29 @@ fn no_input_turns_a_guards_deny_into_go_ahead() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let cases = [
-        case(dir.path(), &project, Dialect::Verboo, Event::PreToolUse),
+        case(scene.root(), &project, Dialect::Verboo, Event::PreToolUse),
         case(
-            dir.path(),
+            scene.root(),
             &project,
             Dialect::Verboo,
             Event::UserPromptSubmit,
         ),
         case(
-            dir.path(),
+            scene.root(),
             &project,
             Dialect::Verboo,
             Event::PermissionRequest,
         ),
-        case(dir.path(), &project, Dialect::Lime, Event::PreToolUse),
-        case(dir.path(), &project, Dialect::Lime, Event::UserPromptSubmit),
+        case(scene.root(), &project, Dialect::Lime, Event::PreToolUse),
+        case(
+            scene.root(),
+            &project,
+            Dialect::Lime,
+            Event::UserPromptSubmit,
+        ),
     ];
     let strategies: Vec<_> = cases.iter().map(|c| input(c.base.clone())).collect();
     let mut runner = TestRunner::new(Config::default());
@@ -166,16 +160,15 @@ fn no_input_turns_a_guards_deny_into_go_ahead() {
         let which = runs % cases.len();
         let (case, strategy) = (&cases[which], &strategies[which]);
         let bytes = strategy.new_tree(&mut runner).unwrap().current();
-        let out = relay(case.dialect, &case.home, &project, &case.event, &bytes);
-        let read = interpret(
+        let out = answer(
+            &Binary,
             case.dialect,
+            &case.home,
+            &project,
             &case.event,
-            out.status.code(),
-            &out.stdout,
-            &out.stderr,
+            &bytes,
         );
-        let blocked =
-            matches!(&read, HandlerResult::Response(r) if r.decision == Some(Decision::Block));
+        let blocked = is_block(&agent_reads(case.dialect, &case.event, &out));
         assert!(
             blocked,
             "{} {}: the agent would go ahead on input {:?}\n(as text: {})\nexit {:?}\nstdout {}\nstderr {}",

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+pub(crate) use hook_test_support::fs::{read, write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -83,15 +84,6 @@ impl Home {
         );
         text(&out.stdout)
     }
-}
-
-pub(crate) fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-pub(crate) fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
 }
 
 /// Where `hook relay` keeps what it needs of `file` (its lock, backups, state): in the relay's

@@ -5,15 +5,11 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
+use hook_test_support::fs::write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 /// A user's machine: `HOME`, the agent's home inside it (as the agent makes it), a project.
 struct Machine {

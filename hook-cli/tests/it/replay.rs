@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use hook_test_support::read::{blocked, json_lines, of_type, summary};
+use hook_test_support::{Output, Runner as _, Scene, Spawn};
 use serde_json::Value;
 
 fn fixtures(agent: &str) -> PathBuf {
@@ -44,82 +46,36 @@ fn guard(dialect: &str, needle: &str) -> String {
     }
 }
 
-struct Setup {
-    dir: tempfile::TempDir,
+/// The replays a test runs in its [`Scene`] (home and project).
+trait Replays {
+    /// `hook replay --dialect D --project P ARGS`, with `HOME` and `CODEX_HOME` in the scene.
+    fn replay(&self, dialect: &str, args: &[&str]) -> Output;
+    /// `--json` lines of a successful replay.
+    fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value>;
 }
 
-impl Setup {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Setup { dir }
+impl Replays for Scene {
+    fn replay(&self, dialect: &str, args: &[&str]) -> Output {
+        let project = self.project().display().to_string();
+        let mut all = vec!["replay", "--dialect", dialect, "--project", &project];
+        all.extend(args);
+        Spawn::new(env!("CARGO_BIN_EXE_hook"))
+            .in_scene(self)
+            .env("CODEX_HOME", self.agent_home("lime"))
+            .run(&all, b"")
     }
 
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn replay(&self, dialect: &str, args: &[&str]) -> std::process::Output {
-        Command::new(env!("CARGO_BIN_EXE_hook"))
-            .args(["replay", "--dialect", dialect, "--project"])
-            .arg(self.dir.path().join("project"))
-            .args(args)
-            .env("HOME", self.dir.path().join("home"))
-            .env("CODEX_HOME", self.dir.path().join("home/.codex"))
-            .output()
-            .unwrap()
-    }
-
-    /// `--json` lines of a successful replay.
     fn json(&self, dialect: &str, args: &[&str]) -> Vec<Value> {
         let mut all = args.to_vec();
         all.push("--json");
-        let out = self.replay(dialect, &all);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect()
+        json_lines(&self.replay(dialect, &all).success().stdout)
     }
-}
-
-fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    lines.iter().filter(|l| l["type"] == kind).collect()
-}
-
-fn summary(lines: &[Value]) -> &Value {
-    let summaries = of_type(lines, "summary");
-    assert_eq!(summaries.len(), 1);
-    assert_eq!(lines.last().unwrap()["type"], "summary");
-    summaries[0]
-}
-
-/// (tool_use_id, subject) of each blocked event.
-fn blocked(lines: &[Value]) -> Vec<(String, String)> {
-    of_type(lines, "event")
-        .into_iter()
-        .filter(|e| e["result"]["decision"] == "block")
-        .map(|e| {
-            (
-                e["tool_use_id"].as_str().unwrap_or_default().to_owned(),
-                e["subject"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[test]
 fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
-    let setup = Setup::new();
-    let project = setup.dir.path().join("project").canonicalize().unwrap();
+    let setup = Scene::new();
+    let project = setup.root().join("project").canonicalize().unwrap();
     // Claude Code: ~/.claude/projects/<the project's path, non-alphanumerics as `-`>/.
     let name: String = project
         .display()
@@ -127,11 +83,11 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    let claude = setup.dir.path().join("home/.claude/projects").join(name);
+    let claude = setup.root().join("home/.claude/projects").join(name);
     std::fs::create_dir_all(&claude).unwrap();
     std::fs::copy(fixture_file("claude"), claude.join("s.jsonl")).unwrap();
     std::fs::write(
-        setup.dir.path().join("home/.claude/settings.json"),
+        setup.root().join("home/.claude/settings.json"),
         guard("verboo", "rm -rf"),
     )
     .unwrap();
@@ -140,7 +96,7 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
     assert_eq!(blocked(&lines).len(), 1);
 
     // Codex: the rollouts under $CODEX_HOME/sessions whose cwd is the project.
-    let day = setup.dir.path().join("home/.codex/sessions/2026/12/03");
+    let day = setup.root().join("home/.codex/sessions/2026/12/03");
     std::fs::create_dir_all(&day).unwrap();
     let rollout = std::fs::read_to_string(fixture_file("codex")).unwrap();
     std::fs::write(
@@ -156,9 +112,9 @@ fn the_current_projects_sessions_are_found_where_the_agents_keep_them() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
-    let setup = Setup::new();
+    let setup = Scene::new();
     let config = setup.write("guard.json", &guard("verboo", "rm -rf"));
-    let folder = setup.dir.path().join("sessions");
+    let folder = setup.root().join("sessions");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::copy(fixture_file("claude"), folder.join("b-real.jsonl")).unwrap();
     assert!(
@@ -171,11 +127,11 @@ fn a_fifo_or_a_dev_zero_link_named_jsonl_is_a_bad_file_not_a_hang() {
     std::os::unix::fs::symlink("/dev/zero", folder.join("c-zero.jsonl")).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(["replay", "--dialect", "verboo", "--json", "--project"])
-        .arg(setup.dir.path().join("project"))
+        .arg(setup.root().join("project"))
         .arg(&folder)
         .arg("--config")
         .arg(&config)
-        .env("HOME", setup.dir.path().join("home"))
+        .env("HOME", setup.root().join("home"))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -5,102 +5,51 @@
 #![cfg(unix)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-use serde_json::{Value, json};
+use hook_test_support::args::words;
+use hook_test_support::{Output, Runner as _, Scene};
+
+use crate::cli::Binary;
+
+use hook_test_support::events::{TOUCH_GUARD as GUARD, project_config};
+use serde_json::Value;
 
 /// A home and a project in a temporary folder, and the `hook` binary run on them.
+/// A [`Scene`] and `hook` run on it by the binary.
 struct Env {
-    dir: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Env {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        Env { dir }
+        Env {
+            scene: Scene::new(),
+        }
     }
 
     fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
+        self.scene.home()
     }
 
     fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
+        self.scene.project()
     }
 
     fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
+        self.scene.write(rel, text)
     }
 
     /// `hook <command> --dialect D --home H --project P <args>`.
     fn hook(&self, command: &str, dialect: &str, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_hook"))
-            .arg(command)
-            .args(["--dialect", dialect])
-            .arg("--home")
-            .arg(self.home())
-            .arg("--project")
-            .arg(self.project())
-            .args(args)
-            .output()
-            .unwrap()
+        Binary.run(&words(&self.scene.located(command, dialect, args)), b"")
     }
-}
 
-impl Env {
+    /// [`Env::hook`]'s stdout, which must have succeeded.
     fn ok(&self, command: &str, dialect: &str, args: &[&str]) -> String {
-        let out = self.hook(command, dialect, args);
-        assert!(
-            out.status.success(),
-            "hook {command} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        self.hook(command, dialect, args).success().stdout_text()
     }
 }
-
-/// The project's hook file of `dialect` holding a PreToolUse hook per command.
-fn project_config(dialect: &str, commands: &[&str]) -> (&'static str, String) {
-    match dialect {
-        "wuu" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.wuu/config.json",
-                json!({"hooks": {"PreToolUse": hooks}}).to_string(),
-            )
-        }
-        "verboo" => {
-            let hooks: Vec<Value> = commands
-                .iter()
-                .map(|c| json!({"type": "command", "command": c}))
-                .collect();
-            (
-                "project/.claude/settings.json",
-                json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}}).to_string(),
-            )
-        }
-        _ => {
-            let mut text = String::from("[[hooks.PreToolUse]]\n");
-            for command in commands {
-                text.push_str(&format!(
-                    "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = {}\n",
-                    Value::from(*command)
-                ));
-            }
-            ("project/.lime/config.toml", text)
-        }
-    }
-}
-
-const GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
 
 #[test]
 fn a_review_without_a_terminal_points_at_json_and_keys() {

@@ -8,29 +8,24 @@ use std::path::{Path, PathBuf};
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
 use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason, parse_input};
+use hook_test_support::Scene;
+use hook_test_support::events::user_file;
 use serde_json::{Value, json};
 
 /// A home folder holding one user config file, and a project folder as the event's cwd.
 struct Setup {
-    dir: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Setup {
     fn new(dialect: Dialect, config: &str) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let name = match dialect {
-            Dialect::Wuu => "config.json",
-            Dialect::Verboo => "settings.json",
-            Dialect::Lime => "config.toml",
-        };
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::write(dir.path().join("home").join(name), config).unwrap();
-        Setup { dir }
+        let scene = Scene::new();
+        scene.write(&format!("home/{}", user_file(dialect)), config);
+        Setup { scene }
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.scene.path(name)
     }
 
     fn engine(&self, dialect: Dialect, options: EngineOptions) -> Engine {

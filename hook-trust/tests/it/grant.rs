@@ -273,7 +273,7 @@ fn a_trusted_dotdot_path_is_modified_when_its_folder_becomes_a_link() {
 
     // `hooks/lib` becomes a link to a folder elsewhere: `hooks/lib/../guard.sh` now opens
     // the `guard.sh` beside that folder, outside the project.
-    let elsewhere = setup.dir.path().join("elsewhere");
+    let elsewhere = setup.scene.root().join("elsewhere");
     write(&elsewhere, "sub/keep", "");
     write(&elsewhere, "guard.sh", "exit 0\n");
     std::fs::remove_dir_all(setup.project().join("hooks/lib")).expect("remove");

@@ -114,7 +114,7 @@ fn user_keys_do_not_hold_the_home_path() {
     std::fs::write(setup.user_file(), BASE).unwrap();
     setup.trust(TARGET);
     // The same home, moved: its records still match.
-    let moved = setup.dir.path().join("moved-home");
+    let moved = setup.scene.root().join("moved-home");
     std::fs::rename(setup.home(), &moved).unwrap();
     std::fs::create_dir_all(setup.home()).unwrap();
     std::fs::rename(&moved, setup.home().join("inner")).unwrap();

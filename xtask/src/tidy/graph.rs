@@ -26,6 +26,8 @@ pub(crate) const ALLOWED: &[(&str, Option<&[&str]>)] = &[
     ),
     ("hook-sdk", Some(&["hook-protocol"])),
     ("hook-cli", None),
+    // The test kit: a dev-dependency only, on the protocol it builds events of.
+    ("hook-test-support", Some(&["hook-protocol"])),
     ("xtask", Some(&["hook-protocol"])),
 ];
 

@@ -1,6 +1,7 @@
 //! What `hook relay` answers the agent (in-process): its own strict output, the system message
 //! escaped, an unknown event, `onFailure: "block"`, untrusted and changed hooks.
 
+use hook_test_support::Scene;
 use std::path::Path;
 
 use hook_protocol::{Event, HandlerResult};
@@ -13,12 +14,11 @@ use super::{
 
 #[test]
 fn the_system_message_escapes_control_characters() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let output = r#"{"systemMessage": "clean\u001b[2J\u001b[Hfake prompt\u202e"}"#;
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"SessionStart": [{"hooks": [{"type": "command",
             "command": format!("echo '{output}'")}]}]}),
     );
@@ -40,9 +40,8 @@ fn the_system_message_escapes_control_characters() {
 /// event is unknown.
 #[test]
 fn a_made_up_event_is_blocked_when_a_relay_hook_blocks_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let event = Event::from_name("PreTeleport");
     let cwd = project.display().to_string();
     let input = json!({"hook_event_name": "PreTeleport", "session_id": "s", "cwd": cwd,
@@ -72,7 +71,9 @@ fn a_made_up_event_is_blocked_when_a_relay_hook_blocks_it() {
         ("exit 1", "cat > /dev/null; echo oops >&2; exit 1", None),
     ];
     for (name, command, blocks) in cases {
-        let home = dir.path().join(format!("home-{}", name.replace(' ', "-")));
+        let home = scene
+            .root()
+            .join(format!("home-{}", name.replace(' ', "-")));
         std::fs::create_dir_all(home.join("hook-relay")).unwrap();
         let settings = json!({"hooks": {"PreTeleport": [{"hooks": [
             {"type": "command", "command": command}]}]}});
@@ -244,10 +245,8 @@ fn verboo_pre_tool_use(project: &Path, command: &str) -> String {
 /// the environment running the tests.)
 #[test]
 fn a_pulled_project_hook_waits_for_trust_and_the_user_is_told() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     // What a `git pull` brought: a project relay hook that blocks every Bash call.
     write(
         &project.join(".claude/hook-relay/settings.json"),
@@ -296,10 +295,8 @@ fn a_pulled_project_hook_waits_for_trust_and_the_user_is_told() {
 /// project).
 #[test]
 fn codex_gets_its_own_strict_output_from_the_relay() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     // lime trusts only what the user trusted, even in the user's file: trust it first.
     write(
         &home.join("hook-relay/config.toml"),
@@ -339,10 +336,8 @@ fn the_relay_refuses_wuu_and_blocks_an_event_without_a_name() {
 /// A trusted relay guard whose script changed does not run, and the relay names the script.
 #[test]
 fn the_relay_names_the_changed_script() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
+    let scene = Scene::new();
+    let (home, project) = (scene.home(), scene.project());
     write(
         &project.join(".claude/hook-relay/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -359,7 +354,7 @@ fn the_relay_names_the_changed_script() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let relay_words = located("relay", "verboo", &home, &project);
     let relay = || output(&words(&relay_words), &verboo_pre_tool_use(&project, "ls"));
-    let decision = |out: &std::process::Output| {
+    let decision = |out: &hook_test_support::Output| {
         let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
         reply
             .pointer("/hookSpecificOutput/permissionDecision")

@@ -6,6 +6,7 @@
 //! with the reason; without it the call goes ahead and the session is told once, naming the
 //! guard, why and what to do. `hook stats` flags the guard while it fails.
 
+use hook_test_support::Scene;
 use std::path::{Path, PathBuf};
 
 use hook_protocol::{Dialect, Event};
@@ -219,9 +220,8 @@ fn a_guard_that_cannot_run_or_be_read_blocks_when_it_asked_to_and_is_named_other
 /// job, naming the program.
 #[test]
 fn a_guard_that_answers_without_a_program_it_needs_is_named_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let event = Event::PreToolUse;
     let guard =
         "no-such-jq-for-hook-tests -r .tool_input.command | grep -q 'rm -rf' && exit 2; exit 0";
@@ -236,7 +236,7 @@ fn a_guard_that_answers_without_a_program_it_needs_is_named_once() {
                 Value::from(guard)
             )
         };
-        let home = home_with(dir.path(), dialect, &file);
+        let home = home_with(scene.root(), dialect, &file);
         if dialect == lime() {
             trust_lime_relay(&home);
         }

@@ -4,8 +4,9 @@
 //! off by the relay itself, which answers a block where the event can block (the agent reads a
 //! relay it stops as "go ahead"). Both agents, in-process.
 
+use hook_test_support::Output;
+use hook_test_support::Scene;
 use std::path::Path;
-use std::process::Output;
 
 use hook_protocol::{Dialect, Event};
 use serde_json::Value;
@@ -72,12 +73,11 @@ fn relay_with_entry_timeout(
 
 #[test]
 fn a_guard_longer_than_its_entry_is_named_once_and_cut_off_before_the_agent_stops_the_relay() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     for dialect in [verboo(), lime()] {
         // A quick guard whose timeout (300 s) the entry (15 s) does not cover.
-        let home = home_with_guard(dir.path(), dialect, "exit 0", 300);
+        let home = home_with_guard(scene.root(), dialect, "exit 0", 300);
         let out = relay_with_entry_timeout(dialect, &home, &project, 15, "s1");
         let message = system_message(&out);
         assert!(
@@ -99,7 +99,7 @@ fn a_guard_longer_than_its_entry_is_named_once_and_cut_off_before_the_agent_stop
 
         // A guard still running when the entry's time is nearly out: the relay answers first,
         // with a block (the guard's own 60 s would have outlasted the agent's 2 s).
-        let slow = home_with_guard(dir.path(), dialect, "sleep 60", 60);
+        let slow = home_with_guard(scene.root(), dialect, "sleep 60", 60);
         let out = relay_with_entry_timeout(dialect, &slow, &project, 2, "s3");
         let read = agent_reads(dialect, &Event::PreToolUse, &out);
         assert!(is_block(&read), "{dialect}: {read:?} {}", text(&out.stderr));

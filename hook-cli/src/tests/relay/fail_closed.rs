@@ -3,12 +3,13 @@
 //! and an input the agent really sends but the typed input refuses (a lone surrogate, deep
 //! nesting) is read, so the guard's deny reaches the agent (and `hook run` reads it too).
 
+use hook_test_support::Scene;
 use std::path::Path;
 
 use hook_protocol::{Dialect, Event};
 use serde_json::{Value, json};
 
-use super::super::{output, text};
+use super::super::{located, output, text, words};
 use super::{
     GUARD, agent_reads, event_bytes, guarded_home, is_block, lime, relay, verboo, verboo_home,
 };
@@ -63,13 +64,12 @@ const CAUSES: &[Cause] = &[
 
 #[test]
 fn every_event_of_both_agents_answers_block_when_it_cannot_be_evaluated() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let mut checked = 0;
     let mut expected_checks = 0;
     for dialect in [verboo(), lime()] {
-        let home = guarded_home(dir.path(), dialect, GUARD);
+        let home = guarded_home(scene.root(), dialect, GUARD);
         let events = dialect.rules().relay().unwrap().events;
         expected_checks += events.len() * CAUSES.len();
         for event in events {
@@ -113,12 +113,11 @@ fn every_event_of_both_agents_answers_block_when_it_cannot_be_evaluated() {
 
 #[test]
 fn the_hooks_get_the_agents_bytes_as_sent() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let seen = dir.path().join("seen.json");
+    let scene = Scene::new();
+    let project = scene.project();
+    let seen = scene.root().join("seen.json");
     let copy = format!("cat > '{}'", seen.display());
-    let home = guarded_home(dir.path(), verboo(), &copy);
+    let home = guarded_home(scene.root(), verboo(), &copy);
     let event = Event::PreToolUse;
     let deep = format!("{}\"\\ud800\"{}", "[".repeat(300), "]".repeat(300));
     let bytes = event_bytes(verboo(), &event, &project, Some(&deep));
@@ -129,37 +128,21 @@ fn the_hooks_get_the_agents_bytes_as_sent() {
 
 #[test]
 fn hook_run_reads_what_the_agents_send_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    let home = dir.path().join("home");
+    let scene = Scene::new();
+    let project = scene.project();
+    let home = scene.root().join("home");
     std::fs::create_dir_all(&home).unwrap();
     let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
         {"type": "command", "command": GUARD}]}]}});
     std::fs::write(home.join("settings.json"), settings.to_string()).unwrap();
     let event = Event::PreToolUse;
     let bytes = event_bytes(verboo(), &event, &project, Some(r#""x\ud800""#));
-    let input = dir.path().join("event.json");
+    let input = scene.root().join("event.json");
     std::fs::write(&input, &bytes).unwrap();
-    let home_arg = home.display().to_string();
-    let project_arg = project.display().to_string();
-    let input_arg = input.display().to_string();
-    let out = output(
-        &[
-            "run",
-            "--dialect",
-            "verboo",
-            "--event",
-            "PreToolUse",
-            "--home",
-            &home_arg,
-            "--project",
-            &project_arg,
-            "--input",
-            &input_arg,
-        ],
-        "",
-    );
+    let mut run = located("run", "verboo", &home, &project);
+    run.extend(["--event", "PreToolUse", "--input"].map(str::to_owned));
+    run.push(input.display().to_string());
+    let out = output(&words(&run), "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(outcome["decision"], "block", "{outcome}");
@@ -170,11 +153,10 @@ fn hook_run_reads_what_the_agents_send_too() {
 /// disagree: the relay answers as the event that can block, a block with the reason.
 #[test]
 fn an_entry_whose_event_is_a_typo_blocks_a_pre_tool_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
+    let scene = Scene::new();
+    let project = scene.project();
     let home = verboo_home(
-        dir.path(),
+        scene.root(),
         json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "cat > /dev/null"}]}]}),
     );
     let bytes = event_bytes(verboo(), &Event::PreToolUse, &project, None);

@@ -6,16 +6,10 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, Handler, LoadOptions, Loaded, load};
 use hook_protocol::Dialect;
+use hook_test_support::Scene;
+use hook_test_support::events::user_file;
 
-/// Writes `text` to `root/rel`, creating folders.
-pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
-    let path = root.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("create test folder");
-    }
-    std::fs::write(&path, text).expect("write test file");
-    path
-}
+pub use hook_test_support::fs::write_at as write;
 
 /// Loads with `options`, failing the test if loading could not start.
 pub fn load_ok(options: &LoadOptions) -> Loaded {
@@ -41,17 +35,11 @@ pub fn summaries<'a>(handlers: impl IntoIterator<Item = &'a Handler>) -> Vec<Str
 }
 
 /// Loads one file of `dialect` (the user layer) from `text`; returns the load and the path.
-pub fn load_user_file(dialect: Dialect, text: &str) -> (tempfile::TempDir, PathBuf, Loaded) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let name = match dialect {
-        Dialect::Wuu => "config.json",
-        Dialect::Verboo => "settings.json",
-        Dialect::Lime => "config.toml",
-    };
-    let path = write(dir.path(), &format!("home/{name}"), text);
-    let project = dir.path().join("project");
+pub fn load_user_file(dialect: Dialect, text: &str) -> (Scene, PathBuf, Loaded) {
+    let scene = Scene::new();
+    let path = scene.write(&format!("home/{}", user_file(dialect)), text);
     // Never reads the machine's real managed file (`options` has no managed layer).
-    let options = options(dialect, &dir.path().join("home"), &project);
+    let options = options(dialect, &scene.home(), &scene.project());
     let loaded = load_ok(&options);
-    (dir, path, loaded)
+    (scene, path, loaded)
 }

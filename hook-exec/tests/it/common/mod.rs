@@ -10,30 +10,25 @@ use std::path::{Path, PathBuf};
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
 use hook_protocol::{Dialect, EventInput, Outcome, RunStatus, parse_input};
+use hook_test_support::Scene;
+use hook_test_support::events::user_file;
 use serde_json::{Value, json};
 
 /// A home folder holding one user config file, and a project folder as the event's cwd.
 pub(crate) struct Setup {
-    pub(crate) dir: tempfile::TempDir,
+    pub(crate) scene: Scene,
     pub(crate) dialect: Dialect,
 }
 
 impl Setup {
     pub(crate) fn new(dialect: Dialect, config: &str) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let name = match dialect {
-            Dialect::Wuu => "config.json",
-            Dialect::Verboo => "settings.json",
-            Dialect::Lime => "config.toml",
-        };
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::write(dir.path().join("home").join(name), config).unwrap();
-        Setup { dir, dialect }
+        let scene = Scene::new();
+        scene.write(&format!("home/{}", user_file(dialect)), config);
+        Setup { scene, dialect }
     }
 
     pub(crate) fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.scene.path(name)
     }
 
     pub(crate) fn engine(&self, options: EngineOptions) -> Engine {

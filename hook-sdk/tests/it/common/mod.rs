@@ -3,6 +3,7 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used, dead_code, unreachable_pub)]
 
+use hook_test_support::Scene;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -61,9 +62,9 @@ pub enum Runs {
     Native(PathBuf),
 }
 
-/// A temporary home with one config, and a project directory used as the event's cwd.
+/// A kit [`Scene`] whose home holds one config, its project the event's cwd.
 pub struct Setup {
-    pub dir: tempfile::TempDir,
+    pub scene: Scene,
     pub dialect: Dialect,
 }
 
@@ -75,9 +76,7 @@ impl Setup {
 
     /// A home whose config runs every handler of `runs`, in order.
     pub fn with_handlers(dialect: Dialect, event: &str, matcher: &str, runs: &[Runs]) -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        let scene = Scene::new();
         let handler = |runs: &Runs| match runs {
             Runs::Command(path) => json!({"type": "command", "command": path, "timeout": 30}),
             Runs::Native(path) => json!({"type": "native", "library": path, "timeout": 30}),
@@ -117,19 +116,19 @@ impl Setup {
                 ("config.toml", toml)
             }
         };
-        std::fs::write(dir.path().join("home").join(name), text).unwrap();
-        Setup { dir, dialect }
+        scene.write(&format!("home/{name}"), &text);
+        Setup { scene, dialect }
     }
 
     pub fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
+        self.scene.project()
     }
 
     pub fn engine(&self) -> Engine {
         let env = Environment::empty();
         let options = LoadOptions::new(self.dialect, env)
             .without_managed()
-            .with_home(self.dir.path().join("home"))
+            .with_home(self.scene.home())
             .with_project(self.project());
         let loaded = load(&options).unwrap();
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);

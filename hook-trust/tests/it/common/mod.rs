@@ -6,65 +6,51 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, Handler, LoadOptions, Loaded, load};
 use hook_protocol::{Dialect, EventInput, Outcome, input_from_value};
+use hook_test_support::Scene;
+use hook_test_support::events::{project_file, user_file};
 use hook_trust::{HashContext, Policy, TrustStore, TrustView, store_for};
 
-/// Writes `text` to `root/rel`, creating folders.
-pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
-    let path = root.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("create test folder");
-    }
-    std::fs::write(&path, text).expect("write test file");
-    path
-}
+pub use hook_test_support::fs::write_at as write;
 
 /// A home, a project and a managed file (which may not exist) under one temporary folder.
 pub struct Setup {
-    pub dir: tempfile::TempDir,
+    pub scene: Scene,
     pub dialect: Dialect,
 }
 
 impl Setup {
     pub fn new(dialect: Dialect) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join("home")).expect("home");
-        std::fs::create_dir_all(dir.path().join("project")).expect("project");
-        Setup { dir, dialect }
+        Setup {
+            scene: Scene::new(),
+            dialect,
+        }
     }
 
     pub fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
+        self.scene.home()
     }
 
     pub fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
+        self.scene.project()
     }
 
     pub fn managed(&self) -> PathBuf {
-        self.dir.path().join("managed.toml")
+        self.scene.path("managed.toml")
     }
 
     /// The user file of the dialect.
     pub fn user_file(&self) -> PathBuf {
-        self.home().join(match self.dialect {
-            Dialect::Wuu => "config.json",
-            Dialect::Verboo => "settings.json",
-            Dialect::Lime => "config.toml",
-        })
+        self.home().join(user_file(self.dialect))
     }
 
     /// The project file of the dialect.
     pub fn project_file(&self) -> PathBuf {
-        self.project().join(match self.dialect {
-            Dialect::Wuu => ".wuu/config.json",
-            Dialect::Verboo => ".claude/settings.json",
-            Dialect::Lime => ".lime/config.toml",
-        })
+        self.project().join(project_file(self.dialect))
     }
 
     pub fn options(&self) -> LoadOptions {
         let managed = match self.dialect {
-            Dialect::Verboo => self.dir.path().join("managed.json"),
+            Dialect::Verboo => self.scene.path("managed.json"),
             _ => self.managed(),
         };
         LoadOptions::new(self.dialect, Environment::empty())
