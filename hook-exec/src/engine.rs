@@ -51,8 +51,8 @@ pub struct EngineOptions {
     pub async_handlers: AsyncHandlers,
     /// The journal every dispatch is recorded in (front end `library`; see [`crate::journal`]).
     /// `None` (the default) records nothing. A line that cannot be written never changes the
-    /// outcome: the first error is kept in [`Journal::first_error`](crate::Journal::first_error).
-    pub journal: Option<Arc<crate::Journal>>,
+    /// outcome: the first error is kept in [`Journal::first_error`](crate::journal::Journal::first_error).
+    pub journal: Option<Arc<crate::journal::Journal>>,
     /// Variables every command hook gets on top of the inherited environment and the engine's
     /// own (`HOOK_DIALECT`, `HOOK_EVENT`, `HOOK_PROJECT_DIR`, the dialect's), in order, a later
     /// one replacing an earlier one of the same name. Default none. `hook relay` sets
@@ -129,7 +129,7 @@ impl EngineOptions {
     }
 
     /// These options with [`EngineOptions::journal`] set.
-    pub fn with_journal(mut self, journal: Arc<crate::Journal>) -> Self {
+    pub fn with_journal(mut self, journal: Arc<crate::journal::Journal>) -> Self {
         self.journal = Some(journal);
         self
     }

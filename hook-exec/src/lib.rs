@@ -89,9 +89,9 @@
 //!
 //! | operation | error | variants |
 //! |---|---|---|
-//! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
-//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
-//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (a [`LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | a command ([`command::run_command`]) | [`command::CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
+//! | an http hook ([`post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`native::NativeError`] | `Library` (reading the file), `Load` (a [`native::LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
 //! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
@@ -103,7 +103,7 @@
 //!
 //! # Features
 //!
-//! - **`http`** (on by default): verboo `type = "http"` hooks, [`http`] and
+//! - **`http`** (on by default): verboo `type = "http"` hooks, [`post_hook`] and
 //!   [`OpenAiCompatibleClient`]: everything that needs reqwest and its TLS stack. It is on by
 //!   default because http hooks are part of verboo's contract (Claude Code runs them): an
 //!   embedder who takes the defaults runs a verboo configuration as the agent does, and one who
@@ -139,7 +139,7 @@
 //! - **prompt/agent**: the prompt is the handler's `prompt` with every `$ARGUMENTS` replaced by
 //!   the event JSON; a prompt without `$ARGUMENTS` gets the event JSON appended after a blank
 //!   line. The request carries the answer format as its `system` instruction
-//!   ([`client::ANSWER_FORMAT`]). The reply is read from its first `{` to its last `}` (so a code
+//!   ([`ANSWER_FORMAT`]). The reply is read from its first `{` to its last `}` (so a code
 //!   fence around it is fine) and must hold a boolean `ok`. `ok: false` is read as the output
 //!   `{"decision": "block", "reason": ...}`, so the event's own blocking rules apply. Agent
 //!   handlers go to the same client with `kind: Agent`: how many steps a verifier takes is the
@@ -281,7 +281,7 @@
 )]
 
 mod background;
-pub mod client;
+mod client;
 mod combine;
 pub use combine::combine_outcomes;
 pub mod command;
@@ -295,7 +295,7 @@ mod env_file;
 #[cfg(feature = "trust")]
 mod hooks;
 #[cfg(feature = "http")]
-pub mod http;
+mod http;
 pub mod journal;
 mod mcp;
 pub mod native;
@@ -306,8 +306,9 @@ mod schedule;
 pub use background::AsyncResult;
 #[cfg(feature = "http")]
 pub use client::OpenAiCompatibleClient;
-pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
-pub use command::CommandError;
+pub use client::{
+    ANSWER_FORMAT, BoxError, BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest,
+};
 pub use engine::{AsyncHandlers, Engine, EngineOptions};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
@@ -329,6 +330,4 @@ pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for, store_for_
 #[cfg(feature = "trust")]
 pub use hooks::Hooks;
 #[cfg(feature = "http")]
-pub use http::{HttpError, TransportError};
-pub use journal::{Journal, JournalError};
-pub use native::{LoaderError, NativeError};
+pub use http::{HttpError, TransportError, post_hook};

@@ -128,7 +128,7 @@ fn tool_names_are_compared_as_each_dialect_does() {
             .unwrap()
     };
     let bash = json!({"command": "ls"});
-    let matches = hook_sdk::router::tool_matches;
+    let matches = hook_sdk::tool_matches;
     assert!(matches(
         Dialect::Wuu,
         "Bash",
