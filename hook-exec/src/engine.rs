@@ -22,7 +22,7 @@ pub struct EngineOptions {
     /// lets the stop through (and says so). Default 8.
     pub stop_loop_cap: u32,
     /// The private folder where lime writes the whole text of an `additionalContext` over its
-    /// limit (see [`crate::context`]: created 0700 if missing, refused when it is a symlink, not
+    /// limit (see [`SideFileError`](crate::SideFileError): created 0700 if missing, refused when it is a symlink, not
     /// the user's, or writable by others; files 0600, old ones removed). `None` (the default)
     /// writes no side file: the model gets the head and tail preview only, and the note in it
     /// says the rest was dropped. `hook run` passes `<state>/hook-context`

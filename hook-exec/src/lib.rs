@@ -94,7 +94,7 @@
 //! | a native plugin ([`native::call_library`]) | [`native::NativeError`] | `Library` (reading the file), `Load` (a [`native::LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
-//! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
+//! | a side file (lime's over-limit context, in [`EngineOptions::with_side_file_dir`]'s folder) or the journal's folder | [`SideFileError`] | the folder is unsafe, or a write failed (io source) |
 //!
 //! An error's `Display` is the whole sentence, the cause's text included: it is exactly what
 //! the engine writes in the run's `error` when it turns the failure into a `runs` entry, so a
@@ -285,9 +285,7 @@ mod client;
 mod combine;
 pub use combine::combine_outcomes;
 pub mod command;
-// Side files of over-limit lime context: public for the integration tests, not API.
-#[doc(hidden)]
-pub mod context;
+mod context;
 pub mod detach;
 mod dispatch;
 mod engine;
@@ -309,6 +307,7 @@ pub use client::OpenAiCompatibleClient;
 pub use client::{
     ANSWER_FORMAT, BoxError, BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest,
 };
+pub use context::SideFileError;
 pub use engine::{AsyncHandlers, Engine, EngineOptions};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
