@@ -41,9 +41,9 @@
 //! ```
 //!
 //! For hooks that handle several events or tools, the optional [`Router`] dispatches on the
-//! event and the typed tool (`Router::new().pre_tool("Bash", |call| ..).on_prompt(..)`, tool
-//! names compared as each dialect does); the first handler that answers wins (see
-//! [`Router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
+//! event and the typed tool (`Router::new().on_pre_tool_use("Bash", |call| ..)
+//! .on_user_prompt_submit(..)`, tool names compared as each dialect does); the first handler
+//! that answers wins (see [`Router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
 //! take it unchanged.
 //!
 //! The same binary serves every dialect. It learns the dialect from `--dialect D`, else
