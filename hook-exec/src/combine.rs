@@ -26,7 +26,6 @@
 //! wuu's serial chain (stop at the first block or error, each rewrite feeding the next hook) is
 //! the engine's part: by the time results reach here, the chain has already stopped.
 
-use hook_protocol::interpret::rank;
 use hook_protocol::{Decision, Dialect, Event, HookContext, Outcome, Response, Run, RunStatus};
 use serde_json::Value;
 
@@ -69,7 +68,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
                 }
             }
             if let Some(decision) = response.decision.filter(|d| *d != Decision::Continue) {
-                if rank(decision) > rank(winner) {
+                if decision > winner {
                     winner = decision;
                     reasons.clear();
                 }

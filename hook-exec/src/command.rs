@@ -13,7 +13,25 @@
 //!   `/bin/sh`.
 //! - **Death of the engine** (Linux, with [`CommandSpec::kill_on_parent_death`]): the shell gets
 //!   SIGKILL when the thread that started it exits (`PR_SET_PDEATHSIG`), so even a SIGKILL of the
-//!   engine takes the shell down. See the crate's `# Limitations` for what this cannot reach.
+//!   engine takes the shell down. See [`Engine`](crate::Engine)'s limitations for what this
+//!   cannot reach.
+//!
+//! # Example
+//!
+//! ```
+//! use std::time::Duration;
+//! use hook_exec::command::{CommandSpec, run_command};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let mut spec = CommandSpec::new("cat; echo oops >&2; exit 2", ".", Duration::from_secs(5));
+//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec().into();
+//! let run = run_command(&spec).await;
+//! assert!(run.end.is_ok());
+//! assert_eq!(run.exit_code, Some(2));
+//! assert_eq!(run.stdout, &spec.stdin[..]);
+//! assert_eq!(run.stderr, b"oops\n");
+//! # });
+//! ```
 
 use std::path::PathBuf;
 use std::process::Stdio;

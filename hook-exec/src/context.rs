@@ -1,26 +1,5 @@
 //! lime's `additionalContextLimit`: context over the limit reaches the model as a head and tail
 //! preview plus the path of a side file that holds the whole text.
-//!
-//! # Side files
-//!
-//! Side files hold what a hook printed, which may be private: they live in a private folder of
-//! the user's (`hook run` uses `<state>/hook-context`, in the state folder of
-//! [`Discovery::state_dir`](hook_config::Discovery::state_dir)), never in a shared one such as
-//! `/tmp`.
-//! The folder of verboo's `CLAUDE_ENV_FILE` follows the same rules.
-//!
-//! - **Folder**: created with mode 0700 when missing. An existing folder is used only if it is a
-//!   real directory (not a symlink), owned by the user the engine runs as, and not writable by
-//!   group or others; anything else is refused with a [`SideFileError`] saying how to fix it.
-//! - **Files**: created new (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600), so a name planted in
-//!   advance, a symlink included, is never followed or overwritten; names carry the handler's
-//!   key, the process id, the time and a counter.
-//! - **Retention**: each time a side file is written, side files (`*.txt` regular files) of the
-//!   folder older than [`SIDE_FILE_MAX_AGE`] (7 days) are removed, then the oldest beyond the
-//!   newest [`SIDE_FILE_MAX_COUNT`] (100). The bound is the engine's choice: the model reads a
-//!   side file in the turn that produced it, not a week later.
-//! - **No folder** (`EngineOptions::side_file_dir` is `None`, the default for embedders): no
-//!   side file is written; the preview says the middle of the text was dropped.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,12 +7,33 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Side files older than this are removed when a new one is written: 7 days.
-pub const SIDE_FILE_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+pub(crate) const SIDE_FILE_MAX_AGE: Duration = Duration::from_secs(7 * 24 * 60 * 60);
 
 /// At most this many side files are kept in the folder (the newest): 100.
-pub const SIDE_FILE_MAX_COUNT: usize = 100;
+pub(crate) const SIDE_FILE_MAX_COUNT: usize = 100;
 
 /// Why a side file could not be written.
+///
+/// # Side files
+///
+/// Side files hold what a hook printed, which may be private: they live in a private folder of
+/// the user's (`hook run` uses `<state>/hook-context`, in the state folder of
+/// [`Discovery::state_dir`](hook_config::Discovery::state_dir)), never in a shared one such as
+/// `/tmp`.
+/// The folder of verboo's `CLAUDE_ENV_FILE` follows the same rules.
+///
+/// - **Folder**: created with mode 0700 when missing. An existing folder is used only if it is a
+///   real directory (not a symlink), owned by the user the engine runs as, and not writable by
+///   group or others; anything else is refused with this error saying how to fix it.
+/// - **Files**: created new (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0600), so a name planted in
+///   advance, a symlink included, is never followed or overwritten; names carry the handler's
+///   key, the process id, the time and a counter.
+/// - **Retention**: each time a side file is written, side files (`*.txt` regular files) of the
+///   folder older than 7 days are removed, then the oldest beyond the newest
+///   100. The bound is the engine's choice: the model reads a
+///   side file in the turn that produced it, not a week later.
+/// - **No folder** (`EngineOptions::side_file_dir` is `None`, the default for embedders): no
+///   side file is written; the preview says the middle of the text was dropped.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SideFileError {
@@ -99,7 +99,7 @@ pub enum SideFileError {
 /// # Errors
 ///
 /// The reason, when the side file cannot be written (the folder is unsafe or not writable).
-pub fn limit_context(
+pub(crate) fn limit_context(
     text: &str,
     limit: u64,
     dir: Option<&Path>,
@@ -134,7 +134,11 @@ pub fn limit_context(
 ///
 /// [`SideFileError`] when the folder is unsafe (a symlink, not the user's, writable by others)
 /// or the file cannot be created or written.
-pub fn write_side_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, SideFileError> {
+pub(crate) fn write_side_file(
+    dir: &Path,
+    name: &str,
+    text: &str,
+) -> Result<PathBuf, SideFileError> {
     private_folder(dir)?;
     let path = dir.join(name);
     let write_error = |source| SideFileError::Write {
@@ -280,5 +284,154 @@ mod tests {
                 "x".repeat(10)
             )
         );
+    }
+
+    /// What a side-file folder or name planted by someone else cannot make the engine do
+    /// (moved from the integration tests when `context` became private).
+    #[cfg(unix)]
+    mod planted {
+        use std::os::unix::fs::PermissionsExt;
+        use std::path::Path;
+        use std::time::{Duration, SystemTime};
+
+        use super::super::*;
+
+        #[test]
+        fn a_folder_that_is_a_symlink_is_refused_and_nothing_lands_at_its_target() {
+            let dir = tempfile::tempdir().unwrap();
+            let elsewhere = dir.path().join("elsewhere");
+            std::fs::create_dir(&elsewhere).unwrap();
+            std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o700)).unwrap();
+            let side = dir.path().join("hook-context");
+            std::os::unix::fs::symlink(&elsewhere, &side).unwrap();
+
+            let error = limit_context(&"x".repeat(50), 10, Some(&side), "k").unwrap_err();
+            assert!(matches!(error, SideFileError::Symlink { .. }), "{error}");
+            assert!(error.to_string().contains("is a symbolic link"), "{error}");
+            assert!(names(&elsewhere).is_empty());
+        }
+
+        #[test]
+        fn a_side_file_name_planted_as_a_symlink_is_never_followed() {
+            let dir = tempfile::tempdir().unwrap();
+            let side = dir.path().join("hook-context");
+            let target = dir.path().join("victim");
+            std::fs::write(&target, "precious").unwrap();
+            write_side_file(&side, "first.txt", "one").unwrap();
+            std::os::unix::fs::symlink(&target, side.join("planted.txt")).unwrap();
+
+            let error = write_side_file(&side, "planted.txt", "attack").unwrap_err();
+            let SideFileError::Write { path, source } = &error else {
+                panic!("{error}");
+            };
+            assert_eq!(path, &side.join("planted.txt"));
+            assert_eq!(source.kind(), std::io::ErrorKind::AlreadyExists);
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+        }
+
+        #[test]
+        fn a_folder_writable_by_others_or_not_a_directory_is_refused() {
+            let dir = tempfile::tempdir().unwrap();
+            let side = dir.path().join("hook-context");
+            std::fs::create_dir(&side).unwrap();
+            for writable in [0o770, 0o777, 0o722] {
+                std::fs::set_permissions(&side, std::fs::Permissions::from_mode(writable)).unwrap();
+                let error = write_side_file(&side, "a.txt", "text").unwrap_err();
+                assert!(
+                    matches!(error, SideFileError::Writable { mode, .. } if mode == writable),
+                    "{writable:o}: {error}"
+                );
+                assert!(error.to_string().contains("chmod 700"), "{error}");
+            }
+            // Readable by others is not a risk: the files themselves are 0600.
+            std::fs::set_permissions(&side, std::fs::Permissions::from_mode(0o755)).unwrap();
+            write_side_file(&side, "a.txt", "text").unwrap();
+            assert_eq!(mode(&side.join("a.txt")), 0o600);
+
+            let file = dir.path().join("plain");
+            std::fs::write(&file, "").unwrap();
+            let error = write_side_file(&file, "a.txt", "text").unwrap_err();
+            assert!(
+                matches!(error, SideFileError::NotADirectory { .. }),
+                "{error}"
+            );
+        }
+
+        /// A side file `name` whose modification time is `age` ago.
+        fn old_file(dir: &Path, name: &str, age: Duration) {
+            let path = dir.join(name);
+            std::fs::write(&path, name).unwrap();
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(SystemTime::now() - age).unwrap();
+        }
+
+        #[test]
+        fn files_past_the_age_or_count_bound_are_removed_when_a_new_one_is_written() {
+            let dir = tempfile::tempdir().unwrap();
+            let side = dir.path().join("hook-context");
+            write_side_file(&side, "first.txt", "first").unwrap();
+
+            // Too old: removed.
+            old_file(
+                &side,
+                "stale.txt",
+                SIDE_FILE_MAX_AGE + Duration::from_secs(3600),
+            );
+            // Not a side file: left alone, old or not.
+            old_file(&side, "notes.md", SIDE_FILE_MAX_AGE * 2);
+            // The count bound: the oldest go first.
+            for i in 0..SIDE_FILE_MAX_COUNT + 5 {
+                let age = Duration::from_secs(3600 * (1 + i as u64));
+                old_file(&side, &format!("n{i:03}.txt"), age);
+            }
+            write_side_file(&side, "new.txt", "new").unwrap();
+
+            let kept = names(&side);
+            assert!(!kept.contains(&"stale.txt".to_owned()));
+            assert!(kept.contains(&"notes.md".to_owned()));
+            assert!(kept.contains(&"new.txt".to_owned()));
+            assert!(kept.contains(&"first.txt".to_owned()), "the newest stay");
+            let side_files = kept.iter().filter(|n| n.ends_with(".txt")).count();
+            assert_eq!(side_files, SIDE_FILE_MAX_COUNT);
+            // n000 (1 h old) to n097 stay with first.txt and new.txt; n098 to n104 (the oldest) go.
+            assert!(kept.contains(&"n097.txt".to_owned()));
+            assert!(!kept.contains(&"n098.txt".to_owned()));
+        }
+
+        #[test]
+        fn a_folder_of_another_user_is_refused() {
+            let dir = tempfile::tempdir().unwrap();
+            let side = dir.path().join("hook-context");
+            std::fs::create_dir(&side).unwrap();
+            std::fs::set_permissions(&side, std::fs::Permissions::from_mode(0o700)).unwrap();
+            // Only root can give a folder away: elsewhere this case cannot be set up.
+            let nobody = 65534;
+            if std::os::unix::fs::chown(&side, Some(nobody), Some(nobody)).is_err() {
+                return;
+            }
+            let error = write_side_file(&side, "a.txt", "text").unwrap_err();
+            assert!(
+                matches!(error, SideFileError::ForeignOwner { owner, .. } if owner == nobody),
+                "{error}"
+            );
+            assert!(names(&side).is_empty());
+        }
+
+        fn mode(path: &Path) -> u32 {
+            std::fs::symlink_metadata(path)
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        }
+
+        fn names(dir: &Path) -> Vec<String> {
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        }
     }
 }

@@ -1,14 +1,4 @@
 //! verboo `http` handlers: the event JSON POSTed to a URL, the reply read like a command's stdout.
-//!
-//! - The request is `POST <url>` with `Content-Type: application/json` and the event JSON as the
-//!   body, plus the handler's `headers`. Redirects are not followed (a 3xx is "any other status").
-//! - A header value may name environment variables as `$VAR` or `${VAR}`; only those listed in
-//!   `allowedEnvVars` are expanded, every other one becomes the empty string and the run gets a
-//!   warning saying so (a hook config never reads the agent's secrets by accident).
-//! - A 2xx reply's body is read like the stdout of a command that exited 0; any other status, a
-//!   connection error or a body over [`OUTPUT_CAP`] is a non-blocking
-//!   error (the run fails and decides nothing); running out of time is `timed_out`. Each is an
-//!   [`HttpError`] variant.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -213,6 +203,18 @@ pub(crate) struct HttpCall<'a> {
 /// An [`HttpError`]: [`HttpError::Transport`] when there is no reply (refused, unreachable, a
 /// bad URL), [`HttpError::Status`] for a reply that is not 2xx, [`HttpError::TooLarge`],
 /// [`HttpError::Body`], or [`HttpError::TimedOut`] past `timeout`.
+///
+/// # What is sent, what is read
+///
+/// - The request is `POST <url>` with `Content-Type: application/json` and the event JSON as the
+///   body, plus the handler's `headers`. Redirects are not followed (a 3xx is "any other status").
+/// - A header value may name environment variables as `$VAR` or `${VAR}`; only those listed in
+///   `allowedEnvVars` are expanded, every other one becomes the empty string and the run gets a
+///   warning saying so (a hook config never reads the agent's secrets by accident).
+/// - A 2xx reply's body is read like the stdout of a command that exited 0; any other status, a
+///   connection error or a body over [`OUTPUT_CAP`] is a non-blocking
+///   error (the run fails and decides nothing); running out of time is `timed_out`. Each is an
+///   [`HttpError`] variant.
 pub async fn post_hook(
     url: &str,
     headers: &[(String, String)],

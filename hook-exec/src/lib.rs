@@ -89,12 +89,12 @@
 //!
 //! | operation | error | variants |
 //! |---|---|---|
-//! | a command ([`command::run_command`]) | [`CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
-//! | an http hook ([`http::post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
-//! | a native plugin ([`native::call_library`]) | [`NativeError`] | `Library` (reading the file), `Load` (a [`LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
+//! | a command ([`command::run_command`]) | [`command::CommandError`] (in [`command::CommandRun::end`]) | `NoWorkingDirectory`, `Spawn` (io source), `TimedOut` (the limit), `OutputTooLarge` (the cap), `PipesHeldOpen` (the grace), `OutputUnreadable` (io source) |
+//! | an http hook ([`post_hook`]) | [`HttpError`] | `Setup`, `Transport` (a [`TransportError`] source: `is_connect()`, `is_timeout()`), `Status` (the code), `Body`, `TooLarge`, `TimedOut` |
+//! | a native plugin ([`native::call_library`]) | [`native::NativeError`] | `Library` (reading the file), `Load` (a [`native::LoaderError`] source), `ChangedSinceLoaded` (not Linux), `MissingSymbol`, `UnreadableVersion`, `IncompatibleAbi`, `CallFailed` (the status), `OutputTooLarge`, `Panicked`, `TimedOut` |
 //! | a model ([`ModelClient`]) | [`ModelError`] | `Http` (an [`HttpError`] source), `NotJson`, `NoContent`, `Client` (what an embedder's client reports: [`ModelError::new`], [`ModelError::with_source`]) |
 //! | an MCP tool ([`McpClient`]) | [`McpError`] | `Server`, `Tool`, `Protocol`, `Other` (built with [`McpError::server`], [`McpError::tool`], [`McpError::protocol`], [`McpError::new`], [`McpError::with_source`]) |
-//! | a side file ([`context::limit_context`]) | [`context::SideFileError`] | the folder is unsafe, or a write failed (io source) |
+//! | a side file (lime's over-limit context, in [`EngineOptions::with_side_file_dir`]'s folder) or the journal's folder | [`SideFileError`] | the folder is unsafe, or a write failed (io source) |
 //!
 //! An error's `Display` is the whole sentence, the cause's text included: it is exactly what
 //! the engine writes in the run's `error` when it turns the failure into a `runs` entry, so a
@@ -103,7 +103,7 @@
 //!
 //! # Features
 //!
-//! - **`http`** (on by default): verboo `type = "http"` hooks, [`http`] and
+//! - **`http`** (on by default): verboo `type = "http"` hooks, [`post_hook`] and
 //!   [`OpenAiCompatibleClient`]: everything that needs reqwest and its TLS stack. It is on by
 //!   default because http hooks are part of verboo's contract (Claude Code runs them): an
 //!   embedder who takes the defaults runs a verboo configuration as the agent does, and one who
@@ -128,151 +128,14 @@
 //! jsonschema, reqwest, hyper or rustls; `cargo test -p hook-exec --no-default-features` is
 //! part of CI.
 //!
-//! # Choices where the spec is silent
+//! # More
 //!
-//! - **http**: redirects are not followed (a 3xx is a non-2xx reply); a 2xx reply's body goes
-//!   through [`hook_protocol::interpret()`] as the stdout of an exit 0 (so an empty body continues
-//!   and plain text is context where verboo takes plain text); any other status, a connection
-//!   error or a body over 1 MiB fails the run without a decision; running out of time is
-//!   `timed_out`, like a command. Header `$VAR`/`${VAR}` names outside `allowedEnvVars` (and
-//!   allowed ones that are unset) become empty, with a warning on the run.
-//! - **prompt/agent**: the prompt is the handler's `prompt` with every `$ARGUMENTS` replaced by
-//!   the event JSON; a prompt without `$ARGUMENTS` gets the event JSON appended after a blank
-//!   line. The request carries the answer format as its `system` instruction
-//!   ([`client::ANSWER_FORMAT`]). The reply is read from its first `{` to its last `}` (so a code
-//!   fence around it is fine) and must hold a boolean `ok`. `ok: false` is read as the output
-//!   `{"decision": "block", "reason": ...}`, so the event's own blocking rules apply. Agent
-//!   handlers go to the same client with `kind: Agent`: how many steps a verifier takes is the
-//!   client's business. wuu fails open: a failed request, a timeout or an unparsable reply
-//!   allows, with a warning on the run (`ok`); with no client at all the run is `skipped:
-//!   no_client` and allows. verboo: no client is `skipped: no_client`, a failed request or an
-//!   unparsable reply `failed`, a timeout `timed_out`; none of them decides anything.
-//! - **mcp_tool**: `${path}` placeholders in `input` (in string values, at any depth) name a dotted
-//!   path into the event JSON, a whole-string placeholder keeps its JSON type, a missing path
-//!   fails the run before any call, and a null/object/array cannot be spliced into a longer
-//!   string. The tool's `structuredContent` (else its only text content, else the whole result)
-//!   is read as the stdout of an exit 0; `isError: true` fails the run. Never run at
-//!   `SessionEnd` (`skipped: unsupported`).
-//! - **async** (lime and verboo `async: true`): only command handlers run in the background
-//!   (both seeds define `async` as a command-handler field); on another type, in wuu (which has
-//!   no async hooks) and at lime's `SessionEnd` (which runs synchronously) the handler runs in
-//!   the foreground with a warning. A background run is reported in the outcome with status
-//!   `async` and nothing else; at most [`EngineOptions::max_async`] run at once. Its
-//!   [`AsyncResult`] is tagged with the `session_id` and `turn_id` of the event that started it
-//!   and handed out only by [`Engine::collect_async`] (waits) or
-//!   [`Engine::collect_finished_async`] (does not) for that session (and turn), once.
-//!   It keeps `additionalContext` and `systemMessage` only: a decision, a rewrite, a stop or
-//!   permission changes are dropped with a warning on its run, and a block (exit 2) becomes an
-//!   `ok` run. [`Engine::cancel_async`] kills a session's pending runs at session end; dropping
-//!   the engine kills them all.
-//! - **Stop loops**: past [`EngineOptions::stop_loop_cap`] consecutive `Stop`/`SubagentStop`
-//!   blocks in one session, the stop goes through and a system message says why.
-//! - **Broken configuration**: every handler, group, file or plugin the loader could not read
-//!   ([`hook_config::Registry::broken_for`]) is in `runs` after the handlers that ran, as
-//!   `skipped` with `skip_reason: invalid` and the diagnostic (`file:line:col: ...`) as its
-//!   `error`, on each event it may have been on; everything else runs. A typo in a committed
-//!   project file can never switch off the user's own guard. One that asked for
-//!   `onFailure: "block"` blocks each of those events that can block, with the diagnostic as
-//!   the reason: read leniently ([`hook_config::Broken::on_failure`]: `"Block"`, or such a word
-//!   anywhere in a file that does not parse), so the typo that broke a guard never also turns
-//!   its fail-closed setting off. Likewise every skip that is not deliberate
-//!   ([`hook_protocol::SkipReason::is_deliberate`]: untrusted, modified, unsupported, no client
-//!   for its type) is a failure for `onFailure: "block"`.
-//! - **`CLAUDE_ENV_FILE`** (verboo `SessionStart`, `Setup`, `CwdChanged`, `FileChanged`): a
-//!   0600 file in a fresh 0700 folder inside [`EngineOptions::env_file_dir`] (`hook run`:
-//!   `<state>/hook-env`, a private folder checked as side files' folders are; unset: the
-//!   system's temporary folder). A hook that replaces it with a FIFO, a symlink, a folder or a
-//!   file over 1 MiB cannot hang or exhaust the engine: it is opened `O_NONBLOCK | O_NOFOLLOW`,
-//!   checked with `fstat`, read bounded, and refused with a system message. What the hooks
-//!   wrote is [`hook_protocol::Outcome::session_env`]. Details in the `env_file` module.
-//! - **Variables in commands**: the engine never puts a path into a command's text on Unix.
-//!   `${PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_ROOT}` and `$CLAUDE_PROJECT_DIR` stay as written and
-//!   are set in the hook's environment (with [`PROJECT_DIR_ENV`], `HOOK_PROJECT_DIR`, in every
-//!   dialect, and [`EngineOptions::env`]), so `/bin/sh` expands them: an expansion's result is
-//!   never parsed again, and a home, project or plugin path containing `$(...)`, backquotes,
-//!   quotes, `;` or spaces runs nothing. Claude Code substitutes `${CLAUDE_PLUGIN_ROOT}` into
-//!   the text instead; the two agree for every command written as its docs show
-//!   (`"${CLAUDE_PLUGIN_ROOT}/scripts/x.sh"`, quoted or not), and differ only where a path's
-//!   text would have become syntax (the engine's reading is the safe one) or where the
-//!   variable sits inside single quotes, which the shell leaves unexpanded (see
-//!   "Limitations"). Substituting a quoted value instead was rejected: the right quoting
-//!   depends on where the variable sits (`'...'` inside `"..."` would reach the program with
-//!   its quotes), and only the shell knows that.
-//! - **How results combine** per event: the `combine` module (first block reason on tool calls, a
-//!   blocked or stopped prompt drops its context in verboo and keeps it for the next turn in
-//!   lime, verboo `Stop` context continues the agent).
+//! The choices this engine made where the specification is silent (http, prompt and agent,
+//! `mcp_tool`, async, stop loops, broken configuration, `CLAUDE_ENV_FILE`, variables in
+//! commands), what cancellation kills, and the limitations are in [`Engine`]'s
+//! documentation; running one command alone is in [`command`]'s, the journal in [`journal`]'s,
+//! the native ABI in [`native`]'s.
 //!
-//! # Cancellation: what survives and what does not
-//!
-//! Every command hook runs in its own process group. The whole group (the shell, its children
-//! and grandchildren) gets SIGKILL, and the hook's pipes are closed, when:
-//!
-//! - the hook times out, or exits (after at most [`EngineOptions::pipe_grace`] for output its
-//!   leftover children hold open);
-//! - the `dispatch` future is dropped before the end (the agent cancelled the event): the kill
-//!   happens in the drop itself;
-//! - [`Engine::cancel_async`] is called, or the engine is dropped, for async hooks: their tasks
-//!   are aborted and the runtime drops them on its next turn, killing their groups;
-//! - the runtime is shut down: dropping a task drops its hooks.
-//!
-//! `hook run` builds on this for SIGINT/SIGTERM/SIGHUP: it drops the dispatch and exits 128 + n.
-//! With [`EngineOptions::kill_on_parent_death`] (Linux), a hook's shell also gets SIGKILL when
-//! the thread that started it exits, including when the engine's process is SIGKILLed.
-//!
-//! # Example
-//!
-//! ```
-//! use std::time::Duration;
-//! use hook_exec::command::{CommandSpec, run_command};
-//!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let mut spec = CommandSpec::new("cat; echo oops >&2; exit 2", ".", Duration::from_secs(5));
-//! spec.stdin = br#"{"hook_event_name":"Stop"}"#.to_vec().into();
-//! let run = run_command(&spec).await;
-//! assert!(run.end.is_ok());
-//! assert_eq!(run.exit_code, Some(2));
-//! assert_eq!(run.stdout, &spec.stdin[..]);
-//! assert_eq!(run.stderr, b"oops\n");
-//! # });
-//! ```
-//!
-//! # Limitations
-//!
-//! - Hooks are trusted code, not a sandbox: a command hook runs with the agent's own rights.
-//! - A process that leaves the hook's process group (`setsid`, `setpgid`, a daemon's double
-//!   fork) escapes every kill above; if it holds the hook's output open, the run fails rather
-//!   than wait for it.
-//! - A SIGKILL of the engine's process cannot run any cleanup: only the hook's shell (the direct
-//!   child) is reached, through `PR_SET_PDEATHSIG` on Linux with
-//!   [`EngineOptions::kill_on_parent_death`]; the shell's own children are orphaned and keep
-//!   running (they are not told, and being a child subreaper would not help a dead parent).
-//!   Other systems have no parent-death signal: there, a SIGKILLed engine leaves its hooks.
-//! - `PR_SET_PDEATHSIG` follows the *thread* that started the hook, which is why it is off by
-//!   default: on a multi-thread runtime a hook started from a thread that later exits (e.g. after
-//!   `block_in_place`) would be killed with it.
-//! - [`Engine::cancel_async`] returns once the tasks are aborted; their groups are killed when
-//!   the runtime drops the tasks, at its next turn (at once on an idle runtime), not before the
-//!   call returns.
-//! - A native (in-process) call that times out cannot be killed: its thread runs on and its
-//!   result is dropped.
-//! - A front end that must answer its agent and exit at once (a hook process, as `hook relay`)
-//!   dispatches with [`AsyncHandlers::Deferred`] and the agent's own bytes
-//!   ([`Engine::dispatch_bytes`]), then starts a process of its own with
-//!   [`detach::spawn_detached`] that dispatches with [`AsyncHandlers::Only`] and collects: the
-//!   engine cannot hand a running hook from one process to another. Trust is decided again in
-//!   that process, on the files as they are then.
-//! - Async results live in the engine's memory until collected or cancelled: an agent that never
-//!   collects a session's results should cancel them at session end.
-//! - `async` is honoured for command handlers only; verboo's `asyncRewake` is parsed but the
-//!   engine never wakes the agent: collecting results is the agent's move.
-//! - `'${CLAUDE_PLUGIN_ROOT}/x.sh'` in single quotes reaches the program unexpanded on Unix
-//!   (Claude Code would have substituted it): use double quotes. On Windows (`cmd /C`, which
-//!   has no `${...}`), the plugin folder is substituted into the command's text as Claude Code
-//!   does, unquoted: a plugin folder whose name contains `&`, `|`, `^` or `%` there is read
-//!   by `cmd`; install plugins under plain names.
-//! - http handlers speak HTTP/1.1 only (no HTTP/2) and trust the system's root certificates.
-//! - The prompt/agent answer format is one JSON object: a model that cannot keep to it fails
-//!   open in wuu and fails the run in verboo.
 // The docs name the `http` and `trust` items (on by default); built without them, those links
 // have no target.
 #![cfg_attr(
@@ -281,13 +144,11 @@
 )]
 
 mod background;
-pub mod client;
+mod client;
 mod combine;
 pub use combine::combine_outcomes;
 pub mod command;
-// Side files of over-limit lime context: public for the integration tests, not API.
-#[doc(hidden)]
-pub mod context;
+mod context;
 pub mod detach;
 mod dispatch;
 mod engine;
@@ -295,7 +156,7 @@ mod env_file;
 #[cfg(feature = "trust")]
 mod hooks;
 #[cfg(feature = "http")]
-pub mod http;
+mod http;
 pub mod journal;
 mod mcp;
 pub mod native;
@@ -306,8 +167,10 @@ mod schedule;
 pub use background::AsyncResult;
 #[cfg(feature = "http")]
 pub use client::OpenAiCompatibleClient;
-pub use client::{BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest};
-pub use command::CommandError;
+pub use client::{
+    ANSWER_FORMAT, BoxError, BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest,
+};
+pub use context::SideFileError;
 pub use engine::{AsyncHandlers, Engine, EngineOptions};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
@@ -329,6 +192,4 @@ pub use hook_trust::{Grant, Refusal, TrustGate, TrustView, store_for, store_for_
 #[cfg(feature = "trust")]
 pub use hooks::Hooks;
 #[cfg(feature = "http")]
-pub use http::{HttpError, TransportError};
-pub use journal::{Journal, JournalError};
-pub use native::{LoaderError, NativeError};
+pub use http::{HttpError, TransportError, post_hook};

@@ -1,47 +1,5 @@
 //! Interpreting one hook run: from (dialect, event, exit code, stdout, stderr) to a
 //! [`HandlerResult`].
-//!
-//! This is a pure function of its inputs; it never panics, whatever the bytes. The rules, per
-//! dialect (exit codes, then output):
-//!
-//! | exit | wuu | verboo | lime |
-//! |---|---|---|---|
-//! | 0 | stdout must be empty or exactly one JSON object; its decision is used | stdout starting with `{` is JSON; other text is context on `UserPromptSubmit` and `SessionStart`, ignored elsewhere | stdout starting with `{`/`[` must be one JSON object matching the event's strict schema; other text is context on `SessionStart`, `UserPromptSubmit`, `SubagentStart`, ignored on `PreToolUse`, `PostToolUse`, `PermissionRequest`, `PreCompact`, `PostCompact`, a failure elsewhere |
-//! | 2 | blocks, even if stdout says `{}`; reason from JSON `reason`, else stderr | blocks with stderr where the event can block; elsewhere a non-blocking error | blocks with stderr; empty stderr is a failure |
-//! | other | execution failure | non-blocking error (verboo `WorktreeCreate`: blocks) | hook error (failure) |
-//! | signal | failure | failure | failure |
-//!
-//! Exit 2 where the event cannot block is never obeyed: it is a failure in wuu and lime, and a
-//! non-blocking error in verboo (Claude Code shows stderr to the user only). A block decision in
-//! JSON on such an event is ignored with a warning. Output fields that mean nothing on the event
-//! (an `updated_input` outside `PreToolUse`...) are ignored with a warning too, never silently.
-//!
-//! # lime as Codex CLI 0.169 reads it
-//!
-//! The published schemas accept outputs that Codex then refuses; lime refuses them too (the run
-//! is `failed` with the reason, and nothing it said takes effect), measured against the real
-//! binary by `cargo xtask conformance codex`. lime's own generated schemas refuse them as well,
-//! so `validate_output` and the engine agree:
-//!
-//! | event | a failed run |
-//! |---|---|
-//! | `PreToolUse` | `continue: false`; `stopReason`; `suppressOutput: true`; then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`): `permissionDecision: "ask"` or `"defer"`, `"allow"` without `updatedInput` (a lime allow only rewrites), `updatedInput` without `"allow"`, `"deny"` without a non-empty reason, `permissionDecisionReason` without `permissionDecision` (the legacy `decision`/`reason` beside it are ignored, with a warning); otherwise: legacy `decision: "approve"`, `reason` without `decision`, `decision: "block"` without a non-empty reason |
-//! | `PermissionRequest` | `updatedInput`, `updatedPermissions`, `interrupt: true`, `continue: false`, `stopReason`, `suppressOutput: true` |
-//! | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision`, a block without a reason: none of them beside `continue: false`, which is read first |
-//! | `UserPromptSubmit`, `Stop`, `SubagentStop` | a block without a reason, unless beside `continue: false` (read first: the stop stands, the block and the run's context go) |
-//!
-//! The order of these checks is Codex's, listed event by event in `dialect/lime.rs`.
-//!
-//! And two readings differ from verboo's: a `PostToolUse` `continue: false` is a block whose
-//! reason (the `reason`, else `stopReason`, else "PostToolUse hook stopped execution") goes to
-//! the model while the turn goes on, as Codex 0.169 does, not a stop (the run is `stopped`, as
-//! Codex reports it); `SubagentStart` ignores
-//! `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
-//! reason "PermissionRequest hook denied approval".
-//!
-//! A lime `allow` (which always carries `updatedInput`) rewrites the call and nothing more:
-//! Codex 0.169 still asks for approval where it would have without the hook (measured). An
-//! embedder must not read `decision: allow` from lime as an approval.
 
 use serde_json::Value;
 
@@ -245,6 +203,48 @@ fn issue_list(issues: &[OutputIssue]) -> String {
 /// `exit_code` is `None` when the process was killed by a signal. Timeouts and output over the
 /// size cap are decided by the runner before this is called: a truncated output is never
 /// interpreted.
+///
+/// This is a pure function of its inputs; it never panics, whatever the bytes. The rules, per
+/// dialect (exit codes, then output):
+///
+/// | exit | wuu | verboo | lime |
+/// |---|---|---|---|
+/// | 0 | stdout must be empty or exactly one JSON object; its decision is used | stdout starting with `{` is JSON; other text is context on `UserPromptSubmit` and `SessionStart`, ignored elsewhere | stdout starting with `{`/`[` must be one JSON object matching the event's strict schema; other text is context on `SessionStart`, `UserPromptSubmit`, `SubagentStart`, ignored on `PreToolUse`, `PostToolUse`, `PermissionRequest`, `PreCompact`, `PostCompact`, a failure elsewhere |
+/// | 2 | blocks, even if stdout says `{}`; reason from JSON `reason`, else stderr | blocks with stderr where the event can block; elsewhere a non-blocking error | blocks with stderr; empty stderr is a failure |
+/// | other | execution failure | non-blocking error (verboo `WorktreeCreate`: blocks) | hook error (failure) |
+/// | signal | failure | failure | failure |
+///
+/// Exit 2 where the event cannot block is never obeyed: it is a failure in wuu and lime, and a
+/// non-blocking error in verboo (Claude Code shows stderr to the user only). A block decision in
+/// JSON on such an event is ignored with a warning. Output fields that mean nothing on the event
+/// (an `updated_input` outside `PreToolUse`...) are ignored with a warning too, never silently.
+///
+/// # lime as Codex CLI 0.169 reads it
+///
+/// The published schemas accept outputs that Codex then refuses; lime refuses them too (the run
+/// is `failed` with the reason, and nothing it said takes effect), measured against the real
+/// binary by `cargo xtask conformance codex`. lime's own generated schemas refuse them as well,
+/// so `validate_output` and the engine agree:
+///
+/// | event | a failed run |
+/// |---|---|
+/// | `PreToolUse` | `continue: false`; `stopReason`; `suppressOutput: true`; then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`): `permissionDecision: "ask"` or `"defer"`, `"allow"` without `updatedInput` (a lime allow only rewrites), `updatedInput` without `"allow"`, `"deny"` without a non-empty reason, `permissionDecisionReason` without `permissionDecision` (the legacy `decision`/`reason` beside it are ignored, with a warning); otherwise: legacy `decision: "approve"`, `reason` without `decision`, `decision: "block"` without a non-empty reason |
+/// | `PermissionRequest` | `updatedInput`, `updatedPermissions`, `interrupt: true`, `continue: false`, `stopReason`, `suppressOutput: true` |
+/// | `PostToolUse` | `updatedMCPToolOutput`, `suppressOutput: true`, `reason` without `decision`, a block without a reason: none of them beside `continue: false`, which is read first |
+/// | `UserPromptSubmit`, `Stop`, `SubagentStop` | a block without a reason, unless beside `continue: false` (read first: the stop stands, the block and the run's context go) |
+///
+/// The order of these checks is Codex's, listed event by event in `dialect/lime.rs`.
+///
+/// And two readings differ from verboo's: a `PostToolUse` `continue: false` is a block whose
+/// reason (the `reason`, else `stopReason`, else "PostToolUse hook stopped execution") goes to
+/// the model while the turn goes on, as Codex 0.169 does, not a stop (the run is `stopped`, as
+/// Codex reports it); `SubagentStart` ignores
+/// `continue: false` (with a warning). A `PermissionRequest` deny without a message has the
+/// reason "PermissionRequest hook denied approval".
+///
+/// A lime `allow` (which always carries `updatedInput`) rewrites the call and nothing more:
+/// Codex 0.169 still asks for approval where it would have without the hook (measured). An
+/// embedder must not read `decision: allow` from lime as an approval.
 pub fn interpret(
     dialect: Dialect,
     event: &Event,
@@ -518,7 +518,7 @@ fn judge(
     }
 
     // The most restrictive decision of this one output: block > defer > ask > allow.
-    if let Some((decision, reason)) = decisions.into_iter().max_by_key(|(d, _)| rank(*d)) {
+    if let Some((decision, reason)) = decisions.into_iter().max_by_key(|(d, _)| *d) {
         response.decision = Some(decision);
         response.reason = reason.filter(|r| !r.is_empty());
         if decision == Decision::Block && response.reason.is_none() {
@@ -568,15 +568,4 @@ fn judge(
 
     response.warnings = warnings;
     HandlerResult::Response(response)
-}
-
-/// How restrictive a decision is: the order in which decisions win when combined.
-pub fn rank(decision: Decision) -> u8 {
-    match decision {
-        Decision::Continue => 0,
-        Decision::Allow => 1,
-        Decision::Ask => 2,
-        Decision::Defer => 3,
-        Decision::Block => 4,
-    }
 }

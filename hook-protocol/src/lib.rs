@@ -79,7 +79,7 @@
 //!   the rule for `Stop`; a block with nothing to tell the model is not useful anywhere).
 //! - **lime `permissionDecision: "ask"`** is refused (the run fails), as Codex refuses it,
 //!   though the reference schema accepts it; so is every other output the reference accepts and
-//!   Codex refuses (see [`interpret`](mod@interpret)).
+//!   Codex refuses (see [`interpret()`]).
 //! - **lime's generated output schemas are stricter than the reference**: they encode every rule
 //!   the engine enforces beyond the types (a block needs a non-empty `reason`, an `allow` needs
 //!   an `updatedInput`, ...), so a schema, `validate_output` and the engine give one verdict on a
@@ -119,7 +119,7 @@
 mod dialect;
 mod event;
 pub mod input;
-pub mod interpret;
+mod interpret;
 mod json_path;
 pub mod native_abi;
 mod outcome;
@@ -140,7 +140,7 @@ pub use input::{
     AgentEvent, EventInput, InputError, MAX_AGENT_EVENT_BYTES, input_from_value, json_type,
     parse_input, read_agent_event,
 };
-pub use interpret::{Failure, HandlerResult, Response, StopRequest, interpret};
+pub use interpret::{Elicitation, Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     CLASSIFIER_CONTEXT_LIMIT, Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run,
     RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, missing_program,

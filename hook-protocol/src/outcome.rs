@@ -14,6 +14,9 @@ use crate::{Dialect, Event};
 ///
 /// Closed on purpose (not `#[non_exhaustive]`): the five outcomes; an agent must handle
 /// each, and a new one would change what the agent does, so it should not compile unnoticed.
+// The variants' order is how restrictive each is (`Continue < Allow < Ask < Defer < Block`):
+// combining hooks keeps the greatest (`Ord`), so it is part of the contract. (A comment, not
+// doc: the doc is copied into the committed outcome schema.)
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]

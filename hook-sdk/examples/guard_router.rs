@@ -20,13 +20,13 @@ use hook_sdk::{Response, Router, Tool};
 
 fn router() -> Router {
     Router::new()
-        .pre_tool("Bash", |call| match &call.tool {
+        .on_pre_tool_use("Bash", |call| match &call.tool {
             Tool::Bash { command, .. } => {
                 dangerous_bash::danger(command).map_or_else(Response::none, Response::deny)
             }
             _ => Response::none(),
         })
-        .pre_tool_matching(
+        .on_pre_tool_use_matching(
             |call| secrets::secret_in(&call.tool).is_some(),
             |call| {
                 let path = secrets::secret_in(&call.tool).unwrap_or_default();
@@ -35,7 +35,7 @@ fn router() -> Router {
                 ))
             },
         )
-        .pre_tool("Bash", |call| match &call.tool {
+        .on_pre_tool_use("Bash", |call| match &call.tool {
             Tool::Bash { command, .. } if command.starts_with("npm ") => {
                 Response::rewrite(call.rewritten(Tool::Bash {
                     command: command.replacen("npm", "pnpm", 1),

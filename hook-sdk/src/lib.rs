@@ -41,9 +41,9 @@
 //! ```
 //!
 //! For hooks that handle several events or tools, the optional [`Router`] dispatches on the
-//! event and the typed tool (`Router::new().pre_tool("Bash", |call| ..).on_prompt(..)`, tool
-//! names compared as each dialect does); the first handler that answers wins (see
-//! [`router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
+//! event and the typed tool (`Router::new().on_pre_tool_use("Bash", |call| ..)
+//! .on_user_prompt_submit(..)`, tool names compared as each dialect does); the first handler
+//! that answers wins (see [`Router`]). A router is a [`Handler`]: `hook_sdk::run(router)` and [`export_native!`]
 //! take it unchanged.
 //!
 //! The same binary serves every dialect. It learns the dialect from `--dialect D`, else
@@ -140,12 +140,12 @@
 //!   stops waiting for it), and a panic is caught only with `panic = "unwind"`; the default
 //!   panic hook of the host still prints the panic message on the host's stderr.
 
-pub mod event;
+mod event;
 pub mod native;
-pub mod render;
-pub mod response;
-pub mod router;
-pub mod run;
+mod render;
+mod response;
+mod router;
+mod run;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -159,7 +159,7 @@ pub use hook_protocol::shell;
 pub use hook_protocol::{Decision, Dialect};
 pub use render::{RenderError, render};
 pub use response::{Handler, HookError, IntoResponse, Response, StopAgent};
-pub use router::{Routed, Router};
+pub use router::{Routed, Router, tool_matches};
 pub use run::{
     DEFAULT_MAX_INPUT_BYTES, Emitted, Options, Processed, infer_dialect, process, run, run_with,
 };

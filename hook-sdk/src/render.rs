@@ -1,9 +1,5 @@
 //! Writing a [`Response`] the way one dialect requires, for one event, by the protocol's writer
 //! (`hook_protocol::write::hook_output`), where each dialect's rules are.
-//!
-//! Everything is written as one JSON object with exit code 0 (a block too): every dialect reads
-//! a block from JSON where a block is expressible. What a dialect cannot express is a
-//! [`RenderError`] naming the dialect, the event and what to use instead.
 
 use std::fmt;
 
@@ -43,6 +39,10 @@ impl std::error::Error for RenderError {}
 ///
 /// [`RenderError`] when the dialect cannot express the response on this event; its message
 /// says what to use instead.
+///
+/// Everything is written as one JSON object with exit code 0 (a block too): every dialect reads
+/// a block from JSON where a block is expressible. What a dialect cannot express is a
+/// [`RenderError`] naming the dialect, the event and what to use instead.
 pub fn render(
     dialect: Dialect,
     event: &Event,

@@ -1,66 +1,6 @@
 //! An optional routing layer over the one-function API: handlers per event and tool, with
-//! guards.
-//!
-//! A [`Router`] is a [`Handler`], so `hook_sdk::run(router)` and
-//! [`export_native!`](crate::export_native) take it as they take a function.
-//!
-//! ```
-//! use hook_sdk::{Dialect, Response, Router, Tool, testing};
-//!
-//! fn router() -> Router {
-//!     Router::new()
-//!         // "Bash" as verboo and lime spell it; it matches wuu's `bash` too.
-//!         .pre_tool("Bash", |call| match &call.tool {
-//!             Tool::Bash { command, .. } if command.contains("rm -rf /") => {
-//!                 Response::deny("refusing to delete the root directory")
-//!             }
-//!             _ => Response::none(), // no decision: the next matching handler may answer
-//!         })
-//!         .pre_tool_matching(
-//!             |call| call.tool.paths().iter().any(|p| p.ends_with(".env")),
-//!             |call| Response::deny(format!("{} holds secrets", call.tool.paths().join(", "))),
-//!         )
-//!         .on_prompt(|prompt| {
-//!             if prompt.prompt.contains("password") {
-//!                 Response::block("no passwords in prompts")
-//!             } else {
-//!                 Response::none()
-//!             }
-//!         })
-//! }
-//!
-//! # #[allow(clippy::needless_doctest_main)]
-//! fn main() {
-//! #   if false {
-//!     hook_sdk::run(router())
-//! #   }
-//! #   for dialect in Dialect::ALL {
-//! #       testing::bash(dialect, "rm -rf /").run(router()).assert_blocked();
-//! #       testing::read(dialect, ".env").run(router()).assert_blocked_because("secrets");
-//! #       testing::bash(dialect, "ls").run(router()).assert_no_decision();
-//! #   }
-//! #   testing::apply_patch(Dialect::Lime, "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch\n")
-//! #       .run(router()).assert_blocked();
-//! }
-//! ```
-//!
-//! # Which handler answers
-//!
-//! For each event, the handlers registered for it run **in the order they were added**; the
-//! **first whose response is not [`Response::none()`] is the answer**, and the later ones do
-//! not run. A handler's error (or a panic) ends the dispatch at once: the run fails, as the
-//! handler of [`run`](crate::run()) would. When no handler answers, the answer is
-//! [`Response::none()`]. Responses are not merged: to add context to a decision, return both
-//! from one handler (`Response::deny(..).with_context(..)`).
-//!
-//! # Tool names
-//!
-//! [`Router::pre_tool`] and the other tool routes take the tool's name as verboo spells it
-//! (`Bash`, `Write`, `MultiEdit`, `apply_patch`, `mcp__server__tool`), or `*` for every tool.
-//! A name matches a call when the dialect's own exact-name matcher would select it (wuu
-//! ignores case, so `Bash` matches `bash`; lime's `Edit` and `Write` also select
-//! `apply_patch`, as its matchers do), or when the call's typed tool has that name (`Bash`
-//! matches a `shell` call, whose tool is [`Tool::Bash`](crate::Tool::Bash)).
+//! guards. [`Router`] carries the documentation: the crate root exports it, and this module
+//! is private.
 
 use std::fmt;
 use std::ops::Deref;
@@ -116,9 +56,74 @@ struct Route {
     answer: Answer,
 }
 
-/// Handlers per event and tool, tried in order; the first that answers wins (see the
-/// [module docs](self)). Build it with [`Router::new`] and the chained methods; it is a
-/// [`Handler`].
+/// Handlers per event and tool, tried in order; the first that answers wins. Build it with
+/// [`Router::new`] and the chained methods; it is a [`Handler`].
+///
+/// Each method is `on_` and the event it handles, as the agents name it, in snake case
+/// ([`Router::on_pre_tool_use`] for `PreToolUse`, [`Router::on_stop`] for `Stop`); the
+/// `_matching` forms take a guard on the call instead of a tool name, and
+/// [`Router::on_event`] takes every event.
+///
+/// A [`Router`] is a [`Handler`], so `hook_sdk::run(router)` and
+/// [`export_native!`](crate::export_native) take it as they take a function.
+///
+/// ```
+/// use hook_sdk::{Dialect, Response, Router, Tool, testing};
+///
+/// fn router() -> Router {
+///     Router::new()
+///         // "Bash" as verboo and lime spell it; it matches wuu's `bash` too.
+///         .on_pre_tool_use("Bash", |call| match &call.tool {
+///             Tool::Bash { command, .. } if command.contains("rm -rf /") => {
+///                 Response::deny("refusing to delete the root directory")
+///             }
+///             _ => Response::none(), // no decision: the next matching handler may answer
+///         })
+///         .on_pre_tool_use_matching(
+///             |call| call.tool.paths().iter().any(|p| p.ends_with(".env")),
+///             |call| Response::deny(format!("{} holds secrets", call.tool.paths().join(", "))),
+///         )
+///         .on_user_prompt_submit(|prompt| {
+///             if prompt.prompt.contains("password") {
+///                 Response::block("no passwords in prompts")
+///             } else {
+///                 Response::none()
+///             }
+///         })
+/// }
+///
+/// # #[allow(clippy::needless_doctest_main)]
+/// fn main() {
+/// #   if false {
+///     hook_sdk::run(router())
+/// #   }
+/// #   for dialect in Dialect::ALL {
+/// #       testing::bash(dialect, "rm -rf /").run(router()).assert_blocked();
+/// #       testing::read(dialect, ".env").run(router()).assert_blocked_because("secrets");
+/// #       testing::bash(dialect, "ls").run(router()).assert_no_decision();
+/// #   }
+/// #   testing::apply_patch(Dialect::Lime, "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch\n")
+/// #       .run(router()).assert_blocked();
+/// }
+/// ```
+///
+/// # Which handler answers
+///
+/// For each event, the handlers registered for it run **in the order they were added**; the
+/// **first whose response is not [`Response::none()`] is the answer**, and the later ones do
+/// not run. A handler's error (or a panic) ends the dispatch at once: the run fails, as the
+/// handler of [`run`](crate::run()) would. When no handler answers, the answer is
+/// [`Response::none()`]. Responses are not merged: to add context to a decision, return both
+/// from one handler (`Response::deny(..).with_context(..)`).
+///
+/// # Tool names
+///
+/// [`Router::on_pre_tool_use`] and the other tool routes take the tool's name as verboo spells it
+/// (`Bash`, `Write`, `MultiEdit`, `apply_patch`, `mcp__server__tool`), or `*` for every tool.
+/// A name matches a call when the dialect's own exact-name matcher would select it (wuu
+/// ignores case, so `Bash` matches `bash`; lime's `Edit` and `Write` also select
+/// `apply_patch`, as its matchers do), or when the call's typed tool has that name (`Bash`
+/// matches a `shell` call, whose tool is [`Tool::Bash`](crate::Tool::Bash)).
 ///
 /// Handlers must be `Send + Sync + 'static` (plain functions and closures that capture
 /// nothing or only shared data are), so a router can be kept in a `static`.
@@ -176,7 +181,7 @@ impl Router {
     /// Handles `PreToolUse` of the tool named `tool` (`Bash`, `Edit`, `mcp__server__tool`,
     /// `*` for all; see the module docs for how names match).
     #[must_use]
-    pub fn pre_tool<R: IntoResponse>(
+    pub fn on_pre_tool_use<R: IntoResponse>(
         self,
         tool: &str,
         handler: impl Fn(Routed<'_, ToolCall>) -> R + Send + Sync + 'static,
@@ -192,7 +197,7 @@ impl Router {
     /// Handles `PreToolUse` of every call for which `guard` is true (e.g. every call that
     /// writes files: `|call| call.tool.writes_files()`).
     #[must_use]
-    pub fn pre_tool_matching<R: IntoResponse>(
+    pub fn on_pre_tool_use_matching<R: IntoResponse>(
         self,
         guard: impl Fn(&ToolCall) -> bool + Send + Sync + 'static,
         handler: impl Fn(Routed<'_, ToolCall>) -> R + Send + Sync + 'static,
@@ -222,7 +227,7 @@ impl Router {
 
     /// Handles `PermissionRequest` of the tool named `tool` (`*` for all).
     #[must_use]
-    pub fn permission_request<R: IntoResponse>(
+    pub fn on_permission_request<R: IntoResponse>(
         self,
         tool: &str,
         handler: impl Fn(Routed<'_, ToolCall>) -> R + Send + Sync + 'static,
@@ -244,7 +249,7 @@ impl Router {
 
     /// Handles `PostToolUse` of the tool named `tool` (`*` for all).
     #[must_use]
-    pub fn post_tool<R: IntoResponse>(
+    pub fn on_post_tool_use<R: IntoResponse>(
         self,
         tool: &str,
         handler: impl Fn(Routed<'_, ToolResult>) -> R + Send + Sync + 'static,
@@ -259,7 +264,7 @@ impl Router {
 
     /// Handles `PostToolUse` of every call for which `guard` is true.
     #[must_use]
-    pub fn post_tool_matching<R: IntoResponse>(
+    pub fn on_post_tool_use_matching<R: IntoResponse>(
         self,
         guard: impl Fn(&ToolCall) -> bool + Send + Sync + 'static,
         handler: impl Fn(Routed<'_, ToolResult>) -> R + Send + Sync + 'static,
@@ -289,7 +294,7 @@ impl Router {
 
     /// Handles `UserPromptSubmit`.
     #[must_use]
-    pub fn on_prompt<R: IntoResponse>(
+    pub fn on_user_prompt_submit<R: IntoResponse>(
         self,
         handler: impl Fn(Routed<'_, Prompt>) -> R + Send + Sync + 'static,
     ) -> Router {

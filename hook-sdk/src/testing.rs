@@ -364,7 +364,7 @@ impl TestRun {
         )
     }
 
-    fn read(&self, expected: &str) -> hook_protocol::interpret::Response {
+    fn read(&self, expected: &str) -> hook_protocol::Response {
         if let Err(error) = self.validate() {
             panic!(
                 "expected {expected}, but the output is invalid ({error}); {}",

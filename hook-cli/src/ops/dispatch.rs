@@ -28,7 +28,7 @@ pub(crate) fn prepare(
         .with_refusal_phrasing(phrasing);
     // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
     // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
-    if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
+    if let Some(client) = hook_exec::OpenAiCompatibleClient::from_env() {
         hooks = hooks.with_model_client(client);
     }
     hooks

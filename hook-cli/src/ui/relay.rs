@@ -297,16 +297,27 @@ fn given_back(printer: &Printer, given: &GivenBack) {
     if given.exact {
         say!(
             printer,
-            "{file}: put back as it was before `hook relay install --move`, byte for byte ({} moved hooks back)",
-            given.groups
+            "{file}: put back as it was before `hook relay install --move`, byte for byte ({} moved hook{} back)",
+            given.groups,
+            super::plural(given.groups)
         );
     } else {
         say!(
             printer,
-            "{file}: changed since `hook relay install --move`, so the {} moved hooks were added back to what is there, not restored byte for byte{}",
+            "{file}: changed since `hook relay install --move`, so the {} moved hook{} {} added back to what is there, not restored byte for byte{}",
             given.groups,
+            super::plural(given.groups),
+            if given.groups == 1 { "was" } else { "were" },
             if given.already_there > 0 {
-                format!(" ({} were there already)", given.already_there)
+                format!(
+                    " ({} {} there already)",
+                    given.already_there,
+                    if given.already_there == 1 {
+                        "was"
+                    } else {
+                        "were"
+                    }
+                )
             } else {
                 String::new()
             }

@@ -32,7 +32,7 @@
 //! - **Folder**: `<state>/hook-journal/` (`hook run` and `hook relay` use the state folder of
 //!   their hooks, [`Discovery::state_dir`](hook_config::Discovery::state_dir): the dialect's
 //!   home, or the relay's user folder beside the agent), created 0700 with its missing parents; an existing folder that is a symlink, not the user's, or writable by group
-//!   or others is refused, as lime's side-file folder is ([`crate::context`]).
+//!   or others is refused, as lime's side-file folder is ([`SideFileError`](crate::SideFileError)).
 //! - **Files**: `journal.jsonl` (0600, opened `O_APPEND | O_NOFOLLOW | O_NONBLOCK`, then checked
 //!   to be a regular file: a FIFO or a device planted there is refused at once, never waited
 //!   on), then the rotated `journal.1.jsonl` … `journal.<n-1>.jsonl`, older each.

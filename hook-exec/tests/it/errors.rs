@@ -80,7 +80,7 @@ async fn native_failures_are_told_apart_load_abi_refusal_and_timeout() {
     assert!(
         error
             .source()
-            .is_some_and(|s| s.downcast_ref::<hook_exec::LoaderError>().is_some()),
+            .is_some_and(|s| s.downcast_ref::<hook_exec::native::LoaderError>().is_some()),
         "{error:?}"
     );
     assert!(
@@ -158,7 +158,7 @@ mod http {
     use std::error::Error as _;
     use std::time::Duration;
 
-    use hook_exec::http::{HttpError, post_hook};
+    use hook_exec::{HttpError, post_hook};
     use hook_exec::{ModelClient, ModelError, ModelRequest, OpenAiCompatibleClient};
     use hook_protocol::HandlerType;
 

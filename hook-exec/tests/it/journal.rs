@@ -7,8 +7,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::sync::Arc;
 
 use crate::common::{Setup, pre_tool_use};
+use hook_exec::EngineOptions;
+use hook_exec::journal::Journal;
 use hook_exec::journal::Record;
-use hook_exec::{EngineOptions, Journal};
 use hook_protocol::{Decision, Dialect, RunStatus};
 
 const GUARD: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

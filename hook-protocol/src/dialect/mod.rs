@@ -608,8 +608,10 @@ pub enum ConfigFormat {
 
 /// The agent a dialect is, as people name it ([`DialectRules::agent`]).
 ///
-/// Closed on purpose, like every rule value (see [`DialectRules`]).
+/// `#[non_exhaustive]`: a name an agent is known by may be added (an agent's other products,
+/// a display form); only the dialect tables build one, consumers read its fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AgentNames {
     /// Its name in messages (`Claude Code`, `Codex CLI`, `Wuu`).
     pub title: &'static str,
@@ -621,8 +623,11 @@ pub struct AgentNames {
 /// The agent `hook relay` speaks for, and where its own settings are (what `hook relay
 /// install` edits).
 ///
-/// Closed on purpose, like every rule value (see [`DialectRules`]).
+/// `#[non_exhaustive]`: fields are added as the relay learns what an agent does (it gained
+/// `default_timeout` and `on_failure` in one round); only the dialect tables build one,
+/// consumers read its fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RelayAgent {
     /// Its name, for messages (`Claude Code`, `Codex CLI`).
     pub name: &'static str,

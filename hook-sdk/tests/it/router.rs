@@ -7,11 +7,11 @@ use serde_json::json;
 
 fn router() -> Router {
     Router::new()
-        .pre_tool("Bash", |call| match &call.tool {
+        .on_pre_tool_use("Bash", |call| match &call.tool {
             Tool::Bash { command, .. } if command.contains("rm -rf /") => Response::deny("rm"),
             _ => Response::none(),
         })
-        .pre_tool("Bash", |call| match &call.tool {
+        .on_pre_tool_use("Bash", |call| match &call.tool {
             Tool::Bash { command, .. } if command.starts_with("npm ") => {
                 Response::rewrite(call.rewritten(Tool::Bash {
                     command: command.replacen("npm", "pnpm", 1),
@@ -22,14 +22,14 @@ fn router() -> Router {
             Tool::Bash { command, .. } if command.contains("rm") => Response::deny("second"),
             _ => Response::none(),
         })
-        .pre_tool("Edit", |call| {
+        .on_pre_tool_use("Edit", |call| {
             Response::deny(format!("edit of {}", call.tool.paths().join(",")))
         })
-        .pre_tool_matching(
+        .on_pre_tool_use_matching(
             |call| call.tool.paths().iter().any(|p| p.ends_with(".env")),
             |_| Response::deny("secrets"),
         )
-        .pre_tool("mcp__github__create_issue", |call| match &call.tool {
+        .on_pre_tool_use("mcp__github__create_issue", |call| match &call.tool {
             Tool::Mcp {
                 server,
                 tool,
@@ -37,10 +37,10 @@ fn router() -> Router {
             } => Response::deny(format!("{server}/{tool}/{}", input["title"])),
             _ => Response::none(),
         })
-        .post_tool("Write", |result| {
+        .on_post_tool_use("Write", |result| {
             Response::context(format!("wrote {}", result.call.tool.paths()[0]))
         })
-        .on_prompt(|prompt| {
+        .on_user_prompt_submit(|prompt| {
             if prompt.prompt == "fail" {
                 Err(HookError::new("the handler failed"))
             } else if prompt.prompt.contains("secret") {
@@ -128,7 +128,7 @@ fn tool_names_are_compared_as_each_dialect_does() {
             .unwrap()
     };
     let bash = json!({"command": "ls"});
-    let matches = hook_sdk::router::tool_matches;
+    let matches = hook_sdk::tool_matches;
     assert!(matches(
         Dialect::Wuu,
         "Bash",
@@ -299,7 +299,7 @@ fn builders_spell_tools_as_each_dialect_does() {
 fn permission_requests_and_stops_have_routes_and_a_router_runs_natively() {
     let router = || {
         Router::new()
-            .permission_request("Bash", |call| match &call.tool {
+            .on_permission_request("Bash", |call| match &call.tool {
                 Tool::Bash { command, .. } if command.starts_with("sudo") => {
                     Response::deny("no sudo")
                 }

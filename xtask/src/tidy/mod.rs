@@ -38,12 +38,16 @@
 //!   counting as an import of every sibling but in the folders of [`cycles::GLOBS_EXEMPT`]
 //!   ([`crate::import_cycles::check_cycles`]).
 //!
+//! From the committed API snapshots `api/<crate>.txt`: no item is public under two paths
+//! ([`api_paths`], which states the workspace's rule for where an item's one path is).
+//!
 //! Test code (`#[cfg(test)]` items, `tests.rs`, a `tests/` folder below `src/`) is free of the
 //! dialect, raw-file and (in hook-cli) call checks: tests name what they test.
 //!
 //! `cargo xtask tidy` runs them, and so does the `#[test]` `tests::the_workspace_is_tidy`, so
 //! `cargo test --workspace` fails on what tidy fails on.
 
+mod api_paths;
 mod calls;
 mod cli_layers;
 mod cycles;
@@ -82,9 +86,10 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         }
         problems.extend(cycles::check_crate_cycles(&shown_src, &files));
     }
+    problems.extend(api_paths::check_snapshots(root)?);
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
+            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose and public under one path, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
         );
         return Ok(());
     }

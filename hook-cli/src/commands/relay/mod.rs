@@ -67,7 +67,11 @@ enum RelayAction {
         after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
     )]
     Install(install::InstallArgs),
-    /// Take the relay entries out of the agent's settings, and nothing else.
+    /// Take the relay entries out of the agent's settings and give back what install took.
+    ///
+    /// The hooks `--move` took go back where they came from (byte for byte when the file is
+    /// unchanged since), and for Codex the trust records `install --trust` wrote are taken
+    /// out; every other byte stays as it is.
     #[command(after_help = "Examples:\n  hook relay uninstall --dialect verboo")]
     Uninstall(uninstall::UninstallArgs),
     /// Rewrite the relay entries from the relay files as they are now: run it after editing a

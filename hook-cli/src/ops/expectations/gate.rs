@@ -74,7 +74,7 @@ pub(super) fn project_hooks_engine(
     let mut engine = hook_exec::Engine::new(loaded.registry)
         .with_options(options)
         .with_gate(gate);
-    if let Some(client) = hook_exec::client::OpenAiCompatibleClient::from_env() {
+    if let Some(client) = hook_exec::OpenAiCompatibleClient::from_env() {
         engine = engine.with_model_client(client);
     }
     Ok(engine)
