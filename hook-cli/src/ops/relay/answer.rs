@@ -27,7 +27,9 @@
 //!   fields the engine needs must make sense.
 //! - **A broken relay file is not such a failure**: its handlers are left out on their own
 //!   (`invalid`), the others run, and the user is told on every event, so a project's file
-//!   cannot make the agent refuse everything.
+//!   cannot make the agent refuse everything by a typo — unless a guard in it asked for
+//!   `onFailure: "block"` (read leniently, [`hook_config::Broken::on_failure`]): that guard's
+//!   events are then blocked until the file is fixed, as any guard that cannot run.
 //! - **The answer is never held**: `async` hooks are not run by the process that answers. It
 //!   starts this program again (`--async-waiter`, hidden) in a session of its own with the
 //!   event on stdin ([`hook_exec::detach`]); that process runs only the event's async hooks,
