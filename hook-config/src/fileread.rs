@@ -206,7 +206,7 @@ fn check_owner(meta: &Metadata, owner: FileOwner) -> Result<(), FileReadError> {
 
 #[cfg(unix)]
 fn owner_allowed(uid: u32, owner: FileOwner) -> bool {
-    uid == 0 || (owner == FileOwner::RootOrSelf && uid == effective_uid())
+    uid == 0 || (owner == FileOwner::RootOrSelf && uid == hook_fs::effective_uid())
 }
 
 /// The folder of a file with an owner rule follows the same rule: owned by root (or you), and
@@ -265,13 +265,4 @@ fn check_owner(_meta: &Metadata, _owner: FileOwner) -> Result<(), FileReadError>
 #[cfg(not(unix))]
 fn check_folder(_path: &Path, _owner: FileOwner) -> Result<(), FileReadError> {
     Ok(())
-}
-
-#[cfg(unix)]
-fn effective_uid() -> u32 {
-    // SAFETY: geteuid takes no arguments, has no preconditions and cannot fail.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::geteuid()
-    }
 }

@@ -295,6 +295,7 @@ mod tests {
         use std::time::{Duration, SystemTime};
 
         use super::super::*;
+        use hook_test_support::fs::{file_names, mode};
 
         #[test]
         fn a_folder_that_is_a_symlink_is_refused_and_nothing_lands_at_its_target() {
@@ -308,7 +309,7 @@ mod tests {
             let error = limit_context(&"x".repeat(50), 10, Some(&side), "k").unwrap_err();
             assert!(matches!(error, SideFileError::Symlink { .. }), "{error}");
             assert!(error.to_string().contains("is a symbolic link"), "{error}");
-            assert!(names(&elsewhere).is_empty());
+            assert!(file_names(&elsewhere).is_empty());
         }
 
         #[test]
@@ -386,7 +387,7 @@ mod tests {
             }
             write_side_file(&side, "new.txt", "new").unwrap();
 
-            let kept = names(&side);
+            let kept = file_names(&side);
             assert!(!kept.contains(&"stale.txt".to_owned()));
             assert!(kept.contains(&"notes.md".to_owned()));
             assert!(kept.contains(&"new.txt".to_owned()));
@@ -414,24 +415,7 @@ mod tests {
                 matches!(error, SideFileError::ForeignOwner { owner, .. } if owner == nobody),
                 "{error}"
             );
-            assert!(names(&side).is_empty());
-        }
-
-        fn mode(path: &Path) -> u32 {
-            std::fs::symlink_metadata(path)
-                .unwrap()
-                .permissions()
-                .mode()
-                & 0o777
-        }
-
-        fn names(dir: &Path) -> Vec<String> {
-            let mut names: Vec<String> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .collect();
-            names.sort();
-            names
+            assert!(file_names(&side).is_empty());
         }
     }
 }

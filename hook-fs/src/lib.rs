@@ -78,6 +78,8 @@ pub use digest::{Digested, digest_file, sha256_capped};
 pub use error::{FsError, ReadError};
 pub use lines::{Line, Lines};
 pub use lock::{FileLock, LockPolicy, open_lock};
+#[cfg(unix)]
+pub use private::effective_uid;
 pub use private::{
     create_folders_0700, create_new_private, create_private_temp_dir, open_append,
     open_private_append, private_folder, sync_dir,

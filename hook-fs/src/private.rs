@@ -209,8 +209,10 @@ pub fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// The effective user id of this process: who owns what it creates, and whom a private folder
+/// or a config file must belong to.
 #[cfg(unix)]
-fn effective_uid() -> u32 {
+pub fn effective_uid() -> u32 {
     // SAFETY: geteuid takes no arguments, has no preconditions and cannot fail.
     #[allow(unsafe_code)]
     unsafe {

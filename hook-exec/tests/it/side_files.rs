@@ -5,30 +5,11 @@
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-
 use crate::common::Setup;
 use hook_exec::EngineOptions;
 use hook_protocol::{Dialect, Outcome, RunStatus};
+use hook_test_support::fs::{file_names, mode};
 use serde_json::json;
-
-fn mode(path: &Path) -> u32 {
-    std::fs::symlink_metadata(path)
-        .unwrap()
-        .permissions()
-        .mode()
-        & 0o777
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
 
 const LONG_CONTEXT: &str = r#"
 [[hooks.SessionStart]]
@@ -55,7 +36,7 @@ fn the_folder_is_created_0700_and_the_file_0600() {
     let outcome = session_start(&setup, options);
     assert_eq!(outcome.runs[0].warnings, Vec::<String>::new());
     assert_eq!(mode(&side), 0o700);
-    let files = names(&side);
+    let files = file_names(&side);
     assert_eq!(files.len(), 1);
     let file = side.join(&files[0]);
     assert_eq!(mode(&file), 0o600);

@@ -99,14 +99,9 @@ fn relay_flags(scene: &GuardScene<'_>, scope: RelayScope) -> String {
 /// A guard of a type the relay cannot run, on an event where it was meant to block.
 fn check_type(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::command::Add<'_>) {
     let kind = handler.config.handler_type;
-    let client = match kind {
-        HandlerType::Prompt | HandlerType::Agent => "model",
-        HandlerType::McpTool => "MCP",
-        _ => return,
-    };
-    if !handler.event.block_effect(scene.dialect).can_block() {
+    let Some(client) = crate::ops::relay::read::missing_client(scene.dialect, handler) else {
         return;
-    }
+    };
     add(
         Severity::Error,
         format!(

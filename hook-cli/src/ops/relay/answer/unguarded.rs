@@ -92,10 +92,14 @@ pub(super) fn name_unguarded(
 /// What the user reads the first time: the hook, how it failed and why, whether the event went
 /// ahead, and what to do.
 fn note(dialect: Dialect, outcome: &Outcome, run: &Run, how: &str, blocked: bool) -> String {
-    let event_went = if blocked {
-        "the event was blocked"
-    } else {
-        "the event went ahead without it"
+    let answered = matches!(
+        run.status,
+        RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped
+    );
+    let event_went = match (blocked, run.status) {
+        (true, _) => "the event was blocked",
+        (false, RunStatus::Ok) => "the event went ahead on a check that did not run",
+        (false, _) => "the event went ahead without it",
     };
     let or_block = if blocked {
         ""
@@ -103,27 +107,26 @@ fn note(dialect: Dialect, outcome: &Outcome, run: &Run, how: &str, blocked: bool
         ", or give it `onFailure: \"block\"` so that the event is blocked whenever it cannot run"
     };
     let doctor = format!("`hook doctor --dialect {dialect}` checks it where the agent runs it");
+    let error = run
+        .error
+        .as_deref()
+        .map(|error| format!(": {error}"))
+        .unwrap_or_default();
     let (why, fix) = match (run.status, run.skip_reason) {
         (RunStatus::Skipped, Some(SkipReason::NoClient | SkipReason::Unsupported)) => (
-            run.error
-                .as_deref()
-                .map(|error| format!(": {error}"))
-                .unwrap_or_default(),
+            error,
             format!(
                 " The relay runs `command` and `http` hooks: this `{}` hook needs a client the relay does not have (an `mcp_tool` hook the agent's own MCP connection; a `prompt` or `agent` hook a model, HOOK_MODEL_URL). Write this guard as a `command` hook{or_block}.",
                 run.handler_type
             ),
         ),
         (RunStatus::Skipped, Some(SkipReason::Invalid)) => (
-            run.error
-                .as_deref()
-                .map(|error| format!(": {error}"))
-                .unwrap_or_default(),
+            error,
             format!(" Fix the file (`hook validate --config FILE` shows every problem){or_block}."),
         ),
         // A skip's own line, beside this one, names the command that lets it run.
         (RunStatus::Skipped, _) => (String::new(), String::new()),
-        (RunStatus::Ok | RunStatus::Blocked | RunStatus::Stopped, _) => {
+        _ if answered => {
             let program = run.missing_program().unwrap_or_default();
             (
                 format!(
@@ -134,18 +137,7 @@ fn note(dialect: Dialect, outcome: &Outcome, run: &Run, how: &str, blocked: bool
                 ),
             )
         }
-        _ => (
-            run.error
-                .as_deref()
-                .map(|error| format!(": {error}"))
-                .unwrap_or_default(),
-            format!(" Fix it ({doctor}){or_block}."),
-        ),
-    };
-    let event_went = if run.status == RunStatus::Ok && !blocked {
-        "the event went ahead on a check that did not run"
-    } else {
-        event_went
+        _ => (error, format!(" Fix it ({doctor}){or_block}.")),
     };
     // A skip's own line, beside this one, names the hook and the command that lets it run:
     // the key is said there, not twice more here.

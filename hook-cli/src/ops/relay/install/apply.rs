@@ -18,7 +18,6 @@ use anyhow::{Result, bail};
 use hook_config::Diagnostic;
 use hook_config::Handler;
 use hook_protocol::Dialect;
-use hook_protocol::HandlerType;
 use std::path::{Path, PathBuf};
 
 /// Writes the entries the relay hooks need, then finds what is left to do.
@@ -198,12 +197,7 @@ fn untrusted_relay_keys(loaded: &hook_config::Loaded) -> Vec<String> {
 fn unrunnable_guards(dialect: Dialect, handlers: &[Handler]) -> Vec<Diagnostic> {
     handlers
         .iter()
-        .filter(|handler| {
-            matches!(
-                handler.config.handler_type,
-                HandlerType::McpTool | HandlerType::Prompt | HandlerType::Agent
-            ) && handler.event.block_effect(dialect).can_block()
-        })
+        .filter(|handler| crate::ops::relay::read::missing_client(dialect, handler).is_some())
         .map(|handler| {
             Diagnostic::warning(
                 handler.source.path.clone().unwrap_or_default(),

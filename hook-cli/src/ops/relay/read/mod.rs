@@ -15,3 +15,24 @@ pub(crate) mod entries;
 pub(crate) mod files;
 pub(crate) mod json_text;
 pub(crate) mod reach;
+
+/// The client a relay hook needs and the relay does not have, when it is a guard of a type the
+/// relay cannot run: `mcp_tool` (an MCP client), `prompt` and `agent` (a model) on an event
+/// that can block (elsewhere nothing is guarded). What `relay install`/`sync` warn about where
+/// it is written and `hook relay status`/`hook doctor` report where it is looked at.
+pub(crate) fn missing_client(
+    dialect: hook_protocol::Dialect,
+    handler: &hook_config::Handler,
+) -> Option<&'static str> {
+    use hook_protocol::HandlerType;
+    let client = match handler.config.handler_type {
+        HandlerType::Prompt | HandlerType::Agent => "model",
+        HandlerType::McpTool => "MCP",
+        _ => return None,
+    };
+    handler
+        .event
+        .block_effect(dialect)
+        .can_block()
+        .then_some(client)
+}
