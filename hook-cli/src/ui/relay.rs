@@ -61,10 +61,16 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
     if let Some(trusted) = &report.trusted {
         say!(
             printer,
-            "trusted {} moved hooks in the relay's store ({}): {} was running them",
+            "trusted {} moved hook{} in the relay's store ({}): {} was running {}",
             trusted.granted.len(),
+            super::plural(trusted.granted.len()),
             trusted.store.display(),
-            scope.agent
+            scope.agent,
+            if trusted.granted.len() == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
         for granted in &trusted.granted {
             say!(printer, "  trusted {}", granted.describe());
@@ -336,7 +342,11 @@ fn given_back(printer: &Printer, given: &GivenBack) {
                 say!(printer, "{relay_file}: removed (the move had created it)");
             }
             RelayOutcome::TookOut { taken, changed } => {
-                say!(printer, "{relay_file}: took out {taken} moved hooks");
+                say!(
+                    printer,
+                    "{relay_file}: took out {taken} moved hook{}",
+                    super::plural(*taken)
+                );
                 for event in changed {
                     say_err!(
                         printer,

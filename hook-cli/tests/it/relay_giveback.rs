@@ -164,7 +164,10 @@ fn codex_install_move_then_uninstall_gives_the_guard_and_its_trust_back() {
         &["relay", "install", "--dialect", "lime", "--move", "--trust"],
         &[],
     );
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("trusted 1 moved hook in the relay's store"),
+        "{out}"
+    );
     assert!(out.contains("recorded Codex's trust"), "{out}");
     let installed: toml::Value = toml::from_str(&read(&config)).unwrap();
     let entry = installed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]

@@ -681,7 +681,11 @@ fn moving_from_codex_keeps_trusted_guards_trusted() {
     );
     let original = read(&config);
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("trusted 1 moved hook in the relay's store"),
+        "{out}"
+    );
+    assert!(out.contains("Codex CLI was running it\n"), "{out}");
     // One backup, of the file before the command, in the relay's folder.
     let first = state_dir(&codex.join("hook-relay"), &config).join("config.toml.first");
     assert_eq!(read(&first), original);
@@ -1020,7 +1024,10 @@ fn the_real_codex_trusts_the_entries_install_trusted_and_move_keeps_its_trust() 
         .collect();
     assert_eq!(trusted.len(), 1, "{trusted:?}");
     let out = home.ok(&["relay", "install", "--dialect", "lime", "--move"], &[]);
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("trusted 1 moved hook in the relay's store"),
+        "{out}"
+    );
     assert!(out.contains("had not trusted it"), "{out}");
 }
 
@@ -1297,7 +1304,10 @@ fn a_moved_guard_that_runs_a_project_script_still_blocks() {
         &[],
     );
     // What was trusted: the hook, and the script with it.
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("trusted 1 moved hook in the relay's store"),
+        "{out}"
+    );
     assert!(
         out.contains("and the files it runs: <project>/hooks/guard.sh"),
         "{out}"
@@ -1655,7 +1665,10 @@ fn a_moved_codex_guard_that_runs_a_project_script_still_blocks() {
         ],
         &[],
     );
-    assert!(out.contains("trusted 1 moved hooks"), "{out}");
+    assert!(
+        out.contains("trusted 1 moved hook in the relay's store"),
+        "{out}"
+    );
     assert!(
         out.contains("and the files it runs: <project>/hooks/guard.sh"),
         "{out}"
