@@ -14,8 +14,6 @@ pub(crate) mod list;
 pub(crate) mod log;
 mod printer;
 pub(crate) mod relay;
-pub(crate) mod relay_answer;
-pub(crate) mod relay_status;
 pub(crate) mod replay;
 pub(crate) mod review;
 pub(crate) mod run;

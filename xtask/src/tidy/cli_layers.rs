@@ -61,7 +61,7 @@ pub(crate) const RELAY_WRITERS: &[(&str, &str)] = &[
         "the command that runs uninstall",
     ),
     (
-        "hook-cli/src/ui/relay.rs",
+        "hook-cli/src/ui/relay/install.rs",
         "renders the writers' reports (what install, sync and uninstall did)",
     ),
     (
@@ -163,6 +163,7 @@ mod tests {
             "hook-cli/src/ops/relay/status.rs",
             "hook-cli/src/ops/doctor/guards.rs",
             "hook-cli/src/ops/stats.rs",
+            "hook-cli/src/ops/relay/agents/codex/records.rs",
             "hook-cli/src/ui/list.rs",
         ] {
             let problems = check_cli_layers(file, reader);
@@ -184,7 +185,7 @@ mod tests {
             "hook-cli/src/ops/relay/install.rs",
             "hook-cli/src/ops/relay/install/apply.rs",
             "hook-cli/src/commands/relay/sync.rs",
-            "hook-cli/src/ui/relay.rs",
+            "hook-cli/src/ui/relay/install.rs",
         ] {
             let writer = "use crate::ops::relay::install::{SyncReport, sync};\n";
             assert!(check_cli_layers(file, writer).is_empty(), "{file}");

@@ -42,6 +42,10 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
         "`infer_dialect`: which dialect sent an input is guessed from fields only one of them sends",
     ),
     (
+        "hook-cli/src/ops/relay/agents/",
+        "the relay's adapters, one module per agent it speaks for (`claude`, `codex`): each names the dialect its agent speaks",
+    ),
+    (
         "hook-cli/src/ops/replay/",
         "`hook replay`'s transcript readers: each agent keeps its sessions in a format of its own (Claude Code's transcripts, Codex's rollouts)",
     ),

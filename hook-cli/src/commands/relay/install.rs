@@ -30,6 +30,6 @@ pub(crate) fn exec(args: InstallArgs, printer: &Printer) -> Result<Status> {
         args.trust,
         &mut report,
     );
-    crate::ui::relay::install(printer, &report);
+    crate::ui::relay::install::install(printer, &report);
     done.map(|()| Status::Success)
 }

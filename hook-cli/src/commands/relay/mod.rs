@@ -140,7 +140,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
         }
     };
     let failed = answer::fail_closed(dialect, event.as_ref(), &why);
-    Ok(crate::ui::relay_answer::fail_closed(printer, &failed))
+    Ok(crate::ui::relay::answer::fail_closed(printer, &failed))
 }
 
 /// Reads, evaluates and answers one event; `known` learns the event as soon as it is known.
@@ -163,7 +163,7 @@ fn answer_on(
     runtime: &mut answer::Runtime,
 ) -> Result<Status> {
     let received = answer::receive(options, answer::read_event_bytes()?, known)?;
-    crate::ui::relay_answer::notes(printer, &received.tolerated);
+    crate::ui::relay::answer::notes(printer, &received.tolerated);
     let location = answer::locate(options, &received)?;
     let phrasing = crate::ops::trust::refusal_phrasing(&location);
     let prepared = answer::prepare(options, location, phrasing)?;
@@ -172,7 +172,7 @@ fn answer_on(
         return Ok(Status::Success);
     };
     let answer = answer::answer(options, &prepared, &received, outcome, runtime);
-    let exit_code = crate::ui::relay_answer::answer(printer, &answer, prepared.trust())?;
+    let exit_code = crate::ui::relay::answer::answer(printer, &answer, prepared.trust())?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
     if let Some(warning) = crate::ops::journal::record(
@@ -183,7 +183,7 @@ fn answer_on(
         code,
         answer::agent_path(options),
     ) {
-        crate::ui::relay_answer::notes(printer, &[warning]);
+        crate::ui::relay::answer::notes(printer, &[warning]);
     }
-    Ok(crate::ui::relay_answer::status(exit_code))
+    Ok(crate::ui::relay::answer::status(exit_code))
 }

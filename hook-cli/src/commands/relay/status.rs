@@ -48,5 +48,5 @@ pub(crate) fn exec(args: StatusArgs, printer: &Printer) -> Result<Status> {
         project: args.project,
         home: args.home,
     })?;
-    crate::ui::relay_status::report(printer, &agents, args.json)
+    crate::ui::relay::status::report(printer, &agents, args.json)
 }

@@ -20,6 +20,6 @@ pub(crate) struct SyncArgs {
 pub(crate) fn exec(args: SyncArgs, printer: &Printer) -> Result<Status> {
     let mut report = SyncReport::default();
     let done = crate::ops::relay::install::sync(&args.scope.scope()?, args.trust, &mut report);
-    crate::ui::relay::sync(printer, &report);
+    crate::ui::relay::install::sync(printer, &report);
     done.map(|()| Status::Success)
 }

@@ -18,6 +18,6 @@ pub(crate) struct UninstallArgs {
 pub(crate) fn exec(args: UninstallArgs, printer: &Printer) -> Result<Status> {
     let mut report = UninstallReport::default();
     let done = crate::ops::relay::install::uninstall(&args.scope.scope()?, &mut report);
-    crate::ui::relay::uninstall(printer, &report);
+    crate::ui::relay::install::uninstall(printer, &report);
     done.map(|()| Status::Success)
 }

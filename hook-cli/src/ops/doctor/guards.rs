@@ -24,7 +24,6 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Handler, Loaded};
 use hook_protocol::{Dialect, Event, HandlerType, RelayAgent};
-use hook_trust::TrustStore as _;
 
 use super::command::{Env, check_command};
 use super::hooks::where_configured;
@@ -148,7 +147,7 @@ fn relay_entries(scene: &GuardScene<'_>) -> Vec<EntryFound> {
     let mut entries = Vec::new();
     for file in files {
         let Ok(Some(found)) =
-            crate::ops::relay::read::reach::relay_entries_in(scene.dialect, scene.agent, &file)
+            crate::ops::relay::read::reach::relay_entries_in(scene.dialect, &file)
         else {
             continue;
         };
@@ -262,12 +261,12 @@ fn check_latest_run(scene: &GuardScene<'_>, handler: &Handler, add: &mut super::
 /// user's `config.toml` with the hash Codex computes for it, else Codex never runs it.
 fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
     let agent = scene.agent;
+    let Some(adapter) = crate::ops::relay::agents::adapter(scene.dialect) else {
+        return Vec::new();
+    };
     let Ok(records_file) = crate::ops::relay::read::files::agent_settings_file(agent, None) else {
         return Vec::new();
     };
-    let records = hook_trust::LimeStore::new(&records_file)
-        .load()
-        .unwrap_or_default();
     let mut files = vec![(records_file.clone(), RelayScope::User)];
     if let Ok(shared) =
         crate::ops::relay::read::files::agent_settings_file(agent, Some(scene.project))
@@ -280,54 +279,26 @@ fn codex_trust(scene: &GuardScene<'_>) -> Vec<Finding> {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
-        let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+        let Ok(doc) = adapter.open(&text, &file) else {
             continue;
         };
-        let source = crate::ops::relay::read::files::codex_key_source_of(
-            agent,
-            &file,
-            scope == RelayScope::Project,
-        )
-        .unwrap_or_else(|_| file.display().to_string());
-        let mut untrusted = Vec::new();
+        let project = (scope == RelayScope::Project).then_some(scene.project);
+        let Ok(Some(records)) = adapter.hook_records(&file, project) else {
+            continue;
+        };
+        let mut untrusted: Vec<String> = Vec::new();
         let mut count = 0;
-        for (event_name, groups) in crate::ops::relay::read::documents::toml_events(&doc) {
-            let event = Event::from_name(&event_name);
-            for (g, group) in groups.iter().enumerate() {
-                let matcher = group.get("matcher").and_then(toml_edit::Item::as_str);
-                let handlers = group
-                    .get("hooks")
-                    .and_then(toml_edit::Item::as_array_of_tables);
-                for (h, handler) in handlers.into_iter().flat_map(|a| a.iter()).enumerate() {
-                    let Some(command) = handler.get("command").and_then(toml_edit::Item::as_str)
-                    else {
-                        continue;
-                    };
-                    if !is_relay_entry(command, scene.dialect) {
-                        continue;
-                    }
-                    count += 1;
-                    let mut hook = hook_trust::CodexHook::new(&event, command)
-                        .with_matcher(matcher)
-                        .with_timeout(handler.get("timeout").and_then(toml_edit::Item::as_integer));
-                    hook.is_async = handler
-                        .get("async")
-                        .and_then(toml_edit::Item::as_bool)
-                        .unwrap_or(false);
-                    hook.status_message = handler
-                        .get("statusMessage")
-                        .and_then(toml_edit::Item::as_str);
-                    hook.additional_context_limit = handler
-                        .get("additionalContextLimit")
-                        .and_then(toml_edit::Item::as_integer);
-                    let key = hook_trust::codex_trust_key(&source, &event, g, h);
-                    let hash = hook_trust::codex_trust_hash(scene.dialect, &hook);
-                    let trusted = records.get(&key).and_then(|r| r.trusted_hash.as_deref())
-                        == Some(hash.as_str());
-                    if !trusted && !untrusted.contains(&event_name) {
-                        untrusted.push(event_name.clone());
-                    }
-                }
+        for hook in doc.hooks().unwrap_or_default() {
+            if !hook
+                .command
+                .as_deref()
+                .is_some_and(|command| is_relay_entry(command, scene.dialect))
+            {
+                continue;
+            }
+            count += 1;
+            if !records.trusts(&hook) && !untrusted.contains(&hook.event) {
+                untrusted.push(hook.event.clone());
             }
         }
         if untrusted.is_empty() {

@@ -1,11 +1,11 @@
 //! What `hook relay` does with one event: the engine inside an agent that calls it as its one
 //! hook. Nothing here prints: the command reads, prepares, dispatches and answers through these
-//! steps, and `ui::relay_answer` writes the answer in the agent's format.
+//! steps, and `ui::relay::answer` writes the answer in the agent's format.
 //!
 //! The agent (Claude Code for verboo, Codex for lime) sends one event on stdin; the relay loads
 //! its own hooks (the `hook-relay` folders, apart from the agent's own entries so nothing runs
 //! twice), dispatches them with trust, and answers in the agent's own wire format
-//! (`ui::relay_answer::agent_reply`, by `hook_protocol::write::agent_reply`, which holds the rules of the
+//! (`ui::relay::answer::agent_reply`, by `hook_protocol::write::agent_reply`, which holds the rules of the
 //! answer below: where each field goes, the read-back, exit code 2). Choices:
 //!
 //! - **It fails closed.** Both agents read a hook's exit 1, a crash or a timeout as "hook error,

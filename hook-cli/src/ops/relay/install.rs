@@ -1,7 +1,7 @@
 //! What `hook relay install`, `sync` and `uninstall` do: the relay's entries in the agent's own
 //! settings (Claude Code's `settings.json`, Codex's `config.toml`). Nothing here prints: each
 //! command fills a report ([`InstallReport`], [`SyncReport`], [`UninstallReport`]) that
-//! `ui::relay` renders. What the agent's settings hold (where they are, how an entry
+//! `ui::relay::install` renders. What the agent's settings hold (where they are, how an entry
 //! looks, what each entry reaches) is the read model in [`super::read`], which these writers
 //! import and the readers (the answer, `status`, `doctor`, `list`, `stats`) use without them.
 //!
@@ -144,7 +144,7 @@
 //! [`relay_command`]: super::read::entries::relay_command
 //! [`fails_closed`]: super::read::entries::fails_closed
 //! [`parse_relay`]: super::read::entries::parse_relay
-//! [`json_text`]: super::read::json_text
+//! [`json_text`]: super::agents::claude::json_text
 
 mod agent_file;
 mod apply;

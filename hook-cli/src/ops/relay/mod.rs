@@ -3,8 +3,11 @@
 //! `--move`, Codex's trust records), and whether it is guarding ([`status`]). What those
 //! settings hold (where they are, the relay entries in them, which relay hooks each reaches)
 //! is read through [`read`], the read model the answer, `status`, `doctor`, `list` and `stats`
-//! use; only the writers in [`install`] edit them.
+//! use; only the writers in [`install`] edit them. What differs per agent (its files' format,
+//! how an entry looks, its trust records) is its adapter's, one module per agent in
+//! [`agents`], which both sides use.
 
+pub(crate) mod agents;
 pub(crate) mod answer;
 pub(crate) mod install;
 pub(crate) mod read;

@@ -270,7 +270,7 @@ fn read_settings(
             path,
             entries: Vec::new(),
         };
-        match relay_entries_in(status.dialect, agent, &file.path) {
+        match relay_entries_in(status.dialect, &file.path) {
             Ok(found) => {
                 for entry in found.unwrap_or_default() {
                     file.entries.push(Entry {

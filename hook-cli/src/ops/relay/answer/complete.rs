@@ -12,7 +12,7 @@ use crate::ops::location::Location;
 
 /// The outcome to answer with, and what is said beside it on stderr.
 pub(crate) struct Answer {
-    /// What the agent gets, in its format (`ui::relay_answer::agent_reply`).
+    /// What the agent gets, in its format (`ui::relay::answer::agent_reply`).
     pub(crate) outcome: Outcome,
     /// The event is one this version does not know (stderr, after the reason of a block).
     pub(crate) unknown_event: Option<String>,

@@ -10,7 +10,7 @@ use super::report::{Edited, Entries, Portable, SyncReport};
 use super::scope::{Resolved, hook_on_path};
 use super::state::State;
 use crate::ops::relay::RelayScope;
-use crate::ops::relay::read::documents::{Changes, Doc, open_doc};
+use crate::ops::relay::agents::{Changes, SettingsDoc};
 use crate::ops::relay::read::entries::{Wanted, wanted_entries};
 use crate::ops::relay::read::files;
 use crate::ops::relay::read::files::personal_agent_file;
@@ -122,7 +122,7 @@ pub(super) fn edit(
     }
     let mut state = locked.state.load(&locked.path)?;
     let text = locked.text.clone().unwrap_or_default();
-    let mut doc = open_doc(scope.agent.config_format, &text, &locked.path)?;
+    let mut doc = scope.adapter.open(&text, &locked.path)?;
     edited.changes = sync_doc(doc.as_mut(), scope, wanted, keep_others)?;
     let changes = &edited.changes;
     let new_text = doc.text();
@@ -170,7 +170,7 @@ pub(super) fn holds_only_what_install_wrote(
     let Some(was) = &state.created else {
         return false;
     };
-    let Ok(mut doc) = open_doc(scope.agent.config_format, was, path) else {
+    let Ok(mut doc) = scope.adapter.open(was, path) else {
         return false;
     };
     sync_doc(doc.as_mut(), scope, &[], false).is_ok() && doc.text() == new_text
@@ -220,7 +220,7 @@ fn unrunnable_guards(dialect: Dialect, handlers: &[Handler]) -> Vec<Diagnostic> 
 ///
 /// [`relay_command`]: crate::ops::relay::read::entries::relay_command
 pub(super) fn sync_doc(
-    doc: &mut dyn Doc,
+    doc: &mut dyn SettingsDoc,
     scope: &Resolved,
     wanted: &[Wanted],
     keep_others: bool,

@@ -5,11 +5,11 @@ use super::agent_file;
 use super::report::CodexTrust;
 use super::scope::Resolved;
 use super::state::{CodexRecord, StateDir};
-use crate::ops::relay::read::documents::{Doc, Found, TomlDoc};
+use crate::ops::relay::agents::codex::records;
+use crate::ops::relay::agents::{Found, WrittenHook};
 use crate::ops::relay::read::entries::Wanted;
-use crate::ops::relay::read::files::{agent_home, codex_key_source_of, read_regular, relay_folder};
+use crate::ops::relay::read::files::{read_regular, relay_folder};
 use anyhow::{Context, Result};
-use hook_protocol::Event;
 use std::path::{Path, PathBuf};
 
 /// Codex: writes its trust records of the relay entries (`--trust`), or says what is left to
@@ -23,33 +23,40 @@ pub(super) fn codex_trust_step(
     trust: bool,
 ) -> Result<CodexTrust> {
     let records = codex_records_file(scope)?;
-    let key_source = codex_key_source(scope)?;
     let text = read_regular(&scope.file)?
         .map(|(text, _)| text)
         .unwrap_or_default();
-    let doc = TomlDoc::new(&text, &scope.file)?;
+    let doc = scope.adapter.open(&text, &scope.file)?;
+    let Some(already) = scope
+        .adapter
+        .hook_records(&scope.file, scope.project.as_deref())?
+    else {
+        return Ok(CodexTrust::AlreadyTrusted {
+            records,
+            entries: 0,
+        });
+    };
     let mut grants = Vec::new();
     for found in doc.found(scope.dialect)? {
         if !fits_wanted(scope, wanted, &found)? {
             continue;
         }
-        let event = Event::from_name(&found.event);
-        let hook = hook_trust::CodexHook::new(&event, &found.command)
-            .with_matcher(found.matcher.as_deref())
-            .with_timeout(found.timeout.as_deref().and_then(|t| t.parse().ok()));
-        let key = hook_trust::codex_trust_key(&key_source, &event, found.group, found.handler);
-        grants.push(hook_trust::Grant::new(
-            key,
-            hook_trust::codex_trust_hash(scope.dialect, &hook),
-        ));
+        // The entry as this program writes it: its command, matcher and timeout.
+        let hook = WrittenHook {
+            event: found.event.clone(),
+            group: found.group,
+            handler: found.handler,
+            matcher: found.matcher.clone(),
+            command: Some(found.command.clone()),
+            timeout: found.timeout.as_deref().and_then(|t| t.parse().ok()),
+            ..WrittenHook::default()
+        };
+        grants.extend(already.grant(&hook));
     }
     let records_store = codex_store(scope, &records)?;
-    let already = hook_trust::TrustStore::load(&records_store).unwrap_or_default();
     let missing: Vec<_> = grants
         .iter()
-        .filter(|g| {
-            already.get(&g.key).and_then(|r| r.trusted_hash.as_deref()) != Some(g.hash.as_str())
-        })
+        .filter(|g| !already.holds(g))
         .cloned()
         .collect();
     if missing.is_empty() {
@@ -164,14 +171,5 @@ pub(super) fn remove_codex_records(
 /// The `config.toml` whose `[hooks.state]` Codex reads: the user's (the agent file itself in
 /// user scope).
 pub(super) fn codex_records_file(scope: &Resolved) -> Result<PathBuf> {
-    if scope.project.is_none() {
-        return Ok(scope.file.clone());
-    }
-    Ok(agent_home(scope.agent)?.join(scope.agent.config_file))
-}
-
-/// How Codex names the file in its keys: its absolute path (`CODEX_HOME` resolved, as Codex
-/// resolves it).
-pub(super) fn codex_key_source(scope: &Resolved) -> Result<String> {
-    codex_key_source_of(scope.agent, &scope.file, scope.project.is_some())
+    records::records_file(scope.agent, &scope.file, scope.project.as_deref())
 }

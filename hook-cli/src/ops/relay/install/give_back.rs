@@ -18,17 +18,15 @@
 use super::agent_file;
 use super::apply::{holds_only_what_install_wrote, sync_doc};
 use super::codex_records::remove_codex_records;
-use super::move_hooks::{toml_group_of, toml_group_text};
 use super::report::{
     GivenBack, LeftHooks, RelayGivenBack, RelayOutcome, UninstallReport, Uninstalled,
 };
 use super::scope::Resolved;
 use super::state::{CodexRecord, MoveRecord, MovedGroup, digest};
-use crate::ops::relay::read::documents::{Doc, JsonDoc, TomlDoc, open_doc, toml_events};
-use crate::ops::relay::read::json_text::New;
-use crate::ops::relay::read::{files, json_text, reach};
-use anyhow::{Context, Result};
-use hook_protocol::{ConfigFormat, Layer};
+use crate::ops::relay::agents::Agent;
+use crate::ops::relay::read::{files, reach};
+use anyhow::Result;
+use hook_protocol::Layer;
 use std::path::{Path, PathBuf};
 
 /// `hook relay uninstall` of a resolved scope.
@@ -38,7 +36,6 @@ pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) ->
     let moves = std::mem::take(&mut state.moves);
     let existed = locked.text.is_some();
     let text = locked.text.clone().unwrap_or_default();
-    let format = scope.agent.config_format;
     let mut now = text.clone();
     let mut given = GivenBack {
         exact: true,
@@ -50,7 +47,8 @@ pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) ->
             given.groups += record.groups.len();
         } else {
             given.exact = false;
-            let (merged, added, already) = merge_back(format, &now, &locked.path, &record.groups)?;
+            let (merged, added, already) =
+                merge_back(scope.adapter, &now, &locked.path, &record.groups)?;
             now = merged;
             given.groups += added;
             given.already_there += already;
@@ -63,12 +61,14 @@ pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) ->
         report.result = Some(Uninstalled::NoEntries);
         return Ok(());
     }
-    let mut doc = open_doc(format, &now, &locked.path)?;
+    let mut doc = scope.adapter.open(&now, &locked.path)?;
     report.edit.changes = sync_doc(doc.as_mut(), scope, &[], false)?;
     // The entries taken out: those of the file as it was (a file put back as it was before a
     // move has none left to take out, and took them out all the same).
     if existed {
-        report.edit.changes.removed = open_doc(format, &text, &locked.path)?
+        report.edit.changes.removed = scope
+            .adapter
+            .open(&text, &locked.path)?
             .found(scope.dialect)?
             .len();
     }
@@ -142,7 +142,7 @@ fn finish(
             .into_iter()
             .filter(|file| *file != scope.file)
             .collect();
-        report.entries_elsewhere = reach::installed_entries(scope.dialect, scope.agent, &others)
+        report.entries_elsewhere = reach::installed_entries(scope.dialect, &others)
             .into_iter()
             .next()
             .map(|entry| {
@@ -197,84 +197,22 @@ fn agent_file_for(scope: &Resolved, layer: Layer) -> PathBuf {
 /// `text` (the agent's file) with `groups` appended to their events, each that is not there
 /// already; the text, how many were added and how many were there.
 fn merge_back(
-    format: ConfigFormat,
+    agent: &dyn Agent,
     text: &str,
     path: &Path,
     groups: &[MovedGroup],
 ) -> Result<(String, usize, usize)> {
     let (mut added, mut already) = (0, 0);
-    match format {
-        ConfigFormat::Json => {
-            let mut doc = JsonDoc::new(text, path)?;
-            for group in groups {
-                if json_group_at(&doc, group)?.is_some() {
-                    already += 1;
-                    continue;
-                }
-                doc.append_group(&group.event, &New::Raw(group.text.clone()))?;
-                added += 1;
-            }
-            Ok((doc.text, added, already))
-        }
-        ConfigFormat::Toml => {
-            let mut doc = TomlDoc::new(text, path)?;
-            for group in groups {
-                if toml_group_at(&doc, group).is_some() {
-                    already += 1;
-                    continue;
-                }
-                let table = toml_group_of(&group.text, &group.event).with_context(|| {
-                    format!(
-                        "the record of a moved {} hook is damaged; it is in the relay's file, move it back by hand",
-                        group.event
-                    )
-                })?;
-                doc.push_group(&group.event, table)?;
-                added += 1;
-            }
-            Ok((doc.text(), added, already))
-        }
-    }
-}
-
-/// Where `group` is in a JSON settings document, as written (the same JSON value): the member
-/// of `hooks` and the group's index.
-fn json_group_at(doc: &JsonDoc, group: &MovedGroup) -> Result<Option<(usize, usize)>> {
-    let root = doc.root()?;
-    let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
-        return Ok(None);
-    };
-    let wanted = serde_json::from_str::<serde_json::Value>(&group.text).ok();
-    for (member, event) in hooks.iter().enumerate() {
-        if event.key != group.event {
+    let mut doc = agent.open(text, path)?;
+    for group in groups {
+        if doc.group_at(&group.event, &group.text)?.is_some() {
+            already += 1;
             continue;
         }
-        for (index, found) in event.value.items().unwrap_or_default().iter().enumerate() {
-            let raw = found.raw(&doc.text);
-            let same = raw == group.text
-                || wanted.is_some()
-                    && serde_json::from_str::<serde_json::Value>(raw).ok() == wanted;
-            if same {
-                return Ok(Some((member, index)));
-            }
-        }
+        doc.append_group(&group.event, &group.text)?;
+        added += 1;
     }
-    Ok(None)
-}
-
-/// Where `group` is in a TOML settings document (the same TOML value): its index in
-/// `hooks.<event>`.
-fn toml_group_at(doc: &TomlDoc, group: &MovedGroup) -> Option<usize> {
-    let wanted = toml::from_str::<toml::Value>(&group.text).ok()?;
-    toml_events(&doc.doc)
-        .into_iter()
-        .find(|(event, _)| *event == group.event)?
-        .1
-        .iter()
-        .position(|found| {
-            toml::from_str::<toml::Value>(&toml_group_text(&group.event, found)).ok()
-                == Some(wanted.clone())
-        })
+    Ok((doc.text(), added, already))
 }
 
 /// Takes the groups of one move out of its relay file: the file as it was before the move
@@ -321,34 +259,17 @@ fn take_out_of_relay_file(
         });
     }
     let (mut taken, mut changed) = (0, Vec::new());
-    let new_text = match scope.agent.config_format {
-        ConfigFormat::Json => {
-            let mut doc = JsonDoc::new(&text, &file)?;
-            for group in &record.groups {
-                match json_group_at(&doc, group)? {
-                    Some((member, index)) => {
-                        doc.remove_group(member, index)?;
-                        taken += 1;
-                    }
-                    None => changed.push(group.event.clone()),
-                }
+    let mut doc = scope.adapter.open(&text, &file)?;
+    for group in &record.groups {
+        match doc.group_at(&group.event, &group.text)? {
+            Some(at) => {
+                doc.remove_group(&group.event, at)?;
+                taken += 1;
             }
-            doc.text
+            None => changed.push(group.event.clone()),
         }
-        ConfigFormat::Toml => {
-            let mut doc = TomlDoc::new(&text, &file)?;
-            for group in &record.groups {
-                match toml_group_at(&doc, group) {
-                    Some(index) => {
-                        doc.remove_group(&group.event, index)?;
-                        taken += 1;
-                    }
-                    None => changed.push(group.event.clone()),
-                }
-            }
-            doc.text()
-        }
-    };
+    }
+    let new_text = doc.text();
     if new_text != text {
         locked.write(&new_text)?;
     }
@@ -362,19 +283,22 @@ fn take_out_of_relay_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::relay::agents::codex::Codex;
 
     #[test]
     fn a_toml_group_merges_back_beside_the_same_events_groups() {
         let text = "model = \"m\"\n\n[hooks.state.\"k\"]\ntrusted_hash = \"x\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"a\"\n";
         let original = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"guard\"\n";
-        let doc = TomlDoc::new(original, Path::new("c.toml")).expect("a doc");
-        let group = toml_events(&doc.doc)[0].1.get(0).expect("a group").clone();
+        let mut doc = Codex.open(original, Path::new("c.toml")).expect("a doc");
+        let taken = doc
+            .take_own_groups(hook_protocol::Dialect::Lime)
+            .expect("taken");
         let moved = MovedGroup {
             event: "PreToolUse".to_owned(),
-            text: toml_group_text("PreToolUse", &group),
+            text: taken[0].text.clone(),
         };
         let (merged, added, already) = merge_back(
-            ConfigFormat::Toml,
+            &Codex,
             text,
             Path::new("c.toml"),
             std::slice::from_ref(&moved),
@@ -390,7 +314,7 @@ mod tests {
         );
         // Again: it is there already.
         let (again, added, already) =
-            merge_back(ConfigFormat::Toml, &merged, Path::new("c.toml"), &[moved]).expect("merged");
+            merge_back(&Codex, &merged, Path::new("c.toml"), &[moved]).expect("merged");
         assert_eq!((again.as_str(), added, already), (merged.as_str(), 0, 1));
     }
 }

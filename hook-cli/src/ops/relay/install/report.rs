@@ -1,13 +1,13 @@
 //! What `hook relay install`, `sync` and `uninstall` did, as data: each command fills its
 //! report as it goes (so a command that fails part way still tells what it did before), and
-//! `ui::relay` renders it.
+//! `ui::relay::install` renders it.
 
 use std::path::PathBuf;
 
 use hook_config::Diagnostic;
 use hook_protocol::Dialect;
 
-use crate::ops::relay::read::documents::Changes;
+use crate::ops::relay::agents::Changes;
 use crate::ops::relay::read::entries::Wanted;
 
 /// Which scope a report is about: the file named in its lines, and the flags of the commands it

@@ -4,8 +4,9 @@
 use super::agent_file;
 use super::report::{ScopeNames, ThroughLink};
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::{Agent, agent_of};
 use crate::ops::relay::read::entries::{Wanted, relay_command};
-use crate::ops::relay::read::files::{agent_file, agent_of, relay_folder, relay_options};
+use crate::ops::relay::read::files::{agent_file, relay_folder, relay_options};
 use anyhow::{Context, Result};
 use hook_config::LoadOptions;
 use hook_protocol::{Dialect, RelayAgent};
@@ -55,6 +56,8 @@ pub(super) struct Resolved {
     /// backup is the file as it was before the command).
     backed_up: std::cell::Cell<bool>,
     pub(super) dialect: Dialect,
+    /// The agent's adapter, and its names and files.
+    pub(super) adapter: &'static dyn Agent,
     pub(super) agent: &'static RelayAgent,
     pub(super) file: PathBuf,
     pub(super) project: Option<PathBuf>,
@@ -69,7 +72,8 @@ pub(super) struct Resolved {
 
 impl ScopeOptions {
     pub(super) fn resolve(&self) -> Result<Resolved> {
-        let agent = agent_of(self.dialect)?;
+        let adapter = agent_of(self.dialect)?;
+        let agent = adapter.settings();
         let project = project_dir(self.project.as_deref())?;
         let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
         // A project's settings are shared: its entries start the `hook` each machine's PATH
@@ -88,6 +92,7 @@ impl ScopeOptions {
             },
             backed_up: std::cell::Cell::new(false),
             dialect: self.dialect,
+            adapter,
             agent,
             file,
             project,

@@ -10,9 +10,8 @@ use hook_protocol::{Dialect, Event};
 use std::path::PathBuf;
 
 use super::report::LeftHooks;
-use crate::ops::relay::read::documents::open_doc;
+use crate::ops::relay::agents::agent_of;
 use crate::ops::relay::read::entries::{MARKER, TIMEOUT_MARGIN, entry_timeout};
-use crate::ops::relay::read::files::agent_of;
 
 /// A temp home (the dialect's home: `hook-relay/` and the trust store are here) and the
 /// agent's settings file beside it; the entries start `/opt/bin/hook`.
@@ -29,7 +28,7 @@ impl Scene {
         let root = dir.path().canonicalize().expect("a real path");
         let home = root.join("home");
         std::fs::create_dir_all(home.join(RELAY_DIR)).expect("the relay folder");
-        let agent = agent_of(dialect).expect("a relay agent");
+        let agent = agent_of(dialect).expect("a relay agent").settings();
         Scene {
             _dir: dir,
             home,
@@ -50,7 +49,7 @@ impl Scene {
 
     /// Writes the relay's user file (`settings.json` or `config.toml`).
     fn relay_file(&self, text: &str) -> PathBuf {
-        let agent = agent_of(self.dialect).expect("a relay agent");
+        let agent = agent_of(self.dialect).expect("a relay agent").settings();
         let path = self.home.join(RELAY_DIR).join(agent.config_file);
         std::fs::write(&path, text).expect("written");
         path
@@ -214,7 +213,7 @@ fn move_takes_the_agents_hooks_into_the_relay_file() {
         std::fs::write(&scene.agent_file, own).expect("written");
         let report = scene.install(true);
         let moved = report.moved.as_ref().expect("a move report");
-        let agent = agent_of(dialect).expect("a relay agent");
+        let agent = agent_of(dialect).expect("a relay agent").settings();
         let relay_file = scene.home.join(RELAY_DIR).join(agent.config_file);
         assert_eq!(
             moved.moved_to,

@@ -1,6 +1,6 @@
 //! The agent's settings files: where each scope's is (the user's, a project's shared and
-//! personal ones), where the relay's own folder and files are, how Codex names a file in its
-//! trust keys, and reading one safely (a regular file of bounded size).
+//! personal ones), where the relay's own folder and files are, and reading one safely (a
+//! regular file of bounded size).
 
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
@@ -9,15 +9,6 @@ use anyhow::{Context, Result, bail};
 use hook_config::{Environment, LoadOptions};
 use hook_fs::{Links, ReadError};
 use hook_protocol::{Dialect, RelayAgent};
-
-/// The relay agent of `dialect`, or why there is none.
-pub(crate) fn agent_of(dialect: Dialect) -> Result<&'static RelayAgent> {
-    dialect.rules().relay().with_context(|| {
-        format!(
-            "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime), not {dialect}"
-        )
-    })
-}
 
 /// The agent's home: its variable, else `~/` + its folder.
 pub(crate) fn agent_home(agent: &RelayAgent) -> Result<PathBuf> {
@@ -106,29 +97,6 @@ pub(crate) fn personal_agent_file(agent: &RelayAgent, project: &Path) -> Option<
     agent
         .personal_config_file
         .map(|file| project.join(agent.home_dir).join(file))
-}
-
-/// How Codex names the settings `file` in its trust keys: its absolute path, the folder
-/// resolved as Codex resolves it (when the agent's variable names its home, or in a project:
-/// `in_project`); what the installer's `codex_key_source` gives `install --trust`, and what
-/// `hook relay status` and `hook doctor` look Codex's records up by.
-///
-/// # Errors
-///
-/// When a relative `file` cannot be made absolute (no current directory).
-pub(crate) fn codex_key_source_of(
-    agent: &hook_protocol::RelayAgent,
-    file: &Path,
-    in_project: bool,
-) -> Result<String> {
-    let absolute = match file.parent().map(Path::canonicalize) {
-        Some(Ok(dir)) if std::env::var_os(agent.home_env).is_some() || in_project => {
-            dir.join(file.file_name().unwrap_or_default())
-        }
-        _ if file.is_absolute() => file.to_path_buf(),
-        _ => std::env::current_dir()?.join(file),
-    };
-    Ok(absolute.display().to_string())
 }
 
 /// The most a settings file may hold (as every configuration file the engine reads).

@@ -1,19 +1,15 @@
 //! The relay's read model: what the agent's settings files hold, for everyone who reads them
 //! (the relay's answer, `hook relay status`, `hook doctor`, `hook list`, `hook stats`) and for
-//! the writers in [`super::install`], which import it; nothing here writes a file.
+//! the writers in [`super::install`], which import it; nothing here writes a file. How each
+//! agent's settings file is parsed is its adapter's ([`super::agents`]).
 //!
-//! - [`files`]: where the agent's settings files are per scope, the relay's folder, how Codex
-//!   names a file in its trust keys, reading one safely;
+//! - [`files`]: where the agent's settings files are per scope, the relay's folder, reading one
+//!   safely;
 //! - [`entries`]: how a relay entry looks (its command, parsed and built; its timeout);
-//! - [`documents`]: a settings file parsed (JSON or TOML), its relay entries found, and the
-//!   in-memory edits the writers make before they write it back;
-//! - [`json_text`]: JSON text edited in place, the agent's formatting kept;
 //! - [`reach`]: which relay hooks each entry reaches, and those none does.
 
-pub(crate) mod documents;
 pub(crate) mod entries;
 pub(crate) mod files;
-pub(crate) mod json_text;
 pub(crate) mod reach;
 
 /// The client a relay hook needs and the relay does not have, when it is a guard of a type the

@@ -1,12 +1,12 @@
 //! Which relay hooks each entry of the agent's files reaches, and those none does; the relay
 //! entries of one settings file as found ([`relay_entries_in`]).
 
-use super::documents::open_doc;
 use super::entries::{is_name_list, matches_all};
 use super::files::{
     agent_file, personal_agent_file, project_agent_files, read_regular, relay_options,
 };
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::open_settings;
 use anyhow::Result;
 use hook_config::{Handler, Matcher};
 use hook_protocol::{Dialect, MatchTarget, RelayAgent};
@@ -109,7 +109,7 @@ pub(crate) fn unreached_in_scope(
 ) -> Vec<String> {
     let project_installed = project.is_some_and(|project| {
         dialect.rules().relay().is_some_and(|agent| {
-            !installed_entries(dialect, agent, &project_agent_files(agent, project)).is_empty()
+            !installed_entries(dialect, &project_agent_files(agent, project)).is_empty()
         })
     });
     reach(dialect, project, home, |hook_scope| {
@@ -135,7 +135,7 @@ fn reach(
     if let Some(project) = project {
         files.extend(project_agent_files(agent, project));
     }
-    let entries = installed_entries(dialect, agent, &files);
+    let entries = installed_entries(dialect, &files);
     // A project's personal relay hooks installed into the agent's personal settings file
     // (`--agent-config .claude/settings.local.json`) are synced there too.
     let personal_file = project.and_then(|project| {
@@ -259,17 +259,13 @@ impl Installed {
 }
 
 /// The relay entries of the agent's settings `files`.
-pub(crate) fn installed_entries(
-    dialect: Dialect,
-    agent: &RelayAgent,
-    files: &[PathBuf],
-) -> Vec<Installed> {
+pub(crate) fn installed_entries(dialect: Dialect, files: &[PathBuf]) -> Vec<Installed> {
     let mut entries = Vec::new();
     for file in files {
         let Ok(Some((text, _))) = read_regular(file) else {
             continue;
         };
-        let Ok(doc) = open_doc(agent.config_format, &text, file) else {
+        let Ok(doc) = open_settings(dialect, &text, file) else {
             continue;
         };
         for found in doc.found(dialect).unwrap_or_default() {
@@ -341,15 +337,11 @@ pub(crate) struct FoundEntry {
 
 /// The relay entries of one agent settings file, in file order: `None` when there is no such
 /// file; an error when it cannot be read or is not the agent's format.
-pub(crate) fn relay_entries_in(
-    dialect: Dialect,
-    agent: &RelayAgent,
-    file: &Path,
-) -> Result<Option<Vec<FoundEntry>>> {
+pub(crate) fn relay_entries_in(dialect: Dialect, file: &Path) -> Result<Option<Vec<FoundEntry>>> {
     let Some((text, _)) = read_regular(file)? else {
         return Ok(None);
     };
-    let doc = open_doc(agent.config_format, &text, file)?;
+    let doc = open_settings(dialect, &text, file)?;
     Ok(Some(
         doc.found(dialect)?
             .into_iter()

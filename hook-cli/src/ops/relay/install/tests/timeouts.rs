@@ -46,7 +46,8 @@ fn the_timeout_is_the_longest_wait_plus_the_margin() {
 fn entry_timeouts(scene: &Scene) -> Vec<(String, Option<String>, Option<u64>)> {
     let agent = agent_of(scene.dialect).expect("a relay agent");
     let text = scene.agent_text().expect("the agent's file");
-    open_doc(agent.config_format, &text, &scene.agent_file)
+    agent
+        .open(&text, &scene.agent_file)
         .expect("a document")
         .found(scene.dialect)
         .expect("entries")

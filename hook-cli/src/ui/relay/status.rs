@@ -5,8 +5,8 @@
 
 use anyhow::Result;
 
-use super::{Printer, Status, plural, say};
 use crate::ops::relay::status::{AgentStatus, Problem, RelayHook, SettingsFile};
+use crate::ui::{Printer, Status, plural, say};
 
 /// The status of every agent; `Failed` when something stops a guard.
 pub(crate) fn report(printer: &Printer, agents: &[AgentStatus], json: bool) -> Result<Status> {

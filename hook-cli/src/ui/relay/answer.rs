@@ -9,12 +9,14 @@ use hook_trust::TrustView;
 
 use crate::ops::relay::answer::{Answer, FailClosed};
 
-use super::{Printer, Status, say_err};
+use crate::ui::{Printer, Status, say_err};
 
 /// The outcome of a relayed event as the agent's own hook output, by the protocol's writer
 /// (`systemMessage` escaped as everything `hook` prints for a person).
 pub(crate) fn agent_reply(outcome: &Outcome) -> AgentReply {
-    write::agent_reply(outcome, |line| super::terminal::one_line(line).into_owned())
+    write::agent_reply(outcome, |line| {
+        crate::ui::terminal::one_line(line).into_owned()
+    })
 }
 
 /// Lines for stderr, each as it is.
@@ -32,7 +34,10 @@ pub(crate) fn notes(printer: &Printer, lines: &[String]) {
 ///
 /// When the reply cannot be serialised.
 pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Result<u8> {
-    notes(printer, &super::trust::skip_warnings(view, &answer.outcome));
+    notes(
+        printer,
+        &crate::ui::trust::skip_warnings(view, &answer.outcome),
+    );
     let reply = agent_reply(&answer.outcome);
     // With exit 2 stderr is the block's reason, which the agent gives the model.
     if reply.exit_code != 2 {
@@ -49,7 +54,7 @@ pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Re
     if let Some(stdout) = &reply.stdout {
         printer.exact_line(&serde_json::to_string(stdout)?);
     }
-    super::terminal::close_stdout();
+    crate::ui::terminal::close_stdout();
     Ok(reply.exit_code)
 }
 

@@ -1,6 +1,6 @@
 //! What `hook relay install`, `sync` and `uninstall` print: their reports
 //! ([`crate::ops::relay::install`]), line by line in the order the work was done. The relay's
-//! answer to an agent is in [`super::relay_answer`].
+//! answer to an agent is in [`super::answer`].
 
 use std::path::Path;
 
@@ -9,8 +9,8 @@ use crate::ops::relay::install::{
     ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
 };
 
-use super::{Printer, say, say_err};
 use crate::shell::quote as shell_quote;
+use crate::ui::{Printer, say, say_err};
 
 /// `hook relay install`: the move (with `--move`), then the sync.
 pub(crate) fn install(printer: &Printer, report: &InstallReport) {
@@ -63,7 +63,7 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
             printer,
             "trusted {} moved hook{} in the relay's store ({}): {} was running {}",
             trusted.granted.len(),
-            super::plural(trusted.granted.len()),
+            crate::ui::plural(trusted.granted.len()),
             trusted.store.display(),
             scope.agent,
             if trusted.granted.len() == 1 {
@@ -75,7 +75,7 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
         for granted in &trusted.granted {
             say!(printer, "  trusted {}", granted.describe());
         }
-        super::trust::say_if_link(printer, &trusted.store);
+        crate::ui::trust::say_if_link(printer, &trusted.store);
     }
     if let Some((count, relay_file)) = &report.moved_to
         && scope.project.is_some()
@@ -182,7 +182,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
                 "{}: recorded Codex's trust of {entries} relay entries ([hooks.state]); nothing to do in /hooks",
                 records.display()
             );
-            super::trust::say_if_link(printer, records);
+            crate::ui::trust::say_if_link(printer, records);
         }
         Some(CodexTrust::ToDo { entries, file }) => say!(
             printer,
@@ -196,7 +196,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
             printer,
             "{} relay hook{} will not run until you review and trust {}:",
             report.untrusted.len(),
-            super::plural(report.untrusted.len()),
+            crate::ui::plural(report.untrusted.len()),
             if report.untrusted.len() == 1 {
                 "it"
             } else {
@@ -289,7 +289,7 @@ pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
             "warning: {} still holds {} relay hook{}, which no longer {} (the relay's entries are gone): move {} into {}, or run `hook relay install` again",
             left.relay_file.display(),
             left.count,
-            super::plural(left.count),
+            crate::ui::plural(left.count),
             if left.count == 1 { "runs" } else { "run" },
             if left.count == 1 { "it" } else { "them" },
             left.agent_file.display()
@@ -305,14 +305,14 @@ fn given_back(printer: &Printer, given: &GivenBack) {
             printer,
             "{file}: put back as it was before `hook relay install --move`, byte for byte ({} moved hook{} back)",
             given.groups,
-            super::plural(given.groups)
+            crate::ui::plural(given.groups)
         );
     } else {
         say!(
             printer,
             "{file}: changed since `hook relay install --move`, so the {} moved hook{} {} added back to what is there, not restored byte for byte{}",
             given.groups,
-            super::plural(given.groups),
+            crate::ui::plural(given.groups),
             if given.groups == 1 { "was" } else { "were" },
             if given.already_there > 0 {
                 format!(
@@ -345,7 +345,7 @@ fn given_back(printer: &Printer, given: &GivenBack) {
                 say!(
                     printer,
                     "{relay_file}: took out {taken} moved hook{}",
-                    super::plural(*taken)
+                    crate::ui::plural(*taken)
                 );
                 for event in changed {
                     say_err!(

@@ -1,0 +1,48 @@
+//! Codex CLI: its settings are TOML (`$CODEX_HOME/config.toml`, a project's
+//! `.codex/config.toml`), edited with `toml_edit` ([`document`]); it runs a hook only while its
+//! own record of it in the user's `config.toml` holds the hook's hash ([`records`]); it has no
+//! `onFailure` (the entries' `|| exit 2` fails them closed).
+
+pub(crate) mod document;
+pub(crate) mod records;
+
+use std::path::Path;
+
+use anyhow::Result;
+use hook_protocol::{Dialect, RelayAgent};
+
+use super::{Agent, HookRecords, SettingsDoc};
+use document::TomlDoc;
+
+/// Codex CLI's adapter.
+pub(crate) struct Codex;
+
+impl Agent for Codex {
+    fn dialect(&self) -> Dialect {
+        Dialect::Lime
+    }
+
+    fn settings(&self) -> &'static RelayAgent {
+        Dialect::Lime
+            .rules()
+            .relay()
+            .expect("the lime dialect's table names Codex CLI as its relay agent")
+    }
+
+    fn open(&self, text: &str, file: &Path) -> Result<Box<dyn SettingsDoc>> {
+        Ok(Box::new(TomlDoc::new(text, file)?))
+    }
+
+    fn hook_records(
+        &self,
+        settings_file: &Path,
+        project: Option<&Path>,
+    ) -> Result<Option<HookRecords>> {
+        let records_file = records::records_file(self.settings(), settings_file, project)?;
+        let key_source = records::key_source(self.settings(), settings_file, project.is_some())?;
+        // A store that cannot be read trusts nothing: every hook counts as not run.
+        let records = hook_trust::TrustStore::load(&hook_trust::LimeStore::new(records_file))
+            .unwrap_or_default();
+        Ok(Some(HookRecords::new(self.dialect(), key_source, records)))
+    }
+}
