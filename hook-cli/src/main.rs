@@ -94,6 +94,7 @@ mod ui;
 #[cfg(test)]
 mod tests;
 
+use ui::terminal::Terminal;
 use ui::{Printer, Status, Verbosity};
 
 /// Inspect and check agent lifecycle hooks (Claude Code, Codex CLI, wuu; dialects verboo, lime,
@@ -222,7 +223,7 @@ fn relay_main() -> ExitCode {
         Ok(args) => args,
         Err(error) => error.exit(),
     };
-    let printer = Printer::new(Verbosity::Normal);
+    let printer = Printer::new(Verbosity::Normal, Terminal::process());
     ui::exit::finish(&printer, commands::relay::exec(args, &printer))
 }
 
@@ -235,20 +236,20 @@ fn main() -> ExitCode {
     execute(Cli::parse())
 }
 
-/// Runs the command `cli` names; its exit code.
+/// Runs the command `cli` names on the process's own streams; its exit code.
 fn execute(cli: Cli) -> ExitCode {
-    let (printer, result) = dispatch(cli);
+    let (printer, result) = dispatch(cli, Terminal::process());
     ui::exit::finish(&printer, result)
 }
 
-/// Runs the command `cli` names with the printer its flags ask for.
-fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
+/// Runs the command `cli` names with the printer its flags ask for, writing to `terminal`.
+fn dispatch(cli: Cli, terminal: Terminal) -> (Printer, anyhow::Result<Status>) {
     let verbosity = match (cli.quiet, cli.verbose) {
         (true, _) => Verbosity::Quiet,
         (_, true) => Verbosity::Verbose,
         _ => Verbosity::Normal,
     };
-    let printer = Printer::new(verbosity);
+    let printer = Printer::new(verbosity, terminal);
     let result = match cli.command {
         Command::Schema(args) => commands::schema::exec(args, &printer),
         Command::Validate(args) => commands::validate::exec(args, &printer),

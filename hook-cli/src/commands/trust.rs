@@ -50,7 +50,7 @@ fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> 
         );
         return Ok(Status::Success);
     }
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+    if !(std::io::stdin().is_terminal() && printer.stdout_is_terminal()) {
         let flags = location.flags();
         bail!(
             "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
