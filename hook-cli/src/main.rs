@@ -94,6 +94,7 @@ mod ui;
 #[cfg(test)]
 mod tests;
 
+use ops::input::Stdin;
 use ui::terminal::Terminal;
 use ui::{Printer, Status, Verbosity};
 
@@ -224,7 +225,10 @@ fn relay_main() -> ExitCode {
         Err(error) => error.exit(),
     };
     let printer = Printer::new(Verbosity::Normal, Terminal::process());
-    ui::exit::finish(&printer, commands::relay::exec(args, &printer))
+    ui::exit::finish(
+        &printer,
+        commands::relay::exec(args, &printer, Stdin::process()),
+    )
 }
 
 fn main() -> ExitCode {
@@ -238,12 +242,13 @@ fn main() -> ExitCode {
 
 /// Runs the command `cli` names on the process's own streams; its exit code.
 fn execute(cli: Cli) -> ExitCode {
-    let (printer, result) = dispatch(cli, Terminal::process());
+    let (printer, result) = dispatch(cli, Terminal::process(), Stdin::process());
     ui::exit::finish(&printer, result)
 }
 
-/// Runs the command `cli` names with the printer its flags ask for, writing to `terminal`.
-fn dispatch(cli: Cli, terminal: Terminal) -> (Printer, anyhow::Result<Status>) {
+/// Runs the command `cli` names with the printer its flags ask for, writing to `terminal`;
+/// the commands that read stdin read `stdin`.
+fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Result<Status>) {
     let verbosity = match (cli.quiet, cli.verbose) {
         (true, _) => Verbosity::Quiet,
         (_, true) => Verbosity::Verbose,
@@ -252,15 +257,15 @@ fn dispatch(cli: Cli, terminal: Terminal) -> (Printer, anyhow::Result<Status>) {
     let printer = Printer::new(verbosity, terminal);
     let result = match cli.command {
         Command::Schema(args) => commands::schema::exec(args, &printer),
-        Command::Validate(args) => commands::validate::exec(args, &printer),
-        Command::Run(args) => commands::run::exec(args, &printer),
+        Command::Validate(args) => commands::validate::exec(args, &printer, stdin),
+        Command::Run(args) => commands::run::exec(args, &printer, stdin),
         Command::List(args) => commands::list::exec(args, &printer),
-        Command::Trust(args) => commands::trust::exec(args, &printer),
+        Command::Trust(args) => commands::trust::exec(args, &printer, stdin),
         Command::Untrust(args) => commands::untrust::exec(args, &printer),
         Command::Enable(args) => commands::enable::exec(args, &printer),
         Command::Disable(args) => commands::disable::exec(args, &printer),
         Command::Test(args) => commands::test::exec(args, &printer),
-        Command::Relay(args) => commands::relay::exec(args, &printer),
+        Command::Relay(args) => commands::relay::exec(args, &printer, stdin),
         Command::Log(args) => commands::log::exec(args, &printer),
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),

@@ -1,6 +1,6 @@
-//! In-process tests of whole commands: the command line parsed as `hook` parses it, dispatched,
-//! its stdin given (`ops::input::test_stdin`) and what it prints kept in
-//! buffers (`ui::terminal::Terminal::new`) instead of the process's streams.
+//! In-process tests of whole commands: the command line parsed as `hook` parses it and
+//! dispatched with the test's bytes as its stdin (`ops::input::Stdin`) and buffers as its
+//! stdout and stderr (`ui::terminal::Terminal`), read afterwards.
 //! No process is spawned for the command itself (hooks still run as real processes). A test
 //! here never sets an environment variable (tests run on many threads): the flags name the
 //! home, the project and the agent's files instead. What needs the binary stays in
@@ -17,7 +17,7 @@ pub(crate) use hook_test_support::fs::{text, write};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::ops::input::test_stdin;
+use crate::ops::input::Stdin;
 use crate::ui::terminal::Terminal;
 
 mod agents;
@@ -123,8 +123,8 @@ pub(crate) fn hook_bytes(args: &[&str], stdin: &[u8]) -> Ran {
     };
     let (stdout, stderr) = (Kept::default(), Kept::default());
     let terminal = Terminal::new(stdout.clone(), stderr.clone());
-    test_stdin::give(stdin);
-    let (printer, result) = crate::dispatch(cli, terminal);
+    let stdin = Stdin::new(std::io::Cursor::new(stdin.to_vec()), false);
+    let (printer, result) = crate::dispatch(cli, terminal, stdin);
     let code = crate::ui::exit::finish_number(&printer, result);
     Ran {
         code,
