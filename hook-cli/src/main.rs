@@ -94,6 +94,8 @@ mod ui;
 #[cfg(test)]
 mod tests;
 
+use ops::input::Stdin;
+use ui::terminal::Terminal;
 use ui::{Printer, Status, Verbosity};
 
 /// Inspect and check agent lifecycle hooks (Claude Code, Codex CLI, wuu; dialects verboo, lime,
@@ -222,8 +224,11 @@ fn relay_main() -> ExitCode {
         Ok(args) => args,
         Err(error) => error.exit(),
     };
-    let printer = Printer::new(Verbosity::Normal);
-    ui::exit::finish(&printer, commands::relay::exec(args, &printer))
+    let printer = Printer::new(Verbosity::Normal, Terminal::process());
+    ui::exit::finish(
+        &printer,
+        commands::relay::exec(args, &printer, Stdin::process()),
+    )
 }
 
 fn main() -> ExitCode {
@@ -235,31 +240,32 @@ fn main() -> ExitCode {
     execute(Cli::parse())
 }
 
-/// Runs the command `cli` names; its exit code.
+/// Runs the command `cli` names on the process's own streams; its exit code.
 fn execute(cli: Cli) -> ExitCode {
-    let (printer, result) = dispatch(cli);
+    let (printer, result) = dispatch(cli, Terminal::process(), Stdin::process());
     ui::exit::finish(&printer, result)
 }
 
-/// Runs the command `cli` names with the printer its flags ask for.
-fn dispatch(cli: Cli) -> (Printer, anyhow::Result<Status>) {
+/// Runs the command `cli` names with the printer its flags ask for, writing to `terminal`;
+/// the commands that read stdin read `stdin`.
+fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Result<Status>) {
     let verbosity = match (cli.quiet, cli.verbose) {
         (true, _) => Verbosity::Quiet,
         (_, true) => Verbosity::Verbose,
         _ => Verbosity::Normal,
     };
-    let printer = Printer::new(verbosity);
+    let printer = Printer::new(verbosity, terminal);
     let result = match cli.command {
         Command::Schema(args) => commands::schema::exec(args, &printer),
-        Command::Validate(args) => commands::validate::exec(args, &printer),
-        Command::Run(args) => commands::run::exec(args, &printer),
+        Command::Validate(args) => commands::validate::exec(args, &printer, stdin),
+        Command::Run(args) => commands::run::exec(args, &printer, stdin),
         Command::List(args) => commands::list::exec(args, &printer),
-        Command::Trust(args) => commands::trust::exec(args, &printer),
+        Command::Trust(args) => commands::trust::exec(args, &printer, stdin),
         Command::Untrust(args) => commands::untrust::exec(args, &printer),
         Command::Enable(args) => commands::enable::exec(args, &printer),
         Command::Disable(args) => commands::disable::exec(args, &printer),
         Command::Test(args) => commands::test::exec(args, &printer),
-        Command::Relay(args) => commands::relay::exec(args, &printer),
+        Command::Relay(args) => commands::relay::exec(args, &printer, stdin),
         Command::Log(args) => commands::log::exec(args, &printer),
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),

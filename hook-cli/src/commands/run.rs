@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::args::LocationArgs;
 use crate::ops::dispatch::{Dispatched, drive, prepare};
-use crate::ops::input::run_input;
+use crate::ops::input::{Stdin, run_input};
 use crate::ops::trust::refusal_phrasing;
 use crate::ui::run::{RunReport, interrupted};
 use crate::ui::{Printer, Status, diagnostics, say_err};
@@ -24,12 +24,16 @@ pub(crate) struct RunArgs {
     input: Option<PathBuf>,
 }
 
-/// `hook run`: exit 0 whatever the hooks decided.
-pub(crate) fn exec(args: RunArgs, printer: &Printer) -> Result<Status> {
+/// `hook run`: exit 0 whatever the hooks decided; the event from `stdin` without `--input`.
+pub(crate) fn exec(args: RunArgs, printer: &Printer, mut stdin: Stdin) -> Result<Status> {
     let location = args.location.location()?;
-    let input = run_input(location.dialect, &args.event, args.input.as_deref(), || {
-        location.project_dir()
-    })?;
+    let input = run_input(
+        location.dialect,
+        &args.event,
+        args.input.as_deref(),
+        &mut stdin,
+        || location.project_dir(),
+    )?;
     for note in &input.tolerated {
         say_err!(printer, "warning: {note}");
     }

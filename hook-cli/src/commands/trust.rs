@@ -1,22 +1,21 @@
 //! `hook trust`: trust hooks as they are now, by key or `--all`, or walk them with `--review`
 //! (JSON with `--json`, trust / skip / quit on a terminal).
 
-use std::io::IsTerminal as _;
-
 use anyhow::{Result, bail};
 use hook_trust::{TrustView, store_for_discovery};
 
 use crate::args::KeysArgs;
+use crate::ops::input::Stdin;
 use crate::ops::location::Location;
 use crate::ops::review;
 use crate::ops::trust::{Action, Selection, apply};
 use crate::ui::review::{Answer, ask, show as show_hook};
 use crate::ui::{Printer, Status, say, trust as show};
 
-/// `hook trust KEY...`, `--all` or `--review [--json]`.
-pub(crate) fn exec(args: KeysArgs, printer: &Printer) -> Result<Status> {
+/// `hook trust KEY...`, `--all` or `--review [--json]` (its answers read from `stdin`).
+pub(crate) fn exec(args: KeysArgs, printer: &Printer, stdin: Stdin) -> Result<Status> {
     if args.review {
-        return review(&args.location.location()?, args.json, printer);
+        return review(&args.location.location()?, args.json, printer, stdin);
     }
     let selection = Selection {
         keys: args.keys.clone(),
@@ -28,7 +27,12 @@ pub(crate) fn exec(args: KeysArgs, printer: &Printer) -> Result<Status> {
 }
 
 /// `hook trust --review [--json]`.
-fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> {
+fn review(
+    location: &Location,
+    json: bool,
+    printer: &Printer,
+    mut answers: Stdin,
+) -> Result<Status> {
     let loaded = location.load()?;
     crate::ui::diagnostics::print(printer, &loaded.diagnostics);
     let view = TrustView::for_discovery(&loaded.discovery);
@@ -50,7 +54,7 @@ fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> 
         );
         return Ok(Status::Success);
     }
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+    if !(answers.is_terminal() && printer.stdout_is_terminal()) {
         let flags = location.flags();
         bail!(
             "hook trust --review asks about each hook, and needs a terminal for it; read the review with `hook trust --dialect {}{flags} --review --json`, then trust hooks by key (`hook trust --dialect {}{flags} KEY...`) or all of them (`--all`)",
@@ -60,7 +64,6 @@ fn review(location: &Location, json: bool, printer: &Printer) -> Result<Status> 
     }
     let store = store_for_discovery(&loaded.discovery);
     let (mut trusted, mut skipped) = (0, 0);
-    let mut answers = std::io::stdin().lock();
     for (index, (item, candidate)) in items.iter().zip(&pending).enumerate() {
         show_hook(printer, index + 1, items.len(), item);
         match ask(printer, &mut answers)? {

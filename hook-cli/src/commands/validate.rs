@@ -8,7 +8,7 @@ use clap::Args;
 use hook_protocol::Dialect;
 
 use crate::args::{parse_agent, parse_dialect};
-use crate::ops::input::read_input;
+use crate::ops::input::{Stdin, read_input};
 use crate::ops::validate::{check_config, check_output};
 use crate::ui::exit::error_chain;
 use crate::ui::{Printer, Status, validate as show};
@@ -41,8 +41,8 @@ pub(crate) struct ValidateArgs {
     strict: bool,
 }
 
-/// `hook validate`: each file in turn (stdin when none); `Failed` when any fails.
-pub(crate) fn exec(args: ValidateArgs, printer: &Printer) -> Result<Status> {
+/// `hook validate`: each file in turn (`stdin` when none); `Failed` when any fails.
+pub(crate) fn exec(args: ValidateArgs, printer: &Printer, mut stdin: Stdin) -> Result<Status> {
     let dialect = args
         .agent
         .or(args.dialect)
@@ -59,7 +59,9 @@ pub(crate) fn exec(args: ValidateArgs, printer: &Printer) -> Result<Status> {
     let compact = files.len() > 1;
     let mut status = Status::Success;
     for file in files {
-        status = status.and(validate_file(&args, dialect, printer, file, compact)?);
+        status = status.and(validate_file(
+            &args, dialect, printer, &mut stdin, file, compact,
+        )?);
     }
     Ok(status)
 }
@@ -71,13 +73,15 @@ fn validate_file(
     args: &ValidateArgs,
     dialect: Dialect,
     printer: &Printer,
+    stdin: &mut Stdin,
     file: Option<&Path>,
     compact: bool,
 ) -> Result<Status> {
-    let checked = read_input(file, "the hook output", "a FILE").and_then(|(bytes, origin)| {
-        let check = check_output(dialect, args.event.as_deref(), &bytes)?;
-        Ok((origin, check))
-    });
+    let checked =
+        read_input(file, stdin, "the hook output", "a FILE").and_then(|(bytes, origin)| {
+            let check = check_output(dialect, args.event.as_deref(), &bytes)?;
+            Ok((origin, check))
+        });
     let (origin, check) = match checked {
         Ok(checked) => checked,
         Err(error) if args.json => {

@@ -1,6 +1,6 @@
 //! Reading what the user gives: a file or stdin, bounded; an event's name.
 
-use std::io::Read;
+use std::io::{BufRead, IsTerminal as _, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -23,9 +23,14 @@ pub(crate) fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
     }
 }
 
-/// The bytes of `file`, or of stdin when it is absent or `-`, with a name for messages.
+/// The bytes of `file`, or of `stdin` when it is absent or `-`, with a name for messages.
 /// `what` names the content and `flag` how to give a file instead, for the error messages.
-pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<(Vec<u8>, String)> {
+pub(crate) fn read_input(
+    file: Option<&Path>,
+    stdin: &mut Stdin,
+    what: &str,
+    flag: &str,
+) -> Result<(Vec<u8>, String)> {
     match file {
         Some(path) if path.as_os_str() != "-" => {
             if path.is_dir() {
@@ -40,7 +45,7 @@ pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<
             Ok((bytes, path.display().to_string()))
         }
         _ => {
-            let bytes = read_stdin("stdin")?;
+            let bytes = stdin.read_all("stdin")?;
             if bytes.trim_ascii().is_empty() {
                 bail!("stdin is empty: pipe {what} in, or give {flag}");
             }
@@ -49,33 +54,52 @@ pub(crate) fn read_input(file: Option<&Path>, what: &str, flag: &str) -> Result<
     }
 }
 
-/// All of stdin, bounded ([`read_bounded`]; `origin` names it in the error). In-process tests
-/// give it with `test_stdin::give`.
-pub(crate) fn read_stdin(origin: &str) -> Result<Vec<u8>> {
-    #[cfg(test)]
-    if let Some(given) = test_stdin::take() {
-        return read_bounded(given.as_slice(), origin);
-    }
-    read_bounded(std::io::stdin().lock(), origin)
+/// What a command reads as its stdin: the process's own ([`Stdin::process`]), or the bytes an
+/// in-process test gives. `main` builds it and hands it to the commands that read stdin.
+pub(crate) struct Stdin {
+    reader: Box<dyn BufRead>,
+    is_terminal: bool,
 }
 
-/// In-process tests: the bytes a command reads as its stdin on this thread.
-#[cfg(test)]
-pub(crate) mod test_stdin {
-    use std::cell::RefCell;
-
-    thread_local! {
-        static GIVEN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+impl Stdin {
+    /// The process's stdin.
+    pub(crate) fn process() -> Stdin {
+        let stdin = std::io::stdin();
+        Stdin::new(stdin.lock(), stdin.is_terminal())
     }
 
-    /// The next read of stdin on this thread gets `bytes`.
-    pub(crate) fn give(bytes: &[u8]) {
-        GIVEN.with_borrow_mut(|given| *given = Some(bytes.to_vec()));
+    /// `reader`, a terminal or not.
+    pub(crate) fn new(reader: impl BufRead + 'static, is_terminal: bool) -> Stdin {
+        Stdin {
+            reader: Box::new(reader),
+            is_terminal,
+        }
     }
 
-    /// What was given, once.
-    pub(super) fn take() -> Option<Vec<u8>> {
-        GIVEN.with_borrow_mut(Option::take)
+    /// Whether it is a terminal.
+    pub(crate) fn is_terminal(&self) -> bool {
+        self.is_terminal
+    }
+
+    /// All of what is left of it, bounded ([`read_bounded`]; `origin` names it in the error).
+    pub(crate) fn read_all(&mut self, origin: &str) -> Result<Vec<u8>> {
+        read_bounded(&mut self.reader, origin)
+    }
+}
+
+impl Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.reader.read(buf)
+    }
+}
+
+impl BufRead for Stdin {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.reader.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.reader.consume(amount);
     }
 }
 
@@ -108,18 +132,19 @@ pub(crate) struct RunInput {
     pub(crate) tolerated: Vec<String>,
 }
 
-/// Reads `hook run`'s event of `event` from `file` (stdin when `None`); `project` is the `cwd`
-/// filled in when the event has none.
+/// Reads `hook run`'s event of `event` from `file` (`stdin` when `None`); `project` is the
+/// `cwd` filled in when the event has none.
 pub(crate) fn run_input(
     dialect: Dialect,
     event: &str,
     file: Option<&Path>,
+    stdin: &mut Stdin,
     project: impl FnOnce() -> Result<std::path::PathBuf>,
 ) -> Result<RunInput> {
     use anyhow::Context as _;
     use serde_json::Value;
     let event = known_event(dialect, event)?;
-    let (bytes, origin) = read_input(file, "the event JSON", "--input FILE")?;
+    let (bytes, origin) = read_input(file, stdin, "the event JSON", "--input FILE")?;
     let mut value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
@@ -200,13 +225,18 @@ mod tests {
     #[test]
     fn a_run_input_gets_its_event_name_and_cwd_and_refuses_another_event() {
         let scene = Scene::new();
+        let mut no_stdin = Stdin::new(&b""[..], false);
         let file = scene.write(
             "event.json",
             r#"{"session_id": "s", "transcript_path": "/t"}"#,
         );
-        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
-            Ok(scene.project())
-        });
+        let read = run_input(
+            Dialect::Verboo,
+            "SessionEnd",
+            Some(&file),
+            &mut no_stdin,
+            || Ok(scene.project()),
+        );
         // SessionEnd needs its `reason`: the error says which field.
         let error = read.unwrap_err();
         assert!(format!("{error:#}").contains("reason"), "{error:#}");
@@ -214,9 +244,13 @@ mod tests {
             "event.json",
             r#"{"session_id": "s", "transcript_path": "/t", "reason": "other"}"#,
         );
-        let read = run_input(Dialect::Verboo, "SessionEnd", Some(&file), || {
-            Ok(scene.project())
-        })
+        let read = run_input(
+            Dialect::Verboo,
+            "SessionEnd",
+            Some(&file),
+            &mut no_stdin,
+            || Ok(scene.project()),
+        )
         .unwrap();
         let value = read.input.to_value();
         assert_eq!(value["hook_event_name"], "SessionEnd");
@@ -226,17 +260,25 @@ mod tests {
             "other.json",
             r#"{"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}"#,
         );
-        let error = run_input(Dialect::Verboo, "SessionEnd", Some(&other), || {
-            Ok(scene.project())
-        })
+        let error = run_input(
+            Dialect::Verboo,
+            "SessionEnd",
+            Some(&other),
+            &mut no_stdin,
+            || Ok(scene.project()),
+        )
         .unwrap_err();
         assert_eq!(
             error.to_string(),
             "the input's hook_event_name is `Stop` but --event is `SessionEnd`"
         );
-        let folder = run_input(Dialect::Verboo, "Stop", Some(&scene.project()), || {
-            Ok(scene.project())
-        })
+        let folder = run_input(
+            Dialect::Verboo,
+            "Stop",
+            Some(&scene.project()),
+            &mut no_stdin,
+            || Ok(scene.project()),
+        )
         .unwrap_err();
         assert!(
             folder

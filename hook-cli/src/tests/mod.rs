@@ -1,5 +1,6 @@
-//! In-process tests of whole commands: the command line parsed as `hook` parses it, dispatched,
-//! stdin given and what it printed kept (`ui::terminal::capture`) instead of read and written.
+//! In-process tests of whole commands: the command line parsed as `hook` parses it and
+//! dispatched with the test's bytes as its stdin (`ops::input::Stdin`) and buffers as its
+//! stdout and stderr (`ui::terminal::Terminal`), read afterwards.
 //! No process is spawned for the command itself (hooks still run as real processes). A test
 //! here never sets an environment variable (tests run on many threads): the flags name the
 //! home, the project and the agent's files instead. What needs the binary stays in
@@ -13,8 +14,11 @@ use hook_test_support::Runner;
 pub(crate) use hook_test_support::args::{located, words};
 pub(crate) use hook_test_support::fs::{text, write};
 
-use crate::ops::input::test_stdin;
-use crate::ui::terminal::capture::capture;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::ops::input::Stdin;
+use crate::ui::terminal::Terminal;
 
 mod agents;
 mod as_the_agents_do;
@@ -117,14 +121,36 @@ pub(crate) fn hook_bytes(args: &[&str], stdin: &[u8]) -> Ran {
             };
         }
     };
-    test_stdin::give(stdin);
-    let (code, printed) = capture(|| {
-        let (printer, result) = crate::dispatch(cli);
-        crate::ui::exit::finish_number(&printer, result)
-    });
+    let (stdout, stderr) = (Kept::default(), Kept::default());
+    let terminal = Terminal::new(stdout.clone(), stderr.clone());
+    let stdin = Stdin::new(std::io::Cursor::new(stdin.to_vec()), false);
+    let (printer, result) = crate::dispatch(cli, terminal, stdin);
+    let code = crate::ui::exit::finish_number(&printer, result);
     Ran {
         code,
-        stdout: printed.stdout,
-        stderr: printed.stderr,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+    }
+}
+
+/// A stream a command writes and the test reads afterwards.
+#[derive(Clone, Default)]
+struct Kept(Rc<RefCell<Vec<u8>>>);
+
+impl Kept {
+    /// What was written (the `Printer` writes only `str`s).
+    fn text(&self) -> String {
+        String::from_utf8(self.0.take()).unwrap()
+    }
+}
+
+impl std::io::Write for Kept {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! [`Printer`]: how much a command says, and whether in colour.
 
-use super::terminal;
+use super::terminal::{self, Terminal};
 use std::fmt::Display;
 
 /// How much a command says besides its result: `--quiet` keeps errors, warnings, results and
@@ -18,19 +18,23 @@ pub(crate) enum Verbosity {
 
 /// What every command prints through: human text has its control characters escaped (see
 /// [`terminal`]), machine output is printed exactly, notes follow the verbosity, colour is on
-/// only when stdout is a terminal and `NO_COLOR` is unset.
-#[derive(Debug, Clone, Copy)]
+/// only when stdout is a terminal and `NO_COLOR` is unset. It writes to the [`Terminal`] it is
+/// given.
+#[derive(Debug)]
 pub(crate) struct Printer {
     verbosity: Verbosity,
     colour: bool,
+    terminal: Terminal,
 }
 
 impl Printer {
-    /// A printer of `verbosity`, with colour when stdout is a terminal and `NO_COLOR` is unset.
-    pub(crate) fn new(verbosity: Verbosity) -> Printer {
+    /// A printer of `verbosity` to `terminal`, with colour when its stdout is a terminal and
+    /// `NO_COLOR` is unset.
+    pub(crate) fn new(verbosity: Verbosity, terminal: Terminal) -> Printer {
         Printer {
             verbosity,
-            colour: terminal::stdout_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            colour: terminal.stdout_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            terminal,
         }
     }
 
@@ -39,9 +43,19 @@ impl Printer {
         self.verbosity
     }
 
+    /// Whether stdout is a terminal.
+    pub(crate) fn stdout_is_terminal(&self) -> bool {
+        self.terminal.stdout_is_terminal()
+    }
+
+    /// Whether stderr is a terminal.
+    pub(crate) fn stderr_is_terminal(&self) -> bool {
+        self.terminal.stderr_is_terminal()
+    }
+
     /// One line of human text on stdout, escaped.
     pub(crate) fn line(&self, text: impl Display) {
-        terminal::print_text(&text.to_string());
+        self.terminal.print_text(&text.to_string());
     }
 
     /// A line that helps but is not the result (a backup's path, a hint): not with `--quiet`.
@@ -53,23 +67,23 @@ impl Printer {
 
     /// One line of human text on stderr, escaped.
     pub(crate) fn err_line(&self, text: impl Display) {
-        terminal::eprint_text(&text.to_string());
+        self.terminal.eprint_text(&text.to_string());
     }
 
     /// Machine output (JSON, a schema, a converted configuration) on stdout, exactly.
     pub(crate) fn exact(&self, text: &str) {
-        terminal::print_exact(text);
+        self.terminal.print_exact(text);
     }
 
     /// Machine output and a newline on stdout, exactly.
     pub(crate) fn exact_line(&self, text: &str) {
-        terminal::println_exact(text);
+        self.terminal.println_exact(text);
     }
 
     /// Ends stdout: what was printed is flushed and a reader sees its end now, while the
     /// command goes on (async hooks); later output to stdout goes nowhere.
     pub(crate) fn close_stdout(&self) {
-        terminal::close_stdout();
+        self.terminal.close_stdout();
     }
 
     /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.

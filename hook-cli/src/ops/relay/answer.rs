@@ -218,8 +218,8 @@ pub(crate) fn receive(
 /// # Errors
 ///
 /// When stdin cannot be read, is over 64 MiB or is empty.
-pub(crate) fn read_event_bytes() -> Result<Vec<u8>> {
-    let bytes = crate::ops::input::read_stdin("the event on stdin")?;
+pub(crate) fn read_event_bytes(stdin: &mut crate::ops::input::Stdin) -> Result<Vec<u8>> {
+    let bytes = stdin.read_all("the event on stdin")?;
     if bytes.trim_ascii().is_empty() {
         bail!("stdin is empty: the agent sent no event");
     }

@@ -54,7 +54,7 @@ pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Re
     if let Some(stdout) = &reply.stdout {
         printer.exact_line(&serde_json::to_string(stdout)?);
     }
-    crate::ui::terminal::close_stdout();
+    printer.close_stdout();
     Ok(reply.exit_code)
 }
 
