@@ -136,17 +136,12 @@ pub use dialect::{
     UnknownDialect, UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
-pub use input::{
-    AgentEvent, EventInput, InputError, MAX_AGENT_EVENT_BYTES, input_from_value, json_type,
-    parse_input, read_agent_event,
-};
 pub use interpret::{Elicitation, Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     CLASSIFIER_CONTEXT_LIMIT, Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run,
     RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, missing_program,
     stderr_excerpt,
 };
-pub use schema::SchemaKind;
 pub use validate::OutputIssue;
 #[cfg(feature = "validate")]
 pub use validate::{

@@ -3,8 +3,9 @@
 
 use std::time::SystemTime;
 
+use hook_protocol::input::EventInput;
 use hook_protocol::{
-    Decision, Dialect, Event, EventInput, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason,
+    Decision, Dialect, Event, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -22,7 +22,7 @@ fn times_round_trip() {
 }
 
 fn record(stderr: &str) -> Record {
-    let input = hook_protocol::input_from_value(
+    let input = hook_protocol::input::input_from_value(
         Dialect::Verboo,
         serde_json::json!({
             "hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/",

@@ -34,14 +34,15 @@ use super::{
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, cannot_block, invalid, read_fields};
 use crate::output::{self, ApproveOrBlock, OutputFields, PermissionDecision};
 use crate::schema::SchemaKind;
 use crate::validate::{issues, validator};
 use crate::write::{Answer, OutputForm, WriteRules};
 use crate::{
-    BlockEffect, Decision, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType,
-    InputError, Layer, Response, input,
+    BlockEffect, Decision, Dialect, Event, Failure, HandlerResult, HandlerType, Layer, Response,
+    input,
 };
 
 use Event as E;

@@ -236,7 +236,8 @@ pub struct DialectRules {
 
     // --- Inputs ---
     /// Reads an event input into the dialect's typed input.
-    pub(crate) read_input: fn(&Event, Value) -> Result<crate::EventInput, crate::InputError>,
+    pub(crate) read_input:
+        fn(&Event, Value) -> Result<crate::input::EventInput, crate::input::InputError>,
     session_id_always: bool,
     transcript_and_model_always: bool,
 }

@@ -8,13 +8,11 @@ use super::{
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
 use crate::output;
 use crate::write::{OutputForm, WriteRules, refuses_nothing};
-use crate::{
-    BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError,
-    Layer, input,
-};
+use crate::{BlockEffect, Dialect, Event, Failure, HandlerResult, HandlerType, Layer, input};
 
 use Event as E;
 

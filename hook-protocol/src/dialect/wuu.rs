@@ -7,12 +7,11 @@ use super::{
     AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase,
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, cannot_block, parse_object, read_fields, unknown_fields};
 use crate::output::{self, OutputFields};
 use crate::write::{Answer, OutputForm, WriteRules};
-use crate::{
-    BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError, Layer,
-};
+use crate::{BlockEffect, Dialect, Event, Failure, HandlerResult, HandlerType, Layer};
 use crate::{Decision, MatchTarget, input};
 
 use Event as E;

@@ -8,7 +8,7 @@ use crate::{Dialect, Event, MatchTarget};
 /// The smallest input `dialect` accepts for `event`: every required field, with plain values
 /// (`cwd` as given, the match value a real agent would send, `tool_name` as given), or `None`
 /// when the dialect does not know the event. It always reads back with
-/// [`parse_input`](crate::parse_input).
+/// [`parse_input`](crate::input::parse_input).
 pub fn example_input(
     dialect: Dialect,
     event: &Event,
@@ -130,7 +130,7 @@ fn placeholder(root: &Value, property: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_input;
+    use crate::input::parse_input;
 
     #[test]
     fn every_event_of_every_dialect_has_an_example_that_reads_back() {

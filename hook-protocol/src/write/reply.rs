@@ -10,7 +10,8 @@
 use serde_json::{Map, Value};
 
 use crate::interpret;
-use crate::{Decision, Dialect, Event, HandlerResult, Outcome, RunStatus, SchemaKind, SkipReason};
+use crate::schema::SchemaKind;
+use crate::{Decision, Dialect, Event, HandlerResult, Outcome, RunStatus, SkipReason};
 
 /// What an agent is answered for one event: its stdout, stderr and exit code.
 ///

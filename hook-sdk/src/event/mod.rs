@@ -10,7 +10,8 @@ pub use tool::{TextEdit, Tool, patch_files};
 
 use std::fmt;
 
-use hook_protocol::{Dialect, EventInput, InputError};
+use hook_protocol::Dialect;
+use hook_protocol::input::{EventInput, InputError};
 
 use serde_json::{Map, Value};
 
@@ -33,7 +34,7 @@ impl Event {
     ///
     /// [`EventError`] naming the field that is missing or of the wrong type.
     pub fn from_value(dialect: Dialect, value: Value) -> Result<Event, EventError> {
-        let input = hook_protocol::input_from_value(dialect, value.clone())?;
+        let input = hook_protocol::input::input_from_value(dialect, value.clone())?;
         let kind = EventKind::from_input(&input)?;
         Ok(Event {
             kind,

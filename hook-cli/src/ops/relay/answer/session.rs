@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use hook_protocol::EventInput;
+use hook_protocol::input::EventInput;
 
 use super::AnswerOptions;
 
