@@ -130,7 +130,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     outcome.additional_contexts = contexts;
     if !classifier.is_empty() {
         let joined = classifier.join("\n\n");
-        let cut = hook_protocol::cut_utf16(&joined, hook_protocol::CLASSIFIER_CONTEXT_LIMIT);
+        let cut = hook_protocol::text::cut_utf16(&joined, hook_protocol::CLASSIFIER_CONTEXT_LIMIT);
         if cut.len() < joined.len() {
             outcome.system_messages.push(format!(
                 "classifierContext is over its {} UTF-16 units: it was cut",

@@ -299,7 +299,7 @@ pub(crate) fn parse_object(stdout: &[u8]) -> Result<Value, String> {
     if value.is_object() {
         Ok(value)
     } else {
-        Err(format!("found {}", crate::input::json_type(&value)))
+        Err(format!("found {}", crate::text::json_type(&value)))
     }
 }
 

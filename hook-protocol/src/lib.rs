@@ -8,7 +8,10 @@
 //! outcome in a dialect's output ([`write`](mod@write), the readers' other direction); the
 //! [`Outcome`] of a dispatched event; JSON Schemas of these types ([`schema`]); and validation of
 //! third-party output against them (`validate_output`); and the C ABI of native plugins
-//! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
+//! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls. The root holds the protocol
+//! only (wire types, events, the outcome, interpretation); the text helpers the other crates
+//! share that are not protocol (a value's JSON type for messages, a cut to a UTF-16 budget, the
+//! program a hook's stderr says is missing) are in [`text`].
 //!
 //! **Never**: does I/O. It spawns nothing, reads no file, prints nothing: every function here is
 //! a pure function of its arguments, so the engine, the SDK and the CLI agree on the protocol
@@ -127,6 +130,7 @@ pub mod output;
 pub mod schema;
 pub mod shell;
 pub mod tag;
+pub mod text;
 mod validate;
 pub mod write;
 
@@ -139,8 +143,7 @@ pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
 pub use interpret::{Elicitation, Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     CLASSIFIER_CONTEXT_LIMIT, Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run,
-    RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, missing_program,
-    stderr_excerpt,
+    RunStatus, SkipReason, Source,
 };
 pub use validate::OutputIssue;
 #[cfg(feature = "validate")]

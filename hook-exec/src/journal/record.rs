@@ -240,11 +240,8 @@ impl Record {
             run.key = cut_to(&run.key, FIELD_CHARS);
             short(&mut run.file, FIELD_CHARS);
             short(&mut run.error, SUMMARY_CHARS);
-            // An excerpt is a head and a tail of `STDERR_EXCERPT_BYTES` each, plus a note.
-            short(
-                &mut run.stderr,
-                2 * hook_protocol::STDERR_EXCERPT_BYTES + 64,
-            );
+            // An excerpt is a head and a tail of `Run::STDERR_EXCERPT_BYTES` each, plus a note.
+            short(&mut run.stderr, 2 * Run::STDERR_EXCERPT_BYTES + 64);
         }
     }
 }

@@ -38,7 +38,7 @@ fn record(stderr: &str) -> Record {
         HandlerType::Command,
     );
     run.exit_code = Some(0);
-    run.stderr = hook_protocol::stderr_excerpt(stderr.as_bytes());
+    run.set_stderr(stderr.as_bytes());
     outcome.runs.push(run);
     Record::new("run", &input, &outcome)
 }

@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use super::OutputIssue;
 use super::error::{ValidateError, unknown_event};
-use crate::input::{json_type, strip_position};
+use crate::input::strip_position;
 use crate::schema::{SchemaKind, schema};
+use crate::text::json_type;
 use crate::{Dialect, Event, FieldCase};
 
 use super::{SchemaKey as Key, schema_slots};

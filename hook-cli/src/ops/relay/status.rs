@@ -160,7 +160,7 @@ pub(crate) struct LastRun {
     pub(crate) exit_code: Option<i32>,
     /// Its error, else the last line of its stderr.
     pub(crate) error: Option<String>,
-    /// The program its stderr says was missing ([`hook_protocol::missing_program`]): it did
+    /// The program its stderr says was missing ([`hook_protocol::text::missing_program`]): it did
     /// not do its job, whatever its exit.
     pub(crate) missing_program: Option<String>,
 }
