@@ -197,7 +197,7 @@ impl Engine {
         let env_dir = self.options.env_file_dir.as_deref();
         let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers, env_dir);
         let env_path = env_file.as_ref().and_then(|f| f.path());
-        let concurrency = dialect.rules().concurrency();
+        let concurrency = dialect.rules().handlers().concurrency();
         let mut finished = match concurrency {
             Concurrency::Serial => {
                 self.run_serially(&event, &handlers, &mut value, observer)

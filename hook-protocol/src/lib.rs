@@ -70,7 +70,7 @@
 //!   non-blocking error in verboo (Claude Code shows that stderr to the user only).
 //! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; the specification's "no
 //!   (decides via output)" is read as "the tool call is not cancelled by the exit code alone".
-//! - **Where context is taken** ([`DialectRules::accepts_context`], one list read by the engine
+//! - **Where context is taken** ([`OutputRules::accepts_context`], one list read by the engine
 //!   and the SDK alike): wuu `additional_context` on `PostToolUse` only, the one place the seed
 //!   names; verboo on every event but `PermissionRequest`, `Elicitation` and
 //!   `ElicitationResult` (their output is a decision); lime on `SessionStart`, `SubagentStart`,
@@ -135,9 +135,10 @@ mod validate;
 pub mod write;
 
 pub use dialect::{
-    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules,
-    FieldCase, MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent,
-    UnknownDialect, UntargetedMatcher,
+    AgentRules, Concurrency, ConfigFormat, ConfigLayout, ConfigRules, ContinueFalse, Dialect,
+    DialectRules, FieldCase, HandlerRules, InputRules, MatcherStyle, MatchingRules,
+    NonPositiveTimeout, OutputRules, PlainText, PluginSettings, RelayAgent, UnknownDialect,
+    UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
 pub use interpret::{Elicitation, Failure, HandlerResult, Response, StopRequest, interpret};

@@ -373,7 +373,7 @@ pub struct Outcome {
     ///
     /// On a `UserPromptSubmit` that drops the prompt (a block, or `stop`) it is context for the
     /// session's next turn: lime keeps it there, as Codex does; verboo drops it, as Claude Code
-    /// does ([`DialectRules::dropped_prompt_keeps_context`](crate::DialectRules)).
+    /// does ([`OutputRules::dropped_prompt_keeps_context`](crate::OutputRules::dropped_prompt_keeps_context)).
     pub additional_context: Option<String>,
     /// The same context hook by hook, in configuration order: what a front end shows to say
     /// which hook added what. Each text is the one joined into

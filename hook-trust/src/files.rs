@@ -498,7 +498,7 @@ fn candidates(word: &str) -> impl Iterator<Item = &str> {
 /// The variables expanded in a command's words: what the engine sets for the hook.
 fn variables(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Vec<(&'static str, String)> {
     let mut vars = vec![("PWD", place.cwd.display().to_string())];
-    if let Some(name) = dialect.rules().project_dir_env() {
+    if let Some(name) = dialect.rules().input().project_dir_env() {
         vars.push((name, place.project().display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {

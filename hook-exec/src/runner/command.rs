@@ -89,7 +89,7 @@ fn environment(
         crate::PROJECT_DIR_ENV.to_owned(),
         project.display().to_string(),
     ));
-    if let Some(var) = dialect.rules().project_dir_env() {
+    if let Some(var) = dialect.rules().input().project_dir_env() {
         env.push((var.to_owned(), project.display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {

@@ -174,7 +174,7 @@ fn nonzero_exit(event: &Event, code: i32, stdout: &[u8], stderr: String) -> Hand
     if code != 2 {
         return HandlerResult::Failed(Failure::NonZeroExit { code, stderr });
     }
-    if !RULES.block_effect(event).can_block() {
+    if !RULES.output().block_effect(event).can_block() {
         return cannot_block(event, stderr);
     }
     let json_reason = parse_object(stdout)

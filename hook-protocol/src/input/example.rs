@@ -34,14 +34,14 @@ pub fn example_input(
     input.insert("hook_event_name".into(), event.as_str().into());
     input.insert("cwd".into(), cwd.into());
     let rules = dialect.rules();
-    if input.contains_key("session_id") || rules.session_id_always() {
+    if input.contains_key("session_id") || rules.input().session_id_always() {
         input.insert("session_id".into(), "hook-test".into());
     }
-    if rules.transcript_and_model_always() {
+    if rules.input().transcript_and_model_always() {
         // Codex sends it on every event, `null` when there is no transcript.
         input.insert("transcript_path".into(), Value::Null);
     }
-    let shell = rules.tool_name("Bash");
+    let shell = rules.matching().tool_name("Bash");
     let tool_name = tool.unwrap_or(&shell);
     if input.contains_key("tool_name") {
         input.insert("tool_name".into(), tool_name.into());

@@ -266,7 +266,7 @@ fn keyword_message(kind: &ValidationErrorKind) -> String {
 
 /// The spelling a field probably meant, in the dialect's case convention.
 fn case_hint(dialect: Dialect, name: &str) -> Option<String> {
-    let case = dialect.rules().field_case();
+    let case = dialect.rules().output().field_case();
     match case {
         FieldCase::Snake => {
             let snake = to_snake(name);

@@ -120,7 +120,10 @@ impl Event {
     /// `PostToolUse`; lime: `SessionStart`, `SubagentStart`, `UserPromptSubmit`, `PreToolUse`,
     /// `PostToolUse`; verboo: every event but `PermissionRequest` and the elicitation events).
     pub fn accepts_context(&self) -> bool {
-        self.dialect().rules().accepts_context(&self.name())
+        self.dialect()
+            .rules()
+            .output()
+            .accepts_context(&self.name())
     }
 
     /// Whether a block (deny) has an effect on this event in its dialect.

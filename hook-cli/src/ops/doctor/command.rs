@@ -95,7 +95,7 @@ pub(super) fn check_project_var(
         return;
     };
     let engine_var = hook_exec::PROJECT_DIR_ENV;
-    let own = dialect.rules().project_dir_env();
+    let own = dialect.rules().input().project_dir_env();
     if by_agent
         && let Some(own) = own
         && hook_config::uses_variable(command, engine_var)
@@ -109,14 +109,14 @@ pub(super) fn check_project_var(
             Some(Fix::Say(format!("write `${own}`, which it sets"))),
         );
     }
-    let relay = if dialect.rules().relay().is_some() {
+    let relay = if dialect.rules().agent().relay().is_some() {
         ", or move the hook into the relay's files, where `hook relay` sets it too"
     } else {
         ""
     };
     let others = Dialect::ALL
         .iter()
-        .filter_map(|other| other.rules().project_dir_env())
+        .filter_map(|other| other.rules().input().project_dir_env())
         .filter(|var| own != Some(*var));
     for var in others.filter(|var| hook_config::uses_variable(command, var)) {
         add(

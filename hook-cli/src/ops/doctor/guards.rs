@@ -72,7 +72,7 @@ pub(crate) fn check_guards(scene: &GuardScene<'_>, loaded: &Loaded) -> Vec<Findi
     }
     // Only an agent that keeps trust records in its own config (Codex's `[hooks.state]`)
     // gates its entries by them; Claude Code trusts the workspace.
-    if scene.dialect.rules().trust_state_in_config() {
+    if scene.dialect.rules().config().trust_state_in_config() {
         findings.extend(codex_trust(scene));
     }
     findings

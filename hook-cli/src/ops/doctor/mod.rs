@@ -239,7 +239,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
     let env = Env {
         path: std::env::split_paths(&path).collect(),
         project: project.clone(),
-        project_var: dialect.rules().project_dir_env(),
+        project_var: dialect.rules().input().project_dir_env(),
     };
     let mut findings = Vec::new();
     // A journal that cannot be read hides the agent's PATH: said, never waited on.
@@ -276,7 +276,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
             &mut findings,
         );
         if location.relay
-            && let Some(agent) = dialect.rules().relay()
+            && let Some(agent) = dialect.rules().agent().relay()
         {
             let runs =
                 crate::ops::relay::status::relay_runs(dialect, &project, location.home.as_deref())?;

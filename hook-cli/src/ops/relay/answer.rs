@@ -108,7 +108,7 @@ pub(crate) struct AnswerOptions {
 ///
 /// For wuu, whose agents embed the engine.
 pub(crate) fn check_dialect(dialect: Dialect) -> Result<()> {
-    if dialect.rules().relay().is_none() {
+    if dialect.rules().agent().relay().is_none() {
         bail!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
@@ -277,6 +277,7 @@ pub(crate) fn locate(options: &AnswerOptions, received: &Received) -> Result<Loc
         Some(project) => project.clone(),
         None => dialect
             .rules()
+            .input()
             .project_dir_env()
             .and_then(std::env::var_os)
             .map(PathBuf::from)

@@ -186,7 +186,7 @@ impl Problem {
 pub(crate) fn status(options: &StatusOptions) -> Result<Vec<AgentStatus>> {
     let mut all = Vec::new();
     for &dialect in &options.dialects {
-        if let Some(agent) = dialect.rules().relay() {
+        if let Some(agent) = dialect.rules().agent().relay() {
             all.push(agent_status(dialect, agent, options)?);
         }
     }

@@ -176,7 +176,7 @@ pub(super) fn move_toml(text: &str, file: &Path, scope: &Resolved) -> Result<(St
     let records = hook_trust::TrustStore::load(&hook_trust::LimeStore::new(&records_file))
         .unwrap_or_default();
     let key_source = codex_key_source(scope)?;
-    let reserved = scope.dialect.rules().reserved_hooks_keys();
+    let reserved = scope.dialect.rules().config().reserved_hooks_keys();
     for (event, groups) in toml_events(&doc.doc) {
         if reserved.contains(&event.as_str()) {
             continue;

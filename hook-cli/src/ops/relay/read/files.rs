@@ -12,7 +12,7 @@ use hook_protocol::{Dialect, RelayAgent};
 
 /// The relay agent of `dialect`, or why there is none.
 pub(crate) fn agent_of(dialect: Dialect) -> Result<&'static RelayAgent> {
-    dialect.rules().relay().with_context(|| {
+    dialect.rules().agent().relay().with_context(|| {
         format!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime), not {dialect}"
         )
