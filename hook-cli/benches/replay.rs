@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::{Dialect, input_from_value};
+use hook_protocol::Dialect;
+use hook_protocol::input::input_from_value;
 use serde_json::json;
 
 const SESSIONS: usize = 100;

@@ -97,7 +97,7 @@ const ENGINE_FIELDS: &[&str] = &["onFailure"];
 const ENGINE_PROJECT_DIR: &str = "HOOK_PROJECT_DIR";
 
 /// verboo's file for environment the hook leaves to the session, set on
-/// [`hook_protocol::DialectRules::env_file_events`].
+/// [`hook_protocol::InputRules::env_file_events`].
 const ENV_FILE: &str = "CLAUDE_ENV_FILE";
 
 /// Whether `command` expands the variable `name`: `$NAME` or `${NAME...}` (`${NAME}`,
@@ -142,14 +142,14 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
             continue;
         }
         let handler_type = hook.config.handler_type;
-        if !to.rules().parses(handler_type) {
+        if !to.rules().handlers().parses(handler_type) {
             warnings.push(format!(
                 "{label}: {to} has no {} handlers; handler dropped",
                 handler_type.as_str()
             ));
             continue;
         }
-        if !to.rules().runs(handler_type) {
+        if !to.rules().handlers().runs(handler_type) {
             warnings.push(format!(
                 "{label}: {to} parses {} handlers but never runs them",
                 handler_type.as_str()
@@ -170,7 +170,8 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
         for matcher in matchers {
             match groups.last_mut() {
                 Some((last, handlers))
-                    if *last == matcher && to.rules().config_layout() == ConfigLayout::Grouped =>
+                    if *last == matcher
+                        && to.rules().config().config_layout() == ConfigLayout::Grouped =>
                 {
                     handlers.push(fields.clone());
                 }
@@ -190,7 +191,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
     }
     let mut root = Ordered::default();
     root.push("hooks", Node::Object(hooks_table));
-    let text = match to.rules().config_format() {
+    let text = match to.rules().config().config_format() {
         ConfigFormat::Json => {
             let mut text = serde_json::to_string_pretty(&root).expect("JSON values serialize");
             text.push('\n');
@@ -205,7 +206,7 @@ pub fn convert(from: Dialect, to: Dialect, hooks: &[FileHook]) -> Converted {
 }
 
 fn render_group(to: Dialect, matcher: Option<String>, handlers: Vec<Ordered>) -> Vec<Node> {
-    match to.rules().config_layout() {
+    match to.rules().config().config_layout() {
         // Flat entries: the matcher sits in each handler.
         ConfigLayout::Flat => handlers
             .into_iter()
@@ -256,7 +257,7 @@ fn translate_matcher(
             plain.then_some(name)
         })
         .collect();
-    if to.rules().matcher_style() == MatcherStyle::NameIgnoreCase {
+    if to.rules().matching().matcher_style() == MatcherStyle::NameIgnoreCase {
         if hook.event.match_target(to) == MatchTarget::Nothing {
             warnings.push(format!(
                 "{label}: {to} matches tool names only, so matcher `{written}` is dropped and the handler runs on every {}",
@@ -274,7 +275,7 @@ fn translate_matcher(
             }
         };
     }
-    let ignores_case = from.rules().matcher_style() == MatcherStyle::NameIgnoreCase;
+    let ignores_case = from.rules().matching().matcher_style() == MatcherStyle::NameIgnoreCase;
     if ignores_case && written.chars().any(|c| c.is_ascii_alphabetic()) {
         warnings.push(format!(
             "{label}: {from} matches `{written}` case-insensitively, {to} matches tool names exactly: check the tool's name as {to} spells it"
@@ -293,7 +294,7 @@ fn translate_fields(
     let Value::Object(written) = written else {
         unreachable!("a struct serializes to an object")
     };
-    let allowed = to.rules().handler_fields();
+    let allowed = to.rules().handlers().handler_fields();
     let mut fields = Ordered::default();
     // The target's own field order first (type, command, ...), so files read naturally.
     for name in allowed {
@@ -303,6 +304,7 @@ fn translate_fields(
         let implied_type = *name == "type"
             && to
                 .rules()
+                .handlers()
                 .default_handler_type()
                 .is_some_and(|implied| value == implied.as_str());
         if *name != "timeout" && !implied_type {
@@ -314,7 +316,7 @@ fn translate_fields(
             fields.push(name, Node::Value(value.clone()));
         }
     }
-    let agent = to.rules().relay();
+    let agent = to.rules().agent().relay();
     if hook.config.on_failure == Some(crate::OnFailure::Block)
         && let Some(agent) = agent.filter(|agent| !agent.on_failure)
     {
@@ -366,15 +368,15 @@ fn unset_variables(to: Dialect, hook: &FileHook, label: &str, warnings: &mut Vec
         return;
     };
     let rules = to.rules();
-    let title = rules.agent().title;
+    let title = rules.agent().title();
     // Where the agent runs a hook itself (Claude Code, Codex), the engine's names are not set;
     // the relay sets them, and the agent's project variable too, for the relay's hooks.
-    let relay_agent = rules.relay();
+    let relay_agent = rules.agent().relay();
     let in_relay = "(`hook relay` sets it for the hooks of the relay's files)";
     let project_vars = Dialect::ALL
         .iter()
-        .filter_map(|dialect| dialect.rules().project_dir_env())
-        .filter(|var| rules.project_dir_env() != Some(*var));
+        .filter_map(|dialect| dialect.rules().input().project_dir_env())
+        .filter(|var| rules.input().project_dir_env() != Some(*var));
     for var in project_vars.filter(|var| uses_variable(command, var)) {
         let (whose, fix) = match relay_agent {
             Some(_) => (
@@ -393,7 +395,7 @@ fn unset_variables(to: Dialect, hook: &FileHook, label: &str, warnings: &mut Vec
         ));
     }
     if relay_agent.is_some() && uses_variable(command, ENGINE_PROJECT_DIR) {
-        let fix = match rules.project_dir_env() {
+        let fix = match rules.input().project_dir_env() {
             Some(var) => format!("write `${var}`, which {title} sets"),
             None => "keep the hook in the relay's files".to_owned(),
         };
@@ -401,7 +403,7 @@ fn unset_variables(to: Dialect, hook: &FileHook, label: &str, warnings: &mut Vec
             "{label}: {title} does not set `{ENGINE_PROJECT_DIR}` for the hooks of its own settings {in_relay}: `${ENGINE_PROJECT_DIR}` expands to empty and the command fails; {fix}"
         ));
     }
-    if uses_variable(command, ENV_FILE) && !rules.env_file_events().contains(&hook.event) {
+    if uses_variable(command, ENV_FILE) && !rules.input().env_file_events().contains(&hook.event) {
         warnings.push(format!(
             "{label}: {title} sets no `{ENV_FILE}` on {}: what the hook writes to it is lost",
             hook.event

@@ -27,7 +27,7 @@ pub const ENV_VARS: &[&str] = &["HOME", "WUU_HOME", "LIME_HOME"];
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ManagedSource {
-    /// The dialect's fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules): verboo
+    /// The dialect's fixed system path ([`ConfigRules::managed_path`](hook_protocol::ConfigRules::managed_path): verboo
     /// `/etc/claude-code/managed-settings.json`, lime `/etc/lime/managed_config.toml`),
     /// honoured only when owned by root and not group- or world-writable; otherwise an error
     /// diagnostic names the file and the fix, and the layer is not loaded.
@@ -54,7 +54,7 @@ impl Environment {
     pub fn from_process() -> Self {
         let relay_homes = Dialect::ALL
             .iter()
-            .filter_map(|dialect| dialect.rules().relay().map(|agent| agent.home_env));
+            .filter_map(|dialect| dialect.rules().agent().relay().map(|agent| agent.home_env));
         let vars = ENV_VARS
             .iter()
             .copied()
@@ -164,6 +164,7 @@ impl LoadOptions {
     pub fn new(dialect: Dialect, env: Environment) -> Self {
         let tool_aliases = dialect
             .rules()
+            .matching()
             .tool_aliases()
             .iter()
             .map(|(alias, canonical)| ((*alias).to_owned(), (*canonical).to_owned()))
@@ -254,7 +255,7 @@ pub struct ConfigFile {
     /// Its path.
     pub path: PathBuf,
     /// A hooks-only JSON file read beside the layer's settings file
-    /// ([`DialectRules::hooks_file`](hook_protocol::DialectRules), lime `hooks.json`): only its
+    /// ([`ConfigRules::hooks_file`](hook_protocol::ConfigRules::hooks_file), lime `hooks.json`): only its
     /// `hooks` are read.
     pub hooks_only: bool,
 }
@@ -327,7 +328,7 @@ pub enum DiscoverError {
     /// No home override, no dialect home variable and no `HOME`.
     #[error(
         "cannot find the {dialect} home: set HOME{} or pass a home directory",
-        dialect.rules().home_env().map(|var| format!(", {var}")).unwrap_or_default()
+        dialect.rules().config().home_env().map(|var| format!(", {var}")).unwrap_or_default()
     )]
     NoHome {
         /// The dialect.
@@ -347,8 +348,17 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let home = options
         .home
         .clone()
-        .or_else(|| rules.home_env().and_then(|v| env.var(v)).map(PathBuf::from))
-        .or_else(|| env.var("HOME").map(|h| Path::new(h).join(rules.home_dir())))
+        .or_else(|| {
+            rules
+                .config()
+                .home_env()
+                .and_then(|v| env.var(v))
+                .map(PathBuf::from)
+        })
+        .or_else(|| {
+            env.var("HOME")
+                .map(|h| Path::new(h).join(rules.config().home_dir()))
+        })
         .ok_or(DiscoverError::NoHome { dialect })?;
     let project = options
         .project_dir
@@ -360,7 +370,7 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         ManagedSource::File(path) => Some(path.clone()),
         ManagedSource::None => None,
     };
-    if let Some(path) = rules.managed_path().and_then(managed) {
+    if let Some(path) = rules.config().managed_path().and_then(managed) {
         files.push(file(Layer::Managed, path));
     }
     let mut warnings = Vec::new();
@@ -374,7 +384,7 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         } else {
             &mut ignored
         };
-        let user = pick_relay_dir(dirs.user, rules.config_file(), said);
+        let user = pick_relay_dir(dirs.user, rules.config().config_file(), said);
         let said = if reads(Layer::Project) {
             &mut warnings
         } else {
@@ -382,17 +392,17 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
         };
         let project = dirs
             .project
-            .map(|dirs| pick_relay_dir(dirs, rules.config_file(), said));
+            .map(|dirs| pick_relay_dir(dirs, rules.config().config_file(), said));
         (user, project)
     } else {
         (
             home.clone(),
-            project.as_ref().map(|p| p.join(rules.home_dir())),
+            project.as_ref().map(|p| p.join(rules.config().home_dir())),
         )
     };
     // The relay's state sits in the folder of its user file, beside the agent's own settings;
     // a home given by the caller keeps it in that home (see `STATE_DIRS`).
-    let beside_agent = options.relay && options.home.is_none() && rules.relay().is_some();
+    let beside_agent = options.relay && options.home.is_none() && rules.agent().relay().is_some();
     let (state_dir, legacy_state_dir) = if beside_agent && user_dir != home {
         (user_dir.clone(), Some(home.clone()))
     } else {
@@ -401,18 +411,18 @@ pub fn discover(options: &LoadOptions) -> Result<Discovery, DiscoverError> {
     let project_state_dir = project_dir.clone();
     // The layer's hooks file (lime `hooks.json`), then its settings file, as Codex orders them.
     let mut layer = |layer: Layer, dir: &Path| {
-        if let Some(name) = rules.hooks_file() {
+        if let Some(name) = rules.config().hooks_file() {
             files.push(ConfigFile {
                 hooks_only: true,
                 ..file(layer, dir.join(name))
             });
         }
-        files.push(file(layer, dir.join(rules.config_file())));
+        files.push(file(layer, dir.join(rules.config().config_file())));
     };
     layer(Layer::User, &user_dir);
     if let Some(dir) = project_dir {
         layer(Layer::Project, &dir);
-        if let Some(local) = rules.local_config_file() {
+        if let Some(local) = rules.config().local_config_file() {
             files.push(file(Layer::Local, dir.join(local)));
         }
     }
@@ -457,7 +467,7 @@ pub struct RelayLocations {
 pub fn relay_dirs(options: &LoadOptions, home: &Path, project: Option<&Path>) -> RelayLocations {
     let rules = options.dialect.rules();
     let env = &options.env;
-    let agent = rules.relay();
+    let agent = rules.agent().relay();
     let user = match (&options.home, agent) {
         (None, Some(agent)) => {
             let agent_home = env
@@ -472,10 +482,10 @@ pub fn relay_dirs(options: &LoadOptions, home: &Path, project: Option<&Path>) ->
         _ => relay_pair(home.join(RELAY_DIR), home.join(RELAY_DIR)),
     };
     let project = project.map(|project| {
-        let agent_dir = agent.map_or(rules.home_dir(), |agent| agent.home_dir);
+        let agent_dir = agent.map_or(rules.config().home_dir(), |agent| agent.home_dir);
         relay_pair(
             project.join(agent_dir).join(RELAY_DIR),
-            project.join(rules.home_dir()).join(RELAY_DIR),
+            project.join(rules.config().home_dir()).join(RELAY_DIR),
         )
     });
     RelayLocations { user, project }

@@ -96,7 +96,12 @@ impl Gate for RefuseUntrusted {
     fn check(&self, handler: &Handler) -> Option<(SkipReason, String)> {
         let layer = handler.source.layer;
         let needs_trust = layer != hook_protocol::Layer::Managed
-            && self.dialect.rules().trust_layers().contains(&layer);
+            && self
+                .dialect
+                .rules()
+                .config()
+                .trust_layers()
+                .contains(&layer);
         needs_trust.then(|| {
             (
                 SkipReason::Untrusted,

@@ -410,7 +410,7 @@ pub fn resolve_library(
 }
 
 /// Default and maximum timeouts (seconds) of a handler type on an event, per dialect: the
-/// dialect's [`DialectRules::timeout_limits`](hook_protocol::DialectRules::timeout_limits).
+/// dialect's [`HandlerRules::timeout_limits`](hook_protocol::HandlerRules::timeout_limits).
 ///
 /// - wuu: 30 s for every handler; a non-positive value means the default; no maximum.
 /// - verboo: command, http, mcp_tool and native 600 s, prompt 30 s, agent 60 s; no maximum.
@@ -421,5 +421,8 @@ pub fn timeout_limits(
     event: &Event,
     handler_type: HandlerType,
 ) -> (f64, Option<f64>) {
-    dialect.rules().timeout_limits(event, handler_type)
+    dialect
+        .rules()
+        .handlers()
+        .timeout_limits(event, handler_type)
 }

@@ -42,7 +42,7 @@
 //! [`discover`] lists each dialect's files (its [`DialectRules`](hook_protocol::DialectRules)) from an explicit [`Environment`]
 //! (build it with [`Environment::from_process`]; tests build their own, so nothing mutates the
 //! process environment). A missing file is an empty layer. The managed layer comes only from
-//! its fixed system path ([`DialectRules::managed_path`](hook_protocol::DialectRules)), honoured only when
+//! its fixed system path ([`ConfigRules::managed_path`](hook_protocol::ConfigRules::managed_path)), honoured only when
 //! owned by root and not group- or world-writable, in a folder that is too (otherwise an
 //! error names the file and the fix, and the layer is not loaded); the environment never
 //! chooses it. Embedders and tests name another file with [`LoadOptions::with_managed_file`]
@@ -54,7 +54,7 @@
 //!
 //! lime also reads a `hooks.json` (the plugin `hooks.json` shape: JSON, only `hooks`) beside
 //! `config.toml` in the user and project layers, before it, as Codex does
-//! ([`DialectRules::hooks_file`](hook_protocol::DialectRules)); when both files of a layer
+//! ([`ConfigRules::hooks_file`](hook_protocol::ConfigRules::hooks_file)); when both files of a layer
 //! have hooks, both load and a warning names them. Its keys name it (`user:hooks.json:...`,
 //! `project:<path>/hooks.json:...`), so its hooks are trusted apart from the TOML's.
 //!
@@ -238,8 +238,6 @@ mod node;
 mod read;
 mod registry;
 mod rule;
-/// The shell command reader (in hook-protocol, so the SDK shares it without this crate).
-pub use hook_protocol::shell;
 
 pub use convert::{Converted, convert, uses_variable};
 pub use diagnostic::{Diagnostic, Pos, Severity};

@@ -97,7 +97,8 @@ pub fn load(options: &LoadOptions) -> Result<Loaded, LoadError> {
         }
         seen_paths.push(canonical);
         // A hooks file is JSON and holds only `hooks` (the plugin `hooks.json` shape).
-        let toml = dialect.rules().config_format() == ConfigFormat::Toml && !file.hooks_only;
+        let toml =
+            dialect.rules().config().config_format() == ConfigFormat::Toml && !file.hooks_only;
         let kind = if file.hooks_only {
             DocKind::HooksOnly
         } else {

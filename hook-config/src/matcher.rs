@@ -52,7 +52,7 @@ impl Matcher {
         if raw.is_empty() || raw == "*" {
             return Ok(Matcher::All);
         }
-        if dialect.rules().matcher_style() == MatcherStyle::NameIgnoreCase {
+        if dialect.rules().matching().matcher_style() == MatcherStyle::NameIgnoreCase {
             return Ok(Matcher::NameIgnoreCase(raw.to_lowercase()));
         }
         if is_name_list(raw) {

@@ -111,7 +111,7 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     }
     // verboo: identical handlers (same event, matcher and what runs) collapse into the first
     // (see `Dedup`).
-    let dedup = dialect.rules().dedup_identical();
+    let dedup = dialect.rules().handlers().dedup_identical();
     let texts: Vec<String> = if dedup {
         handlers
             .iter()
@@ -173,8 +173,8 @@ pub(crate) fn merge(dialect: Dialect, sources: Vec<SourceFile>, options: &LoadOp
     for (alias, canonical) in &options.tool_aliases {
         let rules = dialect.rules();
         let (alias, canonical) = (
-            rules.match_name(alias).into_owned(),
-            rules.match_name(canonical).into_owned(),
+            rules.matching().match_name(alias).into_owned(),
+            rules.matching().match_name(canonical).into_owned(),
         );
         aliases
             .entry(canonical.clone())
@@ -215,7 +215,7 @@ struct Switches {
 impl Switches {
     fn read(dialect: Dialect, sources: &[SourceFile]) -> Switches {
         let mut switches = Switches::default();
-        if !dialect.rules().settings_switches() {
+        if !dialect.rules().config().settings_switches() {
             return switches;
         }
         for SourceFile {

@@ -112,7 +112,8 @@ pub(crate) fn build_index(
             });
         if target == MatchTarget::Nothing {
             // verboo/lime ignore the matcher; a non-empty wuu matcher never matches.
-            let ignored = dialect.rules().untargeted_matcher() == UntargetedMatcher::Ignored;
+            let ignored =
+                dialect.rules().matching().untargeted_matcher() == UntargetedMatcher::Ignored;
             if ignored || matches!(matcher, Matcher::All) {
                 b.always.push(id);
             }
@@ -279,7 +280,7 @@ impl Registry {
                     continue;
                 }
             }
-            if self.dialect.rules().dedup_identical() {
+            if self.dialect.rules().handlers().dedup_identical() {
                 let identity = (compiled.identity, is_suppressed);
                 if seen.contains(&identity) {
                     continue;
@@ -317,7 +318,7 @@ impl Registry {
         if target == MatchTarget::Nothing {
             return Vec::new();
         }
-        let value: Cow<'v, str> = self.dialect.rules().match_name(value);
+        let value: Cow<'v, str> = self.dialect.rules().matching().match_name(value);
         let mut names = vec![value];
         if target == MatchTarget::ToolName
             && let Some(aliases) = self.aliases.get(names[0].as_ref())

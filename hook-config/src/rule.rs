@@ -3,7 +3,7 @@
 use regex::bytes::Regex;
 use serde_json::Value;
 
-use crate::shell::{CommandParts, Word, read_command};
+use hook_protocol::shell::{CommandParts, Word, read_command};
 
 /// A compiled permission rule, `Tool` or `Tool(pattern)`.
 ///
@@ -60,7 +60,7 @@ use crate::shell::{CommandParts, Word, read_command};
 ///   by path too, with `-ec`, `-o OPT` and the like before `-c`) are read again as commands,
 ///   up to 4 levels deep.
 ///
-/// This reading is [`crate::shell::read_command`], the one trust and `hook doctor` use to
+/// This reading is [`hook_protocol::shell::read_command`], the one trust and `hook doctor` use to
 /// tell what a command runs.
 ///
 /// What a prefix rule cannot see, so a guard that must hold whatever the spelling should match
@@ -360,7 +360,7 @@ fn url_host(text: &str) -> Option<String> {
 }
 
 /// Every text a shell pattern is tried on for `command` (see [`PermissionRule`]), from the
-/// one command reader ([`crate::shell::read_command`]) trust and `hook doctor` use too.
+/// one command reader ([`hook_protocol::shell::read_command`]) trust and `hook doctor` use too.
 pub(crate) fn command_texts(command: &str) -> Vec<String> {
     let mut out = Vec::new();
     for parts in read_command(command) {

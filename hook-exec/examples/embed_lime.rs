@@ -16,7 +16,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hook_exec::hook_protocol::{Decision, Dialect, EventInput, RunStatus, input_from_value};
+use hook_exec::hook_protocol::input::{EventInput, input_from_value};
+use hook_exec::hook_protocol::{Decision, Dialect, RunStatus};
 use hook_exec::{Environment, Hooks, LoadOptions, store_for};
 use serde_json::{Value, json};
 

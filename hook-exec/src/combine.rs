@@ -8,7 +8,7 @@
 //!   (Codex joins `Stop` continuation prompts so).
 //! - **`UserPromptSubmit` block or stop**: the prompt is dropped; every `additionalContext` is
 //!   dropped with it unless the dialect's rule
-//!   ([`dropped_prompt_keeps_context`](hook_protocol::DialectRules::dropped_prompt_keeps_context))
+//!   ([`dropped_prompt_keeps_context`](hook_protocol::OutputRules::dropped_prompt_keeps_context))
 //!   keeps it for the session's next turn (lime, as Codex; verboo drops it, as Claude Code).
 //! - **verboo `Stop`/`SubagentStop` context**: `additionalContext` continues the agent like a
 //!   block: the decision is `block` and the context is what the model gets next (Claude Code 2.1
@@ -102,7 +102,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     }
 
     let stop_event = matches!(outcome.event, Event::Stop | Event::SubagentStop);
-    if dialect.rules().stop_context_blocks() && stop_event && !contexts.is_empty() {
+    if dialect.rules().output().stop_context_blocks() && stop_event && !contexts.is_empty() {
         winner = Decision::Block;
     }
     if outcome.stop && winner == Decision::Block && stop_event {
@@ -111,7 +111,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     }
     if (winner == Decision::Block || outcome.stop)
         && outcome.event == Event::UserPromptSubmit
-        && !dialect.rules().dropped_prompt_keeps_context()
+        && !dialect.rules().output().dropped_prompt_keeps_context()
     {
         contexts.clear();
     }
@@ -130,7 +130,7 @@ pub(crate) fn combine(dialect: Dialect, event: Event, finished: Vec<Finished>) -
     outcome.additional_contexts = contexts;
     if !classifier.is_empty() {
         let joined = classifier.join("\n\n");
-        let cut = hook_protocol::cut_utf16(&joined, hook_protocol::CLASSIFIER_CONTEXT_LIMIT);
+        let cut = hook_protocol::text::cut_utf16(&joined, hook_protocol::CLASSIFIER_CONTEXT_LIMIT);
         if cut.len() < joined.len() {
             outcome.system_messages.push(format!(
                 "classifierContext is over its {} UTF-16 units: it was cut",
@@ -269,7 +269,7 @@ mod tests {
     #[test]
     fn a_blocked_prompt_drops_every_context_in_verboo_and_keeps_it_in_lime() {
         for dialect in [Dialect::Verboo, Dialect::Lime] {
-            let kept = dialect.rules().dropped_prompt_keeps_context();
+            let kept = dialect.rules().output().dropped_prompt_keeps_context();
             let context = response(|r| {
                 r.additional_context = Some("ctx".into());
             });

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 #[cfg(doc)]
 use hook_config::AllowAll;
 use hook_config::{Broken, Gate, Handler, RefuseUntrusted, Registry};
+use hook_protocol::input::EventInput;
 use hook_protocol::{
-    Concurrency, Decision, Dialect, Event, EventInput, HandlerType, Outcome, Run, RunStatus,
-    SkipReason,
+    Concurrency, Decision, Dialect, Event, HandlerType, Outcome, Run, RunStatus, SkipReason,
 };
 
 use crate::background::{AsyncResult, Background};
@@ -143,7 +143,7 @@ impl Engine {
     /// instead of `input` serialized again: what a front end in front of a real agent uses, so
     /// that hooks see exactly what the agent would have given them (fields the typed input
     /// does not keep, escapes the engine reads another way; see
-    /// [`hook_protocol::read_agent_event`]). `input` is what the engine matches on.
+    /// [`hook_protocol::input::read_agent_event`]). `input` is what the engine matches on.
     ///
     /// `bytes` should be the JSON of `input` as the agent wrote it; the engine does not check.
     /// Where a wuu hook rewrites the input for the next one, that one gets the input serialized.
@@ -197,7 +197,7 @@ impl Engine {
         let env_dir = self.options.env_file_dir.as_deref();
         let env_file = crate::env_file::EnvFile::for_event(dialect, &event, &handlers, env_dir);
         let env_path = env_file.as_ref().and_then(|f| f.path());
-        let concurrency = dialect.rules().concurrency();
+        let concurrency = dialect.rules().handlers().concurrency();
         let mut finished = match concurrency {
             Concurrency::Serial => {
                 self.run_serially(&event, &handlers, &mut value, observer)

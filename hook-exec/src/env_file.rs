@@ -93,7 +93,7 @@ impl EnvFile {
         handlers: &[&Handler],
         dir: Option<&Path>,
     ) -> Option<Self> {
-        let gets_one = dialect.rules().env_file_events().contains(event)
+        let gets_one = dialect.rules().input().env_file_events().contains(event)
             && handlers
                 .iter()
                 .any(|h| h.config.handler_type == HandlerType::Command && h.suppressed.is_none());

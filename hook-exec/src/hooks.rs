@@ -36,7 +36,7 @@ type Phrase = dyn Fn(&Refusal) -> String + Send + Sync;
 /// for diagnostic in hooks.diagnostics() {
 ///     eprintln!("{diagnostic}");
 /// }
-/// let input = hook_protocol::input_from_value(Dialect::Lime, serde_json::json!({
+/// let input = hook_protocol::input::input_from_value(Dialect::Lime, serde_json::json!({
 ///     "hook_event_name": "PreToolUse", "session_id": "s", "turn_id": "t",
 ///     "cwd": project.path(), "transcript_path": null, "model": "m",
 ///     "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "c",

@@ -17,7 +17,8 @@
 //! ```no_run
 //! # #[cfg(feature = "trust")] mod with_trust {
 //! use hook_exec::{Environment, Hooks, LoadOptions};
-//! use hook_exec::hook_protocol::{Decision, Dialect, input_from_value};
+//! use hook_exec::hook_protocol::{Decision, Dialect};
+//! use hook_exec::hook_protocol::input::input_from_value;
 //!
 //! async fn before_tool_call(
 //!     home: &std::path::Path,

@@ -115,7 +115,7 @@ fn expand_string(text: &str, event: &Value) -> Result<Value, ExpandError> {
             other => {
                 return Err(ExpandError::NotText {
                     path: path.to_owned(),
-                    kind: hook_protocol::json_type(other).to_string(),
+                    kind: hook_protocol::text::json_type(other).to_string(),
                     text: text.to_owned(),
                 });
             }

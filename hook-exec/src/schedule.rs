@@ -145,7 +145,7 @@ impl Engine {
         let rules = dialect.rules();
         let handler_type = handler.config.handler_type;
         if matches!(handler_type, HandlerType::Prompt | HandlerType::Agent)
-            && rules.model_hooks_block(event)
+            && rules.agent().model_hooks_block(event)
         {
             let mut run = base_run(handler);
             run.status = RunStatus::Blocked;
@@ -157,8 +157,8 @@ impl Engine {
             };
         }
         let mut done = match handler_type {
-            _ if !rules.runs(handler_type) => {
-                let why = if rules.parses(handler_type) {
+            _ if !rules.handlers().runs(handler_type) => {
+                let why = if rules.handlers().parses(handler_type) {
                     format!("{dialect} parses {handler_type} handlers but never runs them")
                 } else {
                     format!("{dialect} does not run {handler_type} handlers")
@@ -322,7 +322,7 @@ fn async_mode(dialect: Dialect, event: &Event, handler: &Handler) -> AsyncMode {
     if !handler.config.is_async {
         return AsyncMode::NotAsync;
     }
-    let why = if !dialect.rules().async_handlers() {
+    let why = if !dialect.rules().handlers().async_handlers() {
         format!(
             "{dialect} has no async hooks: `async` is ignored and the hook ran in the foreground"
         )

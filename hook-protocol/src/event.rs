@@ -173,7 +173,7 @@ impl Event {
     /// What a block does on this event in `dialect`; [`BlockEffect::Unknown`] on an event the
     /// dialect does not know.
     pub fn block_effect(&self, dialect: Dialect) -> BlockEffect {
-        dialect.rules().block_effect(self)
+        dialect.rules().output().block_effect(self)
     }
 
     /// What a matcher is tested against on this event in `dialect`.

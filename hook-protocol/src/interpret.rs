@@ -299,7 +299,7 @@ pub(crate) fn parse_object(stdout: &[u8]) -> Result<Value, String> {
     if value.is_object() {
         Ok(value)
     } else {
-        Err(format!("found {}", crate::input::json_type(&value)))
+        Err(format!("found {}", crate::text::json_type(&value)))
     }
 }
 
@@ -309,8 +309,8 @@ fn read_stdout(dialect: Dialect, event: &Event, stdout: &[u8]) -> HandlerResult 
         return HandlerResult::Response(Response::default());
     }
     let rules = dialect.rules();
-    if !rules.reads_as_json(trimmed) {
-        match rules.plain_text(event) {
+    if !rules.output().reads_as_json(trimmed) {
+        match rules.output().plain_text(event) {
             PlainText::Context => return plain_text(trimmed, true),
             PlainText::Ignored => return plain_text(trimmed, false),
             PlainText::Refused => {
@@ -322,7 +322,7 @@ fn read_stdout(dialect: Dialect, event: &Event, stdout: &[u8]) -> HandlerResult 
             PlainText::Json => {}
         }
     }
-    let unknown = rules.block_effect(event) == BlockEffect::Unknown;
+    let unknown = rules.output().block_effect(event) == BlockEffect::Unknown;
     let fields = parse_object(trimmed)
         .map_err(|what| Failure::NotJson { what })
         .and_then(|value| {
@@ -423,7 +423,7 @@ fn judge(
     mut warnings: Vec<String>,
 ) -> HandlerResult {
     let rules = dialect.rules();
-    let effect = rules.block_effect(event);
+    let effect = rules.output().block_effect(event);
     let mut fields = fields;
     if let Some(result) = (rules.refine_output)(event, &mut fields, &mut warnings) {
         return result;
@@ -438,7 +438,7 @@ fn judge(
     // Decisions, most restrictive last so that it wins within one output.
     let mut decisions: Vec<(Decision, Option<String>)> = Vec::new();
 
-    match rules.continue_false() {
+    match rules.output().continue_false() {
         ContinueFalse::Blocks => {
             // wuu: `decision: "block"` and `continue: false` both block; there is no "stop".
             let blocks =
@@ -491,7 +491,7 @@ fn judge(
                 response.updated_permissions = request.updated_permissions;
             }
             PermissionBehavior::Deny => {
-                let message = match rules.denied_permission_message() {
+                let message = match rules.output().denied_permission_message() {
                     Some(default) => request
                         .message
                         .clone()
@@ -538,10 +538,10 @@ fn judge(
     }
 
     if let Some(context) = fields.additional_context {
-        if rules.accepts_context(event) {
+        if rules.output().accepts_context(event) {
             response.additional_context = Some(context);
         } else {
-            ignore(match rules.field_case() {
+            ignore(match rules.output().field_case() {
                 FieldCase::Snake => "additional_context",
                 FieldCase::Camel => "additionalContext",
             });

@@ -8,7 +8,10 @@
 //! outcome in a dialect's output ([`write`](mod@write), the readers' other direction); the
 //! [`Outcome`] of a dispatched event; JSON Schemas of these types ([`schema`]); and validation of
 //! third-party output against them (`validate_output`); and the C ABI of native plugins
-//! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls.
+//! ([`native_abi`]), which `hook-sdk` exports and `hook-exec` calls. The root holds the protocol
+//! only (wire types, events, the outcome, interpretation); the text helpers the other crates
+//! share that are not protocol (a value's JSON type for messages, a cut to a UTF-16 budget, the
+//! program a hook's stderr says is missing) are in [`text`].
 //!
 //! **Never**: does I/O. It spawns nothing, reads no file, prints nothing: every function here is
 //! a pure function of its arguments, so the engine, the SDK and the CLI agree on the protocol
@@ -67,7 +70,7 @@
 //!   non-blocking error in verboo (Claude Code shows that stderr to the user only).
 //! - **verboo `PermissionRequest` exit 2** denies, as Claude Code does; the specification's "no
 //!   (decides via output)" is read as "the tool call is not cancelled by the exit code alone".
-//! - **Where context is taken** ([`DialectRules::accepts_context`], one list read by the engine
+//! - **Where context is taken** ([`OutputRules::accepts_context`], one list read by the engine
 //!   and the SDK alike): wuu `additional_context` on `PostToolUse` only, the one place the seed
 //!   names; verboo on every event but `PermissionRequest`, `Elicitation` and
 //!   `ElicitationResult` (their output is a decision); lime on `SessionStart`, `SubagentStart`,
@@ -127,26 +130,22 @@ pub mod output;
 pub mod schema;
 pub mod shell;
 pub mod tag;
+pub mod text;
 mod validate;
 pub mod write;
 
 pub use dialect::{
-    AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, Dialect, DialectRules,
-    FieldCase, MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent,
-    UnknownDialect, UntargetedMatcher,
+    AgentRules, Concurrency, ConfigFormat, ConfigLayout, ConfigRules, ContinueFalse, Dialect,
+    DialectRules, FieldCase, HandlerRules, InputRules, MatcherStyle, MatchingRules,
+    NonPositiveTimeout, OutputRules, PlainText, PluginSettings, RelayAgent, UnknownDialect,
+    UntargetedMatcher,
 };
 pub use event::{BlockEffect, Event, MatchTarget, canonical_model};
-pub use input::{
-    AgentEvent, EventInput, InputError, MAX_AGENT_EVENT_BYTES, input_from_value, json_type,
-    parse_input, read_agent_event,
-};
 pub use interpret::{Elicitation, Failure, HandlerResult, Response, StopRequest, interpret};
 pub use outcome::{
     CLASSIFIER_CONTEXT_LIMIT, Decision, HandlerType, HookContext, Layer, Outcome, PluginRef, Run,
-    RunStatus, STDERR_EXCERPT_BYTES, SkipReason, Source, cut_utf16, missing_program,
-    stderr_excerpt,
+    RunStatus, SkipReason, Source,
 };
-pub use schema::SchemaKind;
 pub use validate::OutputIssue;
 #[cfg(feature = "validate")]
 pub use validate::{

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Dialect, Event};
+use crate::{Dialect, Event, text};
 
 /// The combined decision of every hook that ran for an event.
 ///
@@ -297,25 +297,22 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// What the handler printed on stderr, cut to its first and last bytes
-    /// ([`stderr_excerpt`]); `None` when it printed nothing there (or did not run). Kept because
+    /// ([`Run::set_stderr`]); `None` when it printed nothing there (or did not run). Kept because
     /// a failed or timed-out hook's stderr is usually the only word on why (the journal and
     /// `hook log` show it); it is diagnostics, never a decision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
 }
 
-/// How many bytes of the start, and of the end, of a handler's stderr [`Run::stderr`] keeps.
-pub const STDERR_EXCERPT_BYTES: usize = 512;
-
-/// `stderr` cut for [`Run::stderr`]: whole when it fits in 2 × [`STDERR_EXCERPT_BYTES`],
-/// otherwise its first and last [`STDERR_EXCERPT_BYTES`] bytes around a note of how many were
-/// left out (cut on character boundaries, invalid UTF-8 replaced); `None` when it is empty or
-/// only whitespace.
-pub fn stderr_excerpt(stderr: &[u8]) -> Option<String> {
+/// `stderr` cut for [`Run::stderr`] ([`Run::set_stderr`]): whole when it fits in 2 ×
+/// [`Run::STDERR_EXCERPT_BYTES`], otherwise its first and last [`Run::STDERR_EXCERPT_BYTES`]
+/// bytes around a note of how many were left out (cut on character boundaries, invalid UTF-8
+/// replaced); `None` when it is empty or only whitespace.
+fn stderr_excerpt(stderr: &[u8]) -> Option<String> {
     if stderr.trim_ascii().is_empty() {
         return None;
     }
-    let keep = STDERR_EXCERPT_BYTES;
+    let keep = Run::STDERR_EXCERPT_BYTES;
     if stderr.len() <= 2 * keep {
         return Some(String::from_utf8_lossy(stderr).into_owned());
     }
@@ -328,65 +325,6 @@ pub fn stderr_excerpt(stderr: &[u8]) -> Option<String> {
         "{head}\n[... {} bytes omitted ...]\n{tail}",
         stderr.len() - 2 * keep
     ))
-}
-
-/// The program a shell said it could not find, read from a hook's `stderr`: the line a shell
-/// prints when a command it was asked to run is not on the `PATH` (bash `guard.sh: line 3: jq:
-/// command not found`, dash `/bin/sh: 1: jq: not found`, zsh `zsh: command not found: jq`,
-/// GNU `env: 'jq': No such file or directory`). `None` when no line says so.
-///
-/// This is how a shell guard most often dies: a pipeline stage's program is missing, the shell
-/// says so on stderr, and the script still exits 0 (an allow). Such a run is *degraded*: what it
-/// answered was not the guard's judgement. Only lines whose first part is a shell or a script
-/// (`sh`, `bash`, a path, a `*.sh` file) count, so a hook's own message such as
-/// `error: config: not found` is not taken for one.
-///
-/// ```
-/// use hook_protocol::missing_program;
-/// assert_eq!(missing_program("/tmp/guard.sh: line 2: jq: command not found\n"), Some("jq"));
-/// assert_eq!(missing_program("/bin/sh: 1: jq: not found"), Some("jq"));
-/// assert_eq!(missing_program("error: config: not found"), None);
-/// ```
-pub fn missing_program(stderr: &str) -> Option<&str> {
-    stderr.lines().take(256).find_map(missing_program_on_line)
-}
-
-/// [`missing_program`] of one line.
-fn missing_program_on_line(line: &str) -> Option<&str> {
-    let line = line.trim_end();
-    let (first, _) = line.split_once(": ")?;
-    // zsh: `zsh: command not found: jq`, `guard.zsh:3: command not found: jq`.
-    if let Some((_, program)) = line.split_once("command not found: ") {
-        return plausible_program(program.trim());
-    }
-    // GNU env: `env: 'jq': No such file or directory` (or with typographic quotes).
-    if first == "env" {
-        let rest = line.strip_prefix("env: ")?;
-        let rest = rest.strip_suffix(": No such file or directory")?;
-        let program = rest.trim_matches(|c| matches!(c, '\'' | '\u{2018}' | '\u{2019}'));
-        return plausible_program(program);
-    }
-    // bash `...: jq: command not found`; dash, busybox `...: jq: not found`.
-    let before = line
-        .strip_suffix(": command not found")
-        .or_else(|| line.strip_suffix(": not found"))?;
-    let first = first.trim();
-    let shell_or_script = matches!(
-        first.rsplit('/').next().unwrap_or(first),
-        "sh" | "bash" | "dash" | "zsh" | "ash" | "ksh" | "mksh" | "busybox"
-    ) || first.contains('/')
-        || first.ends_with(".sh")
-        || first.ends_with(".bash");
-    if !shell_or_script {
-        return None;
-    }
-    let (_, program) = before.rsplit_once(": ")?;
-    plausible_program(program.trim())
-}
-
-/// `word` when it can be a program's name: one word, not empty.
-fn plausible_program(word: &str) -> Option<&str> {
-    (!word.is_empty() && !word.contains(char::is_whitespace)).then_some(word)
 }
 
 /// The context one hook added (an entry of [`Outcome::additional_contexts`]).
@@ -435,7 +373,7 @@ pub struct Outcome {
     ///
     /// On a `UserPromptSubmit` that drops the prompt (a block, or `stop`) it is context for the
     /// session's next turn: lime keeps it there, as Codex does; verboo drops it, as Claude Code
-    /// does ([`DialectRules::dropped_prompt_keeps_context`](crate::DialectRules)).
+    /// does ([`OutputRules::dropped_prompt_keeps_context`](crate::OutputRules::dropped_prompt_keeps_context)).
     pub additional_context: Option<String>,
     /// The same context hook by hook, in configuration order: what a front end shows to say
     /// which hook added what. Each text is the one joined into
@@ -479,10 +417,21 @@ pub struct Outcome {
 }
 
 impl Run {
-    /// The program its `stderr` says was missing ([`missing_program`]): a run that may have
-    /// answered without doing its job.
+    /// How many bytes of the start, and of the end, of a handler's stderr [`Run::stderr`] keeps.
+    pub const STDERR_EXCERPT_BYTES: usize = 512;
+
+    /// The program its `stderr` says was missing ([`text::missing_program`]): a run that may
+    /// have answered without doing its job.
     pub fn missing_program(&self) -> Option<&str> {
-        self.stderr.as_deref().and_then(missing_program)
+        self.stderr.as_deref().and_then(text::missing_program)
+    }
+
+    /// Keeps what the handler printed on stderr in [`stderr`](Self::stderr), cut: whole when it
+    /// fits in 2 × [`STDERR_EXCERPT_BYTES`](Self::STDERR_EXCERPT_BYTES), otherwise its first and
+    /// last that many bytes around a note of how many were left out (cut on character
+    /// boundaries, invalid UTF-8 replaced); `None` when it is empty or only whitespace.
+    pub fn set_stderr(&mut self, stderr: &[u8]) {
+        self.stderr = stderr_excerpt(stderr);
     }
 
     /// The entry of handler `key` from `source`: `ok`, with nothing else set yet.
@@ -528,53 +477,3 @@ impl Outcome {
 /// The most UTF-16 code units of [`Outcome::classifier_context`]: Claude Code 2.1.332's budget,
 /// shared by every hook of one tool call.
 pub const CLASSIFIER_CONTEXT_LIMIT: usize = 2000;
-
-/// `text` cut to at most `limit` UTF-16 code units, never inside a surrogate pair.
-pub fn cut_utf16(text: &str, limit: usize) -> &str {
-    let mut units = 0;
-    for (index, c) in text.char_indices() {
-        units += c.len_utf16();
-        if units > limit {
-            return &text[..index];
-        }
-    }
-    text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::missing_program;
-
-    #[test]
-    fn a_shell_saying_a_program_is_missing_is_read_and_nothing_else_is() {
-        // (stderr, the missing program)
-        let table = [
-            ("/tmp/p/guard.sh: line 3: jq: command not found", Some("jq")),
-            ("bash: line 1: jq: command not found\n", Some("jq")),
-            ("bash: jq: command not found", Some("jq")),
-            ("/bin/sh: 1: jq: not found", Some("jq")),
-            ("sh: jq: not found", Some("jq")),
-            ("./hooks/guard.sh: 12: yq: not found", Some("yq")),
-            ("zsh: command not found: jq", Some("jq")),
-            ("guard.zsh:3: command not found: jq", Some("jq")),
-            ("env: 'jq': No such file or directory", Some("jq")),
-            (
-                "env: \u{2018}jq\u{2019}: No such file or directory",
-                Some("jq"),
-            ),
-            (
-                "checking...\n/bin/sh: 1: rg: not found\nallowed",
-                Some("rg"),
-            ),
-            // A hook's own words, not a shell's.
-            ("error: config: not found", None),
-            ("config.json: not found", None),
-            ("blocked: rm -rf is not allowed", None),
-            ("bash: line 1: : command not found", None),
-            ("", None),
-        ];
-        for (stderr, program) in table {
-            assert_eq!(missing_program(stderr), program, "{stderr:?}");
-        }
-    }
-}

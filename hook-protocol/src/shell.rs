@@ -5,8 +5,8 @@
 //! [`read_command`] reads what each simple command runs (its wrappers, program, script, `cd`
 //! target and `-c` string): the one reading hook-config's `if` permission rules
 //! (`Bash(git push*)`), the trust crate (the files a command hook names) and `hook doctor`
-//! share. Re-exported as `hook_config::shell` and
-//! `hook_sdk::shell` so hook authors use it too, instead of splitting a command on spaces.
+//! share. Re-exported as `hook_sdk::shell` so hook authors use it too, instead of splitting a
+//! command on spaces.
 //!
 //! # Limitations
 //!

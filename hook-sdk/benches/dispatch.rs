@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, SamplingMode};
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::{Dialect, EventInput, parse_input};
+use hook_protocol::Dialect;
+use hook_protocol::input::{EventInput, parse_input};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 

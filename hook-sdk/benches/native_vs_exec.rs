@@ -12,7 +12,8 @@ use std::process::{Command, Stdio};
 use criterion::{Criterion, criterion_group, criterion_main};
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::Engine;
-use hook_protocol::{Decision, Dialect, parse_input};
+use hook_protocol::input::parse_input;
+use hook_protocol::{Decision, Dialect};
 use serde_json::json;
 
 const PYTHON_HOOK: &str = r#"

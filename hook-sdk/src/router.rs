@@ -149,13 +149,16 @@ pub fn tool_matches(dialect: Dialect, pattern: &str, call: &ToolCall) -> bool {
         return true;
     }
     let rules = dialect.rules();
-    let name = rules.match_name(&call.name);
-    rules.match_name(pattern) == name
+    let name = rules.matching().match_name(&call.name);
+    rules.matching().match_name(pattern) == name
         || call.tool.canonical_name() == Some(pattern)
         || rules
+            .matching()
             .tool_aliases()
             .iter()
-            .any(|(alias, canonical)| *alias == pattern && rules.match_name(canonical) == name)
+            .any(|(alias, canonical)| {
+                *alias == pattern && rules.matching().match_name(canonical) == name
+            })
 }
 
 impl Router {

@@ -149,7 +149,7 @@ pub fn input(dialect: Dialect, event: &str, fields: Value) -> Value {
             object.insert("hook_event_name".into(), json!(event));
             object.insert("session_id".into(), json!("hook-test"));
             object.insert("cwd".into(), json!(cwd));
-            if dialect.rules().transcript_and_model_always() {
+            if dialect.rules().input().transcript_and_model_always() {
                 object.insert("transcript_path".into(), Value::Null);
                 object.insert("model".into(), json!("test-model"));
             }
@@ -263,7 +263,7 @@ impl From<TestInput> for Value {
 /// A `PreToolUse` of the tool `canonical` (as verboo spells it: `Bash`, `MultiEdit`...) with
 /// `tool_input`, the name spelled the way `dialect` spells it (wuu: `bash`, `multiedit`).
 pub fn tool(dialect: Dialect, canonical: &str, tool_input: Value) -> TestInput {
-    let name = dialect.rules().tool_name(canonical).into_owned();
+    let name = dialect.rules().matching().tool_name(canonical).into_owned();
     TestInput::new(
         dialect,
         "PreToolUse",

@@ -28,6 +28,7 @@ pub fn guarded_home(runner: &impl Runner, dir: &Path, dialect: Dialect, command:
     let home = dir.join(format!("home-{dialect}"));
     let events = dialect
         .rules()
+        .agent()
         .relay()
         .unwrap_or_else(|| panic!("{dialect} has no relay"))
         .events;

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use hook_config::shell::{
-    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_simple_command,
-};
 use hook_config::{Handler, RunPlace};
 use hook_fs::{Links, ReadError};
+use hook_protocol::shell::{
+    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_simple_command,
+};
 use hook_protocol::{Dialect, HandlerType};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -61,14 +61,14 @@ pub struct NamedFile {
 /// The files inside the project (or the plugin's folder) that `handler` runs, read now.
 ///
 /// - A `command` handler: every word of its command (and of its `args`), split by
-///   [`hook_config::shell::words`] (input redirections' targets included, output
+///   [`hook_protocol::shell::words`] (input redirections' targets included, output
 ///   redirections' not), after expanding the variables the engine gives the hook
 ///   (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT` and
 ///   `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), plus the value of a `--flag=value`
 ///   or `NAME=value` word. A word that still holds a `$`, a backquote or a glob, or that
 ///   starts with `~`, names nothing. Relative words are read against [`RunPlace::cwd`], and
 ///   also against the folder a `cd DIR` earlier in the command moved to. Beyond the words,
-///   from what [`hook_config::shell::read_command`] says each simple command runs (the one
+///   from what [`hook_protocol::shell::read_command`] says each simple command runs (the one
 ///   reading `hook doctor` and `if` rules share: wrappers such as `env`, `nohup`, `time`,
 ///   `sudo` looked through): the command string of `sh -c`/`bash -c` or `eval` (read the same
 ///   way), the `__main__.py` of a
@@ -238,11 +238,11 @@ impl Finder {
     /// The files of one command line run from `cwd`: every word, and what the command reader
     /// ([`read_simple_command`]) says each simple command runs.
     fn command(&mut self, text: &str, cwd: &Path, depth: usize) {
-        for word in hook_config::shell::words(text) {
+        for word in hook_protocol::shell::words(text) {
             self.word(&word.plain, cwd);
         }
         let mut dir = cwd.to_path_buf();
-        for words in hook_config::shell::simple_commands(text) {
+        for words in hook_protocol::shell::simple_commands(text) {
             if dir != cwd {
                 // After `cd DIR`, relative words are read from there too.
                 for word in &words {
@@ -498,7 +498,7 @@ fn candidates(word: &str) -> impl Iterator<Item = &str> {
 /// The variables expanded in a command's words: what the engine sets for the hook.
 fn variables(dialect: Dialect, handler: &Handler, place: &RunPlace) -> Vec<(&'static str, String)> {
     let mut vars = vec![("PWD", place.cwd.display().to_string())];
-    if let Some(name) = dialect.rules().project_dir_env() {
+    if let Some(name) = dialect.rules().input().project_dir_env() {
         vars.push((name, place.project().display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {

@@ -92,7 +92,7 @@ pub fn identity(dialect: Dialect, handler: &Handler, context: &HashContext) -> V
     fields.remove("statusMessage");
     fields.insert("timeout".to_owned(), seconds(handler.timeout.as_secs_f64()));
     // A dialect with a context limit hashes the limit that applies, written or not.
-    if let Some(default) = dialect.rules().context_limit() {
+    if let Some(default) = dialect.rules().output().context_limit() {
         let limit = handler.config.additional_context_limit.unwrap_or(default);
         fields.insert("additionalContextLimit".to_owned(), Value::from(limit));
     }

@@ -96,12 +96,12 @@
 //! # What runs is trusted too
 //!
 //! A hook's trust covers the files it runs ([`named_files`]): for a `command` handler, each
-//! word of its command (and `args`) split by [`hook_config::shell::words`], after expanding the
+//! word of its command (and `args`) split by [`hook_protocol::shell::words`], after expanding the
 //! variables the engine sets (`$CLAUDE_PROJECT_DIR` where the dialect has it, `$PLUGIN_ROOT`
 //! and `$CLAUDE_PLUGIN_ROOT` for a plugin's hook, `$PWD`), that resolves from where the hook
 //! runs ([`RunPlace`]: the event's `cwd`, or the folder an earlier `cd DIR` moved to) to a
 //! regular file inside the project or the plugin's folder; and, as the one command reader
-//! ([`hook_config::shell::read_command`], wrappers looked through) reads the command: the
+//! ([`hook_protocol::shell::read_command`], wrappers looked through) reads the command: the
 //! command string of `sh -c` / `bash -c` or `eval`, read the same way; the `__main__.py` of
 //! a folder `python3 DIR` runs, the files `python3 -m pkg.mod` runs from the current folder (`pkg/mod.py`, `pkg/mod/__main__.py`,
 //! each package's `__init__.py`: a module file added there later makes the hook `modified`),

@@ -37,7 +37,13 @@ impl Policy {
 
     /// Whether a hook of `layer` must be trusted before it runs.
     pub fn needs_trust(&self, layer: Layer) -> bool {
-        layer != Layer::Managed && self.dialect.rules().trust_layers().contains(&layer)
+        layer != Layer::Managed
+            && self
+                .dialect
+                .rules()
+                .config()
+                .trust_layers()
+                .contains(&layer)
     }
 }
 

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use hook_protocol::{Dialect, SchemaKind, schema};
+use hook_protocol::schema::SchemaKind;
+use hook_protocol::{Dialect, schema};
 
 use crate::args::{parse_agent, parse_dialect};
 use crate::ops::input::known_event;

@@ -46,12 +46,18 @@ use crate::ops::location::Location;
 
 /// The agent's usual name on a command line (`claude`, `codex`, `wuu`).
 pub(crate) fn name(dialect: Dialect) -> &'static str {
-    dialect.rules().agent().names.first().copied().unwrap_or("")
+    dialect
+        .rules()
+        .agent()
+        .names()
+        .first()
+        .copied()
+        .unwrap_or("")
 }
 
 /// The agent's name in messages (`Claude Code`, `Codex CLI`).
 pub(crate) fn title(dialect: Dialect) -> &'static str {
-    dialect.rules().agent().title
+    dialect.rules().agent().title()
 }
 
 /// `claude (Claude Code, dialect verboo)`; every name it goes by with `all_names`
@@ -59,11 +65,11 @@ pub(crate) fn title(dialect: Dialect) -> &'static str {
 pub(crate) fn described(dialect: Dialect, all_names: bool) -> String {
     let agent = dialect.rules().agent();
     let names = if all_names {
-        agent.names.join(" or ")
+        agent.names().join(" or ")
     } else {
         name(dialect).to_owned()
     };
-    format!("{names} ({}, dialect {dialect})", agent.title)
+    format!("{names} ({}, dialect {dialect})", agent.title())
 }
 
 /// Every agent, as an error lists them, by name.
@@ -79,8 +85,9 @@ pub(crate) fn every_agent() -> String {
 pub(crate) fn through_relay(dialect: Dialect) -> bool {
     let rules = dialect.rules();
     rules
+        .agent()
         .relay()
-        .is_some_and(|agent| agent.home_dir != rules.home_dir())
+        .is_some_and(|agent| agent.home_dir != rules.config().home_dir())
 }
 
 /// Whether the agent runs the hooks of its own settings files without asking for the engine's
@@ -88,7 +95,7 @@ pub(crate) fn through_relay(dialect: Dialect) -> bool {
 /// reads the relay's hooks ([`through_relay`]), which the relay trust-checks; wuu agents embed
 /// the engine, trust and all.
 pub(crate) fn runs_unasked(dialect: Dialect) -> bool {
-    dialect.rules().relay().is_some() && !through_relay(dialect)
+    dialect.rules().agent().relay().is_some() && !through_relay(dialect)
 }
 
 /// Whether the hooks `location` names are run without the engine's trust: the agent was
@@ -208,7 +215,7 @@ pub(crate) fn parse_dialect_or_agent(value: &str) -> Result<Dialect, String> {
 fn agent_names() -> impl Iterator<Item = &'static str> {
     Dialect::ALL
         .into_iter()
-        .flat_map(|dialect| dialect.rules().agent().names.iter().copied())
+        .flat_map(|dialect| dialect.rules().agent().names().iter().copied())
 }
 
 /// The name of `known` closest to `name` when it is close (an edit per four letters, at least

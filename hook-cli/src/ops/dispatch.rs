@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use hook_exec::Hooks;
-use hook_protocol::{EventInput, Outcome, RunStatus};
+use hook_protocol::input::EventInput;
+use hook_protocol::{Outcome, RunStatus};
 use hook_trust::{Refusal, TrustView};
 
 /// `hooks` as `hook run` and `hook relay` run them: `options` with hooks killed when this
@@ -232,7 +233,7 @@ mod tests {
             hook_exec::EngineOptions::default(),
             |refusal: &Refusal| refusal.to_string(),
         );
-        let input = hook_protocol::input_from_value(
+        let input = hook_protocol::input::input_from_value(
             Dialect::Verboo,
             serde_json::json!({
                 "session_id": "s", "transcript_path": "/t",

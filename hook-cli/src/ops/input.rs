@@ -103,11 +103,11 @@ impl BufRead for Stdin {
     }
 }
 
-/// All of `reader`, refused past [`hook_protocol::MAX_AGENT_EVENT_BYTES`] (64 MiB) without
+/// All of `reader`, refused past [`hook_protocol::input::MAX_AGENT_EVENT_BYTES`] (64 MiB) without
 /// reading more than one byte beyond it: an event or a hook's output is never read without
 /// bound. `origin` names it in the error.
 pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
-    let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+    let limit = hook_protocol::input::MAX_AGENT_EVENT_BYTES;
     let mut bytes = Vec::new();
     reader
         .take(limit as u64 + 1)
@@ -123,7 +123,7 @@ pub(crate) fn read_bounded(reader: impl Read, origin: &str) -> Result<Vec<u8>> {
 #[derive(Debug)]
 pub(crate) struct RunInput {
     /// The event, with `hook_event_name` and `cwd` filled in when absent.
-    pub(crate) input: hook_protocol::EventInput,
+    pub(crate) input: hook_protocol::input::EventInput,
     /// When the event holds what a real agent sends but serde_json will not read (a lone
     /// surrogate escape, nesting past 128 levels): the bytes as given, for the hooks (read as
     /// `hook relay` reads them).
@@ -148,7 +148,8 @@ pub(crate) fn run_input(
     let mut value: Value = match serde_json::from_slice(&bytes) {
         Ok(value) => value,
         Err(error) => {
-            let Ok(agent_event) = hook_protocol::read_agent_event(dialect, &bytes, Some(&event))
+            let Ok(agent_event) =
+                hook_protocol::input::read_agent_event(dialect, &bytes, Some(&event))
             else {
                 return Err(error).with_context(|| format!("{origin} is not valid JSON"));
             };
@@ -178,7 +179,8 @@ pub(crate) fn run_input(
     if !object.contains_key("cwd") {
         object.insert("cwd".into(), project()?.display().to_string().into());
     }
-    let input = hook_protocol::input_from_value(dialect, value).context("invalid event input")?;
+    let input =
+        hook_protocol::input::input_from_value(dialect, value).context("invalid event input")?;
     Ok(RunInput {
         input,
         bytes: None,
@@ -212,7 +214,7 @@ mod tests {
 
     #[test]
     fn input_is_read_bounded() {
-        let limit = hook_protocol::MAX_AGENT_EVENT_BYTES;
+        let limit = hook_protocol::input::MAX_AGENT_EVENT_BYTES;
         let just = read_bounded(std::io::repeat(b' ').take(limit as u64), "stdin").unwrap();
         assert_eq!(just.len(), limit);
         let over = read_bounded(std::io::repeat(b' ').take(limit as u64 + 1), "stdin");

@@ -35,7 +35,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hook_exec::journal::{Entry, Follower, Journal, JournalReader, Record, RunRecord, parse_time};
-use hook_protocol::{Decision, Dialect, EventInput, Outcome, RunStatus};
+use hook_protocol::input::EventInput;
+use hook_protocol::{Decision, Dialect, Outcome, RunStatus};
 
 use crate::ops::location::Location;
 

@@ -95,7 +95,7 @@ pub(crate) fn with_relay(location: &Location) -> Vec<Location> {
         home: location.home.clone(),
         relay: location.relay,
     }];
-    if !location.relay && location.dialect.rules().relay().is_some() {
+    if !location.relay && location.dialect.rules().agent().relay().is_some() {
         all.push(Location {
             dialect: location.dialect,
             project: location.project.clone(),

@@ -172,7 +172,7 @@ fn cases(
         } else {
             "Read"
         };
-        let other = dialect.rules().tool_name(other).into_owned();
+        let other = dialect.rules().matching().tool_name(other).into_owned();
         cases.push(Case {
             name: "another tool",
             event: event.clone(),
@@ -289,7 +289,7 @@ fn judge(dialect: Dialect, case: &Case, run: &Ran) -> Report {
         return report;
     }
     let stdout = run.stdout.trim_ascii();
-    let structured = dialect.rules().reads_as_json(stdout);
+    let structured = dialect.rules().output().reads_as_json(stdout);
     report.output = if stdout.is_empty() {
         "empty".into()
     } else if !structured {

@@ -315,6 +315,7 @@ fn said(
     let agent = discovery
         .dialect
         .rules()
+        .agent()
         .relay()
         .map_or("the agent", |agent| agent.name);
     let mut text = format!(
@@ -357,9 +358,9 @@ pub(crate) fn names_a_relay_file(key: &str, rules: &DialectRules) -> bool {
         return false;
     }
     let names = [
-        Some(rules.config_file()),
-        rules.hooks_file(),
-        rules.local_config_file(),
+        Some(rules.config().config_file()),
+        rules.config().hooks_file(),
+        rules.config().local_config_file(),
     ];
     names.into_iter().flatten().any(|name| {
         ['/', '\\'].into_iter().any(|separator| {

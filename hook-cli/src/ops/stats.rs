@@ -19,7 +19,7 @@
 //! replaces it.
 //!
 //! **A degraded guard too.** A hook whose latest run's stderr says a program is missing
-//! (`jq: command not found`: [`hook_protocol::missing_program`]) is flagged `degraded`, even
+//! (`jq: command not found`: [`hook_protocol::text::missing_program`]) is flagged `degraded`, even
 //! when it exited 0: the relay and the agents take that exit as an allow (a warning, not a
 //! block), but the guard did not look at the event.
 
@@ -72,7 +72,7 @@ pub(crate) struct HookStats {
     /// When the first of those ran.
     pub(crate) failing_since: Option<String>,
     /// The program its latest run's stderr says was missing
-    /// ([`hook_protocol::missing_program`]): it did not do its job, whatever its exit.
+    /// ([`hook_protocol::text::missing_program`]): it did not do its job, whatever its exit.
     pub(crate) missing_program: Option<String>,
     /// When that run was.
     #[serde(skip)]
@@ -333,7 +333,7 @@ impl HookStats {
         self.missing_program = run
             .stderr
             .as_deref()
-            .and_then(hook_protocol::missing_program)
+            .and_then(hook_protocol::text::missing_program)
             .map(str::to_owned);
         self.missing_since = self.missing_program.as_ref().map(|_| time.to_owned());
     }

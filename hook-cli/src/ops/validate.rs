@@ -102,7 +102,7 @@ pub(crate) fn check_config(dialect: Dialect, file: &Path) -> Result<ConfigCheck>
 /// The agent that reads `file` itself, when it is that agent's own settings file (under its
 /// folder, `.claude` or `.codex`, or the folder its variable names), not the relay's.
 fn agent_owning(dialect: Dialect, file: &Path) -> Option<RelayAgent> {
-    let agent = *dialect.rules().relay()?;
+    let agent = *dialect.rules().agent().relay()?;
     let file = file.canonicalize().ok()?;
     let parent = file.parent()?;
     let named = file.file_name()?.to_str()?;

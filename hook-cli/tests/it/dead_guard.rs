@@ -52,7 +52,7 @@ impl Machine {
             bin,
         };
         // The relay file: the guard on Bash.
-        let agent = dialect.rules().relay().unwrap();
+        let agent = dialect.rules().agent().relay().unwrap();
         let relay_dir = machine.home.join(agent.home_dir).join("hook-relay");
         std::fs::create_dir_all(&relay_dir).unwrap();
         if dialect == Dialect::Verboo {
@@ -118,7 +118,7 @@ impl Machine {
 
     /// The relay file holds one guard on Bash: `fields` (JSON, turned into TOML for Codex).
     fn guard(&self, fields: &Value) {
-        let agent = self.dialect.rules().relay().unwrap();
+        let agent = self.dialect.rules().agent().relay().unwrap();
         let relay_dir = self.home.join(agent.home_dir).join("hook-relay");
         if self.dialect == Dialect::Verboo {
             let settings =
@@ -585,7 +585,7 @@ fn guards_the_relay_cannot_run_and_broken_ones_fail_status_and_doctor() {
     for dialect in [Dialect::Verboo, Dialect::Lime] {
         let machine = Machine::new(dialect);
         machine.install(true);
-        let agent = dialect.rules().relay().unwrap();
+        let agent = dialect.rules().agent().relay().unwrap();
         let relay_dir = machine.home.join(agent.home_dir).join("hook-relay");
         let (name, broken) = if dialect == Dialect::Verboo {
             (

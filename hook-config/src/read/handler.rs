@@ -117,7 +117,7 @@ impl Reader<'_> {
                 config.on_failure = self.on_failure(value, handler_type, what);
             }
             self.required_fields(&config, node.pos, what)?;
-            if self.rules().skips_blank_command()
+            if self.rules().handlers().skips_blank_command()
                 && handler_type == HandlerType::Command
                 && config
                     .command
@@ -226,14 +226,14 @@ impl Reader<'_> {
         table_pos: Pos,
         what: &str,
     ) -> Option<HandlerType> {
-        let allowed = self.rules().handler_types();
+        let allowed = self.rules().handlers().handler_types();
         let expected = allowed
             .iter()
             .map(|(n, _)| *n)
             .collect::<Vec<_>>()
             .join(", ");
         let Some((name, pos)) = name else {
-            if let Some(implied) = self.rules().default_handler_type() {
+            if let Some(implied) = self.rules().handlers().default_handler_type() {
                 return Some(implied);
             }
             self.error(
@@ -259,9 +259,10 @@ impl Reader<'_> {
 
     fn required_fields(&mut self, config: &HandlerConfig, pos: Pos, what: &str) -> Option<()> {
         let missing = match config.handler_type {
-            HandlerType::Command if self.rules().command_windows() => (config.command.is_none()
-                && config.command_windows.is_none())
-            .then_some("`command`"),
+            HandlerType::Command if self.rules().handlers().command_windows() => {
+                (config.command.is_none() && config.command_windows.is_none())
+                    .then_some("`command`")
+            }
             HandlerType::Command => config.command.is_none().then_some("`command`"),
             HandlerType::Http => config.url.is_none().then_some("`url`"),
             HandlerType::Prompt | HandlerType::Agent => {
@@ -295,7 +296,7 @@ impl Reader<'_> {
         let (Some(rule), Some(pos)) = (config.condition.as_deref(), pos) else {
             return None;
         };
-        if !self.rules().conditions() {
+        if !self.rules().handlers().conditions() {
             self.warn(
                 pos,
                 format!(
@@ -339,7 +340,7 @@ impl Reader<'_> {
                 );
                 return None;
             }
-            Some((t, pos)) if t <= 0.0 => match self.rules().non_positive_timeout() {
+            Some((t, pos)) if t <= 0.0 => match self.rules().handlers().non_positive_timeout() {
                 NonPositiveTimeout::OneSecond => {
                     // Codex raises a timeout under one second to one second.
                     self.warn(

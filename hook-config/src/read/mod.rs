@@ -165,8 +165,8 @@ pub(crate) fn read_document(
         return parsed;
     };
     let rules = dialect.rules();
-    let plugins = rules.plugin_settings();
-    let switches = rules.settings_switches();
+    let plugins = rules.config().plugin_settings();
+    let switches = rules.config().settings_switches();
     for (key, value) in entries {
         match (key.name.as_str(), kind) {
             ("hooks", _) => reader.hooks(value, &mut parsed.handlers),
@@ -385,6 +385,7 @@ impl Reader<'_> {
         for (key, value) in events {
             if self
                 .rules()
+                .config()
                 .reserved_hooks_keys()
                 .contains(&key.name.as_str())
             {
@@ -408,7 +409,7 @@ impl Reader<'_> {
             };
             for (i, item) in items.iter().enumerate() {
                 let what = format!("{what}[{i}]");
-                match self.rules().config_layout() {
+                match self.rules().config().config_layout() {
                     ConfigLayout::Flat => {
                         if let Some(handler) = self.handler(item, &event, None, &what) {
                             out.push(handler);
@@ -487,7 +488,7 @@ impl Reader<'_> {
     fn matcher(&mut self, matcher: Option<&(String, Pos)>, event: &Event) -> Option<Matcher> {
         let raw = matcher.map(|(raw, _)| raw.as_str());
         let no_match_value = event.match_target(self.dialect) == MatchTarget::Nothing;
-        let ignored = self.rules().untargeted_matcher() == UntargetedMatcher::Ignored;
+        let ignored = self.rules().matching().untargeted_matcher() == UntargetedMatcher::Ignored;
         if let (Some((raw, pos)), true, true) = (matcher, ignored, no_match_value) {
             // Claude Code and Codex ignore the matcher where the event has no match value, and
             // do not validate it: `"["` on UserPromptSubmit runs the hook.

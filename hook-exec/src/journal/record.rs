@@ -3,8 +3,9 @@
 
 use std::time::SystemTime;
 
+use hook_protocol::input::EventInput;
 use hook_protocol::{
-    Decision, Dialect, Event, EventInput, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason,
+    Decision, Dialect, Event, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -239,11 +240,8 @@ impl Record {
             run.key = cut_to(&run.key, FIELD_CHARS);
             short(&mut run.file, FIELD_CHARS);
             short(&mut run.error, SUMMARY_CHARS);
-            // An excerpt is a head and a tail of `STDERR_EXCERPT_BYTES` each, plus a note.
-            short(
-                &mut run.stderr,
-                2 * hook_protocol::STDERR_EXCERPT_BYTES + 64,
-            );
+            // An excerpt is a head and a tail of `Run::STDERR_EXCERPT_BYTES` each, plus a note.
+            short(&mut run.stderr, 2 * Run::STDERR_EXCERPT_BYTES + 64);
         }
     }
 }

@@ -22,7 +22,7 @@ fn times_round_trip() {
 }
 
 fn record(stderr: &str) -> Record {
-    let input = hook_protocol::input_from_value(
+    let input = hook_protocol::input::input_from_value(
         Dialect::Verboo,
         serde_json::json!({
             "hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/",
@@ -38,7 +38,7 @@ fn record(stderr: &str) -> Record {
         HandlerType::Command,
     );
     run.exit_code = Some(0);
-    run.stderr = hook_protocol::stderr_excerpt(stderr.as_bytes());
+    run.set_stderr(stderr.as_bytes());
     outcome.runs.push(run);
     Record::new("run", &input, &outcome)
 }

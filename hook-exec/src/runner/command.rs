@@ -59,7 +59,7 @@ pub(crate) async fn run_command_handler(
     let mut entry = base_run(handler);
     entry.duration_ms = Some(millis(run.duration));
     entry.exit_code = run.exit_code;
-    entry.stderr = hook_protocol::stderr_excerpt(&run.stderr);
+    entry.set_stderr(&run.stderr);
     if let Err(error) = run.end {
         // The error's text is the run's: "timed out after ..." included.
         return match error {
@@ -89,7 +89,7 @@ fn environment(
         crate::PROJECT_DIR_ENV.to_owned(),
         project.display().to_string(),
     ));
-    if let Some(var) = dialect.rules().project_dir_env() {
+    if let Some(var) = dialect.rules().input().project_dir_env() {
         env.push((var.to_owned(), project.display().to_string()));
     }
     if let Some(root) = &handler.plugin_root {

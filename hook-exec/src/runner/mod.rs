@@ -73,7 +73,7 @@ pub(crate) fn apply_context_limit(
     handler: &Handler,
     response: &mut Response,
 ) {
-    let Some(default) = dialect.rules().context_limit() else {
+    let Some(default) = dialect.rules().output().context_limit() else {
         return;
     };
     let limit = handler.config.additional_context_limit.unwrap_or(default);

@@ -25,7 +25,7 @@ impl Engine {
     ) -> Finished {
         let dialect = self.dialect();
         let mut entry = base_run(handler);
-        let fails_open = dialect.rules().model_hooks_fail_open();
+        let fails_open = dialect.rules().agent().model_hooks_fail_open();
         let Some(client) = &self.model else {
             if fails_open {
                 let why = format!(

@@ -27,7 +27,7 @@ impl Engine {
         match end {
             Ok(reply) => {
                 entry.exit_code = Some(reply.exit_code);
-                entry.stderr = hook_protocol::stderr_excerpt(&reply.stderr);
+                entry.set_stderr(&reply.stderr);
                 let result = interpret(
                     dialect,
                     event,

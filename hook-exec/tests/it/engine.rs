@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason, parse_input};
+use hook_protocol::input::parse_input;
+use hook_protocol::{Decision, Dialect, Outcome, RunStatus, SkipReason};
 use hook_test_support::Scene;
 use hook_test_support::events::user_file;
 use serde_json::{Value, json};

@@ -6,7 +6,8 @@
 
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::{Decision, Dialect, Outcome, RunStatus, parse_input};
+use hook_protocol::input::parse_input;
+use hook_protocol::{Decision, Dialect, Outcome, RunStatus};
 use serde_json::{Value, json};
 
 /// The hostile hooks: a name, the shell command, and per dialect the run status and decision.

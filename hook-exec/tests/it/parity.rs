@@ -48,7 +48,10 @@ fn dispatch(setup: &Setup, event: serde_json::Value) -> Outcome {
 fn a_blocked_prompt_keeps_its_context_in_lime_only() {
     let stdout = r#"{"decision":"block","reason":"not now","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"remember the ticket"}}"#;
     for (dialect, kept) in [(Dialect::Lime, true), (Dialect::Verboo, false)] {
-        assert_eq!(dialect.rules().dropped_prompt_keeps_context(), kept);
+        assert_eq!(
+            dialect.rules().output().dropped_prompt_keeps_context(),
+            kept
+        );
         let setup = setup(dialect, "UserPromptSubmit", stdout);
         let outcome = dispatch(
             &setup,

@@ -18,7 +18,7 @@
 //! | `PreToolUse` | `continue: false`, `stopReason`, `suppressOutput` refused (that order); then, when `hookSpecificOutput` decides (`permissionDecision`, `permissionDecisionReason` or `updatedInput`), that decision alone (`updatedInput` needs `allow`, `allow` needs `updatedInput`, `ask`/`defer` refused, `deny` needs a reason, a `permissionDecisionReason` needs a `permissionDecision`) and the legacy `decision`/`reason` are ignored; otherwise the legacy ones (`approve` refused, `reason` without `decision` refused, a block needs a reason); context only from a run that passed |
 //! | `PermissionRequest` | `continue: false`, `stopReason`, `suppressOutput` refused; then `updatedInput`, `updatedPermissions`, `interrupt: true` refused; then the decision (a deny without a message gets Codex's) |
 //! | `PostToolUse` | **`continue: false` first**: the run is `stopped` and its feedback (`reason`, else `stopReason`, else Codex's text) replaces the tool's output, whatever else the output says; only then `suppressOutput`, `updatedMCPToolOutput`, `reason` without `decision` and a block without a reason are refused; the context is kept unless one of those would have refused the output |
-//! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`DialectRules::dropped_prompt_keeps_context`]); no `reason`-without-`decision` check |
+//! | `UserPromptSubmit` | **`continue: false` first** (`stopped`, the context kept); then a block without a reason refused; then the block (its context kept too: see [`OutputRules::dropped_prompt_keeps_context`](crate::OutputRules::dropped_prompt_keeps_context)); no `reason`-without-`decision` check |
 //! | `Stop`, `SubagentStop` | **`continue: false` first** (`stopped`; a block beside it is dropped); then a block without a reason refused; then the block; plain text refused |
 //! | `SessionStart`, `PreCompact`, `PostCompact` | `continue: false` stops (`stopped`); no decision |
 //! | `SubagentStart` | `continue: false` ignored (with a warning); context only |
@@ -34,14 +34,15 @@ use super::{
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, cannot_block, invalid, read_fields};
 use crate::output::{self, ApproveOrBlock, OutputFields, PermissionDecision};
 use crate::schema::SchemaKind;
 use crate::validate::{issues, validator};
 use crate::write::{Answer, OutputForm, WriteRules};
 use crate::{
-    BlockEffect, Decision, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType,
-    InputError, Layer, Response, input,
+    BlockEffect, Decision, Dialect, Event, Failure, HandlerResult, HandlerType, Layer, Response,
+    input,
 };
 
 use Event as E;
@@ -362,7 +363,7 @@ fn refused(event: &Event, fields: &OutputFields) -> Option<String> {
     }
     // Where `continue: false` is read first, a block without a reason beside it is no
     // refusal (Codex takes the stop; see `refine_output`).
-    let can_block = RULES.block_effect(event).can_block();
+    let can_block = RULES.output().block_effect(event).can_block();
     if fields.decision == Some(ApproveOrBlock::Block)
         && can_block
         && !stops_first(event, fields)
@@ -571,7 +572,7 @@ fn nonzero_exit(event: &Event, code: i32, _stdout: &[u8], stderr: String) -> Han
     }
     if stderr.is_empty() {
         HandlerResult::Failed(Failure::BlockWithoutReason)
-    } else if !RULES.block_effect(event).can_block() {
+    } else if !RULES.output().block_effect(event).can_block() {
         cannot_block(event, stderr)
     } else {
         block(stderr, code)
@@ -739,7 +740,7 @@ pub(crate) fn output_schema_rules(event: &Event) -> Vec<Value> {
         E::UserPromptSubmit | E::Stop | E::SubagentStop => {
             rules.push(block_needs_reason(Some(stopped.clone())));
         }
-        _ if RULES.block_effect(event).can_block() => rules.push(block_needs_reason(None)),
+        _ if RULES.output().block_effect(event).can_block() => rules.push(block_needs_reason(None)),
         _ => {}
     }
     rules

@@ -11,14 +11,15 @@
 mod lime;
 pub(crate) mod reading;
 mod verboo;
+mod views;
 mod wuu;
 
 pub use reading::{ContinueFalse, FieldCase, PlainText};
+pub use views::{AgentRules, ConfigRules, HandlerRules, InputRules, MatchingRules, OutputRules};
 
 #[cfg(feature = "schema")]
 pub(crate) use lime::output_schema_rules as lime_output_schema_rules;
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -61,9 +62,9 @@ impl Dialect {
     /// use hook_protocol::{Dialect, Event};
     ///
     /// let lime = Dialect::Lime.rules();
-    /// assert_eq!(lime.context_limit(), Some(10_000));
-    /// assert!(!Dialect::Wuu.rules().accepts_context(&Event::UserPromptSubmit));
-    /// assert_eq!(Dialect::Wuu.rules().tool_name("Bash"), "bash");
+    /// assert_eq!(lime.output().context_limit(), Some(10_000));
+    /// assert!(!Dialect::Wuu.rules().output().accepts_context(&Event::UserPromptSubmit));
+    /// assert_eq!(Dialect::Wuu.rules().matching().tool_name("Bash"), "bash");
     /// ```
     pub fn rules(self) -> &'static DialectRules {
         match self {
@@ -78,7 +79,7 @@ impl Dialect {
         self.rules().events()
     }
 
-    /// The dialect whose agent goes by `name` ([`AgentNames::names`]: `claude`, `claude-code`,
+    /// The dialect whose agent goes by `name` ([`AgentRules::names`]: `claude`, `claude-code`,
     /// `codex`, `wuu`), ignoring ASCII case; `None` for any other name (`verboo` and `lime`
     /// name dialects, not agents: wuu is both).
     ///
@@ -94,7 +95,7 @@ impl Dialect {
             dialect
                 .rules()
                 .agent()
-                .names
+                .names()
                 .iter()
                 .any(|known| known.eq_ignore_ascii_case(name))
         })
@@ -141,11 +142,34 @@ impl FromStr for Dialect {
 /// [`PlainText`], [`ContinueFalse`]) are closed on purpose, like [`Dialect`]: whoever reads a
 /// rule must handle each of its values, so a new value must not compile unnoticed.
 ///
-/// Each field is one rule, stated once for each dialect in its own file, and read through the
-/// method of the same name (the fields are private). The rules are read by the crates of this
-/// workspace (configuration reading, matching, the engine, the trust hash, the SDK, the CLI)
-/// and by embedders who want the same answers; nothing else in the workspace decides by naming
-/// a dialect.
+/// Each field is one rule, stated once for each dialect in its own file (the fields are
+/// private). A few say what the dialect is, read here: [`dialect`](Self::dialect),
+/// [`events`](Self::events), [`knows`](Self::knows). The others are grouped in views, each
+/// read through the method of the rule's name on the view:
+///
+/// - [`agent`](Self::agent) ([`AgentRules`]): the agent's names, the agent `hook relay` speaks
+///   for, its model hooks;
+/// - [`config`](Self::config) ([`ConfigRules`]): its files, their format and layout, trust
+///   layers;
+/// - [`handlers`](Self::handlers) ([`HandlerRules`]): handler types, fields, timeouts, how they
+///   run together;
+/// - [`matching`](Self::matching) ([`MatchingRules`]): matchers and tool names;
+/// - [`input`](Self::input) ([`InputRules`]): the common input fields and a hook's environment;
+/// - [`output`](Self::output) ([`OutputRules`]): reading a hook's output, blocks, context,
+///   stops.
+///
+/// ```
+/// use hook_protocol::{Dialect, Event};
+///
+/// let rules = Dialect::Verboo.rules();
+/// assert_eq!(rules.config().home_dir(), ".claude");
+/// assert_eq!(rules.agent().title(), "Claude Code");
+/// assert!(rules.output().accepts_context(&Event::UserPromptSubmit));
+/// ```
+///
+/// The rules are read by the crates of this workspace (configuration reading, matching, the
+/// engine, the trust hash, the SDK, the CLI) and by embedders who want the same answers;
+/// nothing else in the workspace decides by naming a dialect.
 ///
 /// `#[non_exhaustive]`: a rule may be added in a minor release; it is built here only.
 #[derive(Debug)]
@@ -236,23 +260,16 @@ pub struct DialectRules {
 
     // --- Inputs ---
     /// Reads an event input into the dialect's typed input.
-    pub(crate) read_input: fn(&Event, Value) -> Result<crate::EventInput, crate::InputError>,
+    pub(crate) read_input:
+        fn(&Event, Value) -> Result<crate::input::EventInput, crate::input::InputError>,
     session_id_always: bool,
     transcript_and_model_always: bool,
 }
 
 impl DialectRules {
-    // --- Read-only accessors, one per rule (the fields are private: built here only) ---
-
     /// The dialect these rules are for.
     pub fn dialect(&self) -> Dialect {
         self.dialect
-    }
-
-    /// The agent this dialect is, as people name it: in messages (`Claude Code`) and on a
-    /// command line (`claude`, `claude-code`); see [`Dialect::from_agent_name`].
-    pub fn agent(&self) -> &AgentNames {
-        &self.agent
     }
 
     /// The events the dialect knows, in the order its documentation lists them.
@@ -260,338 +277,9 @@ impl DialectRules {
         self.events
     }
 
-    /// The format of its configuration files.
-    pub fn config_format(&self) -> ConfigFormat {
-        self.config_format
-    }
-
-    /// Whether handlers are written flat under the event or in matcher groups.
-    pub fn config_layout(&self) -> ConfigLayout {
-        self.config_layout
-    }
-
-    /// The environment variable that overrides the home folder (`WUU_HOME`, `LIME_HOME`).
-    pub fn home_env(&self) -> Option<&'static str> {
-        self.home_env
-    }
-
-    /// The home folder's name under `$HOME` (`.wuu`, `.claude`, `.lime`); the project folder
-    /// has the same name under the project root.
-    pub fn home_dir(&self) -> &'static str {
-        self.home_dir
-    }
-
-    /// The user file's name in the home folder, and the project file's in the project folder.
-    pub fn config_file(&self) -> &'static str {
-        self.config_file
-    }
-
-    /// The personal, uncommitted project file beside the project file (verboo
-    /// `settings.local.json`).
-    pub fn local_config_file(&self) -> Option<&'static str> {
-        self.local_config_file
-    }
-
-    /// A JSON file of hooks alone (the plugin `hooks.json` shape) read beside
-    /// [`config_file`](Self::config_file) in the user and project layers, before it; when
-    /// both files of a layer have hooks, both load and a warning says so (lime: `hooks.json`,
-    /// as Codex reads one beside `config.toml`).
-    pub fn hooks_file(&self) -> Option<&'static str> {
-        self.hooks_file
-    }
-
-    /// The fixed system path of the administrator's managed file, if the dialect has one.
-    pub fn managed_path(&self) -> Option<&'static str> {
-        self.managed_path
-    }
-
-    /// Keys under `hooks` that are not events (lime keeps its trust state in
-    /// `[hooks.state]`).
-    pub fn reserved_hooks_keys(&self) -> &'static [&'static str] {
-        self.reserved_hooks_keys
-    }
-
-    /// Whether the trust state lives in the user's own configuration file (lime:
-    /// `[hooks.state."<key>"]` of `config.toml`) rather than in a store file beside it.
-    pub fn trust_state_in_config(&self) -> bool {
-        self.trust_state_in_config
-    }
-
-    /// How the user file enables plugins.
-    pub fn plugin_settings(&self) -> PluginSettings {
-        self.plugin_settings
-    }
-
-    /// The layers whose hooks must be trusted before they run (managed hooks never need it).
-    pub fn trust_layers(&self) -> &'static [Layer] {
-        self.trust_layers
-    }
-
-    /// Whether `disableAllHooks` and the managed-only switches of settings files apply.
-    pub fn settings_switches(&self) -> bool {
-        self.settings_switches
-    }
-
-    /// The handler types the dialect parses, with their names in configuration files.
-    pub fn handler_types(&self) -> &'static [(&'static str, HandlerType)] {
-        self.handler_types
-    }
-
-    /// The type of a handler that names none (wuu: a command); `None` makes `type` required.
-    pub fn default_handler_type(&self) -> Option<HandlerType> {
-        self.default_handler_type
-    }
-
-    /// Handler types the dialect parses but never runs (lime: prompt and agent): they load,
-    /// and are reported as skipped.
-    pub fn parsed_never_run(&self) -> &'static [HandlerType] {
-        self.parsed_never_run
-    }
-
-    /// The handler fields the dialect knows, in the names and order of its files.
-    pub fn handler_fields(&self) -> &'static [&'static str] {
-        self.handler_fields
-    }
-
-    /// Whether a command handler may give `command_windows` instead of `command` (lime).
-    pub fn command_windows(&self) -> bool {
-        self.command_windows
-    }
-
-    /// Whether a blank `command` skips the handler with a warning (lime, as Codex) rather than
-    /// running nothing.
-    pub fn skips_blank_command(&self) -> bool {
-        self.skips_blank_command
-    }
-
-    /// Whether handlers may carry an `if` permission rule (verboo).
-    pub fn conditions(&self) -> bool {
-        self.conditions
-    }
-
-    /// What a zero or negative `timeout` means.
-    pub fn non_positive_timeout(&self) -> NonPositiveTimeout {
-        self.non_positive_timeout
-    }
-
-    /// How a matcher compares.
-    pub fn matcher_style(&self) -> MatcherStyle {
-        self.matcher_style
-    }
-
-    /// What a non-empty matcher does on an event with nothing to match.
-    pub fn untargeted_matcher(&self) -> UntargetedMatcher {
-        self.untargeted_matcher
-    }
-
-    /// Whether identical handlers from several files run once (verboo).
-    pub fn dedup_identical(&self) -> bool {
-        self.dedup_identical
-    }
-
-    /// Tool names that are another name of a tool, `(alias, canonical)`: a matcher for one
-    /// matches the other (lime: `Edit` and `Write` are `apply_patch`).
-    pub fn tool_aliases(&self) -> &'static [(&'static str, &'static str)] {
-        self.tool_aliases
-    }
-
-    /// Whether the dialect spells tool names in lowercase (`bash`, `read`).
-    pub fn lowercase_tool_names(&self) -> bool {
-        self.lowercase_tool_names
-    }
-
-    /// The built-in tools of the agent the dialect is modelled on (Claude Code's for verboo
-    /// and wuu, Codex's for lime), each in its canonical spelling: [`tool_name`](Self::tool_name)
-    /// spells it as the dialect does. Never complete: MCP tools (`mcp__server__tool`) and the
-    /// tools of newer agents are not here, so a matcher that matches none of them is worth a
-    /// look (`hook doctor` warns), not an error.
-    ///
-    /// ```
-    /// use hook_protocol::Dialect;
-    ///
-    /// assert!(Dialect::Verboo.rules().known_tools().contains(&"Bash"));
-    /// assert!(Dialect::Lime.rules().known_tools().contains(&"apply_patch"));
-    /// ```
-    pub fn known_tools(&self) -> &'static [&'static str] {
-        self.known_tools
-    }
-
-    /// Whether the matching handlers of one event run one after another or all at once.
-    pub fn concurrency(&self) -> Concurrency {
-        self.concurrency
-    }
-
-    /// Whether command handlers may run in the background (`async`).
-    pub fn async_handlers(&self) -> bool {
-        self.async_handlers
-    }
-
-    /// Whether a prompt hook that cannot ask its model allows (wuu fails open).
-    pub fn model_hooks_fail_open(&self) -> bool {
-        self.model_hooks_fail_open
-    }
-
-    /// Whether a `prompt` or `agent` hook on `event` blocks it without running (verboo
-    /// `PreSkillShellCommand`: Claude Code asks no model before a skill's inline command).
-    pub fn model_hooks_block(&self, event: &Event) -> bool {
-        self.model_hooks_block.contains(event)
-    }
-
-    /// The variable naming the project folder in every hook's environment
-    /// (`CLAUDE_PROJECT_DIR`).
-    pub fn project_dir_env(&self) -> Option<&'static str> {
-        self.project_dir_env
-    }
-
-    /// The agent `hook relay` speaks for in this dialect (verboo: Claude Code; lime: Codex
-    /// CLI); `None` where there is no such agent to relay for (wuu agents embed the engine).
-    pub fn relay(&self) -> Option<&RelayAgent> {
-        self.relay.as_ref()
-    }
-
-    /// The events whose command hooks get a file to write environment variables into for the
-    /// rest of the session (verboo `CLAUDE_ENV_FILE`).
-    pub fn env_file_events(&self) -> &'static [Event] {
-        self.env_file_events
-    }
-
-    /// How the dialect spells output and input fields.
-    pub fn field_case(&self) -> FieldCase {
-        self.field_case
-    }
-
-    /// The first bytes of a stdout the dialect reads as JSON; anything else is plain text.
-    pub fn json_starts(&self) -> &'static [u8] {
-        self.json_starts
-    }
-
-    /// The most context characters one handler may add before the rest is written to a side
-    /// file; a handler's `additionalContextLimit` overrides it (lime: 10,000).
-    pub fn context_limit(&self) -> Option<u64> {
-        self.context_limit
-    }
-
-    /// What `continue: false` does.
-    pub fn continue_false(&self) -> ContinueFalse {
-        self.continue_false
-    }
-
-    /// Whether context added on `Stop`/`SubagentStop` keeps the agent working (verboo: it is
-    /// given to the model as a block's reason).
-    pub fn stop_context_blocks(&self) -> bool {
-        self.stop_context_blocks
-    }
-
-    /// Whether the `stopReason` of a `continue: false` on a tool event (`PreToolUse`,
-    /// `PostToolUse`) stays in the session's history with the tool's result, so the model
-    /// reads it from the next turn on. The outcome reports the stop (`stop`, `stop_reason`);
-    /// an agent that follows this rule keeps the reason there (verboo, as Claude Code 2.1).
-    pub fn stop_reason_in_history(&self) -> bool {
-        self.stop_reason_in_history
-    }
-
-    /// Whether the `additionalContext` of a `UserPromptSubmit` that drops the prompt (a block,
-    /// or `continue: false`) stays in the outcome. When it does, the agent gives it to the model
-    /// on the session's next turn, as Codex does (a developer message); when it does not, it is
-    /// discarded with the prompt, as Claude Code does. Each dialect's file says why.
-    pub fn dropped_prompt_keeps_context(&self) -> bool {
-        self.dropped_prompt_keeps_context
-    }
-
-    /// The reason of a `PermissionRequest` deny that gave none (lime, as Codex).
-    pub fn denied_permission_message(&self) -> Option<&'static str> {
-        self.denied_permission_message
-    }
-
-    /// Whether outputs the agent would refuse are refused (lime, as Codex): the hook fails and
-    /// nothing of its output is used. The SDK refuses to write them.
-    pub fn strict_output(&self) -> bool {
-        self.strict_output
-    }
-
-    /// Whether every input carries `session_id` (wuu: only where its schema has one).
-    pub fn session_id_always(&self) -> bool {
-        self.session_id_always
-    }
-
-    /// Whether every input carries `transcript_path`, `null` when there is none, and `model`
-    /// (lime, as Codex).
-    pub fn transcript_and_model_always(&self) -> bool {
-        self.transcript_and_model_always
-    }
-
-    /// What a block does on `event` in this dialect; [`BlockEffect::Unknown`] on an event it
-    /// does not know (a block there is kept, never dropped).
-    pub fn block_effect(&self, event: &Event) -> BlockEffect {
-        if self.knows(event) {
-            (self.block_effect)(event)
-        } else {
-            BlockEffect::Unknown
-        }
-    }
-
     /// Whether the dialect knows `event`.
     pub fn knows(&self, event: &Event) -> bool {
         self.events.contains(event)
-    }
-
-    /// The handler type a configuration file names `name`, if this dialect parses it.
-    pub fn handler_type(&self, name: &str) -> Option<HandlerType> {
-        self.handler_types
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, t)| *t)
-    }
-
-    /// Whether this dialect parses handlers of `handler_type`.
-    pub fn parses(&self, handler_type: HandlerType) -> bool {
-        self.handler_types.iter().any(|(_, t)| *t == handler_type)
-    }
-
-    /// Whether this dialect runs handlers of `handler_type` (it parses them and does not
-    /// leave them unrun).
-    pub fn runs(&self, handler_type: HandlerType) -> bool {
-        self.parses(handler_type) && !self.parsed_never_run.contains(&handler_type)
-    }
-
-    /// The default timeout of a handler of `handler_type` on `event`, in seconds, and the most
-    /// a handler's own `timeout` may raise it to (`None`: no bound).
-    pub fn timeout_limits(&self, event: &Event, handler_type: HandlerType) -> (f64, Option<f64>) {
-        (self.timeout_limits)(event, handler_type)
-    }
-
-    /// Whether `additionalContext` from a hook on `event` reaches the model.
-    pub fn accepts_context(&self, event: &Event) -> bool {
-        (self.accepts_context)(event)
-    }
-
-    /// What plain-text stdout is on `event`.
-    pub fn plain_text(&self, event: &Event) -> PlainText {
-        (self.plain_text)(event)
-    }
-
-    /// Whether `stdout` (trimmed) is read as JSON rather than as plain text.
-    pub fn reads_as_json(&self, stdout: &[u8]) -> bool {
-        stdout
-            .first()
-            .is_some_and(|first| self.json_starts.contains(first))
-    }
-
-    /// A tool's name as this dialect spells it: `tool_name("Bash")` is `bash` in wuu.
-    pub fn tool_name<'n>(&self, canonical: &'n str) -> Cow<'n, str> {
-        if self.lowercase_tool_names {
-            Cow::Owned(canonical.to_lowercase())
-        } else {
-            Cow::Borrowed(canonical)
-        }
-    }
-
-    /// A name as matchers compare it: lowercased where matching ignores case.
-    pub fn match_name<'n>(&self, name: &'n str) -> Cow<'n, str> {
-        match self.matcher_style {
-            MatcherStyle::NameIgnoreCase => Cow::Owned(name.to_lowercase()),
-            MatcherStyle::Regex => Cow::Borrowed(name),
-        }
     }
 }
 
@@ -606,18 +294,15 @@ pub enum ConfigFormat {
     Toml,
 }
 
-/// The agent a dialect is, as people name it ([`DialectRules::agent`]).
-///
-/// `#[non_exhaustive]`: a name an agent is known by may be added (an agent's other products,
-/// a display form); only the dialect tables build one, consumers read its fields.
+/// The agent a dialect is, as people name it (read through [`DialectRules::agent`]:
+/// [`AgentRules::title`], [`AgentRules::names`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct AgentNames {
+pub(crate) struct AgentNames {
     /// Its name in messages (`Claude Code`, `Codex CLI`, `Wuu`).
-    pub title: &'static str,
+    pub(crate) title: &'static str,
     /// The names a command line takes for it (`hook --agent`), lowercase, the usual one first
     /// (`claude`, `claude-code`; `codex`; `wuu`). No two dialects share a name.
-    pub names: &'static [&'static str],
+    pub(crate) names: &'static [&'static str],
 }
 
 /// The agent `hook relay` speaks for, and where its own settings are (what `hook relay
@@ -654,7 +339,7 @@ pub struct RelayAgent {
     /// The timeout, in seconds, the agent gives a command handler that sets none (600 s in
     /// both agents). `hook relay install` gives an entry the largest timeout in force of the
     /// relay hooks it waits for (each its own, else the dialect's default for its type and
-    /// event, [`DialectRules::timeout_limits`]) plus a margin, and the margin alone where it
+    /// event, [`HandlerRules::timeout_limits`]) plus a margin, and the margin alone where it
     /// waits for none: never this default for nothing.
     pub default_timeout: u64,
     /// Whether the agent reads `onFailure` on a command handler (Claude Code 2.1.332): the

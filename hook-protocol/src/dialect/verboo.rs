@@ -8,13 +8,11 @@ use super::{
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, RelayAgent, UntargetedMatcher,
     named_match_target,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, detail, read_fields, unknown_fields};
 use crate::output;
 use crate::write::{OutputForm, WriteRules, refuses_nothing};
-use crate::{
-    BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError,
-    Layer, input,
-};
+use crate::{BlockEffect, Dialect, Event, Failure, HandlerResult, HandlerType, Layer, input};
 
 use Event as E;
 
@@ -325,7 +323,7 @@ fn read_input(event: &Event, value: Value) -> Result<EventInput, InputError> {
 /// elsewhere; `WorktreeCreate` fails on any non-zero exit; any other exit is a non-blocking
 /// error (its stderr is shown to the user only).
 fn nonzero_exit(event: &Event, code: i32, _stdout: &[u8], stderr: String) -> HandlerResult {
-    let effect = RULES.block_effect(event);
+    let effect = RULES.output().block_effect(event);
     match code {
         2 if effect == BlockEffect::Cannot => HandlerResult::NonBlockingError {
             message: format!("exit 2 on {event}, which cannot block{}", detail(&stderr)),

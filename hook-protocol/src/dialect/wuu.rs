@@ -7,12 +7,11 @@ use super::{
     AgentNames, Concurrency, ConfigFormat, ConfigLayout, ContinueFalse, DialectRules, FieldCase,
     MatcherStyle, NonPositiveTimeout, PlainText, PluginSettings, UntargetedMatcher,
 };
+use crate::input::{EventInput, InputError};
 use crate::interpret::{Read, block, cannot_block, parse_object, read_fields, unknown_fields};
 use crate::output::{self, OutputFields};
 use crate::write::{Answer, OutputForm, WriteRules};
-use crate::{
-    BlockEffect, Dialect, Event, EventInput, Failure, HandlerResult, HandlerType, InputError, Layer,
-};
+use crate::{BlockEffect, Dialect, Event, Failure, HandlerResult, HandlerType, Layer};
 use crate::{Decision, MatchTarget, input};
 
 use Event as E;
@@ -175,7 +174,7 @@ fn nonzero_exit(event: &Event, code: i32, stdout: &[u8], stderr: String) -> Hand
     if code != 2 {
         return HandlerResult::Failed(Failure::NonZeroExit { code, stderr });
     }
-    if !RULES.block_effect(event).can_block() {
+    if !RULES.output().block_effect(event).can_block() {
         return cannot_block(event, stderr);
     }
     let json_reason = parse_object(stdout)

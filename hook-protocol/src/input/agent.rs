@@ -23,7 +23,8 @@
 
 use serde_json::Value;
 
-use super::{EventInput, InputError, input_from_value, json_type, strip_position};
+use super::{EventInput, InputError, input_from_value, strip_position};
+use crate::text::json_type;
 use crate::{Dialect, Event, MatchTarget};
 
 /// The largest event [`read_agent_event`] reads: 64 MiB (a `Write` of a large file is a few

@@ -8,7 +8,7 @@ use crate::{Dialect, Event, MatchTarget};
 /// The smallest input `dialect` accepts for `event`: every required field, with plain values
 /// (`cwd` as given, the match value a real agent would send, `tool_name` as given), or `None`
 /// when the dialect does not know the event. It always reads back with
-/// [`parse_input`](crate::parse_input).
+/// [`parse_input`](crate::input::parse_input).
 pub fn example_input(
     dialect: Dialect,
     event: &Event,
@@ -34,14 +34,14 @@ pub fn example_input(
     input.insert("hook_event_name".into(), event.as_str().into());
     input.insert("cwd".into(), cwd.into());
     let rules = dialect.rules();
-    if input.contains_key("session_id") || rules.session_id_always() {
+    if input.contains_key("session_id") || rules.input().session_id_always() {
         input.insert("session_id".into(), "hook-test".into());
     }
-    if rules.transcript_and_model_always() {
+    if rules.input().transcript_and_model_always() {
         // Codex sends it on every event, `null` when there is no transcript.
         input.insert("transcript_path".into(), Value::Null);
     }
-    let shell = rules.tool_name("Bash");
+    let shell = rules.matching().tool_name("Bash");
     let tool_name = tool.unwrap_or(&shell);
     if input.contains_key("tool_name") {
         input.insert("tool_name".into(), tool_name.into());
@@ -130,7 +130,7 @@ fn placeholder(root: &Value, property: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_input;
+    use crate::input::parse_input;
 
     #[test]
     fn every_event_of_every_dialect_has_an_example_that_reads_back() {

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::json_path::{display_pointer, pointer_of};
+use crate::text::json_type;
 use crate::{Dialect, Event};
 
 /// The input of an event the dialect does not know: the common fields and everything else kept.
@@ -238,18 +239,6 @@ pub(crate) fn typed_from_value<T: DeserializeOwned + WithCommon>(
         return Err(field_error(error));
     }
     serde_path_to_error::deserialize(value).map_err(field_error)
-}
-
-/// The JSON type name of a value with its article (`"an object"`, `"null"`), for messages.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// serde_json's message without its trailing " at line L column C" (we report those apart).

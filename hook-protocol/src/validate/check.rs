@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use super::OutputIssue;
 use super::error::{ValidateError, unknown_event};
-use crate::input::{json_type, strip_position};
+use crate::input::strip_position;
 use crate::schema::{SchemaKind, schema};
+use crate::text::json_type;
 use crate::{Dialect, Event, FieldCase};
 
 use super::{SchemaKey as Key, schema_slots};
@@ -265,7 +266,7 @@ fn keyword_message(kind: &ValidationErrorKind) -> String {
 
 /// The spelling a field probably meant, in the dialect's case convention.
 fn case_hint(dialect: Dialect, name: &str) -> Option<String> {
-    let case = dialect.rules().field_case();
+    let case = dialect.rules().output().field_case();
     match case {
         FieldCase::Snake => {
             let snake = to_snake(name);

@@ -36,11 +36,11 @@ pub fn hook_output(
         ));
     }
     let rules = dialect.rules();
-    if answer.additional_context.is_some() && !rules.accepts_context(event) {
+    if answer.additional_context.is_some() && !rules.output().accepts_context(event) {
         let places: Vec<&Event> = rules
             .events()
             .iter()
-            .filter(|e| rules.accepts_context(e))
+            .filter(|e| rules.output().accepts_context(e))
             .collect();
         let only = match places.as_slice() {
             [one] => format!(" ({dialect}: {one} only)"),

@@ -10,7 +10,8 @@
 use serde_json::{Map, Value};
 
 use crate::interpret;
-use crate::{Decision, Dialect, Event, HandlerResult, Outcome, RunStatus, SchemaKind, SkipReason};
+use crate::schema::SchemaKind;
+use crate::{Decision, Dialect, Event, HandlerResult, Outcome, RunStatus, SkipReason};
 
 /// What an agent is answered for one event: its stdout, stderr and exit code.
 ///
@@ -109,8 +110,8 @@ pub fn agent_reply(outcome: &Outcome, for_screen: impl Fn(&str) -> String) -> Ag
     // Context first: where it cannot go, a block's reason takes it. A dropped prompt's context
     // the dialect keeps for the next turn (lime, as Codex) goes beside the block, where Codex
     // reads it.
-    let keeps_context =
-        *event == Event::UserPromptSubmit && dialect.rules().dropped_prompt_keeps_context();
+    let keeps_context = *event == Event::UserPromptSubmit
+        && dialect.rules().output().dropped_prompt_keeps_context();
     if let Some(context) = &outcome.additional_context {
         if allowed.specific("additionalContext") && (!blocked || keeps_context) {
             specific.insert("additionalContext".into(), context.clone().into());

@@ -5,8 +5,10 @@
 
 use std::path::Path;
 
+use hook_protocol::input::input_from_value;
+use hook_protocol::schema::SchemaKind;
 use hook_protocol::schema::schema;
-use hook_protocol::{Dialect, Event, SchemaKind, input_from_value};
+use hook_protocol::{Dialect, Event};
 use serde_json::Value;
 
 #[test]

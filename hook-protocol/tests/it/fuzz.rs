@@ -19,7 +19,8 @@
 use std::time::{Duration, Instant};
 
 use hook_protocol::input::example_input;
-use hook_protocol::{Dialect, Event, input_from_value, interpret, parse_input, validate_output};
+use hook_protocol::input::{input_from_value, parse_input};
+use hook_protocol::{Dialect, Event, interpret, validate_output};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};

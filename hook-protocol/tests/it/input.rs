@@ -1,7 +1,9 @@
 //! Reading event inputs: typed per dialect, unknown fields kept, errors located.
 
+use hook_protocol::input::{EventInput, InputError, parse_input};
 use hook_protocol::input::{lime, verboo, wuu};
-use hook_protocol::{Dialect, Event, EventInput, InputError, SchemaKind, parse_input, schema};
+use hook_protocol::schema::SchemaKind;
+use hook_protocol::{Dialect, Event, schema};
 use serde_json::{Value, json};
 
 fn sample(dialect: Dialect) -> Value {
@@ -205,7 +207,7 @@ fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
     ];
     for (dialect, value) in table {
         let event = Event::from_name(value["hook_event_name"].as_str().unwrap());
-        let input = hook_protocol::input_from_value(dialect, value.clone())
+        let input = hook_protocol::input::input_from_value(dialect, value.clone())
             .unwrap_or_else(|e| panic!("{dialect} {event}: {e}"));
         assert_eq!(
             input.to_value(),
@@ -225,7 +227,7 @@ fn real_agent_payloads_are_accepted_and_their_unknown_fields_kept() {
         json!({"hook_event_name": "Stop", "turn_id": "t", "stop_hook_active": false,
                "last_assistant_message": null}),
     );
-    let error = hook_protocol::input_from_value(Dialect::Lime, missing.clone()).unwrap_err();
+    let error = hook_protocol::input::input_from_value(Dialect::Lime, missing.clone()).unwrap_err();
     assert!(
         error.to_string().contains("missing field `model`"),
         "{error}"

@@ -17,8 +17,9 @@
 use std::collections::BTreeMap;
 
 use hook_protocol::interpret;
+use hook_protocol::schema::SchemaKind;
 use hook_protocol::schema::schema;
-use hook_protocol::{Dialect, Event, SchemaKind, validate_output, validate_output_value};
+use hook_protocol::{Dialect, Event, validate_output, validate_output_value};
 use serde_json::{Value, json};
 
 #[path = "support/lime_corpus.rs"]

@@ -1,6 +1,7 @@
 //! Nothing panics on any byte string: the interpretation and the input reader are total.
 
-use hook_protocol::{Dialect, Event, interpret, parse_input, validate_output};
+use hook_protocol::input::parse_input;
+use hook_protocol::{Dialect, Event, interpret, validate_output};
 use proptest::prelude::*;
 
 fn events() -> Vec<Event> {

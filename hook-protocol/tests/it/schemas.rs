@@ -1,10 +1,11 @@
 //! The generated schemas: one input and one output schema per (dialect, event), the outcome
 //! schema, and validation of third-party output against them.
 
+use hook_protocol::schema::SchemaKind;
 use hook_protocol::schema::{all, outcome_schema, schema};
 use hook_protocol::{
-    Decision, Dialect, Event, HandlerType, Layer, Outcome, Run, RunStatus, SchemaKind, SkipReason,
-    Source, ValidateError, validate_output,
+    Decision, Dialect, Event, HandlerType, Layer, Outcome, Run, RunStatus, SkipReason, Source,
+    ValidateError, validate_output,
 };
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! An [`EventKind`] from each dialect's input.
 
-use hook_protocol::EventInput;
+use hook_protocol::input::EventInput;
 use hook_protocol::input::{lime, verboo, wuu};
 use serde_json::Value;
 

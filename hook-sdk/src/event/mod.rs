@@ -10,7 +10,8 @@ pub use tool::{TextEdit, Tool, patch_files};
 
 use std::fmt;
 
-use hook_protocol::{Dialect, EventInput, InputError};
+use hook_protocol::Dialect;
+use hook_protocol::input::{EventInput, InputError};
 
 use serde_json::{Map, Value};
 
@@ -33,7 +34,7 @@ impl Event {
     ///
     /// [`EventError`] naming the field that is missing or of the wrong type.
     pub fn from_value(dialect: Dialect, value: Value) -> Result<Event, EventError> {
-        let input = hook_protocol::input_from_value(dialect, value.clone())?;
+        let input = hook_protocol::input::input_from_value(dialect, value.clone())?;
         let kind = EventKind::from_input(&input)?;
         Ok(Event {
             kind,
@@ -119,7 +120,10 @@ impl Event {
     /// `PostToolUse`; lime: `SessionStart`, `SubagentStart`, `UserPromptSubmit`, `PreToolUse`,
     /// `PostToolUse`; verboo: every event but `PermissionRequest` and the elicitation events).
     pub fn accepts_context(&self) -> bool {
-        self.dialect().rules().accepts_context(&self.name())
+        self.dialect()
+            .rules()
+            .output()
+            .accepts_context(&self.name())
     }
 
     /// Whether a block (deny) has an effect on this event in its dialect.

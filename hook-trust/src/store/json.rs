@@ -227,7 +227,7 @@ fn check_shape(path: &Path, text: &str) -> Result<(), StoreError> {
             Some(Position::of_offset(text, offset)),
             format!(
                 "the root is {}, not an object like {{\"version\": 1, \"hooks\": {{}}}}",
-                hook_protocol::json_type(&value)
+                hook_protocol::text::json_type(&value)
             ),
         ));
     };
@@ -238,7 +238,7 @@ fn check_shape(path: &Path, text: &str) -> Result<(), StoreError> {
                     None,
                     format!(
                         "`hooks.\"{key}\"` is {}, not an object like {{\"trusted_hash\": \"sha256:...\"}}",
-                        hook_protocol::json_type(record)
+                        hook_protocol::text::json_type(record)
                     ),
                 ));
             }

@@ -205,9 +205,9 @@ pub fn store_for_discovery(discovery: &hook_config::Discovery) -> Box<dyn TrustS
 /// `config.toml` (`[hooks.state."<key>"]`), wuu and verboo `hook-trust.json`.
 pub fn store_for(dialect: Dialect, home: &Path) -> Box<dyn TrustStore> {
     let rules = dialect.rules();
-    if rules.trust_state_in_config() {
+    if rules.config().trust_state_in_config() {
         // The only such dialect writes TOML; `LimeStore` edits it in place.
-        Box::new(LimeStore::new(home.join(rules.config_file())))
+        Box::new(LimeStore::new(home.join(rules.config().config_file())))
     } else {
         Box::new(JsonStore::new(home.join("hook-trust.json")))
     }

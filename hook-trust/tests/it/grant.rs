@@ -137,7 +137,7 @@ fn what_a_command_really_runs_is_covered() {
             "hooks/x.sh",
         ),
         // The rows below were not covered before trust read commands with the one command
-        // reader (`hook_config::shell::read_command`) doctor and `if` rules use.
+        // reader (`hook_protocol::shell::read_command`) doctor and `if` rules use.
         (
             "a script inside sh -c behind `time`",
             "time bash -c 'sh hooks/x.sh'",

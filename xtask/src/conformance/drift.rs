@@ -25,7 +25,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use hook_protocol::{Dialect, SchemaKind};
+use hook_protocol::Dialect;
+use hook_protocol::schema::SchemaKind;
 use serde_json::Value;
 
 use super::agents::{Versions, install};

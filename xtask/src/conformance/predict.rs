@@ -249,7 +249,7 @@ pub(super) fn predict(
     let stop_reason_kept = agent
         .dialect()
         .parse::<hook_protocol::Dialect>()
-        .is_ok_and(|dialect| dialect.rules().stop_reason_in_history())
+        .is_ok_and(|dialect| dialect.rules().output().stop_reason_in_history())
         && stop
         && matches!(case.event, "PreToolUse" | "PostToolUse")
         && outcome["stop_reason"]

@@ -50,19 +50,7 @@ pub(crate) const NOT_COUNTED: &[(&str, &str)] = &[
         "hook_protocol::output::lime::PermissionRequestDecision",
         "lime's own struct, of the same shape as verboo's `output::PermissionRequestDecision` today",
     ),
-    ("hook_protocol::SchemaKind", INPUT_WAIVED),
-    ("hook_protocol::input::AgentEvent", INPUT_WAIVED),
-    ("hook_protocol::input::EventInput", INPUT_WAIVED),
-    ("hook_protocol::input::InputError", INPUT_WAIVED),
-    ("hook_protocol::input::MAX_AGENT_EVENT_BYTES", INPUT_WAIVED),
-    ("hook_protocol::input::input_from_value", INPUT_WAIVED),
-    ("hook_protocol::input::json_type", INPUT_WAIVED),
-    ("hook_protocol::input::parse_input", INPUT_WAIVED),
-    ("hook_protocol::input::read_agent_event", INPUT_WAIVED),
 ];
-
-/// Why hook-protocol's `input` and `schema` items keep their second path for now.
-const INPUT_WAIVED: &str = "kept for now: `input` and `schema` are namespaces of their own (the dialects' typed events; the schema files), so by the rule the root re-exports go, which rewrites the imports of 32 files across hook-cli, hook-sdk and hook-exec; issue 44's relay rewrite edits many of them, so this lands after it merges";
 
 /// The item kinds a snapshot line declares (`pub struct a::B`), after its qualifiers.
 const KINDS: &[&str] = &[

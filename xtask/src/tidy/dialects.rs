@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_dialect_named_outside_its_homes_fails_naming_the_line_and_the_fix() {
-        let text = "fn f(d: Dialect) -> bool {\n    d == Dialect::Lime\n}\nfn g(i: &EventInput) {\n    if let hook_protocol::EventInput::Wuu(_) = i {}\n}\n";
+        let text = "fn f(d: Dialect) -> bool {\n    d == Dialect::Lime\n}\nfn g(i: &EventInput) {\n    if let hook_protocol::input::EventInput::Wuu(_) = i {}\n}\n";
         let problems = check_dialect_names("hook-exec/src/x.rs", text);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(

@@ -36,7 +36,7 @@ pub(crate) struct StatusArgs {
 /// `hook relay status`.
 pub(crate) fn exec(args: StatusArgs, printer: &Printer) -> Result<Status> {
     let dialects = match args.agent.or(args.dialect) {
-        Some(dialect) if dialect.rules().relay().is_none() => bail!(
+        Some(dialect) if dialect.rules().agent().relay().is_none() => bail!(
             "hook relay speaks for Claude Code (--agent claude) and Codex (--agent codex), not {}",
             crate::ops::agents::described(dialect, false)
         ),

@@ -1,5 +1,5 @@
 //! `hook doctor`'s checks of a hook's command line, in the environment the agent gives it:
-//! what it runs as the one command reader (`hook_config::shell::read_command`, shared with
+//! what it runs as the one command reader (`hook_protocol::shell::read_command`, shared with
 //! trust and `if` rules) reads it ([`runs`]): each simple command's program and wrapper
 //! programs on the agent's `PATH` (or, as a path, a regular executable file), the script an
 //! interpreter is given, its `#!` line, and `jq`, `python3` and `node`
@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use hook_config::Handler;
-use hook_config::shell::{CommandParts, is_assignment, read_command};
 use hook_protocol::Dialect;
+use hook_protocol::shell::{CommandParts, is_assignment, read_command};
 
 use super::{Fix, Severity};
 
@@ -95,7 +95,7 @@ pub(super) fn check_project_var(
         return;
     };
     let engine_var = hook_exec::PROJECT_DIR_ENV;
-    let own = dialect.rules().project_dir_env();
+    let own = dialect.rules().input().project_dir_env();
     if by_agent
         && let Some(own) = own
         && hook_config::uses_variable(command, engine_var)
@@ -109,14 +109,14 @@ pub(super) fn check_project_var(
             Some(Fix::Say(format!("write `${own}`, which it sets"))),
         );
     }
-    let relay = if dialect.rules().relay().is_some() {
+    let relay = if dialect.rules().agent().relay().is_some() {
         ", or move the hook into the relay's files, where `hook relay` sets it too"
     } else {
         ""
     };
     let others = Dialect::ALL
         .iter()
-        .filter_map(|other| other.rules().project_dir_env())
+        .filter_map(|other| other.rules().input().project_dir_env())
         .filter(|var| own != Some(*var));
     for var in others.filter(|var| hook_config::uses_variable(command, var)) {
         add(
@@ -160,7 +160,7 @@ pub(super) struct Run {
 }
 
 /// What `command` runs, in order, as the one command reader
-/// ([`hook_config::shell::read_command`], which trust and `if` rules use too) reads it: each
+/// ([`hook_protocol::shell::read_command`], which trust and `if` rules use too) reads it: each
 /// simple command's wrapper programs, its program (not a shell builtin) and an interpreter's
 /// script, into `sh -c` strings and `eval`. Hooks start in the project; `cd` moves the folder
 /// later relative paths are resolved against (unknown after `cd` alone or to an unknown

@@ -10,7 +10,7 @@
 //!   agent's default) is not longer than the guard's is stopped by the agent before the guard
 //!   is done (the relay needs a moment of its own), and the agent then goes ahead;
 //! - its latest run by the relay: stderr saying a program is missing
-//!   ([`hook_protocol::missing_program`]) means it did not do its job, whatever its exit (an
+//!   ([`hook_protocol::text::missing_program`]) means it did not do its job, whatever its exit (an
 //!   exit 0 stays an allow in the relay: a warning, not a block);
 //!
 //! and, for Codex, whether Codex trusts the relay's entries: Codex runs a hook only when its
@@ -71,7 +71,7 @@ pub(crate) fn check_guards(scene: &GuardScene<'_>, loaded: &Loaded) -> Vec<Findi
     }
     // Only an agent that keeps trust records in its own config (Codex's `[hooks.state]`)
     // gates its entries by them; Claude Code trusts the workspace.
-    if scene.dialect.rules().trust_state_in_config() {
+    if scene.dialect.rules().config().trust_state_in_config() {
         findings.extend(codex_trust(scene));
     }
     findings

@@ -126,12 +126,12 @@ pub(super) fn where_configured(handler: &Handler) -> String {
     }
 }
 
-/// Every agent's tools (`DialectRules::known_tools`), in their canonical spelling; the first
+/// Every agent's tools (`MatchingRules::known_tools`), in their canonical spelling; the first
 /// ones (Claude Code's) are named in the fix.
 fn agents_tools() -> impl Iterator<Item = &'static str> {
     Dialect::ALL
         .into_iter()
-        .flat_map(|dialect| dialect.rules().known_tools().iter().copied())
+        .flat_map(|dialect| dialect.rules().matching().known_tools().iter().copied())
 }
 
 /// A matcher on a tool event that matches none of the agents' tools. Any agent's tool counts:
@@ -149,7 +149,8 @@ fn check_matcher(handler: &Handler, dialect: Dialect, add: &mut Add<'_>) {
         return;
     }
     let rules = dialect.rules();
-    let matches_one = agents_tools().any(|tool| matcher.is_match(&rules.tool_name(tool)));
+    let matches_one =
+        agents_tools().any(|tool| matcher.is_match(&rules.matching().tool_name(tool)));
     if !matches_one {
         let named: Vec<&str> = agents_tools().take(8).collect();
         add(

@@ -13,7 +13,7 @@
 //!
 //! - the configuration's own diagnostics (what `hook list` prints);
 //! - every simple command of a command line, read by the shell reader trust uses
-//!   (`hook_config::shell`: `cd "$CLAUDE_PROJECT_DIR" && ./hooks/guard.sh` checks
+//!   (`hook_protocol::shell`: `cd "$CLAUDE_PROJECT_DIR" && ./hooks/guard.sh` checks
 //!   `guard.sh` in the folder `cd` went to; `bash -c '...'` is read as a command line): its
 //!   program resolves on that `PATH` (or, as a path, exists) and is executable; shell
 //!   builtins are not looked up; `$VAR`/`${VAR}` of the project variable and `$HOME` are
@@ -239,7 +239,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
     let env = Env {
         path: std::env::split_paths(&path).collect(),
         project: project.clone(),
-        project_var: dialect.rules().project_dir_env(),
+        project_var: dialect.rules().input().project_dir_env(),
     };
     let mut findings = Vec::new();
     // A journal that cannot be read hides the agent's PATH: said, never waited on.
@@ -276,7 +276,7 @@ pub(crate) fn doctor(location: &Location, options: &DoctorOptions) -> Result<Doc
             &mut findings,
         );
         if location.relay
-            && let Some(agent) = dialect.rules().relay()
+            && let Some(agent) = dialect.rules().agent().relay()
         {
             let runs =
                 crate::ops::relay::status::relay_runs(dialect, &project, location.home.as_deref())?;

@@ -23,7 +23,7 @@ pub(crate) struct DefaultFile {
 /// The expectations file of `location`'s project (see the module docs).
 pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
     let rules = location.dialect.rules();
-    let dialects = project.join(rules.home_dir()).join(FILE_NAME);
+    let dialects = project.join(rules.config().home_dir()).join(FILE_NAME);
     let relays = |location: &Location| {
         let mut options = location.load_options().ok()?;
         options.project_dir = Some(project.to_owned());
@@ -47,8 +47,9 @@ pub(crate) fn default_file(location: &Location, project: &Path) -> DefaultFile {
         .clone();
     // The relay's file read from the dialect's project folder, which its users never see.
     let unseen = rules
+        .agent()
         .relay()
-        .is_some_and(|agent| agent.home_dir != rules.home_dir());
+        .is_some_and(|agent| agent.home_dir != rules.config().home_dir());
     let warning = (location.relay && unseen && places.len() > 1 && file != places[0]).then(|| {
         Diagnostic::warning(
             file.display().to_string(),

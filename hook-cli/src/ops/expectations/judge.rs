@@ -12,7 +12,7 @@ pub(super) fn build_input(
     dialect: Dialect,
     case: &Case,
     cwd: &str,
-) -> Result<hook_protocol::EventInput> {
+) -> Result<hook_protocol::input::EventInput> {
     let event = known_event(dialect, &case.event)?;
     let tool = case.tool.clone().or_else(|| {
         case.input
@@ -34,7 +34,8 @@ pub(super) fn build_input(
     if let (Some(tool), Some(object)) = (tool, value.as_object_mut()) {
         object.insert("tool_name".into(), tool.into());
     }
-    hook_protocol::input_from_value(dialect, value).context("the case's input is not a valid event")
+    hook_protocol::input::input_from_value(dialect, value)
+        .context("the case's input is not a valid event")
 }
 
 /// The decision as the file names it.

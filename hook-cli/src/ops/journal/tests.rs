@@ -278,7 +278,7 @@ fn discovered(home: &std::path::Path, relay: bool) -> hook_config::Discovery {
 #[test]
 fn recording_never_creates_the_agents_home_but_makes_the_relays_folder_in_it() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    let input = hook_protocol::input_from_value(
+    let input = hook_protocol::input::input_from_value(
         hook_protocol::Dialect::Verboo,
         json!({"hook_event_name": "Stop", "session_id": "s", "cwd": "/",
             "transcript_path": "/t", "stop_hook_active": false}),

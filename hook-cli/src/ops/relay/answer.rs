@@ -21,7 +21,7 @@
 //!   stderr, exit 0. With no event known at all (garbage on stdin and no `--event`), exit 2.
 //!   A `Stop` or `SubagentStop` that cannot be read therefore keeps the agent working, with the
 //!   reason: the rule is the same on every event that can block.
-//! - **What the agents really send is read** ([`hook_protocol::read_agent_event`]): lone
+//! - **What the agents really send is read** ([`hook_protocol::input::read_agent_event`]): lone
 //!   surrogate escapes, nesting past 128 levels, fields a newer or older agent adds or leaves out. The hooks get
 //!   the agent's bytes as they were sent ([`hook_exec::Engine::dispatch_bytes`]); only the
 //!   fields the engine needs must make sense.
@@ -73,7 +73,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use hook_exec::{AsyncHandlers, EngineOptions, Hooks};
-use hook_protocol::{Dialect, Event, EventInput, Outcome, read_agent_event};
+use hook_protocol::input::{EventInput, read_agent_event};
+use hook_protocol::{Dialect, Event, Outcome};
 
 use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
 use crate::ops::location::Location;
@@ -107,7 +108,7 @@ pub(crate) struct AnswerOptions {
 ///
 /// For wuu, whose agents embed the engine.
 pub(crate) fn check_dialect(dialect: Dialect) -> Result<()> {
-    if dialect.rules().relay().is_none() {
+    if dialect.rules().agent().relay().is_none() {
         bail!(
             "hook relay speaks for Claude Code (--dialect verboo) and Codex (--dialect lime); {dialect} agents embed the engine"
         );
@@ -185,7 +186,7 @@ pub(crate) fn receive(
         Err(error) => {
             // An entry and an event that disagree are answered as the one that can block
             // (a typo in `--event` must not let a guard's event through).
-            if let hook_protocol::InputError::EventMismatch { found, .. } = &error {
+            if let hook_protocol::input::InputError::EventMismatch { found, .. } = &error {
                 let found = Event::from_name(found);
                 if found.block_effect(dialect).can_block() {
                     *known.borrow_mut() = Some(found);
@@ -276,6 +277,7 @@ pub(crate) fn locate(options: &AnswerOptions, received: &Received) -> Result<Loc
         Some(project) => project.clone(),
         None => dialect
             .rules()
+            .input()
             .project_dir_env()
             .and_then(std::env::var_os)
             .map(PathBuf::from)

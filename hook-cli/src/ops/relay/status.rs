@@ -160,7 +160,7 @@ pub(crate) struct LastRun {
     pub(crate) exit_code: Option<i32>,
     /// Its error, else the last line of its stderr.
     pub(crate) error: Option<String>,
-    /// The program its stderr says was missing ([`hook_protocol::missing_program`]): it did
+    /// The program its stderr says was missing ([`hook_protocol::text::missing_program`]): it did
     /// not do its job, whatever its exit.
     pub(crate) missing_program: Option<String>,
 }
@@ -186,7 +186,7 @@ impl Problem {
 pub(crate) fn status(options: &StatusOptions) -> Result<Vec<AgentStatus>> {
     let mut all = Vec::new();
     for &dialect in &options.dialects {
-        if let Some(agent) = dialect.rules().relay() {
+        if let Some(agent) = dialect.rules().agent().relay() {
             all.push(agent_status(dialect, agent, options)?);
         }
     }

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use hook_exec::Engine;
-use hook_protocol::{Dialect, Event, Outcome, input_from_value};
+use hook_protocol::input::input_from_value;
+use hook_protocol::{Dialect, Event, Outcome};
 use serde_json::Value;
 
 use super::Listener;

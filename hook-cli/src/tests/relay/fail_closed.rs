@@ -70,7 +70,7 @@ fn every_event_of_both_agents_answers_block_when_it_cannot_be_evaluated() {
     let mut expected_checks = 0;
     for dialect in [verboo(), lime()] {
         let home = guarded_home(scene.root(), dialect, GUARD);
-        let events = dialect.rules().relay().unwrap().events;
+        let events = dialect.rules().agent().relay().unwrap().events;
         expected_checks += events.len() * CAUSES.len();
         for event in events {
             let can_block = event.block_effect(dialect).can_block();

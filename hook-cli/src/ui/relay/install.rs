@@ -84,7 +84,7 @@ fn move_hooks(printer: &Printer, report: &MoveReport) {
         // project's hooks only once the user trusted them on that machine.
         // Run in the project's folder of each teammate's clone, with their own home.
         let flags = format!("--dialect {} --project .", scope.dialect);
-        let commands = if scope.dialect.rules().trust_state_in_config() {
+        let commands = if scope.dialect.rules().config().trust_state_in_config() {
             format!(
                 "The commands each runs: `hook relay sync {flags} --trust` ({} runs a project's entries only once trusted) and `hook trust {flags} --relay --all`",
                 scope.agent

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::{Engine, EngineOptions};
-use hook_protocol::{Dialect, EventInput, Outcome, RunStatus, parse_input};
+use hook_protocol::input::{EventInput, parse_input};
+use hook_protocol::{Dialect, Outcome, RunStatus};
 use hook_test_support::Scene;
 use hook_test_support::events::user_file;
 use serde_json::{Value, json};

@@ -409,7 +409,11 @@ pub fn corpus() -> Vec<(Event, Value)> {
 /// rule, which no schema describes).
 pub fn engine_accepts(event: &Event, document: &Value) -> Option<bool> {
     let stdout = document.to_string();
-    if !Dialect::Lime.rules().reads_as_json(stdout.as_bytes()) {
+    if !Dialect::Lime
+        .rules()
+        .output()
+        .reads_as_json(stdout.as_bytes())
+    {
         return None;
     }
     let result = interpret(Dialect::Lime, event, Some(0), stdout.as_bytes(), b"");

@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 
 use hook_config::{Environment, LoadOptions, load};
 use hook_exec::Engine;
-use hook_protocol::{Dialect, Outcome, parse_input};
+use hook_protocol::input::parse_input;
+use hook_protocol::{Dialect, Outcome};
 use serde_json::{Value, json};
 
 /// The workspace's target directory.

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use hook_config::{Environment, Handler, LoadOptions, Loaded, load};
-use hook_protocol::{Dialect, EventInput, Outcome, input_from_value};
+use hook_protocol::input::{EventInput, input_from_value};
+use hook_protocol::{Dialect, Outcome};
 use hook_test_support::Scene;
 use hook_test_support::events::{project_file, user_file};
 use hook_trust::{HashContext, Policy, TrustStore, TrustView, store_for};

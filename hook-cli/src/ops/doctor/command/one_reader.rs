@@ -1,5 +1,5 @@
 //! Trust coverage, `hook doctor` and `if` rules read what a command runs with one reader
-//! (`hook_config::shell::read_command`): one table of commands, read by all three, gives the
+//! (`hook_protocol::shell::read_command`): one table of commands, read by all three, gives the
 //! same program and script for each.
 
 use std::path::Path;
@@ -155,10 +155,14 @@ fn trust_doctor_and_if_rules_read_the_same_programs_and_scripts() {
     let dialect = Dialect::ALL
         .iter()
         .copied()
-        .find(|d| d.rules().project_dir_env().is_some())
+        .find(|d| d.rules().input().project_dir_env().is_some())
         .expect("a dialect that names the project");
     let rules = dialect.rules();
-    let file = format!("{}/{}", rules.home_dir(), rules.config_file());
+    let file = format!(
+        "{}/{}",
+        rules.config().home_dir(),
+        rules.config().config_file()
+    );
     write(&project, &file, &settings.to_string());
     std::fs::create_dir_all(root.join("home")).expect("home");
     let options = LoadOptions::new(dialect, Environment::empty())
@@ -171,7 +175,7 @@ fn trust_doctor_and_if_rules_read_the_same_programs_and_scripts() {
     let env = Env {
         path: Vec::new(),
         project: project.clone(),
-        project_var: rules.project_dir_env(),
+        project_var: rules.input().project_dir_env(),
     };
     let place = RunPlace::new(project.clone(), Some(project.clone()));
     for ((command, program, script, file), handler) in TABLE.iter().zip(handlers) {

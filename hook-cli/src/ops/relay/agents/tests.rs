@@ -43,7 +43,7 @@ fn relay_command(dialect: Dialect) -> String {
 #[test]
 fn every_agent_the_relay_speaks_for_has_one_adapter() {
     for dialect in Dialect::ALL {
-        let table = dialect.rules().relay();
+        let table = dialect.rules().agent().relay();
         let adapter = adapter(dialect);
         assert_eq!(table.is_some(), adapter.is_some(), "{dialect}");
         if let (Some(table), Some(adapter)) = (table, adapter) {
@@ -120,7 +120,7 @@ fn only_an_agent_that_keeps_records_has_them() {
         let records = adapter.hook_records(&file, None).expect("read");
         assert_eq!(
             records.is_some(),
-            adapter.dialect().rules().trust_state_in_config(),
+            adapter.dialect().rules().config().trust_state_in_config(),
             "{}",
             adapter.dialect()
         );

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use hook_protocol::EventInput;
+use hook_protocol::input::EventInput;
 
 use super::AnswerOptions;
 
@@ -21,12 +21,12 @@ const AGENT_ENV_FILE: &str = "CLAUDE_ENV_FILE";
 /// was typed by hand (an `echo ... | hook relay` in a shell must not replace the agent's
 /// `PATH`, often another one: a GUI-started agent has no `~/.local/bin`, no Homebrew). Started
 /// by an agent means: the variable the agent sets for every hook it starts is set (Claude
-/// Code's `CLAUDE_PROJECT_DIR`, [`hook_protocol::DialectRules::project_dir_env`]); for an
+/// Code's `CLAUDE_PROJECT_DIR`, [`hook_protocol::InputRules::project_dir_env`]); for an
 /// agent that sets none (Codex: its hooks get its own environment and nothing more), the
 /// `--event` that every entry `hook relay install` writes carries, and that a hand-typed
 /// `hook relay --dialect lime` leaves out.
 pub(crate) fn agent_path(options: &AnswerOptions) -> Option<String> {
-    let by_agent = match options.dialect.rules().project_dir_env() {
+    let by_agent = match options.dialect.rules().input().project_dir_env() {
         Some(variable) => std::env::var_os(variable).is_some_and(|v| !v.is_empty()),
         None => options.event.is_some(),
     };

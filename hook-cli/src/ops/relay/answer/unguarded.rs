@@ -5,7 +5,7 @@
 //! skipped for any reason that is not deliberate (untrusted, changed since trusted, a file or
 //! field that cannot be read, a type the relay cannot run: `mcp_tool`, `prompt`, `agent`), or
 //! answers while its stderr says a program it needs is missing (`jq: command not found`, exit
-//! 0: [`hook_protocol::missing_program`]) lets the call through — unless it asked for
+//! 0: [`hook_protocol::text::missing_program`]) lets the call through — unless it asked for
 //! `onFailure: "block"` — and both agents show a hook's stderr only in a verbose view. (A
 //! missing program with exit 0 stays an allow: the guard's exit code is its answer, and a
 //! stderr line is a hint, not a decision; it is flagged, here and in `hook stats`, status and

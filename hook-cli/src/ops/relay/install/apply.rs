@@ -83,7 +83,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     } else {
         Entries::UpToDate
     });
-    if !wanted.is_empty() && scope.dialect.rules().trust_state_in_config() {
+    if !wanted.is_empty() && scope.dialect.rules().config().trust_state_in_config() {
         report.codex_trust = Some(codex_trust_step(scope, &wanted, trust)?);
     }
     report.untrusted = untrusted_relay_keys(&loaded);

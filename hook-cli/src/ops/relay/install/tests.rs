@@ -145,7 +145,7 @@ fn install_then_uninstall_gives_the_agents_file_back_byte_for_byte() {
         );
         // The relay's guard waits for trust where its layer needs it (Codex: every hook;
         // Claude Code: not the user's own).
-        let waits = usize::from(dialect.rules().trust_state_in_config());
+        let waits = usize::from(dialect.rules().config().trust_state_in_config());
         assert_eq!(report.sync.untrusted.len(), waits, "{dialect}: {report:?}");
 
         // Again: nothing to change.
@@ -230,7 +230,7 @@ fn move_takes_the_agents_hooks_into_the_relay_file() {
         // The user's own hooks need no trust in Claude Code; Codex had not trusted this one
         // (no record of it): it waits, with its key, and is listed as untrusted.
         assert!(moved.trusted.is_none() && moved.not_trusted.is_empty());
-        let waits = usize::from(dialect.rules().trust_state_in_config());
+        let waits = usize::from(dialect.rules().config().trust_state_in_config());
         assert_eq!(moved.waiting.len(), waits, "{dialect}: {moved:?}");
         assert_eq!(report.sync.untrusted, moved.waiting, "{dialect}");
         // The agent's file now starts the relay instead.

@@ -108,7 +108,7 @@ pub(crate) fn unreached_in_scope(
     scope: RelayScope,
 ) -> Vec<String> {
     let project_installed = project.is_some_and(|project| {
-        dialect.rules().relay().is_some_and(|agent| {
+        dialect.rules().agent().relay().is_some_and(|agent| {
             !installed_entries(dialect, &project_agent_files(agent, project)).is_empty()
         })
     });
@@ -126,7 +126,7 @@ fn reach(
     home: Option<&Path>,
     said: impl Fn(RelayScope) -> bool,
 ) -> Option<Reach> {
-    let agent = dialect.rules().relay()?;
+    let agent = dialect.rules().agent().relay()?;
     let loaded = hook_config::load(&relay_options(dialect, project, home)).ok()?;
     let mut files = Vec::new();
     if let Ok(file) = agent_file(agent, None, None) {

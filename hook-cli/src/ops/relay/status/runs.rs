@@ -51,7 +51,7 @@ pub(crate) fn read_runs(dialect: Dialect, project: &Path, home: Option<&Path>) -
                     .then(|| {
                         run.stderr
                             .as_deref()
-                            .and_then(hook_protocol::missing_program)
+                            .and_then(hook_protocol::text::missing_program)
                     })
                     .flatten()
                     .map(str::to_owned),

@@ -28,7 +28,7 @@ pub(super) fn add_guard_checks(
     let env = Env {
         path: std::env::split_paths(&path).collect(),
         project: project.to_path_buf(),
-        project_var: status.dialect.rules().project_dir_env(),
+        project_var: status.dialect.rules().input().project_dir_env(),
     };
     let scene = GuardScene {
         dialect: status.dialect,

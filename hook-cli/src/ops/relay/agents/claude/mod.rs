@@ -26,6 +26,7 @@ impl Agent for Claude {
     fn settings(&self) -> &'static RelayAgent {
         Dialect::Verboo
             .rules()
+            .agent()
             .relay()
             .expect("the verboo dialect's table names Claude Code as its relay agent")
     }

@@ -211,7 +211,7 @@ impl SettingsDoc for TomlDoc {
     }
 
     fn take_own_groups(&mut self, dialect: Dialect) -> Result<Vec<OwnGroup>> {
-        let reserved = dialect.rules().reserved_hooks_keys();
+        let reserved = dialect.rules().config().reserved_hooks_keys();
         let relay = |group: &toml_edit::Table| {
             toml_handlers(group).iter().any(|h| {
                 h.get("command")

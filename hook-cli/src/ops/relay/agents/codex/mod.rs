@@ -25,6 +25,7 @@ impl Agent for Codex {
     fn settings(&self) -> &'static RelayAgent {
         Dialect::Lime
             .rules()
+            .agent()
             .relay()
             .expect("the lime dialect's table names Codex CLI as its relay agent")
     }
