@@ -36,6 +36,7 @@ mod hostile_files;
 mod hostile_input;
 mod journal;
 mod new;
+mod relay_callers;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_giveback;

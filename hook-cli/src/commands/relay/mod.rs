@@ -11,12 +11,13 @@ mod uninstall;
 use std::cell::RefCell;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
 use crate::ops::input::Stdin;
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::{Translation, caller_of, every_translated, translated};
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
 
@@ -29,9 +30,10 @@ pub(crate) struct RelayArgs {
     #[arg(long, value_parser = crate::args::parse_dialect, required_unless_present = "agent")]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code) or codex (Codex
-    /// CLI).
-    #[arg(long, value_parser = crate::args::parse_agent, conflicts_with = "dialect")]
-    agent: Option<Dialect>,
+    /// CLI); or an agent that runs guards written for Claude Code, whose events the relay
+    /// translates: qwen (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI).
+    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    agent: Option<RelayAgentArg>,
     /// The event this relay entry was installed for: the relay then knows how to answer even
     /// when the agent's input cannot be read, and refuses an input naming another event.
     #[arg(long, value_name = "NAME")]
@@ -90,6 +92,23 @@ enum RelayAction {
     Status(status::StatusArgs),
 }
 
+/// `--agent`'s value: an agent of a dialect, or one whose events the relay translates.
+#[derive(Debug, Clone, Copy)]
+enum RelayAgentArg {
+    Dialect(Dialect),
+    Translated(&'static Translation),
+}
+
+/// `--agent`: a translated agent's name (`qwen`, `gemini`), else an agent of a dialect.
+fn parse_relay_agent(value: &str) -> Result<RelayAgentArg, String> {
+    if let Some(agent) = translated(value) {
+        return Ok(RelayAgentArg::Translated(agent));
+    }
+    crate::args::parse_agent(value)
+        .map(RelayAgentArg::Dialect)
+        .map_err(|error| format!("{error}; or {}", every_translated()))
+}
+
 /// `--scope`'s value.
 fn parse_scope(value: &str) -> Result<RelayScope, String> {
     RelayScope::from_name(value)
@@ -106,14 +125,38 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<S
         Some(RelayAction::Status(status)) => return status::exec(status, printer),
         None => {}
     }
-    let dialect = args
-        .agent
-        .or(args.dialect)
-        .context("give --agent (claude, codex) or --dialect (verboo, lime)")?;
+    let named = match args.agent {
+        Some(RelayAgentArg::Translated(agent)) => Some(agent),
+        _ => None,
+    };
+    let dialect = match (args.agent, args.dialect) {
+        (Some(RelayAgentArg::Translated(agent)), _) => agent.dialect(),
+        (Some(RelayAgentArg::Dialect(dialect)), _) | (None, Some(dialect)) => dialect,
+        (None, None) => {
+            anyhow::bail!(
+                "give --agent (claude, codex, qwen, gemini, copilot) or --dialect (verboo, lime)"
+            )
+        }
+    };
     answer::check_dialect(dialect)?;
+    // Started as Claude Code's relay by an agent that runs Claude Code's entries (Copilot CLI):
+    // answered as that agent reads it.
+    let translated = named.or_else(|| caller_of(dialect));
+    // A translated agent's `--event` is its own name; the answer's form is the Claude Code
+    // event's.
+    let event = match translated {
+        Some(agent) => args
+            .event
+            .as_deref()
+            .and_then(|event| agent.claude_event(event))
+            .map(Event::from_name),
+        None => args.event.as_deref().map(Event::from_name),
+    };
     let options = AnswerOptions {
         dialect,
-        event: args.event.as_deref().map(Event::from_name),
+        translated,
+        agent_event: translated.and(args.event.clone()),
+        event,
         project: args.project,
         home: args.home,
         scope: args.scope,
@@ -141,7 +184,9 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<S
         }
     };
     let failed = answer::fail_closed(dialect, event.as_ref(), &why);
-    Ok(crate::ui::relay::answer::fail_closed(printer, &failed))
+    Ok(crate::ui::relay::answer::fail_closed(
+        printer, &failed, translated,
+    ))
 }
 
 /// Reads, evaluates and answers one event; `known` learns the event as soon as it is known.
@@ -175,7 +220,8 @@ fn answer_on(
         return Ok(Status::Success);
     };
     let answer = answer::answer(options, &prepared, &received, outcome, runtime);
-    let exit_code = crate::ui::relay::answer::answer(printer, &answer, prepared.trust())?;
+    let exit_code =
+        crate::ui::relay::answer::answer(printer, &answer, prepared.trust(), options.translated)?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
     if let Some(warning) = crate::ops::journal::record(

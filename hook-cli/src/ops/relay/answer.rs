@@ -78,6 +78,7 @@ use hook_protocol::{Dialect, Event, Outcome};
 
 use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
 use crate::ops::location::Location;
+use crate::ops::relay::agents::translated::{Translation, translate_event};
 
 /// Claude Code's project variable, which the relay sets for its hooks in every agent.
 const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
@@ -85,8 +86,13 @@ const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// What `hook relay` was started with.
 #[derive(Debug, Clone)]
 pub(crate) struct AnswerOptions {
-    /// The agent's dialect: verboo (Claude Code) or lime (Codex).
+    /// The agent's dialect: verboo (Claude Code) or lime (Codex); verboo for an agent whose
+    /// events are translated.
     pub(crate) dialect: Dialect,
+    /// The agent whose events are translated into Claude Code's (`--agent qwen|gemini`).
+    pub(crate) translated: Option<&'static Translation>,
+    /// That agent's own name of the event the entry was installed for (its `--event`).
+    pub(crate) agent_event: Option<String>,
     /// The event the entry was installed for (`--event`).
     pub(crate) event: Option<Event>,
     /// The project (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
@@ -181,6 +187,14 @@ pub(crate) fn receive(
     known: &RefCell<Option<Event>>,
 ) -> Result<Received> {
     let dialect = options.dialect;
+    let bytes = match options.translated {
+        Some(agent) => {
+            let translated = translate_event(agent, &bytes, options.agent_event.as_deref())?;
+            *known.borrow_mut() = Some(translated.event);
+            translated.bytes
+        }
+        None => bytes,
+    };
     let agent_event = match read_agent_event(dialect, &bytes, options.event.as_ref()) {
         Ok(event) => event,
         Err(error) => {

@@ -29,6 +29,7 @@ mod cannot_run;
 mod entry_timeout;
 mod fail_closed;
 mod personal;
+mod translated;
 
 /// A relay home for `dialect` whose user file denies every event the agent sends (trusted).
 pub(super) fn guarded_home(dir: &Path, dialect: Dialect, command: &str) -> PathBuf {

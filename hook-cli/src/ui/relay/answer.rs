@@ -7,6 +7,7 @@ use hook_protocol::Outcome;
 use hook_protocol::write::{self, AgentReply};
 use hook_trust::TrustView;
 
+use crate::ops::relay::agents::translated::{Translation, adapt_reply};
 use crate::ops::relay::answer::{Answer, FailClosed};
 
 use crate::ui::{Printer, Status, say_err};
@@ -33,12 +34,21 @@ pub(crate) fn notes(printer: &Printer, lines: &[String]) {
 /// # Errors
 ///
 /// When the reply cannot be serialised.
-pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Result<u8> {
+pub(crate) fn answer(
+    printer: &Printer,
+    answer: &Answer,
+    view: &TrustView,
+    translated: Option<&Translation>,
+) -> Result<u8> {
     notes(
         printer,
         &crate::ui::trust::skip_warnings(view, &answer.outcome),
     );
     let reply = agent_reply(&answer.outcome);
+    let reply = match translated {
+        Some(agent) => adapt_reply(agent, &answer.outcome, reply),
+        None => reply,
+    };
     // With exit 2 stderr is the block's reason, which the agent gives the model.
     if reply.exit_code != 2 {
         for line in &answer.moved_to_stderr {
@@ -59,13 +69,28 @@ pub(crate) fn answer(printer: &Printer, answer: &Answer, view: &TrustView) -> Re
 }
 
 /// The answer to an event that could not be evaluated: the reason on stderr, the event's JSON
-/// form on stdout where there is one; a block (exit 2) where the event can block.
-pub(crate) fn fail_closed(printer: &Printer, failed: &FailClosed) -> Status {
+/// form on stdout where there is one; a block (exit 2) where the event can block. For a
+/// translated agent, the block in its own form: exit 0 with the decision on stdout where the
+/// event is known (exit 2 alone lets a call run in Gemini CLI when stdout holds other JSON),
+/// else exit 2 with the reason on stderr, which both read as a block.
+pub(crate) fn fail_closed(
+    printer: &Printer,
+    failed: &FailClosed,
+    translated: Option<&Translation>,
+) -> Status {
     say_err!(printer, "{}", failed.message);
-    if let Some(outcome) = &failed.outcome
-        && let Some(stdout) = &agent_reply(outcome).stdout
-    {
-        printer.exact_line(&stdout.to_string());
+    if let Some(outcome) = &failed.outcome {
+        let reply = agent_reply(outcome);
+        let reply = match translated {
+            Some(agent) => adapt_reply(agent, outcome, reply),
+            None => reply,
+        };
+        if let Some(stdout) = &reply.stdout {
+            printer.exact_line(&stdout.to_string());
+        }
+        if translated.is_some() && reply.exit_code == 0 {
+            return Status::Success;
+        }
     }
     if failed.blocks {
         Status::Block

@@ -17,12 +17,20 @@
 //!   (`hook_protocol::input` reads it and `hook_protocol::write` writes the answer, from
 //!   [`Agent::dialect`]); the relay's answer adds nothing per agent.
 //!
+//! Agents that run guards written for Claude Code, each on a wire of its own, are tables of a
+//! translation ([`translated`]: [`qwen`], [`gemini`], [`copilot`]): the relay reads Claude Code's relay
+//! files for them and translates their events in and its answers out.
+//!
 //! Adding an agent is a module here (its adapter and its document), a line in [`ADAPTERS`],
 //! and its table in hook-protocol's dialect; CONTRIBUTING.md's "Adding an agent" lists the
 //! files and tests in order.
 
 pub(crate) mod claude;
 pub(crate) mod codex;
+pub(crate) mod copilot;
+pub(crate) mod gemini;
+pub(crate) mod qwen;
+pub(crate) mod translated;
 
 use std::path::Path;
 
@@ -33,6 +41,7 @@ use super::RelayScope;
 use super::read::entries::Wanted;
 
 pub(crate) use codex::records::HookRecords;
+pub(crate) use translated::Translation;
 
 /// What the relay does differently for one agent.
 pub(crate) trait Agent: Sync {
@@ -99,6 +108,37 @@ pub(crate) fn open_settings(
     file: &Path,
 ) -> Result<Box<dyn SettingsDoc>> {
     agent_of(dialect)?.open(text, file)
+}
+
+/// Every agent whose events the relay translates.
+pub(crate) const TRANSLATED: &[&Translation] = &[&qwen::QWEN, &gemini::GEMINI, &copilot::COPILOT];
+
+/// The agent that started a relay of `dialect` as Claude Code's own (`--agent claude`,
+/// `--dialect verboo`): one that runs Claude Code's entries and set its variable (Copilot CLI,
+/// `COPILOT_CLI=1`), else `None` (Claude Code itself).
+pub(crate) fn caller_of(dialect: Dialect) -> Option<&'static Translation> {
+    TRANSLATED.iter().copied().find(|agent| {
+        agent.runs_claude_entries
+            && agent.dialect() == dialect
+            && std::env::var_os(agent.marker_env).is_some_and(|v| !v.is_empty() && v != "0")
+    })
+}
+
+/// Every translated agent, as an error lists them: `qwen (Qwen Code), ...`.
+pub(crate) fn every_translated() -> String {
+    TRANSLATED
+        .iter()
+        .map(|agent| format!("{} ({})", agent.name(), agent.title))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The agent named `name` (`qwen`, `gemini`, any of its names, any case).
+pub(crate) fn translated(name: &str) -> Option<&'static Translation> {
+    TRANSLATED
+        .iter()
+        .copied()
+        .find(|t| t.names.iter().any(|known| known.eq_ignore_ascii_case(name)))
 }
 
 /// A relay handler found in the agent's file.

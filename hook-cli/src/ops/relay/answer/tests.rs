@@ -74,6 +74,8 @@ fn a_newer_agents_event_is_said_with_this_version() {
 fn options(dialect: Dialect, event: Option<Event>) -> AnswerOptions {
     AnswerOptions {
         dialect,
+        translated: None,
+        agent_event: None,
         event,
         project: None,
         home: None,

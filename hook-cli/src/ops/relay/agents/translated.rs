@@ -1,0 +1,232 @@
+//! The agents that run guards written for Claude Code through the relay, each speaking its own
+//! wire: Qwen Code ([`super::qwen`]), Gemini CLI ([`super::gemini`]) and Copilot CLI in its
+//! Claude Code dialect ([`super::copilot`]). Their relay hooks are
+//! the verboo relay files Claude Code's relay reads (`~/.claude/hook-relay/settings.json`,
+//! `<project>/.claude/hook-relay/settings.json`): a guard is written once, in Claude Code's
+//! format. The relay started by one of them (`hook relay --agent qwen|gemini --event E`)
+//! translates the event into the Claude Code event the guard expects ([`translate_event`]) and
+//! writes the answer in the form that blocks in that agent ([`adapt_reply`]).
+//!
+//! What the translation does, per agent table ([`Translation`]):
+//! - **the event's name**: the agent's (`BeforeTool`) to Claude Code's (`PreToolUse`); an event
+//!   the table does not name is refused (the relay then fails closed where it can block);
+//! - **the tool's name**: the agent's (`run_shell_command`) to Claude Code's (`Bash`), the
+//!   agent's own kept as `agent_tool_name` for a guard that wants it; a tool the table does not
+//!   name (an MCP tool, one added since) keeps its own name;
+//! - **fields the agent never sends** and Claude Code always does (`tool_use_id`,
+//!   `transcript_path`, `session_id`): given empty, so the relay reads the event without a
+//!   warning on every call; what the agent sent is kept as it was.
+//!
+//! The answer, measured against the real binaries (Qwen Code 0.24.4, Gemini CLI 0.61.0, Copilot
+//! CLI 1.0.102): Qwen Code and Gemini CLI read a top-level `decision` (`"deny"` on the tool
+//! events, `"block"` elsewhere) with its `reason` at exit 0, and give the reason to the model;
+//! exit 2 with nothing on stderr, or with `{}` on stdout, lets the call run in both, and Gemini
+//! CLI reads stdout's JSON before exit 2's stderr. Copilot CLI ignores `decision` and drops exit
+//! 2's reason, but reads `permissionDecision` (top-level, or in Claude Code's
+//! `hookSpecificOutput`). So a block is always written as exit 0 with all of them on stdout
+//! (each agent reads the part it knows; measured to block, with the reason reaching the model,
+//! in all three), never as an exit code alone.
+
+use anyhow::{Context, Result, bail};
+use hook_protocol::write::AgentReply;
+use hook_protocol::{Decision, Event, Outcome};
+use serde_json::{Map, Value};
+
+/// How one agent's wire maps onto Claude Code's.
+#[derive(Debug)]
+pub(crate) struct Translation {
+    /// The names a command line takes for it, the usual one first (`qwen`, `qwen-code`).
+    pub(crate) names: &'static [&'static str],
+    /// Its name in messages (`Qwen Code`).
+    pub(crate) title: &'static str,
+    /// A variable only this agent sets for its hooks (how the relay knows its caller).
+    pub(crate) marker_env: &'static str,
+    /// Its event names and Claude Code's, `(its, Claude Code's)`.
+    pub(crate) events: &'static [(&'static str, &'static str)],
+    /// Its tool names and Claude Code's, `(its, Claude Code's)`.
+    pub(crate) tools: &'static [(&'static str, &'static str)],
+    /// How its answer blocks.
+    pub(crate) answer: AnswerForm,
+    /// Whether it runs Claude Code's own entries (a project's `.claude/settings.json`): the
+    /// relay started as Claude Code's then answers it as this agent when its
+    /// [`marker_env`](Self::marker_env) is set.
+    pub(crate) runs_claude_entries: bool,
+}
+
+/// How a translated agent's answer blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AnswerForm {
+    /// A top-level `decision` (`deny` on tool events, `block` elsewhere) and `reason`, exit 0
+    /// (Qwen Code, Gemini CLI).
+    Decision,
+    /// Claude Code's `hookSpecificOutput.permissionDecision: "deny"` with its reason, exit 0,
+    /// on tool events; elsewhere Claude Code's reply as it is (Copilot CLI, where any exit but
+    /// 0 blocks).
+    ClaudeDenial,
+}
+
+impl Translation {
+    /// The dialect of the guards it runs: Claude Code's, verboo.
+    pub(crate) fn dialect(&self) -> hook_protocol::Dialect {
+        hook_protocol::Dialect::Verboo
+    }
+
+    /// Its usual name on a command line.
+    pub(crate) fn name(&self) -> &'static str {
+        self.names.first().copied().unwrap_or("")
+    }
+
+    /// Claude Code's event for the agent's `event`.
+    pub(crate) fn claude_event(&self, event: &str) -> Option<&'static str> {
+        self.events
+            .iter()
+            .find(|(its, _)| *its == event)
+            .map(|(_, claude)| *claude)
+    }
+
+    /// The agent's event for Claude Code's `event`.
+    pub(crate) fn agent_event(&self, event: &str) -> Option<&'static str> {
+        self.events
+            .iter()
+            .find(|(_, claude)| *claude == event)
+            .map(|(its, _)| *its)
+    }
+
+    /// Claude Code's tool for the agent's `tool`, if the table names it.
+    pub(crate) fn claude_tool(&self, tool: &str) -> Option<&'static str> {
+        self.tools
+            .iter()
+            .find(|(its, _)| *its == tool)
+            .map(|(_, claude)| *claude)
+    }
+}
+
+/// An event of a translated agent, as Claude Code would have sent it.
+#[derive(Debug)]
+pub(crate) struct Translated {
+    /// The event as Claude Code's JSON: what the relay reads and its hooks get.
+    pub(crate) bytes: Vec<u8>,
+    /// Claude Code's name of the event.
+    pub(crate) event: Event,
+}
+
+/// The agent's event `bytes` as the Claude Code event a guard expects; `installed` is the
+/// agent's event the entry was installed for (`--event`), which an event without a name is
+/// read as.
+///
+/// # Errors
+///
+/// When the bytes are not a JSON object, name no event, name another event than `installed`,
+/// or an event the table does not translate.
+pub(crate) fn translate_event(
+    agent: &Translation,
+    bytes: &[u8],
+    installed: Option<&str>,
+) -> Result<Translated> {
+    let value: Value = serde_json::from_slice(bytes)
+        .with_context(|| format!("the event {} sent is not JSON", agent.title))?;
+    let Value::Object(mut object) = value else {
+        bail!("the event {} sent is not a JSON object", agent.title);
+    };
+    let sent = object.get("hook_event_name").and_then(Value::as_str);
+    let its_event = match (sent, installed) {
+        (Some(sent), Some(installed)) if sent != installed => bail!(
+            "{} sent a {sent} event to the relay entry installed for {installed}",
+            agent.title
+        ),
+        (Some(sent), _) => sent.to_owned(),
+        (None, Some(installed)) => installed.to_owned(),
+        (None, None) => bail!("the event {} sent names no event", agent.title),
+    };
+    let Some(claude_event) = agent.claude_event(&its_event) else {
+        bail!(
+            "{} event {its_event} has no Claude Code event the relay's hooks could be on",
+            agent.title
+        );
+    };
+    object.insert("hook_event_name".to_owned(), claude_event.into());
+    if let Some(tool) = object.get("tool_name").and_then(Value::as_str)
+        && let Some(claude_tool) = agent.claude_tool(tool)
+    {
+        let its_tool = tool.to_owned();
+        object.insert("tool_name".to_owned(), claude_tool.into());
+        object.insert("agent_tool_name".to_owned(), its_tool.into());
+    }
+    fill_missing(&mut object);
+    Ok(Translated {
+        bytes: serde_json::to_vec(&Value::Object(object))
+            .context("cannot write the translated event")?,
+        event: Event::from_name(claude_event),
+    })
+}
+
+/// The fields Claude Code always sends and these agents may not, given empty where absent.
+fn fill_missing(object: &mut Map<String, Value>) {
+    for field in ["session_id", "transcript_path"] {
+        object.entry(field).or_insert_with(|| "".into());
+    }
+    if object.contains_key("tool_name") {
+        object.entry("tool_use_id").or_insert_with(|| "".into());
+    }
+}
+
+/// `reply` (the answer as Claude Code reads it, for `outcome`) as `agent` reads it: a block is
+/// exit 0 with a top-level `decision` and `reason` on stdout (and Claude Code's form beside
+/// it); the event's name in `hookSpecificOutput` is the agent's.
+pub(crate) fn adapt_reply(agent: &Translation, outcome: &Outcome, reply: AgentReply) -> AgentReply {
+    let mut reply = reply;
+    let mut object = match reply.stdout.take() {
+        Some(Value::Object(object)) => object,
+        _ => Map::new(),
+    };
+    if let Some(Value::Object(specific)) = object.get_mut("hookSpecificOutput")
+        && let Some(name) = specific.get("hookEventName").and_then(Value::as_str)
+        && let Some(its) = agent.agent_event(name)
+    {
+        specific.insert("hookEventName".to_owned(), its.into());
+    }
+    let blocks = outcome.decision == Decision::Block || reply.exit_code == 2;
+    if blocks {
+        let reason = outcome
+            .reason
+            .clone()
+            .or_else(|| (!reply.stderr.is_empty()).then(|| reply.stderr.join("\n")))
+            .unwrap_or_else(|| format!("blocked by hook relay ({} event)", outcome.event));
+        let word = if outcome.event.match_target(outcome.dialect)
+            == hook_protocol::MatchTarget::ToolName
+        {
+            "deny"
+        } else {
+            "block"
+        };
+        match agent.answer {
+            AnswerForm::Decision => {
+                object.insert("decision".to_owned(), word.into());
+                object.insert("reason".to_owned(), reason.into());
+            }
+            // Claude Code's own denial, which Claude Code reads too: the relay may take Claude
+            // Code for Copilot CLI when it inherited `COPILOT_CLI`, and must still block.
+            AnswerForm::ClaudeDenial if word == "deny" => {
+                let specific = object
+                    .entry("hookSpecificOutput")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(specific) = specific {
+                    specific.insert("hookEventName".to_owned(), outcome.event.as_str().into());
+                    specific.insert("permissionDecision".to_owned(), "deny".into());
+                    specific.insert("permissionDecisionReason".to_owned(), reason.into());
+                }
+            }
+            // Elsewhere any exit but 0 blocks in it: the reply as it is.
+            AnswerForm::ClaudeDenial => {
+                reply.stdout = (!object.is_empty()).then_some(Value::Object(object));
+                return reply;
+            }
+        }
+        reply.exit_code = 0;
+    }
+    reply.stdout = (!object.is_empty()).then_some(Value::Object(object));
+    reply
+}
+
+#[cfg(test)]
+mod tests;
