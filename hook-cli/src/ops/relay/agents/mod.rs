@@ -18,7 +18,7 @@
 //!   [`Agent::dialect`]); the relay's answer adds nothing per agent.
 //!
 //! Agents that run guards written for Claude Code, each on a wire of its own, are tables of a
-//! translation ([`translated`]: [`qwen`], [`gemini`], [`copilot`]): the relay reads Claude Code's relay
+//! translation ([`mod@translated`]: [`qwen`], [`gemini`], [`copilot`]): the relay reads Claude Code's relay
 //! files for them and translates their events in and its answers out.
 //!
 //! Adding an agent is a module here (its adapter and its document), a line in [`ADAPTERS`],
