@@ -107,7 +107,7 @@ pub(crate) fn drive<R: DispatchReport>(
         };
         let done = report.outcome(&view, &outcome)?;
         // After the outcome is written: the journal can never hold it.
-        if let Some(warning) = super::journal::record("run", &discovery, input, &outcome, None, None) {
+        if let Some(warning) = super::journal::record("run", &discovery, input, &outcome, None, None, None) {
             report.warning(&warning);
         }
         if engine.pending_async(&session_id) == 0 {

@@ -63,6 +63,7 @@ pub(crate) fn record(
     outcome: &Outcome,
     exit_code: Option<u8>,
     agent_path: Option<String>,
+    agent: Option<&str>,
 ) -> Option<String> {
     // The agent's home is never created as a side effect (the relay's own folder in it is).
     if journal_off() || !crate::ops::state::may_create(discovery) {
@@ -74,6 +75,9 @@ pub(crate) fn record(
     }
     if let Some(code) = exit_code {
         record = record.with_exit_code(i32::from(code));
+    }
+    if let Some(agent) = agent {
+        record = record.with_agent(agent);
     }
     match Journal::for_home(&discovery.state_dir).append(&record) {
         Err(error) if exit_code != Some(2) => Some(format!(

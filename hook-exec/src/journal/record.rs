@@ -69,6 +69,11 @@ pub struct Record {
     /// The exit code the front end answered with (`hook relay`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
+    /// The agent that called the front end, when it is not the dialect's own (`hook relay`
+    /// answering Qwen Code, Gemini CLI or Copilot CLI with Claude Code's hooks: `qwen`,
+    /// `gemini`, `copilot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
     /// The line was cut to [`MAX_LINE_BYTES`]: stderr excerpts (then errors) were dropped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
@@ -157,6 +162,7 @@ impl Record {
             stop: outcome.stop,
             path: None,
             exit_code: None,
+            agent: None,
             truncated: false,
             runs,
             runs_dropped: None,
@@ -166,6 +172,13 @@ impl Record {
     /// This record with the `PATH` the front end ran with.
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
         self.path = Some(cut_to(&path.into(), PATH_CHARS));
+        self
+    }
+
+    /// This record with the agent that called the front end, when it is not the dialect's own
+    /// (cut as a field).
+    pub fn with_agent(mut self, agent: impl Into<String>) -> Self {
+        self.agent = Some(cut_to(&agent.into(), FIELD_CHARS));
         self
     }
 

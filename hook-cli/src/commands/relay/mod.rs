@@ -231,6 +231,7 @@ fn answer_on(
         &answer.outcome,
         code,
         answer::agent_path(options),
+        options.translated.map(Translation::name),
     ) {
         crate::ui::relay::answer::notes(printer, &[warning]);
     }

@@ -290,7 +290,7 @@ fn recording_never_creates_the_agents_home_but_makes_the_relays_folder_in_it() {
     for relay in [false, true] {
         let discovery = discovered(dir.path(), relay);
         assert_eq!(
-            record("run", &discovery, &input, &outcome, None, None),
+            record("run", &discovery, &input, &outcome, None, None, None),
             None
         );
         assert!(!dir.path().join(".claude").exists());
@@ -299,7 +299,7 @@ fn recording_never_creates_the_agents_home_but_makes_the_relays_folder_in_it() {
     std::fs::create_dir(dir.path().join(".claude")).expect("a folder");
     let discovery = discovered(dir.path(), true);
     assert_eq!(
-        record("relay", &discovery, &input, &outcome, None, None),
+        record("relay", &discovery, &input, &outcome, None, None, None),
         None
     );
     let journal = Journal::for_home(&dir.path().join(".claude/hook-relay"));

@@ -80,6 +80,11 @@ fn one_claude_code_guard_blocks_rm_rf_in_qwen_and_gemini() {
             "{agent}: {}",
             ran.stderr
         );
+        // The journal names the agent that called.
+        let lines = hook_test_support::read::journal_lines(&home);
+        let last = lines.last().expect("a journal line");
+        assert_eq!(last["agent"], agent, "{last}");
+        assert_eq!(last["event"], "PreToolUse", "{last}");
 
         let (event, call) = shell_call(agent, &project, "ls");
         let ran = relay(agent, event, &home, &project, &call);
