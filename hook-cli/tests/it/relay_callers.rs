@@ -95,3 +95,67 @@ fn copilot_running_claude_codes_entry_gets_a_denial_it_shows_the_model() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stdout).contains("deny"), "{}", text(&out.stdout));
 }
+
+/// `hook relay status` for Claude Code, where Copilot CLI is installed (`~/.copilot`): a user
+/// install does not guard Copilot CLI, and a project install does only in a folder it trusts.
+#[test]
+fn status_tells_a_copilot_user_what_claude_codes_entries_do_not_guard() {
+    let home = crate::relay_install::Home::new();
+    let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "exit 0"}]}]}})
+    .to_string();
+    std::fs::create_dir_all(home.claude().join("hook-relay")).unwrap();
+    std::fs::write(home.claude().join("hook-relay/settings.json"), &guard).unwrap();
+    let project = home.root.join("project");
+    std::fs::create_dir_all(project.join(".claude/hook-relay")).unwrap();
+    std::fs::write(project.join(".claude/hook-relay/settings.json"), &guard).unwrap();
+    let project_arg = project.display().to_string();
+    home.ok(&["relay", "install", "--agent", "claude"], &[]);
+    home.ok(
+        &[
+            "relay",
+            "install",
+            "--agent",
+            "claude",
+            "--project",
+            &project_arg,
+        ],
+        &[],
+    );
+    let status = [
+        "relay",
+        "status",
+        "--agent",
+        "claude",
+        "--project",
+        &project_arg,
+    ];
+    // No Copilot CLI here: nothing said.
+    let out = home.hook(&status, &[]);
+    assert!(
+        !text(&out.stdout).contains("Copilot"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    std::fs::create_dir_all(home.root.join(".copilot")).unwrap();
+    let said = text(&home.hook(&status, &[]).stdout);
+    assert!(
+        said.contains("note: Copilot CLI") && said.contains("never reads ~/.claude/settings.json"),
+        "{said}"
+    );
+    assert!(said.contains("not in `trustedFolders`"), "{said}");
+
+    // Trusted: only the user entries' note is left.
+    std::fs::write(
+        home.root.join(".copilot/config.json"),
+        json!({"trustedFolders": [project_arg]}).to_string(),
+    )
+    .unwrap();
+    let said = text(&home.hook(&status, &[]).stdout);
+    assert!(
+        said.contains("never reads ~/.claude/settings.json"),
+        "{said}"
+    );
+    assert!(!said.contains("trustedFolders"), "{said}");
+}

@@ -45,7 +45,8 @@ impl Home {
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("CODEX_HOME")
             .env_remove("LIME_HOME")
-            .env_remove("CLAUDE_PROJECT_DIR");
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI");
         for (name, value) in env {
             command.env(name, value);
         }
@@ -65,6 +66,7 @@ impl Home {
             .env_remove("CODEX_HOME")
             .env_remove("LIME_HOME")
             .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("COPILOT_CLI")
             .spawn()
             .unwrap();
         let mut pipe = child.stdin.take().unwrap();

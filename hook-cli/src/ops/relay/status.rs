@@ -28,6 +28,10 @@
 //!   last recorded it in the journal (this shell's when none is recorded, and it says so).
 //! - **The project** is `--project`, else the current directory, as for `hook list`: its
 //!   settings file and relay file are read beside the user's.
+//! - **Notes for another agent's user**, never a problem: where Copilot CLI is installed
+//!   (`~/.copilot`), Claude Code's user entries do not guard it (it never reads
+//!   `~/.claude/settings.json`), and its project entries guard it only in a folder it trusts
+//!   (`trustedFolders` in `~/.copilot/config.json`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -81,6 +85,10 @@ pub(crate) struct AgentStatus {
     pub(crate) problems: Vec<Problem>,
     /// The journal lines or files that could not be read (last runs may be missing).
     pub(crate) journal_problems: Vec<String>,
+    /// What a user of another agent that runs these entries should know (Copilot CLI and
+    /// Claude Code's entries); nothing that stops this agent's guards.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notes: Vec<String>,
 }
 
 impl AgentStatus {
@@ -215,6 +223,7 @@ fn agent_status(
         hooks: Vec::new(),
         problems: Vec::new(),
         journal_problems: Vec::new(),
+        notes: Vec::new(),
     };
     let name = agents::name(dialect);
     let home_flag = options
@@ -233,6 +242,20 @@ fn agent_status(
     check_programs(&mut status, &project, runs.agent_path.as_deref());
     if let Some(loaded) = read_hooks(&mut status, &location, &project, &runs.by_key) {
         shared::add_guard_checks(&mut status, agent, &project, options, &runs, &loaded);
+    }
+    // Copilot CLI runs Claude Code's project entries, never its user ones.
+    if dialect == super::agents::copilot::COPILOT.dialect() {
+        let entries = |scope: &str| {
+            status
+                .settings
+                .iter()
+                .any(|file| file.scope == scope && !file.entries.is_empty())
+        };
+        status.notes = super::agents::copilot::notes_on_claude_entries(
+            entries("user"),
+            &project,
+            entries("project") || entries("personal"),
+        );
     }
     if !status.hooks.is_empty() && !status.installed() {
         status.problems.push(Problem::new(

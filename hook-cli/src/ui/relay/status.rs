@@ -105,6 +105,9 @@ fn text(printer: &Printer, agent: &AgentStatus) {
     for line in &agent.journal_problems {
         say!(printer, "  warning: {line}; last runs may be missing");
     }
+    for note in &agent.notes {
+        say!(printer, "  note: {note}");
+    }
 }
 
 fn settings(printer: &Printer, file: &SettingsFile) {

@@ -34,3 +34,56 @@ pub(crate) const COPILOT: Translation = Translation {
     answer: AnswerForm::ClaudeDenial,
     runs_claude_entries: true,
 };
+
+/// Copilot CLI's home (`~/.copilot`), if it is installed for this user (the folder exists).
+fn copilot_home() -> Option<std::path::PathBuf> {
+    let home = std::path::PathBuf::from(std::env::var_os("HOME")?).join(".copilot");
+    home.is_dir().then_some(home)
+}
+
+/// What a Copilot CLI user should know of Claude Code's relay entries (`user_entries` in the
+/// user's settings, `project_entries` in `project`'s), when Copilot CLI is installed here:
+/// it never reads `~/.claude/settings.json`, and reads a project's `.claude/settings.json`
+/// only in a folder it trusts (`trustedFolders` in `~/.copilot/config.json`, or
+/// `COPILOT_ALLOW_ALL=true`, or `--trust-folder` for one session).
+pub(crate) fn notes_on_claude_entries(
+    user_entries: bool,
+    project: &std::path::Path,
+    project_entries: bool,
+) -> Vec<String> {
+    let Some(home) = copilot_home() else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    if user_entries {
+        notes.push(format!(
+            "Copilot CLI ({} is here) never reads ~/.claude/settings.json: these user entries do not guard it; add `hook relay --agent copilot` entries to {} (README: Qwen Code, Gemini CLI and Copilot CLI)",
+            home.display(),
+            home.join("hooks").display()
+        ));
+    }
+    if project_entries && !trusts(&home, project) {
+        notes.push(format!(
+            "Copilot CLI runs this project's .claude/settings.json only in a folder it trusts, and {} is not in `trustedFolders` of {}: trust it in Copilot CLI (or start it with --trust-folder)",
+            project.display(),
+            home.join("config.json").display()
+        ));
+    }
+    notes
+}
+
+/// Whether Copilot CLI's `config.json` under `home` trusts `project` (or a folder above it).
+fn trusts(home: &std::path::Path, project: &std::path::Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(home.join("config.json")) else {
+        return false;
+    };
+    let Ok(config) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    config["trustedFolders"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .any(|folder| project.starts_with(folder))
+}
