@@ -159,3 +159,47 @@ fn status_tells_a_copilot_user_what_claude_codes_entries_do_not_guard() {
     );
     assert!(!said.contains("trustedFolders"), "{said}");
 }
+
+/// `hook doctor` for Claude Code finds the relay entries `gemini hooks migrate --from-claude`
+/// copied into Gemini CLI's settings with Claude Code's seconds, which Gemini CLI reads as
+/// milliseconds (measured with Gemini CLI 0.61.0: cut off, the call ran).
+#[test]
+fn doctor_finds_a_relay_entry_gemini_cuts_off() {
+    let home = crate::relay_install::Home::new();
+    let project = home.root.join("project");
+    std::fs::create_dir_all(project.join(".gemini")).unwrap();
+    // As `migrate` writes it from `hook relay install --agent claude --project .`'s entry.
+    let migrated = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+        {"command": "hook relay --dialect verboo --event PreToolUse --scope project --entry-timeout 25 || exit 2 # hook-relay-install",
+         "type": "command", "timeout": 25}]}],
+        "AfterTool": []}});
+    std::fs::write(project.join(".gemini/settings.json"), migrated.to_string()).unwrap();
+    let project_arg = project.display().to_string();
+    let out = home.hook(
+        &["doctor", "--agent", "claude", "--project", &project_arg],
+        &[],
+    );
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("\"timeout\": 25 as 25 ms"), "{said}");
+    assert!(
+        said.contains("gemini hooks migrate --from-claude"),
+        "{said}"
+    );
+    assert!(said.contains("set its \"timeout\" to 25000"), "{said}");
+
+    // In milliseconds, as the README writes it: nothing to say.
+    let fixed = migrated
+        .to_string()
+        .replace("\"timeout\":25", "\"timeout\":25000");
+    std::fs::write(project.join(".gemini/settings.json"), fixed).unwrap();
+    let out = home.hook(
+        &["doctor", "--agent", "claude", "--project", &project_arg],
+        &[],
+    );
+    assert!(
+        !text(&out.stdout).contains("Gemini"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -17,6 +17,7 @@ use hook_protocol::{Dialect, Event};
 
 use crate::ops::input::Stdin;
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::translated::Caller;
 use crate::ops::relay::agents::{Translation, caller_of, every_translated, translated};
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
@@ -139,18 +140,19 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<S
         }
     };
     answer::check_dialect(dialect)?;
-    // Started as Claude Code's relay by an agent that runs Claude Code's entries (Copilot CLI):
-    // answered as that agent reads it.
-    let translated = named.or_else(|| caller_of(dialect));
-    // A translated agent's `--event` is its own name; the answer's form is the Claude Code
-    // event's.
+    // Started as Claude Code's relay by another agent that runs Claude Code's entries (its
+    // variable says which): answered as that agent reads it.
+    let translated = named
+        .map(|agent| (agent, Caller::Named))
+        .or_else(|| caller_of(dialect).map(|agent| (agent, Caller::Detected)));
+    // A named agent's `--event` is its own name; the answer's form is the Claude Code event's.
     let event = match translated {
-        Some(agent) => args
+        Some((agent, Caller::Named)) => args
             .event
             .as_deref()
             .and_then(|event| agent.claude_event(event))
             .map(Event::from_name),
-        None => args.event.as_deref().map(Event::from_name),
+        _ => args.event.as_deref().map(Event::from_name),
     };
     let options = AnswerOptions {
         dialect,
@@ -185,7 +187,9 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<S
     };
     let failed = answer::fail_closed(dialect, event.as_ref(), &why);
     Ok(crate::ui::relay::answer::fail_closed(
-        printer, &failed, translated,
+        printer,
+        &failed,
+        translated.map(|(agent, _)| agent),
     ))
 }
 
@@ -220,8 +224,12 @@ fn answer_on(
         return Ok(Status::Success);
     };
     let answer = answer::answer(options, &prepared, &received, outcome, runtime);
-    let exit_code =
-        crate::ui::relay::answer::answer(printer, &answer, prepared.trust(), options.translated)?;
+    let exit_code = crate::ui::relay::answer::answer(
+        printer,
+        &answer,
+        prepared.trust(),
+        options.translated.map(|(agent, _)| agent),
+    )?;
     // After the answer is written, flushed and its stream closed: the journal can never hold it.
     let code = Some(exit_code);
     if let Some(warning) = crate::ops::journal::record(
@@ -231,7 +239,7 @@ fn answer_on(
         &answer.outcome,
         code,
         answer::agent_path(options),
-        options.translated.map(Translation::name),
+        options.translated.map(|(agent, _)| agent.name()),
     ) {
         crate::ui::relay::answer::notes(printer, &[warning]);
     }

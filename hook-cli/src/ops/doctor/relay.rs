@@ -20,6 +20,15 @@ use crate::ops::relay::{Reach, UnreachedWhy, relay_reach};
 pub(super) fn check_relay(location: &Location, env: &Env, findings: &mut Vec<Finding>) {
     let project = location.project_dir().ok();
     let home = location.home.as_deref();
+    // Gemini CLI reads the relay's hooks for Claude Code too: its entries' timeouts are
+    // milliseconds.
+    if location.dialect == crate::ops::relay::agents::gemini::GEMINI.dialect() {
+        findings.extend(
+            crate::ops::relay::agents::gemini::short_timeouts(project.as_deref())
+                .into_iter()
+                .map(gemini_short_timeout),
+        );
+    }
     let Some(reach) = relay_reach(location.dialect, project.as_deref(), home) else {
         return;
     };
@@ -145,5 +154,28 @@ fn program_problem(program: &str, env: &Env) -> Option<String> {
         }
         Ok(_) if !is_executable(Path::new(program)) => Some("is not executable".to_owned()),
         Ok(_) => None,
+    }
+}
+
+/// A relay entry Gemini CLI cuts off before the relay answers.
+fn gemini_short_timeout(short: crate::ops::relay::agents::gemini::ShortTimeout) -> Finding {
+    let origin = if short.migrated {
+        " (an entry of Claude Code's copied by `gemini hooks migrate --from-claude`, which keeps Claude Code's seconds as they are)"
+    } else {
+        ""
+    };
+    Finding {
+        severity: Severity::Error,
+        key: "-".into(),
+        location: short.file.display().to_string(),
+        message: format!(
+            "Gemini CLI reads this {} relay entry's \"timeout\": {} as {} ms{origin}: it cuts the relay off before it answers, and then lets the call run",
+            short.event, short.timeout, short.timeout
+        ),
+        fix: Some(Fix::Say(format!(
+            "set its \"timeout\" to {} (milliseconds) in {}",
+            short.timeout.saturating_mul(1000).max(1000),
+            short.file.display()
+        ))),
     }
 }

@@ -78,7 +78,7 @@ use hook_protocol::{Dialect, Event, Outcome};
 
 use crate::ops::dispatch::{Signals, prepare as prepare_hooks};
 use crate::ops::location::Location;
-use crate::ops::relay::agents::translated::{Translation, translate_event};
+use crate::ops::relay::agents::translated::{Caller, Translation, translate_event};
 
 /// Claude Code's project variable, which the relay sets for its hooks in every agent.
 const CLAUDE_PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
@@ -89,8 +89,9 @@ pub(crate) struct AnswerOptions {
     /// The agent's dialect: verboo (Claude Code) or lime (Codex); verboo for an agent whose
     /// events are translated.
     pub(crate) dialect: Dialect,
-    /// The agent whose events are translated into Claude Code's (`--agent qwen|gemini`).
-    pub(crate) translated: Option<&'static Translation>,
+    /// The agent whose events are translated into Claude Code's (`--agent qwen|gemini|copilot`,
+    /// or seen by its variable), and how it was known.
+    pub(crate) translated: Option<(&'static Translation, Caller)>,
     /// That agent's own name of the event the entry was installed for (its `--event`).
     pub(crate) agent_event: Option<String>,
     /// The event the entry was installed for (`--event`).
@@ -189,7 +190,9 @@ pub(crate) fn receive(
     let dialect = options.dialect;
     let bytes = match options.translated {
         Some(agent) => {
-            let translated = translate_event(agent, &bytes, options.agent_event.as_deref())?;
+            let (agent, caller) = agent;
+            let translated =
+                translate_event(agent, caller, &bytes, options.agent_event.as_deref())?;
             *known.borrow_mut() = Some(translated.event);
             translated.bytes
         }

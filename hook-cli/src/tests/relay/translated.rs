@@ -68,7 +68,7 @@ fn one_claude_code_guard_blocks_rm_rf_in_qwen_and_gemini() {
         assert_eq!(ran.code, 0, "{agent}: {}", ran.stderr);
         let reply: Value = serde_json::from_str(ran.stdout.trim())
             .unwrap_or_else(|e| panic!("{agent}: {e}: {}", ran.stdout));
-        assert_eq!(reply["decision"], "deny", "{agent}: {reply}");
+        assert_eq!(reply["decision"], "block", "{agent}: {reply}");
         assert!(
             reply["reason"]
                 .as_str()
@@ -128,5 +128,5 @@ fn an_event_the_relay_cannot_translate_fails_closed() {
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let reply: Value = serde_json::from_str(ran.stdout.trim()).expect("JSON");
-    assert_eq!(reply["decision"], "deny", "{reply}");
+    assert_eq!(reply["decision"], "block", "{reply}");
 }

@@ -32,7 +32,6 @@ pub(crate) const COPILOT: Translation = Translation {
     // It names its shell tool `Bash` in this dialect already.
     tools: &[],
     answer: AnswerForm::ClaudeDenial,
-    runs_claude_entries: true,
 };
 
 /// Copilot CLI's home (`~/.copilot`), if it is installed for this user (the folder exists).

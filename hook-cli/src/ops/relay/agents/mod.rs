@@ -114,12 +114,13 @@ pub(crate) fn open_settings(
 pub(crate) const TRANSLATED: &[&Translation] = &[&qwen::QWEN, &gemini::GEMINI, &copilot::COPILOT];
 
 /// The agent that started a relay of `dialect` as Claude Code's own (`--agent claude`,
-/// `--dialect verboo`): one that runs Claude Code's entries and set its variable (Copilot CLI,
-/// `COPILOT_CLI=1`), else `None` (Claude Code itself).
+/// `--dialect verboo`), by the variable only it sets for its hooks: Copilot CLI running a
+/// project's `.claude/settings.json` (`COPILOT_CLI`), Gemini CLI running an entry
+/// `gemini hooks migrate --from-claude` copied (`GEMINI_SESSION_ID`), Qwen Code one copied
+/// into its settings (`QWEN_CODE_CLI`); `None`: Claude Code itself.
 pub(crate) fn caller_of(dialect: Dialect) -> Option<&'static Translation> {
     TRANSLATED.iter().copied().find(|agent| {
-        agent.runs_claude_entries
-            && agent.dialect() == dialect
+        agent.dialect() == dialect
             && std::env::var_os(agent.marker_env).is_some_and(|v| !v.is_empty() && v != "0")
     })
 }

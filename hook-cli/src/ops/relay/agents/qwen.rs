@@ -51,5 +51,4 @@ pub(crate) const QWEN: Translation = Translation {
         ("skill", "Skill"),
     ],
     answer: AnswerForm::Decision,
-    runs_claude_entries: false,
 };

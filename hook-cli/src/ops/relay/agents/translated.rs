@@ -47,10 +47,6 @@ pub(crate) struct Translation {
     pub(crate) tools: &'static [(&'static str, &'static str)],
     /// How its answer blocks.
     pub(crate) answer: AnswerForm,
-    /// Whether it runs Claude Code's own entries (a project's `.claude/settings.json`): the
-    /// relay started as Claude Code's then answers it as this agent when its
-    /// [`marker_env`](Self::marker_env) is set.
-    pub(crate) runs_claude_entries: bool,
 }
 
 /// How a translated agent's answer blocks.
@@ -110,9 +106,22 @@ pub(crate) struct Translated {
     pub(crate) event: Event,
 }
 
+/// How the relay knows which agent called it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Caller {
+    /// `--agent qwen|gemini|copilot`: its entry names it, and `--event` is its own event's name.
+    Named,
+    /// Claude Code's relay (`--dialect verboo`) started with the agent's variable set: an entry
+    /// of Claude Code's that the agent runs (Copilot CLI a project's `.claude/settings.json`,
+    /// Gemini CLI one `gemini hooks migrate --from-claude` copied). `--event` is Claude Code's
+    /// name; an event already in Claude Code's names is read as it is (the variable may have
+    /// been inherited by Claude Code itself).
+    Detected,
+}
+
 /// The agent's event `bytes` as the Claude Code event a guard expects; `installed` is the
-/// agent's event the entry was installed for (`--event`), which an event without a name is
-/// read as.
+/// event the entry was installed for (`--event`: the agent's name, or Claude Code's for a
+/// [`Caller::Detected`] agent), which an event without a name is read as.
 ///
 /// # Errors
 ///
@@ -120,6 +129,7 @@ pub(crate) struct Translated {
 /// or an event the table does not translate.
 pub(crate) fn translate_event(
     agent: &Translation,
+    caller: Caller,
     bytes: &[u8],
     installed: Option<&str>,
 ) -> Result<Translated> {
@@ -128,23 +138,47 @@ pub(crate) fn translate_event(
     let Value::Object(mut object) = value else {
         bail!("the event {} sent is not a JSON object", agent.title);
     };
-    let sent = object.get("hook_event_name").and_then(Value::as_str);
-    let its_event = match (sent, installed) {
-        (Some(sent), Some(installed)) if sent != installed => bail!(
-            "{} sent a {sent} event to the relay entry installed for {installed}",
+    // Claude Code's name of an event named `name` (the agent's, or already Claude Code's
+    // where the caller was detected).
+    let claude_name = |name: &str| -> Result<String> {
+        if let Some(claude) = agent.claude_event(name) {
+            return Ok(claude.to_owned());
+        }
+        if caller == Caller::Detected && !matches!(Event::from_name(name), Event::Other(_)) {
+            return Ok(name.to_owned());
+        }
+        bail!(
+            "{} event {name} has no Claude Code event the relay's hooks could be on",
             agent.title
-        ),
-        (Some(sent), _) => sent.to_owned(),
-        (None, Some(installed)) => installed.to_owned(),
+        )
+    };
+    let sent = object
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let claude_event = match (sent.as_deref(), installed) {
+        (Some(sent), Some(installed)) => {
+            let claude = claude_name(sent)?;
+            let expected = match caller {
+                Caller::Named => claude_name(installed)?,
+                Caller::Detected => installed.to_owned(),
+            };
+            if claude != expected {
+                bail!(
+                    "{} sent a {sent} event to the relay entry installed for {installed}",
+                    agent.title
+                );
+            }
+            claude
+        }
+        (Some(sent), None) => claude_name(sent)?,
+        (None, Some(installed)) => match caller {
+            Caller::Named => claude_name(installed)?,
+            Caller::Detected => installed.to_owned(),
+        },
         (None, None) => bail!("the event {} sent names no event", agent.title),
     };
-    let Some(claude_event) = agent.claude_event(&its_event) else {
-        bail!(
-            "{} event {its_event} has no Claude Code event the relay's hooks could be on",
-            agent.title
-        );
-    };
-    object.insert("hook_event_name".to_owned(), claude_event.into());
+    object.insert("hook_event_name".to_owned(), claude_event.as_str().into());
     if let Some(tool) = object.get("tool_name").and_then(Value::as_str)
         && let Some(claude_tool) = agent.claude_tool(tool)
     {
@@ -156,7 +190,7 @@ pub(crate) fn translate_event(
     Ok(Translated {
         bytes: serde_json::to_vec(&Value::Object(object))
             .context("cannot write the translated event")?,
-        event: Event::from_name(claude_event),
+        event: Event::from_name(&claude_event),
     })
 }
 
@@ -192,21 +226,18 @@ pub(crate) fn adapt_reply(agent: &Translation, outcome: &Outcome, reply: AgentRe
             .clone()
             .or_else(|| (!reply.stderr.is_empty()).then(|| reply.stderr.join("\n")))
             .unwrap_or_else(|| format!("blocked by hook relay ({} event)", outcome.event));
-        let word = if outcome.event.match_target(outcome.dialect)
-            == hook_protocol::MatchTarget::ToolName
-        {
-            "deny"
-        } else {
-            "block"
-        };
+        // `block` on every event: Qwen Code and Gemini CLI read it as `deny` on a tool call,
+        // and Claude Code (should it be taken for one of them) reads it too.
+        let tool_event =
+            outcome.event.match_target(outcome.dialect) == hook_protocol::MatchTarget::ToolName;
         match agent.answer {
             AnswerForm::Decision => {
-                object.insert("decision".to_owned(), word.into());
+                object.insert("decision".to_owned(), "block".into());
                 object.insert("reason".to_owned(), reason.into());
             }
             // Claude Code's own denial, which Claude Code reads too: the relay may take Claude
             // Code for Copilot CLI when it inherited `COPILOT_CLI`, and must still block.
-            AnswerForm::ClaudeDenial if word == "deny" => {
+            AnswerForm::ClaudeDenial if tool_event => {
                 let specific = object
                     .entry("hookSpecificOutput")
                     .or_insert_with(|| Value::Object(Map::new()));

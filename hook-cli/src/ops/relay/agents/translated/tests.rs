@@ -46,7 +46,8 @@ fn the_real_agents_events_read_as_claude_codes() {
         (&GEMINI, GEMINI_BEFORE_TOOL, "BeforeTool"),
         (&QWEN, QWEN_PRE_TOOL_USE, "PreToolUse"),
     ] {
-        let translated = translate_event(agent, sent.as_bytes(), Some(installed)).expect("read");
+        let translated =
+            translate_event(agent, Caller::Named, sent.as_bytes(), Some(installed)).expect("read");
         assert_eq!(translated.event, Event::PreToolUse, "{}", agent.title);
         let read = hook_protocol::input::read_agent_event(
             Dialect::Verboo,
@@ -70,10 +71,12 @@ fn the_real_agents_events_read_as_claude_codes() {
         );
     }
     // What Qwen Code sent is kept; only what Gemini CLI never sends is given empty.
-    let qwen = translate_event(&QWEN, QWEN_PRE_TOOL_USE.as_bytes(), None).expect("read");
+    let qwen =
+        translate_event(&QWEN, Caller::Named, QWEN_PRE_TOOL_USE.as_bytes(), None).expect("read");
     let qwen: Value = serde_json::from_slice(&qwen.bytes).expect("JSON");
     assert_eq!(qwen["tool_use_id"], "toolu_1796590438102_8vtb564u3");
-    let gemini = translate_event(&GEMINI, GEMINI_BEFORE_TOOL.as_bytes(), None).expect("read");
+    let gemini =
+        translate_event(&GEMINI, Caller::Named, GEMINI_BEFORE_TOOL.as_bytes(), None).expect("read");
     let gemini: Value = serde_json::from_slice(&gemini.bytes).expect("JSON");
     assert_eq!(gemini["tool_use_id"], "");
 }
@@ -98,13 +101,59 @@ fn an_event_the_table_cannot_translate_is_an_error() {
         (&QWEN, "{", None, "not JSON"),
     ];
     for (agent, sent, installed, expected) in table {
-        let error = translate_event(agent, sent.as_bytes(), installed).expect_err(sent);
+        let error =
+            translate_event(agent, Caller::Named, sent.as_bytes(), installed).expect_err(sent);
         assert!(format!("{error:#}").contains(expected), "{sent}: {error:#}");
     }
     // Without a name, the installed event.
-    let named = translate_event(&GEMINI, br#"{"cwd":"/","prompt":"p"}"#, Some("BeforeAgent"))
-        .expect("read");
+    let named = translate_event(
+        &GEMINI,
+        Caller::Named,
+        br#"{"cwd":"/","prompt":"p"}"#,
+        Some("BeforeAgent"),
+    )
+    .expect("read");
     assert_eq!(named.event, Event::UserPromptSubmit);
+}
+
+/// An entry of Claude Code's that Gemini CLI runs after `gemini hooks migrate --from-claude`
+/// (`--event PreToolUse`, Gemini's `BeforeTool` on stdin) is read as Claude Code's event; so
+/// is Claude Code's own event, should its variable have been inherited.
+#[test]
+fn a_detected_caller_is_read_against_claude_codes_names() {
+    let translated = translate_event(
+        &GEMINI,
+        Caller::Detected,
+        GEMINI_BEFORE_TOOL.as_bytes(),
+        Some("PreToolUse"),
+    )
+    .expect("read");
+    assert_eq!(translated.event, Event::PreToolUse);
+    let claude = QWEN_PRE_TOOL_USE.replace("run_shell_command", "Bash");
+    let translated = translate_event(
+        &GEMINI,
+        Caller::Detected,
+        claude.as_bytes(),
+        Some("PreToolUse"),
+    )
+    .expect("read");
+    assert_eq!(translated.event, Event::PreToolUse);
+    let value: Value = serde_json::from_slice(&translated.bytes).expect("JSON");
+    assert_eq!(value["tool_name"], "Bash");
+    // Named, Claude Code's names are not Gemini CLI's.
+    assert!(translate_event(&GEMINI, Caller::Named, claude.as_bytes(), None).is_err());
+    // Detected, another event than the entry's is still refused.
+    let error = translate_event(
+        &GEMINI,
+        Caller::Detected,
+        GEMINI_BEFORE_TOOL.as_bytes(),
+        Some("Stop"),
+    )
+    .expect_err("another event");
+    assert!(
+        format!("{error:#}").contains("installed for Stop"),
+        "{error:#}"
+    );
 }
 
 #[test]
@@ -117,17 +166,12 @@ fn a_block_is_written_so_that_it_blocks_in_the_agent() {
             let reply = adapt_reply(agent, &outcome, agent_reply(&outcome, str::to_owned));
             assert_eq!(reply.exit_code, 0, "{}: {event}", agent.title);
             let stdout = reply.stdout.expect("stdout");
-            let word = if event == Event::PreToolUse {
-                "deny"
-            } else {
-                "block"
-            };
             match agent.answer {
                 AnswerForm::Decision => {
-                    assert_eq!(stdout["decision"], word, "{}: {stdout}", agent.title);
+                    assert_eq!(stdout["decision"], "block", "{}: {stdout}", agent.title);
                     assert_eq!(stdout["reason"], "no rm -rf");
                 }
-                AnswerForm::ClaudeDenial if word == "deny" => {
+                AnswerForm::ClaudeDenial if event == Event::PreToolUse => {
                     let specific = &stdout["hookSpecificOutput"];
                     assert_eq!(specific["permissionDecision"], "deny", "{stdout}");
                     assert_eq!(specific["permissionDecisionReason"], "no rm -rf");
