@@ -29,7 +29,10 @@
 //! - `cargo xtask conformance codex|claude|all [CASE-PREFIX]`: run the hook cases against the real
 //!   Codex CLI and Claude Code (npm, minutes; not part of CI) and write `CONFORMANCE.md`.
 //!   `cargo xtask conformance relay` runs a block, a rewrite, context and stops through
-//!   `hook relay` as the agents' one hook, and prints the counts.
+//!   `hook relay` as the agents' one hook, and prints the counts. `cargo xtask conformance
+//!   guests [AGENT|CASE-PREFIX]` runs one Claude Code guard through `hook relay --agent
+//!   qwen|gemini|copilot` in the real Qwen Code, Gemini CLI and Copilot CLI and writes the
+//!   `guests` section of `CONFORMANCE.md`.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
 //! - `cargo xtask bench launcher`: a relayed event through the npm package's Node launcher vs
@@ -110,7 +113,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }

@@ -43,23 +43,9 @@ impl Versions {
 
     /// The newest release of each on the npm registry (`npm view PACKAGE version`).
     pub(crate) fn newest() -> Result<Versions> {
-        let view = |package: &str| -> Result<String> {
-            let out = Command::new("npm")
-                .args(["view", package, "version"])
-                .output()
-                .context("running npm view (is Node.js installed?)")?;
-            let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-            if !out.status.success() || version.is_empty() {
-                bail!(
-                    "npm view {package} version failed: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                );
-            }
-            Ok(version)
-        };
         Ok(Versions {
-            claude: view(CLAUDE_PACKAGE)?,
-            codex: view(CODEX_PACKAGE)?,
+            claude: newest_release(CLAUDE_PACKAGE)?,
+            codex: newest_release(CODEX_PACKAGE)?,
         })
     }
 
@@ -79,7 +65,7 @@ impl Versions {
     }
 
     /// The packages, pinned: (npm spec, package folder, exact version).
-    fn packages(&self) -> [(String, &'static str, &str); 2] {
+    fn packages(&self) -> [Package<'_>; 2] {
         [
             (
                 format!("{CODEX_PACKAGE}@{}", self.codex),
@@ -142,9 +128,33 @@ pub(crate) fn claude_command(bin: &Path, port: u16) -> Command {
     command
 }
 
+/// The newest release of `package` on the npm registry (`npm view PACKAGE version`).
+pub(super) fn newest_release(package: &str) -> Result<String> {
+    let out = Command::new("npm")
+        .args(["view", package, "version"])
+        .output()
+        .context("running npm view (is Node.js installed?)")?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    if !out.status.success() || version.is_empty() {
+        bail!(
+            "npm view {package} version failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(version)
+}
+
+/// One npm package, pinned: (npm spec, package folder, exact version).
+pub(super) type Package<'a> = (String, &'static str, &'a str);
+
 /// Installs the agents of `versions` unless the cache already has them.
 pub(crate) fn install(npm: &Path, versions: &Versions) -> Result<()> {
-    let packages = versions.packages();
+    install_packages(npm, &versions.packages())
+}
+
+/// Installs `packages` with npm under the prefix `npm` unless it already has each at its
+/// version.
+pub(super) fn install_packages(npm: &Path, packages: &[Package<'_>]) -> Result<()> {
     let current = packages.iter().all(|(_, folder, version)| {
         let manifest = npm.join("node_modules").join(folder).join("package.json");
         fs::read_to_string(manifest)

@@ -11,6 +11,13 @@
 //! the engine's outcome says (the same comparison, less Codex's per-hook statuses, since Codex
 //! sees one hook). It prints the counts and writes nothing.
 //!
+//! `guests` ([`guests`]) runs the real Qwen Code, Gemini CLI and Copilot CLI with a guard
+//! written for Claude Code in the relay's user file and the entry the README gives each
+//! (`hook relay --agent qwen|gemini|copilot`): a denied `rm -rf` must not run and its reason
+//! must reach the model, an allowed command must run, a missing `hook` must still block. It
+//! prints a line per agent and writes the `guests` section of `CONFORMANCE.md` (which `all`
+//! keeps as it is).
+//!
 //! Each case configures command hooks in the agent's own files (Codex: `$CODEX_HOME/config.toml`
 //! run with `--dangerously-bypass-hook-trust`; Claude Code: `~/.claude/settings.json` under a
 //! temporary `HOME`). A fake model server on 127.0.0.1 scripts one tool call (`touch MARKER`) and
@@ -57,7 +64,9 @@
 //! install, one turn), `setup.rs` a case's files and the agents' configuration, `run.rs` both
 //! sides run and compared, `predict.rs` what the engine's outcome says the user will see,
 //! `rules.rs` the deliberate differences (a table), `report.rs` the fixtures and
-//! `CONFORMANCE.md`, `server.rs` the fake model, `drift.rs` the hook surfaces compared.
+//! `CONFORMANCE.md`, `server.rs` the fake model (`server/shell.rs` the shell tool's call,
+//! `server/genai.rs` Google GenAI's shapes), `drift.rs` the hook surfaces compared,
+//! `guests/` the `guests` mode.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -68,6 +77,7 @@ use anyhow::{Context, Result, bail};
 pub(crate) mod agents;
 mod cases;
 pub(crate) mod drift;
+mod guests;
 mod predict;
 mod report;
 mod rules;
@@ -109,14 +119,16 @@ impl Agent {
     }
 }
 
-/// Runs the suite; `which` is `codex`, `claude`, `all` or `relay`; `floor` runs it against
-/// [`Versions::floor`] instead of the newest releases.
+/// Runs the suite; `which` is `codex`, `claude`, `all`, `relay` or `guests`; `floor` runs it
+/// against [`Versions::floor`] instead of the newest releases.
 pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -> Result<()> {
     let agents: Vec<Agent> = match which {
         "codex" => vec![Agent::Codex],
         "claude" => vec![Agent::Claude],
         "all" | "relay" => vec![Agent::Codex, Agent::Claude],
-        other => bail!("unknown agent `{other}`: use codex, claude, all or relay"),
+        "guests" if floor => bail!("`guests` runs the newest releases only: no --floor"),
+        "guests" => return guests::run(root, filter),
+        other => bail!("unknown agent `{other}`: use codex, claude, all, relay or guests"),
     };
     let relay = which == "relay";
     let work = root.join("target/conformance");
@@ -133,14 +145,7 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
             " (the newest releases)"
         }
     );
-    let status = crate::cargo_command(root)
-        .args(["build", "--quiet", "-p", "hook-cli"])
-        .status()
-        .context("running cargo build -p hook-cli")?;
-    if !status.success() {
-        bail!("cargo build -p hook-cli failed");
-    }
-    let hook = root.join("target/debug/hook");
+    let hook = build_hook(root)?;
     let mut sections = Vec::new();
     for agent in agents {
         let cases: Vec<Case> = cases::all()
@@ -230,10 +235,28 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
              output fields embedded in each installed binary and names each one the engine does \
              not know; its result with the releases above:\n\n```text\n{drift_text}```\n\n{MODEL_REQUEST_HOOKS}"
         );
-        fs::write(root.join("CONFORMANCE.md"), text).context("writing CONFORMANCE.md")?;
+        // The guests section is `guests`'s to write: kept as it is.
+        let path = root.join("CONFORMANCE.md");
+        let former = fs::read_to_string(&path).unwrap_or_default();
+        if let Some(section) = guests::report::existing(&former) {
+            text = guests::report::splice(&text, section);
+        }
+        fs::write(path, text).context("writing CONFORMANCE.md")?;
         println!("wrote CONFORMANCE.md");
     }
     Ok(())
+}
+
+/// Builds `hook` (`cargo build -p hook-cli`) and returns `target/debug/hook`.
+fn build_hook(root: &Path) -> Result<PathBuf> {
+    let status = crate::cargo_command(root)
+        .args(["build", "--quiet", "-p", "hook-cli"])
+        .status()
+        .context("running cargo build -p hook-cli")?;
+    if !status.success() {
+        bail!("cargo build -p hook-cli failed");
+    }
+    Ok(root.join("target/debug/hook"))
 }
 
 struct Env {

@@ -1,7 +1,13 @@
-//! The fake model server both agents talk to: HTTP/1.1 by hand on 127.0.0.1, one thread.
+//! The fake model server the agents talk to: HTTP/1.1 by hand on 127.0.0.1, one thread.
 //!
-//! Script: the first *main* request (Codex: any `POST …/responses`; Claude Code: a `POST
-//! …/messages` that offers the `Bash` tool) gets a tool call running `command`; every later
+//! Three wires: OpenAI Responses (Codex), Anthropic Messages (Claude Code; Qwen Code and
+//! Copilot CLI with their Anthropic providers, which answer to a Bearer token or `x-api-key`
+//! alike: the server checks no key) and Google GenAI (Gemini CLI, [`genai`]).
+//!
+//! Script: the first *main* request (Codex: any `POST …/responses`; Messages: a `POST
+//! …/messages` that offers a shell tool, [`shell::SHELL_TOOLS`]; GenAI: a `…:generateContent`
+//! or `…:streamGenerateContent` that offers one) gets a tool call of that tool running
+//! `command`, its other required fields filled ([`shell::call_arguments`]); every later
 //! request of the turn gets a final text answer; a later turn of the session (the agent run
 //! again on it) starts with a tool call running `later_command` if there is one, or a text
 //! answer. Text answers come after `delay` (so the agent stays alive a while, e.g. for
@@ -16,6 +22,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
+
+mod genai;
+mod shell;
 
 /// What the fake model does.
 #[derive(Clone, Debug)]
@@ -42,8 +51,11 @@ pub(crate) struct Script {
 pub(crate) enum Wire {
     /// OpenAI Responses API with SSE (Codex).
     Responses,
-    /// Anthropic Messages API with SSE (Claude Code).
+    /// Anthropic Messages API with SSE (Claude Code, Qwen Code, Copilot CLI).
     Messages,
+    /// Google GenAI REST (`generateContent`, `streamGenerateContent?alt=sse`, `countTokens`):
+    /// Gemini CLI.
+    GenAi,
 }
 
 /// One logged request.
@@ -55,6 +67,8 @@ pub(crate) struct Logged {
     pub(crate) body: String,
     /// Whether this was a main (agent-loop) request.
     pub(crate) main: bool,
+    /// Whether it was answered with the script's tool call.
+    pub(crate) call: bool,
     /// The turn of the session it belongs to (0: the first prompt; see
     /// [`FakeServer::next_turn`]).
     pub(crate) turn: usize,
@@ -148,8 +162,13 @@ fn serve(
         read_exact(&mut reader, length)?
     };
     let body = String::from_utf8_lossy(&body).into_owned();
-    let (status, content_type, payload, main) =
-        answer(wire, &method, &path, &body, script, log, turn);
+    let Reply {
+        status,
+        content_type,
+        payload,
+        main,
+        call,
+    } = answer(wire, &method, &path, &body, script, log, turn);
     let later = log
         .lock()
         .is_ok_and(|log| log.iter().any(|r| r.main && r.turn == turn));
@@ -161,6 +180,7 @@ fn serve(
             path: path.clone(),
             body,
             main,
+            call,
             turn,
         });
     }
@@ -196,7 +216,34 @@ fn read_chunked(reader: &mut BufReader<TcpStream>) -> Result<Vec<u8>> {
     }
 }
 
-/// Status line, content type, body, and whether it was a main request.
+/// An answer to one request.
+struct Reply {
+    status: &'static str,
+    content_type: &'static str,
+    payload: String,
+    /// A main (agent-loop) request.
+    main: bool,
+    /// Answered with the script's tool call.
+    call: bool,
+}
+
+impl Reply {
+    fn ok(content_type: &'static str, payload: String, main: bool, call: bool) -> Reply {
+        Reply {
+            status: "200 OK",
+            content_type,
+            payload,
+            main,
+            call,
+        }
+    }
+
+    /// A request outside the agent loop, answered with `payload` as JSON.
+    fn side(payload: String) -> Reply {
+        Reply::ok("application/json", payload, false, false)
+    }
+}
+
 fn answer(
     wire: Wire,
     method: &str,
@@ -205,7 +252,7 @@ fn answer(
     script: &Script,
     log: &Mutex<Vec<Logged>>,
     turn: usize,
-) -> (&'static str, &'static str, String, bool) {
+) -> Reply {
     let earlier_main = log
         .lock()
         .map(|log| log.iter().filter(|r| r.main && r.turn == turn).count())
@@ -222,58 +269,70 @@ fn answer(
     match wire {
         Wire::Responses => {
             if method != "POST" || !path.ends_with("/responses") {
-                return (
-                    "200 OK",
-                    "application/json",
-                    json!({"data": [], "models": []}).to_string(),
-                    false,
-                );
+                return Reply::side(json!({"data": [], "models": []}).to_string());
             }
             // Codex's automatic approval review (`--approve-for-me`) asks the model too: not
             // part of the agent loop; a text answer is not a verdict, so the review declines.
             if body.contains("You are judging one planned coding-agent action") {
-                return ("200 OK", "text/event-stream", codex_text("done"), false);
+                return Reply::ok("text/event-stream", codex_text("done"), false, false);
             }
-            let sse = match command {
-                Some(command) if earlier_main == 0 && patch => codex_patch_call(command),
+            let (sse, call) = match command {
+                Some(command) if earlier_main == 0 && patch => (codex_patch_call(command), true),
                 Some(command) if earlier_main < calls => {
                     // The arguments are JSON text inside a JSON string.
                     let call = codex_tool_call(&request, command, script.escalate, earlier_main);
-                    lone_surrogate(call, 2)
+                    (lone_surrogate(call, 2), true)
                 }
-                _ => codex_text("done"),
+                _ => (codex_text("done"), false),
             };
-            ("200 OK", "text/event-stream", sse, true)
+            Reply::ok("text/event-stream", sse, true, call)
         }
         Wire::Messages => {
             if method != "POST" || !path.contains("/messages") {
-                return ("200 OK", "application/json", "{}".to_owned(), false);
+                return Reply::side("{}".to_owned());
             }
             if path.contains("count_tokens") {
-                return (
-                    "200 OK",
-                    "application/json",
-                    json!({"input_tokens": 10}).to_string(),
-                    false,
-                );
+                return Reply::side(json!({"input_tokens": 10}).to_string());
             }
-            let offers_bash = request["tools"]
-                .as_array()
-                .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == "Bash"));
+            let shell = shell::messages_shell(&request);
             let streaming = request["stream"] == true;
-            if let Some(command) = command.filter(|_| offers_bash && earlier_main < calls) {
-                let (ct, text) = claude_message(streaming, Some((command, earlier_main)), "");
-                // Streamed, the input is JSON text inside a JSON string; else an object.
-                (
-                    "200 OK",
-                    ct,
-                    lone_surrogate(text, if streaming { 2 } else { 1 }),
-                    true,
-                )
-            } else {
-                let (ct, text) = claude_message(streaming, None, "done");
-                ("200 OK", ct, text, offers_bash)
+            match (command, shell) {
+                (Some(command), Some((name, schema))) if earlier_main < calls => {
+                    let input = shell::call_arguments(schema, command);
+                    let (ct, text) =
+                        claude_message(streaming, Some((name, &input, earlier_main)), "");
+                    // Streamed, the input is JSON text inside a JSON string; else an object.
+                    let text = lone_surrogate(text, if streaming { 2 } else { 1 });
+                    Reply::ok(ct, text, true, true)
+                }
+                _ => {
+                    let (ct, text) = claude_message(streaming, None, "done");
+                    Reply::ok(ct, text, shell.is_some(), false)
+                }
             }
+        }
+        Wire::GenAi => {
+            if method != "POST" {
+                return Reply::side("{}".to_owned());
+            }
+            if path.contains(":countTokens") {
+                return Reply::side(json!({"totalTokens": 10}).to_string());
+            }
+            if !path.contains(":generateContent") && !path.contains(":streamGenerateContent") {
+                return Reply::side("{}".to_owned());
+            }
+            let shell = genai::offered_shell(&request);
+            let (chunk, call) = match (command, shell) {
+                (Some(command), Some((name, schema))) if earlier_main < calls => (
+                    genai::call_chunk(name, shell::call_arguments(schema, command)),
+                    true,
+                ),
+                _ if genai::wants_json(&request) => (genai::router_chunk(), false),
+                _ => (genai::text_chunk("done"), false),
+            };
+            let (ct, text) = genai::body(path, &chunk);
+            // The arguments are an object inside the JSON of the chunk.
+            Reply::ok(ct, lone_surrogate(text, 1), shell.is_some(), call)
         }
     }
 }
@@ -356,18 +415,18 @@ fn codex_text(text: &str) -> String {
     ])
 }
 
-/// A message calling Bash with `command` (the `index`th call of the turn), or saying `text`.
+/// A message calling the shell tool `name` with `input` (the `index`th call of the turn), or
+/// saying `text`.
 fn claude_message(
     streaming: bool,
-    command: Option<(&str, usize)>,
+    call: Option<(&str, &Value, usize)>,
     text: &str,
 ) -> (&'static str, String) {
     let usage = json!({"input_tokens": 10, "output_tokens": 5});
-    let id = command.map(|(_, index)| format!("toolu_{:02}", index + 1));
-    let command = command.map(|(command, _)| command);
-    let (block, stop_reason) = match command {
-        Some(command) => (
-            json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}),
+    let id = call.map(|(_, _, index)| format!("toolu_{:02}", index + 1));
+    let (block, stop_reason) = match call {
+        Some((name, input, _)) => (
+            json!({"type": "tool_use", "id": id, "name": name, "input": input}),
             "tool_use",
         ),
         None => (json!({"type": "text", "text": text}), "end_turn"),
@@ -378,10 +437,10 @@ fn claude_message(
             "stop_sequence": null, "usage": usage});
         return ("application/json", message.to_string());
     }
-    let (start, delta) = match command {
-        Some(command) => (
-            json!({"type": "tool_use", "id": id, "name": "Bash", "input": {}}),
-            json!({"type": "input_json_delta", "partial_json": json!({"command": command}).to_string()}),
+    let (start, delta) = match call {
+        Some((name, input, _)) => (
+            json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": input.to_string()}),
         ),
         None => (
             json!({"type": "text", "text": ""}),
@@ -400,4 +459,108 @@ fn claude_message(
         json!({"type": "message_stop"}),
     ];
     ("text/event-stream", sse(&events))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    use super::{Logged, Reply, Script, Wire, answer};
+
+    fn script(command: &str) -> Script {
+        Script {
+            command: command.to_owned(),
+            delay: Duration::ZERO,
+            escalate: false,
+            patch: false,
+            calls: 1,
+            later_command: None,
+        }
+    }
+
+    /// The answers to `requests` (path, body) in turn, each logged as the server logs it.
+    fn converse(wire: Wire, requests: &[(&str, Value)]) -> Vec<Reply> {
+        let log = Mutex::new(Vec::new());
+        let script = script("rm -rf victim");
+        requests
+            .iter()
+            .map(|(path, body)| {
+                let reply = answer(wire, "POST", path, &body.to_string(), &script, &log, 0);
+                if let Ok(mut log) = log.lock() {
+                    log.push(Logged {
+                        path: (*path).to_owned(),
+                        body: body.to_string(),
+                        main: reply.main,
+                        call: reply.call,
+                        turn: 0,
+                    });
+                }
+                reply
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gemini_cli_gets_its_router_answer_one_call_then_text() {
+        let turn = json!({"contents": [], "tools": [{"functionDeclarations": [
+            {"name": "run_shell_command", "parametersJsonSchema": {"type": "object",
+                "required": ["command"], "properties": {"command": {"type": "string"}}}}]}]});
+        let router = json!({"contents": [], "generationConfig": {
+            "responseMimeType": "application/json"}});
+        let stream = "/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse";
+        let replies = converse(
+            Wire::GenAi,
+            &[
+                (
+                    "/v1beta/models/gemini-3.5-flash-lite:generateContent",
+                    router,
+                ),
+                (stream, turn.clone()),
+                ("/v1beta/models/gemini-3.8-flash:countTokens", json!({})),
+                (stream, turn),
+            ],
+        );
+        let flags: Vec<(bool, bool)> = replies.iter().map(|r| (r.main, r.call)).collect();
+        assert_eq!(
+            flags,
+            [(false, false), (true, true), (false, false), (true, false)]
+        );
+        assert!(replies[0].payload.contains("complexity_score"));
+        assert_eq!(replies[1].content_type, "text/event-stream");
+        assert!(
+            replies[1].payload.contains(
+                r#""functionCall":{"args":{"command":"rm -rf victim"},"name":"run_shell_command"}"#
+            ),
+            "{}",
+            replies[1].payload
+        );
+        assert_eq!(replies[2].payload, r#"{"totalTokens":10}"#);
+        assert!(replies[3].payload.contains(r#""text":"done""#));
+    }
+
+    #[test]
+    fn copilot_cli_s_bash_is_called_with_its_description() {
+        let turn = json!({"stream": true, "tools": [{"name": "bash", "input_schema": {
+            "required": ["command", "description"], "properties": {
+                "command": {"type": "string"}, "description": {"type": "string"}}}}]});
+        let replies = converse(
+            Wire::Messages,
+            &[("/v1/messages", turn.clone()), ("/v1/messages", turn)],
+        );
+        assert_eq!((replies[0].main, replies[0].call), (true, true));
+        assert!(
+            replies[0].payload.contains(r#""name":"bash""#)
+                && replies[0].payload.contains(r#"\"description\":"#),
+            "{}",
+            replies[0].payload
+        );
+        assert_eq!((replies[1].main, replies[1].call), (true, false));
+        assert!(
+            replies[1].payload.contains("text_delta")
+                && replies[1].payload.contains(r#""text":"done""#)
+        );
+    }
 }
