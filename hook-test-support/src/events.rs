@@ -9,6 +9,10 @@ use serde_json::{Value, json};
 /// A guard hook's command: reads the event, denies it with a reason (exit 2).
 pub const GUARD: &str = "cat > /dev/null; echo 'denied by guard' >&2; exit 2";
 
+/// A guard as a Claude Code user writes it for `Bash`: a command holding `rm -rf` is denied
+/// (exit 2, the reason `no rm -rf here` on stderr); anything else goes ahead.
+pub const RM_RF_GUARD: &str = "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi";
+
 /// A guard script that touches `ran-guard` in its working folder, so a test sees it ran.
 pub const TOUCH_GUARD: &str = "#!/bin/sh\ncat >/dev/null\ntouch ran-guard\n";
 

@@ -7,7 +7,9 @@
 
 use std::ffi::OsStr;
 
+use hook_protocol::Event;
 use hook_test_support::Scene;
+use hook_test_support::events::{RM_RF_GUARD, verboo};
 use hook_test_support::relay::verboo_home;
 use serde_json::{Value, json};
 
@@ -30,20 +32,10 @@ fn copilot_running_claude_codes_entry_gets_a_denial_it_shows_the_model() {
     let home = verboo_home(
         scene.root(),
         json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-            "command": "if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi"}]}]}),
+            "command": RM_RF_GUARD}]}]}),
     );
     let cwd = project.display().to_string();
-    let args = [
-        "relay",
-        "--dialect",
-        "verboo",
-        "--event",
-        "PreToolUse",
-        "--home",
-        home.to_str().unwrap(),
-        "--project",
-        &cwd,
-    ];
+    let args = hook_test_support::args::relay(verboo(), &Event::PreToolUse, &home, &project);
     let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
     let copilot = [("COPILOT_CLI", OsStr::new("1"))];
     let out = hook_bytes(&args, &copilot_pre_tool_use(&cwd, "rm -rf /"), &copilot);

@@ -10,8 +10,7 @@ use serde_json::{Value, json};
 use super::super::{Ran, hook_bytes};
 use super::verboo_home;
 
-/// A guard as a Claude Code user writes it: on `Bash`, `rm -rf` is denied with a reason.
-const RM_GUARD: &str = r#"if grep -q 'rm -rf'; then echo 'no rm -rf here' >&2; exit 2; fi"#;
+use hook_test_support::events::RM_RF_GUARD as RM_GUARD;
 
 /// `hook relay --agent AGENT --event EVENT`, with `--home` and `--project`, in this process.
 fn relay(agent: &str, event: &str, home: &Path, project: &Path, stdin: &Value) -> Ran {
