@@ -227,18 +227,18 @@ mod tests {
     #[test]
     fn a_run_input_gets_its_event_name_and_cwd_and_refuses_another_event() {
         let scene = Scene::new();
-        let mut no_stdin = Stdin::new(&b""[..], false);
+        // `hook run --input FILE --event EVENT`, nothing on stdin.
+        let run = |event: &str, file: &Path| {
+            let mut no_stdin = Stdin::new(&b""[..], false);
+            run_input(Dialect::Verboo, event, Some(file), &mut no_stdin, || {
+                Ok(scene.project())
+            })
+        };
         let file = scene.write(
             "event.json",
             r#"{"session_id": "s", "transcript_path": "/t"}"#,
         );
-        let read = run_input(
-            Dialect::Verboo,
-            "SessionEnd",
-            Some(&file),
-            &mut no_stdin,
-            || Ok(scene.project()),
-        );
+        let read = run("SessionEnd", &file);
         // SessionEnd needs its `reason`: the error says which field.
         let error = read.unwrap_err();
         assert!(format!("{error:#}").contains("reason"), "{error:#}");
@@ -246,14 +246,7 @@ mod tests {
             "event.json",
             r#"{"session_id": "s", "transcript_path": "/t", "reason": "other"}"#,
         );
-        let read = run_input(
-            Dialect::Verboo,
-            "SessionEnd",
-            Some(&file),
-            &mut no_stdin,
-            || Ok(scene.project()),
-        )
-        .unwrap();
+        let read = run("SessionEnd", &file).unwrap();
         let value = read.input.to_value();
         assert_eq!(value["hook_event_name"], "SessionEnd");
         assert_eq!(value["cwd"], scene.project().display().to_string());
@@ -262,26 +255,12 @@ mod tests {
             "other.json",
             r#"{"session_id": "s", "transcript_path": "/t", "hook_event_name": "Stop"}"#,
         );
-        let error = run_input(
-            Dialect::Verboo,
-            "SessionEnd",
-            Some(&other),
-            &mut no_stdin,
-            || Ok(scene.project()),
-        )
-        .unwrap_err();
+        let error = run("SessionEnd", &other).unwrap_err();
         assert_eq!(
             error.to_string(),
             "the input's hook_event_name is `Stop` but --event is `SessionEnd`"
         );
-        let folder = run_input(
-            Dialect::Verboo,
-            "Stop",
-            Some(&scene.project()),
-            &mut no_stdin,
-            || Ok(scene.project()),
-        )
-        .unwrap_err();
+        let folder = run("Stop", &scene.project()).unwrap_err();
         assert!(
             folder
                 .to_string()
