@@ -43,7 +43,8 @@ pub(super) enum Fact {
     /// The guard's reason is in a model request sent after the tool call.
     Reason,
     /// The relay's journal (`~/.claude/hook-relay/hook-journal/`) has the guard's run on the
-    /// `Bash` call, with this status (`ok`, `blocked`): the relay ran it, translated.
+    /// `Bash` call, with this status (`ok`, `blocked`), naming the agent that called: the relay
+    /// ran it, translated.
     Journal(&'static str),
 }
 
@@ -254,7 +255,7 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
         Fact::VictimKept => project.join("victim/keep").exists(),
         Fact::Marker => project.join("allowed-marker").exists(),
         Fact::Reason => reason_after_call(&requests),
-        Fact::Journal(status) => guard_ran(&home, status),
+        Fact::Journal(status) => guard_ran(&home, status, guest.name()),
     };
     Ok(Row {
         guest,
@@ -268,13 +269,16 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
 }
 
 /// Whether the relay's journal under `home` records the guard's run on a `Bash` call before it
-/// ran (`PreToolUse`) with `status`.
-fn guard_ran(home: &Path, status: &str) -> bool {
+/// ran (`PreToolUse`) with `status`, the calling agent named `agent` (Copilot CLI too when it
+/// runs Claude Code's own project entry: the relay saw it).
+fn guard_ran(home: &Path, status: &str, agent: &str) -> bool {
     let journal = home.join(".claude/hook-relay/hook-journal/journal.jsonl");
     let text = fs::read_to_string(journal).unwrap_or_default();
     text.lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|record| record["event"] == "PreToolUse" && record["tool"] == "Bash")
+        .filter(|record| {
+            record["event"] == "PreToolUse" && record["tool"] == "Bash" && record["agent"] == agent
+        })
         .any(|record| {
             record["runs"]
                 .as_array()

@@ -28,7 +28,8 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
          answer calls the agent's shell tool (`run_shell_command`, Copilot CLI's `bash`) with \
          the case's command, its later answers are text. Cases: `deny` (`rm -rf victim`: the \
          folder must survive, the guard's reason must reach the model in a request after the \
-         call and the relay's journal must hold the guard's run, `blocked`), `allow` (`touch \
+         call and the relay's journal must hold the guard's run, `blocked`, naming the agent \
+         that called), `allow` (`touch \
          allowed-marker`: the marker must exist, the guard's run `ok` in the journal), `relay-missing` \
          (the entry names a `hook` that does not exist: `rm -rf victim` must still be blocked, \
          by `|| exit 2`), and for Copilot CLI `project-deny` (Claude Code's entry, `hook relay \
