@@ -32,7 +32,8 @@
 //!   `hook relay` as the agents' one hook, and prints the counts. `cargo xtask conformance
 //!   guests [AGENT|CASE-PREFIX]` runs one Claude Code guard through `hook relay --agent
 //!   qwen|gemini|copilot` in the real Qwen Code, Gemini CLI and Copilot CLI and writes the
-//!   `guests` section of `CONFORMANCE.md`.
+//!   `guests` section of `CONFORMANCE.md`; `guests-drift` compares their event lists with the
+//!   relay's translation tables.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
 //! - `cargo xtask bench launcher`: a relayed event through the npm package's Node launcher vs

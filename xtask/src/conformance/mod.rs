@@ -16,7 +16,8 @@
 //! (`hook relay --agent qwen|gemini|copilot`): a denied `rm -rf` must not run and its reason
 //! must reach the model, an allowed command must run, a missing `hook` must still block. It
 //! prints a line per agent and writes the `guests` section of `CONFORMANCE.md` (which `all`
-//! keeps as it is).
+//! keeps as it is). `guests-drift` ([`fn@guests::drift`]) reads the three agents' event lists from
+//! their packages and compares them with the relay's translation tables.
 //!
 //! Each case configures command hooks in the agent's own files (Codex: `$CODEX_HOME/config.toml`
 //! run with `--dangerously-bypass-hook-trust`; Claude Code: `~/.claude/settings.json` under a
@@ -128,7 +129,10 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
         "all" | "relay" => vec![Agent::Codex, Agent::Claude],
         "guests" if floor => bail!("`guests` runs the newest releases only: no --floor"),
         "guests" => return guests::run(root, filter),
-        other => bail!("unknown agent `{other}`: use codex, claude, all, relay or guests"),
+        "guests-drift" => return guests::drift(root),
+        other => {
+            bail!("unknown agent `{other}`: use codex, claude, all, relay, guests or guests-drift")
+        }
     };
     let relay = which == "relay";
     let work = root.join("target/conformance");

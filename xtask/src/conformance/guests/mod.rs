@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 mod cases;
+mod drift;
 mod entries;
 mod launch;
 pub(super) mod report;
@@ -62,16 +63,9 @@ impl GuestVersions {
     }
 }
 
-/// Runs the cases of every agent (or of those `filter` names: an agent, or a prefix of case
-/// names), prints the results, and writes the section of `CONFORMANCE.md` when every case ran.
-pub(super) fn run(root: &Path, filter: Option<&str>) -> Result<()> {
-    let work = root.join("target/conformance");
-    let versions = GuestVersions::newest()?;
-    println!(
-        "Qwen Code {}, Gemini CLI {} and Copilot CLI {} (the newest releases)",
-        versions.qwen, versions.gemini, versions.copilot
-    );
-    let npm = versions.npm_dir(&work);
+/// Installs `versions` under `work` (once per triple); the npm prefix.
+fn install_guests(versions: &GuestVersions, work: &Path) -> Result<PathBuf> {
+    let npm = versions.npm_dir(work);
     let packages: Vec<_> = Guest::ALL
         .iter()
         .map(|guest| {
@@ -84,6 +78,51 @@ pub(super) fn run(root: &Path, filter: Option<&str>) -> Result<()> {
         })
         .collect();
     install_packages(&npm, &packages)?;
+    Ok(npm)
+}
+
+/// `cargo xtask conformance guests-drift`: the newest releases' events against the relay's
+/// translation tables ([`mod@drift`]).
+pub(super) fn drift(root: &Path) -> Result<()> {
+    let work = root.join("target/conformance");
+    let versions = GuestVersions::newest()?;
+    let npm = install_guests(&versions, &work)?;
+    let cache = work.join("copilot-cache");
+    unpack_copilot(
+        &npm.join("node_modules/.bin"),
+        &cache,
+        &work.join("guests-runs/copilot-unpack"),
+    )?;
+    let copilot_pkg = cache
+        .join("copilot/pkg")
+        .join(format!("{}-{}", std::env::consts::OS, copilot_arch()))
+        .join(&versions.copilot);
+    let all: Vec<(Guest, String)> = Guest::ALL
+        .iter()
+        .map(|guest| (*guest, versions.of(*guest).to_owned()))
+        .collect();
+    drift::check(root, &npm, &copilot_pkg, &all)
+}
+
+/// Copilot CLI's name of this machine's architecture in its package folders.
+fn copilot_arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    }
+}
+
+/// Runs the cases of every agent (or of those `filter` names: an agent, or a prefix of case
+/// names), prints the results, and writes the section of `CONFORMANCE.md` when every case ran.
+pub(super) fn run(root: &Path, filter: Option<&str>) -> Result<()> {
+    let work = root.join("target/conformance");
+    let versions = GuestVersions::newest()?;
+    println!(
+        "Qwen Code {}, Gemini CLI {} and Copilot CLI {} (the newest releases)",
+        versions.qwen, versions.gemini, versions.copilot
+    );
+    let npm = install_guests(&versions, &work)?;
     let hook = super::build_hook(root)?;
     let bin = npm.join("node_modules/.bin");
     let runs = work.join("guests-runs");

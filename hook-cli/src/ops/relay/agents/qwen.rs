@@ -31,6 +31,7 @@ pub(crate) const QWEN: Translation = Translation {
         ("PermissionRequest", "PermissionRequest"),
         ("PermissionDenied", "PermissionDenied"),
         ("InstructionsLoaded", "InstructionsLoaded"),
+        ("MessageDisplay", "MessageDisplay"),
     ],
     // `ToolNames` in its package (`packages/core/src/tools/tool-names.ts`).
     tools: &[
