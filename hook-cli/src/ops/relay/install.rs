@@ -183,6 +183,17 @@ pub(crate) fn install(
 ) -> Result<()> {
     let scope = scope.resolve()?;
     report.sync.scope = Some(scope.names());
+    if move_hooks && let Some(agent) = scope.adapter.translation() {
+        anyhow::bail!(
+            "--move moves an agent's own hooks into the relay's file of its format; {}'s hooks are in its own names (events, tools, timeout unit), so nothing was moved: write them into the relay's Claude Code file ({}) by hand, in Claude Code's names, then run `hook relay sync --agent {}`",
+            agent.title,
+            scope
+                .relay_folder()?
+                .join(scope.agent.config_file)
+                .display(),
+            agent.name()
+        );
+    }
     if move_hooks {
         let moved = report.moved.insert(MoveReport::new(scope.names()));
         move_agent_hooks(&scope, moved)?;

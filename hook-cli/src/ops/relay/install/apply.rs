@@ -40,6 +40,25 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
         broken,
         any_relay_hook,
     );
+    // In the agent's terms: an agent whose events the relay translates may have no event for
+    // some relay hooks, which are then named (no entry starts the relay for them there).
+    let mut entries = Vec::new();
+    for w in wanted {
+        match scope.adapter.entry(&w) {
+            Some(entry) => entries.push(entry),
+            None => {
+                let keys: Vec<String> = handlers
+                    .iter()
+                    .filter(|h| h.event == w.event)
+                    .map(|h| h.key.clone())
+                    .collect();
+                if !keys.is_empty() {
+                    report.unguarded.push((w.event.as_str().to_owned(), keys));
+                }
+            }
+        }
+    }
+    let wanted = entries;
     if scope.relay_scope == RelayScope::Project && scope.program == Path::new("hook") {
         report.portable = Some(Portable {
             on_path: hook_on_path(),
@@ -75,7 +94,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
         }
     } else if report.edit.written {
         Entries::Written {
-            wanted: wanted.clone(),
+            wanted: wanted.iter().map(|w| scope.adapter.written(w)).collect(),
             added: report.edit.changes.added.len(),
             removed,
             unchanged: report.edit.changes.kept,
@@ -228,6 +247,9 @@ pub(super) fn sync_doc(
     let dialect = scope.dialect;
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted.iter().map(|w| scope.command(w)).collect();
+    // As the agent's file holds them (its event names, matchers and timeout unit).
+    let wanted: Vec<Wanted> = wanted.iter().map(|w| scope.adapter.written(w)).collect();
+    let wanted = wanted.as_slice();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();

@@ -5,9 +5,11 @@
 //!
 //! - [`files`]: where the agent's settings files are per scope, the relay's folder, reading one
 //!   safely;
-//! - [`entries`]: how a relay entry looks (its command, parsed and built; its timeout);
+//! - [`entries`]: how a relay entry looks (its command, parsed and built; its timeout), and
+//!   [`command`] its command's parts;
 //! - [`reach`]: which relay hooks each entry reaches, and those none does.
 
+pub(crate) mod command;
 pub(crate) mod entries;
 pub(crate) mod files;
 pub(crate) mod reach;
