@@ -97,6 +97,31 @@ fn relay_install_gemini_cli_then_uninstall() {
         "relay_install_gemini_settings",
         scene.read("home/.gemini/settings.json")
     );
+    // Its entries reach the Bash guard; the PermissionRequest one it cannot run is named.
+    snap!(
+        "relay_status_gemini",
+        scene.run(&["relay", "status", "--agent", "gemini"], "")
+    );
+    // ... at the start of each session too, in Gemini CLI's terms.
+    let project = scene.project().display().to_string();
+    let start = serde_json::json!({
+        "session_id": "s1", "cwd": project, "hook_event_name": "SessionStart", "source": "startup"
+    });
+    snap!(
+        "relay_answer_gemini_session_start",
+        scene.run(
+            &[
+                "relay",
+                "--agent",
+                "gemini",
+                "--event",
+                "SessionStart",
+                "--scope",
+                "user"
+            ],
+            &start.to_string()
+        )
+    );
     snap!(
         "relay_uninstall_gemini",
         scene.run(&["relay", "uninstall", "--agent", "gemini"], "")
