@@ -69,7 +69,7 @@ enum RelayAction {
     /// Write the relay's entries into the agent's own settings: one per event that has relay
     /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
     #[command(
-        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
+        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move\n  hook relay install --agent gemini"
     )]
     Install(install::InstallArgs),
     /// Take the relay entries out of the agent's settings and give back what install took.

@@ -70,9 +70,9 @@ pub(crate) fn notes_on_claude_entries(
     let mut notes = Vec::new();
     if user_entries {
         notes.push(format!(
-            "Copilot CLI ({} is here) never reads ~/.claude/settings.json: these user entries do not guard it; add `hook relay --agent copilot` entries to {} (README: Qwen Code, Gemini CLI and Copilot CLI)",
+            "Copilot CLI ({} is here) never reads ~/.claude/settings.json: these user entries do not guard it; `hook relay install --agent copilot` writes its own, in {}",
             home.display(),
-            home.join("hooks").display()
+            home.join("hooks").join("hook-relay.json").display()
         ));
     }
     if project_entries && !trusts(&home, project) {

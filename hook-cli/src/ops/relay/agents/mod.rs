@@ -19,7 +19,10 @@
 //!
 //! Agents that run guards written for Claude Code, each on a wire of its own, are tables of a
 //! translation ([`mod@translated`]: [`qwen`], [`gemini`], [`copilot`]): the relay reads Claude Code's relay
-//! files for them and translates their events in and its answers out.
+//! files for them and translates their events in and its answers out. Each table is an
+//! [`Agent`] too (`translated/settings.rs`): its own settings file, where `hook relay install
+//! --agent NAME` writes entries in its terms ([`Agent::entry`], [`Agent::written`],
+//! [`Agent::command`]).
 //!
 //! Adding an agent is a module here (its adapter and its document), a line in [`ADAPTERS`],
 //! and its table in hook-protocol's dialect; CONTRIBUTING.md's "Adding an agent" lists the
