@@ -145,6 +145,15 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
             );
         }
     }
+    for event in &report.by_hand {
+        say_err!(
+            printer,
+            "warning: {}: a {event} entry written by hand also starts `hook relay {}` (no `# hook-relay-install`): the relay's own entry does its job now, so remove yours, or {} starts the relay twice",
+            scope.file.display(),
+            scope.relay_flags,
+            scope.agent
+        );
+    }
     edited(printer, &report.edit);
     let file = scope.file.display();
     match &report.entries {

@@ -81,6 +81,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     }
     report.unreadable_relay_file = unreadable;
     edit(scope, &wanted, unreadable, &mut report.edit)?;
+    report.by_hand = by_hand(scope);
     let removed = report.edit.changes.removed;
     report.entries = Some(if wanted.is_empty() {
         Entries::NoRelayHooks {
@@ -193,6 +194,24 @@ pub(super) fn holds_only_what_install_wrote(
         return false;
     };
     sync_doc(doc.as_mut(), scope, &[], false).is_ok() && doc.text() == new_text
+}
+
+/// The events of the entries of the agent's file written by hand that start the same relay
+/// ([`RelayOf::by_hand`](crate::ops::relay::read::entries::RelayOf::by_hand)).
+fn by_hand(scope: &Resolved) -> Vec<String> {
+    let of = scope.adapter.relay_of();
+    let Ok(Some((text, _))) = files::read_regular(&scope.file) else {
+        return Vec::new();
+    };
+    let Ok(doc) = scope.adapter.open(&text, &scope.file) else {
+        return Vec::new();
+    };
+    doc.hooks()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|hook| hook.command.as_deref().is_some_and(|c| of.by_hand(c)))
+        .map(|hook| hook.event)
+        .collect()
 }
 
 /// The keys of the relay hooks of the scope that the relay's trust store does not let run.

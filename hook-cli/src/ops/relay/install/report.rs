@@ -124,6 +124,9 @@ pub(crate) struct SyncReport {
     /// The relay hooks on events the agent has none of (a translated agent): `(event, keys)`;
     /// no entry starts the relay for them there.
     pub(crate) unguarded: Vec<(String, Vec<String>)>,
+    /// The events of entries written by hand that start the same relay (a translated agent's,
+    /// no marker): the user's, left, and the agent starts the relay twice there.
+    pub(crate) by_hand: Vec<String>,
 }
 
 /// What an edit of the agent's file did.

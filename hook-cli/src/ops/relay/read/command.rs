@@ -36,6 +36,28 @@ impl RelayOf {
         }
     }
 
+    /// Whether `command` starts this agent's relay from an entry written by hand, without the
+    /// marker (`hook relay --agent qwen --event PreToolUse ... || exit 2`, as the README gave
+    /// it before install wrote them): the user's own, which install leaves, and says so, as the
+    /// agent then starts the relay twice. Never for a dialect's relay.
+    pub(crate) fn by_hand(self, command: &str) -> bool {
+        let RelayOf::Agent(name) = self else {
+            return false;
+        };
+        if command.trim_end().ends_with(MARKER) {
+            return false;
+        }
+        let Some(words) = shlex::split(command) else {
+            return false;
+        };
+        let is_hook = words
+            .first()
+            .is_some_and(|program| Path::new(program).file_name().is_some_and(|n| n == "hook"));
+        is_hook
+            && words.get(1..4)
+                == Some(&["relay".to_owned(), "--agent".to_owned(), name.to_owned()][..])
+    }
+
     /// `--dialect verboo`, `--agent qwen`: how a command line names this relay.
     pub(crate) fn flags(self) -> String {
         let (flag, name) = self.words();
@@ -147,6 +169,14 @@ mod tests {
         ));
         // A hand-written entry (the README's before install wrote them) is the user's: it has
         // no marker; and a user's own hook that merely ends like an entry is never one.
+        // The README's hand-written entries are told apart, to be named.
+        assert!(qwen.by_hand("hook relay --agent qwen --event PreToolUse --scope user || exit 2"));
+        assert!(qwen.by_hand("'/opt/x/hook' relay --agent qwen"));
+        assert!(!qwen.by_hand("hook relay --agent gemini --event BeforeTool || exit 2"));
+        assert!(!qwen.by_hand("my-hook relay --agent qwen --event PreToolUse"));
+        assert!(
+            !RelayOf::Dialect(Dialect::Verboo).by_hand("hook relay --dialect verboo --event Stop")
+        );
         for mine in [
             "hook relay --agent qwen --event PreToolUse --scope user || exit 2",
             "/x/hook relay --agent qwen",

@@ -381,3 +381,17 @@ fn move_is_refused_and_changes_nothing() {
     assert!(format!("{error:#}").contains("--move"), "{error:#}");
     assert_eq!(guest.text().as_deref(), Some(mine));
 }
+
+#[test]
+fn an_entry_written_by_hand_is_the_users_and_named() {
+    let guest = Guest::new("qwen");
+    guest.relay_file(GUARDS);
+    // As the README gave it before install wrote the entries.
+    let mine = r#"{"hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "hook relay --agent qwen --event PreToolUse --scope user || exit 2", "timeout": 30}]}]}}"#;
+    std::fs::create_dir_all(guest.file.parent().expect("a folder")).expect("folder");
+    std::fs::write(&guest.file, mine).expect("written");
+    let report = guest.install();
+    assert_eq!(report.sync.by_hand, ["PreToolUse"]);
+    guest.uninstall();
+    assert_eq!(guest.text().as_deref(), Some(mine));
+}
