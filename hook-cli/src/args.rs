@@ -9,6 +9,7 @@ use hook_protocol::Dialect;
 
 use crate::ops::agents::Named;
 use crate::ops::location::Location;
+use crate::ops::relay::agents::{Translation, every_translated, translated};
 use crate::ops::trust::Selection;
 use crate::ui::Printer;
 
@@ -193,17 +194,21 @@ impl KeysArgs {
 #[derive(Debug, Args)]
 #[group(id = "Scope")]
 pub(crate) struct RelayScopeArgs {
-    /// The agent: claude (or claude-code: Claude Code) or codex (Codex CLI).
-    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
-    pub(crate) agent: Option<Dialect>,
+    /// The agent: claude (or claude-code: Claude Code) or codex (Codex CLI); or an agent that
+    /// runs guards written for Claude Code (the relay's Claude Code files), whose events the
+    /// relay translates: qwen (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI).
+    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    pub(crate) agent: Option<RelayAgentArg>,
     /// The agent's dialect: verboo (Claude Code) or lime (Codex).
     #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
     pub(crate) dialect: Option<Dialect>,
     /// The user's settings (the default).
     #[arg(long, conflicts_with = "project")]
     pub(crate) user: bool,
-    /// This project's settings (`DIR/.claude/settings.json`, `DIR/.codex/config.toml`); the
-    /// entries then also serve the project's relay hooks.
+    /// This project's settings (`DIR/.claude/settings.json`, `DIR/.codex/config.toml`,
+    /// `DIR/.qwen/settings.json`, `DIR/.gemini/settings.json`,
+    /// `DIR/.github/hooks/hook-relay.json`); the entries then also serve the project's relay
+    /// hooks.
     #[arg(long, value_name = "DIR")]
     pub(crate) project: Option<PathBuf>,
     /// The agent's settings file to edit, instead of the one the scope names.
@@ -218,16 +223,40 @@ impl RelayScopeArgs {
     /// The scope these flags name (`--user` is the default; the flag exists to say so on a
     /// command line).
     pub(crate) fn scope(&self) -> Result<crate::ops::relay::install::ScopeOptions> {
-        let dialect = self
-            .agent
-            .or(self.dialect)
-            .context("give --agent (claude, codex) or --dialect (verboo, lime)")?;
+        let (dialect, agent) = match (self.agent, self.dialect) {
+            (Some(RelayAgentArg::Translated(agent)), _) => (agent.dialect(), Some(agent)),
+            (Some(RelayAgentArg::Dialect(dialect)), _) | (None, Some(dialect)) => (dialect, None),
+            (None, None) => {
+                anyhow::bail!(
+                    "give --agent (claude, codex, qwen, gemini, copilot) or --dialect (verboo, lime)"
+                )
+            }
+        };
         Ok(crate::ops::relay::install::ScopeOptions {
             dialect,
+            agent,
             project: self.project.clone(),
             agent_config: self.agent_config.clone(),
             home: self.home.clone(),
             program: None,
         })
     }
+}
+
+/// `--agent` of `hook relay` and its `install`, `sync` and `uninstall`: an agent of a dialect,
+/// or one whose events the relay translates.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RelayAgentArg {
+    Dialect(Dialect),
+    Translated(&'static Translation),
+}
+
+/// `--agent`: a translated agent's name (`qwen`, `gemini`), else an agent of a dialect.
+pub(crate) fn parse_relay_agent(value: &str) -> Result<RelayAgentArg, String> {
+    if let Some(agent) = translated(value) {
+        return Ok(RelayAgentArg::Translated(agent));
+    }
+    parse_agent(value)
+        .map(RelayAgentArg::Dialect)
+        .map_err(|error| format!("{error}; or {}", every_translated()))
 }

@@ -15,10 +15,11 @@ use anyhow::Result;
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
+use crate::args::{RelayAgentArg, parse_relay_agent};
 use crate::ops::input::Stdin;
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::caller_of;
 use crate::ops::relay::agents::translated::Caller;
-use crate::ops::relay::agents::{Translation, caller_of, every_translated, translated};
 use crate::ops::relay::answer::{self, AnswerOptions};
 use crate::ui::{Printer, Status};
 
@@ -68,7 +69,7 @@ enum RelayAction {
     /// Write the relay's entries into the agent's own settings: one per event that has relay
     /// hooks (idempotent); `--move` moves the hooks already there into the relay's file.
     #[command(
-        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move"
+        after_help = "Examples:\n  hook relay install --dialect verboo\n  hook relay install --dialect lime --project . --move\n  hook relay install --agent gemini"
     )]
     Install(install::InstallArgs),
     /// Take the relay entries out of the agent's settings and give back what install took.
@@ -91,23 +92,6 @@ enum RelayAction {
         after_help = "Examples:\n  hook relay status\n  hook relay status --agent claude --project .\n  hook relay status --agent codex --json\n\nExit 0 when every relay hook can guard (or there is nothing to guard); 1 when something stops one: an untrusted or modified hook, a hook no entry reaches, relay hooks with no entry, a program the entries start that does not run, a broken relay file or handler, a hook whose latest runs failed."
     )]
     Status(status::StatusArgs),
-}
-
-/// `--agent`'s value: an agent of a dialect, or one whose events the relay translates.
-#[derive(Debug, Clone, Copy)]
-enum RelayAgentArg {
-    Dialect(Dialect),
-    Translated(&'static Translation),
-}
-
-/// `--agent`: a translated agent's name (`qwen`, `gemini`), else an agent of a dialect.
-fn parse_relay_agent(value: &str) -> Result<RelayAgentArg, String> {
-    if let Some(agent) = translated(value) {
-        return Ok(RelayAgentArg::Translated(agent));
-    }
-    crate::args::parse_agent(value)
-        .map(RelayAgentArg::Dialect)
-        .map_err(|error| format!("{error}; or {}", every_translated()))
 }
 
 /// `--scope`'s value.

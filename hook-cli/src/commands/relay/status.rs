@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::{parse_agent, parse_dialect};
+use crate::args::{RelayAgentArg, parse_dialect, parse_relay_agent};
 use crate::ops::relay::status::{StatusOptions, status};
 use crate::ui::{Printer, Status};
 
@@ -15,8 +15,8 @@ use crate::ui::{Printer, Status};
 pub(crate) struct StatusArgs {
     /// Only this agent: claude (or claude-code: Claude Code) or codex (Codex CLI). Default:
     /// both.
-    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
-    agent: Option<Dialect>,
+    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    agent: Option<RelayAgentArg>,
     /// Only this agent, by its dialect: verboo (Claude Code) or lime (Codex).
     #[arg(long, value_parser = parse_dialect)]
     dialect: Option<Dialect>,
@@ -35,16 +35,24 @@ pub(crate) struct StatusArgs {
 
 /// `hook relay status`.
 pub(crate) fn exec(args: StatusArgs, printer: &Printer) -> Result<Status> {
-    let dialects = match args.agent.or(args.dialect) {
+    // An agent whose events the relay translates (`--agent qwen`) is shown when named.
+    let (chosen, guests) = match args.agent {
+        Some(RelayAgentArg::Translated(agent)) => (None, vec![agent]),
+        Some(RelayAgentArg::Dialect(dialect)) => (Some(dialect), Vec::new()),
+        None => (args.dialect, Vec::new()),
+    };
+    let dialects = match chosen {
         Some(dialect) if dialect.rules().agent().relay().is_none() => bail!(
             "hook relay speaks for Claude Code (--agent claude) and Codex (--agent codex), not {}",
             crate::ops::agents::described(dialect, false)
         ),
         Some(dialect) => vec![dialect],
-        None => Dialect::ALL.to_vec(),
+        None if guests.is_empty() => Dialect::ALL.to_vec(),
+        None => Vec::new(),
     };
     let agents = status(&StatusOptions {
         dialects,
+        guests,
         project: args.project,
         home: args.home,
     })?;

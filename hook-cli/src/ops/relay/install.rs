@@ -1,9 +1,12 @@
 //! What `hook relay install`, `sync` and `uninstall` do: the relay's entries in the agent's own
-//! settings (Claude Code's `settings.json`, Codex's `config.toml`). Nothing here prints: each
-//! command fills a report ([`InstallReport`], [`SyncReport`], [`UninstallReport`]) that
-//! `ui::relay::install` renders. What the agent's settings hold (where they are, how an entry
-//! looks, what each entry reaches) is the read model in [`super::read`], which these writers
-//! import and the readers (the answer, `status`, `doctor`, `list`, `stats`) use without them.
+//! settings (Claude Code's `settings.json`, Codex's `config.toml`; for an agent whose events
+//! the relay translates, Qwen Code's, Gemini CLI's or Copilot CLI's own file, with entries in
+//! its terms for the relay's Claude Code hooks: [`mod@super::agents::translated`]'s
+//! `settings`). Nothing here prints: each command fills a report ([`InstallReport`],
+//! [`SyncReport`], [`UninstallReport`]) that `ui::relay::install` renders. What the agent's
+//! settings hold (where they are, how an entry looks, what each entry reaches) is the read
+//! model in [`super::read`], which these writers import and the readers (the answer, `status`,
+//! `doctor`, `list`, `stats`) use without them.
 //!
 //! **Each scope's entries start the relay for that scope's hooks.** The user's settings get the
 //! entries the relay's user file needs, a project's settings those the project's relay files
@@ -183,6 +186,17 @@ pub(crate) fn install(
 ) -> Result<()> {
     let scope = scope.resolve()?;
     report.sync.scope = Some(scope.names());
+    if move_hooks && let Some(agent) = scope.adapter.translation() {
+        anyhow::bail!(
+            "--move moves an agent's own hooks into the relay's file of its format; {}'s hooks are in its own names (events, tools, timeout unit), so nothing was moved: write them into the relay's Claude Code file ({}) by hand, in Claude Code's names, then run `hook relay sync --agent {}`",
+            agent.title,
+            scope
+                .relay_folder()?
+                .join(scope.agent.config_file)
+                .display(),
+            agent.name()
+        );
+    }
     if move_hooks {
         let moved = report.moved.insert(MoveReport::new(scope.names()));
         move_agent_hooks(&scope, moved)?;

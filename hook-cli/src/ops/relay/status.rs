@@ -42,15 +42,18 @@ use hook_protocol::{Dialect, Layer, RelayAgent};
 use hook_trust::{TrustStatus, TrustView};
 use serde::Serialize;
 
+mod guest;
 mod program;
 mod runs;
+mod settings;
 mod shared;
 
-use program::{check_programs, program_word};
+use program::check_programs;
 pub(crate) use runs::{Runs, read_runs as relay_runs};
 
+use super::agents::Translation;
 use super::read::files::{agent_settings_file, personal_agent_file};
-use super::read::reach::{relay_entries_in, unreached_relay_hooks};
+use super::read::reach::unreached_relay_hooks;
 use crate::ops::agents;
 use crate::ops::location::Location;
 
@@ -59,6 +62,8 @@ use crate::ops::location::Location;
 pub(crate) struct StatusOptions {
     /// The agents' dialects (those without a relay agent are left out).
     pub(crate) dialects: Vec<Dialect>,
+    /// Agents whose events the relay translates, after those ([`guest::guest_status`]).
+    pub(crate) guests: Vec<&'static Translation>,
     /// The project (default: the current directory).
     pub(crate) project: Option<PathBuf>,
     /// Replaces the dialect's home (trust store, the relay's user folder, the journal).
@@ -198,6 +203,9 @@ pub(crate) fn status(options: &StatusOptions) -> Result<Vec<AgentStatus>> {
             all.push(agent_status(dialect, agent, options)?);
         }
     }
+    for agent in &options.guests {
+        all.push(guest::guest_status(agent, options)?);
+    }
     Ok(all)
 }
 
@@ -226,21 +234,13 @@ fn agent_status(
         notes: Vec::new(),
     };
     let name = agents::name(dialect);
-    let home_flag = options
-        .home
-        .as_ref()
-        .map(|home| {
-            format!(
-                " --home {}",
-                crate::shell::quote(&home.display().to_string())
-            )
-        })
-        .unwrap_or_default();
+    let home_flag = home_flag(options);
     read_settings(&mut status, agent, &project, &home_flag)?;
     let mut runs = relay_runs(dialect, &project, options.home.as_deref())?;
     status.journal_problems = std::mem::take(&mut runs.problems);
     check_programs(&mut status, &project, runs.agent_path.as_deref());
-    if let Some(loaded) = read_hooks(&mut status, &location, &project, &runs.by_key) {
+    let unreached = unreached_relay_hooks(dialect, Some(&project), options.home.as_deref());
+    if let Some(loaded) = read_hooks(&mut status, &location, &runs.by_key, &unreached) {
         shared::add_guard_checks(&mut status, agent, &project, options, &runs, &loaded);
     }
     // Copilot CLI runs Claude Code's project entries, never its user ones.
@@ -266,6 +266,20 @@ fn agent_status(
     Ok(status)
 }
 
+/// ` --home DIR` as given, for a suggested command.
+pub(super) fn home_flag(options: &StatusOptions) -> String {
+    options
+        .home
+        .as_ref()
+        .map(|home| {
+            format!(
+                " --home {}",
+                crate::shell::quote(&home.display().to_string())
+            )
+        })
+        .unwrap_or_default()
+}
+
 /// The agent's user and project settings files (and the project's personal one, where it
 /// exists), with their relay entries.
 fn read_settings(
@@ -286,53 +300,13 @@ fn read_settings(
             files.push(("personal", personal));
         }
     }
-    for (scope, path) in files {
-        let mut file = SettingsFile {
-            scope,
-            exists: path.exists(),
-            path,
-            entries: Vec::new(),
-        };
-        match relay_entries_in(status.dialect, &file.path) {
-            Ok(found) => {
-                for entry in found.unwrap_or_default() {
-                    file.entries.push(Entry {
-                        program: program_word(&entry.command),
-                        event: entry.event,
-                        matcher: entry.matcher,
-                        timeout: entry.timeout,
-                    });
-                }
-            }
-            Err(error) => status.problems.push(Problem::new(
-                format!(
-                    "cannot read {}: {error:#}; the relay entries there cannot be checked",
-                    file.path.display()
-                ),
-                Some(format!(
-                    "fix the file, then run `hook relay sync --agent {}{}{home_flag}`",
-                    status.agent,
-                    match scope {
-                        "project" => format!(
-                            " --project {}",
-                            crate::shell::quote(&project.display().to_string())
-                        ),
-                        "personal" => format!(
-                            " --project {} --agent-config {}",
-                            crate::shell::quote(&project.display().to_string()),
-                            crate::shell::quote(&file.path.display().to_string())
-                        ),
-                        _ => String::new(),
-                    }
-                )),
-            )),
-        }
-        status.settings.push(file);
-    }
+    let adapter = super::agents::agent_of(status.dialect)?;
+    settings::read_entries(status, adapter, files, project, home_flag);
     Ok(())
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+/// Whether `a` and `b` are one file.
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     a == b
         || a.canonicalize()
             .ok()
@@ -342,11 +316,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Each relay hook with its trust, last run and what stops it; the relay's hooks as loaded,
 /// when they could be.
-fn read_hooks(
+pub(super) fn read_hooks(
     status: &mut AgentStatus,
     location: &Location,
-    project: &Path,
     runs: &BTreeMap<String, (LastRun, usize)>,
+    unreached: &[String],
 ) -> Option<hook_config::Loaded> {
     let loaded = match location.load() {
         Ok(loaded) => loaded,
@@ -376,8 +350,6 @@ fn read_hooks(
             ));
         }
     }
-    let home = location.home.as_deref();
-    let unreached = unreached_relay_hooks(status.dialect, Some(project), home);
     let trust_flags = trust_flags(location);
     let view = TrustView::for_discovery(&loaded.discovery);
     for handler in loaded.registry.handlers() {
@@ -403,7 +375,7 @@ fn read_hooks(
             _ => {}
         }
         let prefix = format!("relay hook {} never runs: ", handler.key);
-        for line in &unreached {
+        for line in unreached {
             if let Some(why) = line.strip_prefix(&prefix) {
                 let (what, fix) = match why.split_once("; run `") {
                     Some((what, fix)) => (what, Some(format!("run `{fix}"))),
@@ -433,7 +405,7 @@ fn read_hooks(
                 format!("{runs} failed: {then}"),
                 Some(format!(
                     "see `hook log --agent {}{} --hook {key} --status error` (last {}, {})",
-                    status.agent,
+                    agents::name(location.dialect),
                     location_flags(location),
                     last.time,
                     last.status

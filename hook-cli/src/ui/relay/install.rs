@@ -126,14 +126,32 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
             scope.file.display(),
             scope.agent,
             shell_quote(&personal.display().to_string()),
-            flags = flags(scope),
+            flags = relay_flags(scope),
         );
     }
     if report.unreadable_relay_file {
         say_err!(
             printer,
             "warning: a relay file could not be read; the relay entries of events it may use are kept: fix it, then run `hook relay sync {}`",
-            flags(scope)
+            relay_flags(scope)
+        );
+    }
+    for (event, keys) in &report.unguarded {
+        for key in keys {
+            say_err!(
+                printer,
+                "warning: {} has no event the relay reads as {event}: relay hook {key} does not guard it there (no entry starts the relay for it)",
+                scope.agent
+            );
+        }
+    }
+    for event in &report.by_hand {
+        say_err!(
+            printer,
+            "warning: {}: a {event} entry written by hand also starts `hook relay {}` (no `# hook-relay-install`): the relay's own entry does its job now, so remove yours, or {} starts the relay twice",
+            scope.file.display(),
+            scope.relay_flags,
+            scope.agent
         );
     }
     edited(printer, &report.edit);
@@ -148,7 +166,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
                 .collect::<Vec<_>>()
                 .join(" or "),
             removed_count(*removed),
-            flags(scope)
+            relay_flags(scope)
         ),
         Some(Entries::Written {
             wanted,
@@ -284,6 +302,19 @@ pub(crate) fn uninstall(printer: &Printer, report: &UninstallReport) {
         );
     }
     for left in &report.left {
+        if let Some(agent) = report.guest {
+            say!(
+                printer,
+                "{} holds {} relay hook{}: {} no longer guard{} {agent} (Claude Code's own relay entries, where installed, still run {})",
+                left.relay_file.display(),
+                left.count,
+                crate::ui::plural(left.count),
+                if left.count == 1 { "it" } else { "they" },
+                if left.count == 1 { "s" } else { "" },
+                if left.count == 1 { "it" } else { "them" },
+            );
+            continue;
+        }
         say_err!(
             printer,
             "warning: {} still holds {} relay hook{}, which no longer {} (the relay's entries are gone): move {} into {}, or run `hook relay install` again",
@@ -405,9 +436,20 @@ fn removed_count(removed: usize) -> String {
     }
 }
 
-/// The flags naming this scope on a `hook` command line.
+/// The flags naming this scope on a `hook relay install`, `sync` or `uninstall` command line
+/// (`--agent qwen` for an agent whose events the relay translates).
+fn relay_flags(scope: &ScopeNames) -> String {
+    place_flags(scope, scope.relay_flags.clone())
+}
+
+/// The flags naming this scope's relay hooks on a `hook` command line (`hook trust`).
 fn flags(scope: &ScopeNames) -> String {
-    let mut flags = format!("--dialect {}", scope.dialect);
+    place_flags(scope, format!("--dialect {}", scope.dialect))
+}
+
+/// `agent` and this scope's `--project` and `--home`.
+fn place_flags(scope: &ScopeNames, agent: String) -> String {
+    let mut flags = agent;
     if let Some(project) = &scope.project {
         flags.push_str(&format!(
             " --project {}",

@@ -68,6 +68,85 @@ fn relay_install_move_claude_code() {
     assert_eq!(scene.read("home/.claude/settings.json"), CLAUDE_SETTINGS);
 }
 
+const GEMINI_SETTINGS: &str = r#"{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "hooks": {
+    "BeforeTool": [{"matcher": "read_file", "hooks": [{"type": "command", "command": "./audit.sh", "timeout": 2000}]}]
+  }
+}
+"#;
+
+#[test]
+fn relay_install_gemini_cli_then_uninstall() {
+    let scene = Scene::new();
+    // A guard on an event Gemini CLI has no counterpart of, beside the Bash and Stop ones.
+    scene.write(
+        "home/.claude/hook-relay/settings.json",
+        &CLAUDE_RELAY.replace(
+            r#""Stop": ["#,
+            r#""PermissionRequest": [{"hooks": [{"type": "command", "command": "./ask.sh"}]}],
+  "Stop": ["#,
+        ),
+    );
+    scene.write("home/.gemini/settings.json", GEMINI_SETTINGS);
+    snap!(
+        "relay_install_gemini",
+        scene.run(&["relay", "install", "--agent", "gemini"], "")
+    );
+    snap!(
+        "relay_install_gemini_settings",
+        scene.read("home/.gemini/settings.json")
+    );
+    // Its entries reach the Bash guard; the PermissionRequest one it cannot run is named.
+    snap!(
+        "relay_status_gemini",
+        scene.run(&["relay", "status", "--agent", "gemini"], "")
+    );
+    // ... at the start of each session too, in Gemini CLI's terms.
+    let project = scene.project().display().to_string();
+    let start = serde_json::json!({
+        "session_id": "s1", "cwd": project, "hook_event_name": "SessionStart", "source": "startup"
+    });
+    snap!(
+        "relay_answer_gemini_session_start",
+        scene.run(
+            &[
+                "relay",
+                "--agent",
+                "gemini",
+                "--event",
+                "SessionStart",
+                "--scope",
+                "user"
+            ],
+            &start.to_string()
+        )
+    );
+    snap!(
+        "relay_uninstall_gemini",
+        scene.run(&["relay", "uninstall", "--agent", "gemini"], "")
+    );
+    assert_eq!(scene.read("home/.gemini/settings.json"), GEMINI_SETTINGS);
+}
+
+#[test]
+fn relay_install_copilot_cli_writes_its_own_hook_file() {
+    let scene = Scene::new();
+    scene.write("home/.claude/hook-relay/settings.json", CLAUDE_RELAY);
+    snap!(
+        "relay_install_copilot",
+        scene.run(&["relay", "install", "--agent", "copilot"], "")
+    );
+    snap!(
+        "relay_install_copilot_file",
+        scene.read("home/.copilot/hooks/hook-relay.json")
+    );
+    snap!(
+        "relay_uninstall_copilot",
+        scene.run(&["relay", "uninstall", "--agent", "copilot"], "")
+    );
+}
+
 const CODEX_RELAY: &str = r#"
 [[hooks.PreToolUse]]
 matcher = "^Bash$"

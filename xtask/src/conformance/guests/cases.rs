@@ -14,8 +14,11 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::super::server::{FakeServer, Logged, Script};
-use super::entries::{Guest, Place, REASON, entry_file, entry_path, guard_settings, relay_command};
-use super::launch::{DEADLINE, Run, command, run};
+use super::entries::{
+    Guest, Place, REASON, agent_settings, entry_path, guard_path, guard_settings, installed_entry,
+    setup_commands,
+};
+use super::launch::{DEADLINE, Run, command, hook_command, run};
 
 /// One case.
 #[derive(Clone, Copy, Debug)]
@@ -131,6 +134,9 @@ pub(super) struct Setting<'a> {
 pub(super) struct Row {
     pub(super) guest: Guest,
     pub(super) case: Case,
+    /// The entry install wrote on the agent's event before a tool runs: its matcher and
+    /// timeout as written (empty when the harness failed before).
+    pub(super) entry: String,
     pub(super) expected: String,
     pub(super) seen: String,
     pub(super) agree: bool,
@@ -159,6 +165,7 @@ pub(super) fn run_all(setting: &Setting<'_>, jobs: &[(Guest, Case)]) -> Vec<Row>
                     let row = run_case(setting, guest, case, &dir).unwrap_or_else(|error| Row {
                         guest,
                         case,
+                        entry: String::new(),
                         expected: shown(case.expect, |_| true),
                         seen: format!("harness error: {error:#}"),
                         agree: false,
@@ -190,8 +197,7 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
     let _ignored = fs::remove_dir_all(dir);
     let home = dir.join("home");
     let project = dir.join("project");
-    let relay_dir = home.join(".claude/hook-relay");
-    fs::create_dir_all(&relay_dir)?;
+    fs::create_dir_all(home.join(".claude/hook-relay"))?;
     fs::create_dir_all(project.join("victim"))?;
     fs::write(project.join("victim/keep"), "")?;
     let git = Command::new("git")
@@ -202,21 +208,24 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
     if !git.success() {
         bail!("git init {} failed", project.display());
     }
-    fs::write(
-        relay_dir.join("settings.json"),
-        serde_json::to_string_pretty(&guard_settings())?,
-    )?;
-    let hook = if case.relay {
-        setting.hook.to_path_buf()
-    } else {
-        dir.join("no-such-folder/hook")
-    };
-    let entry = entry_path(guest, case.place, &home, &project);
-    if let Some(parent) = entry.parent() {
+    let guard = guard_path(case.place, &home, &project);
+    if let Some(parent) = guard.parent() {
         fs::create_dir_all(parent)?;
     }
-    let file = entry_file(guest, case.place, &relay_command(guest, case.place, &hook));
-    fs::write(&entry, serde_json::to_string_pretty(&file)?)?;
+    fs::write(&guard, serde_json::to_string_pretty(&guard_settings())?)?;
+    if let Some((file, settings)) = agent_settings(guest, &home) {
+        if let Some(parent) = file.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::write(&file, serde_json::to_string_pretty(&settings)?)?;
+    }
+    let entry = set_up(setting, guest, case, dir, &home, &project)?;
+    // A project's entry starts `hook` through the agent's `PATH`.
+    let bin = dir.join("bin");
+    if case.place == Place::ClaudeProject {
+        fs::create_dir_all(&bin)?;
+        std::os::unix::fs::symlink(setting.hook, bin.join("hook"))?;
+    }
     let server = FakeServer::start(
         guest.wire(),
         Script {
@@ -234,6 +243,7 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
         project: &project,
         port: server.port,
         cache: setting.cache,
+        path_first: (case.place == Place::ClaudeProject).then_some(bin.as_path()),
     };
     let status = run(
         command(guest, case.place, &setting_run),
@@ -260,12 +270,65 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
     Ok(Row {
         guest,
         case,
+        entry,
         expected: shown(case.expect, |_| true),
         seen: shown(case.expect, holds),
         agree: case.expect.iter().all(|fact| holds(*fact)),
         status,
         dir: dir.to_path_buf(),
     })
+}
+
+/// Sets the relay up as a user does ([`setup_commands`]: `hook relay install`), each command
+/// run as the `hook` the entry is to start: this checkout's, or for `relay-missing` a link to
+/// it in a folder removed right after, so that the entry names a `hook` that is gone. Returns
+/// the entry on the agent's event before a tool runs, as written: `matcher, timeout`.
+fn set_up(
+    setting: &Setting<'_>,
+    guest: Guest,
+    case: Case,
+    dir: &Path,
+    home: &Path,
+    project: &Path,
+) -> Result<String> {
+    let gone = dir.join("no-such-folder");
+    let hook = if case.relay {
+        setting.hook.to_path_buf()
+    } else {
+        fs::create_dir_all(&gone)?;
+        let link = gone.join("hook");
+        // The program's own path is what install writes (a symbolic link would be resolved).
+        fs::hard_link(setting.hook, &link).or_else(|_| fs::copy(setting.hook, &link).map(drop))?;
+        link
+    };
+    for (index, args) in setup_commands(guest, case.place, project)
+        .iter()
+        .enumerate()
+    {
+        let out = dir.join(format!("setup-{index}"));
+        let status = run(hook_command(&hook, args, home, project), &out, DEADLINE)?;
+        if status != "exit status: 0" {
+            let stderr = fs::read_to_string(out.with_extension("stderr")).unwrap_or_default();
+            bail!(
+                "hook {} ended with {status}: {}",
+                args.join(" "),
+                stderr.trim()
+            );
+        }
+    }
+    if !case.relay {
+        fs::remove_dir_all(&gone)?;
+    }
+    let file = entry_path(guest, case.place, home, project);
+    let text = fs::read_to_string(&file)
+        .with_context(|| format!("install wrote no {}", file.display()))?;
+    let event = match case.place {
+        Place::User => guest.event(),
+        Place::ClaudeProject => "PreToolUse",
+    };
+    let (matcher, timeout, _) = installed_entry(&serde_json::from_str(&text)?, event)
+        .with_context(|| format!("{} holds no single {event} entry", file.display()))?;
+    Ok(format!("{matcher}, {timeout}"))
 }
 
 /// Whether the relay's journal under `home` records the guard's run on a `Bash` call before it

@@ -1,13 +1,14 @@
-//! What a case writes: the guard in the relay's Claude Code user file, and each agent's entry
-//! running `hook relay` as the README gives it (its file, its event, its matcher, its timeout
-//! unit), ending in `|| exit 2` so that a relay that cannot start blocks too.
+//! What a case writes: the guard in the relay's Claude Code file, the agent's own settings it
+//! needs besides (Qwen Code's and Gemini CLI's auth and model), and the command that writes the
+//! relay's entry as a user does, `hook relay install --agent <name>` (for Copilot CLI's project
+//! case Claude Code's project install, `hook relay install --agent claude --project DIR`, whose
+//! guard is the project's and trusted with `hook trust`).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::super::server::Wire;
-use super::super::setup::quote;
 
 /// The agents that run a Claude Code guard through `hook relay --agent <name>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,45 +65,74 @@ impl Guest {
     }
 }
 
-/// Which of the agent's files holds the relay's entry.
+/// Which of the agent's files holds the relay's entry, and whose install wrote it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Place {
-    /// The agent's user file, the entry `hook relay --agent <name>` (the README's table).
+    /// The agent's user file, written by `hook relay install --agent <name>`.
     User,
-    /// Copilot CLI: a trusted project's `.claude/settings.json`, the entry Claude Code's
-    /// (`hook relay --dialect verboo`), which the relay answers as Copilot CLI reads it.
+    /// Copilot CLI: a trusted project's `.claude/settings.json`, written by Claude Code's
+    /// project install (`hook relay install --agent claude --project DIR`: `hook` through the
+    /// agent's `PATH`, the project's relay hooks), which the relay answers as Copilot CLI reads
+    /// it.
     ClaudeProject,
 }
 
 /// The reason the guard gives on stderr, unique so that a model request holding it is proof.
 pub(super) const REASON: &str = "GUEST_GUARD_REFUSES_RM_RF";
 
-/// The guard, in the relay's Claude Code user file (`~/.claude/hook-relay/settings.json`): a
-/// `PreToolUse` hook on `Bash` that exits 2 with [`REASON`] when the call holds `rm -rf`.
+/// The guard, in a relay Claude Code file (`~/.claude/hook-relay/settings.json`, or the
+/// project's): a `PreToolUse` hook on `Bash` that exits 2 with [`REASON`] when the call holds
+/// `rm -rf`.
 pub(super) fn guard_settings() -> Value {
     let command = format!("if grep -q 'rm -rf'; then echo '{REASON}' >&2; exit 2; fi");
     json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
         "hooks": [{"type": "command", "command": command}]}]}})
 }
 
-/// The command of the relay's entry, `hook` being the binary it starts.
-pub(super) fn relay_command(guest: Guest, place: Place, hook: &Path) -> String {
-    let agent = match place {
-        Place::User => format!("--agent {}", guest.name()),
-        Place::ClaudeProject => "--dialect verboo".to_owned(),
-    };
-    format!(
-        "{} relay {agent} --event {} --scope user || exit 2",
-        quote(hook),
-        guest.event()
-    )
+/// The relay's Claude Code file the guard is in, under the case's `home` and `project`: the
+/// user's, or for Claude Code's project install the project's.
+pub(super) fn guard_path(place: Place, home: &Path, project: &Path) -> PathBuf {
+    match place {
+        Place::User => home.join(".claude/hook-relay/settings.json"),
+        Place::ClaudeProject => project.join(".claude/hook-relay/settings.json"),
+    }
+}
+
+/// The arguments of the `hook` commands that set the relay up, in order: for Claude Code's
+/// project install, the project's guard trusted first (a project's relay hooks run only once
+/// the user trusts them), then the install.
+pub(super) fn setup_commands(guest: Guest, place: Place, project: &Path) -> Vec<Vec<String>> {
+    let words = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+    let project = project.display().to_string();
+    match place {
+        Place::User => vec![words(&["relay", "install", "--agent", guest.name()])],
+        Place::ClaudeProject => vec![
+            words(&[
+                "trust",
+                "--dialect",
+                "verboo",
+                "--project",
+                &project,
+                "--relay",
+                "--all",
+            ]),
+            words(&[
+                "relay",
+                "install",
+                "--agent",
+                "claude",
+                "--project",
+                &project,
+            ]),
+        ],
+    }
 }
 
 /// The model the Anthropic-speaking agents ask for.
 pub(super) const QWEN_MODEL: &str = "claude-sonnet-4-5";
 pub(super) const COPILOT_MODEL: &str = "claude-sonnet-4.5";
 
-/// The file holding the entry, under the case's `home` and `project`.
+/// The file install writes the entry into, under the case's `home` and `project`.
 pub(super) fn entry_path(guest: Guest, place: Place, home: &Path, project: &Path) -> PathBuf {
     match (guest, place) {
         (_, Place::ClaudeProject) => project.join(".claude/settings.json"),
@@ -112,29 +142,37 @@ pub(super) fn entry_path(guest: Guest, place: Place, home: &Path, project: &Path
     }
 }
 
-/// The whole file holding the entry running `command`, with what the agent needs besides to
-/// use the fake model (Qwen Code's and Gemini CLI's auth and model).
-pub(super) fn entry_file(guest: Guest, place: Place, command: &str) -> Value {
-    // Gemini CLI reads a hook's timeout in milliseconds, the others in seconds.
-    let timeout = match guest {
-        Guest::Gemini => 30_000,
-        Guest::Qwen | Guest::Copilot => 30,
-    };
-    let matcher = match guest {
-        Guest::Qwen | Guest::Gemini => "run_shell_command",
-        Guest::Copilot => "Bash",
-    };
-    let hooks = json!({guest.event(): [{"matcher": matcher,
-        "hooks": [{"type": "command", "command": command, "timeout": timeout}]}]});
-    match (guest, place) {
-        (Guest::Qwen, _) => json!({"security": {"auth": {"selectedType": "anthropic"}},
-            "model": {"name": QWEN_MODEL}, "hooks": hooks}),
-        (Guest::Gemini, _) => {
-            json!({"security": {"auth": {"selectedType": "gemini-api-key"}}, "hooks": hooks})
-        }
-        (Guest::Copilot, Place::User) => json!({"version": 1, "hooks": hooks}),
-        (Guest::Copilot, Place::ClaudeProject) => json!({"hooks": hooks}),
+/// What the agent needs in its user settings besides the relay's entry to use the fake model
+/// (Qwen Code's and Gemini CLI's auth and model), written before the install, which keeps it:
+/// the file and its text.
+pub(super) fn agent_settings(guest: Guest, home: &Path) -> Option<(PathBuf, Value)> {
+    match guest {
+        Guest::Qwen => Some((
+            home.join(".qwen/settings.json"),
+            json!({"security": {"auth": {"selectedType": "anthropic"}},
+                "model": {"name": QWEN_MODEL}}),
+        )),
+        Guest::Gemini => Some((
+            home.join(".gemini/settings.json"),
+            json!({"security": {"auth": {"selectedType": "gemini-api-key"}}}),
+        )),
+        Guest::Copilot => None,
     }
+}
+
+/// The one relay entry on the agent's event before a tool runs in `file` (the agent's file
+/// after install): its matcher, timeout and command; `None` when there is not exactly one.
+pub(super) fn installed_entry(file: &Value, event: &str) -> Option<(Value, Value, String)> {
+    let groups = file["hooks"][event].as_array()?;
+    let [group] = groups.as_slice() else {
+        return None;
+    };
+    let handler = group["hooks"].as_array()?.first()?;
+    Some((
+        group["matcher"].clone(),
+        handler["timeout"].clone(),
+        handler["command"].as_str()?.to_owned(),
+    ))
 }
 
 #[cfg(test)]
@@ -143,70 +181,54 @@ mod tests {
     use std::path::Path;
     use std::process::{Command, Stdio};
 
-    use serde_json::Value;
+    use serde_json::json;
 
-    use super::{Guest, Place, REASON, entry_file, entry_path, guard_settings, relay_command};
-
-    /// The file as the agent reads it (written, parsed back) and its one handler.
-    fn written(guest: Guest, place: Place) -> (Value, Value) {
-        let command = relay_command(guest, place, Path::new("/opt/it's/hook"));
-        let text =
-            serde_json::to_string_pretty(&entry_file(guest, place, &command)).expect("serialises");
-        let file: Value = serde_json::from_str(&text).expect("parses");
-        let groups = file["hooks"][guest.event()]
-            .as_array()
-            .expect("the event's groups");
-        assert_eq!(groups.len(), 1, "{file}");
-        let handler = groups[0]["hooks"][0].clone();
-        (file, handler)
-    }
+    use super::{
+        Guest, Place, REASON, agent_settings, entry_path, guard_path, guard_settings,
+        installed_entry, setup_commands,
+    };
 
     #[test]
-    fn each_agents_entry_is_the_readmes_and_blocks_when_the_relay_cannot_start() {
+    fn each_agent_is_set_up_by_install_as_a_user_does() {
+        let project = Path::new("/p");
         for guest in Guest::ALL {
-            let (file, handler) = written(guest, Place::User);
-            let command = handler["command"].as_str().expect("a command");
-            assert!(command.ends_with(" || exit 2"), "{command}");
-            assert!(
-                command.starts_with(&format!(
-                    r"'/opt/it'\''s/hook' relay --agent {} --event {} --scope user",
-                    guest.name(),
-                    guest.event()
-                )),
-                "{command}"
-            );
-            assert_eq!(handler["type"], "command");
-            let (timeout, matcher) = match guest {
-                // Gemini CLI's timeout is in milliseconds.
-                Guest::Gemini => (30_000, "run_shell_command"),
-                Guest::Qwen => (30, "run_shell_command"),
-                Guest::Copilot => (30, "Bash"),
-            };
-            assert_eq!(handler["timeout"], timeout, "{guest:?}");
             assert_eq!(
-                file["hooks"][guest.event()][0]["matcher"],
-                matcher,
-                "{guest:?}"
+                setup_commands(guest, Place::User, project),
+                [["relay", "install", "--agent", guest.name()]]
             );
         }
-        assert_eq!(Guest::Gemini.event(), "BeforeTool");
-        let (gemini, _) = written(Guest::Gemini, Place::User);
-        assert_eq!(gemini["security"]["auth"]["selectedType"], "gemini-api-key");
-        let (qwen, _) = written(Guest::Qwen, Place::User);
-        assert_eq!(qwen["security"]["auth"]["selectedType"], "anthropic");
-        // Copilot CLI's own hook files carry a version; a Claude Code settings file does not.
-        let (copilot, _) = written(Guest::Copilot, Place::User);
-        assert_eq!(copilot["version"], 1);
-        let (project, handler) = written(Guest::Copilot, Place::ClaudeProject);
-        assert_eq!(project.get("version"), None);
+        // Copilot CLI's project case: Claude Code's project install, its guard trusted first.
+        let project_case = setup_commands(Guest::Copilot, Place::ClaudeProject, project);
+        assert_eq!(project_case.len(), 2);
+        assert_eq!(project_case[0][0], "trust");
         assert_eq!(
-            handler["command"],
-            r"'/opt/it'\''s/hook' relay --dialect verboo --event PreToolUse --scope user || exit 2"
+            project_case[1],
+            ["relay", "install", "--agent", "claude", "--project", "/p"]
         );
+        // What the agents need to reach the fake model, kept by the install.
+        let home = Path::new("/h");
+        let (file, qwen) = agent_settings(Guest::Qwen, home).expect("Qwen Code's");
+        assert_eq!(file, Path::new("/h/.qwen/settings.json"));
+        assert_eq!(qwen["security"]["auth"]["selectedType"], "anthropic");
+        let (file, gemini) = agent_settings(Guest::Gemini, home).expect("Gemini CLI's");
+        assert_eq!(file, Path::new("/h/.gemini/settings.json"));
+        assert_eq!(gemini["security"]["auth"]["selectedType"], "gemini-api-key");
+        assert!(agent_settings(Guest::Copilot, home).is_none());
     }
 
     #[test]
-    fn each_entry_is_where_its_agent_reads_it() {
+    fn the_entry_is_read_back_from_the_installed_file() {
+        let file = json!({"version": 1, "hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "/h relay --agent gemini", "timeout": 25000}]}]}});
+        let (matcher, timeout, command) = installed_entry(&file, "BeforeTool").expect("one entry");
+        assert_eq!(matcher, "run_shell_command");
+        assert_eq!(timeout, 25000);
+        assert_eq!(command, "/h relay --agent gemini");
+        assert!(installed_entry(&file, "PreToolUse").is_none());
+    }
+
+    #[test]
+    fn each_entry_and_guard_is_where_its_agent_reads_it() {
         let (home, project) = (Path::new("/h"), Path::new("/p"));
         let path = |guest, place| entry_path(guest, place, home, project);
         assert_eq!(
@@ -224,6 +246,14 @@ mod tests {
         assert_eq!(
             path(Guest::Copilot, Place::ClaudeProject),
             Path::new("/p/.claude/settings.json")
+        );
+        assert_eq!(
+            guard_path(Place::User, home, project),
+            Path::new("/h/.claude/hook-relay/settings.json")
+        );
+        assert_eq!(
+            guard_path(Place::ClaudeProject, home, project),
+            Path::new("/p/.claude/hook-relay/settings.json")
         );
     }
 

@@ -29,6 +29,8 @@ pub(super) struct Run<'a> {
     pub(super) port: u16,
     /// Copilot CLI's `XDG_CACHE_HOME`, shared so that its binary unpacks once.
     pub(super) cache: &'a Path,
+    /// A folder put first on the agent's `PATH` (where a project's entry finds `hook`).
+    pub(super) path_first: Option<&'a Path>,
 }
 
 /// The agent's command for one headless turn: `env -i` with `PATH`, `HOME`, `LANG` and its
@@ -36,7 +38,7 @@ pub(super) struct Run<'a> {
 pub(super) fn command(guest: Guest, place: Place, run: &Run<'_>) -> Command {
     let mut command = Command::new(run.bin.join(guest.name()));
     let base = format!("http://127.0.0.1:{}", run.port);
-    bare(&mut command, run.home).current_dir(run.project);
+    bare(&mut command, run.home, run.path_first).current_dir(run.project);
     match guest {
         Guest::Qwen => {
             command
@@ -68,13 +70,34 @@ pub(super) fn command(guest: Guest, place: Place, run: &Run<'_>) -> Command {
     command
 }
 
-/// `command` as under `env -i`, with `PATH` (where Node is), `HOME` and `LANG` only.
-fn bare<'a>(command: &'a mut Command, home: &Path) -> &'a mut Command {
+/// `command` as under `env -i`, with `PATH` (where Node is; `first` before it), `HOME` and
+/// `LANG` only.
+fn bare<'a>(command: &'a mut Command, home: &Path, first: Option<&Path>) -> &'a mut Command {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = match first {
+        Some(first) => {
+            let mut joined = first.as_os_str().to_owned();
+            joined.push(":");
+            joined.push(path);
+            joined
+        }
+        None => path,
+    };
     command
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("PATH", path)
         .env("HOME", home)
         .env("LANG", "C.UTF-8")
+}
+
+/// `hook args` as a user runs it to set the relay up, under `env -i` with the case's `home`, in
+/// `project`.
+pub(super) fn hook_command(hook: &Path, args: &[String], home: &Path, project: &Path) -> Command {
+    let mut command = Command::new(hook);
+    bare(&mut command, home, None)
+        .current_dir(project)
+        .args(args);
+    command
 }
 
 /// Copilot CLI offline (no GitHub sign-in, telemetry or update), with its unpacked binary in
@@ -90,7 +113,7 @@ fn copilot_env<'a>(command: &'a mut Command, cache: &Path) -> &'a mut Command {
 pub(super) fn unpack_copilot(bin: &Path, cache: &Path, scratch: &Path) -> Result<String> {
     fs::create_dir_all(scratch)?;
     let mut command = Command::new(bin.join("copilot"));
-    bare(&mut command, scratch)
+    bare(&mut command, scratch, None)
         .current_dir(scratch)
         .arg("--version");
     copilot_env(&mut command, cache);

@@ -1,18 +1,20 @@
 //! `cargo xtask conformance guests [AGENT|CASE-PREFIX]`: the relay against the real Qwen Code,
 //! Gemini CLI and Copilot CLI (the newest releases on the npm registry, installed with npm
 //! under `target/conformance/npm/qwen-<v>-gemini-<v>-copilot-<v>`). One guard written for
-//! Claude Code in the relay's user file must guard each of them through the entry the README
-//! gives (`hook relay --agent qwen|gemini|copilot ... || exit 2`): a denied `rm -rf` must not
-//! run and its reason must reach the model, an allowed command must run, and an entry whose
-//! `hook` is missing must still block. Each case runs the agent headless in a fresh home and
+//! Claude Code in the relay's user file must guard each of them through the entry `hook relay
+//! install --agent qwen|gemini|copilot` writes (`hook relay --agent NAME ... || exit 2` in the
+//! agent's own terms): a denied `rm -rf` must not run and its reason must reach the model, an
+//! allowed command must run, and an entry whose `hook` is missing must still block; and Copilot
+//! CLI must be guarded by Claude Code's project install in a folder it trusts. Each case runs the agent headless in a fresh home and
 //! project against the fake model server ([`super::server`]: Anthropic Messages for Qwen Code
 //! and Copilot CLI, Google GenAI for Gemini CLI). Prints a line per agent and one per
 //! disagreement, writes the `guests` section of `CONFORMANCE.md` (when every case ran), and
 //! fails on any disagreement.
 //!
-//! Where each part is: `entries.rs` the agents and the files a case writes (the guard, each
-//! agent's entry), `launch.rs` one headless run (`env -i`, a process group killed after its
-//! deadline), `cases.rs` the cases and their checks, `report.rs` the section.
+//! Where each part is: `entries.rs` the agents, the files a case writes (the guard, the
+//! agent's own settings) and the `hook` commands that install the entry, `launch.rs` one
+//! headless run (`env -i`, a process group killed after its deadline), `cases.rs` the cases
+//! and their checks, `report.rs` the section.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -20,9 +20,10 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
          not edit (`cargo xtask conformance all` keeps this section). Each case writes one guard \
          for Claude Code in the relay's user file, `~/.claude/hook-relay/settings.json` \
          (`PreToolUse`, matcher `Bash`: exit 2 with a unique reason on stderr when the command \
-         holds `rm -rf`), and the agent's entry running `hook relay` (`target/debug/hook`) as the \
-         README gives it, `|| exit 2` included, in a fresh home and a `git init`ed project \
-         holding `victim/keep`. It then runs the real agent headless (Qwen Code `--approval-mode \
+         holds `rm -rf`), in a fresh home and a `git init`ed project holding `victim/keep`, and \
+         writes the agent's entry as a user does: `hook relay install --agent <name>` run as \
+         `target/debug/hook` (the table shows the entry's matcher and timeout as installed). It \
+         then runs the real agent headless (Qwen Code `--approval-mode \
          yolo -o json`, Gemini CLI `--approval-mode yolo -o json -p` in a trusted workspace, \
          Copilot CLI `-p --allow-all-tools` offline) against the fake model server: its first \
          answer calls the agent's shell tool (`run_shell_command`, Copilot CLI's `bash`) with \
@@ -31,9 +32,12 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
          call and the relay's journal must hold the guard's run, `blocked`, naming the agent \
          that called), `allow` (`touch \
          allowed-marker`: the marker must exist, the guard's run `ok` in the journal), `relay-missing` \
-         (the entry names a `hook` that does not exist: `rm -rf victim` must still be blocked, \
-         by `|| exit 2`), and for Copilot CLI `project-deny` (Claude Code's entry, `hook relay \
-         --dialect verboo`, in the project's `.claude/settings.json`, run with \
+         (install run as a link to `hook` that is removed after: the entry names a `hook` that \
+         does not exist, and `rm -rf victim` must still be blocked, by `|| exit 2`), and for \
+         Copilot CLI `project-deny` (the guard in the project's relay file, trusted with `hook \
+         trust --dialect verboo --project DIR --relay --all`, and Claude Code's project install, \
+         `hook relay install --agent claude --project DIR`, whose entry in the project's \
+         `.claude/settings.json` starts `hook` through the agent's `PATH`; run with \
          `--trust-folder`: the relay sees Copilot CLI and answers as it reads it). Not run: a \
          Gemini CLI event with no Claude Code counterpart (`BeforeModel`), which the relay \
          refuses and blocks.\n\n",
@@ -48,8 +52,8 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
         let _ = writeln!(
             text,
             "### {}\n\n{agreed} of {} cases agree; {} disagreements.\n\n\
-             | case | entry | the model's call | expected | seen | agree |\n\
-             |---|---|---|---|---|---|",
+             | case | entry | installed (matcher, timeout) | the model's call | expected | seen | agree |\n\
+             |---|---|---|---|---|---|---|",
             title(guest, versions),
             rows.len(),
             rows.len() - agreed
@@ -57,9 +61,10 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
         for row in rows {
             let _ = writeln!(
                 text,
-                "| {} | {} | `{}` | {} | {} | {} |",
+                "| {} | {} | `{}` | `{}` | {} | {} | {} |",
                 row.case.name,
                 entry_shown(guest, row.case.place, row.case.relay),
+                row.entry,
                 row.case.call,
                 row.expected,
                 row.seen,
@@ -84,7 +89,9 @@ pub(super) fn title(guest: Guest, versions: &GuestVersions) -> String {
 /// Where a case's entry is, and what it starts.
 fn entry_shown(guest: Guest, place: Place, relay: bool) -> String {
     let file = match (guest, place) {
-        (_, Place::ClaudeProject) => "`.claude/settings.json` (project), `--dialect verboo`",
+        (_, Place::ClaudeProject) => {
+            "`.claude/settings.json` (project), `--agent claude --project`"
+        }
         (Guest::Qwen, Place::User) => "`~/.qwen/settings.json`",
         (Guest::Gemini, Place::User) => "`~/.gemini/settings.json`",
         (Guest::Copilot, Place::User) => "`~/.copilot/hooks/hook-relay.json`",

@@ -6,7 +6,7 @@
 //! a tool call, and exit 2's reason never reaches the model: only a JSON `permissionDecision`
 //! (top-level, or Claude Code's `hookSpecificOutput`) carries it. A timeout lets the call run.
 
-use super::translated::{AnswerForm, Translation};
+use super::translated::{AnswerForm, EntryForm, SettingsFiles, TimeoutUnit, Translation};
 
 /// Copilot CLI's Claude Code dialect against Claude Code's: the same names, fewer fields.
 pub(crate) const COPILOT: Translation = Translation {
@@ -32,6 +32,20 @@ pub(crate) const COPILOT: Translation = Translation {
     // It names its shell tool `Bash` in this dialect already.
     tools: &[],
     answer: AnswerForm::ClaudeDenial,
+    // Its own hook files (`~/.copilot/hooks/*.json`, a trusted project's `.github/hooks/*.json`),
+    // one the relay owns; an event key in Claude Code's case makes the entry Claude Code's
+    // dialect.
+    files: SettingsFiles {
+        user: ".copilot/hooks/hook-relay.json",
+        project: ".github/hooks/hook-relay.json",
+        new: "{\n  \"version\": 1\n}\n",
+    },
+    // `""` matches nothing in its Claude Code dialect (measured), `*` everything.
+    entry: EntryForm {
+        timeout_unit: TimeoutUnit::Seconds,
+        max_timeout: None,
+        match_all: Some("*"),
+    },
 };
 
 /// Copilot CLI's home (`~/.copilot`), if it is installed for this user (the folder exists).
@@ -56,9 +70,9 @@ pub(crate) fn notes_on_claude_entries(
     let mut notes = Vec::new();
     if user_entries {
         notes.push(format!(
-            "Copilot CLI ({} is here) never reads ~/.claude/settings.json: these user entries do not guard it; add `hook relay --agent copilot` entries to {} (README: Qwen Code, Gemini CLI and Copilot CLI)",
+            "Copilot CLI ({} is here) never reads ~/.claude/settings.json: these user entries do not guard it; `hook relay install --agent copilot` writes its own, in {}",
             home.display(),
-            home.join("hooks").display()
+            home.join("hooks").join("hook-relay.json").display()
         ));
     }
     if project_entries && !trusts(&home, project) {

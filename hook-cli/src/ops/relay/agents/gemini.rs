@@ -6,7 +6,7 @@
 //! `decision`, never `hookSpecificOutput.permissionDecision`; JSON on stdout before exit 2's
 //! stderr; exit 2 with `{}` or nothing lets the call run.
 
-use super::translated::{AnswerForm, Translation};
+use super::translated::{AnswerForm, EntryForm, SettingsFiles, TimeoutUnit, Translation};
 
 /// Gemini CLI's wire against Claude Code's.
 pub(crate) const GEMINI: Translation = Translation {
@@ -43,6 +43,17 @@ pub(crate) const GEMINI: Translation = Translation {
         ("exit_plan_mode", "ExitPlanMode"),
     ],
     answer: AnswerForm::Decision,
+    // Read in a trusted folder only (the user's too).
+    files: SettingsFiles {
+        user: ".gemini/settings.json",
+        project: ".gemini/settings.json",
+        new: "{}\n",
+    },
+    entry: EntryForm {
+        timeout_unit: TimeoutUnit::Milliseconds,
+        max_timeout: None,
+        match_all: None,
+    },
 };
 
 /// A relay entry in Gemini CLI's settings whose `timeout`, which Gemini CLI reads in

@@ -19,7 +19,10 @@
 //!
 //! Agents that run guards written for Claude Code, each on a wire of its own, are tables of a
 //! translation ([`mod@translated`]: [`qwen`], [`gemini`], [`copilot`]): the relay reads Claude Code's relay
-//! files for them and translates their events in and its answers out.
+//! files for them and translates their events in and its answers out. Each table is an
+//! [`Agent`] too (`translated/settings.rs`): its own settings file, where `hook relay install
+//! --agent NAME` writes entries in its terms ([`Agent::entry`], [`Agent::written`],
+//! [`Agent::command`]).
 //!
 //! Adding an agent is a module here (its adapter and its document), a line in [`ADAPTERS`],
 //! and its table in hook-protocol's dialect; CONTRIBUTING.md's "Adding an agent" lists the
@@ -32,13 +35,13 @@ pub(crate) mod gemini;
 pub(crate) mod qwen;
 pub(crate) mod translated;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use hook_protocol::{Dialect, RelayAgent};
 
 use super::RelayScope;
-use super::read::entries::Wanted;
+use super::read::entries::{RelayOf, Wanted, relay_command};
 
 pub(crate) use codex::records::HookRecords;
 pub(crate) use translated::Translation;
@@ -73,6 +76,65 @@ pub(crate) trait Agent: Sync {
         settings_file: &Path,
         project: Option<&Path>,
     ) -> Result<Option<HookRecords>>;
+
+    /// Its name in messages (`Claude Code`, `Qwen Code`).
+    fn title(&self) -> &'static str {
+        self.settings().name
+    }
+
+    /// Its settings file of a scope, where `hook relay install` writes the relay's entries:
+    /// the user's, or `project`'s shared one.
+    ///
+    /// # Errors
+    ///
+    /// When the user's home is not known.
+    fn settings_file(&self, project: Option<&Path>) -> Result<PathBuf> {
+        super::read::files::agent_settings_file(self.settings(), project)
+    }
+
+    /// How an entry's command names the relay it starts (`--dialect verboo`, `--agent qwen`).
+    fn relay_of(&self) -> RelayOf {
+        RelayOf::Dialect(self.dialect())
+    }
+
+    /// The agent whose events the relay translates into Claude Code's, when this is one: its
+    /// relay hooks are Claude Code's relay files, which Claude Code runs too.
+    fn translation(&self) -> Option<&Translation> {
+        None
+    }
+
+    /// The entry `wanted` (in the relay hooks' terms: their dialect's event and matcher, a
+    /// timeout in seconds) as this agent gets one: `None` where it has no such event; the
+    /// timeout within what it reads; `onFailure` where it reads it.
+    fn entry(&self, wanted: &Wanted) -> Option<Wanted> {
+        Some(wanted.clone())
+    }
+
+    /// The command of the entry `wanted` ([`Agent::entry`]): `program` started as the relay of
+    /// `scope`'s hooks, with the `--home` install was given ([`relay_command`]).
+    fn command(
+        &self,
+        program: &Path,
+        wanted: &Wanted,
+        home: Option<&Path>,
+        scope: RelayScope,
+    ) -> String {
+        relay_command(
+            program,
+            self.dialect(),
+            &wanted.event,
+            home,
+            scope,
+            wanted.timeout,
+        )
+    }
+
+    /// The entry `wanted` ([`Agent::entry`]) as its settings file holds it: the agent's own
+    /// name of the event, its matcher in the agent's tool names, its timeout in the agent's
+    /// unit.
+    fn written(&self, wanted: &Wanted) -> Wanted {
+        wanted.clone()
+    }
 }
 
 /// The agents the relay speaks for, one adapter each.

@@ -4,7 +4,7 @@
 //! files). It sets `QWEN_CODE_CLI` for its hooks, and `CLAUDE_PROJECT_DIR` too. Exit 2 blocks
 //! only with a reason on stderr; a hook that fails, times out or is missing lets the call run.
 
-use super::translated::{AnswerForm, Translation};
+use super::translated::{AnswerForm, EntryForm, SettingsFiles, TimeoutUnit, Translation};
 
 /// Qwen Code's wire against Claude Code's.
 pub(crate) const QWEN: Translation = Translation {
@@ -52,4 +52,15 @@ pub(crate) const QWEN: Translation = Translation {
         ("skill", "Skill"),
     ],
     answer: AnswerForm::Decision,
+    files: SettingsFiles {
+        user: ".qwen/settings.json",
+        project: ".qwen/settings.json",
+        new: "{}\n",
+    },
+    // Seconds, but a value of 1000 and over is read as milliseconds: never written.
+    entry: EntryForm {
+        timeout_unit: TimeoutUnit::Seconds,
+        max_timeout: Some(999),
+        match_all: None,
+    },
 };

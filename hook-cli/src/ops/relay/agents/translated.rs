@@ -47,6 +47,54 @@ pub(crate) struct Translation {
     pub(crate) tools: &'static [(&'static str, &'static str)],
     /// How its answer blocks.
     pub(crate) answer: AnswerForm,
+    /// Where `hook relay install --agent NAME` writes the relay's entries.
+    pub(crate) files: SettingsFiles,
+    /// How an entry is written there.
+    pub(crate) entry: EntryForm,
+}
+
+/// A translated agent's settings files that hold the relay's entries, in Claude Code's nested
+/// shape (`{"hooks": {"E": [{"matcher": M, "hooks": [{"type": "command", ...}]}]}}`).
+#[derive(Debug)]
+pub(crate) struct SettingsFiles {
+    /// The user's, under `$HOME` (`.qwen/settings.json`).
+    pub(crate) user: &'static str,
+    /// A project's, under the project (`.qwen/settings.json`).
+    pub(crate) project: &'static str,
+    /// The text a file the relay creates starts from (`{}`, or Copilot CLI's own hook file,
+    /// which carries a `version`).
+    pub(crate) new: &'static str,
+}
+
+/// How a translated agent reads an entry's timeout and matcher.
+#[derive(Debug)]
+pub(crate) struct EntryForm {
+    /// The unit of `timeout`.
+    pub(crate) timeout_unit: TimeoutUnit,
+    /// The longest timeout, in seconds, an entry may be given (Qwen Code reads a value of 1000
+    /// and over as milliseconds); `None`: no bound of its own.
+    pub(crate) max_timeout: Option<u64>,
+    /// The matcher of an entry that matches everything: `None` writes none; Copilot CLI
+    /// needs `*` (an empty matcher matches nothing there).
+    pub(crate) match_all: Option<&'static str>,
+}
+
+/// The unit an agent reads a hook's `timeout` in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeoutUnit {
+    Seconds,
+    /// Gemini CLI.
+    Milliseconds,
+}
+
+impl TimeoutUnit {
+    /// `secs` seconds in this unit.
+    pub(crate) fn of(self, secs: u64) -> u64 {
+        match self {
+            TimeoutUnit::Seconds => secs,
+            TimeoutUnit::Milliseconds => secs.saturating_mul(1000),
+        }
+    }
 }
 
 /// How a translated agent's answer blocks.
@@ -85,6 +133,14 @@ impl Translation {
         self.events
             .iter()
             .find(|(_, claude)| *claude == event)
+            .map(|(its, _)| *its)
+    }
+
+    /// The agent's tool for Claude Code's `tool`, if the table names it.
+    pub(crate) fn agent_tool(&self, tool: &str) -> Option<&'static str> {
+        self.tools
+            .iter()
+            .find(|(_, claude)| *claude == tool)
             .map(|(its, _)| *its)
     }
 
@@ -258,6 +314,8 @@ pub(crate) fn adapt_reply(agent: &Translation, outcome: &Outcome, reply: AgentRe
     reply.stdout = (!object.is_empty()).then_some(Value::Object(object));
     reply
 }
+
+pub(crate) mod settings;
 
 #[cfg(test)]
 mod tests;

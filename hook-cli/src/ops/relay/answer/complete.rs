@@ -9,6 +9,8 @@ use hook_trust::TrustStatus;
 
 use super::{AnswerOptions, Prepared, Received, Runtime, session, unguarded};
 use crate::ops::location::Location;
+use crate::ops::relay::agents::translated::Caller;
+use crate::ops::relay::read::guest_reach::guest_unreached_in_scope;
 
 /// The outcome to answer with, and what is said beside it on stderr.
 pub(crate) struct Answer {
@@ -38,11 +40,15 @@ pub(crate) fn answer(
         // Said at the top of every session, not only on the event a guard would have guarded:
         // relay hooks waiting for trust, and relay hooks no agent entry starts the relay for.
         let (project, home) = (location.project.as_deref(), location.home.as_deref());
-        let unreached = match options.scope {
-            Some(scope) => {
+        let unreached = match (options.translated, options.scope) {
+            // Started by an agent's own entry (`--agent NAME`): reached through its entries.
+            (Some((agent, Caller::Named)), scope) => {
+                guest_unreached_in_scope(agent, project, home, scope)
+            }
+            (_, Some(scope)) => {
                 crate::ops::relay::read::reach::unreached_in_scope(dialect, project, home, scope)
             }
-            None => crate::ops::relay::unreached_relay_hooks(dialect, project, home),
+            (_, None) => crate::ops::relay::unreached_relay_hooks(dialect, project, home),
         };
         if !unreached.is_empty() {
             outcome.system_messages.insert(

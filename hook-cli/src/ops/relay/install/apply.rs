@@ -40,6 +40,25 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
         broken,
         any_relay_hook,
     );
+    // In the agent's terms: an agent whose events the relay translates may have no event for
+    // some relay hooks, which are then named (no entry starts the relay for them there).
+    let mut entries = Vec::new();
+    for w in wanted {
+        match scope.adapter.entry(&w) {
+            Some(entry) => entries.push(entry),
+            None => {
+                let keys: Vec<String> = handlers
+                    .iter()
+                    .filter(|h| h.event == w.event)
+                    .map(|h| h.key.clone())
+                    .collect();
+                if !keys.is_empty() {
+                    report.unguarded.push((w.event.as_str().to_owned(), keys));
+                }
+            }
+        }
+    }
+    let wanted = entries;
     if scope.relay_scope == RelayScope::Project && scope.program == Path::new("hook") {
         report.portable = Some(Portable {
             on_path: hook_on_path(),
@@ -62,6 +81,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     }
     report.unreadable_relay_file = unreadable;
     edit(scope, &wanted, unreadable, &mut report.edit)?;
+    report.by_hand = by_hand(scope);
     let removed = report.edit.changes.removed;
     report.entries = Some(if wanted.is_empty() {
         Entries::NoRelayHooks {
@@ -75,7 +95,7 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
         }
     } else if report.edit.written {
         Entries::Written {
-            wanted: wanted.clone(),
+            wanted: wanted.iter().map(|w| scope.adapter.written(w)).collect(),
             added: report.edit.changes.added.len(),
             removed,
             unchanged: report.edit.changes.kept,
@@ -176,6 +196,24 @@ pub(super) fn holds_only_what_install_wrote(
     sync_doc(doc.as_mut(), scope, &[], false).is_ok() && doc.text() == new_text
 }
 
+/// The events of the entries of the agent's file written by hand that start the same relay
+/// ([`RelayOf::by_hand`](crate::ops::relay::read::entries::RelayOf::by_hand)).
+fn by_hand(scope: &Resolved) -> Vec<String> {
+    let of = scope.adapter.relay_of();
+    let Ok(Some((text, _))) = files::read_regular(&scope.file) else {
+        return Vec::new();
+    };
+    let Ok(doc) = scope.adapter.open(&text, &scope.file) else {
+        return Vec::new();
+    };
+    doc.hooks()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|hook| hook.command.as_deref().is_some_and(|c| of.by_hand(c)))
+        .map(|hook| hook.event)
+        .collect()
+}
+
 /// The keys of the relay hooks of the scope that the relay's trust store does not let run.
 fn untrusted_relay_keys(loaded: &hook_config::Loaded) -> Vec<String> {
     let view = hook_trust::TrustView::for_discovery(&loaded.discovery);
@@ -228,6 +266,9 @@ pub(super) fn sync_doc(
     let dialect = scope.dialect;
     let mut changes = Changes::default();
     let commands: Vec<String> = wanted.iter().map(|w| scope.command(w)).collect();
+    // As the agent's file holds them (its event names, matchers and timeout unit).
+    let wanted: Vec<Wanted> = wanted.iter().map(|w| scope.adapter.written(w)).collect();
+    let wanted = wanted.as_slice();
     let mut kept: BTreeSet<String>;
     loop {
         kept = BTreeSet::new();

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 /// `hook relay uninstall` of a resolved scope.
 pub(super) fn uninstall_scope(scope: &Resolved, report: &mut UninstallReport) -> Result<()> {
+    report.guest = scope.adapter.translation().map(|agent| agent.title);
     let locked = scope.lock_file(&mut report.edit.through_link)?;
     let mut state = locked.state.load(&locked.path)?;
     let moves = std::mem::take(&mut state.moves);
@@ -137,7 +138,8 @@ fn finish(
     }
     // The project's other settings file of the agent (the shared one, or the personal one
     // `--agent-config` named) may still hold relay entries: its relay hooks still run then.
-    if let Some(project) = &scope.project {
+    // (A translated agent's relay hooks are Claude Code's, whose own entries are not these.)
+    if let Some(project) = scope.project.as_ref().filter(|_| report.guest.is_none()) {
         let others: Vec<PathBuf> = files::project_agent_files(scope.agent, project)
             .into_iter()
             .filter(|file| *file != scope.file)

@@ -15,8 +15,11 @@ use crate::ops::relay::read::entries::Wanted;
 #[derive(Debug, Clone)]
 pub(crate) struct ScopeNames {
     pub(crate) dialect: Dialect,
-    /// The agent's name (`Claude Code`, `Codex`).
+    /// The agent's name (`Claude Code`, `Codex`, `Qwen Code`).
     pub(crate) agent: &'static str,
+    /// How a `hook relay` command names the agent (`--dialect verboo`, `--agent qwen`); the
+    /// relay hooks are named by their dialect (`hook trust --dialect verboo`).
+    pub(crate) relay_flags: String,
     /// The agent's settings file edited.
     pub(crate) file: PathBuf,
     /// The project, absolute, in project scope.
@@ -118,6 +121,12 @@ pub(crate) struct SyncReport {
     pub(crate) codex_trust: Option<CodexTrust>,
     /// The keys of the scope's relay hooks the relay's store does not let run.
     pub(crate) untrusted: Vec<String>,
+    /// The relay hooks on events the agent has none of (a translated agent): `(event, keys)`;
+    /// no entry starts the relay for them there.
+    pub(crate) unguarded: Vec<(String, Vec<String>)>,
+    /// The events of entries written by hand that start the same relay (a translated agent's,
+    /// no marker): the user's, left, and the agent starts the relay twice there.
+    pub(crate) by_hand: Vec<String>,
 }
 
 /// What an edit of the agent's file did.
@@ -178,6 +187,9 @@ pub(crate) enum CodexTrust {
 #[derive(Debug, Default)]
 pub(crate) struct UninstallReport {
     pub(crate) file: PathBuf,
+    /// The agent, for an agent whose relay hooks are Claude Code's relay files (a translated
+    /// agent): the hooks left there still run in Claude Code, and no longer guard it.
+    pub(crate) guest: Option<&'static str>,
     pub(crate) edit: Edited,
     pub(crate) result: Option<Uninstalled>,
     /// The hooks `install --move` had moved, put back.

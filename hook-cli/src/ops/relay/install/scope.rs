@@ -4,9 +4,9 @@
 use super::agent_file;
 use super::report::{ScopeNames, ThroughLink};
 use crate::ops::relay::RelayScope;
-use crate::ops::relay::agents::{Agent, agent_of};
-use crate::ops::relay::read::entries::{Wanted, relay_command};
-use crate::ops::relay::read::files::{agent_file, relay_folder, relay_options};
+use crate::ops::relay::agents::{Agent, Translation, agent_of};
+use crate::ops::relay::read::entries::Wanted;
+use crate::ops::relay::read::files::{relay_folder, relay_options};
 use anyhow::{Context, Result};
 use hook_config::LoadOptions;
 use hook_protocol::{Dialect, RelayAgent};
@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 pub(crate) struct ScopeOptions {
     /// The agent: verboo (Claude Code) or lime (Codex).
     pub(crate) dialect: Dialect,
+    /// An agent whose events the relay translates (`--agent qwen|gemini|copilot`) instead:
+    /// its own settings file holds the entries, which start the relay of `dialect`'s
+    /// (Claude Code's) relay files.
+    pub(crate) agent: Option<&'static Translation>,
     /// This project's settings instead of the user's; the entries then also serve the
     /// project's relay hooks.
     pub(crate) project: Option<PathBuf>,
@@ -72,10 +76,16 @@ pub(super) struct Resolved {
 
 impl ScopeOptions {
     pub(super) fn resolve(&self) -> Result<Resolved> {
-        let adapter = agent_of(self.dialect)?;
+        let adapter: &'static dyn Agent = match self.agent {
+            Some(translated) => translated,
+            None => agent_of(self.dialect)?,
+        };
         let agent = adapter.settings();
         let project = project_dir(self.project.as_deref())?;
-        let file = agent_file(agent, project.as_deref(), self.agent_config.as_deref())?;
+        let file = match &self.agent_config {
+            Some(file) => file.clone(),
+            None => adapter.settings_file(project.as_deref())?,
+        };
         // A project's settings are shared: its entries start the `hook` each machine's PATH
         // finds, never the installer's own path (a teammate's has none there).
         let program = match (&self.program, &project) {
@@ -91,7 +101,7 @@ impl ScopeOptions {
                 RelayScope::User
             },
             backed_up: std::cell::Cell::new(false),
-            dialect: self.dialect,
+            dialect: adapter.dialect(),
             adapter,
             agent,
             file,
@@ -139,15 +149,14 @@ impl Resolved {
         relay_folder(self.agent, self.project.as_deref(), self.home.as_deref())
     }
 
-    /// The command of this scope's relay entry `wanted` (its event and timeout).
+    /// The command of this scope's relay entry `wanted` (its event and timeout, in the relay
+    /// hooks' terms: [`Agent::entry`]).
     pub(super) fn command(&self, wanted: &Wanted) -> String {
-        relay_command(
+        self.adapter.command(
             &self.program,
-            self.dialect,
-            &wanted.event,
+            wanted,
             self.home.as_deref(),
             self.relay_scope,
-            wanted.timeout,
         )
     }
 
@@ -193,7 +202,8 @@ impl Resolved {
     pub(super) fn names(&self) -> ScopeNames {
         ScopeNames {
             dialect: self.dialect,
-            agent: self.agent.name,
+            agent: self.adapter.title(),
+            relay_flags: self.adapter.relay_of().flags(),
             file: self.file.clone(),
             project: self.project.clone(),
             home: self.home.clone(),

@@ -40,6 +40,7 @@ impl Scene {
     fn scope(&self) -> ScopeOptions {
         ScopeOptions {
             dialect: self.dialect,
+            agent: None,
             project: None,
             agent_config: Some(self.agent_file.clone()),
             home: Some(self.home.clone()),
@@ -393,4 +394,5 @@ fn a_moved_codex_group_lands_whole_after_what_the_relay_file_holds() {
     );
 }
 
+mod guests;
 mod timeouts;

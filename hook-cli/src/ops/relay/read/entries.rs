@@ -2,25 +2,18 @@
 //! ([`relay_command`], ending in [`MARKER`]), and how an entry is told from a user's own hook
 //! ([`parse_relay`]).
 
+#[cfg(test)]
+use super::command::FAIL_CLOSED;
+pub(crate) use super::command::{EntryLine, MARKER, RelayOf};
 use crate::ops::relay::RelayScope;
 use hook_config::{Broken, Handler};
 use hook_protocol::{Dialect, Event, MatchTarget, RelayAgent};
 use std::path::Path;
 
-/// The shell comment that ends every command `hook relay install` writes.
-pub(crate) const MARKER: &str = "# hook-relay-install";
-
 /// Seconds added to the longest wait of an entry's relay hooks for its timeout: the relay's own
 /// start, trust checks and answer. An entry with no relay hook to wait for (the session entry
 /// alone, only async or broken hooks on its event) gets these seconds alone.
 pub(crate) const TIMEOUT_MARGIN: u64 = 5;
-
-/// What ends the command of an entry on an event that must fail closed ([`fails_closed`]): a
-/// relay that cannot even start (`hook` moved, not on the agent's `PATH`: the shell's exit
-/// 127) or dies without answering blocks the event, with the shell's message, in every agent
-/// and version (Codex has no `onFailure`; Claude Code before 2.1.332 ignores it). The relay
-/// itself answers 0 or 2 there. `||` is read alike by sh, bash, zsh and fish.
-pub(crate) const FAIL_CLOSED: &str = "|| exit 2";
 
 /// One relay entry the agent's file should have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +39,7 @@ pub(crate) fn fails_closed(dialect: Dialect, event: &Event) -> bool {
 /// hooks; with the `--home` install was given, so the relay reads the relay files install
 /// read; with `--entry-timeout` the entry's own `timeout` (the relay then knows when the agent
 /// would cut it short, and says so when a relay hook's timeout is longer); failing closed
-/// ([`FAIL_CLOSED`]) where the event can block.
+/// ([`FAIL_CLOSED`](super::command::FAIL_CLOSED)) where the event can block.
 pub(crate) fn relay_command(
     program: &Path,
     dialect: Dialect,
@@ -55,25 +48,16 @@ pub(crate) fn relay_command(
     scope: RelayScope,
     timeout: u64,
 ) -> String {
-    let home = home
-        .map(|home| {
-            format!(
-                " --home {}",
-                crate::shell::quote(&home.display().to_string())
-            )
-        })
-        .unwrap_or_default();
-    let closed = if fails_closed(dialect, event) {
-        format!(" {FAIL_CLOSED}")
-    } else {
-        String::new()
-    };
-    format!(
-        "{} relay --dialect {dialect} --event {}{home} --scope {} --entry-timeout {timeout}{closed} {MARKER}",
-        crate::shell::quote(&program.display().to_string()),
-        event.as_str(),
-        scope.as_str()
-    )
+    EntryLine {
+        program,
+        of: RelayOf::Dialect(dialect),
+        event: event.as_str(),
+        fails_closed: fails_closed(dialect, event),
+        home,
+        scope,
+        timeout,
+    }
+    .command()
 }
 
 /// A relay entry's command, read back.
@@ -92,7 +76,13 @@ pub(crate) struct EntryCommand {
 /// that merely ends like an entry (`my-wrapper relay --dialect D`, `rm -rf ~; hook relay ...
 /// # marker`) is never taken for one, so install and uninstall never remove it.
 pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryCommand> {
-    let dialect = dialect.to_string();
+    parse_relay_of(command, RelayOf::Dialect(dialect))
+}
+
+/// `command` read as a relay entry of `of` ([`parse_relay`]; a translated agent's entry is
+/// `relay --agent NAME --event E ...` with the marker, and has no earlier version's form).
+pub(crate) fn parse_relay_of(command: &str, of: RelayOf) -> Option<EntryCommand> {
+    let (flag, name) = of.words();
     let (words, marked) = match command.strip_suffix(&format!(" {MARKER}")) {
         Some(rest) => (shlex::split(rest)?, true),
         None => (shlex::split(command)?, false),
@@ -106,13 +96,14 @@ pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryComman
         return None;
     }
     if !marked {
-        return matches!(args, ["relay", "--dialect", d] if *d == dialect)
-            .then_some(EntryCommand { scope: None });
+        let earlier = matches!(of, RelayOf::Dialect(_))
+            && matches!(args, ["relay", f, d] if *f == flag && *d == name);
+        return earlier.then_some(EntryCommand { scope: None });
     }
-    let ["relay", "--dialect", d, "--event", _, rest @ ..] = args else {
+    let ["relay", f, d, "--event", _, rest @ ..] = args else {
         return None;
     };
-    if *d != dialect {
+    if *f != flag || *d != name {
         return None;
     }
     let rest = match rest {
@@ -140,6 +131,11 @@ pub(crate) fn parse_relay(command: &str, dialect: Dialect) -> Option<EntryComman
 /// Whether `command` is a relay entry of `dialect` ([`parse_relay`]).
 pub(crate) fn is_relay(command: &str, dialect: Dialect) -> bool {
     parse_relay(command, dialect).is_some()
+}
+
+/// Whether `command` is a relay entry of `of` ([`parse_relay_of`]).
+pub(crate) fn is_relay_of(command: &str, of: RelayOf) -> bool {
+    parse_relay_of(command, of).is_some()
 }
 
 /// Whether `matcher` matches everything (absent, empty or `*`).

@@ -5,11 +5,16 @@
 //!
 //! - [`files`]: where the agent's settings files are per scope, the relay's folder, reading one
 //!   safely;
-//! - [`entries`]: how a relay entry looks (its command, parsed and built; its timeout);
-//! - [`reach`]: which relay hooks each entry reaches, and those none does.
+//! - [`entries`]: how a relay entry looks (its command, parsed and built; its timeout), and
+//!   [`command`] its command's parts;
+//! - [`reach`]: which relay hooks each entry reaches, and those none does;
+//!   [`guest_reach`] the same through the entries of an agent whose events the relay
+//!   translates.
 
+pub(crate) mod command;
 pub(crate) mod entries;
 pub(crate) mod files;
+pub(crate) mod guest_reach;
 pub(crate) mod reach;
 
 /// The client a relay hook needs and the relay does not have, when it is a guard of a type the

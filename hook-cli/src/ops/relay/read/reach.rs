@@ -6,7 +6,7 @@ use super::files::{
     agent_file, personal_agent_file, project_agent_files, read_regular, relay_options,
 };
 use crate::ops::relay::RelayScope;
-use crate::ops::relay::agents::open_settings;
+use crate::ops::relay::agents::{Agent, agent_of, open_settings};
 use anyhow::Result;
 use hook_config::{Handler, Matcher};
 use hook_protocol::{Dialect, MatchTarget, RelayAgent};
@@ -338,12 +338,18 @@ pub(crate) struct FoundEntry {
 /// The relay entries of one agent settings file, in file order: `None` when there is no such
 /// file; an error when it cannot be read or is not the agent's format.
 pub(crate) fn relay_entries_in(dialect: Dialect, file: &Path) -> Result<Option<Vec<FoundEntry>>> {
+    relay_entries_of(agent_of(dialect)?, file)
+}
+
+/// The relay entries of `agent`'s settings file `file` ([`relay_entries_in`]; an agent whose
+/// events the relay translates too).
+pub(crate) fn relay_entries_of(agent: &dyn Agent, file: &Path) -> Result<Option<Vec<FoundEntry>>> {
     let Some((text, _)) = read_regular(file)? else {
         return Ok(None);
     };
-    let doc = open_settings(dialect, &text, file)?;
+    let doc = agent.open(&text, file)?;
     Ok(Some(
-        doc.found(dialect)?
+        doc.found(agent.dialect())?
             .into_iter()
             .map(|found| FoundEntry {
                 event: found.event,

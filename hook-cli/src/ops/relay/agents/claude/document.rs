@@ -4,7 +4,7 @@
 use super::json_text;
 use super::json_text::{New, Style};
 use crate::ops::relay::agents::{Found, GroupAt, OwnGroup, SettingsDoc, WrittenHook};
-use crate::ops::relay::read::entries::{Wanted, is_relay, parse_relay};
+use crate::ops::relay::read::entries::{RelayOf, Wanted, is_relay_of, parse_relay_of};
 use anyhow::{Context, Result, bail};
 use hook_protocol::Dialect;
 use std::path::Path;
@@ -13,17 +13,31 @@ use std::path::Path;
 pub(crate) struct JsonDoc {
     pub(crate) text: String,
     pub(crate) file: String,
+    /// Whose relay entries it holds: the dialect's own (`None`: the dialect `found` is given),
+    /// or a translated agent's (`--agent NAME`), in a file of Claude Code's shape.
+    relay: Option<RelayOf>,
 }
 
 impl JsonDoc {
     pub(crate) fn new(text: &str, file: &Path) -> Result<JsonDoc> {
+        JsonDoc::holding(text, file, None, "{}\n")
+    }
+
+    /// A file of Claude Code's shape holding `of`'s relay entries; `empty` is the text a file
+    /// that does not exist yet starts from.
+    pub(crate) fn of_agent(text: &str, file: &Path, of: RelayOf, empty: &str) -> Result<JsonDoc> {
+        JsonDoc::holding(text, file, Some(of), empty)
+    }
+
+    fn holding(text: &str, file: &Path, relay: Option<RelayOf>, empty: &str) -> Result<JsonDoc> {
         let doc = JsonDoc {
             text: if text.trim().is_empty() {
-                "{}\n".to_owned()
+                empty.to_owned()
             } else {
                 text.to_owned()
             },
             file: file.display().to_string(),
+            relay,
         };
         let root = doc.root()?;
         if root.members().is_none() {
@@ -120,7 +134,7 @@ impl SettingsDoc for JsonDoc {
                     else {
                         continue;
                     };
-                    let Some(entry) = parse_relay(&command, dialect) else {
+                    let Some(entry) = parse_relay_of(&command, self.relay_of(dialect)) else {
                         continue;
                     };
                     found.push(Found {
@@ -195,6 +209,7 @@ impl SettingsDoc for JsonDoc {
         let mut taken = Vec::new();
         // The first group left without a relay handler, taken out, until none is left: each
         // removal may empty its event or `hooks`, which moves what follows.
+        let of = self.relay_of(dialect);
         loop {
             let root = self.root()?;
             let Some(members) = root.get("hooks").and_then(json_text::Node::members) else {
@@ -206,7 +221,7 @@ impl SettingsDoc for JsonDoc {
                     let hooks = self.group_hooks(&event.key, g, group);
                     let relay = hooks
                         .iter()
-                        .any(|h| h.command.as_deref().is_some_and(|c| is_relay(c, dialect)));
+                        .any(|h| h.command.as_deref().is_some_and(|c| is_relay_of(c, of)));
                     if !relay {
                         next = Some((
                             member,
@@ -266,6 +281,11 @@ impl SettingsDoc for JsonDoc {
 }
 
 impl JsonDoc {
+    /// Whose relay entries this file holds, `dialect`'s unless it was opened for an agent.
+    fn relay_of(&self, dialect: Dialect) -> RelayOf {
+        self.relay.unwrap_or(RelayOf::Dialect(dialect))
+    }
+
     /// The command handlers of `group` (the `g`-th of `event`).
     fn group_hooks(&self, event: &str, g: usize, group: &json_text::Node) -> Vec<WrittenHook> {
         let text = |node: Option<&json_text::Node>| node.and_then(|n| n.as_str(&self.text));
