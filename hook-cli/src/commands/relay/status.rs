@@ -13,8 +13,9 @@ use crate::ui::{Printer, Status};
 
 #[derive(Debug, Args)]
 pub(crate) struct StatusArgs {
-    /// Only this agent: claude (or claude-code: Claude Code) or codex (Codex CLI). Default:
-    /// both.
+    /// Only this agent: claude (or claude-code: Claude Code) or codex (Codex CLI); or qwen
+    /// (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI), whose entries start the relay
+    /// for Claude Code's relay hooks. Default: Claude Code and Codex.
     #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
     agent: Option<RelayAgentArg>,
     /// Only this agent, by its dialect: verboo (Claude Code) or lime (Codex).
