@@ -20,3 +20,8 @@ pub(crate) fn join(words: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// ` --FLAG PATH`, the path quoted for a shell: a flag of a suggested command.
+pub(crate) fn path_flag(flag: &str, path: &std::path::Path) -> String {
+    format!(" --{flag} {}", quote(&path.display().to_string()))
+}

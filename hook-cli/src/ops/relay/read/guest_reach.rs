@@ -118,16 +118,10 @@ pub(crate) fn guest_unreached(
         if scope == RelayScope::Project
             && let Some(project) = &loaded.discovery.project
         {
-            fix.push_str(&format!(
-                " --project {}",
-                crate::shell::quote(&project.display().to_string())
-            ));
+            fix.push_str(&crate::shell::path_flag("project", project));
         }
         if let Some(home) = home {
-            fix.push_str(&format!(
-                " --home {}",
-                crate::shell::quote(&home.display().to_string())
-            ));
+            fix.push_str(&crate::shell::path_flag("home", home));
         }
         add(
             kind,

@@ -194,24 +194,15 @@ fn reach(
         if scope == RelayScope::Project
             && let Some(project) = &loaded.discovery.project
         {
-            fix.push_str(&format!(
-                " --project {}",
-                crate::shell::quote(&project.display().to_string())
-            ));
+            fix.push_str(&crate::shell::path_flag("project", project));
             if handler.source.layer == hook_protocol::Layer::Local
                 && let Some(file) = &personal_file
             {
-                fix.push_str(&format!(
-                    " --agent-config {}",
-                    crate::shell::quote(&file.display().to_string())
-                ));
+                fix.push_str(&crate::shell::path_flag("agent-config", file));
             }
         }
         if let Some(home) = home {
-            fix.push_str(&format!(
-                " --home {}",
-                crate::shell::quote(&home.display().to_string())
-            ));
+            fix.push_str(&crate::shell::path_flag("home", home));
         }
         add(
             kind,
