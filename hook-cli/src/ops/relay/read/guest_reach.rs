@@ -9,11 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use hook_config::Handler;
-use hook_protocol::MatchTarget;
 
 use super::entries::Wanted;
 use super::files::{read_regular, relay_options};
-use super::reach::{Installed, Unreached, UnreachedWhy, entry_reaches};
+use super::reach::{Installed, Unreached, UnreachedWhy};
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::{Agent, Translation};
 
@@ -143,18 +142,13 @@ fn reached(
     written: &Wanted,
     entries: &[Installed],
 ) -> bool {
-    let scope = RelayScope::of_layer(handler.source.layer);
-    let dialect = Agent::dialect(agent);
-    let mut on_event = entries
-        .iter()
-        .filter(|e| e.event == written.event.as_str() && e.serves(scope))
-        .peekable();
-    if on_event.peek().is_none() {
-        return false;
-    }
-    handler.event.match_target(dialect) == MatchTarget::Nothing
-        || on_event
-            .any(|e| entry_reaches(dialect, e.matcher.as_deref(), written.matcher.as_deref()))
+    super::reach::reached_on(
+        Agent::dialect(agent),
+        entries,
+        handler,
+        written.event.as_str(),
+        written.matcher.as_deref(),
+    )
 }
 
 /// What the relay run of `scope` started by `agent` (`hook relay --agent NAME --scope S`) says

@@ -275,17 +275,35 @@ pub(crate) fn installed_entries(dialect: Dialect, files: &[PathBuf]) -> Vec<Inst
 /// Whether one of `entries` starts a relay run that runs `handler` (an entry of its scope, on
 /// its event, whose matcher covers the hook's).
 pub(crate) fn reached(dialect: Dialect, entries: &[Installed], handler: &Handler) -> bool {
+    reached_on(
+        dialect,
+        entries,
+        handler,
+        handler.event.as_str(),
+        handler.matcher.as_deref(),
+    )
+}
+
+/// Whether one of `entries` starts a relay run that runs `handler`, written in the agent's
+/// settings as an entry on `event` with `matcher` (the agent's own terms, for an agent whose
+/// events the relay translates; the hook's own otherwise).
+pub(crate) fn reached_on(
+    dialect: Dialect,
+    entries: &[Installed],
+    handler: &Handler,
+    event: &str,
+    matcher: Option<&str>,
+) -> bool {
     let scope = RelayScope::of_layer(handler.source.layer);
     let mut on_event = entries
         .iter()
-        .filter(|e| e.event == handler.event.as_str() && e.serves(scope))
+        .filter(|e| e.event == event && e.serves(scope))
         .peekable();
     if on_event.peek().is_none() {
         return false;
     }
     handler.event.match_target(dialect) == MatchTarget::Nothing
-        || on_event
-            .any(|e| entry_reaches(dialect, e.matcher.as_deref(), handler.matcher.as_deref()))
+        || on_event.any(|e| entry_reaches(dialect, e.matcher.as_deref(), matcher))
 }
 
 /// Whether an entry with `entry` as matcher starts the relay for a hook with `hook` as
