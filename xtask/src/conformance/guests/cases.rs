@@ -80,8 +80,9 @@ const DENIED: &[Fact] = &[
     Fact::Journal("blocked"),
 ];
 
-/// The cases of `guest`: `deny`, `allow`, `relay-missing`, and for Copilot CLI `project-deny`
-/// (Claude Code's entry in a trusted project's `.claude/settings.json`).
+/// The cases of `guest`: `deny`, `allow`, `relay-missing`, `project-deny` (the agent's own
+/// project install, the guard in the project's relay file), and for Copilot CLI
+/// `claude-project-deny` (Claude Code's entry in a trusted project's `.claude/settings.json`).
 pub(super) fn cases(guest: Guest) -> Vec<Case> {
     let mut cases = vec![
         Case {
@@ -105,10 +106,17 @@ pub(super) fn cases(guest: Guest) -> Vec<Case> {
             relay: false,
             expect: &[Fact::Called, Fact::VictimKept],
         },
+        Case {
+            name: "project-deny",
+            call: DELETE,
+            place: Place::Project,
+            relay: true,
+            expect: DENIED,
+        },
     ];
     if guest == Guest::Copilot {
         cases.push(Case {
-            name: "project-deny",
+            name: "claude-project-deny",
             call: DELETE,
             place: Place::ClaudeProject,
             relay: true,
@@ -222,7 +230,7 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
     let entry = set_up(setting, guest, case, dir, &home, &project)?;
     // A project's entry starts `hook` through the agent's `PATH`.
     let bin = dir.join("bin");
-    if case.place == Place::ClaudeProject {
+    if case.place != Place::User {
         fs::create_dir_all(&bin)?;
         std::os::unix::fs::symlink(setting.hook, bin.join("hook"))?;
     }
@@ -243,7 +251,7 @@ fn run_case(setting: &Setting<'_>, guest: Guest, case: Case, dir: &Path) -> Resu
         project: &project,
         port: server.port,
         cache: setting.cache,
-        path_first: (case.place == Place::ClaudeProject).then_some(bin.as_path()),
+        path_first: (case.place != Place::User).then_some(bin.as_path()),
     };
     let status = run(
         command(guest, case.place, &setting_run),
@@ -323,7 +331,7 @@ fn set_up(
     let text = fs::read_to_string(&file)
         .with_context(|| format!("install wrote no {}", file.display()))?;
     let event = match case.place {
-        Place::User => guest.event(),
+        Place::User | Place::Project => guest.event(),
         Place::ClaudeProject => "PreToolUse",
     };
     let (matcher, timeout, _) = installed_entry(&serde_json::from_str(&text)?, event)

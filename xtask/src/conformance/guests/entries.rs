@@ -70,6 +70,9 @@ impl Guest {
 pub(super) enum Place {
     /// The agent's user file, written by `hook relay install --agent <name>`.
     User,
+    /// The agent's project file, written by `hook relay install --agent <name> --project DIR`
+    /// (`hook` through the agent's `PATH`; the project's relay hooks, trusted first).
+    Project,
     /// Copilot CLI: a trusted project's `.claude/settings.json`, written by Claude Code's
     /// project install (`hook relay install --agent claude --project DIR`: `hook` through the
     /// agent's `PATH`, the project's relay hooks), which the relay answers as Copilot CLI reads
@@ -94,7 +97,7 @@ pub(super) fn guard_settings() -> Value {
 pub(super) fn guard_path(place: Place, home: &Path, project: &Path) -> PathBuf {
     match place {
         Place::User => home.join(".claude/hook-relay/settings.json"),
-        Place::ClaudeProject => project.join(".claude/hook-relay/settings.json"),
+        Place::Project | Place::ClaudeProject => project.join(".claude/hook-relay/settings.json"),
     }
 }
 
@@ -106,7 +109,7 @@ pub(super) fn setup_commands(guest: Guest, place: Place, project: &Path) -> Vec<
     let project = project.display().to_string();
     match place {
         Place::User => vec![words(&["relay", "install", "--agent", guest.name()])],
-        Place::ClaudeProject => vec![
+        Place::Project | Place::ClaudeProject => vec![
             words(&[
                 "trust",
                 "--dialect",
@@ -120,7 +123,11 @@ pub(super) fn setup_commands(guest: Guest, place: Place, project: &Path) -> Vec<
                 "relay",
                 "install",
                 "--agent",
-                "claude",
+                if place == Place::Project {
+                    guest.name()
+                } else {
+                    "claude"
+                },
                 "--project",
                 &project,
             ]),
@@ -139,6 +146,9 @@ pub(super) fn entry_path(guest: Guest, place: Place, home: &Path, project: &Path
         (Guest::Qwen, Place::User) => home.join(".qwen/settings.json"),
         (Guest::Gemini, Place::User) => home.join(".gemini/settings.json"),
         (Guest::Copilot, Place::User) => home.join(".copilot/hooks/hook-relay.json"),
+        (Guest::Qwen, Place::Project) => project.join(".qwen/settings.json"),
+        (Guest::Gemini, Place::Project) => project.join(".gemini/settings.json"),
+        (Guest::Copilot, Place::Project) => project.join(".github/hooks/hook-relay.json"),
     }
 }
 

@@ -62,7 +62,7 @@ pub(super) fn command(guest: Guest, place: Place, run: &Run<'_>) -> Command {
                 .env("COPILOT_PROVIDER_API_KEY", "sk-ant-fake")
                 .env("COPILOT_MODEL", COPILOT_MODEL)
                 .args(["-p", PROMPT, "--allow-all-tools"]);
-            if place == Place::ClaudeProject {
+            if place != Place::User {
                 command.arg("--trust-folder");
             }
         }

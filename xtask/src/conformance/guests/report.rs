@@ -33,9 +33,12 @@ pub(super) fn section(rows: &[Row], versions: &GuestVersions) -> String {
          that called), `allow` (`touch \
          allowed-marker`: the marker must exist, the guard's run `ok` in the journal), `relay-missing` \
          (install run as a link to `hook` that is removed after: the entry names a `hook` that \
-         does not exist, and `rm -rf victim` must still be blocked, by `|| exit 2`), and for \
-         Copilot CLI `project-deny` (the guard in the project's relay file, trusted with `hook \
-         trust --dialect verboo --project DIR --relay --all`, and Claude Code's project install, \
+         does not exist, and `rm -rf victim` must still be blocked, by `|| exit 2`), \
+         `project-deny` (the guard in the project's relay file, trusted with `hook trust \
+         --dialect verboo --project DIR --relay --all`, and the agent's project install, `hook \
+         relay install --agent NAME --project DIR`, whose entry starts `hook` through the \
+         agent's `PATH`; Copilot CLI run with `--trust-folder`), and for Copilot CLI \
+         `claude-project-deny` (the same guard and Claude Code's project install, \
          `hook relay install --agent claude --project DIR`, whose entry in the project's \
          `.claude/settings.json` starts `hook` through the agent's `PATH`; run with \
          `--trust-folder`: the relay sees Copilot CLI and answers as it reads it). Not run: a \
@@ -95,6 +98,11 @@ fn entry_shown(guest: Guest, place: Place, relay: bool) -> String {
         (Guest::Qwen, Place::User) => "`~/.qwen/settings.json`",
         (Guest::Gemini, Place::User) => "`~/.gemini/settings.json`",
         (Guest::Copilot, Place::User) => "`~/.copilot/hooks/hook-relay.json`",
+        (Guest::Qwen, Place::Project) => "`.qwen/settings.json` (project), `--project`",
+        (Guest::Gemini, Place::Project) => "`.gemini/settings.json` (project), `--project`",
+        (Guest::Copilot, Place::Project) => {
+            "`.github/hooks/hook-relay.json` (project), `--project`"
+        }
     };
     let event = guest.event();
     if relay {
