@@ -62,6 +62,10 @@ pub(crate) struct RelayArgs {
     /// and the relay says so once per session.
     #[arg(long, value_name = "SECS", hide = true)]
     entry_timeout: Option<u64>,
+    /// Replaces Claude Code's home (`CLAUDE_CONFIG_DIR`, else `~/.claude`) for the Claude Code
+    /// guards Codex's relay runs beside its own relay hooks.
+    #[arg(long, value_name = "DIR", hide = true)]
+    claude_home: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -148,6 +152,7 @@ pub(crate) fn exec(args: RelayArgs, printer: &Printer, stdin: Stdin) -> Result<S
         scope: args.scope,
         async_waiter: args.async_waiter,
         entry_timeout: args.entry_timeout,
+        claude_home: args.claude_home,
     };
     // From here on the agent reads our answer: whatever keeps the event from being evaluated
     // (its input, the configuration, a signal, a bug) answers as a block where the event can
@@ -204,9 +209,19 @@ fn answer_on(
     let phrasing = crate::ops::trust::refusal_phrasing(&location);
     let prepared = answer::prepare(options, location, phrasing)?;
     crate::ui::diagnostics::print(printer, &prepared.diagnostics());
-    let Some(outcome) = answer::dispatch(options, &prepared, &received, runtime)? else {
+    // Codex's relay runs the guards written for Claude Code too, after its own.
+    let guards = answer::claude_guards::load(options, &received, prepared.project())?;
+    if let Some(guards) = &guards {
+        crate::ui::diagnostics::print(printer, &guards.prepared.diagnostics());
+    }
+    let Some((mut outcome, theirs)) =
+        answer::dispatch(options, &prepared, &received, guards.as_ref(), runtime)?
+    else {
         return Ok(Status::Success);
     };
+    if let Some(theirs) = &theirs {
+        answer::claude_guards::combine(&mut outcome, theirs);
+    }
     let answer = answer::answer(options, &prepared, &received, outcome, runtime);
     let exit_code = crate::ui::relay::answer::answer(
         printer,
@@ -225,6 +240,11 @@ fn answer_on(
         answer::agent_path(options),
         options.translated.map(|(agent, _)| agent.name()),
     ) {
+        crate::ui::relay::answer::notes(printer, &[warning]);
+    }
+    if let (Some(guards), Some(theirs)) = (&guards, &theirs)
+        && let Some(warning) = answer::claude_guards::journal(guards, theirs, exit_code)
+    {
         crate::ui::relay::answer::notes(printer, &[warning]);
     }
     Ok(crate::ui::relay::answer::status(exit_code))

@@ -58,6 +58,7 @@
 //!   through a symlink and never waiting on a FIFO; where the agent gave none, or it cannot be
 //!   written, `systemMessage` says the environment was not kept.
 
+pub(crate) mod claude_guards;
 mod complete;
 mod fail_closed;
 mod session;
@@ -107,6 +108,10 @@ pub(crate) struct AnswerOptions {
     /// The timeout, in seconds, of the agent's entry that started this relay
     /// (`--entry-timeout`); `None` when the entry does not say (an older install).
     pub(crate) entry_timeout: Option<u64>,
+    /// Replaces Claude Code's home for the Claude Code guards Codex's relay runs too
+    /// (`--claude-home`, hidden; [`claude_guards`]); `None`: the user's (`CLAUDE_CONFIG_DIR`,
+    /// else `~/.claude`).
+    pub(crate) claude_home: Option<PathBuf>,
 }
 
 /// Whether `dialect` has an agent the relay speaks for.
@@ -271,6 +276,11 @@ impl Prepared {
     pub(crate) fn trust(&self) -> &hook_trust::TrustView {
         self.hooks.trust()
     }
+
+    /// The project the hooks were loaded for.
+    pub(crate) fn project(&self) -> Option<PathBuf> {
+        self.location.project.clone()
+    }
 }
 
 /// Where the relay's hooks for the event are: the project of `--project`, else the agent's
@@ -354,8 +364,9 @@ pub(crate) fn prepare(
     })
 }
 
-/// Dispatches the event through the relay's hooks; `None` for the async waiter, which has no
-/// one to answer.
+/// Dispatches the event through the relay's hooks, then through `guards` (the Claude Code
+/// guards Codex's relay runs too, [`claude_guards`]) with their outcome beside; `None` for the
+/// async waiter, which has no one to answer.
 ///
 /// # Errors
 ///
@@ -365,8 +376,9 @@ pub(crate) fn dispatch(
     options: &AnswerOptions,
     prepared: &Prepared,
     received: &Received,
+    guards: Option<&claude_guards::Guards>,
     runtime: &mut Runtime,
-) -> Result<Option<Outcome>> {
+) -> Result<Option<(Outcome, Option<Outcome>)>> {
     let signals = runtime
         .signals
         .take()
@@ -378,8 +390,23 @@ pub(crate) fn dispatch(
         tokio::pin!(signal);
         let engine = prepared.hooks.engine();
         let deadline = answer_deadline(options);
+        let both = async {
+            let own = engine.dispatch_bytes(input, Arc::clone(&received.bytes)).await;
+            let theirs = match guards {
+                Some(guards) => Some(
+                    guards
+                        .prepared
+                        .hooks
+                        .engine()
+                        .dispatch_bytes(&guards.received.input, Arc::clone(&guards.received.bytes))
+                        .await,
+                ),
+                None => None,
+            };
+            (own, theirs)
+        };
         let outcome = tokio::select! {
-            outcome = engine.dispatch_bytes(input, Arc::clone(&received.bytes)) => outcome,
+            outcome = both => outcome,
             // Dropping the dispatch kills every hook group still running.
             (name, _) = &mut signal => return Err(anyhow::anyhow!("{name} received before the hooks were done")),
             () = sleep_until(deadline) => return Err(anyhow::anyhow!(
@@ -390,8 +417,13 @@ pub(crate) fn dispatch(
         };
         if options.async_waiter {
             // Bounded by each hook's own timeout; no one is waiting for an answer.
+            let theirs = async {
+                if let Some(guards) = guards {
+                    guards.prepared.hooks.engine().collect_async(&session_id, None).await;
+                }
+            };
             tokio::select! {
-                _ = engine.collect_async(&session_id, None) => {}
+                _ = async { tokio::join!(engine.collect_async(&session_id, None), theirs) } => {}
                 _ = &mut signal => {}
             }
             return Ok(None);

@@ -26,6 +26,7 @@ use super::{InProcess, Output};
 
 mod answer;
 mod cannot_run;
+mod claude_guards;
 mod entry_timeout;
 mod fail_closed;
 mod personal;

@@ -82,6 +82,7 @@ fn options(dialect: Dialect, event: Option<Event>) -> AnswerOptions {
         scope: None,
         async_waiter: false,
         entry_timeout: None,
+        claude_home: None,
     }
 }
 

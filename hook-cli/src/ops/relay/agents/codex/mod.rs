@@ -47,3 +47,10 @@ impl Agent for Codex {
         Ok(Some(HookRecords::new(self.dialect(), key_source, records)))
     }
 }
+
+/// The dialect of the guards the relay of `dialect` runs beside its own relay hooks: Claude
+/// Code's (verboo) for Codex's relay (lime), whose events are already Claude-shaped, so that a
+/// guard written once for Claude Code guards Codex too; `None` for every other relay.
+pub(crate) fn claude_guards_for(dialect: Dialect) -> Option<Dialect> {
+    (dialect == Dialect::Lime).then_some(Dialect::Verboo)
+}
