@@ -37,6 +37,7 @@ mod hostile_input;
 mod journal;
 mod new;
 mod relay_callers;
+mod relay_codex_guards;
 mod relay_fail_closed;
 mod relay_fuzz;
 mod relay_giveback;

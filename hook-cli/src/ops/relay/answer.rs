@@ -390,9 +390,9 @@ pub(crate) fn dispatch(
         tokio::pin!(signal);
         let engine = prepared.hooks.engine();
         let deadline = answer_deadline(options);
-        let both = async {
-            let own = engine.dispatch_bytes(input, Arc::clone(&received.bytes)).await;
-            let theirs = match guards {
+        // At the same time, so that the entry's timeout (the longest of both) covers both.
+        let theirs = async {
+            match guards {
                 Some(guards) => Some(
                     guards
                         .prepared
@@ -402,8 +402,13 @@ pub(crate) fn dispatch(
                         .await,
                 ),
                 None => None,
-            };
-            (own, theirs)
+            }
+        };
+        let both = async {
+            tokio::join!(
+                engine.dispatch_bytes(input, Arc::clone(&received.bytes)),
+                theirs
+            )
         };
         let outcome = tokio::select! {
             outcome = both => outcome,

@@ -3,7 +3,8 @@
 //! (`~/.claude/hook-relay/settings.json` — or `$CLAUDE_CONFIG_DIR/hook-relay/settings.json` —
 //! and `<project>/.claude/hook-relay/settings.json`), and Claude Code's relay, the translated
 //! agents' and Codex's all run it. Codex's own relay file (`$CODEX_HOME/hook-relay/config.toml`)
-//! keeps running as before; these run after it, on the same event. Choices:
+//! keeps running as before; these run beside it (at the same time, so that the entry's
+//! timeout, the longest of both, covers both), on the same event. Choices:
 //!
 //! - **Which relay runs them**: the one whose dialect's adapter names a guest dialect
 //!   ([`claude_guards_for`]: Codex's, lime). Claude Code's relay files of the same scope as the
@@ -28,6 +29,9 @@
 //! - **Fail closed**: anything that keeps them from being evaluated (their configuration
 //!   cannot be loaded, the event cannot be read as Claude Code's) is an error of the answer,
 //!   answered as a block where the event can block, as the relay does with its own.
+//! - **Codex's entries**: `hook relay install|sync --agent codex` writes entries for their
+//!   events too (with Codex's own relay hooks' events and matchers, the timeout covering both),
+//!   so that Codex starts the relay where only a Claude Code guard is; `uninstall` is unchanged.
 //! - **The journal**: their dispatch is recorded in Claude Code's relay journal with
 //!   `agent: "codex"` (without the agent's `PATH`, which says where Claude Code's entries run).
 

@@ -32,11 +32,14 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     // hook twice, and a project's shared entries do not depend on the installer's own.
     let handlers = loaded.registry.handlers();
     let broken = loaded.registry.broken();
-    let any_relay_hook = !handlers.is_empty() || !broken.is_empty();
+    // Codex's relay runs the guards written for Claude Code too: their events and matchers
+    // join the entries, whose timeouts cover them.
+    let guests = scope.claude_guards();
+    let any_relay_hook = !handlers.is_empty() || !broken.is_empty() || !guests.is_empty();
     let wanted = wanted_entries(
         scope.dialect,
         scope.agent,
-        &handlers.iter().collect::<Vec<_>>(),
+        &handlers.iter().chain(&guests).collect::<Vec<_>>(),
         broken,
         any_relay_hook,
     );

@@ -4,6 +4,7 @@
 use super::agent_file;
 use super::report::{ScopeNames, ThroughLink};
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::codex::claude_guards_for;
 use crate::ops::relay::agents::{Agent, Translation, agent_of};
 use crate::ops::relay::read::entries::Wanted;
 use crate::ops::relay::read::files::{relay_folder, relay_options};
@@ -196,6 +197,23 @@ impl Resolved {
         let mut loaded = hook_config::load(&options).context("cannot load the relay's hooks")?;
         loaded.diagnostics.splice(0..0, said);
         Ok(loaded)
+    }
+
+    /// The guards written for Claude Code that this scope's relay runs beside its own relay
+    /// hooks (Codex's: [`claude_guards_for`]): Claude Code's relay hooks of the same scope, in
+    /// the user's Claude Code home (`CLAUDE_CONFIG_DIR`, else `~/.claude`; never `--home`,
+    /// which is the agent's) and the same project. None for another agent, or when Claude Code's
+    /// relay files cannot be loaded (the relay then fails closed on the events it is started
+    /// for, and says why).
+    pub(super) fn claude_guards(&self) -> Vec<hook_config::Handler> {
+        let Some(dialect) = claude_guards_for(self.dialect) else {
+            return Vec::new();
+        };
+        let options = relay_options(dialect, self.project.as_deref(), None)
+            .with_only_layers(self.relay_scope.file_layers().iter().copied());
+        hook_config::load(&options)
+            .map(|loaded| loaded.registry.handlers().to_vec())
+            .unwrap_or_default()
     }
 
     /// The names a report needs.
