@@ -21,7 +21,8 @@
 //!   dispatched or journaled.
 //! - **The combined answer** (in Codex's form, the lime writer's): a block by either blocks;
 //!   the Claude Code guards' reason is the answer's when only they block, and follows Codex's
-//!   relay hooks' own when both do. Their context and system messages join the lime outcome's
+//!   relay hooks' own when both do. Their other permission decisions (`allow`, `ask`,
+//!   `defer`) are not carried: Codex's own relay hooks and Codex decide. Their context and system messages join the lime outcome's
 //!   (the lime writer puts them where the event accepts them, and says what it cannot carry).
 //!   A rewrite (`updatedInput`) of theirs is applied only when no Codex relay hook rewrote the
 //!   input; a `continue: false` of theirs stops too. Their `async` runs go to the async
@@ -147,11 +148,6 @@ pub(crate) fn combine(own: &mut Outcome, theirs: &Outcome) {
         };
         own.decision = Decision::Block;
         own.reason = reason;
-    } else if own.decision == Decision::Continue && theirs.decision != Decision::Continue {
-        own.decision = theirs.decision;
-        if own.reason.is_none() {
-            own.reason.clone_from(&theirs.reason);
-        }
     }
     if own.updated_input.is_none() {
         own.updated_input.clone_from(&theirs.updated_input);
@@ -230,6 +226,12 @@ mod tests {
         let mut own = block("own");
         combine(&mut own, &block("theirs"));
         assert_eq!(own.reason.as_deref(), Some("own\ntheirs"));
+        // Their allow is not carried.
+        let mut own = empty();
+        let mut allow = empty();
+        allow.decision = Decision::Allow;
+        combine(&mut own, &allow);
+        assert_eq!(own.decision, Decision::Continue);
     }
 
     #[test]
