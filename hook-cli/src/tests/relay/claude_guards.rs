@@ -149,3 +149,26 @@ fn find_journal(dir: &Path) -> Option<std::path::PathBuf> {
     }
     None
 }
+
+/// Claude Code's relay files that cannot be loaded keep its guards from being evaluated: the
+/// event is blocked, saying why, as the relay does with its own.
+#[test]
+fn claude_code_guards_that_cannot_be_loaded_block_the_event() {
+    let scene = Scene::new();
+    let project = scene.project();
+    let codex_home = scene.root().join("codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let missing = scene.root().join("no-claude-home");
+    let ran = codex_relay(
+        &codex_home,
+        &missing,
+        &project,
+        &codex_shell_call(&project, "ls"),
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stdout);
+    assert!(
+        ran.stderr.contains("cannot load the Claude Code guards"),
+        "{}",
+        ran.stderr
+    );
+}
