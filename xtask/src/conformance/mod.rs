@@ -16,7 +16,8 @@
 //! (`hook relay --agent qwen|gemini|copilot`): a denied `rm -rf` must not run and its reason
 //! must reach the model, an allowed command must run, a missing `hook` must still block. It
 //! prints a line per agent and writes the `guests` section of `CONFORMANCE.md` (which `all`
-//! keeps as it is). `guests-drift` ([`fn@guests::drift`]) reads the three agents' event lists from
+//! keeps as it is); `relay` runs it too, after Claude Code's and Codex's relay cases (not with
+//! a case filter or `--floor`). `guests-drift` ([`fn@guests::drift`]) reads the three agents' event lists from
 //! their packages and compares them with the relay's translation tables.
 //!
 //! Each case configures command hooks in the agent's own files (Codex: `$CODEX_HOME/config.toml`
@@ -227,6 +228,10 @@ pub(crate) fn run(root: &Path, which: &str, filter: Option<&str>, floor: bool) -
         sections.push((agent, rows));
     }
     if relay {
+        // The relay in the other agents a team runs, with a guard written for Claude Code.
+        if filter.is_none() && !floor {
+            return guests::run(root, None);
+        }
         return Ok(());
     }
     if filter.is_none() {
