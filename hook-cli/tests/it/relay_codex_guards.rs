@@ -66,3 +66,68 @@ fn codex_gets_an_entry_for_a_claude_code_guard_and_its_relay_runs_it() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stdout).contains("deny"), "{}", text(&out.stdout));
 }
+
+/// A Claude Code guard no Codex entry starts the relay for (written after the install) is said
+/// at the start of each Codex session and counted by `hook relay status --agent codex`, with
+/// the `sync` that fixes it; once synced, neither.
+#[test]
+fn an_unreached_claude_code_guard_is_said_in_codex() {
+    let home = Home::new();
+    let project = home.root.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let session = json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": project,
+        "transcript_path": null, "model": "gpt-5", "permission_mode": "default",
+        "source": "startup"})
+    .to_string();
+    let relay = [
+        "relay",
+        "--dialect",
+        "lime",
+        "--event",
+        "SessionStart",
+        "--scope",
+        "user",
+    ];
+    // Installed before the guard: Codex has only its session entry.
+    home.ok(&["relay", "install", "--dialect", "lime"], &[]);
+    write(
+        &home.claude().join("hook-relay/settings.json"),
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": RM_RF_GUARD}]}]}})
+        .to_string(),
+    );
+    let out = home.hook_in(&relay, &session);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains("Claude Code guard") && said.contains("never runs in Codex CLI"),
+        "{said}"
+    );
+    assert!(said.contains("hook relay sync --agent codex"), "{said}");
+    let project_arg = project.display().to_string();
+    let status = [
+        "relay",
+        "status",
+        "--agent",
+        "codex",
+        "--project",
+        &project_arg,
+    ];
+    let out = home.hook(&status, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("never runs in Codex CLI"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    home.ok(&["relay", "sync", "--dialect", "lime"], &[]);
+    let out = home.hook_in(&relay, &session);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!said.contains("never runs in Codex CLI"), "{said}");
+    let out = home.hook(&status, &[]);
+    assert!(
+        !text(&out.stdout).contains("never runs in Codex CLI"),
+        "{}",
+        text(&out.stdout)
+    );
+}

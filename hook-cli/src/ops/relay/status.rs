@@ -257,6 +257,12 @@ fn agent_status(
             entries("project") || entries("personal"),
         );
     }
+    // The guards written for Claude Code that Codex's relay runs too, where no entry starts it.
+    for line in
+        super::read::claude_guards::unreached_guest_guards(dialect, Some(&project), None, None)
+    {
+        status.problems.push(Problem::new(line, None));
+    }
     if !status.hooks.is_empty() && !status.installed() {
         status.problems.push(Problem::new(
             format!("the relay is not installed: {} never starts it", agent.name),

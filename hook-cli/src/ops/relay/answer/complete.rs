@@ -50,6 +50,18 @@ pub(crate) fn answer(
             }
             (_, None) => crate::ops::relay::unreached_relay_hooks(dialect, project, home),
         };
+        // The guards written for Claude Code that Codex's relay runs too.
+        let unreached: Vec<String> = unreached
+            .into_iter()
+            .chain(
+                crate::ops::relay::read::claude_guards::unreached_guest_guards(
+                    dialect,
+                    project,
+                    options.claude_home.as_deref(),
+                    options.scope,
+                ),
+            )
+            .collect();
         if !unreached.is_empty() {
             outcome.system_messages.insert(
                 0,

@@ -11,6 +11,7 @@
 //!   [`guest_reach`] the same through the entries of an agent whose events the relay
 //!   translates.
 
+pub(crate) mod claude_guards;
 pub(crate) mod command;
 pub(crate) mod entries;
 pub(crate) mod files;
