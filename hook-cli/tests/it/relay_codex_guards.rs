@@ -88,7 +88,11 @@ fn an_unreached_claude_code_guard_is_said_in_codex() {
         "--scope",
         "user",
     ];
-    // Installed before the guard: Codex has only its session entry.
+    // Installed for a relay hook of Codex's own before the guard was written.
+    write(
+        &home.codex().join("hook-relay/config.toml"),
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"true\"\n",
+    );
     home.ok(&["relay", "install", "--dialect", "lime"], &[]);
     write(
         &home.claude().join("hook-relay/settings.json"),

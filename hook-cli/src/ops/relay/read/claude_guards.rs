@@ -16,8 +16,8 @@ use crate::ops::relay::agents::codex::claude_guards_for;
 
 /// Each guard of the guest relay files (Claude Code's, for Codex's relay: `host`) of `scope`
 /// (both without one) that no entry of `host`'s agent starts the relay for, as a line with
-/// the command that fixes it; empty when `host` runs none or they cannot be loaded (the relay
-/// then fails closed on the event, saying why).
+/// the command that fixes it; empty when `host` runs none, has no relay entry at all, or they
+/// cannot be loaded (the relay then fails closed on the event, saying why).
 pub(crate) fn unreached_guest_guards(
     host: Dialect,
     project: Option<&Path>,
@@ -38,6 +38,11 @@ pub(crate) fn unreached_guest_guards(
         files.extend(project_agent_files(agent, project));
     }
     let entries = installed_entries(host, &files);
+    // No relay entry at all: the agent never starts the relay, and is not set up for it
+    // (what `hook relay status` says); nothing more to say of these guards.
+    if entries.is_empty() {
+        return Vec::new();
+    }
     let guest_title = guest.rules().agent().title();
     let sync = format!("hook relay sync --agent {}", crate::ops::agents::name(host));
     loaded
