@@ -146,6 +146,13 @@ pub(crate) fn parse_agent(value: &str) -> Result<Dialect, String> {
     if let Some(dialect) = Dialect::from_agent_name(value) {
         return Ok(dialect);
     }
+    if let Some(agent) = crate::ops::relay::agents::translated(value) {
+        return Err(format!(
+            "{} runs the guards written for Claude Code, through `hook relay --agent {}`: here they are Claude Code's relay hooks, write `--agent claude` (with `--relay` where the command reads hook files; its journal lines say `agent`)",
+            agent.title,
+            agent.name()
+        ));
+    }
     if let Ok(dialect) = value.parse::<Dialect>() {
         return Err(format!(
             "`{value}` is a dialect, not an agent: write `--dialect {dialect}`, or `--agent {}` ({})",
@@ -388,6 +395,12 @@ mod tests {
             parse_dialect("claude").unwrap_err(),
             "`claude` is an agent, not a dialect: write `--agent claude` (Claude Code, dialect \
              verboo), or `--dialect verboo`"
+        );
+        assert_eq!(
+            parse_agent("gemini").unwrap_err(),
+            "Gemini CLI runs the guards written for Claude Code, through `hook relay --agent \
+             gemini`: here they are Claude Code's relay hooks, write `--agent claude` (with \
+             `--relay` where the command reads hook files; its journal lines say `agent`)"
         );
         assert_eq!(
             parse_agent("lime").unwrap_err(),
