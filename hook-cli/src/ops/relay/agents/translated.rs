@@ -242,7 +242,7 @@ pub(crate) fn translate_event(
         object.insert("tool_name".to_owned(), claude_tool.into());
         object.insert("agent_tool_name".to_owned(), its_tool.into());
     }
-    fill_missing(&mut object);
+    fill_claude_fields(&mut object);
     Ok(Translated {
         bytes: serde_json::to_vec(&Value::Object(object))
             .context("cannot write the translated event")?,
@@ -250,13 +250,20 @@ pub(crate) fn translate_event(
     })
 }
 
-/// The fields Claude Code always sends and these agents may not, given empty where absent.
-fn fill_missing(object: &mut Map<String, Value>) {
-    for field in ["session_id", "transcript_path"] {
-        object.entry(field).or_insert_with(|| "".into());
-    }
+/// The fields Claude Code always sends and another agent may not (or sends as `null`):
+/// `session_id`, `transcript_path`, and `tool_use_id` on a tool event, given `""`, so that
+/// Claude Code's reader takes the event without a warning on every call. Codex's relay reads
+/// Codex's events for the Claude Code guards with it too.
+pub(crate) fn fill_claude_fields(object: &mut Map<String, Value>) {
+    let mut fields = vec!["session_id", "transcript_path"];
     if object.contains_key("tool_name") {
-        object.entry("tool_use_id").or_insert_with(|| "".into());
+        fields.push("tool_use_id");
+    }
+    for field in fields {
+        let slot = object.entry(field).or_insert(Value::Null);
+        if slot.is_null() {
+            *slot = "".into();
+        }
     }
 }
 

@@ -41,11 +41,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use hook_protocol::input::read_agent_event;
 use hook_protocol::{Decision, Outcome, RunStatus};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{AnswerOptions, Prepared, Received, prepare};
 use crate::ops::location::Location;
 use crate::ops::relay::agents::codex::claude_guards_for;
+use crate::ops::relay::agents::translated::fill_claude_fields;
 
 /// The agent name Claude Code's journal records these runs under.
 const AGENT: &str = "codex";
@@ -117,22 +118,8 @@ fn as_claude_code(bytes: &[u8]) -> Result<Vec<u8>> {
     let Value::Object(mut object) = value else {
         anyhow::bail!("Codex's event is not a JSON object");
     };
-    let mut fields = vec!["session_id", "transcript_path"];
-    if object.contains_key("tool_name") {
-        fields.push("tool_use_id");
-    }
-    fill_empty(&mut object, &fields);
+    fill_claude_fields(&mut object);
     serde_json::to_vec(&Value::Object(object)).context("cannot write the event as Claude Code's")
-}
-
-/// `fields` of `object` given `""` where absent or `null`.
-fn fill_empty(object: &mut Map<String, Value>, fields: &[&str]) {
-    for field in fields {
-        let slot = object.entry(*field).or_insert(Value::Null);
-        if slot.is_null() {
-            *slot = "".into();
-        }
-    }
 }
 
 /// `theirs` (the Claude Code guards' outcome) joined into `own` (Codex's relay hooks'), as the
