@@ -97,6 +97,22 @@ pub(crate) struct AgentStatus {
 }
 
 impl AgentStatus {
+    /// The status of an agent before anything is read.
+    pub(crate) fn empty(agent: &'static str, title: &'static str, dialect: Dialect) -> Self {
+        AgentStatus {
+            agent,
+            title,
+            dialect,
+            settings: Vec::new(),
+            programs: Vec::new(),
+            relay_files: Vec::new(),
+            hooks: Vec::new(),
+            problems: Vec::new(),
+            journal_problems: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// Whether anything stops a guard of this agent.
     pub(crate) fn stopped(&self) -> bool {
         !self.problems.is_empty() || self.hooks.iter().any(|hook| !hook.problems.is_empty())
@@ -209,30 +225,24 @@ pub(crate) fn status(options: &StatusOptions) -> Result<Vec<AgentStatus>> {
     Ok(all)
 }
 
+/// Where the relay's hooks of `dialect` are for `options`.
+fn relay_location(dialect: Dialect, options: &StatusOptions) -> Location {
+    Location {
+        dialect,
+        project: options.project.clone(),
+        home: options.home.clone(),
+        relay: true,
+    }
+}
+
 fn agent_status(
     dialect: Dialect,
     agent: &'static RelayAgent,
     options: &StatusOptions,
 ) -> Result<AgentStatus> {
-    let location = Location {
-        dialect,
-        project: options.project.clone(),
-        home: options.home.clone(),
-        relay: true,
-    };
+    let location = relay_location(dialect, options);
     let project = location.project_dir()?;
-    let mut status = AgentStatus {
-        agent: agents::name(dialect),
-        title: agent.name,
-        dialect,
-        settings: Vec::new(),
-        programs: Vec::new(),
-        relay_files: Vec::new(),
-        hooks: Vec::new(),
-        problems: Vec::new(),
-        journal_problems: Vec::new(),
-        notes: Vec::new(),
-    };
+    let mut status = AgentStatus::empty(agents::name(dialect), agent.name, dialect);
     let name = agents::name(dialect);
     let home_flag = home_flag(options);
     read_settings(&mut status, agent, &project, &home_flag)?;

@@ -12,7 +12,6 @@ use anyhow::Result;
 
 use super::settings::read_entries;
 use super::{AgentStatus, Problem, StatusOptions, home_flag, read_hooks, relay_runs, same_file};
-use crate::ops::location::Location;
 use crate::ops::relay::agents::{Agent, Translation};
 use crate::ops::relay::read::guest_reach::guest_unreached;
 use crate::ops::relay::read::reach::Unreached;
@@ -24,25 +23,9 @@ pub(super) fn guest_status(
     options: &StatusOptions,
 ) -> Result<AgentStatus> {
     let dialect = Agent::dialect(agent);
-    let location = Location {
-        dialect,
-        project: options.project.clone(),
-        home: options.home.clone(),
-        relay: true,
-    };
+    let location = super::relay_location(dialect, options);
     let project = location.project_dir()?;
-    let mut status = AgentStatus {
-        agent: agent.name(),
-        title: agent.title,
-        dialect,
-        settings: Vec::new(),
-        programs: Vec::new(),
-        relay_files: Vec::new(),
-        hooks: Vec::new(),
-        problems: Vec::new(),
-        journal_problems: Vec::new(),
-        notes: Vec::new(),
-    };
+    let mut status = AgentStatus::empty(agent.name(), agent.title, dialect);
     let home_flag = home_flag(options);
     let user = agent.settings_file(None)?;
     let in_project = agent.settings_file(Some(&project))?;
