@@ -195,3 +195,51 @@ fn doctor_finds_a_relay_entry_gemini_cuts_off() {
         text(&out.stdout)
     );
 }
+
+/// An async hook beside a guard, relayed for Gemini CLI: the answer (the guard's block, in
+/// Gemini CLI's form) is not held by the async hook, which still finishes its work after.
+#[test]
+fn an_async_hook_beside_a_guard_does_not_hold_a_translated_answer() {
+    let scene = Scene::new();
+    let project = scene.project();
+    let go = scene.root().join("go");
+    let done = scene.root().join("done");
+    let waiter = format!(
+        "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
+        go.display(),
+        done.display()
+    );
+    let home = verboo_home(
+        scene.root(),
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": RM_RF_GUARD},
+            {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
+    );
+    let cwd = project.display().to_string();
+    let call = json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": cwd,
+        "transcript_path": "/t.jsonl", "tool_name": "run_shell_command",
+        "tool_input": {"command": "rm -rf /"}});
+    let args = [
+        "relay",
+        "--agent",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--home",
+        home.to_str().unwrap(),
+        "--project",
+        &cwd,
+    ];
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    let out = hook_bytes(&args, call.to_string().as_bytes(), &[]);
+    assert!(!done.exists(), "the relay waited for the async hook");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reply["decision"], "block", "{reply}");
+    std::fs::write(&go, "").unwrap();
+    let finished = (0..600).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        done.exists()
+    });
+    assert!(finished, "the async hook did not finish its work");
+}
