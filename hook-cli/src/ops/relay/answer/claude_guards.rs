@@ -47,6 +47,7 @@ use super::{AnswerOptions, Prepared, Received, prepare};
 use crate::ops::location::Location;
 use crate::ops::relay::agents::codex::claude_guards_for;
 use crate::ops::relay::agents::translated::fill_claude_fields;
+use crate::ops::relay::read::files::relay_options;
 
 /// The agent name Claude Code's journal records these runs under.
 const AGENT: &str = "codex";
@@ -72,6 +73,22 @@ pub(crate) fn load(
     let Some(dialect) = claude_guards_for(options.dialect) else {
         return Ok(None);
     };
+    // No Claude Code relay file at all (a Codex-only user): nothing to load, and no trust store
+    // read on every event Codex sends.
+    let discovery = hook_config::discover(&relay_options(
+        dialect,
+        project.as_deref(),
+        options.claude_home.as_deref(),
+    ))
+    .context("cannot find the Claude Code guards of Codex's relay")?;
+    // (A `--claude-home` that does not exist is an error of the load below, which fails closed.)
+    let named_home_missing = options
+        .claude_home
+        .as_deref()
+        .is_some_and(|home| !home.is_dir());
+    if !named_home_missing && !discovery.files.iter().any(|file| file.path.exists()) {
+        return Ok(None);
+    }
     let location = Location {
         dialect,
         project,
