@@ -42,7 +42,7 @@ pub struct Word {
 /// assert_eq!(plain, [vec!["cd", "x"], vec!["GIT=1", "git", "push"]]);
 /// ```
 pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
-    lex(command, false)
+    lex(command, false).commands
 }
 
 /// Every word of `command`, in order, across all its simple commands, with the targets of
@@ -56,10 +56,69 @@ pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
 /// assert_eq!(plain, ["python3", "$DIR/check.py", "in.json", "tee", "log"]);
 /// ```
 pub fn words(command: &str) -> Vec<Word> {
-    lex(command, true).into_iter().flatten().collect()
+    lex(command, true).commands.into_iter().flatten().collect()
 }
 
-fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
+/// One redirection of a command line: its operator and its target word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Redirection {
+    /// The operator as written, without the fd number before it (`>`, `>>`, `<`, `&>`, `>&`,
+    /// `<<`, `<<-`, `<<<`, `>|`, `<>`).
+    pub operator: String,
+    /// The word after it: a file, an fd (`2>&1`'s `1`), a here-document's delimiter or a
+    /// here-string.
+    pub target: Word,
+}
+
+impl Redirection {
+    /// Whether the target is a file the command writes (`>`, `>>`, `>|`, `&>`, `<>`, and
+    /// `>&` to a word that is not an fd number or `-`).
+    pub fn writes_file(&self) -> bool {
+        match self.operator.as_str() {
+            ">" | ">>" | ">|" | "&>" | "&>>" | "<>" => true,
+            ">&" => !self.names_fd(),
+            _ => false,
+        }
+    }
+
+    /// Whether the target is a file the command reads (`<`, `<>`, and `<&` to a word that is
+    /// not an fd number or `-`).
+    pub fn reads_file(&self) -> bool {
+        match self.operator.as_str() {
+            "<" | "<>" => true,
+            "<&" => !self.names_fd(),
+            _ => false,
+        }
+    }
+
+    fn names_fd(&self) -> bool {
+        let target = self.target.plain.trim_end_matches('-');
+        target.is_empty() || target.bytes().all(|b| b.is_ascii_digit())
+    }
+}
+
+/// Every redirection of `command`, in order, across all its simple commands (those of `-c`
+/// strings are not read: the string is one word here).
+///
+/// ```
+/// let found = hook_protocol::shell::redirections("cat < in 2>&1 >> .git/log | tee out");
+/// let files: Vec<(&str, &str, bool)> = found
+///     .iter()
+///     .map(|r| (r.operator.as_str(), r.target.plain.as_str(), r.writes_file()))
+///     .collect();
+/// assert_eq!(files, [("<", "in", false), (">&", "1", false), (">>", ".git/log", true)]);
+/// ```
+pub fn redirections(command: &str) -> Vec<Redirection> {
+    lex(command, false).redirections
+}
+
+struct Lexed {
+    commands: Vec<Vec<Word>>,
+    redirections: Vec<Redirection>,
+}
+
+fn lex(command: &str, keep_targets: bool) -> Lexed {
     let bytes = command.as_bytes();
     let mut lexer = Lexer {
         keep_targets,
@@ -143,13 +202,11 @@ fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
             b'&' if next == Some(b'>') => {
                 // `&>file`, `&>>file`: a redirection, not a separator.
                 lexer.end_word();
-                i += if bytes.get(i + 2) == Some(&b'>') {
-                    3
-                } else {
-                    2
-                };
+                let appends = bytes.get(i + 2) == Some(&b'>');
+                i += if appends { 3 } else { 2 };
                 lexer.skip_target = true;
                 lexer.target_is_input = false;
+                lexer.operator = Some(if appends { "&>>" } else { "&>" }.to_owned());
             }
             b'&' => {
                 lexer.end_command();
@@ -180,6 +237,10 @@ fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
                 // `<(...)` and `>(...)`: the process substitution is a command of its own.
                 lexer.skip_target = bytes.get(i) != Some(&b'(');
                 lexer.target_is_input = &bytes[start..i] == b"<";
+                // The operator bytes are ASCII, so the slice is on character boundaries.
+                lexer.operator = lexer
+                    .skip_target
+                    .then(|| String::from_utf8_lossy(&bytes[start..i]).into_owned());
             }
             _ => {
                 lexer.push_raw(&bytes[i..=i]);
@@ -189,7 +250,10 @@ fn lex(command: &str, keep_targets: bool) -> Vec<Vec<Word>> {
         }
     }
     lexer.end_command();
-    lexer.commands
+    Lexed {
+        commands: lexer.commands,
+        redirections: lexer.redirections,
+    }
 }
 
 #[derive(Default)]
@@ -205,6 +269,9 @@ struct Lexer {
     target_is_input: bool,
     /// Keep input redirections' targets as words.
     keep_targets: bool,
+    /// The operator of the pending redirection.
+    operator: Option<String>,
+    redirections: Vec<Redirection>,
 }
 
 impl Lexer {
@@ -228,6 +295,17 @@ impl Lexer {
         if !self.in_word {
             return;
         }
+        if self.skip_target
+            && let Some(operator) = self.operator.take()
+        {
+            self.redirections.push(Redirection {
+                operator,
+                target: Word {
+                    raw: String::from_utf8_lossy(&self.raw).into_owned(),
+                    plain: String::from_utf8_lossy(&self.plain).into_owned(),
+                },
+            });
+        }
         if self.skip_target && !(self.keep_targets && self.target_is_input) {
             self.skip_target = false;
         } else {
@@ -244,6 +322,7 @@ impl Lexer {
     fn end_command(&mut self) {
         self.end_word();
         self.skip_target = false;
+        self.operator = None;
         if !self.words.is_empty() {
             self.commands.push(std::mem::take(&mut self.words));
         }

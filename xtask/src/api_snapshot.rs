@@ -34,6 +34,7 @@ pub(crate) const CRATES: &[&str] = &[
     "hook-trust",
     "hook-exec",
     "hook-sdk",
+    "hook-guards",
 ];
 
 /// Writes (`bless`) or checks `api/<crate>.txt` for every library crate.

@@ -34,6 +34,10 @@ pub(crate) const DIALECT_HOMES: &[(&str, &str)] = &[
         "the schemas are generated from each dialect's own input and output types",
     ),
     (
+        "hook-guards/src/table.rs",
+        "the guards' case tables are rendered in each agent's event shape, read in its dialect",
+    ),
+    (
         "hook-sdk/src/event/dialects.rs",
         "the SDK's typed events are built from each dialect's typed input (`EventInput`'s variants)",
     ),

@@ -25,6 +25,8 @@ pub(crate) const ALLOWED: &[(&str, Option<&[&str]>)] = &[
         Some(&["hook-protocol", "hook-config", "hook-trust", "hook-fs"]),
     ),
     ("hook-sdk", Some(&["hook-protocol"])),
+    // The ready-made guards: typed tool calls and responses of the SDK, nothing that runs.
+    ("hook-guards", Some(&["hook-sdk"])),
     ("hook-cli", None),
     // The test kit: a dev-dependency only, on the protocol it builds events of.
     ("hook-test-support", Some(&["hook-protocol"])),

@@ -1,0 +1,77 @@
+//! Paths as a guard reads them: the word as written made absolute against the session's
+//! working directory and the home folder, `.` and `..` folded lexically (the filesystem is
+//! never read, so symlinks are not followed).
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::Call;
+
+/// `word` (unquoted, as a command or a tool gives it) as an absolute, lexically normal path:
+/// `~`, `~/x`, `$HOME`, `${HOME}` expand to the home folder (none known: `None`), a relative
+/// path is read against the working directory. `None` for a word that still holds an
+/// expansion (`$DIR/x`, `~other`): where it points is known only when it runs.
+pub(crate) fn absolute(word: &str, call: &Call<'_>) -> Option<PathBuf> {
+    let home_relative = ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
+        let rest = word.strip_prefix(prefix)?;
+        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    });
+    let path = match home_relative {
+        Some(rest) => call.home?.join(rest.trim_start_matches('/')),
+        None if word.contains('$') || word.starts_with('~') || word.contains('`') => return None,
+        None => call.cwd.join(word),
+    };
+    Some(normal(&path))
+}
+
+/// `path` with `.` and `..` folded (`..` at the root stays at the root).
+pub(crate) fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use hook_sdk::Tool;
+
+    use super::absolute;
+    use crate::Call;
+
+    #[test]
+    fn words_become_absolute_paths() {
+        let tool = Tool::Other(serde_json::Value::Null);
+        let call = Call {
+            tool: &tool,
+            cwd: Path::new("/home/dev/project"),
+            home: Some(Path::new("/home/dev")),
+        };
+        for (word, expected) in [
+            ("~", Some("/home/dev")),
+            ("~/", Some("/home/dev")),
+            ("$HOME/.ssh", Some("/home/dev/.ssh")),
+            ("${HOME}/x/../y", Some("/home/dev/y")),
+            ("./build", Some("/home/dev/project/build")),
+            ("../..", Some("/home")),
+            ("/", Some("/")),
+            ("/..", Some("/")),
+            ("$DIR/x", None),
+            ("~other", None),
+        ] {
+            assert_eq!(
+                absolute(word, &call).as_deref(),
+                expected.map(Path::new),
+                "{word}"
+            );
+        }
+    }
+}
