@@ -183,20 +183,42 @@ impl Guard {
         })
     }
 
-    /// The answer for `verdict`: a deny with its reason, naming the guard; no decision
-    /// otherwise (an unreadable call the settings do not block goes on).
-    pub fn response(&self, verdict: Verdict) -> Response {
+    /// The answer for `verdict` on `event`: a deny with its reason, naming the guard; for an
+    /// unreadable call the settings do not block, no decision and a message for the user
+    /// saying the guard could not read it (where the dialect shows one: not in wuu); no
+    /// decision otherwise.
+    pub fn response(&self, event: &Event, verdict: Verdict) -> Response {
         match verdict {
             Verdict::Block { reason } => {
                 Response::deny(format!("{reason} (guard {})", self.builtin.name))
             }
-            Verdict::Allow | Verdict::Unreadable { .. } => Response::none(),
+            Verdict::Unreadable { why } => {
+                let hint = if self
+                    .builtin
+                    .options
+                    .iter()
+                    .any(|o| o.name == "block-unreadable")
+                {
+                    "; `--set block-unreadable=true` blocks such calls"
+                } else {
+                    ""
+                };
+                let message = Response::system_message(format!(
+                    "the guard {} could not read this call ({why}) and let it through{hint}",
+                    self.builtin.name
+                ));
+                match hook_sdk::render(event.dialect(), &event.name(), &message) {
+                    Ok(_) => message,
+                    Err(_) => Response::none(),
+                }
+            }
+            Verdict::Allow => Response::none(),
         }
     }
 }
 
 impl hook_sdk::Handler for Guard {
     fn handle(&self, event: &Event) -> Result<Response, HookError> {
-        Ok(self.response(self.check_event(event)))
+        Ok(self.response(event, self.check_event(event)))
     }
 }

@@ -53,6 +53,17 @@ fn every_answer_is_the_agents_own_block_or_nothing() {
                     _ if case.settings.contains(&"block-unreadable=true") => Decision::Block,
                     _ => Decision::Continue,
                 };
+                if case.expect == Expect::Unreadable {
+                    // Let through, but said: the user sees the guard could not read it.
+                    let message = run.stdout_json().unwrap_or_default()["systemMessage"].clone();
+                    assert!(
+                        message.as_str().is_some_and(|m| m.contains(guard.name)),
+                        "{} / {}: `{}` unreadable but not said: {message}",
+                        guard.name,
+                        shape.title(),
+                        case.describe()
+                    );
+                }
                 assert_eq!(
                     run.decision(),
                     expected,
