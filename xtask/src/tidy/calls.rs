@@ -1,5 +1,5 @@
 //! Calls a crate never makes: a library prints nothing ([`check_prints`]: only the crates of
-//! [`MAY_PRINT`] do), hook-protocol does no I/O and only hook-exec spawns processes
+//! [`MAY_PRINT`] do), hook-protocol and hook-guards do no I/O and only hook-exec spawns processes
 //! ([`FORBIDDEN_CALLS`]).
 
 use crate::source::{code_lines, strip_comments};
@@ -11,7 +11,7 @@ pub(crate) const MAY_PRINT: &[&str] = &["hook-cli", "xtask"];
 /// comments and `#[cfg(test)]` items is free.
 pub(crate) const FORBIDDEN_CALLS: &[(&[&str], &[&str], &str)] = &[
     (
-        &["hook-protocol"],
+        &["hook-protocol", "hook-guards"],
         &[
             "std::fs",
             "std::process",
@@ -21,10 +21,16 @@ pub(crate) const FORBIDDEN_CALLS: &[(&[&str], &[&str], &str)] = &[
             "Instant::now",
             "File::",
         ],
-        "hook-protocol does no I/O (no file, process, network, clock or environment): take the value as an argument from the caller (ARCHITECTURE.md \"Invariants\")",
+        "hook-protocol and hook-guards do no I/O (no file, process, network, clock or environment): take the value as an argument from the caller (ARCHITECTURE.md \"Invariants\")",
     ),
     (
-        &["hook-protocol", "hook-config", "hook-trust", "hook-sdk"],
+        &[
+            "hook-protocol",
+            "hook-config",
+            "hook-trust",
+            "hook-sdk",
+            "hook-guards",
+        ],
         &["process::Command", "Command::new", "libloading"],
         "only hook-exec spawns processes and loads native plugins: move the call into hook-exec (ARCHITECTURE.md \"Invariants\")",
     ),
@@ -105,7 +111,7 @@ mod tests {
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(
             problems[0].starts_with(
-                "hook-protocol/src/x.rs:1: `std::fs` in hook-protocol: hook-protocol does no I/O"
+                "hook-protocol/src/x.rs:1: `std::fs` in hook-protocol: hook-protocol and hook-guards do no I/O"
             ),
             "{problems:?}"
         );

@@ -89,7 +89,7 @@ pub(crate) fn run(root: &Path) -> Result<()> {
     problems.extend(api_paths::check_snapshots(root)?);
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol does no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose and public under one path, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
+            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol and hook-guards do no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose and public under one path, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
         );
         return Ok(());
     }
