@@ -73,6 +73,11 @@
 //!   Cargo.lock Cargo.lock.bak` is allowed (the lockfile is only read).
 //! - A path holding an expansion is read from what follows the last one: `$ROOT/.git/config`
 //!   is blocked (a `.git` folder at any depth), `"$OUT"` is allowed (unknown).
+//! - A shell glob is read as the names it may match (`rm -rf .git*`, `rm -f Cargo.loc?`), a
+//!   lockfile or CI file by its wildcards only in the project or a folder above it, where
+//!   they live: `rm -f *.json` and `find . -name '*.json' -delete` are blocked (they may
+//!   delete `package-lock.json`), `rm -f fixtures/*.json` is not. A wildcard alone names
+//!   nothing in particular: `rm -rf target/*`, `find . -delete` are allowed.
 //! - A command the guard cannot read (a program named by a variable: `$EDITOR .git/config`)
 //!   is [`Verdict::Unreadable`]: no decision.
 //!
@@ -86,7 +91,8 @@
 //!   a lockfile cannot be known (`rm -rf vendor` is allowed), nor whether a destination
 //!   without a trailing `/` is a folder (`cp ../x/Cargo.lock sub` is allowed).
 //! - A redirection is read against every folder the command `cd`s to, not only the one it
-//!   runs in (`cd /tmp/x && rm -rf .git` is blocked as a write of the project's `.git` too).
+//!   runs in (`cd /tmp/x && echo > .git/config` is blocked as a write of the project's
+//!   `.git` too); a program's operands are read against the folder it runs in.
 //! - What the shell reader reads as commands, this guard reads too: here-document bodies are
 //!   read as commands, and `$(…)` inside double quotes is not read.
 
@@ -184,21 +190,28 @@ fn tool_targets<'a>(
 
 /// One sentence: what was blocked, and what to do instead.
 fn reason(target: &Target, hit: &Hit<'_>, cwd: &Path) -> String {
-    let shown = shown(target, cwd);
+    let shown = match hit {
+        Hit::May(rule) => format!(
+            "`{}` (which may match `{}`)",
+            shown(target, cwd),
+            rule.describe()
+        ),
+        _ => format!("`{}`", shown(target, cwd)),
+    };
     let verb = &target.verb;
     match hit {
-        Hit::Direct(rule) => match &rule.group {
+        Hit::Direct(rule) | Hit::May(rule) => match &rule.group {
             Group::Git => format!(
-                "{verb} `{shown}`, inside a Git folder: Git's internals are written by git itself, so use git's own commands (git config, git commit, git checkout...) instead, or ask the user"
+                "{verb} {shown}, inside a Git folder: Git's internals are written by git itself, so use git's own commands (git config, git commit, git checkout...) instead, or ask the user"
             ),
             Group::Lockfile(command) => format!(
-                "{verb} the lockfile `{shown}` by hand: lockfiles are written by their package manager, so change the dependency in its manifest and run `{command}` instead"
+                "{verb} the lockfile {shown} by hand: lockfiles are written by their package manager, so change the dependency in its manifest and run `{command}` instead"
             ),
             Group::Ci => format!(
-                "{verb} the CI file `{shown}`: CI configuration is protected, so describe the change to the user instead of making it"
+                "{verb} {shown}, part of the CI configuration: CI files are protected, so describe the change to the user instead of making it"
             ),
             Group::User(entry) => format!(
-                "{verb} `{shown}`, which the user protected (`{entry}`): leave it as it is, or ask the user to change it"
+                "{verb} {shown}, which the user protected (`{entry}`): leave it as it is, or ask the user to change it"
             ),
         },
         Hit::Holds(rule) => {
@@ -209,7 +222,7 @@ fn reason(target: &Target, hit: &Hit<'_>, cwd: &Path) -> String {
                 Group::User(entry) => format!("`{entry}`, which the user protected"),
             };
             format!(
-                "{verb} `{shown}`, which holds {held}: act only on what is not protected, or ask the user"
+                "{verb} {shown}, which holds {held}: act only on what is not protected, or ask the user"
             )
         }
     }

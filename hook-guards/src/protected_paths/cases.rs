@@ -90,6 +90,11 @@ pub(crate) const CASES: &[Case] = &[
         Bash("echo '[core]' >> \"$REPO/.git/config\""),
         "an unknown folder before .git",
     ),
+    block(
+        Bash("rm -rf .git/rebase-merge"),
+        "clearing a rebase by hand",
+    ),
+    block(Bash("rm -rf .git*"), "a shell glob naming .git"),
     // Lockfiles.
     block(
         Edit("Cargo.lock", "version = \"1.0.1\""),
@@ -146,6 +151,14 @@ pub(crate) const CASES: &[Case] = &[
         Bash("cargo tree > Cargo.lock; git status"),
         "a ; list with a redirection",
     ),
+    block(
+        Bash("rm -f *.lock"),
+        "a shell glob that may name a lockfile",
+    ),
+    block(
+        Bash("git show HEAD~1:Cargo.lock > Cargo.lock"),
+        "restoring a lockfile by hand",
+    ),
     // CI files.
     block(
         Edit(".github/workflows/ci.yml", "runs-on: ubuntu-latest"),
@@ -182,6 +195,10 @@ pub(crate) const CASES: &[Case] = &[
         "git rm of a workflow",
     ),
     block(Bash("touch .github/workflows/deploy.yml"), "touch"),
+    block(
+        Bash("mv .github/workflows/ci.yml.disabled .github/workflows/ci.yml"),
+        "renaming inside the workflows",
+    ),
     // The user's paths.
     block(
         Write("config/prod.yml", "db: prod\n"),
@@ -334,6 +351,24 @@ pub(crate) const CASES: &[Case] = &[
     allow(
         Write("/tmp/scratch/.git/config", "[core]\n"),
         "a scratch clone in /tmp",
+    ),
+    allow(Bash("rm -f fixtures/*.json"), "a shell glob in a subfolder"),
+    allow(Bash("rm -rf target/*"), "a wildcard alone"),
+    allow(
+        Bash("cd /tmp/scratch && git init && rm -rf .git"),
+        "cd into a scratch folder",
+    ),
+    allow(
+        Bash("pre-commit install"),
+        "a tool installing its own Git hook",
+    ),
+    allow(
+        Bash("cat > src/main.rs <<'EOF'\nfn main() {}\nEOF"),
+        "a here-document into a source file",
+    ),
+    allow(
+        Bash("mkdir -p .github && cp template.md .github/PULL_REQUEST_TEMPLATE.md"),
+        "a pull request template",
     ),
     // Options.
     allow(Edit("Cargo.lock", "x"), "lockfiles switched off").with(&["lockfiles=false"]),

@@ -111,9 +111,11 @@ pub(super) enum Reach {
     /// The path and everything below it (`rm -r`, `mv` of a folder): a protected path it
     /// holds is blocked too; with a filter (`find -name NAME`), only paths of that name.
     Holds(Option<String>),
-    /// Every component may be a glob (`find -path`, `find DIR -name GLOB`): blocked when a
-    /// protected path could match it.
-    Glob,
+    /// Every component may be a glob (`find -path`, `find DIR -name GLOB`, `rm *.lock`):
+    /// blocked when a protected path could match it. With `false`, a glob's leading `*` or
+    /// `?` does not match a leading `.`, as in the shell (`*.yml` is not `.travis.yml`);
+    /// `find`'s globs match it.
+    Glob(bool),
 }
 
 /// The rules of one call: built-in groups (as the settings switch them), the user's
@@ -130,6 +132,8 @@ pub(super) struct Rules {
 pub(super) enum Hit<'a> {
     /// The path is protected by the rule.
     Direct(&'a Rule),
+    /// The path's wildcards may name what the rule protects.
+    May(&'a Rule),
     /// The path is a folder holding what the rule protects.
     Holds(&'a Rule),
 }
@@ -175,7 +179,10 @@ impl Rules {
     /// the rules matched at any depth are tried.
     pub(super) fn hit(&self, path: &Path, reach: &Reach, tail_only: bool) -> Option<Hit<'_>> {
         let parts = components(path);
-        let globbed = *reach == Reach::Glob;
+        let globbed = match reach {
+            Reach::Glob(dots) => Some(*dots),
+            _ => None,
+        };
         if !tail_only
             && self
                 .allowed
@@ -195,9 +202,24 @@ impl Rules {
             .protected
             .iter()
             .filter(applies)
-            .find(|rule| rule.matches(&parts, globbed))
+            .find(|rule| rule.matches(&parts, None))
         {
             return Some(Hit::Direct(rule));
+        }
+        if globbed.is_some() {
+            // What the wildcards may match: a lockfile or a CI file (named at any depth) only
+            // in the project or a folder above it, where they live (`rm *.lock`, `find .
+            // -name '*.json' -delete`), not in any folder (`rm fixtures/*.json`).
+            let above = path
+                .parent()
+                .is_some_and(|parent| self.cwd.starts_with(parent));
+            return self
+                .protected
+                .iter()
+                .filter(applies)
+                .filter(|rule| above || !matches!(rule.group, Group::Lockfile(_) | Group::Ci))
+                .find(|rule| rule.matches(&parts, globbed))
+                .map(Hit::May);
         }
         let Reach::Holds(filter) = reach else {
             return None;
@@ -213,8 +235,8 @@ impl Rules {
 impl Rule {
     /// Whether the path (its components) is protected by the rule: it, or below it for a
     /// folder. With `globbed`, each of the path's components is a glob: whether some path
-    /// both match.
-    fn matches(&self, path: &[String], globbed: bool) -> bool {
+    /// both match (`Some(false)`: a leading `*` or `?` does not match a leading `.`).
+    fn matches(&self, path: &[String], globbed: Option<bool>) -> bool {
         let star = ["**".to_owned()];
         let pattern: Vec<&String> = match self.below {
             Below::No => self.parts.iter().collect(),
@@ -238,7 +260,7 @@ impl Rule {
         (1..self.parts.len()).any(|cut| {
             self.parts[cut - 1] != "**"
                 && self.parts[cut..].iter().any(|part| part != "**")
-                && sequence_matches(&self.parts[..cut].iter().collect::<Vec<_>>(), path, false)
+                && sequence_matches(&self.parts[..cut].iter().collect::<Vec<_>>(), path, None)
         })
     }
 
@@ -326,14 +348,18 @@ pub(super) fn components(path: &Path) -> Vec<String> {
 }
 
 /// Whether `pattern` (components, `**` any number of them) matches `path`, each of its other
-/// components matching one of the path's; with `globbed`, the path's components are globs too.
-/// Greedy with one resume point, as a `*` wildcard match: linear in both lengths' product.
-fn sequence_matches(pattern: &[&String], path: &[String], globbed: bool) -> bool {
-    let one = |pattern: &str, part: &str| {
-        if globbed {
-            globs_meet(pattern, part)
-        } else {
-            glob(pattern, part)
+/// components matching one of the path's; with `globbed`, the path's components are globs
+/// too (`Some(false)`: a glob's leading `*` or `?` does not match a leading `.`). Greedy with
+/// one resume point, as a `*` wildcard match: linear in both lengths' product.
+fn sequence_matches(pattern: &[&String], path: &[String], globbed: Option<bool>) -> bool {
+    let one = |pattern: &str, part: &str| match globbed {
+        None => glob(pattern, part),
+        // A wildcard alone names nothing in particular (`find -path '*/x/*'` is not taken
+        // for `.git/x`), as `rm -rf *` and `find . -delete` are not.
+        Some(_) if part.chars().all(|c| c == '*') => pattern.chars().all(|c| c == '*'),
+        Some(dots) => {
+            (dots || !pattern.starts_with('.') || part.starts_with('.'))
+                && globs_meet(pattern, part)
         }
     };
     let (mut p, mut s) = (0, 0);

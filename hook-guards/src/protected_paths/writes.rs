@@ -102,11 +102,22 @@ fn resolve(raw: Raw, folder: &Path, call: &Call<'_>) -> Option<Target> {
     if raw.word.is_empty() {
         return None;
     }
+    // A shell glob in the last component (`rm *.lock`, `rm -rf .git*`, not `rm -rf
+    // target/*`): what it could match.
+    let name = file_name(&raw.word);
+    let reach = if matches!(raw.reach, Reach::Exact | Reach::Holds(None))
+        && name.contains(['*', '?'])
+        && name.chars().any(|c| c != '*')
+    {
+        Reach::Glob(false)
+    } else {
+        raw.reach
+    };
     if let Some(path) = absolute(&raw.word, folder, call) {
         return Some(Target {
             path,
             tail_only: false,
-            reach: raw.reach,
+            reach,
             verb: raw.verb,
         });
     }
@@ -121,7 +132,7 @@ fn resolve(raw: Raw, folder: &Path, call: &Call<'_>) -> Option<Target> {
     Some(Target {
         path: paths::normal(&Path::new("/").join(tail.join("/"))),
         tail_only: true,
-        reach: raw.reach,
+        reach,
         verb: raw.verb,
     })
 }
@@ -406,7 +417,12 @@ fn copies(program: &str, args: &[String]) -> Vec<Raw> {
     if folder && !no_folder {
         for source in sources {
             let name = file_name(source.trim_end_matches('/'));
-            if !matches!(name, "" | "." | "..") && !source.ends_with('/') {
+            // A source's name, when it is one (not `src/`, whose content is copied, nor
+            // `*.json`, whose names are not known).
+            if !matches!(name, "" | "." | "..")
+                && !source.ends_with('/')
+                && !name.contains(['*', '?'])
+            {
                 let inside = format!("{}/{name}", destination.trim_end_matches('/'));
                 raws.push(Raw::new(inside, Reach::Exact, verb.clone()));
             }
@@ -522,13 +538,13 @@ fn find(args: &[String], exec: bool) -> Vec<Raw> {
             let filter = Reach::Holds(Some(name.clone()));
             raws.push(Raw::new(start.clone(), filter, verb.clone()));
             let inside = format!("{}/{name}", start.trim_end_matches('/'));
-            raws.push(Raw::new(inside, Reach::Glob, verb.clone()));
+            raws.push(Raw::new(inside, Reach::Glob(true), verb.clone()));
         }
     }
     raws.extend(
         path_filters
             .into_iter()
-            .map(|filter| Raw::new(filter, Reach::Glob, verb.clone())),
+            .map(|filter| Raw::new(filter, Reach::Glob(true), verb.clone())),
     );
     raws
 }
