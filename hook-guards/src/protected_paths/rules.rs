@@ -179,6 +179,13 @@ impl Rules {
     /// the rules matched at any depth are tried.
     pub(super) fn hit(&self, path: &Path, reach: &Reach, tail_only: bool) -> Option<Hit<'_>> {
         let parts = components(path);
+        // No file has a longer name (the filesystems' NAME_MAX): the word names none.
+        if parts
+            .iter()
+            .any(|part| part.chars().filter(|c| *c != '*').count() > NAME_MAX)
+        {
+            return None;
+        }
         let globbed = match reach {
             Reach::Glob(dots) => Some(*dots),
             _ => None,
@@ -410,31 +417,48 @@ fn same_char(pattern: char, text: char) -> bool {
     pattern == '?' || pattern.eq_ignore_ascii_case(&text)
 }
 
+/// The longest file name, in characters, on common filesystems (255 bytes is NAME_MAX on
+/// Linux and macOS; characters are counted, which only lets a few longer words through).
+const NAME_MAX: usize = 255;
+
+/// The most pairs of positions [`globs_meet`] walks; past it, the globs are taken to meet
+/// (a longer word is no ordinary file name, and a write it may name is blocked, not missed).
+const MAX_GLOB_PAIRS: usize = 1 << 22;
+
 /// Whether some text matches both globs (`*`, `?`), ASCII case ignored: a walk over pairs of
-/// positions, in the product of their lengths.
+/// positions, one row of `b` at a time, in the product of their lengths (at most
+/// [`MAX_GLOB_PAIRS`]).
 fn globs_meet(a: &str, b: &str) -> bool {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut reached = vec![false; (a.len() + 1) * width];
-    reached[0] = true;
+    let letters = |glob: &[char]| glob.iter().filter(|c| **c != '*').count();
+    if letters(&a) > NAME_MAX || letters(&b) > NAME_MAX {
+        // Only a name longer than any file's matches it.
+        return false;
+    }
+    if (a.len() + 1).saturating_mul(b.len() + 1) > MAX_GLOB_PAIRS {
+        return true;
+    }
+    let mut row = vec![false; b.len() + 1];
+    row[0] = true;
     for i in 0..=a.len() {
+        let mut next = vec![false; b.len() + 1];
         for j in 0..=b.len() {
-            if !reached[i * width + j] {
+            if !row[j] {
                 continue;
             }
             let (x, y) = (a.get(i).copied(), b.get(j).copied());
-            let mut reach = |i: usize, j: usize| reached[i * width + j] = true;
+            // A star on either side may match nothing, or the other side's next character.
             if x == Some('*') {
-                reach(i + 1, j);
+                next[j] = true;
                 if y.is_some() {
-                    reach(i, j + 1);
+                    row[j + 1] = true;
                 }
             }
             if y == Some('*') {
-                reach(i, j + 1);
+                row[j + 1] = true;
                 if x.is_some() {
-                    reach(i + 1, j);
+                    next[j] = true;
                 }
             }
             if let (Some(x), Some(y)) = (x, y)
@@ -442,11 +466,15 @@ fn globs_meet(a: &str, b: &str) -> bool {
                 && y != '*'
                 && (x == '?' || y == '?' || x.eq_ignore_ascii_case(&y))
             {
-                reach(i + 1, j + 1);
+                next[j + 1] = true;
             }
         }
+        if i == a.len() {
+            return row[b.len()];
+        }
+        row = next;
     }
-    reached[a.len() * width + b.len()]
+    false
 }
 
 #[cfg(test)]
@@ -471,5 +499,9 @@ mod tests {
         assert!(globs_meet("a?c", "*b*"));
         assert!(!globs_meet("*.rs", "prod.yml"));
         assert!(!globs_meet("a*", "b*"));
+        assert!(globs_meet("**a", "a*"));
+        assert!(!globs_meet("a", "*b?"));
+        assert!(globs_meet("", "**"));
+        assert!(!globs_meet("", "?"));
     }
 }

@@ -257,6 +257,8 @@ fn any_input_gets_an_answer_in_bounded_time() {
         &format!("echo > {deep}"),
         &"cd a && ".repeat(500),
         &"echo x > Cargo.lock; ".repeat(300),
+        &format!("rm -f {}", "*a".repeat(50_000)),
+        &format!("find . -name '{}' -delete", "?".repeat(50_000)),
     ] {
         let tool = Tool::Bash {
             command: command.to_owned(),
