@@ -156,6 +156,11 @@ pub(crate) const CASES: &[Case] = &[
         "a shell glob that may name a lockfile",
     ),
     block(
+        Bash("timeout 5 nice -n 10 command rm -f bun.lockb"),
+        "through timeout, nice and command",
+    ),
+    block(Bash("eval 'rm -f mix.lock'"), "through eval"),
+    block(
         Bash("git show HEAD~1:Cargo.lock > Cargo.lock"),
         "restoring a lockfile by hand",
     ),
@@ -387,6 +392,7 @@ pub(crate) const CASES: &[Case] = &[
         "an allowed workflow",
     )
     .with(&["allowed-paths=.github/workflows/docs.yml"]),
+    allow(Read("config/prod.yml"), "reading a listed file").with(&["paths=config/prod.yml"]),
     allow(
         Write("config/dev.yml", "db: dev\n"),
         "a file beside a listed one",

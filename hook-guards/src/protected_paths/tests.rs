@@ -215,6 +215,22 @@ fn allowed_paths_win() {
         verdict(&tool, &["paths=.git/", "allowed-paths=.git/info/"]),
         Verdict::Allow
     );
+    let glob = Tool::Bash {
+        command: "rm -f *.json".to_owned(),
+        description: None,
+    };
+    assert!(matches!(
+        verdict(&glob, &["allowed-paths=tsconfig.json"]),
+        Verdict::Block { .. }
+    ));
+    let inside = Tool::Bash {
+        command: "rm -f .git/hooks/*.sample".to_owned(),
+        description: None,
+    };
+    assert_eq!(
+        verdict(&inside, &["allowed-paths=.git/hooks/"]),
+        Verdict::Allow
+    );
 }
 
 #[test]
