@@ -218,6 +218,30 @@ pub(crate) fn parse_dialect_or_agent(value: &str) -> Result<Dialect, String> {
     parse_dialect(value).or_else(|error| Dialect::from_agent_name(value).ok_or(error))
 }
 
+/// Every name `--agent` takes, for shell completions (`claude`, `claude-code`, `codex`, `wuu`).
+pub(crate) fn agent_values() -> Vec<&'static str> {
+    agent_names().collect()
+}
+
+/// Every name `--dialect` takes, for shell completions.
+pub(crate) fn dialect_values() -> Vec<&'static str> {
+    Dialect::ALL
+        .iter()
+        .map(|dialect| dialect.as_str())
+        .collect()
+}
+
+/// Every name `hook convert --from/--to` takes: the dialects, then the agents.
+pub(crate) fn dialect_or_agent_values() -> Vec<&'static str> {
+    let mut all = dialect_values();
+    for name in agent_names() {
+        if !all.contains(&name) {
+            all.push(name);
+        }
+    }
+    all
+}
+
 /// Every agent name of every dialect.
 fn agent_names() -> impl Iterator<Item = &'static str> {
     Dialect::ALL
