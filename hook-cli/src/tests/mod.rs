@@ -35,6 +35,7 @@ mod hostile_input;
 #[cfg(unix)]
 mod journal;
 mod list;
+mod readme;
 #[cfg(unix)]
 mod relay;
 mod replay;
