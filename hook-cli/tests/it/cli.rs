@@ -22,6 +22,8 @@ pub(crate) fn hook_bytes(args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) 
         .env_remove("CLAUDE_ENV_FILE")
         // Set when these tests run inside Copilot CLI: the relay would answer as it reads it.
         .env_remove("COPILOT_CLI")
+        // It would colour the text a test compares (`NO_COLOR` is the test's to set).
+        .env_remove("CLICOLOR_FORCE")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
