@@ -1,5 +1,11 @@
 //! The clap arguments several commands share (as cargo's `command_prelude`): a command file
 //! takes these, never another command's.
+//!
+//! The flags that name an agent, a dialect or an event parse through the constants below
+//! ([`AGENT`], [`DIALECT`], [`EVENT`]...): each is the command's own parser with the values
+//! shell completions offer, taken from the tables it parses against ([`offered::Offered`]).
+
+mod offered;
 
 use std::path::PathBuf;
 
@@ -7,13 +13,87 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::ops::agents::Named;
+use crate::ops::agents::{
+    Named, agent_values, dialect_or_agent_values, dialect_values, parse_dialect_or_agent,
+};
+use crate::ops::input::event_values;
 use crate::ops::location::Location;
-use crate::ops::relay::agents::{Translation, every_translated, translated};
+use crate::ops::relay::agents::{
+    Translation, every_translated, translated, translated_event_values, translated_values,
+};
 use crate::ops::trust::Selection;
-use crate::ui::Printer;
+use crate::ui::{Printer, Verbosity};
 
-pub(crate) use crate::ops::agents::{parse_agent, parse_dialect, parse_dialect_or_agent};
+use offered::{Offered, any};
+
+// `hook new` names these itself.
+pub(crate) use crate::ops::agents::{parse_agent, parse_dialect};
+
+/// `--agent`: an agent's name (`ops::agents::parse_agent`).
+pub(crate) const AGENT: Offered<Dialect> = Offered::new(parse_agent, agent_values);
+/// `--dialect`: a dialect's name (`ops::agents::parse_dialect`).
+pub(crate) const DIALECT: Offered<Dialect> = Offered::new(parse_dialect, dialect_values);
+/// `hook convert --from/--to`: a dialect or an agent.
+pub(crate) const DIALECT_OR_AGENT: Offered<Dialect> =
+    Offered::new(parse_dialect_or_agent, dialect_or_agent_values);
+/// `--agent` of `hook relay` and its subcommands: also the agents whose events it translates.
+pub(crate) const RELAY_AGENT: Offered<RelayAgentArg> =
+    Offered::new(parse_relay_agent, relay_agent_values);
+/// `--event`: any name (the command checks it against its dialect); every dialect's events
+/// offered.
+pub(crate) const EVENT: Offered<String> = Offered::new(any, event_values);
+/// `hook relay --event`: also the events of the agents whose events it translates, in their
+/// own words.
+pub(crate) const RELAY_EVENT: Offered<String> = Offered::new(any, relay_event_values);
+
+fn relay_agent_values() -> Vec<&'static str> {
+    let mut all = agent_values();
+    all.extend(translated_values());
+    all
+}
+
+fn relay_event_values() -> Vec<&'static str> {
+    let mut all = event_values();
+    all.extend(
+        translated_event_values()
+            .into_iter()
+            .filter(|event| !event_values().contains(event)),
+    );
+    all
+}
+
+/// `--quiet`, `--verbose` and `--color`: how a command prints. Global: accepted before the
+/// command or after it (`hook relay status -q`), by `hook relay` too.
+#[derive(Debug, Args)]
+pub(crate) struct OutputArgs {
+    /// Print only results, warnings and errors: no notes (backups, what to run next).
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub(crate) quiet: bool,
+    /// Print an error's causes each on a line of its own.
+    #[arg(long, short, global = true)]
+    pub(crate) verbose: bool,
+    /// Colour the status words: auto (when stdout is a terminal and NO_COLOR is unset or empty;
+    /// CLICOLOR_FORCE=1 forces it), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_name = "WHEN",
+        default_value = "auto",
+        hide_possible_values = true
+    )]
+    pub(crate) color: clap::ColorChoice,
+}
+
+impl OutputArgs {
+    /// The verbosity asked for.
+    pub(crate) fn verbosity(&self) -> Verbosity {
+        match (self.quiet, self.verbose) {
+            (true, _) => Verbosity::Quiet,
+            (_, true) => Verbosity::Verbose,
+            _ => Verbosity::Normal,
+        }
+    }
+}
 
 /// `--agent` or `--dialect`, one of them required: what a command that runs or changes hooks
 /// reads (`ops::agents` says why the two are kept apart).
@@ -23,11 +103,11 @@ pub(crate) struct AgentArgs {
     /// The agent: claude (or claude-code: Claude Code, its settings files; with --relay the
     /// relay's), codex (Codex CLI: the hooks `hook relay` runs for it, ~/.codex/hook-relay/),
     /// or wuu.
-    #[arg(long, value_parser = parse_agent)]
+    #[arg(long, value_parser = AGENT, hide_possible_values = true)]
     pub(crate) agent: Option<Dialect>,
     /// The dialect: wuu, verboo (Claude Code's) or lime (its own files are ~/.lime; Codex's
     /// hooks are --agent codex).
-    #[arg(long, value_parser = parse_dialect)]
+    #[arg(long, value_parser = DIALECT, hide_possible_values = true)]
     pub(crate) dialect: Option<Dialect>,
 }
 
@@ -47,11 +127,11 @@ pub(crate) struct FoundAgentArgs {
     /// The agent: claude (or claude-code: Claude Code, its settings files; with --relay the
     /// relay's), codex (Codex CLI: the hooks `hook relay` runs for it, ~/.codex/hook-relay/),
     /// or wuu. Default: the one agent whose hook files are here (said on stderr).
-    #[arg(long, value_parser = parse_agent)]
+    #[arg(long, value_parser = AGENT, hide_possible_values = true)]
     pub(crate) agent: Option<Dialect>,
     /// The dialect: wuu, verboo (Claude Code's) or lime (its own files are ~/.lime; Codex's
     /// hooks are --agent codex).
-    #[arg(long, value_parser = parse_dialect)]
+    #[arg(long, value_parser = DIALECT, hide_possible_values = true)]
     pub(crate) dialect: Option<Dialect>,
 }
 
@@ -61,11 +141,11 @@ pub(crate) struct FoundAgentArgs {
 pub(crate) struct AnyAgentArgs {
     /// Only this agent: claude (or claude-code: Claude Code), codex (Codex CLI) or wuu.
     /// Default: every agent.
-    #[arg(long, value_parser = parse_agent)]
+    #[arg(long, value_parser = AGENT, hide_possible_values = true)]
     pub(crate) agent: Option<Dialect>,
     /// Only this dialect: wuu, verboo or lime (the same records as --agent wuu, claude and
     /// codex).
-    #[arg(long, value_parser = parse_dialect)]
+    #[arg(long, value_parser = DIALECT, hide_possible_values = true)]
     pub(crate) dialect: Option<Dialect>,
 }
 
@@ -197,10 +277,20 @@ pub(crate) struct RelayScopeArgs {
     /// The agent: claude (or claude-code: Claude Code) or codex (Codex CLI); or an agent that
     /// runs guards written for Claude Code (the relay's Claude Code files), whose events the
     /// relay translates: qwen (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI).
-    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    #[arg(
+        long,
+        value_parser = RELAY_AGENT,
+        hide_possible_values = true,
+        conflicts_with = "dialect"
+    )]
     pub(crate) agent: Option<RelayAgentArg>,
     /// The agent's dialect: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    #[arg(
+        long,
+        value_parser = DIALECT,
+        hide_possible_values = true,
+        required_unless_present = "agent"
+    )]
     pub(crate) dialect: Option<Dialect>,
     /// The user's settings (the default).
     #[arg(long, conflicts_with = "project")]

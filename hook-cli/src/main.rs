@@ -96,7 +96,7 @@ mod tests;
 
 use ops::input::Stdin;
 use ui::terminal::Terminal;
-use ui::{Printer, Status, Verbosity};
+use ui::{Printer, Status};
 
 /// Inspect and check agent lifecycle hooks (Claude Code, Codex CLI, wuu; dialects verboo, lime,
 /// wuu).
@@ -105,12 +105,8 @@ use ui::{Printer, Status, Verbosity};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Print only results, warnings and errors: no notes (backups, what to run next).
-    #[arg(long, short, global = true, conflicts_with = "verbose")]
-    quiet: bool,
-    /// Print an error's causes each on a line of its own.
-    #[arg(long, short, global = true)]
-    verbose: bool,
+    #[command(flatten)]
+    output: args::OutputArgs,
 }
 
 const EXIT_CODES: &str = "Exit codes: 0 success, 1 invalid output or an error, 2 usage error.";
@@ -162,7 +158,7 @@ enum Command {
     Test(commands::test::TestArgs),
     /// Translate a hooks configuration to another dialect; warnings name what has no equivalent.
     #[command(
-        after_help = "Examples:\n  hook convert --from verboo --to lime .claude/settings.json > config.toml\n  hook convert --from lime --to wuu ~/.lime/config.toml"
+        after_help = "Examples:\n  hook convert --from verboo --to lime .claude/settings.json > config.toml\n  hook convert --from lime --to wuu ~/.lime/config.toml\n  hook convert --agent claude --to codex .claude/settings.json\n\nFILE's format is named by --from (a dialect or an agent), --agent or --dialect; --to takes a dialect or an agent."
     )]
     Convert(commands::convert::ConvertArgs),
     /// Scaffold a typed Rust hook crate on hook-sdk, with a test and config snippets.
@@ -214,17 +210,19 @@ enum Command {
 /// read as a block where the event can block), with only the relay's arguments built.
 fn relay_main() -> ExitCode {
     use clap::{Args as _, FromArgMatches as _};
-    let command = commands::relay::RelayArgs::augment_args(
+    let command = args::OutputArgs::augment_args(commands::relay::RelayArgs::augment_args(
         clap::Command::new("hook relay")
             .bin_name("hook relay")
             .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
-    );
+    ));
     let matches = command.get_matches_from(std::env::args_os().skip(1));
-    let args = match commands::relay::RelayArgs::from_arg_matches(&matches) {
-        Ok(args) => args,
+    let parsed = commands::relay::RelayArgs::from_arg_matches(&matches)
+        .and_then(|args| args::OutputArgs::from_arg_matches(&matches).map(|output| (args, output)));
+    let (args, output) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) => error.exit(),
     };
-    let printer = Printer::new(Verbosity::Normal, Terminal::process());
+    let printer = Printer::new(output.verbosity(), Terminal::process(), output.color);
     ui::exit::finish(
         &printer,
         commands::relay::exec(args, &printer, Stdin::process()),
@@ -249,12 +247,7 @@ fn execute(cli: Cli) -> ExitCode {
 /// Runs the command `cli` names with the printer its flags ask for, writing to `terminal`;
 /// the commands that read stdin read `stdin`.
 fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Result<Status>) {
-    let verbosity = match (cli.quiet, cli.verbose) {
-        (true, _) => Verbosity::Quiet,
-        (_, true) => Verbosity::Verbose,
-        _ => Verbosity::Normal,
-    };
-    let printer = Printer::new(verbosity, terminal);
+    let printer = Printer::new(cli.output.verbosity(), terminal, cli.output.color);
     let result = match cli.command {
         Command::Schema(args) => commands::schema::exec(args, &printer),
         Command::Validate(args) => commands::validate::exec(args, &printer, stdin),

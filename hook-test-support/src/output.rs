@@ -179,6 +179,8 @@ const AGENT_VARIABLES: &[&str] = &[
     "CLAUDE_ENV_FILE",
     "HOOK_JOURNAL",
     "HOOK_MODEL_URL",
+    // Colours a pipe (`hook` honours it): a test's output is compared as text.
+    "CLICOLOR_FORCE",
 ];
 
 impl Spawn {

@@ -1,6 +1,6 @@
 //! `cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]`: the
-//! packages that install `hook` without a Rust toolchain, written under `target/dist/` (or
-//! `--out`):
+//! packages that install `hook` without a Rust toolchain, written under `dist/` in cargo's
+//! target folder (or `--out`):
 //!
 //! - `hook-engine-<version>.tgz`: the npm package people install (`npm install -g
 //!   hook-engine`), whose `hook` is a small Node launcher (`packaging/npm/hook.js`) that runs
@@ -16,9 +16,16 @@
 //! (default: this machine's). `--uncompressed` stores the files as they are (quick, for a
 //! 60 MB debug binary that is only tried). Each package is read back and checked to hold
 //! exactly the files it needs (`pack.rs`), as `cargo xtask package-files` checks the crates'.
+//!
+//! The target folder is cargo's own ([`target_dir`]: `target_directory` of `cargo metadata`,
+//! which follows `CARGO_TARGET_DIR` and `build.target-dir`), never an assumed `target/`: the
+//! binary is looked for where cargo built it. Each step (what it builds, where it writes) is
+//! said on stderr as it starts; the packages written are listed on stdout at the end.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use serde_json::Value;
 
 use anyhow::{Context, Result, bail};
 
@@ -50,7 +57,7 @@ pub(crate) fn host_target() -> Result<&'static str> {
 pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
     let mut target = None;
     let mut binary = None;
-    let mut out = root.join("target/dist");
+    let mut out = None;
     let mut compression = Compression::Best;
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
@@ -64,7 +71,7 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
         match *flag {
             "--target" => target = Some((*value).to_owned()),
             "--binary" => binary = Some(PathBuf::from(value)),
-            "--out" => out = PathBuf::from(value),
+            "--out" => out = Some(PathBuf::from(value)),
             other => bail!(
                 "unknown option {other}: cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]"
             ),
@@ -74,15 +81,40 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
         Some(target) => pack::platform(target)?,
         None => pack::platform(host_target()?)?,
     };
-    let binary = match binary {
-        Some(binary) => binary,
-        None => build(root, target.as_deref())?,
+    // Cargo's target folder, needed unless both the binary and the folder to write are given.
+    let target_dir = if binary.is_none() || out.is_none() {
+        let dir = target_dir(root)?;
+        eprintln!("dist: cargo's target folder is {}", dir.display());
+        Some(dir)
+    } else {
+        None
+    };
+    let binary = match (binary, &target_dir) {
+        (Some(binary), _) => binary,
+        (None, Some(dir)) => build(root, dir, target.as_deref())?,
+        (None, None) => bail!("no binary to package and no target folder to build it in"),
+    };
+    let out = match (out, &target_dir) {
+        (Some(out), _) => out,
+        (None, Some(dir)) => dir.join("dist"),
+        (None, None) => bail!("no folder to write the packages in: give --out"),
     };
     let meta = Meta {
         version: env!("CARGO_PKG_VERSION"),
         repository: env!("CARGO_PKG_REPOSITORY"),
         root,
     };
+    eprintln!(
+        "dist: packaging {} ({}, {}) into {}: the npm packages (the launcher's, the platform's) and the wheel{}, each read back and checked",
+        binary.display(),
+        meta.version,
+        platform.label,
+        out.display(),
+        match compression {
+            Compression::Best => "",
+            Compression::Stored => ", uncompressed",
+        }
+    );
     let written = pack::write_all(&meta, platform, &binary, &out, compression)?;
     println!(
         "packaged {} ({}) for {}:",
@@ -105,37 +137,109 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// Builds the release binary, for `target` when one is named (`target/<target>/release/hook`),
-/// else for this machine (`target/release/hook`); its path.
-fn build(root: &Path, target: Option<&str>) -> Result<PathBuf> {
-    let mut command = Command::new(env!("CARGO"));
-    command
-        .args([
-            "build",
-            "--release",
-            "--locked",
-            "-p",
-            "hook-cli",
-            "--bin",
-            "hook",
-        ])
-        .current_dir(root);
+/// Builds the release binary in `target_dir` (cargo's target folder, [`target_dir`]), for
+/// `target` when one is named (`<target_dir>/<target>/release/hook`), else for this machine
+/// (`<target_dir>/release/hook`); its path.
+fn build(root: &Path, target_dir: &Path, target: Option<&str>) -> Result<PathBuf> {
+    let mut args = vec![
+        "build",
+        "--release",
+        "--locked",
+        "-p",
+        "hook-cli",
+        "--bin",
+        "hook",
+    ];
     if let Some(target) = target {
-        command.args(["--target", target]);
+        args.extend(["--target", target]);
     }
-    let status = command.status().context("running cargo build --release")?;
+    let binary = release_binary(target_dir, target);
+    eprintln!(
+        "dist: building the release binary {} (cargo {}; cargo shows its progress)",
+        binary.display(),
+        args.join(" ")
+    );
+    let status = crate::cargo_command(root)
+        .args(&args)
+        .status()
+        .context("running cargo build --release")?;
     if !status.success() {
         bail!("cargo build --release -p hook-cli failed");
     }
-    Ok(match target {
-        Some(target) => root.join("target").join(target).join("release/hook"),
-        None => root.join("target/release/hook"),
-    })
+    Ok(binary)
+}
+
+/// Where cargo puts the release `hook` in `target_dir`: `<target_dir>/<target>/release/hook`
+/// for a named target, else `<target_dir>/release/hook`.
+fn release_binary(target_dir: &Path, target: Option<&str>) -> PathBuf {
+    let folder = match target {
+        Some(target) => target_dir.join(target),
+        None => target_dir.to_path_buf(),
+    };
+    folder.join("release").join("hook")
+}
+
+/// Cargo's target folder for the workspace at `root`, as cargo itself resolves it
+/// (`CARGO_TARGET_DIR`, `build.target-dir`, else `<root>/target`).
+pub(crate) fn target_dir(root: &Path) -> Result<PathBuf> {
+    target_dir_of(crate::cargo_command(root))
+}
+
+/// `target_directory` from `cargo metadata`, run as `cargo` (its environment and folder).
+fn target_dir_of(mut cargo: Command) -> Result<PathBuf> {
+    let output = cargo
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .output()
+        .context("running cargo metadata to find the target folder")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed, so the target folder is not known:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let metadata: Value =
+        serde_json::from_slice(&output.stdout).context("reading cargo metadata's JSON")?;
+    let dir = metadata["target_directory"]
+        .as_str()
+        .context("cargo metadata names no target_directory")?;
+    Ok(PathBuf::from(dir))
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+
+    /// The target folder is cargo's: `CARGO_TARGET_DIR` when set (relative to where cargo
+    /// runs), else the workspace's `target/` (no `build.target-dir` in this repository's
+    /// `.cargo/config.toml`); the binary is looked for under it.
+    #[test]
+    fn the_target_folder_is_the_one_cargo_uses() {
+        let root = crate::root();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let mut cargo = crate::cargo_command(&root);
+        cargo.env("CARGO_TARGET_DIR", elsewhere.path());
+        assert_eq!(super::target_dir_of(cargo).unwrap(), elsewhere.path());
+        let mut cargo = crate::cargo_command(&root);
+        cargo.env("CARGO_TARGET_DIR", "relative/build");
+        assert_eq!(
+            super::target_dir_of(cargo).unwrap(),
+            root.join("relative/build")
+        );
+        let mut cargo = crate::cargo_command(&root);
+        cargo
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR");
+        assert_eq!(super::target_dir_of(cargo).unwrap(), root.join("target"));
+        let dir = Path::new("/build");
+        assert_eq!(
+            super::release_binary(dir, None),
+            Path::new("/build/release/hook")
+        );
+        assert_eq!(
+            super::release_binary(dir, Some("aarch64-apple-darwin")),
+            Path::new("/build/aarch64-apple-darwin/release/hook")
+        );
+    }
 
     use std::io::Read as _;
     use std::path::Path;

@@ -16,8 +16,9 @@
 //!   this after `cargo package`).
 //! - `cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]`: build the release binary
 //!   (or take `--binary`) and write the npm packages (the launcher's and the platform's) and
-//!   the wheel under `target/dist/`, each read back and checked to hold exactly the files it
-//!   needs (see `dist.rs`; the release workflow runs it per target).
+//!   the wheel under `dist/` in cargo's target folder (`target/`, or `CARGO_TARGET_DIR`), each
+//!   read back and checked to hold exactly the files it needs, saying each step on stderr (see
+//!   `dist.rs`; the release workflow runs it per target).
 //! - `cargo xtask tidy`: fail on an internal dependency ARCHITECTURE.md's "Layers" does not
 //!   draw, on tokio/reqwest in the crates that must not have them, on a forbidden crate reached
 //!   even transitively (jsonschema or schemars from hook-sdk; hook-exec, tokio or reqwest from

@@ -22,7 +22,7 @@ pub(crate) struct LogArgs {
     #[arg(long, value_name = "DIR")]
     home: Option<PathBuf>,
     /// Only dispatches of this event (e.g. PreToolUse).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::EVENT, hide_possible_values = true)]
     event: Option<String>,
     /// Only dispatches in which the hook with this key matched.
     #[arg(long, value_name = "KEY")]

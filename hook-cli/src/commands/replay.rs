@@ -39,6 +39,8 @@ pub(crate) struct ReplayArgs {
     #[arg(
         long,
         value_delimiter = ',',
+        value_parser = crate::args::EVENT,
+        hide_possible_values = true,
         default_value = "PreToolUse,PermissionRequest,UserPromptSubmit"
     )]
     events: Vec<String>,

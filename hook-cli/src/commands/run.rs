@@ -17,7 +17,7 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     location: LocationArgs,
     /// The event to dispatch, e.g. PreToolUse.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::EVENT, hide_possible_values = true)]
     event: String,
     /// The event JSON (default: stdin). `hook_event_name` and `cwd` are filled in when absent.
     #[arg(long, value_name = "FILE")]

@@ -8,20 +8,35 @@ use clap::{Args, ValueEnum};
 use hook_protocol::schema::SchemaKind;
 use hook_protocol::{Dialect, schema};
 
-use crate::args::{parse_agent, parse_dialect};
+use crate::args::{AGENT, DIALECT, EVENT};
 use crate::ops::input::known_event;
 use crate::ui::{Printer, Status, say};
 
 #[derive(Debug, Args)]
 pub(crate) struct SchemaArgs {
     /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect, required_unless_present_any = ["outcome", "all", "agent"])]
+    #[arg(
+        long,
+        value_parser = DIALECT,
+        hide_possible_values = true,
+        required_unless_present_any = ["outcome", "all", "agent"]
+    )]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
-    #[arg(long, value_parser = parse_agent, conflicts_with_all = ["dialect", "outcome", "all"])]
+    #[arg(
+        long,
+        value_parser = AGENT,
+        hide_possible_values = true,
+        conflicts_with_all = ["dialect", "outcome", "all"]
+    )]
     agent: Option<Dialect>,
     /// The event, e.g. PreToolUse.
-    #[arg(long, required_unless_present_any = ["outcome", "all"])]
+    #[arg(
+        long,
+        value_parser = EVENT,
+        hide_possible_values = true,
+        required_unless_present_any = ["outcome", "all"]
+    )]
     event: Option<String>,
     /// Which side of the hook.
     #[arg(long, value_enum, default_value = "output")]

@@ -10,7 +10,7 @@ use hook_protocol::Dialect;
 use hook_trust::Refusal;
 use serde_json::json;
 
-use crate::args::{parse_agent, parse_dialect};
+use crate::args::{AGENT, DIALECT, EVENT};
 use crate::ops::agents::Named;
 use crate::ops::expectations::{self, Scope};
 use crate::ops::input::known_event;
@@ -22,14 +22,29 @@ use crate::ui::{Printer, Status, expectations as show_expectations, test as show
 #[derive(Debug, Args)]
 pub(crate) struct TestArgs {
     /// The dialect the hook speaks.
-    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    #[arg(
+        long,
+        value_parser = DIALECT,
+        hide_possible_values = true,
+        required_unless_present = "agent"
+    )]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu. With --expectations, codex reads the
     /// hooks `hook relay` runs for Codex (as --relay).
-    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    #[arg(
+        long,
+        value_parser = AGENT,
+        hide_possible_values = true,
+        conflicts_with = "dialect"
+    )]
     agent: Option<Dialect>,
     /// The event the hook is meant for.
-    #[arg(long, required_unless_present = "expectations")]
+    #[arg(
+        long,
+        value_parser = EVENT,
+        hide_possible_values = true,
+        required_unless_present = "expectations"
+    )]
     event: Option<String>,
     /// The tool the hook is meant for (tool events).
     #[arg(long)]

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::{parse_agent, parse_dialect};
+use crate::args::{AGENT, DIALECT, EVENT};
 use crate::ops::input::{Stdin, read_input};
 use crate::ops::validate::{check_config, check_output};
 use crate::ui::exit::error_chain;
@@ -16,14 +16,24 @@ use crate::ui::{Printer, Status, validate as show};
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
     /// The dialect: wuu, verboo or lime.
-    #[arg(long, value_parser = parse_dialect, required_unless_present = "agent")]
+    #[arg(
+        long,
+        value_parser = DIALECT,
+        hide_possible_values = true,
+        required_unless_present = "agent"
+    )]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
-    #[arg(long, value_parser = parse_agent, conflicts_with = "dialect")]
+    #[arg(
+        long,
+        value_parser = AGENT,
+        hide_possible_values = true,
+        conflicts_with = "dialect"
+    )]
     agent: Option<Dialect>,
     /// The event the output answers, e.g. PreToolUse; when absent, the output's
     /// `hookSpecificOutput.hookEventName`.
-    #[arg(long)]
+    #[arg(long, value_parser = EVENT, hide_possible_values = true)]
     event: Option<String>,
     /// Check a hooks configuration file instead (diagnostics with file:line:col).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["event", "files"])]

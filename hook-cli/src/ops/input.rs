@@ -23,6 +23,18 @@ pub(crate) fn known_event(dialect: Dialect, name: &str) -> Result<Event> {
     }
 }
 
+/// Every event any dialect knows, each once, for shell completions of `--event` (the
+/// command checks the name against its dialect: [`known_event`]).
+pub(crate) fn event_values() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for event in Dialect::ALL.iter().flat_map(|dialect| dialect.events()) {
+        if !all.contains(&event.as_str()) {
+            all.push(event.as_str());
+        }
+    }
+    all
+}
+
 /// The bytes of `file`, or of `stdin` when it is absent or `-`, with a name for messages.
 /// `what` names the content and `flag` how to give a file instead, for the error messages.
 pub(crate) fn read_input(

@@ -23,8 +23,9 @@
 //!   keeps every file of its own. Plugin records (whose keys are the same for the relay and the
 //!   dialect) are copied, not moved, and only when the relay is in use (its folder exists, or
 //!   records of its hooks are waiting): a user of the dialect alone sees nothing made and
-//!   nothing said. A file in the new folder ([`MOVED_MARKER`]) says what moved and makes it
-//!   happen once; the warning naming the old and new places (and where the journal's earlier
+//!   nothing said. Where the old store does not exist (a fresh install), nothing is moved,
+//!   written or said, not even the record of the move. A file in the new folder
+//!   ([`MOVED_MARKER`]) says what moved and makes it happen once; the warning naming the old and new places (and where the journal's earlier
 //!   lines are) is said then, on stderr (and in the agent's session by `hook relay`).
 //! - **What stays**: the journal's earlier lines stay where they were (`hook log --dialect D`
 //!   reads the dialect's journal and the relay's; `--home OLD` reads the old one alone); the
@@ -170,11 +171,12 @@ fn move_state(
             .is_empty(),
         ..Moved::default()
     };
-    let old_records = if std::fs::symlink_metadata(old_store.location()).is_ok() {
-        old_store.load().map_err(MoveError::Store)?
-    } else {
-        hook_trust::Records::new()
-    };
+    if std::fs::symlink_metadata(old_store.location()).is_err() {
+        // No store there (a fresh install): nothing was ever kept there, nothing to move,
+        // nothing to write or say. Looking costs this one `stat` per command.
+        return Ok(moved);
+    }
+    let old_records = old_store.load().map_err(MoveError::Store)?;
     let relay: Vec<String> = old_records
         .keys()
         .filter(|key| names_a_relay_file(key, rules))

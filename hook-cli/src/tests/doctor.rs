@@ -395,3 +395,43 @@ fn doctor_asks_trust_for_relay_hooks_not_for_the_entries_that_start_them() {
     // Doctor checked the two entries (SessionStart, PreToolUse) and the relay hook.
     assert_eq!(found["hooks"], 3, "{found:#}");
 }
+
+/// A relay hook on `SessionEnd` with a long timeout is named once, at the relay hook (where the
+/// fix is), never again at the entry `hook relay install` wrote for it (its timeout is the
+/// hook's plus 5 s, rewritten by the next sync).
+#[test]
+fn a_long_session_end_relay_hook_is_named_at_the_hook_not_at_its_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("app");
+    std::fs::create_dir_all(&home).unwrap();
+    let relay_file = project.join(".claude/hook-relay/settings.json");
+    write(
+        &relay_file,
+        r#"{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"true","timeout":60}]}]}}"#,
+    );
+    let mut install = located("relay", "verboo", &home, &project);
+    install.insert(1, "install".into());
+    let ran = super::hook(&words(&install), "");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let settings = text(&std::fs::read(project.join(".claude/settings.json")).unwrap());
+    assert!(settings.contains("\"timeout\": 65"), "{settings}");
+    let found = doctor_report(&home, &project);
+    let long: Vec<&str> = found["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["message"]
+                .as_str()
+                .unwrap()
+                .contains("SessionEnd hook may take")
+        })
+        .map(|f| f["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        long,
+        [format!("project:{}:SessionEnd::0", relay_file.display())],
+        "{found:#}"
+    );
+}

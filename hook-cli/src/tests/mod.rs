@@ -25,6 +25,8 @@ mod as_the_agents_do;
 mod author;
 mod bad_input;
 mod cli;
+mod colour;
+mod completions;
 #[cfg(unix)]
 mod doctor;
 mod doctor_agent_env;
@@ -33,6 +35,7 @@ mod hostile_input;
 #[cfg(unix)]
 mod journal;
 mod list;
+mod readme;
 #[cfg(unix)]
 mod relay;
 mod replay;
@@ -104,6 +107,17 @@ pub(crate) fn hook(args: &[&str], stdin: &str) -> Ran {
 
 /// [`hook`] with `stdin` as raw bytes.
 pub(crate) fn hook_bytes(args: &[&str], stdin: &[u8]) -> Ran {
+    hook_on(args, stdin, |terminal| terminal)
+}
+
+/// [`hook`] with its stdout claiming to be a terminal, in the colour environment `env` (the
+/// suite sets no variable: `env` stands for `NO_COLOR` and `CLICOLOR_FORCE`).
+pub(crate) fn hook_on_a_terminal(args: &[&str], env: crate::ui::terminal::ColourEnv) -> Ran {
+    hook_on(args, b"", |terminal| terminal.claiming_a_terminal(env))
+}
+
+/// [`hook`] with `stdin`, on the test's buffers as `terminal` makes them.
+fn hook_on(args: &[&str], stdin: &[u8], terminal: impl FnOnce(Terminal) -> Terminal) -> Ran {
     let cli = match crate::Cli::try_parse_from(std::iter::once("hook").chain(args.iter().copied()))
     {
         Ok(cli) => cli,
@@ -122,7 +136,7 @@ pub(crate) fn hook_bytes(args: &[&str], stdin: &[u8]) -> Ran {
         }
     };
     let (stdout, stderr) = (Kept::default(), Kept::default());
-    let terminal = Terminal::new(stdout.clone(), stderr.clone());
+    let terminal = terminal(Terminal::new(stdout.clone(), stderr.clone()));
     let stdin = Stdin::new(std::io::Cursor::new(stdin.to_vec()), false);
     let (printer, result) = crate::dispatch(cli, terminal, stdin);
     let code = crate::ui::exit::finish_number(&printer, result);

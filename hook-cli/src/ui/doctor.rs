@@ -96,6 +96,11 @@ pub(crate) fn report(
             results.len()
         );
     }
-    say!(printer, "{errors} error(s), {warnings} warning(s)");
+    let colour = match (errors, warnings) {
+        (0, 0) => GREEN,
+        (0, _) => YELLOW,
+        _ => RED,
+    };
+    printer.spans(&[(colour, &format!("{errors} error(s), {warnings} warning(s)"))]);
     Ok(())
 }

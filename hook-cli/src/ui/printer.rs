@@ -18,8 +18,8 @@ pub(crate) enum Verbosity {
 
 /// What every command prints through: human text has its control characters escaped (see
 /// [`terminal`]), machine output is printed exactly, notes follow the verbosity, colour is on
-/// only when stdout is a terminal and `NO_COLOR` is unset. It writes to the [`Terminal`] it is
-/// given.
+/// only when stdout is a terminal and `NO_COLOR` is unset or empty (or as `--color` and
+/// `CLICOLOR_FORCE` say: [`terminal::ColourEnv`]). It writes to the [`Terminal`] it is given.
 #[derive(Debug)]
 pub(crate) struct Printer {
     verbosity: Verbosity,
@@ -28,12 +28,18 @@ pub(crate) struct Printer {
 }
 
 impl Printer {
-    /// A printer of `verbosity` to `terminal`, with colour when its stdout is a terminal and
-    /// `NO_COLOR` is unset.
-    pub(crate) fn new(verbosity: Verbosity, terminal: Terminal) -> Printer {
+    /// A printer of `verbosity` to `terminal`, with colour as `--color` (`choice`) and the
+    /// terminal's environment say ([`terminal::ColourEnv::colour`]).
+    pub(crate) fn new(
+        verbosity: Verbosity,
+        terminal: Terminal,
+        choice: clap::ColorChoice,
+    ) -> Printer {
         Printer {
             verbosity,
-            colour: terminal.stdout_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            colour: terminal
+                .colour_env()
+                .colour(choice, terminal.stdout_is_terminal()),
             terminal,
         }
     }
@@ -84,6 +90,16 @@ impl Printer {
     /// command goes on (async hooks); later output to stdout goes nowhere.
     pub(crate) fn close_stdout(&self) {
         self.terminal.close_stdout();
+    }
+
+    /// One line of human text on stdout, each span escaped and in its colour (an SGR code,
+    /// `""` for none) when colour is on: `[("", "  "), (GREEN, "guarding"), ("", ": 2 hooks")]`.
+    pub(crate) fn spans(&self, spans: &[(&str, &str)]) {
+        let line: String = spans
+            .iter()
+            .map(|(code, text)| self.paint(code, text))
+            .collect();
+        self.exact_line(&line);
     }
 
     /// `text` escaped, in colour `code` (an SGR parameter such as `31`) when colour is on.

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::colour::{BOLD, DIM, RED, YELLOW};
+use super::colour::{BOLD, DIM, GREEN, RED, YELLOW};
 use super::terminal::one_line;
 use super::{Printer, say, say_err};
 use crate::ops::stats::{HookStats, StatsReport};
@@ -61,18 +61,19 @@ pub(crate) fn report(
             ));
         }
         if let Some(failure) = &stats.last_failure {
-            let mut line = format!(
-                "  last failure {} {}",
-                one_line(&failure.time),
-                failure.status
-            );
+            let when = format!("  last failure {} ", failure.time);
+            let mut after = String::new();
             if let Some(code) = failure.exit_code {
-                line.push_str(&format!(" (exit {code})"));
+                after.push_str(&format!(" (exit {code})"));
             }
             if let Some(error) = &failure.error {
-                line.push_str(&format!(": {error}"));
+                after.push_str(&format!(": {error}"));
             }
-            say!(printer, "{line}");
+            printer.spans(&[
+                ("", &when),
+                (RED, &failure.status.to_string()),
+                ("", &after),
+            ]);
             for stderr in failure.stderr_tail.iter().flat_map(|s| s.lines()) {
                 printer.exact_line(&format!(
                     "    {} {}",
@@ -141,21 +142,28 @@ fn table(printer: &Printer, all: &[HookStats], every_agent: bool) {
             *width = (*width).max(cell.chars().count());
         }
     }
-    let line = |cells: &[String]| -> String {
+    // Each cell padded first, then painted: colour codes take no column.
+    let line = |cells: &[String], paint: &dyn Fn(usize, &str) -> String| -> String {
         let mut text = String::from("   ");
+        let last = cells.len() - 1;
         for (index, (cell, width)) in cells.iter().zip(widths).enumerate() {
-            // Counts right-aligned, text (skip reasons, durations, times) left-aligned.
-            if index < 5 {
-                text.push_str(&format!(" {cell:>width$}"));
+            // Counts right-aligned, text (skip reasons, durations, times) left-aligned; the
+            // last cell is not padded (no trailing spaces).
+            let padded = if index < 5 {
+                format!(" {cell:>width$}")
+            } else if index == last {
+                format!("  {cell}")
             } else {
-                text.push_str(&format!("  {cell:<width$}"));
-            }
+                format!("  {cell:<width$}")
+            };
+            text.push_str(&paint(index, &padded));
         }
-        text.trim_end().to_owned()
+        text
     };
     let header: Vec<String> = HEADER.iter().map(|h| (*h).to_owned()).collect();
     printer.exact_line(&printer.paint(DIM, if every_agent { "agent  hook" } else { "hook" }));
-    printer.exact_line(&printer.paint(DIM, &line(&header)));
+    let plain = |_: usize, cell: &str| one_line(cell).into_owned();
+    printer.exact_line(&printer.paint(DIM, line(&header, &plain).trim_end()));
     for (stats, row) in all.iter().zip(&rows) {
         let key = if every_agent {
             format!("{}  {}", stats.agent, one_line(&stats.key))
@@ -163,7 +171,17 @@ fn table(printer: &Printer, all: &[HookStats], every_agent: bool) {
             one_line(&stats.key).into_owned()
         };
         printer.exact_line(&printer.paint(BOLD, &key));
-        printer.exact_line(&line(row));
+        // Failures red, time-outs yellow, when there are any; runs green.
+        let status = |index: usize, cell: &str| {
+            let colour = match index {
+                0 if stats.runs > 0 => GREEN,
+                3 if stats.failures > 0 => RED,
+                4 if stats.timeouts > 0 => YELLOW,
+                _ => "",
+            };
+            printer.paint(colour, cell)
+        };
+        printer.exact_line(line(row, &status).trim_end());
     }
 }
 

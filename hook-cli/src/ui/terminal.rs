@@ -47,6 +47,49 @@ pub(crate) fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
+/// What the environment says about colour: `NO_COLOR` set and not empty turns it off
+/// (<https://no-color.org>); `CLICOLOR_FORCE` set, not empty and not `0` turns it on where
+/// stdout is not a terminal. `NO_COLOR` wins.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ColourEnv {
+    /// `NO_COLOR` is set and not empty.
+    pub(crate) no_color: bool,
+    /// `CLICOLOR_FORCE` is set, not empty and not `0`.
+    pub(crate) force: bool,
+}
+
+impl ColourEnv {
+    /// This process's variables.
+    pub(crate) fn process() -> ColourEnv {
+        ColourEnv::from_vars(
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::env::var_os("CLICOLOR_FORCE").as_deref(),
+        )
+    }
+
+    /// From the values of `NO_COLOR` and `CLICOLOR_FORCE` (`None`: unset).
+    pub(crate) fn from_vars(
+        no_color: Option<&std::ffi::OsStr>,
+        force: Option<&std::ffi::OsStr>,
+    ) -> ColourEnv {
+        ColourEnv {
+            no_color: no_color.is_some_and(|value| !value.is_empty()),
+            force: force.is_some_and(|value| !value.is_empty() && value != "0"),
+        }
+    }
+
+    /// Whether to colour a stream, `--color` being `choice`: `always` and `never` are as
+    /// said; `auto` colours a terminal unless `NO_COLOR`, and anything with `CLICOLOR_FORCE`
+    /// unless `NO_COLOR`.
+    pub(crate) fn colour(self, choice: clap::ColorChoice, is_terminal: bool) -> bool {
+        match choice {
+            clap::ColorChoice::Always => true,
+            clap::ColorChoice::Never => false,
+            clap::ColorChoice::Auto => !self.no_color && (is_terminal || self.force),
+        }
+    }
+}
+
 /// Where a command's output goes: its stdout and stderr, and whether each is a terminal.
 /// `main` builds it from the process's own streams ([`Terminal::process`]); the in-process
 /// tests from buffers they read afterwards ([`Terminal::new`]). The [`Printer`](super::Printer)
@@ -56,6 +99,8 @@ pub(crate) struct Terminal {
     stderr: RefCell<Box<dyn Write>>,
     stdout_is_terminal: bool,
     stderr_is_terminal: bool,
+    /// The variables that turn colour on or off.
+    colour_env: ColourEnv,
     /// Whether stdout is this process's descriptor 1, which [`Terminal::close_stdout`] points
     /// at `/dev/null`.
     #[cfg_attr(not(unix), allow(dead_code))]
@@ -68,20 +113,46 @@ impl Terminal {
         Terminal {
             stdout_is_terminal: io::stdout().is_terminal(),
             stderr_is_terminal: io::stderr().is_terminal(),
+            colour_env: ColourEnv::process(),
             stdout_is_fd1: true,
             ..Terminal::new(io::stdout(), io::stderr())
         }
     }
 
-    /// `stdout` and `stderr`, neither of them a terminal.
+    /// `stdout` and `stderr`, neither of them a terminal, no variable about colour set.
     pub(crate) fn new(stdout: impl Write + 'static, stderr: impl Write + 'static) -> Terminal {
         Terminal {
             stdout: RefCell::new(Box::new(stdout)),
             stderr: RefCell::new(Box::new(stderr)),
             stdout_is_terminal: false,
             stderr_is_terminal: false,
+            colour_env: ColourEnv::default(),
             stdout_is_fd1: false,
         }
+    }
+
+    /// This terminal with its stdout claiming to be a terminal, in the environment `env`: what
+    /// an in-process test sees of a person's terminal.
+    #[cfg(test)]
+    pub(crate) fn claiming_a_terminal(self, env: ColourEnv) -> Terminal {
+        Terminal {
+            stdout_is_terminal: true,
+            ..self.with_colour_env(env)
+        }
+    }
+
+    /// This terminal in the environment `env` (an in-process test sets no variable).
+    #[cfg(test)]
+    pub(crate) fn with_colour_env(self, env: ColourEnv) -> Terminal {
+        Terminal {
+            colour_env: env,
+            ..self
+        }
+    }
+
+    /// The variables that turn colour on or off.
+    pub(crate) fn colour_env(&self) -> ColourEnv {
+        self.colour_env
     }
 
     /// Whether stdout is a terminal.
@@ -165,6 +236,7 @@ impl std::fmt::Debug for Terminal {
         f.debug_struct("Terminal")
             .field("stdout_is_terminal", &self.stdout_is_terminal)
             .field("stderr_is_terminal", &self.stderr_is_terminal)
+            .field("colour_env", &self.colour_env)
             .field("stdout_is_fd1", &self.stdout_is_fd1)
             .finish_non_exhaustive()
     }
@@ -173,6 +245,39 @@ impl std::fmt::Debug for Terminal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_is_on_for_a_terminal_unless_no_color_says_otherwise() {
+        use clap::ColorChoice::{Always, Auto, Never};
+        let unset: Option<&str> = None;
+        let table = [
+            // (NO_COLOR, CLICOLOR_FORCE, --color, stdout is a terminal, colour)
+            (unset, unset, Auto, true, true),
+            (unset, unset, Auto, false, false),
+            (Some("1"), unset, Auto, true, false),
+            (Some("0"), unset, Auto, true, false),
+            // Empty is unset (no-color.org).
+            (Some(""), unset, Auto, true, true),
+            (unset, Some("1"), Auto, false, true),
+            (unset, Some("0"), Auto, false, false),
+            (unset, Some(""), Auto, false, false),
+            (Some("1"), Some("1"), Auto, false, false),
+            (Some("1"), unset, Always, false, true),
+            (unset, Some("1"), Never, true, false),
+            (unset, unset, Never, true, false),
+        ];
+        for (no_color, force, choice, is_terminal, colour) in table {
+            let env = ColourEnv::from_vars(
+                no_color.map(std::ffi::OsStr::new),
+                force.map(std::ffi::OsStr::new),
+            );
+            assert_eq!(
+                env.colour(choice, is_terminal),
+                colour,
+                "NO_COLOR={no_color:?} CLICOLOR_FORCE={force:?} --color {choice:?} terminal={is_terminal}"
+            );
+        }
+    }
 
     #[test]
     fn escapes_terminal_controls_and_bidi_overrides() {

@@ -22,6 +22,8 @@ pub(crate) fn hook_bytes(args: &[&OsStr], stdin: &[u8], env: &[(&str, &OsStr)]) 
         .env_remove("CLAUDE_ENV_FILE")
         // Set when these tests run inside Copilot CLI: the relay would answer as it reads it.
         .env_remove("COPILOT_CLI")
+        // It would colour the text a test compares (`NO_COLOR` is the test's to set).
+        .env_remove("CLICOLOR_FORCE")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -51,4 +53,124 @@ impl Runner for Binary {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         hook_test_support::Output::new(&words, hook_bytes(&args, stdin, &[]), String::new())
     }
+}
+
+/// A user's home with Claude Code's settings (one setting of the user's own) and a relay hook.
+fn claude_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("a temporary folder");
+    let write = |relative: &str, text: &str| {
+        let path = home.path().join(relative);
+        std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("a folder");
+        std::fs::write(path, text).expect("a file");
+    };
+    write(".claude/settings.json", r#"{"model": "opus"}"#);
+    write(
+        ".claude/hook-relay/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}}"#,
+    );
+    home
+}
+
+/// `hook args` with `home` as `HOME` (the agents' own variables unset), as a user runs it: its
+/// exit code, stdout and stderr.
+fn in_home(home: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hook"))
+        .args(args)
+        .current_dir(home)
+        .env("HOME", home)
+        .env("CODEX_HOME", home.join(".codex"))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("COPILOT_CLI")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the hook binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `-q`, `-v` and `--color` go anywhere on the command line, after the subcommand too, and do
+/// what they say there: `hook relay` and its subcommands included (the binary parses them on a
+/// path of their own).
+#[test]
+fn quiet_verbose_and_color_are_taken_after_any_subcommand() {
+    // --quiet: the backup note goes, the result stays.
+    for (quiet, note) in [
+        (&[][..], true),
+        (&["-q"][..], false),
+        (&["--quiet"][..], false),
+    ] {
+        let home = claude_home();
+        let args = [&["relay", "install", "--agent", "claude"][..], quiet].concat();
+        let (code, stdout, stderr) = in_home(home.path(), &args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert!(
+            stdout.contains("PreToolUse [Bash] (added 2"),
+            "{args:?}: {stdout}"
+        );
+        assert_eq!(
+            stdout.contains("the file as it was: "),
+            note,
+            "{args:?}: {stdout}"
+        );
+    }
+    // --verbose: the error's cause on a line of its own.
+    let home = claude_home();
+    let blocked = home.path().join("a-file");
+    std::fs::write(&blocked, "").expect("a file");
+    let config = blocked.join("settings.json");
+    let config = config.to_str().expect("a UTF-8 path");
+    let install = [
+        "relay",
+        "install",
+        "--agent",
+        "claude",
+        "--agent-config",
+        config,
+    ];
+    for (verbose, cause_line) in [
+        (&[][..], false),
+        (&["-v"][..], true),
+        (&["--verbose"][..], true),
+    ] {
+        let args = [&install[..], verbose].concat();
+        let (code, _, stderr) = in_home(home.path(), &args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.contains("\n  caused by: "),
+            cause_line,
+            "{args:?}: {stderr}"
+        );
+    }
+    // Accepted after every subcommand, the relay's answer included.
+    let accepted: [&[&str]; 7] = [
+        &["relay", "status", "-q"],
+        &[
+            "relay", "status", "--agent", "claude", "-v", "--color", "always",
+        ],
+        &["relay", "sync", "--agent", "claude", "-q"],
+        &["relay", "uninstall", "--agent", "claude", "--verbose"],
+        &["doctor", "--agent", "claude", "-v", "--color=never"],
+        &["list", "--agent", "claude", "-q"],
+        &["stats", "-q", "--color", "auto"],
+    ];
+    for args in accepted {
+        let (code, _, stderr) = in_home(home.path(), args);
+        assert_ne!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("unexpected argument"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (code, stdout, stderr) = in_home(home.path(), &["relay", "--dialect", "verboo", "-q"]);
+    // Empty stdin: the relay fails closed (exit 2, its own answer), not a usage error.
+    assert!(stderr.contains("stdin is empty"), "{code:?}: {stderr}");
+    assert!(stdout.is_empty() || stdout.starts_with('{'), "{stdout}");
+    // Together they still conflict, wherever they are.
+    let (code, _, stderr) = in_home(home.path(), &["relay", "status", "-q", "-v"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
 }

@@ -218,6 +218,61 @@ fn a_fresh_claude_code_user_has_the_relays_state_in_its_folder() {
     assert_eq!(records[0]["decision"], "block");
 }
 
+/// A fresh install (no earlier version's state anywhere) writes no note of a move, in either
+/// agent's relay folder, and says none: installed, relayed, trusted, checked.
+#[test]
+fn a_fresh_install_writes_and_says_no_migration_note() {
+    let machine = Machine::new();
+    let claude = machine.home.join(".claude");
+    write(&claude.join("hook-relay/settings.json"), CLAUDE_GUARD);
+    write(
+        &machine.codex_home.join("hook-relay/config.toml"),
+        CODEX_GUARD,
+    );
+    let mut said = String::new();
+    let mut run = |args: &[&str], stdin: &str| {
+        let out = machine.hook(args, stdin);
+        said.push_str(&String::from_utf8_lossy(&out.stdout));
+        said.push_str(&String::from_utf8_lossy(&out.stderr));
+    };
+    for agent in ["claude", "codex"] {
+        run(&["relay", "install", "--agent", agent], "");
+        run(&["relay", "status", "--agent", agent], "");
+        run(&["doctor", "--agent", agent], "");
+        run(&["list", "--agent", agent, "--relay"], "");
+    }
+    run(&["trust", "--agent", "codex", "--all"], "");
+    run(
+        &["relay", "--dialect", "verboo"],
+        &claude_event(&machine.project, "rm -rf /"),
+    );
+    run(
+        &["relay", "--dialect", "lime"],
+        &codex_event(&machine.project, "rm -rf /"),
+    );
+    // Both relay folders are in use (their journals were written)...
+    for folder in [
+        claude.join("hook-relay"),
+        machine.codex_home.join("hook-relay"),
+    ] {
+        assert!(
+            folder.join("hook-journal/journal.jsonl").is_file(),
+            "{}",
+            folder.display()
+        );
+        // ...and hold no note of a move.
+        let tree = Machine::tree(&folder);
+        assert!(
+            !tree.iter().any(|path| path.contains("hook-state-moved")),
+            "{}: {tree:?}",
+            folder.display()
+        );
+    }
+    assert!(!said.contains("is kept here now"), "{said}");
+    assert!(!said.contains("Earlier versions"), "{said}");
+    assert!(!machine.home.join(".lime").exists());
+}
+
 /// The key and hash `hook` gives the user's Codex relay guard, as an earlier version recorded
 /// them in `~/.lime/config.toml`.
 fn codex_guard_record(machine: &Machine) -> (String, String) {

@@ -15,7 +15,7 @@ use anyhow::Result;
 use clap::Args;
 use hook_protocol::{Dialect, Event};
 
-use crate::args::{RelayAgentArg, parse_relay_agent};
+use crate::args::{DIALECT, RELAY_AGENT, RELAY_EVENT, RelayAgentArg};
 use crate::ops::input::Stdin;
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::caller_of;
@@ -29,16 +29,31 @@ pub(crate) struct RelayArgs {
     #[command(subcommand)]
     action: Option<RelayAction>,
     /// The agent's dialect: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = crate::args::parse_dialect, required_unless_present = "agent")]
+    #[arg(
+        long,
+        value_parser = DIALECT,
+        hide_possible_values = true,
+        required_unless_present = "agent"
+    )]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code) or codex (Codex
     /// CLI); or an agent that runs guards written for Claude Code, whose events the relay
     /// translates: qwen (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI).
-    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    #[arg(
+        long,
+        value_parser = RELAY_AGENT,
+        hide_possible_values = true,
+        conflicts_with = "dialect"
+    )]
     agent: Option<RelayAgentArg>,
     /// The event this relay entry was installed for: the relay then knows how to answer even
     /// when the agent's input cannot be read, and refuses an input naming another event.
-    #[arg(long, value_name = "NAME")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = RELAY_EVENT,
+        hide_possible_values = true
+    )]
     event: Option<String>,
     /// The project directory (default: `CLAUDE_PROJECT_DIR`, else the event's `cwd`).
     #[arg(long, value_name = "DIR")]

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::{RelayAgentArg, parse_dialect, parse_relay_agent};
+use crate::args::{DIALECT, RELAY_AGENT, RelayAgentArg};
 use crate::ops::relay::status::{StatusOptions, status};
 use crate::ui::{Printer, Status};
 
@@ -16,10 +16,15 @@ pub(crate) struct StatusArgs {
     /// Only this agent: claude (or claude-code: Claude Code) or codex (Codex CLI); or qwen
     /// (Qwen Code), gemini (Gemini CLI) or copilot (Copilot CLI), whose entries start the relay
     /// for Claude Code's relay hooks. Default: Claude Code and Codex.
-    #[arg(long, value_parser = parse_relay_agent, conflicts_with = "dialect")]
+    #[arg(
+        long,
+        value_parser = RELAY_AGENT,
+        hide_possible_values = true,
+        conflicts_with = "dialect"
+    )]
     agent: Option<RelayAgentArg>,
     /// Only this agent, by its dialect: verboo (Claude Code) or lime (Codex).
-    #[arg(long, value_parser = parse_dialect)]
+    #[arg(long, value_parser = DIALECT, hide_possible_values = true)]
     dialect: Option<Dialect>,
     /// The project whose settings and relay files are read beside the user's (default: the
     /// current directory).

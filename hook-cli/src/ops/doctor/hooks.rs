@@ -73,7 +73,11 @@ pub(super) fn check_loaded(
             check_project_var(handler, dialect, unasked, &mut add);
         }
         check_matcher(handler, dialect, &mut add);
-        check_timeout(handler, dialect, &mut add);
+        // A relay entry's timeout is its relay hooks' plus 5 s, written by `hook relay install`
+        // and `sync`: the relay hooks' own timeouts are checked (and fixed) where they are.
+        if !relay_entry {
+            check_timeout(handler, dialect, &mut add);
+        }
         if unasked {
             continue;
         }

@@ -2,10 +2,15 @@
 //! problems stop a guard), its settings files with their relay entries, the program they
 //! start, the relay files, each relay hook with its trust and last run, and each problem with
 //! its fix; `--json`: the same as one object.
+//!
+//! Colour (on a terminal, [`Printer::spans`]): the headline's state green when guarding, red
+//! when something stops a guard, yellow when not set up; a program that runs green, one that
+//! does not red; problems red, fixes green, warnings yellow, notes dim.
 
 use anyhow::Result;
 
 use crate::ops::relay::status::{AgentStatus, Problem, RelayHook, SettingsFile};
+use crate::ui::colour::{DIM, GREEN, RED, YELLOW};
 use crate::ui::{Printer, Status, plural, say};
 
 /// The status of every agent; `Failed` when something stops a guard.
@@ -42,27 +47,28 @@ fn text(printer: &Printer, agent: &AgentStatus) {
             .iter()
             .map(|hook| hook.problems.len())
             .sum::<usize>();
-    let state = if agent.hooks.is_empty() && !agent.installed() {
-        "not set up (no relay hooks, no relay entries)".to_owned()
+    let (colour, state) = if agent.hooks.is_empty() && !agent.installed() {
+        (
+            YELLOW,
+            "not set up (no relay hooks, no relay entries)".to_owned(),
+        )
     } else if problems > 0 {
-        format!(
+        let state = format!(
             "{problems} problem{} stop{} a guard",
             plural(problems),
             if problems == 1 { "s" } else { "" }
-        )
+        );
+        (RED, state)
     } else {
-        format!(
+        let state = format!(
             "guarding: {} relay hook{}, each trusted and reached",
             agent.hooks.len(),
             plural(agent.hooks.len())
-        )
+        );
+        (GREEN, state)
     };
-    say!(
-        printer,
-        "{} (--agent {}): {state}",
-        agent.title,
-        agent.agent
-    );
+    let title = format!("{} (--agent {}): ", agent.title, agent.agent);
+    printer.spans(&[("", &title), (colour, &state)]);
     for file in &agent.settings {
         settings(printer, file);
     }
@@ -73,14 +79,16 @@ fn text(printer: &Printer, agent: &AgentStatus) {
             }
             _ => String::new(),
         };
+        let program_at = format!("  program {}{at}", program.program);
         match (&program.version, &program.problem) {
-            (Some(version), _) => say!(
-                printer,
-                "  program {}{at}: runs ({version})",
-                program.program
-            ),
-            (_, Some(problem)) => say!(printer, "  program {}{at}: {problem}", program.program),
-            _ => say!(printer, "  program {}{at}", program.program),
+            (Some(version), _) => printer.spans(&[
+                ("", &program_at),
+                ("", ": "),
+                (GREEN, "runs"),
+                ("", &format!(" ({version})")),
+            ]),
+            (_, Some(problem)) => printer.spans(&[("", &program_at), ("", ": "), (RED, problem)]),
+            _ => say!(printer, "{program_at}"),
         }
     }
     let relay_files: Vec<String> = agent
@@ -103,10 +111,14 @@ fn text(printer: &Printer, agent: &AgentStatus) {
         problem_lines(printer, "  ", problem);
     }
     for line in &agent.journal_problems {
-        say!(printer, "  warning: {line}; last runs may be missing");
+        printer.spans(&[
+            ("", "  "),
+            (YELLOW, "warning:"),
+            ("", &format!(" {line}; last runs may be missing")),
+        ]);
     }
     for note in &agent.notes {
-        say!(printer, "  note: {note}");
+        printer.spans(&[("", "  "), (DIM, &format!("note: {note}"))]);
     }
 }
 
@@ -149,37 +161,66 @@ fn relay_hook(printer: &Printer, hook: &RelayHook) {
         .filter(|m| !m.is_empty())
         .unwrap_or("*");
     say!(printer, "    {} [{matcher}] {}", hook.event, hook.summary);
-    let enabled = if hook.enabled { "enabled" } else { "disabled" };
-    let last = match &hook.last_run {
-        None => "never run by the relay".to_owned(),
-        Some(run) => {
-            let mut last = format!("last run {}: {}", run.time, run.status);
-            if let Some(reason) = run.skip_reason.as_deref().filter(|r| !r.is_empty()) {
-                last.push_str(&format!(" ({reason})"));
-            }
-            if let Some(code) = run.exit_code {
-                last.push_str(&format!(", exit {code}"));
-            }
-            if let Some(error) = &run.error {
-                last.push_str(&format!(": {error}"));
-            }
-            last
-        }
+    let (enabled, enabled_colour) = if hook.enabled {
+        ("enabled", "")
+    } else {
+        ("disabled", YELLOW)
     };
-    say!(
-        printer,
-        "      key {}; {}, {enabled}; {last}",
-        hook.key,
-        hook.trust
-    );
+    let trust_colour = match hook.trust.as_str() {
+        "trusted" | "managed" => GREEN,
+        _ => RED,
+    };
+    let key = format!("      key {}; ", hook.key);
+    let head = [
+        ("", key.as_str()),
+        (trust_colour, hook.trust.as_str()),
+        ("", ", "),
+        (enabled_colour, enabled),
+        ("", "; "),
+    ];
+    let Some(run) = &hook.last_run else {
+        printer.spans(&[&head[..], &[(DIM, "never run by the relay")]].concat());
+        relay_hook_problems(printer, hook);
+        return;
+    };
+    let when = format!("last run {}: ", run.time);
+    let mut after = String::new();
+    if let Some(reason) = run.skip_reason.as_deref().filter(|r| !r.is_empty()) {
+        after.push_str(&format!(" ({reason})"));
+    }
+    if let Some(code) = run.exit_code {
+        after.push_str(&format!(", exit {code}"));
+    }
+    if let Some(error) = &run.error {
+        after.push_str(&format!(": {error}"));
+    }
+    let colour = match run.status.as_str() {
+        "ok" | "blocked" | "stopped" | "async" => GREEN,
+        "skipped" => YELLOW,
+        _ => RED,
+    };
+    let last = [
+        ("", when.as_str()),
+        (colour, run.status.as_str()),
+        ("", after.as_str()),
+    ];
+    printer.spans(&[&head[..], &last[..]].concat());
+    relay_hook_problems(printer, hook);
+}
+
+fn relay_hook_problems(printer: &Printer, hook: &RelayHook) {
     for problem in &hook.problems {
         problem_lines(printer, "      ", problem);
     }
 }
 
 fn problem_lines(printer: &Printer, indent: &str, problem: &Problem) {
-    say!(printer, "{indent}! {}", problem.what);
+    printer.spans(&[("", indent), (RED, &format!("! {}", problem.what))]);
     if let Some(fix) = &problem.fix {
-        say!(printer, "{indent}  fix: {fix}");
+        printer.spans(&[
+            ("", &format!("{indent}  ")),
+            (GREEN, "fix:"),
+            ("", &format!(" {fix}")),
+        ]);
     }
 }

@@ -196,6 +196,26 @@ pub(crate) fn every_translated() -> String {
         .join(", ")
 }
 
+/// Every name of every translated agent (`qwen`, `gemini`...), for shell completions.
+pub(crate) fn translated_values() -> Vec<&'static str> {
+    TRANSLATED
+        .iter()
+        .flat_map(|agent| agent.names.iter().copied())
+        .collect()
+}
+
+/// Every event name of every translated agent, in its own words (`BeforeTool`...), for shell
+/// completions of `hook relay --agent NAME --event EVENT`.
+pub(crate) fn translated_event_values() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for (event, _) in TRANSLATED.iter().flat_map(|agent| agent.events) {
+        if !all.contains(event) {
+            all.push(event);
+        }
+    }
+    all
+}
+
 /// The agent named `name` (`qwen`, `gemini`, any of its names, any case).
 pub(crate) fn translated(name: &str) -> Option<&'static Translation> {
     TRANSLATED
