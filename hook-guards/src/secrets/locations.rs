@@ -1,0 +1,503 @@
+//! Where secrets live: the credential files and folders the guard keeps the model out of
+//! ([`TABLE`]), the user's `allowed-paths` and `extra-paths` over them ([`Places`]), and how a
+//! path written in a call — `~`, `$HOME`, absolute, relative, a glob — is matched.
+//!
+//! A location of the table is a run of path components found anywhere in the path (so
+//! `~/.ssh`, `/home/dev/.ssh`, `/root/.ssh` and a backup's `…/home/dev/.ssh` all match
+//! `.ssh`); a folder location covers everything below it, except the names it lists (the
+//! public keys of `~/.ssh`). A word the guard cannot make absolute (`$DIR/.env`: a variable
+//! known only when it runs) is matched on what follows its unknown first part.
+
+use std::path::{Component, Path};
+
+use super::glob::{is_wide, meet, within};
+use crate::{Call, paths};
+
+/// What a secret location holds: how a reason names it and what the model should do instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// SSH private keys and their configuration.
+    Ssh,
+    /// A cloud or cluster CLI's credentials.
+    Cloud,
+    /// A `.env` file.
+    DotEnv,
+    /// A package registry's or another tool's token file.
+    Tokens,
+    /// A private key or keystore file.
+    KeyFile,
+    /// A browser profile or the macOS keychain.
+    Browser,
+    /// The GnuPG keyring.
+    Gpg,
+    /// A path the user listed in `extra-paths`.
+    User,
+}
+
+impl Kind {
+    /// What to do instead, for the model.
+    pub(super) fn instead(self) -> &'static str {
+        match self {
+            Kind::Ssh => {
+                "use the key through `ssh`, `ssh-add` or `git` without reading it (the public keys `~/.ssh/*.pub` may be read), or ask the user"
+            }
+            Kind::Cloud => {
+                "let the CLI that owns it (`aws`, `gcloud`, `az`, `kubectl`, `docker`, `gh`) read its own credentials, or ask the user for the value you need"
+            }
+            Kind::DotEnv => {
+                "read `.env.example` for the variable names and ask the user for the values you need (or to change the file)"
+            }
+            Kind::Tokens => {
+                "let the tool read its own configuration (`npm config list` masks tokens), or ask the user for the value you need"
+            }
+            Kind::KeyFile => {
+                "ask the user to run what needs the key; for tests, generate a throwaway key"
+            }
+            Kind::Browser => {
+                "browser profiles and keychains hold cookies and saved passwords: ask the user for what you need"
+            }
+            Kind::Gpg => "let `gpg` use its keyring itself, or ask the user",
+            Kind::User => {
+                "the user marked it secret (`extra-paths`): ask the user for what you need"
+            }
+        }
+    }
+}
+
+/// One secret location of the table.
+#[derive(Debug)]
+pub(super) struct Location {
+    /// Consecutive path components, each a glob (`google-chrome*`).
+    parts: &'static [&'static str],
+    /// A folder: everything below it is secret too.
+    below: bool,
+    /// Names that are not secret: for a folder, its children's; for a file, its own.
+    except: &'static [&'static str],
+    /// It lives in a home folder: a recursive read of the home (or above) reaches it.
+    in_home: bool,
+    /// What it is, for a reason.
+    pub(super) what: &'static str,
+    /// Its kind.
+    pub(super) kind: Kind,
+}
+
+/// A folder in a home folder.
+const fn folder(parts: &'static [&'static str], what: &'static str, kind: Kind) -> Location {
+    Location {
+        parts,
+        below: true,
+        except: &[],
+        in_home: true,
+        what,
+        kind,
+    }
+}
+
+/// A file in a home folder.
+const fn file(parts: &'static [&'static str], what: &'static str, kind: Kind) -> Location {
+    Location {
+        parts,
+        below: false,
+        except: &[],
+        in_home: true,
+        what,
+        kind,
+    }
+}
+
+/// A file name, secret in any folder (projects too).
+const fn name(pattern: &'static [&'static str], what: &'static str, kind: Kind) -> Location {
+    Location {
+        parts: pattern,
+        below: false,
+        except: &[],
+        in_home: false,
+        what,
+        kind,
+    }
+}
+
+/// Templates of `.env` files: names and values to fill, never the values.
+const ENV_TEMPLATES: &[&str] = &[
+    "*.example",
+    "*.sample",
+    "*.template",
+    "*.dist",
+    "*example*.env",
+    "*sample*.env",
+    "*template*.env",
+];
+
+/// Every secret location the guard knows.
+pub(super) const TABLE: &[Location] = &[
+    Location {
+        except: &["*.pub", "known_hosts", "known_hosts.old"],
+        ..folder(&[".ssh"], "SSH keys and configuration", Kind::Ssh)
+    },
+    folder(&[".aws"], "AWS credentials", Kind::Cloud),
+    folder(
+        &[".config", "gcloud"],
+        "Google Cloud credentials",
+        Kind::Cloud,
+    ),
+    folder(&[".azure"], "Azure credentials", Kind::Cloud),
+    file(&[".kube", "config"], "a Kubernetes config", Kind::Cloud),
+    file(
+        &[".docker", "config.json"],
+        "Docker registry logins",
+        Kind::Cloud,
+    ),
+    file(
+        &[".config", "gh", "hosts.yml"],
+        "GitHub CLI tokens",
+        Kind::Cloud,
+    ),
+    file(&[".netrc"], "machine passwords", Kind::Tokens),
+    file(&["_netrc"], "machine passwords", Kind::Tokens),
+    file(&[".git-credentials"], "git credentials", Kind::Tokens),
+    file(
+        &[".config", "git", "credentials"],
+        "git credentials",
+        Kind::Tokens,
+    ),
+    file(
+        &[".cargo", "credentials"],
+        "a crates.io token",
+        Kind::Tokens,
+    ),
+    file(
+        &[".cargo", "credentials.toml"],
+        "a crates.io token",
+        Kind::Tokens,
+    ),
+    file(&[".gem", "credentials"], "a RubyGems token", Kind::Tokens),
+    file(
+        &[".terraform.d", "credentials.tfrc.json"],
+        "Terraform Cloud tokens",
+        Kind::Tokens,
+    ),
+    file(&[".pgpass"], "PostgreSQL passwords", Kind::Tokens),
+    file(&[".vault-token"], "a Vault token", Kind::Tokens),
+    name(&[".npmrc"], "an npm config (registry tokens)", Kind::Tokens),
+    name(&[".pypirc"], "a PyPI config (upload tokens)", Kind::Tokens),
+    folder(&[".gnupg"], "the GnuPG keyring", Kind::Gpg),
+    name(&[".env"], "a `.env` file", Kind::DotEnv),
+    Location {
+        except: ENV_TEMPLATES,
+        ..name(&[".env.*"], "a `.env` file", Kind::DotEnv)
+    },
+    Location {
+        except: ENV_TEMPLATES,
+        ..name(&["*.env"], "an env file", Kind::DotEnv)
+    },
+    name(&["id_rsa"], "an SSH private key", Kind::Ssh),
+    name(&["id_dsa"], "an SSH private key", Kind::Ssh),
+    name(&["id_ecdsa"], "an SSH private key", Kind::Ssh),
+    name(&["id_ed25519"], "an SSH private key", Kind::Ssh),
+    name(&["id_ecdsa_sk"], "an SSH private key", Kind::Ssh),
+    name(&["id_ed25519_sk"], "an SSH private key", Kind::Ssh),
+    name(&["*.key"], "a private key", Kind::KeyFile),
+    name(&["*key*.pem"], "a private key", Kind::KeyFile),
+    name(&["*priv*.pem"], "a private key", Kind::KeyFile),
+    name(&["*.p12"], "a key store", Kind::KeyFile),
+    name(&["*.pfx"], "a key store", Kind::KeyFile),
+    name(&["*.jks"], "a key store", Kind::KeyFile),
+    name(&["*.keystore"], "a key store", Kind::KeyFile),
+    name(&["*.ppk"], "a PuTTY private key", Kind::KeyFile),
+    folder(&[".mozilla", "firefox"], "a Firefox profile", Kind::Browser),
+    folder(
+        &[".config", "google-chrome*"],
+        "a Chrome profile",
+        Kind::Browser,
+    ),
+    folder(
+        &[".config", "chromium"],
+        "a Chromium profile",
+        Kind::Browser,
+    ),
+    folder(
+        &[".config", "BraveSoftware"],
+        "a Brave profile",
+        Kind::Browser,
+    ),
+    folder(
+        &[".config", "microsoft-edge*"],
+        "an Edge profile",
+        Kind::Browser,
+    ),
+    folder(&[".config", "vivaldi"], "a Vivaldi profile", Kind::Browser),
+    folder(&["snap", "chromium"], "a Chromium profile", Kind::Browser),
+    folder(
+        &["Library", "Application Support", "Google", "Chrome"],
+        "a Chrome profile",
+        Kind::Browser,
+    ),
+    folder(
+        &["Library", "Application Support", "Firefox"],
+        "a Firefox profile",
+        Kind::Browser,
+    ),
+    folder(
+        &["Library", "Application Support", "Chromium"],
+        "a Chromium profile",
+        Kind::Browser,
+    ),
+    folder(
+        &["Library", "Application Support", "BraveSoftware"],
+        "a Brave profile",
+        Kind::Browser,
+    ),
+    folder(
+        &["Library", "Application Support", "Microsoft Edge"],
+        "an Edge profile",
+        Kind::Browser,
+    ),
+    folder(&["Library", "Safari"], "Safari's data", Kind::Browser),
+    folder(&["Library", "Cookies"], "browser cookies", Kind::Browser),
+    folder(
+        &["Library", "Keychains"],
+        "the macOS keychain",
+        Kind::Browser,
+    ),
+];
+
+/// The secret a word names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Found {
+    /// What it is (`AWS credentials`).
+    pub(super) what: &'static str,
+    /// Its kind.
+    pub(super) kind: Kind,
+}
+
+/// A path the user gave in `allowed-paths` or `extra-paths`: a name (no `/`), matched as any
+/// component of a path, or a path, matched from the root with everything below it.
+#[derive(Debug, Clone)]
+enum UserPath {
+    Name(String),
+    Path(Vec<String>),
+}
+
+impl UserPath {
+    fn read(entry: &str, call: &Call<'_>) -> Option<UserPath> {
+        if !entry.contains('/') {
+            return Some(UserPath::Name(entry.to_owned()));
+        }
+        let path = paths::absolute(entry.trim_end_matches('/'), call)?;
+        Some(UserPath::Path(parts(&path)))
+    }
+
+    /// Whether `target` (resolved or not) is this path or below it; every name the target
+    /// could match must be (a glob target is covered only by a glob as wide).
+    fn covers(&self, target: &Target) -> bool {
+        match self {
+            UserPath::Name(name) => target.parts.iter().any(|part| within(part, name)),
+            UserPath::Path(path) => {
+                target.resolved
+                    && target.parts.len() >= path.len()
+                    && path.iter().zip(&target.parts).all(|(p, t)| within(t, p))
+            }
+        }
+    }
+
+    /// Whether `target` could be this path or below it.
+    fn meets(&self, target: &Target) -> bool {
+        match self {
+            UserPath::Name(name) => target.parts.iter().any(|part| meet(part, name)),
+            UserPath::Path(path) => {
+                target.resolved
+                    && target.parts.len() >= path.len()
+                    && path.iter().zip(&target.parts).all(|(p, t)| meet(t, p))
+            }
+        }
+    }
+}
+
+/// A word as a path: its components, and whether they start at the root.
+#[derive(Debug)]
+struct Target {
+    parts: Vec<String>,
+    resolved: bool,
+}
+
+impl Target {
+    fn read(word: &str, call: &Call<'_>) -> Option<Target> {
+        if word.is_empty() || word.contains("://") || word.contains('\n') {
+            return None;
+        }
+        if let Some(path) = paths::absolute(word, call) {
+            return Some(Target {
+                parts: parts(&path),
+                resolved: true,
+            });
+        }
+        // An expansion first (`$DIR/.env`, `~user/.ssh`): what follows it is still known.
+        let parts: Vec<String> = word
+            .split('/')
+            .skip(1)
+            .filter(|part| !part.is_empty() && *part != "." && *part != "..")
+            .map(str::to_owned)
+            .collect();
+        (!parts.is_empty()).then_some(Target {
+            parts,
+            resolved: false,
+        })
+    }
+}
+
+/// The components of an absolute path, without the root.
+fn parts(path: &Path) -> Vec<String> {
+    path.components()
+        .filter_map(|component| match component {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `target` holds a run of components matching `location`'s.
+fn matches(target: &[String], parts: &[&str], below: bool, except: &[&str]) -> bool {
+    let n = parts.len();
+    if n == 0 || target.len() < n {
+        return false;
+    }
+    (0..=target.len() - n).any(|k| {
+        if !(0..n).all(|i| meet(&target[k + i], parts[i])) {
+            return false;
+        }
+        let end = k + n;
+        match target.get(end) {
+            // The location itself: a bare `*` does not name a file anywhere by itself.
+            None => {
+                !(n == 1 && !below && is_wide(&target[end - 1]))
+                    && (below || !except.iter().any(|e| within(&target[end - 1], e)))
+            }
+            Some(child) => below && !except.iter().any(|e| within(child, e)),
+        }
+    })
+}
+
+/// The secret locations of one call: the table, with the user's options over it, and the
+/// folder relative paths are read against.
+#[derive(Debug, Clone)]
+pub(super) struct Places<'a> {
+    call: Call<'a>,
+    allowed: Vec<UserPath>,
+    extra: Vec<UserPath>,
+}
+
+impl<'a> Places<'a> {
+    /// The table for `call`, with `allowed` paths never blocked and `extra` paths blocked too.
+    pub(super) fn new(call: &Call<'a>, allowed: &[&str], extra: &[&str]) -> Places<'a> {
+        let read = |entries: &[&str]| {
+            entries
+                .iter()
+                .filter_map(|entry| UserPath::read(entry, call))
+                .collect()
+        };
+        Places {
+            call: *call,
+            allowed: read(allowed),
+            extra: read(extra),
+        }
+    }
+
+    /// The same places with relative paths read against `cwd` (after a `cd`); the user's
+    /// options keep the meaning they had in the session's folder.
+    pub(super) fn in_folder<'b>(&self, cwd: &'b Path) -> Places<'b>
+    where
+        'a: 'b,
+    {
+        Places {
+            call: Call { cwd, ..self.call },
+            allowed: self.allowed.clone(),
+            extra: self.extra.clone(),
+        }
+    }
+
+    /// The call these places are read for (its `cwd` the folder after any `cd`).
+    pub(super) fn call(&self) -> &Call<'a> {
+        &self.call
+    }
+
+    /// The secret `word` (a path as written: `~/.ssh/id_rsa`, `../.env`, `$HOME/.aws/*`)
+    /// names, unless the user allowed it.
+    pub(super) fn secret(&self, word: &str) -> Option<Found> {
+        self.secret_in(&Target::read(word, &self.call)?)
+    }
+
+    /// The secret a glob of names (`**/.env*`, find's `-path '*/.ssh/*'`) can match, wherever
+    /// it is applied.
+    pub(super) fn secret_pattern(&self, pattern: &str) -> Option<Found> {
+        let parts: Vec<String> = pattern
+            .split('/')
+            .filter(|part| !part.is_empty() && *part != ".")
+            .map(str::to_owned)
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        self.secret_in(&Target {
+            parts,
+            resolved: false,
+        })
+    }
+
+    fn secret_in(&self, target: &Target) -> Option<Found> {
+        if self.allowed.iter().any(|allowed| allowed.covers(target)) {
+            return None;
+        }
+        if self.extra.iter().any(|extra| extra.meets(target)) {
+            return Some(Found {
+                what: "a path the user marked secret",
+                kind: Kind::User,
+            });
+        }
+        TABLE
+            .iter()
+            .find(|l| matches(&target.parts, l.parts, l.below, l.except))
+            .map(|l| Found {
+                what: l.what,
+                kind: l.kind,
+            })
+    }
+
+    /// A secret inside the folder `word` names, when `word` is a folder above one in a home
+    /// folder (`~`, `/home`, `/`, `~/.config`) or above a path of `extra-paths`: what a
+    /// recursive read of it reaches.
+    pub(super) fn inside(&self, word: &str) -> Option<Found> {
+        let target = Target::read(word, &self.call)?;
+        if !target.resolved {
+            return None;
+        }
+        let homes = self
+            .call
+            .home
+            .into_iter()
+            .chain(std::iter::once(Path::new("/root")));
+        let table = homes.flat_map(|home| {
+            let home = parts(home);
+            TABLE.iter().filter(|l| l.in_home).map(move |l| {
+                let mut path = home.clone();
+                path.extend(l.parts.iter().map(|part| (*part).to_owned()));
+                (path, l.what, l.kind)
+            })
+        });
+        let user = self.extra.iter().filter_map(|extra| match extra {
+            UserPath::Path(path) => {
+                Some((path.clone(), "a path the user marked secret", Kind::User))
+            }
+            UserPath::Name(_) => None,
+        });
+        table.chain(user).find_map(|(path, what, kind)| {
+            let above = target.parts.len() < path.len()
+                && target.parts.iter().zip(&path).all(|(t, p)| meet(t, p));
+            let reached = Target {
+                parts: path,
+                resolved: true,
+            };
+            (above && !self.allowed.iter().any(|a| a.covers(&reached)))
+                .then_some(Found { what, kind })
+        })
+    }
+}
