@@ -48,7 +48,7 @@ impl Kind {
                 "read `.env.example` for the variable names and ask the user for the values you need (or to change the file)"
             }
             Kind::Tokens => {
-                "let the tool read its own configuration (`npm config list` masks tokens), or ask the user for the value you need"
+                "let the program that owns it (`npm`, `twine`, `git`, `cargo`, `psql`) read it itself, or ask the user for the value you need"
             }
             Kind::KeyFile => {
                 "ask the user to run what needs the key; for tests, generate a throwaway key"
@@ -141,9 +141,9 @@ pub(super) const TABLE: &[Location] = &[
         Kind::Cloud,
     ),
     folder(&[".azure"], "Azure credentials", Kind::Cloud),
-    file(&[".kube", "config"], "a Kubernetes config", Kind::Cloud),
+    file(&[".kube", "config*"], "a Kubernetes config", Kind::Cloud),
     file(
-        &[".docker", "config.json"],
+        &[".docker", "config.json*"],
         "Docker registry logins",
         Kind::Cloud,
     ),
@@ -178,8 +178,16 @@ pub(super) const TABLE: &[Location] = &[
     ),
     file(&[".pgpass"], "PostgreSQL passwords", Kind::Tokens),
     file(&[".vault-token"], "a Vault token", Kind::Tokens),
-    name(&[".npmrc"], "an npm config (registry tokens)", Kind::Tokens),
-    name(&[".pypirc"], "a PyPI config (upload tokens)", Kind::Tokens),
+    name(
+        &[".npmrc"],
+        "an npm config with registry tokens",
+        Kind::Tokens,
+    ),
+    name(
+        &[".pypirc"],
+        "a PyPI config with upload tokens",
+        Kind::Tokens,
+    ),
     folder(&[".gnupg"], "the GnuPG keyring", Kind::Gpg),
     name(&[".env"], "a `.env` file", Kind::DotEnv),
     Location {
@@ -197,8 +205,12 @@ pub(super) const TABLE: &[Location] = &[
     name(&["id_ecdsa_sk"], "an SSH private key", Kind::Ssh),
     name(&["id_ed25519_sk"], "an SSH private key", Kind::Ssh),
     name(&["*.key"], "a private key", Kind::KeyFile),
-    name(&["*key*.pem"], "a private key", Kind::KeyFile),
-    name(&["*priv*.pem"], "a private key", Kind::KeyFile),
+    name(&["key.pem"], "a private key", Kind::KeyFile),
+    name(&["*-key.pem"], "a private key", Kind::KeyFile),
+    name(&["*_key.pem"], "a private key", Kind::KeyFile),
+    name(&["*.key.pem"], "a private key", Kind::KeyFile),
+    name(&["*privkey*.pem"], "a private key", Kind::KeyFile),
+    name(&["*private*.pem"], "a private key", Kind::KeyFile),
     name(&["*.p12"], "a key store", Kind::KeyFile),
     name(&["*.pfx"], "a key store", Kind::KeyFile),
     name(&["*.jks"], "a key store", Kind::KeyFile),
@@ -257,6 +269,11 @@ pub(super) const TABLE: &[Location] = &[
     folder(
         &["Library", "Keychains"],
         "the macOS keychain",
+        Kind::Browser,
+    ),
+    folder(
+        &[".local", "share", "keyrings"],
+        "the GNOME keyring",
         Kind::Browser,
     ),
 ];
@@ -423,7 +440,17 @@ impl<'a> Places<'a> {
     /// The secret `word` (a path as written: `~/.ssh/id_rsa`, `../.env`, `$HOME/.aws/*`)
     /// names, unless the user allowed it.
     pub(super) fn secret(&self, word: &str) -> Option<Found> {
-        self.secret_in(&Target::read(word, &self.call)?)
+        braces(word)
+            .iter()
+            .find_map(|word| self.secret_in(&Target::read(word, &self.call)?))
+    }
+
+    /// Whether the user allowed every path `word` can name (`allowed-paths`).
+    pub(super) fn allowed(&self, word: &str) -> bool {
+        braces(word).iter().all(|word| {
+            Target::read(word, &self.call)
+                .is_some_and(|target| self.allowed.iter().any(|a| a.covers(&target)))
+        })
     }
 
     /// The secret a glob of names (`**/.env*`, find's `-path '*/.ssh/*'`) can match, wherever
@@ -466,6 +493,10 @@ impl<'a> Places<'a> {
     /// folder (`~`, `/home`, `/`, `~/.config`) or above a path of `extra-paths`: what a
     /// recursive read of it reaches.
     pub(super) fn inside(&self, word: &str) -> Option<Found> {
+        braces(word).iter().find_map(|word| self.inside_one(word))
+    }
+
+    fn inside_one(&self, word: &str) -> Option<Found> {
         let target = Target::read(word, &self.call)?;
         if !target.resolved {
             return None;
@@ -500,4 +531,65 @@ impl<'a> Places<'a> {
                 .then_some(Found { what, kind })
         })
     }
+}
+
+/// The most words a brace expansion is read as.
+const MAX_EXPANSIONS: usize = 64;
+
+/// `word` with its brace expansions made (`~/.{ssh,aws}` is `~/.ssh` and `~/.aws`), at most
+/// [`MAX_EXPANSIONS`] words (the first ones); `${VAR}` is not an expansion of this kind.
+fn braces(word: &str) -> Vec<String> {
+    let mut done = Vec::new();
+    let mut todo = vec![word.to_owned()];
+    while let Some(word) = todo.pop() {
+        if done.len() + todo.len() >= MAX_EXPANSIONS {
+            done.push(word);
+            continue;
+        }
+        match first_brace(&word) {
+            Some((open, close, alternatives)) => {
+                for alternative in alternatives.iter().rev() {
+                    todo.push(format!(
+                        "{}{alternative}{}",
+                        &word[..open],
+                        &word[close + 1..]
+                    ));
+                }
+            }
+            None => done.push(word),
+        }
+    }
+    done
+}
+
+/// The first `{a,b}` of `word`: where it opens and closes, and its alternatives.
+fn first_brace(word: &str) -> Option<(usize, usize, Vec<&str>)> {
+    let bytes = word.as_bytes();
+    let mut search = 0;
+    while let Some(offset) = word[search..].find('{') {
+        let open = search + offset;
+        search = open + 1;
+        if open > 0 && bytes[open - 1] == b'$' {
+            continue;
+        }
+        let mut level = 0usize;
+        let mut cuts = vec![open];
+        for (index, &byte) in bytes.iter().enumerate().skip(open + 1) {
+            match byte {
+                b'{' => level += 1,
+                b'}' if level == 0 => {
+                    if cuts.len() < 2 {
+                        break;
+                    }
+                    cuts.push(index);
+                    let alternatives = cuts.windows(2).map(|w| &word[w[0] + 1..w[1]]).collect();
+                    return Some((open, index, alternatives));
+                }
+                b'}' => level -= 1,
+                b',' if level == 0 => cuts.push(index),
+                _ => {}
+            }
+        }
+    }
+    None
 }

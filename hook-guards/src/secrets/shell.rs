@@ -40,6 +40,8 @@ const USES: &[(&str, &[&str])] = &[
     ("npm", &["--userconfig"]),
     ("pnpm", &["--userconfig"]),
     ("twine", &["--config-file"]),
+    // A key it generates (`openssl genrsa -out key.pem`) is written, never shown.
+    ("openssl", &["-out", "-keyout"]),
 ];
 
 /// Programs that read or send the files they are given: a path they get at run time
@@ -263,6 +265,8 @@ fn walk(command: &str, places: &Places<'_>, depth: usize) -> Result<Option<Strin
 /// Checks one program.
 fn one(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Result<(), Hit> {
     let program = invocation.program.as_str();
+    // A program run by its path (`$(echo ~)/.ssh/id_rsa` reads as one) names that path.
+    mention(scene, places, &invocation.written);
     if READERS.contains(&program)
         && (invocation.through.iter().any(|w| w == "xargs")
             || invocation.operands().iter().any(|word| {
@@ -563,7 +567,7 @@ fn git(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Resul
     for arg in rest {
         // `HEAD:.env`, `main:config/.npmrc`: a file as a commit holds it.
         let in_commit = arg.split_once(':').map(|(_, path)| path);
-        for word in candidates(arg).into_iter().chain(in_commit) {
+        for word in in_commit.into_iter().chain(candidates(arg)) {
             if let Some(found) = places.secret(word) {
                 if names_only {
                     mention_found(scene, word, found);
@@ -612,11 +616,11 @@ fn code_paths(code: &str) -> impl Iterator<Item = &str> {
 /// is text (a message, a command for `ssh`), not a path.
 fn candidates(arg: &str) -> Vec<&str> {
     let mut words = Vec::new();
-    if !arg.starts_with('-') {
-        words.push(arg);
-    }
     if let Some((_, value)) = arg.split_once('=') {
         words.push(value);
+    }
+    if !arg.starts_with('-') {
+        words.push(arg);
     }
     words
         .into_iter()
