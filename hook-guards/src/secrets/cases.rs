@@ -322,6 +322,22 @@ pub(crate) const CASES: &[Case] = &[
         "a token exported",
     ),
     block(Bash("cat .envrc"), "extra-paths").with(&["extra-paths=.envrc"]),
+    block(
+        Bash("grep --recursive --ignore-case password ~"),
+        "long options",
+    ),
+    block(Bash("grep -r -n -i TOKEN .env.local"), "flags split"),
+    block(Bash("cat -- ~/.ssh/id_rsa"), "operand after --"),
+    block(
+        Bash("ls ~/.aws/* | xargs -I{} cat {}"),
+        "xargs -I, path listed by ls",
+    ),
+    block(
+        Bash("nohup sh -c \"cat ~/.netrc > /tmp/n\" &"),
+        "nohup, sh -c, in the background",
+    ),
+    block(Bash("cat ~/.ssh/{id_rsa,config}"), "brace expansion"),
+    block(Bash("true; cat .env || echo none"), "; and || lists"),
     // Ordinary work, and what looks close to a secret but is not.
     allow(Read("/home/dev/project/src/main.rs"), "Read: source"),
     allow(
@@ -499,6 +515,44 @@ pub(crate) const CASES: &[Case] = &[
     allow(
         Bash("gh pr create --title 'Document .env loading' --body 'See README'"),
         "text mentioning .env",
+    ),
+    allow(Bash("npm run build && npm test"), "everyday: && list"),
+    allow(Bash("pytest -x -q tests/test_api.py"), "everyday: pytest"),
+    allow(Bash("git diff HEAD~1 -- src/"), "everyday: git diff"),
+    allow(Bash("git log -p -3"), "everyday: git log -p"),
+    allow(Bash("docker build -t app ."), "everyday: docker build"),
+    allow(Bash("cat package.json | jq .scripts"), "pipeline"),
+    allow(
+        Bash("find . -name '*.py' | xargs wc -l"),
+        "xargs in the project",
+    ),
+    allow(
+        Bash("source venv/bin/activate && pip list"),
+        "source of a script that is not a secret",
+    ),
+    allow(
+        Bash("openssl genrsa -out /tmp/test.key 2048"),
+        "generating a throwaway key",
+    ),
+    allow(
+        Bash("scp -i ~/.ssh/deploy dist.tgz web:/srv/"),
+        "scp -i uses a key",
+    ),
+    allow(
+        Bash("kubectl --kubeconfig ~/.kube/config get pods"),
+        "--kubeconfig uses a config",
+    ),
+    allow(
+        Bash("curl -fsSL https://example.com/.env"),
+        "a URL, not a path",
+    ),
+    allow(Bash("cat certs/fullchain.pem"), "a certificate chain"),
+    allow(Bash("ls .env* && cat .env.example"), "listing .env files"),
+    allow(Bash("sudo apt-get install -y jq"), "sudo"),
+    allow(Bash("env NODE_ENV=test npm test"), "env with an assignment"),
+    allow(
+        Bash("bash -c 'echo \"$(git rev-parse HEAD)\" > VERSION'"),
+        "bash -c with a quoted $(…)",
     ),
     allow(Bash("cat ~/.aws/config"), "allowed-paths").with(&["allowed-paths=~/.aws/config"]),
     allow(Bash("cat .env.test"), "allowed-paths by name").with(&["allowed-paths=.env.test"]),
