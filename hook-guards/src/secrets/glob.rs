@@ -13,15 +13,18 @@ const MAX_COMPONENT: usize = 1024;
 enum Token {
     /// A character that must be there.
     Literal(char),
-    /// `?` or a `[...]` class: any one character.
+    /// `?`: any one character.
     One,
+    /// A `[...]` class: any one character, a leading `.` too (POSIX leaves it open whether a
+    /// class may match one; the guard errs on the side of a match).
+    Class,
     /// `*`: any run of characters.
     Any,
 }
 
 /// Whether `text` holds a glob character (`*`, `?`, `[`).
 pub(super) fn is_glob(text: &str) -> bool {
-    text.contains(['*', '?', '['])
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
 
 /// `text` read as a glob, or as literal characters when `glob` is false. An unclosed `[` is a
@@ -43,7 +46,7 @@ fn tokens(text: &str, glob: bool) -> Vec<Token> {
             '?' => out.push(Token::One),
             '[' => match chars[index..].iter().skip(1).position(|&c| c == ']') {
                 Some(end) => {
-                    out.push(Token::One);
+                    out.push(Token::Class);
                     index += end + 2;
                 }
                 None => out.push(Token::Literal('[')),
@@ -60,6 +63,16 @@ fn tokens(text: &str, glob: bool) -> Vec<Token> {
 pub(super) fn meet(word: &str, pattern: &str) -> bool {
     if word.len() > MAX_COMPONENT || pattern.len() > MAX_COMPONENT {
         return false;
+    }
+    // The common cases, without the search: a literal word against a literal pattern, or
+    // against an ASCII pattern of `*` and `?`.
+    if !is_glob(word) {
+        if !is_glob(pattern) {
+            return word == pattern;
+        }
+        if !pattern.contains('[') && pattern.is_ascii() && word.is_ascii() {
+            return wildcard(pattern.as_bytes(), word.as_bytes());
+        }
     }
     let word = tokens(word, is_glob(word));
     let pattern = tokens(pattern, true);
@@ -91,7 +104,7 @@ pub(super) fn meet(word: &str, pattern: &str) -> bool {
         let fits = match (w, p) {
             (Token::Literal(a), Token::Literal(b)) => a == b,
             (Token::Literal(_), _) => true,
-            (_, Token::Literal(c)) => started || c != '.',
+            (Token::One | Token::Any, Token::Literal(c)) => started || c != '.',
             _ => true,
         };
         if fits {
@@ -101,6 +114,34 @@ pub(super) fn meet(word: &str, pattern: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether ASCII `text` matches the pattern of `*` and `?`: the greedy match that goes back
+/// to the last `*` on a mismatch, at most `text.len()` times per `*`.
+fn wildcard(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == text[t] => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((at, from)) => {
+                    p = at + 1;
+                    t = from + 1;
+                    star = Some((at, from + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
 }
 
 /// Whether every name `word` can match is matched by `exception`: a literal word the exception
@@ -123,7 +164,7 @@ pub(super) fn is_wide(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_wide, meet, within};
+    use super::{is_wide, meet, wildcard, within};
 
     #[test]
     fn words_meet_patterns_they_could_name() {
@@ -141,6 +182,7 @@ mod tests {
             ("cert.pem", "*-key.pem", false),
             ("monkey.pem", "*-key.pem", false),
             (".[s]sh", ".ssh", true),
+            ("[.]env", ".env", true),
             ("[ab", "[ab", true),
             ("id_*", "id_rsa", true),
             ("*.pub", "id_rsa", false),
@@ -160,6 +202,29 @@ mod tests {
         assert!(!within("known_*", "known_hosts"));
         assert!(!within("id_rsa", "*.pub"));
         assert!(is_wide("*") && is_wide("*.*") && !is_wide("*.key") && !is_wide("src"));
+    }
+
+    #[test]
+    fn the_quick_paths_agree_with_the_search() {
+        for (pattern, text) in [
+            ("*.env", "prod.env"),
+            ("*.env", ".env"),
+            (".env.*", ".env"),
+            ("google-chrome*", "google-chrome-beta"),
+            ("*key*.pem", "monkey.pem"),
+            ("a*b*c", "aXbYbZc"),
+            ("a*b*c", "aXbYbZ"),
+            ("?d_rsa", "id_rsa"),
+            ("*", ""),
+        ] {
+            let quick = wildcard(pattern.as_bytes(), text.as_bytes());
+            assert_eq!(meet(text, pattern), quick, "{pattern} / {text}");
+            // The search, forced by a `[x]` class standing for the text's first character.
+            if let Some(first) = text.chars().next() {
+                let classed = format!("[{first}]{}", &text[first.len_utf8()..]);
+                assert_eq!(meet(&classed, pattern), quick, "{pattern} / {classed}");
+            }
+        }
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! public keys of `~/.ssh`). A word the guard cannot make absolute (`$DIR/.env`: a variable
 //! known only when it runs) is matched on what follows its unknown first part.
 
+use std::collections::HashMap;
 use std::path::{Component, Path};
+use std::sync::LazyLock;
 
-use super::glob::{is_wide, meet, within};
+use super::glob::{is_glob, is_wide, meet, within};
 use crate::{Call, paths};
 
 /// What a secret location holds: how a reason names it and what the model should do instead.
@@ -278,6 +280,9 @@ pub(super) const TABLE: &[Location] = &[
     ),
 ];
 
+/// What a path of `extra-paths` is, for a reason.
+const USER: &str = "a path the user marked secret";
+
 /// The secret a word names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Found {
@@ -378,7 +383,9 @@ fn matches(target: &[String], parts: &[&str], below: bool, except: &[&str]) -> b
     if n == 0 || target.len() < n {
         return false;
     }
-    (0..=target.len() - n).any(|k| {
+    // A file location ends the path; a folder may be anywhere in it.
+    let first = if below { 0 } else { target.len() - n };
+    (first..=target.len() - n).any(|k| {
         if !(0..n).all(|i| meet(&target[k + i], parts[i])) {
             return false;
         }
@@ -394,6 +401,54 @@ fn matches(target: &[String], parts: &[&str], below: bool, except: &[&str]) -> b
     })
 }
 
+/// [`TABLE`] indexed: the locations by their first component when it is literal, and those
+/// whose first component is a glob (`*.key`). A literal path is compared with the few
+/// locations it can be in, not all of them.
+struct Index {
+    by_first: HashMap<&'static str, Vec<usize>>,
+    globbed: Vec<usize>,
+}
+
+static INDEX: LazyLock<Index> = LazyLock::new(|| {
+    let mut index = Index {
+        by_first: HashMap::new(),
+        globbed: Vec::new(),
+    };
+    for (at, location) in TABLE.iter().enumerate() {
+        match location.parts.first() {
+            Some(first) if !is_glob(first) => index.by_first.entry(first).or_default().push(at),
+            _ => index.globbed.push(at),
+        }
+    }
+    index
+});
+
+/// The first location of [`TABLE`], in its order, `target` is in.
+fn in_table(target: &Target) -> Option<&'static Location> {
+    let fits = |location: &&Location| {
+        matches(
+            &target.parts,
+            location.parts,
+            location.below,
+            location.except,
+        )
+    };
+    if target.parts.iter().any(|part| is_glob(part)) {
+        return TABLE.iter().find(fits);
+    }
+    let mut candidates: Vec<usize> = target
+        .parts
+        .iter()
+        .filter_map(|part| INDEX.by_first.get(part.as_str()))
+        .flatten()
+        .chain(&INDEX.globbed)
+        .copied()
+        .collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    candidates.into_iter().map(|at| &TABLE[at]).find(fits)
+}
+
 /// The secret locations of one call: the table, with the user's options over it, and the
 /// folder relative paths are read against.
 #[derive(Debug, Clone)]
@@ -401,6 +456,9 @@ pub(super) struct Places<'a> {
     call: Call<'a>,
     allowed: Vec<UserPath>,
     extra: Vec<UserPath>,
+    /// The locations a recursive read of a folder above them reaches: those of the table in
+    /// the user's home and root's, and the paths of `extra-paths`; each with what it is.
+    reached: Vec<(Vec<String>, Found)>,
 }
 
 impl<'a> Places<'a> {
@@ -412,10 +470,49 @@ impl<'a> Places<'a> {
                 .filter_map(|entry| UserPath::read(entry, call))
                 .collect()
         };
+        let allowed: Vec<UserPath> = read(allowed);
+        let extra: Vec<UserPath> = read(extra);
+        let homes = call
+            .home
+            .into_iter()
+            .chain(std::iter::once(Path::new("/root")));
+        let table = homes.flat_map(|home| {
+            let home = parts(home);
+            TABLE.iter().filter(|l| l.in_home).map(move |l| {
+                let mut path = home.clone();
+                path.extend(l.parts.iter().map(|part| (*part).to_owned()));
+                let found = Found {
+                    what: l.what,
+                    kind: l.kind,
+                };
+                (path, found)
+            })
+        });
+        let user = extra.iter().filter_map(|extra| match extra {
+            UserPath::Path(path) => Some((
+                path.clone(),
+                Found {
+                    what: USER,
+                    kind: Kind::User,
+                },
+            )),
+            UserPath::Name(_) => None,
+        });
+        let reached = table
+            .chain(user)
+            .filter(|(path, _)| {
+                let target = Target {
+                    parts: path.clone(),
+                    resolved: true,
+                };
+                !allowed.iter().any(|a| a.covers(&target))
+            })
+            .collect();
         Places {
             call: *call,
-            allowed: read(allowed),
-            extra: read(extra),
+            allowed,
+            extra,
+            reached,
         }
     }
 
@@ -429,6 +526,7 @@ impl<'a> Places<'a> {
             call: Call { cwd, ..self.call },
             allowed: self.allowed.clone(),
             extra: self.extra.clone(),
+            reached: self.reached.clone(),
         }
     }
 
@@ -476,17 +574,14 @@ impl<'a> Places<'a> {
         }
         if self.extra.iter().any(|extra| extra.meets(target)) {
             return Some(Found {
-                what: "a path the user marked secret",
+                what: USER,
                 kind: Kind::User,
             });
         }
-        TABLE
-            .iter()
-            .find(|l| matches(&target.parts, l.parts, l.below, l.except))
-            .map(|l| Found {
-                what: l.what,
-                kind: l.kind,
-            })
+        in_table(target).map(|l| Found {
+            what: l.what,
+            kind: l.kind,
+        })
     }
 
     /// A secret inside the folder `word` names, when `word` is a folder above one in a home
@@ -501,34 +596,10 @@ impl<'a> Places<'a> {
         if !target.resolved {
             return None;
         }
-        let homes = self
-            .call
-            .home
-            .into_iter()
-            .chain(std::iter::once(Path::new("/root")));
-        let table = homes.flat_map(|home| {
-            let home = parts(home);
-            TABLE.iter().filter(|l| l.in_home).map(move |l| {
-                let mut path = home.clone();
-                path.extend(l.parts.iter().map(|part| (*part).to_owned()));
-                (path, l.what, l.kind)
-            })
-        });
-        let user = self.extra.iter().filter_map(|extra| match extra {
-            UserPath::Path(path) => {
-                Some((path.clone(), "a path the user marked secret", Kind::User))
-            }
-            UserPath::Name(_) => None,
-        });
-        table.chain(user).find_map(|(path, what, kind)| {
+        self.reached.iter().find_map(|(path, found)| {
             let above = target.parts.len() < path.len()
-                && target.parts.iter().zip(&path).all(|(t, p)| meet(t, p));
-            let reached = Target {
-                parts: path,
-                resolved: true,
-            };
-            (above && !self.allowed.iter().any(|a| a.covers(&reached)))
-                .then_some(Found { what, kind })
+                && target.parts.iter().zip(path).all(|(t, p)| meet(t, p));
+            above.then(|| found.clone())
         })
     }
 }
