@@ -204,11 +204,45 @@ struct Scene {
 /// Reads `command` (blocks with the first [`Hit`]); `Ok` with why part of it cannot be read,
 /// if so.
 pub(super) fn check(command: &str, places: &Places<'_>) -> Result<Option<String>, Hit> {
-    walk(command, places, 0)
+    let mut scene = Scene::default();
+    let unreadable = walk(command, places, 0, &mut scene)?;
+    if let (Some((word, found)), Some(reader)) = (scene.mention, scene.dynamic) {
+        return Err(Hit::path(
+            format!("`{reader}`"),
+            "reads files named at run time, among them",
+            &word,
+            found,
+        ));
+    }
+    Ok(unreadable)
 }
 
-fn walk(command: &str, places: &Places<'_>, depth: usize) -> Result<Option<String>, Hit> {
+/// Reads one command line (a `-c` string and a substitution's text are read again by the
+/// command reader and by [`substitutions`]); what it names is gathered in `scene` across
+/// them all.
+fn walk(
+    command: &str,
+    places: &Places<'_>,
+    depth: usize,
+    scene: &mut Scene,
+) -> Result<Option<String>, Hit> {
     let reading = command::read(command);
+    // The folders its commands run in: the session's, then each `cd`'s.
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for invocation in &reading.invocations {
+        let here = folders.last().map(|cwd| places.in_folder(cwd));
+        let here = here.as_ref().unwrap_or(places);
+        one(invocation, here, scene)?;
+        if matches!(invocation.program.as_str(), "cd" | "pushd") {
+            let target = invocation.operands().first().copied().unwrap_or("~");
+            if let Some(path) = paths::absolute(target, here.call()).filter(|_| target != "-") {
+                folders.push(path);
+            }
+        }
+    }
+    // A redirection is not tied to its command here: it is read in every folder the line
+    // goes to.
+    let everywhere: Vec<Places<'_>> = folders.iter().map(|cwd| places.in_folder(cwd)).collect();
     for redirection in &reading.redirections {
         let verb = if redirection.reads_file() {
             "reads"
@@ -218,7 +252,10 @@ fn walk(command: &str, places: &Places<'_>, depth: usize) -> Result<Option<Strin
             continue;
         };
         let word = &redirection.target.plain;
-        if let Some(found) = places.secret(word) {
+        let found = std::iter::once(places)
+            .chain(&everywhere)
+            .find_map(|here| here.secret(word));
+        if let Some(found) = found {
             return Err(Hit::path(
                 format!("a `{}` redirection", redirection.operator),
                 verb,
@@ -227,34 +264,13 @@ fn walk(command: &str, places: &Places<'_>, depth: usize) -> Result<Option<Strin
             ));
         }
     }
-    let mut scene = Scene::default();
-    let mut cwd: Option<PathBuf> = None;
-    for invocation in &reading.invocations {
-        let here = cwd.as_deref().map(|cwd| places.in_folder(cwd));
-        let here = here.as_ref().unwrap_or(places);
-        one(invocation, here, &mut scene)?;
-        if matches!(invocation.program.as_str(), "cd" | "pushd") {
-            let target = invocation.operands().first().copied().unwrap_or("~");
-            if let Some(path) = paths::absolute(target, here.call()) {
-                cwd = Some(path);
-            }
-        }
-    }
     for word in loop_words(command) {
-        mention(&mut scene, places, &word);
-    }
-    if let (Some((word, found)), Some(reader)) = (scene.mention, scene.dynamic) {
-        return Err(Hit::path(
-            format!("`{reader}`"),
-            "reads files named at run time, among them",
-            &word,
-            found,
-        ));
+        mention(scene, places, &word);
     }
     let mut unreadable = reading.unreadable;
     if depth < MAX_DEPTH {
         for inner in substitutions(command) {
-            if let Some(why) = walk(inner, places, depth + 1)? {
+            if let Some(why) = walk(inner, places, depth + 1, scene)? {
                 unreadable.get_or_insert(why);
             }
         }

@@ -235,6 +235,8 @@ fn more_evasions_are_read() {
         "rsync -a ~ /backup",
         "find ~ -type f | xargs grep -l AKIA",
         "cat ~/.ssh/authorized_keys",
+        "cd ~/.aws && base64 < credentials",
+        "for f in \"$(find ~/.aws -type f)\"; do cat \"$f\"; done",
     ] {
         assert!(
             matches!(verdict(&bash(command)), Verdict::Block { .. }),
