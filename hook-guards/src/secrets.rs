@@ -4,31 +4,32 @@
 //!
 //! # What it blocks
 //!
-//! - **Credential files** (`locations::TABLE`), wherever the path points from (`~`,
-//!   `$HOME`, `/home/dev/...`, `../.env` from the project, a glob that can match one):
-//!   `~/.ssh` (but its public keys `*.pub` and `known_hosts`), `~/.aws`,
-//!   `~/.config/gcloud`, `~/.azure`, `~/.kube/config`, `~/.docker/config.json`,
-//!   `~/.config/gh/hosts.yml`, `~/.gnupg`, `~/.netrc`, `~/.git-credentials`, the token
-//!   files of cargo, RubyGems, Terraform, PostgreSQL (`.pgpass`) and Vault; in any folder,
-//!   `.env` and `.env.*` and `*.env` (but their templates: `.env.example`, `.env.sample`,
-//!   `.env.template`, `.env.dist`), `.npmrc`, `.pypirc`, SSH private keys (`id_rsa`,
-//!   `id_ed25519`...), `*.key`, `key.pem`, `*-key.pem`, `*privkey*.pem`, `*.p12`, `*.pfx`, `*.jks`,
-//!   `*.keystore`, `*.ppk`; browser profiles on Linux and macOS (`~/.mozilla/firefox`,
-//!   `~/.config/google-chrome`, `~/.config/chromium`, Brave, Edge, Vivaldi,
-//!   `~/Library/Application Support/Google/Chrome`, `…/Firefox`, Safari, cookies) and the
-//!   macOS keychains. A folder location covers everything below it, and matches under any
-//!   home (`/root/.ssh`, `/home/other/.aws`).
+//! - **Credential files** (`locations::TABLE`), wherever the path is written from (`~`,
+//!   `$HOME`, `/home/dev/...`, `../.env` from the project, `$DIR/.env`, a glob or a brace
+//!   expansion that can name one): `~/.ssh` (but its public keys `*.pub` and `known_hosts`),
+//!   `~/.aws`, `~/.config/gcloud`, `~/.azure`, `~/.kube/config*`, `~/.docker/config.json`,
+//!   `~/.config/gh/hosts.yml`, `~/.gnupg`, `~/.netrc`, `~/.git-credentials`, the token files
+//!   of cargo, RubyGems, Terraform, PostgreSQL (`.pgpass`) and Vault; in any folder, `.env`,
+//!   `.env.*` and `*.env` (but their templates: `*.example`, `*.sample`, `*.template`,
+//!   `*.dist`), `.npmrc`, `.pypirc`, SSH private keys (`id_rsa`, `id_ed25519`...), `*.key`,
+//!   `key.pem`, `*-key.pem`, `*_key.pem`, `*privkey*.pem`, `*private*.pem`, `*.p12`, `*.pfx`,
+//!   `*.jks`, `*.keystore`, `*.ppk`; browser profiles on Linux and macOS
+//!   (`~/.mozilla/firefox`, `~/.config/google-chrome*`, `~/.config/chromium`, Brave, Edge,
+//!   Vivaldi, `~/Library/Application Support/Google/Chrome`, `…/Firefox`, Safari, cookies),
+//!   the macOS keychains and the GNOME keyring. A folder covers everything below it, and a
+//!   location matches under any home (`/root/.ssh`, `/home/other/.aws`).
 //! - **Through any tool**: `Read`, `Grep` (its `path`, and an include `glob` such as
 //!   `**/.env*`), `Edit`, `MultiEdit`, `Write`, `NotebookEdit`, Codex's `apply_patch` (every
 //!   file of the patch), and `Bash`: any program whose arguments name a secret (`cat`, `less`,
 //!   `head`, `grep`, `sed`, `awk`, `cp`, `scp`, `rsync`, `tar`, `base64`, `xxd`, `source`,
-//!   `.`, `vim`, `curl -d @.env`, `dd if=...`, `node --env-file=.env`...), input and output
-//!   redirections (`< ~/.ssh/id_rsa`, `> .env`), inline code (`python -c "open('.env')"`),
-//!   read through `sudo`, `env`, `xargs`, `find -exec`, `sh -c`/`bash -c` strings, `$(…)`
-//!   and backticks (inside double quotes too), pipelines and lists, and `cd` into a secret
-//!   folder before a relative path. A path handed over at run time is caught when the same
-//!   command names it (`echo ~/.aws/credentials | xargs cat`,
-//!   `for f in ~/.ssh/*; do cat "$f"; done`, `cat $(ls ~/.ssh/id_*)`).
+//!   `.`, `vim`, `git add`/`diff`/`show HEAD:.env`, `curl -F file=@.env`, `dd if=...`,
+//!   `node --env-file=.env`...), input and output redirections (`< ~/.ssh/id_rsa`,
+//!   `> .env`), inline code (`python -c "open('.env')"`); read through `sudo`, `env`,
+//!   `xargs`, `find -exec`, `sh -c`/`bash -c` strings, `$(…)` and backticks (inside double
+//!   quotes too), pipelines and lists, and a `cd` into a secret folder before a relative
+//!   path. A path handed over at run time is caught when the same command names it
+//!   (`echo ~/.aws/credentials | xargs cat`, `for f in ~/.ssh/*; do cat "$f"; done`,
+//!   `cat $(ls ~/.ssh/id_*)`).
 //! - **Recursive reads that reach a secret**: `grep -r`, `rg`, `cp -r`, `rsync`, `tar`,
 //!   `zip -r`, `find -exec` and `Grep` over a folder above one in a home (`~`, `~/.config`,
 //!   `/home`, `/`).
@@ -37,51 +38,53 @@
 //!   key ids (`AKIA…`, `ASIA…`) and secret keys next to their name, GitHub (`ghp_…`,
 //!   `github_pat_…`), GitLab, npm, PyPI, Slack (tokens and webhooks), Google API, Stripe
 //!   live, OpenAI, Anthropic and Hugging Face keys, private key blocks. Removing one (an
-//!   `Edit`'s old text, a patch's removed lines) is allowed.
+//!   `Edit`'s old text, a patch's removed lines) is allowed. The reason never repeats the
+//!   value.
 //!
 //! # Options
 //!
 //! - `allowed-paths` (none by default): paths never blocked. An entry without `/` is a name
 //!   matched in any folder (`.env.test`, `fixtures`); with `/`, a path (`~/.aws/config`,
 //!   absolute, or relative to the project) with everything below it. A glob in a call is
-//!   allowed only when every path it can match is.
+//!   allowed only when every path it can match is. A file written there may hold credential
+//!   text (test fixtures); a command's text is always read.
 //! - `extra-paths` (none by default): more secret paths, written the same way (`.envrc`,
-//!   `~/.config/op`, `secrets/*.json`).
-//! - `check-content` (`true` by default): `false` switches the credential-text check off
-//!   (for a repository of test fixtures full of throwaway keys).
+//!   `~/.config/op`, `secrets`).
+//! - `check-content` (`true` by default): `false` switches the credential-text check off.
 //!
 //! # Choices where the issue is silent
 //!
-//! - Names are not contents: `ls ~/.ssh`, `stat`, `test -f .env`, `wc`, `chmod 600
-//!   ~/.ssh/id_rsa`, `find ~/.ssh -name '*.pub'` (without `-exec`) and the `Glob` tool
-//!   (which lists paths only, so it is not in the matcher) are allowed; `echo .env >>
-//!   .gitignore` too.
+//! - Names are not contents: `ls ~/.ssh`, `stat`, `test -f .env`, `wc`,
+//!   `chmod 600 ~/.ssh/id_rsa`, `find ~/.ssh -name '*.pub'` (without `-exec`) and the `Glob`
+//!   tool (which lists paths only, so it is not in the matcher) are allowed;
+//!   `echo .env >> .gitignore` too.
 //! - Public SSH keys (`~/.ssh/*.pub`) and `known_hosts` are not secrets: they may be read
 //!   and written (`ssh-keyscan github.com >> ~/.ssh/known_hosts`). Every other file of
-//!   `~/.ssh`, `config` included, is.
-//! - Writing a secret path is blocked like reading it (`Write .env`, `cp .env.example
-//!   .env`, `echo X >> .env`): it would overwrite the user's values, which the guard cannot
-//!   see, and the reason asks the model to have the user do it.
+//!   `~/.ssh` is, `config` and `authorized_keys` included (a write there lets someone in).
+//! - Writing a secret path is blocked like reading it (`Write .env`, `cp .env.example .env`,
+//!   `echo X >> .env`): it would overwrite the user's values, which the guard cannot see;
+//!   the reason asks the model to leave that to the user.
 //! - Using a key without showing it is allowed: `ssh -i ~/.ssh/key`, `scp -i`, `ssh-add`,
-//!   `ssh-keygen`, `kubectl --kubeconfig`, `git rm --cached .env`, `git status`,
-//!   `git check-ignore .env`. Loading a `.env` into a program (`source .env`,
-//!   `docker run --env-file .env`) is blocked: the program can print it.
+//!   `ssh-keygen`, `kubectl --kubeconfig`, `openssl genrsa -out key.pem` (a new key),
+//!   `git rm --cached .env`, `git status`, `git check-ignore .env`, `git log -- .env`.
+//!   Loading a `.env` into a program (`source .env`, `docker run --env-file .env`) is
+//!   blocked: the program can print it.
 //! - Placeholders are not credentials: AWS's documented example keys
-//!   (`AKIAIOSFODNN7EXAMPLE`), values holding `example`, `your`, `xxxx`, `dummy`...,
-//!   values without a digit or with few distinct characters, and references
-//!   (`${GITHUB_TOKEN}`). Stripe test keys (`sk_test_`) and publishable keys are not
-//!   secrets.
+//!   (`AKIAIOSFODNN7EXAMPLE`), values holding `example`, `your`, `xxxx`, `dummy`..., with
+//!   few distinct characters, or in one case only where the issuer mixes cases
+//!   (`sk-some-long-kebab-name`), and references (`${GITHUB_TOKEN}`). Stripe test keys
+//!   (`sk_test_`) and publishable keys are not secrets.
 //! - A recursive search or copy of the project is allowed (`grep -r TODO .`, the everyday
-//!   search), even though a `.env` in it is read: `Grep` (ripgrep) skips hidden files.
+//!   search), though it reads a `.env` in it: `Grep` (ripgrep) skips hidden files.
 //!
 //! # Limitations
 //!
-//! - Paths are compared as written (no symlink is followed, no file is read): a link to
-//!   `~/.ssh` under another name, a script that reads a secret, or a program that finds one
-//!   by itself (`aws configure get`, `gh auth token`, `env`) are not seen.
+//! - Paths are compared as written (no symlink is followed, no file is read, names are
+//!   case-sensitive): a link to `~/.ssh` under another name, a script that reads a secret,
+//!   or a program that finds one by itself (`gh auth token`, `aws configure get`, `env`,
+//!   `printenv TOKEN`) are not seen.
 //! - A path known only at run time (`cat "$FILE"`) is caught only when the same command
-//!   names the secret elsewhere; a file name with spaces written relative to the project is
-//!   read as text.
+//!   names the secret elsewhere; a relative file name with spaces is read as text.
 //! - Credential text is recognised by its issuers' shapes: a password or a token without a
 //!   known prefix is not.
 
