@@ -338,6 +338,14 @@ pub(crate) const CASES: &[Case] = &[
     ),
     block(Bash("cat ~/.ssh/{id_rsa,config}"), "brace expansion"),
     block(Bash("true; cat .env || echo none"), "; and || lists"),
+    block(
+        Bash("bash <<'EOF'\ncat ~/.netrc\nEOF"),
+        "a here-document read by bash",
+    ),
+    block(
+        Bash("cat > /tmp/out <<EOF\n$(cat ~/.aws/credentials)\nEOF"),
+        "$(…) inside an unquoted here-document",
+    ),
     // Ordinary work, and what looks close to a secret but is not.
     allow(Read("/home/dev/project/src/main.rs"), "Read: source"),
     allow(
@@ -553,6 +561,10 @@ pub(crate) const CASES: &[Case] = &[
     allow(
         Bash("bash -c 'echo \"$(git rev-parse HEAD)\" > VERSION'"),
         "bash -c with a quoted $(…)",
+    ),
+    allow(
+        Bash("cat > SETUP.md <<'EOF'\nCopy .env.example to .env and fill it in.\nEOF"),
+        "a here-document's text naming .env",
     ),
     allow(Bash("cat ~/.aws/config"), "allowed-paths").with(&["allowed-paths=~/.aws/config"]),
     allow(Bash("cat .env.test"), "allowed-paths by name").with(&["allowed-paths=.env.test"]),

@@ -24,6 +24,11 @@ const NAMES_ONLY: &[&str] = &[
     "lsattr", "true", "false", ":",
 ];
 
+/// Shells: a here-document they are given is commands (`ssh host` runs one remotely).
+const SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "ssh",
+];
+
 /// Programs that use a key or credential file without printing it (`ssh-add`, `ssh-keygen`
 /// never show a private key).
 const KEY_USERS: &[&str] = &["ssh-add", "ssh-keygen", "ssh-agent"];
@@ -226,7 +231,11 @@ fn walk(
     depth: usize,
     scene: &mut Scene,
 ) -> Result<Option<String>, Hit> {
-    let reading = command::read(command);
+    // A here-document's body is text, not commands (`cat > README.md <<'EOF'` with `Copy
+    // .env.example to .env` in it), unless a shell reads it (`sh <<EOF`); an unquoted one
+    // still runs its `$(…)`.
+    let bodies = HereDocuments::of(command);
+    let reading = command::read(&bodies.commands);
     // The folders its commands run in: the session's, then each `cd`'s.
     let mut folders: Vec<PathBuf> = Vec::new();
     for invocation in &reading.invocations {
@@ -264,12 +273,12 @@ fn walk(
             ));
         }
     }
-    for word in loop_words(command) {
+    for word in loop_words(&bodies.commands) {
         mention(scene, places, &word);
     }
     let mut unreadable = reading.unreadable;
     if depth < MAX_DEPTH {
-        for inner in substitutions(command) {
+        for inner in substitutions(&bodies.expanded) {
             if let Some(why) = walk(inner, places, depth + 1, scene)? {
                 unreadable.get_or_insert(why);
             }
@@ -660,6 +669,67 @@ fn mention_found(scene: &mut Scene, word: &str, found: Found) {
     scene
         .mention
         .get_or_insert_with(|| (word.to_owned(), found));
+}
+
+/// A command line with its here-documents' bodies blanked (their lines kept, empty).
+struct HereDocuments {
+    /// Every body blanked: the commands the line runs.
+    commands: String,
+    /// The bodies of quoted delimiters (`<<'EOF'`) blanked: the text whose `$(…)` run.
+    expanded: String,
+}
+
+impl HereDocuments {
+    fn of(command: &str) -> HereDocuments {
+        if !command.contains("<<") {
+            return HereDocuments {
+                commands: command.to_owned(),
+                expanded: command.to_owned(),
+            };
+        }
+        let mut commands = Vec::new();
+        let mut expanded = Vec::new();
+        // The bodies still to come: (delimiter, tabs stripped, quoted, read by a shell).
+        let mut pending: Vec<(String, bool, bool, bool)> = Vec::new();
+        for line in command.split('\n') {
+            if let Some((delimiter, strip_tabs, quoted, run)) = pending.first() {
+                let text = if *strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if text == delimiter {
+                    pending.remove(0);
+                    commands.push(line);
+                    expanded.push(line);
+                } else {
+                    commands.push(if *run { line } else { "" });
+                    expanded.push(if *quoted && !*run { "" } else { line });
+                }
+                continue;
+            }
+            let run = command::read(line).invocations.iter().any(|invocation| {
+                SHELLS.contains(&invocation.program.as_str())
+                    && !invocation
+                        .args
+                        .iter()
+                        .any(|a| a.starts_with('-') && a.contains('c'))
+            });
+            for redirection in shell::redirections(line) {
+                if matches!(redirection.operator.as_str(), "<<" | "<<-") {
+                    let quoted = redirection.target.raw != redirection.target.plain;
+                    let strip_tabs = redirection.operator == "<<-";
+                    pending.push((redirection.target.plain, strip_tabs, quoted, run));
+                }
+            }
+            commands.push(line);
+            expanded.push(line);
+        }
+        HereDocuments {
+            commands: commands.join("\n"),
+            expanded: expanded.join("\n"),
+        }
+    }
 }
 
 /// The words a `for`/`select` loop goes over (`for f in ~/.ssh/*`): its program gets them at

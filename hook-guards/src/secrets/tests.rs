@@ -235,6 +235,9 @@ fn more_evasions_are_read() {
         "rsync -a ~ /backup",
         "find ~ -type f | xargs grep -l AKIA",
         "cat ~/.ssh/authorized_keys",
+        "cat <<EOF > /tmp/x\n$(cat ~/.aws/credentials)\nEOF",
+        "sh <<EOF\ncat ~/.netrc\nEOF\n",
+        "cat <<EOF\nhello\nEOF\ncat .env",
         "cd ~/.aws && base64 < credentials",
         "for f in \"$(find ~/.aws -type f)\"; do cat \"$f\"; done",
     ] {
@@ -315,6 +318,8 @@ fn more_ordinary_work_is_allowed() {
         "ls | xargs cat",
         "go test ./...",
         "make build ENV=production",
+        "cat > SETUP.md <<'EOF'\nCopy .env.example to .env, then ssh -i ~/.ssh/id_rsa host\nEOF\ncat SETUP.md",
+        "cat <<-EOF > notes.txt\n\tsource .env first\n\tEOF",
     ] {
         assert_eq!(verdict(&bash(command)), Verdict::Allow, "{command}");
     }
