@@ -1,7 +1,9 @@
 //! A shell command read for secrets: every program it runs ([`crate::command`]: through
 //! wrappers, `-c` strings, `find -exec`, pipelines and lists) with the paths its arguments and
-//! redirections name, command substitutions inside quotes, `cd` between commands, and the
-//! paths handed over at run time (`echo ~/.ssh/id_rsa | xargs cat`).
+//! redirections name, command substitutions inside double quotes too (which the command
+//! reader leaves in their word), `cd` between commands, here-documents' bodies as text
+//! unless a shell reads them, and the paths handed over at run time
+//! (`echo ~/.ssh/id_rsa | xargs cat`).
 
 use std::path::PathBuf;
 
