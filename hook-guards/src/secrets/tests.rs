@@ -408,3 +408,29 @@ fn allowed_paths_may_hold_credential_text() {
         "a command's text is always read"
     );
 }
+
+/// Hashes, JWTs, ids, data URIs, regexes, docs and templates that are not credentials.
+#[test]
+fn ordinary_text_holds_no_credential() {
+    let texts = [
+        "\"integrity\": \"sha512-Dl+eH6nUqBRTCmOIWTvEZDHJAo4TYUvJ6r8aRjbADr3mA7jOqJKdmVeP5zq+8y2RkUuX9L0YD8Tr+ZSVPzSfmA==\"",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+        "id: 123e4567-e89b-12d3-a456-426614174000",
+        "const skip = 'sk-learn-compat-layer-for-the-old-pipeline-api';",
+        "img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\"",
+        "const AWS_REGEX = /AKIA[0-9A-Z]{16}/;",
+        "// see https://docs.github.com/en/authentication (tokens start with ghp_)",
+        "key := os.Getenv(\"OPENAI_API_KEY\") // sk-proj-...",
+        "pub const PEM_HEADER: &str = \"-----BEGIN RSA PRIVATE KEY-----\";\npub const PEM_FOOTER: &str = \"-----END RSA PRIVATE KEY-----\";",
+        "aws_secret_access_key = {{ aws_secret }}",
+        "STRIPE_KEY=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
+        "slack: xoxb-000000000000-0000000000000-XXXXXXXXXXXXXXXXXXXXXXXX",
+        "hf_token = 'hf_...'",
+        "npm_config_cache=/tmp/npm_cache_directory_for_the_build_step_x",
+        "github_pat_11ABCDEFG0_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    ];
+    for text in texts {
+        assert_eq!(super::credentials::find(text), None, "{text}");
+    }
+}
