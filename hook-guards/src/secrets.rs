@@ -96,6 +96,7 @@ use crate::{Builtin, Call, Settings, Verdict};
 mod cases;
 mod credentials;
 mod glob;
+mod lines;
 mod locations;
 mod shell;
 #[cfg(test)]
