@@ -33,6 +33,9 @@ mod docs;
 #[allow(dead_code, unreachable_pub)]
 mod pack;
 
+// `hook new` from the npm install against a local registry of the packaged crates.
+mod scaffold;
+
 /// The platform this test packages: this machine's (see the `cfg` above).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
