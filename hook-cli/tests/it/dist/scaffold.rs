@@ -73,6 +73,7 @@ fn hook_new_from_the_npm_install_builds_and_passes_against_the_packaged_sdk_offl
     // The installed `hook`, in a folder outside the checkout, with a home of its own.
     let home = dir.path().join("home");
     let work = dir.path().join("work");
+    assert!(!work.starts_with(workspace()), "{work:?} is inside the checkout");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     let out = Command::new(&launcher)
