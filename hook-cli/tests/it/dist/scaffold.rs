@@ -24,9 +24,10 @@
 //! folder, and the fresh `CARGO_HOME` and registry are laid at the same paths each run, so the
 //! third-party crates compiled by an earlier run are fresh again (a registry crate's build is
 //! keyed by its version and the path cargo unpacked it to). Cargo never looks at a registry
-//! crate's files again, so `hook-protocol` and `hook-sdk`, the crates under test, are cleaned
-//! first and built from this run's packages. The workspace's own target folder cannot be
-//! shared: the same crates unpacked elsewhere would overwrite its builds.
+//! crate's files again, so `hook-protocol` and `hook-sdk`, the crates under test
+//! ([`UNDER_TEST`]), are cleaned and built from this run's packages whenever these differ from
+//! the packages of the kept build (`built-from`: their checksums). The workspace's own target
+//! folder cannot be shared: the same crates unpacked elsewhere would overwrite its builds.
 
 use std::collections::BTreeMap;
 use std::io::Read as _;
@@ -37,6 +38,9 @@ use sha2::{Digest as _, Sha256};
 
 use super::npm_installed;
 use crate::cli::text;
+
+/// The workspace's crates the scaffold builds: `hook-sdk` and what it depends on.
+const UNDER_TEST: [&str; 2] = ["hook-protocol", "hook-sdk"];
 
 /// The registry cargo reaches for crates.io, in a source URL and in a lock file.
 const CRATES_IO: &str = "registry+https://github.com/rust-lang/crates.io-index";
@@ -73,7 +77,10 @@ fn hook_new_from_the_npm_install_builds_and_passes_against_the_packaged_sdk_offl
     // The installed `hook`, in a folder outside the checkout, with a home of its own.
     let home = dir.path().join("home");
     let work = dir.path().join("work");
-    assert!(!work.starts_with(workspace()), "{work:?} is inside the checkout");
+    assert!(
+        !work.starts_with(workspace()),
+        "{work:?} is inside the checkout"
+    );
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     let out = Command::new(&launcher)
@@ -109,15 +116,23 @@ fn hook_new_from_the_npm_install_builds_and_passes_against_the_packaged_sdk_offl
         }
         command.output().unwrap()
     };
-    let out = cargo(&[
-        "clean",
-        "--offline",
-        "-p",
-        "hook-sdk",
-        "-p",
-        "hook-protocol",
-    ]);
-    assert!(out.status.success(), "cargo clean: {}", text(&out.stderr));
+    // The packages the kept builds of the workspace's crates were made from: the same
+    // packages (a run again with no change to them) keep them.
+    let stamp = shared.join("built-from");
+    let packages: Vec<&str> = UNDER_TEST
+        .iter()
+        .map(|name| packaged[*name].as_str())
+        .collect();
+    let packages = packages.join("\n");
+    if std::fs::read_to_string(&stamp).ok() != Some(packages.clone()) {
+        let mut clean = vec!["clean", "--offline"];
+        for name in UNDER_TEST {
+            clean.extend(["-p", name]);
+        }
+        let out = cargo(&clean);
+        assert!(out.status.success(), "cargo clean: {}", text(&out.stderr));
+        std::fs::write(&stamp, packages).unwrap();
+    }
     let out = cargo(&["test", "--offline", "-j", "2"]);
     let log = format!("{}{}", text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{log}");
