@@ -204,6 +204,11 @@ enum Command {
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
     )]
     Completions(commands::completions::CompletionsArgs),
+    /// Print the manual page of hook (roff), or write one per command into a folder.
+    #[command(
+        after_help = "Examples:\n  hook man | man -l -\n  hook man --out ~/.local/share/man/man1\n\nThe npm package and the wheel install these pages: man hook, man hook-relay-install."
+    )]
+    Man(commands::man::ManArgs),
 }
 
 /// `hook relay ...`, parsed as `hook` would parse it (usage errors exit 2, which the agents
@@ -268,6 +273,7 @@ fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Res
         Command::Completions(args) => {
             Ok(commands::completions::exec(args, Cli::command(), &printer))
         }
+        Command::Man(args) => commands::man::exec(args, Cli::command(), &printer),
     };
     (printer, result)
 }

@@ -413,10 +413,11 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
     let work = tempfile::tempdir()?;
     let dir = work.path();
     let platform = pack::platform(crate::dist::host_target()?)?;
+    let man = crate::dist::docs::man_pages(&hook)?;
     let meta = pack::Meta {
         version: env!("CARGO_PKG_VERSION"),
-        repository: env!("CARGO_PKG_REPOSITORY"),
         root,
+        man: &man,
     };
     let written = pack::write_all(
         &meta,

@@ -9,6 +9,13 @@
 //! - `hook_engine-<version>-py3-none-<platform>.whl`: a wheel whose only script is the binary
 //!   (`pip install hook-engine`, `pipx install hook-engine`).
 //!
+//! The launcher's package and the wheel carry the documentation: the README
+//! (`packaging/README.md`, whole: what `hook` is, installing, setting up, a tour of the CLI)
+//! and the man pages, which the binary itself writes (`hook man --out DIR`, generated from its
+//! clap definition): so the binary packaged must run on this machine, as it does on each
+//! release runner (`.github/workflows/release.yml` builds every target on its own kind of
+//! machine).
+//!
 //! Without `--binary`, it first builds the release binary (`cargo build --release --locked -p
 //! hook-cli`, with `--target` when given); `--binary` packages one already built instead (a
 //! debug build, to try the packages quickly; hook-cli's tests package theirs through
@@ -29,6 +36,7 @@ use serde_json::Value;
 
 use anyhow::{Context, Result, bail};
 
+pub(crate) mod docs;
 pub(crate) mod pack;
 
 use pack::{Compression, Meta};
@@ -99,10 +107,12 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
         (None, Some(dir)) => dir.join("dist"),
         (None, None) => bail!("no folder to write the packages in: give --out"),
     };
+    // The pages of the binary packaged, from its own command line.
+    let man = docs::man_pages(&binary)?;
     let meta = Meta {
         version: env!("CARGO_PKG_VERSION"),
-        repository: env!("CARGO_PKG_REPOSITORY"),
         root,
+        man: &man,
     };
     eprintln!(
         "dist: packaging {} ({}, {}) into {}: the npm packages (the launcher's, the platform's) and the wheel{}, each read back and checked",
@@ -247,6 +257,7 @@ mod tests {
     use base64::Engine as _;
     use sha2::{Digest as _, Sha256};
 
+    use super::docs::placeholder_urls;
     use super::pack::*;
 
     /// The smallest 64-bit little-endian ELF file with a `.dynstr` section holding `dynstr`:
@@ -328,6 +339,70 @@ mod tests {
         }
     }
 
+    /// Every file of the three packages that is text: (package, path inside it, text).
+    fn texts(written: &Written) -> Vec<(String, String, String)> {
+        let mut found = Vec::new();
+        for tgz in [&written.npm_main, &written.npm_platform] {
+            let file = std::fs::File::open(tgz).unwrap();
+            let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+            for entry in archive.entries().unwrap() {
+                let mut entry = entry.unwrap();
+                let path = entry.path().unwrap().display().to_string();
+                let mut bytes = Vec::new();
+                entry.read_to_end(&mut bytes).unwrap();
+                if let Ok(text) = String::from_utf8(bytes) {
+                    found.push((tgz.display().to_string(), path, text));
+                }
+            }
+        }
+        let mut archive =
+            zip::ZipArchive::new(std::fs::File::open(&written.wheel).unwrap()).unwrap();
+        for index in 0..archive.len() {
+            let mut entry = archive.by_index(index).unwrap();
+            let path = entry.name().unwrap().into_owned();
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).unwrap();
+            if let Ok(text) = String::from_utf8(bytes) {
+                found.push((written.wheel.display().to_string(), path, text));
+            }
+        }
+        found
+    }
+
+    /// A README naming a placeholder address stops the packaging, naming it.
+    #[test]
+    fn a_placeholder_address_in_the_readme_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let real = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        std::fs::create_dir_all(root.join("packaging/npm")).unwrap();
+        for file in ["LICENSE-MIT", "LICENSE-APACHE", "packaging/npm/hook.js"] {
+            std::fs::copy(real.join(file), root.join(file)).unwrap();
+        }
+        std::fs::write(
+            root.join("packaging/README.md"),
+            "# hook\n\nThe source: [here](https://github.com/example/hook-engine#readme).\n",
+        )
+        .unwrap();
+        let binary = dir.path().join("hook");
+        std::fs::write(&binary, fake_elf(62, b"\0GLIBC_2.17\0")).unwrap();
+        let man = vec![("hook.1".to_owned(), b".TH hook 1\n".to_vec())];
+        let meta = Meta {
+            version: "1.2.3",
+            root: &root,
+            man: &man,
+        };
+        let platform = platform("x86_64-unknown-linux-gnu").unwrap();
+        let out = dir.path().join("dist");
+        let error = write_all(&meta, platform, &binary, &out, Compression::Stored).unwrap_err();
+        let error = format!("{error:#}");
+        assert!(
+            error.contains("README.md: https://github.com/example/hook-engine#readme"),
+            "{error}"
+        );
+        assert!(!out.join("hook-engine-1.2.3.tgz").exists());
+    }
+
     /// A fake binary packaged at the release's compression: every package read back holds
     /// exactly its files; a wheel's RECORD names every other file with its digest and size.
     #[test]
@@ -336,10 +411,14 @@ mod tests {
         let binary = out.path().join("hook");
         std::fs::write(&binary, fake_elf(62, b"\0GLIBC_2.17\0GLIBC_2.34\0")).unwrap();
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let man = vec![
+            ("hook.1".to_owned(), b".TH hook 1\n".to_vec()),
+            ("hook-run.1".to_owned(), b".TH hook-run 1\n".to_vec()),
+        ];
         let meta = Meta {
             version: "1.2.3",
-            repository: "https://example.com/hook",
             root,
+            man: &man,
         };
         let platform = platform("x86_64-unknown-linux-gnu").unwrap();
         let dist = out.path().join("dist");
@@ -358,8 +437,22 @@ mod tests {
             manifest["optionalDependencies"]["hook-engine-darwin-arm64"],
             "1.2.3"
         );
+        // npm links the man pages into the prefix's share/man/man1.
+        assert_eq!(
+            manifest["man"],
+            serde_json::json!(["man/hook.1", "man/hook-run.1"])
+        );
+        let main_files = list_tgz(&written.npm_main).unwrap();
+        for file in ["man/hook.1", "man/hook-run.1", "README.md", "bin/hook.js"] {
+            assert!(main_files.contains_key(file), "{file}: {main_files:?}");
+        }
         let platform_manifest = package_json(&written.npm_platform).unwrap();
         assert_eq!(platform_manifest["libc"], serde_json::json!(["glibc"]));
+        let wheel_files = list_wheel(&written.wheel).unwrap();
+        assert!(
+            wheel_files.contains_key("hook_engine-1.2.3.data/data/share/man/man1/hook-run.1"),
+            "{wheel_files:?}"
+        );
 
         let mut archive =
             zip::ZipArchive::new(std::fs::File::open(&written.wheel).unwrap()).unwrap();
@@ -387,6 +480,15 @@ mod tests {
                 base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(&bytes));
             assert_eq!(fields[1], format!("sha256={digest}"), "{line}");
             assert_eq!(fields[2], bytes.len().to_string(), "{line}");
+        }
+
+        // No file of any package names a placeholder address (the README is the real one).
+        for (package, path, text) in texts(&written) {
+            assert_eq!(
+                placeholder_urls(&text),
+                Vec::<String>::new(),
+                "{package}: {path}"
+            );
         }
 
         // The same inputs give the same bytes.

@@ -9,6 +9,7 @@ pub(crate) mod doctor;
 pub(crate) mod enable;
 pub(crate) mod list;
 pub(crate) mod log;
+pub(crate) mod man;
 pub(crate) mod new;
 pub(crate) mod relay;
 pub(crate) mod replay;

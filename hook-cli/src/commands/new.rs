@@ -23,8 +23,8 @@ pub(crate) struct NewArgs {
     /// Where to create the crate (default: ./NAME). Must not exist or be empty.
     #[arg(long)]
     path: Option<PathBuf>,
-    /// The `hook-sdk` folder to depend on (default: the one of the workspace this `hook` was
-    /// built from).
+    /// Depend on this `hook-sdk` folder by path, to work on the SDK itself (default: the
+    /// published `hook-sdk` at exactly this `hook`'s version, `hook --version`).
     #[arg(long)]
     sdk: Option<PathBuf>,
     /// A native plugin (a `cdylib` the engine loads in-process) instead of an executable.

@@ -1,9 +1,12 @@
-//! `hook new NAME [--native] [--dialect D] [--path DIR]`: scaffold a typed Rust hook crate on
+//! `hook new NAME [--native] [--dialect D] [--path DIR] [--sdk DIR]`: scaffold a typed Rust hook crate on
 //! `hook-sdk`.
 //!
-//! The crate depends on `hook-sdk` by path (the crates are not published yet): by default the
-//! `hook-sdk` folder of the workspace this `hook` binary was built from; `--sdk DIR` names
-//! another checkout. It holds a working hook (deny `rm -rf /` in Bash), tests that use
+//! The crate depends on the published `hook-sdk` at exactly this binary's version (`=X.Y.Z`,
+//! what `hook --version` says), so the hook is built against the SDK of the engine that wrote
+//! it, wherever `hook` came from (npm, pip, `cargo install`): never on the checkout the binary
+//! was built from. `--sdk DIR` makes it a path dependency on a `hook-sdk` folder instead, for
+//! work on the SDK itself (and the tests that build a scaffold against the workspace's own
+//! build). It holds a working hook (deny `rm -rf /` in Bash), tests that use
 //! `hook_sdk::testing`, and a README with the config snippet of each dialect. With `--native`
 //! the hook is a `cdylib` exporting the SDK's native ABI (`hook_sdk::export_native!`), which
 //! the engine loads in-process (`{"type": "native", "library": ...}`); its tests also call the
@@ -23,10 +26,20 @@ pub(crate) struct Scaffold {
     pub(crate) dialect: Option<Dialect>,
     /// Where (default: ./NAME); must not exist or be empty.
     pub(crate) path: Option<PathBuf>,
-    /// The `hook-sdk` folder to depend on (default: this workspace's).
+    /// The `hook-sdk` folder to depend on by path (default: the published `hook-sdk` at this
+    /// binary's version).
     pub(crate) sdk: Option<PathBuf>,
     /// A native plugin instead of an executable.
     pub(crate) native: bool,
+}
+
+/// Where the scaffold's `hook-sdk` comes from.
+#[derive(Debug)]
+enum Sdk {
+    /// The registry's `hook-sdk` at exactly this version (this binary's).
+    Published(&'static str),
+    /// A `hook-sdk` folder, absolute (`--sdk DIR`).
+    Path(PathBuf),
 }
 
 /// The crate created.
@@ -64,15 +77,9 @@ pub(crate) fn create(args: &Scaffold) -> Result<Created> {
         );
     }
     let sdk = match &args.sdk {
-        Some(sdk) => sdk.clone(),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../hook-sdk"),
+        None => Sdk::Published(env!("CARGO_PKG_VERSION")),
+        Some(dir) => Sdk::Path(sdk_folder(dir)?),
     };
-    let sdk = sdk.canonicalize().with_context(|| {
-        format!(
-            "hook-sdk not found at {}: pass --sdk with the path of a hook-sdk checkout",
-            sdk.display()
-        )
-    })?;
     std::fs::create_dir_all(dir.join("src"))
         .with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = dir.canonicalize()?;
@@ -84,14 +91,14 @@ pub(crate) fn create(args: &Scaffold) -> Result<Created> {
         [
             ("Cargo.toml", cargo_toml(name, &sdk, true)),
             ("src/lib.rs", native_lib_rs(name, &dialects)),
-            ("README.md", native_readme(name, &dir, &dialects)),
+            ("README.md", native_readme(name, &dir, &sdk, &dialects)),
             (".gitignore", "/target\n".to_owned()),
         ]
     } else {
         [
             ("Cargo.toml", cargo_toml(name, &sdk, false)),
             ("src/main.rs", main_rs(name, &dialects)),
-            ("README.md", readme(name, &dir, &dialects)),
+            ("README.md", readme(name, &dir, &sdk, &dialects)),
             (".gitignore", "/target\n".to_owned()),
         ]
     };
@@ -107,6 +114,31 @@ pub(crate) fn create(args: &Scaffold) -> Result<Created> {
     Ok(Created { dir, artifact })
 }
 
+/// `dir` (`--sdk DIR`), absolute, once it is seen to be a `hook-sdk` crate's folder.
+fn sdk_folder(dir: &Path) -> Result<PathBuf> {
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).with_context(|| {
+        format!(
+            "--sdk {}: cannot read {}: name the hook-sdk folder of a checkout of the hooks workspace, or leave --sdk out to depend on the published hook-sdk {}",
+            dir.display(),
+            manifest.display(),
+            env!("CARGO_PKG_VERSION")
+        )
+    })?;
+    if !text
+        .lines()
+        .any(|line| line.trim() == r#"name = "hook-sdk""#)
+    {
+        bail!(
+            "--sdk {}: {} is not hook-sdk's manifest (no `name = \"hook-sdk\"`): name the hook-sdk folder of a checkout of the hooks workspace",
+            dir.display(),
+            manifest.display()
+        );
+    }
+    dir.canonicalize()
+        .with_context(|| format!("--sdk {}: cannot resolve the folder", dir.display()))
+}
+
 /// The file name of the native library cargo builds for the crate `name` on this platform
 /// (`libmy_hook.so`, `libmy_hook.dylib`, `my_hook.dll`).
 fn library_file(name: &str) -> String {
@@ -118,11 +150,26 @@ fn library_file(name: &str) -> String {
     )
 }
 
-fn cargo_toml(name: &str, sdk: &Path, native: bool) -> String {
+fn cargo_toml(name: &str, sdk: &Sdk, native: bool) -> String {
     let lib = if native {
         "\n[lib]\n# A shared library the engine loads in-process (`type = \"native\"`).\ncrate-type = [\"cdylib\"]\n"
     } else {
         ""
+    };
+    let (source, dependency, testing) = match sdk {
+        Sdk::Published(version) => (
+            "# The published hook-sdk at exactly the version of the `hook` that wrote this crate (`hook\n# --version`): the events, responses and output rules the hook is built with are the ones\n# that engine reads. Upgrade it with `hook`, to the same version.".to_owned(),
+            format!("\"={version}\""),
+            format!("{{ version = \"={version}\", features = [\"testing\"] }}"),
+        ),
+        Sdk::Path(dir) => {
+            let dir = dir.display().to_string().replace('\\', "/");
+            (
+                "# hook-sdk from a folder (`hook new --sdk DIR`: work on the SDK itself). A hook for others\n# depends on the published crate at the version of its `hook`: `hook-sdk = \"=X.Y.Z\"`.".to_owned(),
+                format!("{{ path = \"{dir}\" }}"),
+                format!("{{ path = \"{dir}\", features = [\"testing\"] }}"),
+            )
+        }
     };
     format!(
         r#"[package]
@@ -132,14 +179,13 @@ edition = "2024"
 publish = false
 {lib}
 [dependencies]
-# hook-sdk is not on crates.io yet: this is a path dependency on a checkout of the hooks
-# workspace. Once it is published, replace it with `hook-sdk = "0.1"`.
-hook-sdk = {{ path = "{sdk}" }}
+{source}
+hook-sdk = {dependency}
 
 [dev-dependencies]
 # `hook_sdk::testing` (and the schema validation it does) for the tests only: the hook binary
 # compiles no validator.
-hook-sdk = {{ path = "{sdk}", features = ["testing"] }}
+hook-sdk = {testing}
 
 # A crate of its own, even when created inside another workspace.
 [workspace]
@@ -148,8 +194,7 @@ hook-sdk = {{ path = "{sdk}", features = ["testing"] }}
 # No optimisation for dependencies: the first `cargo test` compiles hook-sdk and its
 # dependencies (optimising them made it several times longer); the tests run a little slower.
 opt-level = 0
-"#,
-        sdk = sdk.display().to_string().replace('\\', "/")
+"#
     )
 }
 
@@ -294,24 +339,37 @@ mod tests {{
     )
 }
 
-/// What both scaffolds' READMEs say about building: the path dependency, the first build's
-/// time (measured: README.md) and how two hook crates share one build.
-const BUILDING: &str = r#"`hook-sdk` is a path dependency on the hooks workspace until it is published (see
-`Cargo.toml`).
+/// What both scaffolds' READMEs say about building: where `hook-sdk` comes from, the first
+/// build's time (measured: README.md) and how two hook crates share one build.
+fn building(sdk: &Sdk) -> String {
+    let source = match sdk {
+        Sdk::Published(version) => format!(
+            "`hook-sdk` is the published crate at exactly the version of the `hook` that created this\ncrate ({version}, as `hook --version` says; `=` in `Cargo.toml`): the hook is built against\nthe SDK of the engine that runs it. Upgrade both together: install the new `hook`, then set\nthe same version here."
+        ),
+        Sdk::Path(dir) => format!(
+            "`hook-sdk` is a path dependency on {} (`hook new --sdk`).",
+            dir.display()
+        ),
+    };
+    format!(
+        r#"{source}
 
 The first `cargo test` compiles `hook-sdk` and its dependencies (about 30 s on two cores);
 later ones take seconds. Several hook crates (say a command hook and a native one) can share
 that build: `export CARGO_TARGET_DIR="$HOME/.cache/hook-target"` (or `[build] target-dir` in
 `.cargo/config.toml`) before building both; the built hook is then under that folder's
 `release/`, not `target/release/`.
-"#;
+"#
+    )
+}
 
-fn native_readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {
+fn native_readme(name: &str, dir: &Path, sdk: &Sdk, dialects: &[Dialect]) -> String {
     let library = dir
         .join("target/release")
         .join(library_file(name))
         .display()
         .to_string();
+    let building = building(sdk);
     let mut text = format!(
         r#"# {name}
 
@@ -324,7 +382,7 @@ cargo test              # the hook's own tests (hook_sdk::testing, and the expor
 cargo build --release   # the library: {library}
 ```
 
-{BUILDING}
+{building}
 A native hook shares the agent's process: it cannot be killed on timeout, and a
 panic is caught only with `panic = "unwind"` (the default). The engine trusts the library by
 its bytes (lime): a rebuilt library must be trusted again.
@@ -345,8 +403,9 @@ fn capitalized(dialect: Dialect) -> String {
         .unwrap_or_default()
 }
 
-fn readme(name: &str, dir: &Path, dialects: &[Dialect]) -> String {
+fn readme(name: &str, dir: &Path, sdk: &Sdk, dialects: &[Dialect]) -> String {
     let binary = dir.join("target/release").join(name).display().to_string();
+    let building = building(sdk);
     let mut text = format!(
         r#"# {name}
 
@@ -357,7 +416,7 @@ cargo test              # the hook's own tests (hook_sdk::testing)
 cargo build --release   # the hook: {binary}
 ```
 
-{BUILDING}
+{building}
 Check the hook end to end with the `hook` command:
 `hook test --dialect lime --event PreToolUse --tool Bash -- {binary}`.
 

@@ -293,6 +293,40 @@ fn completions_and_help() {
     assert!(text(&out.stdout).starts_with("hook "));
 }
 
+/// `hook man` prints `hook.1`; `--out DIR` writes it and one page per command and subcommand
+/// (the pages the npm package and the wheel install), none for `help`.
+#[test]
+fn man_prints_the_top_page_and_writes_one_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = hook(&["man"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let top = text(&out.stdout);
+    for part in [
+        ".TH hook 1",
+        ".SH SET UP",
+        "hook relay install \\-\\-agent claude \\-\\-move",
+        "hook\\-relay(1)",
+    ] {
+        assert!(top.contains(part), "{part}: {top}");
+    }
+    let pages = dir.path().join("man");
+    let out = hook(&["man", "--out", &pages.display().to_string()], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(pages.join("hook.1")).unwrap(), top);
+    let mut names: Vec<String> = std::fs::read_dir(&pages)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in ["hook-relay-install.1", "hook-new.1", "hook-man.1"] {
+        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
+    }
+    assert!(!names.iter().any(|n| n.contains("help")), "{names:?}");
+    let relay = std::fs::read_to_string(pages.join("hook-relay-install.1")).unwrap();
+    assert!(relay.contains(".TH hook-relay-install 1"), "{relay}");
+    assert!(relay.contains("\\-\\-move"), "{relay}");
+}
+
 #[test]
 fn test_warns_on_a_misspelt_field_and_fails_on_it_with_strict() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,8 +3,11 @@
 //! the wheel into a fresh virtual environment (`pip install --no-index`). `hook` through the
 //! npm launcher and through the wheel's script gives the binary's own output and exit codes,
 //! the launcher passes signals on and ends as the binary ended, and `hook relay install`
-//! through it writes the native binary's path, which an upgrade keeps. Each test says it was
-//! skipped where npm (or Python's venv and pip) is missing.
+//! through it writes the native binary's path, which an upgrade keeps. Both installs carry the
+//! documentation: the whole README and the man pages the binary writes (`man hook` finds them
+//! in the prefix). `hook new` from the npm install builds against the packaged `hook-sdk`
+//! offline (`scaffold`). Each test says it was skipped where npm (or Python's venv and pip) is
+//! missing.
 //!
 //! Only the x86_64 glibc Linux packages are built here, so only they are installed.
 #![cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
@@ -23,9 +26,15 @@ use crate::cli::text;
 use crate::signals::{SLEEPER, alive, dies, exits, signal};
 
 // The packaging code of `cargo xtask dist` itself, so what is installed here is what it writes.
+#[path = "../../../xtask/src/dist/docs.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod docs;
 #[path = "../../../xtask/src/dist/pack.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod pack;
+
+// `hook new` from the npm install against a local registry of the packaged crates.
+mod scaffold;
 
 /// The platform this test packages: this machine's (see the `cfg` above).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
@@ -48,15 +57,17 @@ fn works(program: &str, args: &[&str]) -> bool {
 /// compressed: the debug binary is large and the archives are thrown away).
 fn packages(dir: &Path, version: &str) -> pack::Written {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let binary = Path::new(env!("CARGO_BIN_EXE_hook"));
+    let man = docs::man_pages(binary).unwrap();
     let meta = pack::Meta {
         version,
-        repository: env!("CARGO_PKG_REPOSITORY"),
         root,
+        man: &man,
     };
     pack::write_all(
         &meta,
         pack::platform(TARGET).unwrap(),
-        Path::new(env!("CARGO_BIN_EXE_hook")),
+        binary,
         &dir.join(format!("dist-{version}")),
         pack::Compression::Stored,
     )
@@ -165,8 +176,9 @@ fn answers_as_the_binary(installed: &Path, dir: &Path) {
     ];
     let relay = ["relay", "--dialect", "verboo", "--home", &home_arg];
     let rm = bash_event(&project, "rm -rf /");
-    let cases: [(&[&str], &str, i32); 5] = [
+    let cases: [(&[&str], &str, i32); 6] = [
         (&["--version"], "", 0),
+        (&["--help"], "", 0),
         (&list, "", 0),
         (&relay, &rm, 0),
         (&relay, r#"{"cwd": "/"}"#, 2),
@@ -262,8 +274,45 @@ fn the_npm_launcher_answers_as_the_binary_passes_signals_on_and_survives_an_upgr
         return;
     };
     answers_as_the_binary(&launcher, dir.path());
+    carries_its_documentation(
+        &dir.path()
+            .join("prefix/lib/node_modules/hook-engine/README.md"),
+        &dir.path().join("prefix/share/man"),
+    );
     passes_sigterm_on_and_ends_as_the_binary_ended(&launcher, dir.path());
     relay_install_names_the_native_binary_which_an_upgrade_keeps(&launcher, dir.path());
+}
+
+/// An installation's documentation: `readme` is the whole package README (installing, setting
+/// up, the tour of the CLI) and `man` (the installation's `share/man`, where `man hook`
+/// looks) holds the binary's own pages, `hook.1` and one per command.
+fn carries_its_documentation(readme: &Path, man: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let installed = std::fs::read_to_string(readme).unwrap();
+    assert_eq!(
+        installed,
+        std::fs::read_to_string(root.join("packaging/README.md")).unwrap()
+    );
+    for section in [
+        "## Install",
+        "## Set up",
+        "## A tour of the CLI",
+        "hook relay install --agent claude --move",
+        "hook new my-guard",
+    ] {
+        assert!(installed.contains(section), "{section}: {installed}");
+    }
+    assert!(docs::placeholder_urls(&installed).is_empty(), "{installed}");
+    let out = run(Path::new(env!("CARGO_BIN_EXE_hook")), &["man"], "", None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = |name: &str| {
+        // npm links the pages; `canonicalize` follows the link to the package's file.
+        let path = man.join("man1").join(name);
+        std::fs::read_to_string(path.canonicalize().unwrap_or(path)).unwrap()
+    };
+    assert_eq!(page("hook.1"), text(&out.stdout));
+    assert!(page("hook.1").contains("hook\\-relay(1)"));
+    assert!(page("hook-relay-install.1").contains(".TH hook-relay-install 1"));
 }
 
 /// The wait status of `child` once it exits by itself (60 s at most, then a failure).
@@ -486,12 +535,34 @@ fn the_wheel_in_a_fresh_virtual_environment_answers_as_the_binary() {
         std::fs::read(env!("CARGO_BIN_EXE_hook")).unwrap()
     );
     answers_as_the_binary(&script, dir.path());
+    // The wheel's METADATA holds the README, which pip keeps in the dist-info.
+    let info = venv.join(format!(
+        "lib/python{}/site-packages/hook_engine-{}.dist-info/METADATA",
+        python_version(),
+        env!("CARGO_PKG_VERSION")
+    ));
+    let metadata = std::fs::read_to_string(&info).unwrap();
+    let (_, readme) = metadata.split_once("\n\n").unwrap();
+    std::fs::write(dir.path().join("README.md"), readme).unwrap();
+    carries_its_documentation(&dir.path().join("README.md"), &venv.join("share/man"));
 
     let home = dir.path().join("user");
     std::fs::create_dir_all(&home).unwrap();
     let program = relay_install_through(&script, &home);
     assert_eq!(program, script.canonicalize().unwrap());
     the_entry_runs(&program, &home);
+}
+
+/// `3.12` for Python 3.12: where a virtual environment keeps its packages.
+fn python_version() -> String {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')",
+        ])
+        .output()
+        .unwrap();
+    text(&out.stdout).trim().to_owned()
 }
 
 /// The wheel's platform tag names the newest glibc the binary needs, as `objdump -T` reads it

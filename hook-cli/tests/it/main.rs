@@ -21,9 +21,9 @@
 //!   `CLAUDE_CONFIG_DIR`, `CLAUDE_ENV_FILE`, `HOOK_JOURNAL` (`relay_install`, `replay`,
 //!   `relay_fail_closed`, `journal`);
 //! - a `hook` process the command starts itself (`doctor`'s expectations, the relay's async
-//!   waiter), or cargo (`new`, `sdk_examples`), or the commands of the README run from the
-//!   repository root (`demo`), or a test library built where cargo puts integration tests'
-//!   files (`author`).
+//!   waiter), or cargo (`new`, `dist::scaffold`, `sdk_examples`), or the commands of the
+//!   README run from the repository root (`demo`), or a test library built where cargo puts
+//!   integration tests' files (`author`).
 
 mod author;
 mod cli;

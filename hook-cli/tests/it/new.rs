@@ -1,4 +1,7 @@
-//! `hook new`: the scaffolded crate builds and its tests pass, offline.
+//! `hook new`: the scaffold of an executable hook pins the published `hook-sdk` at this
+//! binary's version (built against a local registry from the npm install, with no checkout, in
+//! `dist::scaffold`); the native scaffold, on this workspace's `hook-sdk` by path (`--sdk`),
+//! builds and its tests pass, offline; bad names, paths and `--sdk` folders are refused.
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -12,7 +15,7 @@ fn workspace() -> PathBuf {
 }
 
 #[test]
-fn the_scaffold_builds_and_its_tests_pass_offline() {
+fn the_scaffold_pins_the_published_sdk_and_the_native_one_builds_and_passes_offline() {
     let dir = tempfile::tempdir().unwrap();
     let crate_dir = dir.path().join("deny-rm");
     let output = Command::new(env!("CARGO_BIN_EXE_hook"))
@@ -34,18 +37,31 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
     for dialect in ["### wuu", "### verboo", "### lime", "[[hooks.PreToolUse]]"] {
         assert!(readme.contains(dialect), "{readme}");
     }
+    // The published SDK at exactly this binary's version, never this checkout: `dist::scaffold`
+    // builds such a crate from the npm install against a registry of the packaged crates.
     let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
-    assert!(manifest.contains("hook-sdk = { path = "), "{manifest}");
-
-    let log = cargo_test(&crate_dir);
-    assert!(log.contains("2 passed"), "{log}");
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        manifest.contains(&format!("\nhook-sdk = \"={version}\"\n")),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains(&format!(
+            "\nhook-sdk = {{ version = \"={version}\", features = [\"testing\"] }}\n"
+        )),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("path ="), "{manifest}");
+    assert!(readme.contains("hook --version"), "{readme}");
 
     // `--native`: a cdylib on the SDK's native ABI, whose tests also call the exported
-    // symbols. It reuses the hook-sdk build of the scaffold above: one small extra build.
+    // symbols; on this workspace's hook-sdk by path (`--sdk`), so it reuses the suite's build.
     let native_dir = dir.path().join("deny-rm-native");
     let output = Command::new(env!("CARGO_BIN_EXE_hook"))
         .args(["new", "deny-rm-native", "--native", "--path"])
         .arg(&native_dir)
+        .arg("--sdk")
+        .arg(workspace().join("hook-sdk"))
         .output()
         .unwrap();
     assert!(
@@ -60,6 +76,11 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
     );
     let manifest = std::fs::read_to_string(native_dir.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("crate-type = [\"cdylib\"]"), "{manifest}");
+    let sdk = workspace().join("hook-sdk").display().to_string();
+    assert!(
+        manifest.contains(&format!("hook-sdk = {{ path = \"{sdk}\" }}")),
+        "{manifest}"
+    );
     let readme = std::fs::read_to_string(native_dir.join("README.md")).unwrap();
     for snippet in [
         "\"type\": \"native\"",
@@ -88,6 +109,22 @@ fn the_scaffold_builds_and_its_tests_pass_offline() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a valid crate name"));
+    // `--sdk` must name hook-sdk's folder: a folder without its manifest is refused, and
+    // nothing is written.
+    for sdk in [dir.path().join("nowhere"), workspace().join("hook-cli")] {
+        let target = dir.path().join("y");
+        let output = Command::new(env!("CARGO_BIN_EXE_hook"))
+            .args(["new", "y", "--path"])
+            .arg(&target)
+            .arg("--sdk")
+            .arg(&sdk)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{sdk:?}: {stderr}");
+        assert!(stderr.contains("name the hook-sdk folder"), "{stderr}");
+        assert!(!target.exists());
+    }
 }
 
 /// Runs the scaffold's own `cargo test`, offline, on the suite's target directory; returns its

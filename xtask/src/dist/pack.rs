@@ -4,14 +4,26 @@
 //!
 //! - The npm package [`NPM_NAME`]: `bin/hook.js`, the launcher (`packaging/npm/hook.js`), its
 //!   `package.json` naming every platform package of [`PLATFORMS`] as an optional dependency
-//!   at the same version, the README (`packaging/README.md`) and the licences.
+//!   at the same version and the man pages (`man`: npm links them into the prefix's
+//!   `share/man/man1`, so `man hook` works), the README (`packaging/README.md`, the whole user
+//!   documentation: the package has no other home to send readers to), the man pages under
+//!   `man/` and the licences.
 //! - The platform package `hook-engine-<platform>-<arch>[-<libc>]` of the binary's target:
 //!   `bin/hook` (the binary, mode 0755), a `package.json` whose `os`, `cpu` and `libc` let npm
 //!   install it only where it runs, a README and the licences.
 //! - The wheel `hook_engine-<version>-py3-none-<platform>.whl`: the binary as
 //!   `hook_engine-<version>.data/scripts/hook` (pip installs it as `bin/hook`, no Python in
-//!   between), `METADATA`, `WHEEL`, the licences and `RECORD`. Its platform tag is honest: for
-//!   glibc, `manylinux_<x>_<y>` of the newest `GLIBC_x.y` symbol version the binary needs.
+//!   between), the man pages as `hook_engine-<version>.data/data/share/man/man1/` (pip puts
+//!   them under the environment's `share/man/man1`), `METADATA` (whose description is the
+//!   README), `WHEEL`, the licences and `RECORD`. Its platform tag is honest: for glibc,
+//!   `manylinux_<x>_<y>` of the newest `GLIBC_x.y` symbol version the binary needs.
+//!
+//! The man pages are the binary's own (`hook man --out DIR`,
+//! [`man_pages`](super::docs::man_pages)), generated from its command line's definition. No
+//! package names a placeholder address (`example.com`, `github.com/example/`:
+//! [`placeholder_urls`]): [`write_all`] refuses one, since the project has no public home yet
+//! and the packages carry their documentation instead. Both live in `docs.rs` beside this
+//! file, which hook-cli's tests include too.
 //!
 //! The archives are reproducible: fixed times, owners and modes, entries in a fixed order.
 
@@ -22,6 +34,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
+
+use super::docs::placeholder_urls;
 
 /// The npm package people install, and the prefix of every platform package's name.
 pub(crate) const NPM_NAME: &str = "hook-engine";
@@ -142,10 +156,11 @@ impl Platform {
 pub(crate) struct Meta<'a> {
     /// The workspace's (and so the crates') version.
     pub(crate) version: &'a str,
-    /// The repository's address (the workspace's `repository`).
-    pub(crate) repository: &'a str,
     /// The workspace root: `packaging/` and the licences.
     pub(crate) root: &'a Path,
+    /// The binary's man pages ([`man_pages`](super::docs::man_pages)): (file name, roff),
+    /// `hook.1` among them.
+    pub(crate) man: &'a [(String, Vec<u8>)],
 }
 
 /// How hard the archives are compressed.
@@ -213,6 +228,20 @@ pub(crate) fn write_all(
     let licences = licences(meta.root)?;
 
     let main = main_package(meta, &licences)?;
+    let placeholders: Vec<String> = main
+        .iter()
+        .filter_map(|entry| {
+            let text = std::str::from_utf8(&entry.bytes).ok()?;
+            let urls = placeholder_urls(text);
+            (!urls.is_empty()).then(|| format!("{}: {}", entry.path, urls.join(", ")))
+        })
+        .collect();
+    if !placeholders.is_empty() {
+        bail!(
+            "the npm package would name placeholder addresses (the project has no public home: name none):\n  {}",
+            placeholders.join("\n  ")
+        );
+    }
     let npm_main = out.join(format!("{NPM_NAME}-{}.tgz", meta.version));
     write_tgz(&npm_main, &main, compression)
         .with_context(|| format!("cannot write {}", npm_main.display()))?;
@@ -277,14 +306,19 @@ fn main_package(meta: &Meta, licences: &[(&str, Vec<u8>)]) -> Result<Vec<Entry>>
         .iter()
         .map(|p| (p.npm_package(), meta.version.into()))
         .collect();
+    let man: Vec<String> = meta
+        .man
+        .iter()
+        .map(|(name, _)| format!("man/{name}"))
+        .collect();
     let manifest = serde_json::json!({
         "name": NPM_NAME,
         "version": meta.version,
         "description": "hook: a hooks engine for AI coding agents (Claude Code, Codex CLI): run, list, trust and relay their lifecycle hooks",
         "license": "MIT OR Apache-2.0",
-        "repository": {"type": "git", "url": format!("git+{}.git", meta.repository)},
         "keywords": ["hooks", "claude-code", "codex", "agent", "cli"],
         "bin": {"hook": "bin/hook.js"},
+        "man": man,
         "engines": {"node": ">=16"},
         "optionalDependencies": optional,
     });
@@ -294,6 +328,9 @@ fn main_package(meta: &Meta, licences: &[(&str, Vec<u8>)]) -> Result<Vec<Entry>>
     ];
     for (name, text) in licences {
         entries.push(Entry::new(*name, 0o644, text.clone()));
+    }
+    for (name, text) in meta.man {
+        entries.push(Entry::new(format!("man/{name}"), 0o644, text.clone()));
     }
     entries.push(Entry::new(
         "bin/hook.js",
@@ -315,7 +352,6 @@ fn platform_package(
         "version": meta.version,
         "description": format!("The hook binary for {}: install {NPM_NAME}, which runs it", platform.label),
         "license": "MIT OR Apache-2.0",
-        "repository": {"type": "git", "url": format!("git+{}.git", meta.repository)},
         "os": [platform.os],
         "cpu": [platform.cpu],
     });
@@ -323,14 +359,14 @@ fn platform_package(
         manifest["libc"] = serde_json::json!([libc]);
     }
     let readme = format!(
-        "# {}\n\nThe `hook` binary for {}, built from the `hook-cli` crate {} ({}).\n\n\
+        "# {}\n\nThe `hook` binary for {}, built from the `hook-cli` crate {}.\n\n\
          Install [`{NPM_NAME}`](https://www.npmjs.com/package/{NPM_NAME}) instead: npm picks \
          this package for this platform as one of its optional dependencies, and its `hook` \
-         command runs `bin/hook` from here.\n",
+         command runs `bin/hook` from here. Its README is the documentation, and it installs \
+         the man pages (`man hook`).\n",
         platform.npm_package(),
         platform.label,
         meta.version,
-        meta.repository,
     );
     let mut entries = vec![
         Entry::new("package.json", 0o644, json_file(&manifest)?),
@@ -454,10 +490,10 @@ fn wheel(
     let metadata = format!(
         "Metadata-Version: 2.1\nName: {WHEEL_NAME}\nVersion: {}\n\
          Summary: hook: a hooks engine for AI coding agents (Claude Code, Codex CLI)\n\
-         License: MIT OR Apache-2.0\nProject-URL: Repository, {}\n\
+         License: MIT OR Apache-2.0\n\
          Keywords: hooks,claude-code,codex,agent,cli\n\
          Description-Content-Type: text/markdown\n\n{readme}",
-        meta.version, meta.repository
+        meta.version
     );
     let wheel = format!(
         "Wheel-Version: 1.0\nGenerator: cargo xtask dist\nRoot-Is-Purelib: false\nTag: {tag}\n"
@@ -467,6 +503,13 @@ fn wheel(
         0o755,
         binary,
     )];
+    for (name, text) in meta.man {
+        entries.push(Entry::new(
+            format!("{stem}.data/data/share/man/man1/{name}"),
+            0o644,
+            text.clone(),
+        ));
+    }
     entries.push(Entry::new(format!("{info}/METADATA"), 0o644, metadata));
     entries.push(Entry::new(format!("{info}/WHEEL"), 0o644, wheel));
     for (name, text) in licences {
@@ -589,6 +632,7 @@ fn check(meta: &Meta, platform: &Platform, written: &Written, binary: &[u8]) -> 
     main.extend(licences.map(String::from));
     let mut platform_files = main.clone();
     main.push("bin/hook.js".into());
+    main.extend(meta.man.iter().map(|(name, _)| format!("man/{name}")));
     platform_files.push("bin/hook".into());
     let stem = wheel_stem(meta.version);
     let info = format!("{stem}.dist-info");
@@ -598,6 +642,11 @@ fn check(meta: &Meta, platform: &Platform, written: &Written, binary: &[u8]) -> 
         .map(|name| format!("{info}/{name}"))
         .collect();
     wheel.push(format!("{stem}.data/scripts/hook"));
+    wheel.extend(
+        meta.man
+            .iter()
+            .map(|(name, _)| format!("{stem}.data/data/share/man/man1/{name}")),
+    );
 
     let packages = [
         (&written.npm_main, list_tgz(&written.npm_main)?, main, None),

@@ -41,6 +41,9 @@
 //! From the committed API snapshots `api/<crate>.txt`: no item is public under two paths
 //! ([`api_paths`], which states the workspace's rule for where an item's one path is).
 //!
+//! From the files that ship in a package (manifests, READMEs, `packaging/`): no placeholder
+//! address such as `https://github.com/example/...` ([`placeholders`]).
+//!
 //! Test code (`#[cfg(test)]` items, `tests.rs`, a `tests/` folder below `src/`) is free of the
 //! dialect, raw-file and (in hook-cli) call checks: tests name what they test.
 //!
@@ -54,6 +57,7 @@ mod cycles;
 mod dialects;
 mod graph;
 mod length;
+mod placeholders;
 mod raw_files;
 
 use std::path::{Path, PathBuf};
@@ -87,9 +91,14 @@ pub(crate) fn run(root: &Path) -> Result<()> {
         problems.extend(cycles::check_crate_cycles(&shown_src, &files));
     }
     problems.extend(api_paths::check_snapshots(root)?);
+    let crate_folders: Vec<PathBuf> = crates(&metadata)
+        .into_iter()
+        .filter_map(|(_, src)| Some(src.parent()?.to_path_buf()))
+        .collect();
+    problems.extend(placeholders::check_placeholders(root, &crate_folders)?);
     if problems.is_empty() {
         println!(
-            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol and hook-guards do no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose and public under one path, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs"
+            "tidy: hook-cli's commands/ops/ui layers hold and no file of it is over 500 lines, nor one of another crate over 800; no crate's files import each other in a cycle; the crate graph is the one ARCHITECTURE.md draws, no forbidden crate is reached, no library prints, hook-protocol and hook-guards do no I/O and only hook-exec spawns, every public type is #[non_exhaustive] or closed on purpose and public under one path, no dialect is named outside its homes, no file is opened, locked or stamped outside hook_fs, no file a package ships names a placeholder address"
         );
         return Ok(());
     }
