@@ -488,3 +488,79 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
     );
     Ok(())
 }
+
+/// The same guard as a shell script, as users write it: the command picked out of the event
+/// with `jq`, matched with `grep -E`, the deny written by hand (three processes: sh, jq, grep).
+const SCRIPT_GUARD: &str = r#"command=$(jq -r '.tool_input.command // empty')
+if printf '%s\n' "$command" | grep -Eq '(^|[;&|[:space:]])(sudo[[:space:]]+)?(/bin/)?rm[[:space:]]+-[a-zA-Z]*[rR][a-zA-Z]*[[:space:]]+(/|~)'; then
+  echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"recursive delete of / or ~"}}'
+fi
+"#;
+
+/// `cargo xtask bench guards`: a built-in guard's cost per event against the same guard as a
+/// shell script (`SCRIPT_GUARD`), each alone as the process an agent would start, and each as
+/// the one hook of the relay (where the built-in runs in the relay's process).
+pub(crate) fn guards(root: &Path) -> Result<()> {
+    let hook = release_hook(root)?;
+    let work = tempfile::tempdir()?;
+    let dir = work.path();
+    let project = dir.join("project");
+    fs::create_dir_all(&project)?;
+    let script = dir.join("guard.sh");
+    fs::write(&script, SCRIPT_GUARD)?;
+    let script_entry = format!("sh {}", script.display());
+    let builtin_entry = format!("{} guard run dangerous-commands", hook.display());
+    let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "cwd": project, "tool_name": "Bash",
+        "tool_input": {"command": "cargo test --workspace && git status --short"},
+        "tool_use_id": "t", "transcript_path": "/t.jsonl", "permission_mode": "default"});
+    let stdin = event.to_string().into_bytes();
+
+    let ((alone_builtin, _), (alone_script, _)) = pair(
+        &Job::new(&hook, &["guard", "run", "dangerous-commands"], &stdin)
+            .with_env("HOOK_DIALECT", "verboo"),
+        &Job::new("/bin/sh", &[&script.display().to_string()], &stdin),
+    )?;
+    println!(
+        "a guard as the agent's hook process, per event: hook guard run dangerous-commands {} vs the shell-script guard (sh + jq + grep) {}: ratio {:.2}",
+        ms(alone_builtin),
+        ms(alone_script),
+        ratio(alone_builtin, alone_script)
+    );
+
+    let relay_home = |name: &str, command: &str| -> Result<String> {
+        let home = dir.join(name);
+        fs::create_dir_all(home.join("hook-relay"))?;
+        let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": command}]}]}});
+        fs::write(home.join("hook-relay/settings.json"), settings.to_string())?;
+        Ok(home.display().to_string())
+    };
+    let builtin_home = relay_home("builtin", &builtin_entry)?;
+    let script_home = relay_home("script", &script_entry)?;
+    let relay = |home: &str| {
+        Job::new(
+            &hook,
+            &[
+                "relay",
+                "--dialect",
+                "verboo",
+                "--event",
+                "PreToolUse",
+                "--home",
+                home,
+            ],
+            &stdin,
+        )
+        .with_env("HOOK_JOURNAL", "off")
+    };
+    let ((relay_builtin, _), (relay_script, _)) =
+        pair(&relay(&builtin_home), &relay(&script_home))?;
+    println!(
+        "the guard as the relay's one hook, per event: built-in (in the relay's process) {} vs the shell-script guard {}: ratio {:.2}",
+        ms(relay_builtin),
+        ms(relay_script),
+        ratio(relay_builtin, relay_script)
+    );
+    Ok(())
+}

@@ -37,6 +37,8 @@
 //!   relay's translation tables.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
+//! - `cargo xtask bench guards`: a built-in guard per event vs the same guard as a shell script,
+//!   alone and as the relay's one hook (BENCHMARKS.md, "hook-guards").
 //! - `cargo xtask bench launcher`: a relayed event through the npm package's Node launcher vs
 //!   through the native binary the agents' entries name (the release build's packages,
 //!   installed offline with npm), for BENCHMARKS.md.
@@ -106,6 +108,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["dist", rest @ ..] => dist::run(&root(), rest),
         ["bench", "cli"] => bench::cli(&root()),
         ["bench", "launcher"] => bench::launcher(&root()),
+        ["bench", "guards"] => bench::guards(&root()),
         ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
         ["conformance", "drift", rest @ ..] => conformance::drift::run(&root(), rest),
         ["conformance", "--floor", agent] => conformance::run(&root(), agent, None, true),
@@ -115,7 +118,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench guards | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }
