@@ -38,8 +38,11 @@ use hook_protocol::shell::{CommandParts, Word, read_command};
 /// permission rules, a pattern is a **prefix rule on each simple command**, so
 /// `Bash(git push*)` matches `cd x && git push` but not `echo git push`. The command is cut
 /// into simple commands at `;`, newlines, `&&`, `||`, `|`, `|&`, a lone `&` (but not the `&`
-/// of a redirection: `2>&1`, `>&2`, `&>file`), `(`, `)` and backquotes, outside quotes, so
-/// subshells, `$(...)` and `` `...` `` count as commands of their own. Then in each one:
+/// of a redirection: `2>&1`, `>&2`, `&>file`), `(` and `)`, outside quotes, so subshells
+/// count as commands of their own, and so do command substitutions (`$(...)`, `` `...` ``,
+/// outside quotes or inside double quotes) and process substitutions (`<(...)`). Here-document
+/// bodies are text, not commands, but for one a shell reads as its script (`bash <<EOF`) and an
+/// unquoted body's substitutions. Then in each one:
 /// - words are separated by any run of blanks (`git  push`, `git<TAB>push` and a
 ///   backslash-newline continuation read as `git push`); a `#` starting a word starts a
 ///   comment;
@@ -52,13 +55,14 @@ use hook_protocol::shell::{CommandParts, Word, read_command};
 /// - the pattern is tried on the words joined by one space, both as written (quotes kept, so
 ///   `echo 'a  b'` keeps its spaces) and unquoted (`"git" 'push'` is `git push`);
 /// - precommand wrappers that run their arguments, `exec`, `command`, `builtin`, `nohup`,
-///   `env`, `time`, `nice`, `sudo`, `xargs` (also by path: `/usr/bin/env`), are tried both
-///   with and without the wrapper and its leading `-options` and assignments:
-///   `Bash(git push*)` matches `nohup git push`, and `Bash(sudo *)` still matches
-///   `sudo git push`;
-/// - `eval ARGS` and `sh -c TEXT` (also `bash`, `dash`, `zsh`, `ksh`, `ash`, `mksh`, `fish`,
-///   by path too, with `-ec`, `-o OPT` and the like before `-c`) are read again as commands,
-///   up to 4 levels deep.
+///   `env`, `time`, `nice`, `sudo`, `doas`, `xargs`, `timeout`, `stdbuf`, `ionice`, `chrt`,
+///   `taskset`, `busybox` (also by path: `/usr/bin/env`), are tried both with and without the
+///   wrapper, its leading `-options` (with their values: `sudo -u bob`, `nice -n 5`),
+///   assignments and own operands (`timeout 5`): `Bash(git push*)` matches `nohup git push`
+///   and `sudo -u bob git push`, and `Bash(sudo *)` still matches `sudo git push`;
+/// - `eval ARGS`, `sh -c TEXT` (also `bash`, `dash`, `zsh`, `ksh`, `ash`, `mksh`, `fish`,
+///   by path too, with `-ec`, `-o OPT` and the like before `-c`), `env -S TEXT` and the
+///   commands of `find -exec ... ;` are read again as commands, up to 4 levels deep.
 ///
 /// This reading is [`hook_protocol::shell::read_command`], the one trust and `hook doctor` use to
 /// tell what a command runs.
@@ -66,12 +70,10 @@ use hook_protocol::shell::{CommandParts, Word, read_command};
 /// What a prefix rule cannot see, so a guard that must hold whatever the spelling should match
 /// the tool (`Bash`) and decide in the hook itself:
 /// - variables and expansions: `$CMD push`, `g${x}it push`, `git $(echo push)`;
-/// - command substitutions inside double quotes (`"$(git push)"`), here-document bodies'
-///   meaning (they are read as commands, which errs toward running), and aliases or
-///   functions defined elsewhere;
-/// - wrappers whose options take a value (`sudo -u bob git push`, `nice -n 5 git push`,
-///   `timeout 5 git push`), options before a subcommand (`git -C dir push`), and programs that run a
-///   command they are given (`find -exec`, `python -c`, `ssh host git push`);
+/// - aliases or functions defined elsewhere, and a here-document fed to a program that is not
+///   a shell but runs it (`ssh host <<EOF`);
+/// - options before a subcommand (`git -C dir push`), and programs that run a command they
+///   are given other than those above (`python -c`, `ssh host git push`, `su -c`);
 /// - paths to the program (`/usr/bin/git push` does not match `git push*`; write
 ///   `Bash(*git push*)` to catch those, at the price of also matching `echo git push`).
 #[derive(Debug, Clone)]

@@ -3,17 +3,24 @@
 //! anything.
 //!
 //! [`read_command`] reads what each simple command runs (its wrappers, program, script, `cd`
-//! target and `-c` string): the one reading hook-config's `if` permission rules
-//! (`Bash(git push*)`), the trust crate (the files a command hook names) and `hook doctor`
-//! share. Re-exported as `hook_sdk::shell` so hook authors use it too, instead of splitting a
-//! command on spaces.
+//! target, `-c` string, `find -exec` command, and what it reads through a pipe): the one
+//! reading hook-config's `if` permission rules (`Bash(git push*)`), the trust crate (the files
+//! a command hook names), `hook doctor` and hook-guards' built-in guards share. Re-exported as
+//! `hook_sdk::shell` so hook authors use it too, instead of splitting a command on spaces.
+//!
+//! Command substitutions (`$(…)`, backquotes, also inside double quotes) and process
+//! substitutions (`<(…)`) are simple commands of their own; the word holding one keeps its
+//! text as written. Here-document bodies are text kept with their redirection
+//! ([`Redirection::body`]), not commands, but for the substitutions of an unquoted body and a
+//! body a shell reads as its script (`bash <<EOF`, see [`CommandParts::inline`]).
 //!
 //! # Limitations
 //!
 //! - Expansions (`$VAR`, `$(...)`, globs) stay as written in [`Word::plain`]; a caller that
 //!   needs a value expands the variables it knows.
-//! - Here-document bodies are read as commands; aliases and functions are unknown.
+//! - Aliases and functions are unknown; `case` patterns' `)` inside a `$(…)` end it early.
 
+mod lex;
 mod read;
 
 pub use read::{
@@ -31,7 +38,8 @@ pub struct Word {
 }
 
 /// Cuts `command` into simple commands: their words, with redirections (the operator and its
-/// target word) removed. Linear in the length of `command`.
+/// target word) removed. A substitution's commands come before the command holding it (they
+/// run first), which keeps its text as one word. Linear in the length of `command`.
 ///
 /// ```
 /// let commands = hook_protocol::shell::simple_commands("cd x && GIT=1 git 'push' 2>&1 >log");
@@ -42,10 +50,15 @@ pub struct Word {
 /// assert_eq!(plain, [vec!["cd", "x"], vec!["GIT=1", "git", "push"]]);
 /// ```
 pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
-    lex(command, false).commands
+    lex::lex(command, false)
+        .commands
+        .into_iter()
+        .map(|lexeme| lexeme.words)
+        .filter(|words| !words.is_empty())
+        .collect()
 }
 
-/// Every word of `command`, in order, across all its simple commands, with the targets of
+/// Every word of `command`, across all its simple commands in [`simple_commands`]' order, with the targets of
 /// input redirections (`sh < setup.sh` gives `sh` and `setup.sh`) but not those of output
 /// redirections (`>> log`, `2>&1`, here-documents' delimiters): the files a command may run or
 /// read, for a caller looking for them.
@@ -56,7 +69,11 @@ pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
 /// assert_eq!(plain, ["python3", "$DIR/check.py", "in.json", "tee", "log"]);
 /// ```
 pub fn words(command: &str) -> Vec<Word> {
-    lex(command, true).commands.into_iter().flatten().collect()
+    lex::lex(command, true)
+        .commands
+        .into_iter()
+        .flat_map(|lexeme| lexeme.words)
+        .collect()
 }
 
 /// One redirection of a command line: its operator and its target word.
@@ -69,6 +86,9 @@ pub struct Redirection {
     /// The word after it: a file, an fd (`2>&1`'s `1`), a here-document's delimiter or a
     /// here-string.
     pub target: Word,
+    /// A here-document's body (`<<`, `<<-`): its lines up to the delimiter's, each ending in a
+    /// newline (`<<-`: leading tabs stripped), as written (not expanded).
+    pub body: Option<String>,
 }
 
 impl Redirection {
@@ -110,221 +130,22 @@ impl Redirection {
 /// assert_eq!(files, [("<", "in", false), (">&", "1", false), (">>", ".git/log", true)]);
 /// ```
 pub fn redirections(command: &str) -> Vec<Redirection> {
-    lex(command, false).redirections
+    lex::lex(command, false)
+        .commands
+        .into_iter()
+        .flat_map(|lexeme| lexeme.redirections)
+        .collect()
 }
 
-struct Lexed {
-    commands: Vec<Vec<Word>>,
-    redirections: Vec<Redirection>,
-}
-
-fn lex(command: &str, keep_targets: bool) -> Lexed {
-    let bytes = command.as_bytes();
-    let mut lexer = Lexer {
-        keep_targets,
-        ..Lexer::default()
-    };
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let next = bytes.get(i + 1).copied();
-        match b {
-            b' ' | b'\t' | b'\r' => {
-                lexer.end_word();
-                i += 1;
-            }
-            b'\\' => match next {
-                // A line continuation joins the two lines.
-                Some(b'\n') => i += 2,
-                Some(c) => {
-                    lexer.push_raw(&[b, c]);
-                    lexer.push_plain(&[c]);
-                    i += 2;
-                }
-                None => {
-                    lexer.push_raw(&[b]);
-                    i += 1;
-                }
-            },
-            b'\'' => {
-                let end = bytes[i + 1..]
-                    .iter()
-                    .position(|&c| c == b'\'')
-                    .map_or(bytes.len(), |p| i + 1 + p);
-                lexer.push_raw(&bytes[i..(end + 1).min(bytes.len())]);
-                lexer.push_plain(&bytes[i + 1..end]);
-                i = end + 1;
-            }
-            b'"' => {
-                lexer.push_raw(b"\"");
-                lexer.in_word = true;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' && i + 1 < bytes.len() {
-                        let c = bytes[i + 1];
-                        lexer.push_raw(&[b'\\', c]);
-                        if !matches!(c, b'"' | b'\\' | b'$' | b'`' | b'\n') {
-                            lexer.push_plain(b"\\");
-                        }
-                        if c != b'\n' {
-                            lexer.push_plain(&[c]);
-                        }
-                        i += 2;
-                    } else {
-                        lexer.push_raw(&bytes[i..=i]);
-                        lexer.push_plain(&bytes[i..=i]);
-                        i += 1;
-                    }
-                }
-                if i < bytes.len() {
-                    lexer.push_raw(b"\"");
-                }
-                i += 1;
-            }
-            b'#' if !lexer.in_word => {
-                i = bytes[i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .map_or(bytes.len(), |p| i + p);
-            }
-            b'\n' | b';' | b'(' | b')' | b'`' => {
-                lexer.end_command();
-                i += 1;
-            }
-            b'|' => {
-                lexer.end_command();
-                i += if matches!(next, Some(b'|' | b'&')) {
-                    2
-                } else {
-                    1
-                };
-            }
-            b'&' if next == Some(b'>') => {
-                // `&>file`, `&>>file`: a redirection, not a separator.
-                lexer.end_word();
-                let appends = bytes.get(i + 2) == Some(&b'>');
-                i += if appends { 3 } else { 2 };
-                lexer.skip_target = true;
-                lexer.target_is_input = false;
-                lexer.operator = Some(if appends { "&>>" } else { "&>" }.to_owned());
-            }
-            b'&' => {
-                lexer.end_command();
-                i += if next == Some(b'&') { 2 } else { 1 };
-            }
-            b'<' | b'>' => {
-                // An fd number (`2>`) or `{var}` right before the operator belongs to it.
-                let fd = lexer.in_word
-                    && lexer.raw.len() == lexer.plain.len()
-                    && (lexer.raw.iter().all(u8::is_ascii_digit)
-                        || (lexer.raw.first() == Some(&b'{') && lexer.raw.last() == Some(&b'}')));
-                if fd {
-                    lexer.discard_word();
-                } else {
-                    lexer.end_word();
-                }
-                let start = i;
-                i += 1;
-                while i < bytes.len()
-                    && i - start < 3
-                    && matches!(bytes[i], b'<' | b'>' | b'&' | b'|')
-                {
-                    i += 1;
-                }
-                if &bytes[start..i] == b"<<" && bytes.get(i) == Some(&b'-') {
-                    i += 1;
-                }
-                // `<(...)` and `>(...)`: the process substitution is a command of its own.
-                lexer.skip_target = bytes.get(i) != Some(&b'(');
-                lexer.target_is_input = &bytes[start..i] == b"<";
-                // The operator bytes are ASCII, so the slice is on character boundaries.
-                lexer.operator = lexer
-                    .skip_target
-                    .then(|| String::from_utf8_lossy(&bytes[start..i]).into_owned());
-            }
-            _ => {
-                lexer.push_raw(&bytes[i..=i]);
-                lexer.push_plain(&bytes[i..=i]);
-                i += 1;
-            }
-        }
-    }
-    lexer.end_command();
-    Lexed {
-        commands: lexer.commands,
-        redirections: lexer.redirections,
-    }
-}
-
-#[derive(Default)]
-struct Lexer {
-    commands: Vec<Vec<Word>>,
-    words: Vec<Word>,
-    raw: Vec<u8>,
-    plain: Vec<u8>,
-    in_word: bool,
-    /// The next word is a redirection's target.
-    skip_target: bool,
-    /// The pending target is an input redirection's (`< file`): a file the command reads.
-    target_is_input: bool,
-    /// Keep input redirections' targets as words.
-    keep_targets: bool,
-    /// The operator of the pending redirection.
-    operator: Option<String>,
-    redirections: Vec<Redirection>,
-}
-
-impl Lexer {
-    fn push_raw(&mut self, bytes: &[u8]) {
-        self.raw.extend_from_slice(bytes);
-        self.in_word = true;
-    }
-
-    fn push_plain(&mut self, bytes: &[u8]) {
-        self.plain.extend_from_slice(bytes);
-        self.in_word = true;
-    }
-
-    fn discard_word(&mut self) {
-        self.raw.clear();
-        self.plain.clear();
-        self.in_word = false;
-    }
-
-    fn end_word(&mut self) {
-        if !self.in_word {
-            return;
-        }
-        if self.skip_target
-            && let Some(operator) = self.operator.take()
-        {
-            self.redirections.push(Redirection {
-                operator,
-                target: Word {
-                    raw: String::from_utf8_lossy(&self.raw).into_owned(),
-                    plain: String::from_utf8_lossy(&self.plain).into_owned(),
-                },
-            });
-        }
-        if self.skip_target && !(self.keep_targets && self.target_is_input) {
-            self.skip_target = false;
-        } else {
-            self.skip_target = false;
-            // Cut only at ASCII bytes, so both are valid UTF-8; lossy is never lossy here.
-            self.words.push(Word {
-                raw: String::from_utf8_lossy(&self.raw).into_owned(),
-                plain: String::from_utf8_lossy(&self.plain).into_owned(),
-            });
-        }
-        self.discard_word();
-    }
-
-    fn end_command(&mut self) {
-        self.end_word();
-        self.skip_target = false;
-        self.operator = None;
-        if !self.words.is_empty() {
-            self.commands.push(std::mem::take(&mut self.words));
-        }
-    }
+/// Whether `command` ends outside any quote, `$(…)`, backquote or line continuation: a shell
+/// given one that does not waits for more or fails (`echo 'open`).
+///
+/// ```
+/// use hook_protocol::shell::is_complete;
+/// assert!(is_complete("echo \"$(date)\" 'a'"));
+/// assert!(!is_complete("echo 'open"));
+/// assert!(!is_complete("echo $(date"));
+/// ```
+pub fn is_complete(command: &str) -> bool {
+    lex::lex(command, false).complete
 }

@@ -70,12 +70,24 @@ const GIT_PUSH: &[(&str, bool)] = &[
     ("mksh -c 'git push'", true),
     ("bash -o pipefail -c 'git push | cat'", true),
     ("env - git push", true),
+    // Wrappers' options with a value and own operands, and the commands `find` runs.
+    ("sudo -u bob git push", true),
+    ("nice -n 5 git push", true),
+    ("timeout -s KILL 5 git push", true),
+    ("doas git push", true),
+    ("find . -exec git push \\;", true),
+    ("env -S 'git push'", true),
+    // A here-document a shell reads is its script; any other's body is text.
+    ("bash <<EOF\ngit push\nEOF", true),
+    ("cat <<'EOF'\ngit push\nEOF", false),
     // Quotes around words are shell syntax, not part of the command.
     ("git 'push'", true),
     ("\"git\" push", true),
     // Command substitutions and subshells run commands too.
     ("echo $(git push)", true),
     ("echo `git push`", true),
+    ("echo \"$(git push)\"", true),
+    ("diff <(git push) x", true),
     // Negatives: the words appear, but not as the command that runs.
     ("echo git push", false),
     ("echo 'git push'", false),

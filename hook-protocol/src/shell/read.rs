@@ -1,31 +1,136 @@
 //! What a command line runs: for each simple command, its assignments, the wrappers it is run
-//! through, its program and arguments, and — when the program is an interpreter, `cd` or
-//! `eval` — the script it is given, the folder it goes to, or the command string it runs (read
-//! again, bounded). One reading, used by hook-trust (which files a hook runs), `hook doctor`
-//! (which programs and scripts to check) and hook-config's `if` rules (which words a
-//! `Bash(...)` pattern is matched against), so they never disagree about what runs.
+//! through, its program and arguments, its redirections, the command whose output it reads
+//! through a pipe, and — when the program is an interpreter, `cd`, `eval` or `find -exec` —
+//! the script it is given, the folder it goes to, or the commands it runs (read again,
+//! bounded). One reading, used by hook-trust (which files a hook runs), `hook doctor` (which
+//! programs and scripts to check), hook-config's `if` rules (which words a `Bash(...)` pattern
+//! is matched against) and hook-guards' built-in guards (what a tool call's command would do),
+//! so they never disagree about what runs.
 //!
 //! It reads text only: it never looks at the filesystem, expands a variable or runs anything.
 //! Where a caller needs the filesystem (is this word a folder? is it on `PATH`?) it decides
 //! from the words given here.
 
-use super::{Word, simple_commands};
+use std::collections::HashMap;
 
-/// Precommand wrappers: programs and builtins that run the command after them (their own
-/// `-options` and `NAME=value`s skipped), each with why it is one. One list for every
-/// reader: where trust, doctor and the `if` rules used to keep different lists, this is their
-/// union (trust covers more files, doctor checks more programs, a rule matches more often,
-/// which only makes a guard run, never allows anything).
-const WRAPPERS: &[(&str, &str)] = &[
-    ("env", "runs its command with a changed environment"),
-    ("exec", "replaces the shell with its command"),
-    ("command", "runs its command, skipping functions"),
-    ("builtin", "runs a shell builtin"),
-    ("nohup", "runs its command immune to hangups"),
-    ("nice", "runs its command at another priority"),
-    ("time", "runs its command and reports its time"),
-    ("sudo", "runs its command as another user"),
-    ("xargs", "runs its command with arguments read from stdin"),
+use super::{Redirection, Word, lex};
+
+/// A precommand wrapper: a program or builtin that runs the command after its own options
+/// (and `NAME=value`s), and its own leading operands.
+struct Wrapper {
+    name: &'static str,
+    /// Its short options that take a value: the rest of the word, or the next word when the
+    /// letter ends it (`sudo -u USER`, `sudo -Eu USER`, `sudo -uUSER`).
+    short_values: &'static str,
+    /// Its long options that take the next word as their value when written without `=`
+    /// (`sudo --user USER`).
+    long_values: &'static [&'static str],
+    /// How many operands of its own come before the command (`timeout 5 CMD`'s duration).
+    operands: usize,
+}
+
+impl Wrapper {
+    const fn new(name: &'static str) -> Wrapper {
+        Wrapper {
+            name,
+            short_values: "",
+            long_values: &[],
+            operands: 0,
+        }
+    }
+
+    const fn values(self, short: &'static str, long: &'static [&'static str]) -> Wrapper {
+        Wrapper {
+            short_values: short,
+            long_values: long,
+            ..self
+        }
+    }
+
+    const fn operands(self, operands: usize) -> Wrapper {
+        Wrapper { operands, ..self }
+    }
+
+    /// Whether option `text` (`-u`, `-Eu`, `--user`) takes the next word as its value.
+    fn takes_next(&self, text: &str) -> bool {
+        if let Some(long) = text.strip_prefix("--") {
+            return !long.contains('=') && self.long_values.contains(&long);
+        }
+        let letters = text.strip_prefix('-').unwrap_or(text);
+        letters
+            .char_indices()
+            .find(|(_, c)| self.short_values.contains(*c))
+            .is_some_and(|(at, c)| at + c.len_utf8() == letters.len())
+    }
+}
+
+/// Precommand wrappers: programs and builtins that run the command after them, each with how
+/// its own words are read. One list for every reader: where trust, doctor,
+/// the `if` rules and the guards used to keep different lists, this is their union (trust
+/// covers more files, doctor checks more programs, a rule matches more often, which only makes
+/// a guard run, never allows anything; a guard sees the program that runs).
+const WRAPPERS: &[Wrapper] = &[
+    // Runs its command with a changed environment.
+    Wrapper::new("env").values("uCS", &["unset", "chdir", "split-string"]),
+    // Replaces the shell with its command.
+    Wrapper::new("exec").values("a", &[]),
+    // Runs its command, skipping functions.
+    Wrapper::new("command"),
+    // Runs a shell builtin.
+    Wrapper::new("builtin"),
+    // Runs its command immune to hangups.
+    Wrapper::new("nohup"),
+    // Runs its command at another priority.
+    Wrapper::new("nice").values("n", &["adjustment"]),
+    // Runs its command and reports its time.
+    Wrapper::new("time").values("fo", &["format", "output"]),
+    // Runs its command as another user.
+    Wrapper::new("sudo").values(
+        "CDgpRrtTUu",
+        &[
+            "close-from",
+            "chdir",
+            "group",
+            "prompt",
+            "chroot",
+            "role",
+            "type",
+            "command-timeout",
+            "other-user",
+            "user",
+            "host",
+        ],
+    ),
+    // Runs its command as another user.
+    Wrapper::new("doas").values("uC", &[]),
+    // Runs its command with arguments read from stdin.
+    Wrapper::new("xargs").values(
+        "aEILnPsd",
+        &[
+            "arg-file",
+            "delimiter",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
+        ],
+    ),
+    // Runs its command with a time limit.
+    Wrapper::new("timeout")
+        .values("sk", &["signal", "kill-after"])
+        .operands(1),
+    // Runs its command with other stream buffers.
+    Wrapper::new("stdbuf").values("ioe", &["input", "output", "error"]),
+    // Runs its command at another I/O priority.
+    Wrapper::new("ionice").values("cnpPu", &["class", "classdata", "pid", "pgid", "uid"]),
+    // Runs its command at another scheduling priority.
+    Wrapper::new("chrt")
+        .values("TPD", &["sched-runtime", "sched-period", "sched-deadline"])
+        .operands(1),
+    // Runs its command on other CPUs.
+    Wrapper::new("taskset").operands(1),
+    // Runs the applet named after it.
+    Wrapper::new("busybox"),
 ];
 
 /// The wrappers that are shell builtins or keywords, never looked up on `PATH`.
@@ -73,18 +178,30 @@ pub enum Interpreter {
 pub struct CommandParts {
     /// The `NAME=value` words before it (after reserved words such as `if`).
     pub assignments: Vec<Word>,
-    /// Each wrapper it runs through, in order, with its own options and the assignments after
-    /// it (`["env", "-i", "X=1"]`).
+    /// Each wrapper it runs through, in order, with its own options (and their values), the
+    /// assignments after it and its own operands (`["env", "-i", "X=1"]`, `["sudo", "-u",
+    /// "root"]`, `["timeout", "5"]`).
     pub wrappers: Vec<Vec<Word>>,
     /// The program that runs: the first word after the assignments and wrappers.
     pub program: Word,
     /// The words after the program.
     pub args: Vec<Word>,
+    /// Its redirections, in order (a here-document's with its body). Empty from
+    /// [`read_simple_command`], which is given words only.
+    pub redirections: Vec<Redirection>,
+    /// The index, in the same list ([`read_command`]'s, or [`CommandParts::inline`]'s), of the
+    /// command whose output it reads through a pipe: `curl -s x | sh` gives `sh` `curl`'s (the
+    /// last command before the `|` that runs a program: after a group or loop, its last).
+    /// Always `None` from [`read_simple_command`], which sees one command.
+    pub stdin_from: Option<usize>,
     /// The program's kind, when it is an interpreter (matched by file name: `/bin/bash` too).
     pub interpreter: Option<Interpreter>,
     /// The script an interpreter is given: its first argument that is not an option (nor an
     /// option's value); `None` when it runs a string (`-c`, `-e`), a module or stdin.
     pub script: Option<Word>,
+    /// The interpreter runs the program it reads on standard input, whatever is piped or
+    /// redirected into it: no script, string or module (`sh`, `bash -s x`, `python3 -`).
+    pub script_from_stdin: bool,
     /// The module `python -m MODULE` runs.
     pub module: Option<Word>,
     /// The program is `cd` or `pushd`: later commands run in another folder.
@@ -92,11 +209,14 @@ pub struct CommandParts {
     /// The folder `cd`/`pushd` goes to (its first argument that is not an option); `None`
     /// with [`CommandParts::changes_dir`] is `cd` alone (home).
     pub cd_target: Option<Word>,
-    /// The string a shell's `-c` runs, or `eval`'s words joined by spaces, as text (for a
-    /// caller that reads it again itself, e.g. for its input redirections' targets).
+    /// The command line it runs, as text (for a caller that reads it again itself, e.g. for
+    /// its input redirections' targets): a shell's `-c` string, `eval`'s words joined by
+    /// spaces, `env -S`'s string, or the here-document or here-string a shell reads as its
+    /// script (`bash <<EOF`, `sh <<< "..."`).
     pub inline_text: Option<String>,
-    /// The commands of [`CommandParts::inline_text`], read the same way, up to
-    /// [`MAX_INLINE_DEPTH`] levels.
+    /// The commands it runs itself, read the same way, up to [`MAX_INLINE_DEPTH`] levels:
+    /// those of [`CommandParts::inline_text`], and each command `find` runs (`-exec`,
+    /// `-execdir`, `-ok`, `-okdir`, up to `;` or `+`).
     pub inline: Vec<CommandParts>,
 }
 
@@ -161,10 +281,13 @@ pub fn is_assignment(word: &str) -> bool {
 }
 
 /// Reads what `command` runs: one [`CommandParts`] per simple command that runs a program, in
-/// order (a command of assignments only, and a `for`/`select`/`case` header, run none).
+/// order, a substitution's before the command holding it (a command of assignments only, and
+/// a `for`/`select`/`case` header, run none).
 /// Reserved words (`if`, `then`, `!`, `{`...) and assignments before the program are
 /// skipped, wrappers ([`CommandParts::wrappers`]) looked through; a shell's `-c` string and
-/// `eval`'s words are read again into [`CommandParts::inline`].
+/// `eval`'s words, `find -exec`'s command and a here-document a shell reads as its script
+/// are read again into [`CommandParts::inline`]; [`CommandParts::stdin_from`] says which
+/// command another reads through a pipe.
 ///
 /// ```
 /// use hook_protocol::shell::{Interpreter, read_command};
@@ -183,17 +306,32 @@ pub fn read_command(command: &str) -> Vec<CommandParts> {
 /// [`simple_commands`](super::simple_commands)): `None` when it runs no program. For a caller
 /// that walks the simple commands itself (to follow `cd` across them all, headers included).
 pub fn read_simple_command(words: Vec<Word>) -> Option<CommandParts> {
-    read_simple(words, 0)
+    read_simple(words, Vec::new(), 0)
 }
 
 fn read_at(command: &str, depth: usize) -> Vec<CommandParts> {
-    simple_commands(command)
-        .into_iter()
-        .filter_map(|words| read_simple(words, depth))
-        .collect()
+    let mut out: Vec<CommandParts> = Vec::new();
+    // Each group's (the command line's, each substitution's) last command that runs one.
+    let mut last_run: HashMap<usize, usize> = HashMap::new();
+    for lexeme in lex::lex(command, false).commands {
+        let source = lexeme
+            .piped
+            .then(|| last_run.get(&lexeme.group).copied())
+            .flatten();
+        if let Some(mut parts) = read_simple(lexeme.words, lexeme.redirections, depth) {
+            parts.stdin_from = source;
+            last_run.insert(lexeme.group, out.len());
+            out.push(parts);
+        }
+    }
+    out
 }
 
-fn read_simple(words: Vec<Word>, depth: usize) -> Option<CommandParts> {
+fn read_simple(
+    words: Vec<Word>,
+    redirections: Vec<Redirection>,
+    depth: usize,
+) -> Option<CommandParts> {
     let mut words = words.into_iter().peekable();
     let mut assignments = Vec::new();
     while let Some(first) = words.peek() {
@@ -213,23 +351,33 @@ fn read_simple(words: Vec<Word>, depth: usize) -> Option<CommandParts> {
     let mut wrappers = Vec::new();
     let mut program = words.next()?;
     while wrappers.len() < MAX_WRAPPERS
-        && WRAPPERS
+        && let Some(wrapper) = WRAPPERS
             .iter()
-            .any(|(name, _)| *name == file_name(&program.plain))
+            .find(|wrapper| wrapper.name == file_name(&program.plain))
     {
-        let mut wrapper = vec![program];
+        let mut own = vec![program];
         // Assignments and reserved words are skipped after any wrapper too, as the `if`
         // rules always did (only `env` takes assignments, but reading `nohup A=1 x` as running
         // `x` errs toward running a guard and covering more files).
+        let mut options = true;
         while let Some(option) = words.peek() {
+            let text = option.plain.as_str();
             let reserved = option.raw == option.plain && RESERVED.contains(&option.raw.as_str());
-            if option.plain.starts_with('-') || is_assignment(&option.raw) || reserved {
-                wrapper.extend(words.next());
+            if options && text.starts_with('-') {
+                options = text != "--";
+                let takes_next = wrapper.takes_next(text);
+                own.extend(words.next());
+                if takes_next {
+                    own.extend(words.next());
+                }
+            } else if is_assignment(&option.raw) || reserved {
+                own.extend(words.next());
             } else {
                 break;
             }
         }
-        wrappers.push(wrapper);
+        own.extend(words.by_ref().take(wrapper.operands));
+        wrappers.push(own);
         match words.next() {
             Some(next) => program = next,
             // A wrapper alone (`exec 3>&1`, `command -v x`'s like): the wrapper runs.
@@ -237,19 +385,31 @@ fn read_simple(words: Vec<Word>, depth: usize) -> Option<CommandParts> {
                 let mut wrapper = wrappers.pop()?.into_iter();
                 program = wrapper.next()?;
                 let args: Vec<Word> = wrapper.collect();
-                return Some(parts(assignments, wrappers, program, args, depth));
+                return Some(parts(
+                    assignments,
+                    wrappers,
+                    (program, args),
+                    redirections,
+                    depth,
+                ));
             }
         }
     }
     let args: Vec<Word> = words.collect();
-    Some(parts(assignments, wrappers, program, args, depth))
+    Some(parts(
+        assignments,
+        wrappers,
+        (program, args),
+        redirections,
+        depth,
+    ))
 }
 
 fn parts(
     assignments: Vec<Word>,
     wrappers: Vec<Vec<Word>>,
-    program: Word,
-    args: Vec<Word>,
+    (program, args): (Word, Vec<Word>),
+    redirections: Vec<Redirection>,
     depth: usize,
 ) -> CommandParts {
     let name = file_name(&program.plain);
@@ -259,6 +419,7 @@ fn parts(
         wrappers,
         interpreter,
         script: None,
+        script_from_stdin: false,
         module: None,
         changes_dir: false,
         cd_target: None,
@@ -266,6 +427,8 @@ fn parts(
         inline: Vec::new(),
         program: program.clone(),
         args: Vec::new(),
+        redirections,
+        stdin_from: None,
     };
     match (name, interpreter) {
         ("cd" | "pushd", _) => {
@@ -276,22 +439,38 @@ fn parts(
             let text: Vec<&str> = args.iter().map(|w| w.plain.as_str()).collect();
             parts.inline_text = Some(text.join(" "));
         }
+        // `env -S 'CMD ARGS'` (left to it as a wrapper alone): the string is split into the
+        // command.
+        ("env", _) => parts.inline_text = env_split_string(&args),
+        ("find", _) if depth < MAX_INLINE_DEPTH => {
+            parts.inline = find_commands(&args)
+                .filter_map(|words| read_simple(words.to_vec(), Vec::new(), depth + 1))
+                .collect();
+        }
         (_, Some(Interpreter::Shell)) => match shell_operand(&args) {
             Some(Operand::Inline(text)) => parts.inline_text = Some(text.to_owned()),
             Some(Operand::Script(word)) => parts.script = Some(word.clone()),
-            _ => {}
+            Some(Operand::Stdin) | None => {
+                parts.script_from_stdin = true;
+                parts.inline_text = stdin_text(&parts.redirections);
+            }
+            Some(Operand::Code | Operand::Module(_)) => {}
         },
         (_, Some(Interpreter::Python)) => match python_operand(&args) {
             Some(Operand::Script(word)) => parts.script = Some(word.clone()),
             Some(Operand::Module(word)) => parts.module = Some(word),
-            _ => {}
+            Some(Operand::Stdin) | None => parts.script_from_stdin = true,
+            Some(Operand::Code | Operand::Inline(_)) => {}
         },
-        (_, Some(Interpreter::Node)) => {
-            if let Some(Operand::Script(word)) = node_operand(&args) {
-                parts.script = Some(word.clone());
-            }
+        (_, Some(Interpreter::Node)) => match node_operand(&args) {
+            Some(Operand::Script(word)) => parts.script = Some(word.clone()),
+            Some(Operand::Stdin) | None => parts.script_from_stdin = true,
+            Some(_) => {}
+        },
+        (_, Some(_)) => {
+            parts.script = args.iter().find(|a| !a.plain.starts_with('-')).cloned();
+            parts.script_from_stdin = parts.script.is_none();
         }
-        (_, Some(_)) => parts.script = args.iter().find(|a| !a.plain.starts_with('-')).cloned(),
         (_, None) => {}
     }
     if let Some(text) = &parts.inline_text
@@ -303,6 +482,61 @@ fn parts(
     parts
 }
 
+/// The string `env -S STRING` (`-SSTRING`, `--split-string=STRING`) splits into its command,
+/// with the words after it.
+fn env_split_string(args: &[Word]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let text = arg.plain.as_str();
+        let string = match text {
+            "-S" | "--split-string" => iter.next().map(|w| w.plain.clone())?,
+            _ if text.starts_with("--split-string=") => text["--split-string=".len()..].to_owned(),
+            _ if text.starts_with("-S") => text[2..].to_owned(),
+            _ => continue,
+        };
+        let rest: Vec<&str> = iter.map(|w| w.raw.as_str()).collect();
+        return Some(if rest.is_empty() {
+            string
+        } else {
+            format!("{string} {}", rest.join(" "))
+        });
+    }
+    None
+}
+
+/// The commands `find`'s arguments run: the words after each `-exec`, `-execdir`, `-ok` or
+/// `-okdir`, up to `;` or `+` (or the end).
+fn find_commands(args: &[Word]) -> impl Iterator<Item = &[Word]> {
+    let mut rest = args;
+    std::iter::from_fn(move || {
+        let start = rest
+            .iter()
+            .position(|w| matches!(w.plain.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))?
+            + 1;
+        let after = rest.get(start..).unwrap_or_default();
+        let end = after
+            .iter()
+            .position(|w| w.plain == ";" || w.plain == "+")
+            .unwrap_or(after.len());
+        let (command, next) = after.split_at(end);
+        rest = next;
+        Some(command)
+    })
+}
+
+/// What a shell reading its script on stdin is given by its redirections: the last
+/// here-document's body or here-string.
+fn stdin_text(redirections: &[Redirection]) -> Option<String> {
+    redirections
+        .iter()
+        .rev()
+        .find_map(|redirection| match redirection.operator.as_str() {
+            "<<" | "<<-" => redirection.body.clone(),
+            "<<<" => Some(redirection.target.plain.clone()),
+            _ => None,
+        })
+}
+
 /// What an interpreter's arguments give it to run.
 enum Operand<'w> {
     /// A script (or folder) named by this word.
@@ -311,8 +545,10 @@ enum Operand<'w> {
     Inline(&'w str),
     /// A Python module (`-m pkg.mod`; for `-mpkg`, the word after `-m`).
     Module(Word),
-    /// Code given inline in another language, or stdin: no file.
+    /// Code given inline in another language: no file.
     Code,
+    /// The program is read on standard input (`-`, a shell's `-s`).
+    Stdin,
 }
 
 /// A shell's operand: `-c STRING` (`-ec`, `-l -c` too), or its script (`-o OPT`/`+O OPT`
@@ -331,13 +567,17 @@ fn shell_operand(args: &[Word]) -> Option<Operand<'_>> {
             if text.starts_with('-') && text[1..].contains('c') {
                 return iter.next().map(|w| Operand::Inline(&w.plain));
             }
+            // `-s`: the words after are the script's arguments, the script is stdin.
+            if text.starts_with('-') && text[1..].contains('s') {
+                return Some(Operand::Stdin);
+            }
             if text[1..].contains(['o', 'O']) {
                 iter.next();
             }
             continue;
         }
         if text == "-" {
-            return Some(Operand::Code);
+            return Some(Operand::Stdin);
         }
         return Some(Operand::Script(arg));
     }
@@ -359,7 +599,8 @@ fn python_operand(args: &[Word]) -> Option<Operand<'_>> {
             }));
         }
         match text {
-            "-c" | "-" => return Some(Operand::Code),
+            "-c" => return Some(Operand::Code),
+            "-" => return Some(Operand::Stdin),
             "--" => return iter.next().map(Operand::Script),
             "-W" | "-X" | "--check-hash-based-pycs" => {
                 iter.next();
@@ -380,6 +621,7 @@ fn node_operand(args: &[Word]) -> Option<Operand<'_>> {
     while let Some(arg) = iter.next() {
         match arg.plain.as_str() {
             "-e" | "--eval" | "-p" | "--print" => return Some(Operand::Code),
+            "-" => return Some(Operand::Stdin),
             "-r" | "--require" | "--import" | "--loader" => {
                 iter.next();
             }

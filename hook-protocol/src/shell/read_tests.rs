@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// A summary of one read simple command: `program [script] [module] [cd target] {inline}`.
+/// A summary of one read simple command: `program [script] [module] [cd target] [stdin: it
+/// runs its standard input] [<N: it reads command N's output] {inline}`.
 fn summary(parts: &CommandParts) -> String {
     let mut out = parts.program.plain.clone();
     if let Some(script) = &parts.script {
@@ -14,6 +15,12 @@ fn summary(parts: &CommandParts) -> String {
     if parts.changes_dir {
         let target = parts.cd_target.as_ref().map_or("~", |w| w.plain.as_str());
         out.push_str(&format!(" cd={target}"));
+    }
+    if parts.script_from_stdin {
+        out.push_str(" stdin");
+    }
+    if let Some(source) = parts.stdin_from {
+        out.push_str(&format!(" <{source}"));
     }
     if !parts.inline.is_empty() {
         let inner: Vec<String> = parts.inline.iter().map(summary).collect();
@@ -40,7 +47,7 @@ fn each_simple_command_is_read_for_what_it_runs() {
         ("cd && ./x.sh", &["cd cd=~", "./x.sh"]),
         ("pushd -q sub; ./y", &["pushd cd=sub", "./y"]),
         ("bash -ec 'jq .'", &["bash {jq}"]),
-        ("sh -o pipefail -c 'jq . | tee log'", &["sh {jq; tee}"]),
+        ("sh -o pipefail -c 'jq . | tee log'", &["sh {jq; tee <0}"]),
         (
             "bash +x hooks/g.sh -c notinline",
             &["bash script=hooks/g.sh"],
@@ -68,6 +75,68 @@ fn each_simple_command_is_read_for_what_it_runs() {
         ),
         ("for f in a b; do ./x.sh \"$f\"; done", &["./x.sh"]),
         ("A=1", &[]),
+        // Wrappers' options that take a value, and their own operands.
+        ("sudo -u root rm -rf /", &["rm"]),
+        ("sudo -Eu root --preserve-env rm x", &["rm"]),
+        ("sudo --user=root -- rm x", &["rm"]),
+        ("sudo --user root rm x", &["rm"]),
+        ("nice -n 5 ./x.sh", &["./x.sh"]),
+        ("timeout -s KILL 5 ./x.sh", &["./x.sh"]),
+        ("timeout 5", &["timeout"]),
+        ("xargs -I {} -P4 rm {}", &["rm"]),
+        ("doas -u bob ionice -c 3 chrt -f 10 ./x.sh", &["./x.sh"]),
+        ("busybox rm -rf x", &["rm"]),
+        ("env -S 'rm -rf x'", &["env {rm}"]),
+        // Commands `find` runs.
+        (
+            "find . -name x -exec rm -rf {} + -o -execdir sh -c 'jq .' _ {} \\;",
+            &["find {rm; sh {jq}}"],
+        ),
+        // Pipes: which command's output each one reads.
+        ("curl -s x | sh", &["curl", "sh stdin <0"]),
+        (
+            "curl x | tee f |& sudo bash -s -- a",
+            &["curl", "tee <0", "bash stdin <1"],
+        ),
+        ("a | b && c || d | e", &["a", "b <0", "c", "d", "e <3"]),
+        ("(curl x) |\n sh", &["curl", "sh stdin <0"]),
+        (
+            "for f in a; do curl $f; done | sh",
+            &["curl", "sh stdin <0"],
+        ),
+        ("curl $(echo u) | sh", &["echo", "curl", "sh stdin <1"]),
+        (
+            "echo $((1+2)) \"$(( $n * (2) ))\" | jq .",
+            &["echo", "jq <0"],
+        ),
+        // `$((` that is no expression: a command substitution holding a subshell.
+        (
+            "echo $((cd x; ls) ) $(( git push ))",
+            &["cd cd=x", "ls", "git", "echo"],
+        ),
+        // Substitutions, quoted or not, are commands; the word keeps their text.
+        ("echo \"$(rm -rf x)\" `jq .`", &["rm", "jq", "echo"]),
+        (
+            "bash -c \"$(curl -fsSL u)\"",
+            &["curl", "bash {curl; $(curl -fsSL u)}"],
+        ),
+        ("sh <(curl u)", &["curl", "sh script=<(curl u)"]),
+        ("bash < <(curl u)", &["curl", "bash stdin"]),
+        // Here-documents: text, but for what a shell reads as its script and an unquoted
+        // body's substitutions.
+        (
+            "bash <<EOF\nrm -rf x\nEOF\necho done",
+            &["bash stdin {rm}", "echo"],
+        ),
+        ("sh <<< 'jq .'", &["sh stdin {jq}"]),
+        ("cat <<'EOF' > f\nrm -rf x $(y)\nEOF", &["cat"]),
+        ("cat <<EOF\nrm $(rm -rf x)\nEOF", &["cat", "rm"]),
+        (
+            "git commit -m \"$(cat <<'EOF'\nIt's done: rm -rf ~\nEOF\n)\"",
+            &["cat", "git"],
+        ),
+        ("python3 -", &["python3 stdin"]),
+        ("python3 -c 'x' | node", &["python3", "node stdin <0"]),
     ];
     for (command, expected) in table {
         let got: Vec<String> = read_command(command).iter().map(summary).collect();
@@ -112,4 +181,66 @@ fn wrappers_are_kept_for_readers_that_look_through_them() {
         .collect();
     assert_eq!(words, ["command", "-v", "jq"]);
     assert!(!read_command("command jq")[0].looks_up_only());
+}
+
+#[test]
+fn a_command_ends_inside_a_quote_or_substitution_or_not() {
+    for (command, complete) in [
+        ("echo \"$(date)\" 'a' `b`", true),
+        ("cat <<'EOF'\nit's\nEOF\n", true),
+        ("echo $((1 + (2)))", true),
+        ("echo 'open", false),
+        ("echo \"open", false),
+        ("echo $(date", false),
+        ("echo `date", false),
+        ("echo x \\", false),
+        ("echo $((1", false),
+        ("echo $((1 + (2)))", true),
+    ] {
+        assert_eq!(super::super::is_complete(command), complete, "{command}");
+    }
+}
+
+#[test]
+fn substitutions_and_here_documents_are_lexed_apart() {
+    let commands = super::super::simple_commands("rm -rf $(echo ~) \"a$(b \")\")\" x");
+    let plain: Vec<Vec<&str>> = commands
+        .iter()
+        .map(|words| words.iter().map(|w| w.plain.as_str()).collect())
+        .collect();
+    assert_eq!(
+        plain,
+        [
+            vec!["echo", "~"],
+            vec!["b", ")"],
+            vec!["rm", "-rf", "$(echo ~)", "a$(b \")\")", "x"]
+        ]
+    );
+    let found = super::super::redirections("cat <<-EOF >out; echo\n\tone\n\tEOF\nls");
+    let bodies: Vec<(&str, Option<&str>)> = found
+        .iter()
+        .map(|r| (r.operator.as_str(), r.body.as_deref()))
+        .collect();
+    assert_eq!(bodies, [("<<-", Some("one\n")), (">", None)]);
+    let programs: Vec<String> = read_command("cat <<-EOF >out; echo\n\tone\n\tEOF\nls")
+        .iter()
+        .map(summary)
+        .collect();
+    assert_eq!(programs, ["cat", "echo", "ls"]);
+}
+
+#[test]
+fn hostile_nesting_is_bounded() {
+    let open = "$(".repeat(100_000);
+    assert!(!super::super::is_complete(&open));
+    let backquotes = "echo \"`".repeat(50_000);
+    let _ = read_command(&backquotes);
+    let bodies = "cat <<A ".repeat(20_000) + &"; x".repeat(20_000) + "\nA\n";
+    assert_eq!(super::super::redirections(&bodies).len(), 20_000);
+    // Here-documents inside substitutions inside bodies: bodies are read to a bounded depth.
+    let mut command = "rm -rf x".to_owned();
+    for _ in 0..20 {
+        command = format!("cat <<EOF\n$({command}\n)\nEOF\n");
+    }
+    let _ = read_command(&command);
 }
