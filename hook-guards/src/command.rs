@@ -1,64 +1,15 @@
 //! What a command line runs: every program, wherever it sits — after `sudo`, `env`,
-//! `command`, `xargs`, `timeout`...; in a `sh -c`/`bash -c` string or `eval`; after
-//! `find -exec`; in `$(…)` and backticks; in each part of a pipeline or list — with its
-//! arguments unquoted, and every redirection. The guards read this instead of the text, so
-//! `rm -r -f`, `/bin/rm -fr`, `sudo rm` and `bash -c 'rm -rf ~'` are the same `rm`.
+//! `command`, `xargs`, `timeout`...; in a `sh -c`/`bash -c` string, `eval` or a here-document
+//! a shell reads; after `find -exec`; in `$(…)`, backquotes and `<(…)`; in each part of a
+//! pipeline or list — with its arguments unquoted, every redirection, the folder `cd` left it
+//! in and the command whose output it reads. The guards read this instead of the text, so
+//! `rm -r -f`, `/bin/rm -fr`, `sudo -u root rm` and `bash -c 'rm -rf ~'` are the same `rm`.
 //!
-//! Built on [`hook_sdk::shell`], the engine's one shell reader: it never expands or runs
-//! anything.
+//! A walk over [`hook_sdk::shell::read_command`], the engine's one reading of what a command
+//! runs (its wrappers, program, arguments and inner commands): this module keeps no list of
+//! wrappers and lexes nothing itself. It never expands or runs anything.
 
-use hook_sdk::shell::{self, Redirection, Word};
-
-/// How deep `-c` strings, `eval` and `find -exec` are read.
-const MAX_DEPTH: usize = 6;
-
-/// Wrappers: programs that run the command after their options, each with its options that
-/// take a value (`sudo -u USER`), and how many leading operands are theirs (`timeout 5`).
-const WRAPPERS: &[(&str, &[&str], usize)] = &[
-    (
-        "sudo",
-        &[
-            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R",
-        ],
-        0,
-    ),
-    ("doas", &["-u", "-C"], 0),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir"], 0),
-    ("command", &[], 0),
-    ("builtin", &[], 0),
-    ("exec", &["-a"], 0),
-    ("nohup", &[], 0),
-    ("nice", &["-n"], 0),
-    ("ionice", &["-c", "-n", "-p"], 0),
-    ("time", &["-f", "-o"], 0),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
-    ("stdbuf", &["-i", "-o", "-e"], 0),
-    ("chrt", &[], 1),
-    ("taskset", &[], 1),
-    (
-        "xargs",
-        &[
-            "-n",
-            "-I",
-            "-L",
-            "-P",
-            "-s",
-            "-d",
-            "-E",
-            "-a",
-            "--max-args",
-            "--replace",
-            "--max-lines",
-            "--max-procs",
-            "--delimiter",
-            "--arg-file",
-        ],
-        0,
-    ),
-];
-
-/// Shells whose `-c` string is a command line.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish"];
+use hook_sdk::shell::{self, CommandParts, Interpreter, MAX_INLINE_DEPTH, Redirection};
 
 /// One program a command line runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,10 +21,32 @@ pub struct Invocation {
     pub written: String,
     /// Its arguments, unquoted (expansions as written).
     pub args: Vec<String>,
-    /// The wrappers it runs through, outermost first (`["sudo", "xargs"]`).
+    /// The wrappers it runs through, outermost first, those of the commands running it
+    /// included (`["sudo", "xargs"]`; `["find"]` for a `find -exec` command).
     pub through: Vec<String>,
-    /// How deep it sits in `-c` strings, `eval` and `find -exec` (0: the command line itself).
+    /// How deep it sits in `-c` strings, `eval`, here-documents and `find -exec` (0: the
+    /// command line itself).
     pub depth: usize,
+    /// The invocation (an index in [`Reading::invocations`]) whose inner command it is: the
+    /// shell whose `-c` string, `eval` or `find -exec` runs it.
+    pub parent: Option<usize>,
+    /// The invocation (an index in [`Reading::invocations`]) whose output it reads through a
+    /// pipe (`curl -s x | sh`: `sh`'s is `curl`'s).
+    pub stdin_from: Option<usize>,
+    /// Its redirections, in order (a here-document's with its body).
+    pub redirections: Vec<Redirection>,
+    /// The program is an interpreter (a shell, Python, Node...).
+    pub interpreter: Option<Interpreter>,
+    /// The script an interpreter is given (`sh install.sh`, `bash <(curl …)`), unquoted.
+    pub script: Option<String>,
+    /// The interpreter runs what it reads on standard input (`sh`, `bash -s`, `python3 -`).
+    pub script_from_stdin: bool,
+    /// The `cd`/`pushd` targets before it, in order, unquoted (`None`: `cd` alone, home):
+    /// the folder it runs in is the session's, moved through each.
+    pub cd: Vec<Option<String>>,
+    /// It is a function definition's header (`bomb() {`): [`Invocation::program`] is the
+    /// function's name, and nothing runs.
+    pub defines_function: bool,
 }
 
 impl Invocation {
@@ -126,7 +99,8 @@ impl Invocation {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Reading {
-    /// Every program it runs, in order of appearance.
+    /// Every program it runs, a substitution's before the command holding it, an inner
+    /// command (`-c`, `eval`, `find -exec`) right after the command running it.
     pub invocations: Vec<Invocation>,
     /// Every redirection, in `-c` strings too.
     pub redirections: Vec<Redirection>,
@@ -137,143 +111,93 @@ pub struct Reading {
 /// Reads `command`.
 pub fn read(command: &str) -> Reading {
     let mut reading = Reading::default();
-    read_into(command, 0, &mut reading);
+    if !shell::is_complete(command) {
+        reading.unreadable = Some("a quote or `$(…)` is not closed".to_owned());
+    }
+    let scope = Scope {
+        through: Vec::new(),
+        cd: Vec::new(),
+        parent: None,
+        depth: 0,
+    };
+    walk(&shell::read_command(command), &scope, &mut reading);
     reading
 }
 
-fn read_into(command: &str, depth: usize, reading: &mut Reading) {
-    if depth > MAX_DEPTH {
-        reading
-            .unreadable
-            .get_or_insert_with(|| format!("commands nested more than {MAX_DEPTH} levels deep"));
-        return;
-    }
-    if has_open_quote(command) {
-        reading
-            .unreadable
-            .get_or_insert_with(|| "a quote is not closed".to_owned());
-    }
-    reading.redirections.extend(shell::redirections(command));
-    for words in shell::simple_commands(command) {
-        let Some(parts) = shell::read_simple_command(words) else {
-            continue;
-        };
-        let words: Vec<String> = parts
-            .words_from(0)
-            .into_iter()
-            .map(|w: &Word| w.plain.clone())
-            .collect();
-        read_words(&words, Vec::new(), depth, reading);
-    }
+/// Where a list of commands runs.
+struct Scope {
+    through: Vec<String>,
+    cd: Vec<Option<String>>,
+    parent: Option<usize>,
+    depth: usize,
 }
 
-/// Reads one simple command's words (assignments and reserved words already skipped).
-fn read_words(words: &[String], mut through: Vec<String>, depth: usize, reading: &mut Reading) {
-    let mut rest = words;
-    while let Some((first, after)) = rest.split_first() {
-        let name = file_name(first);
-        let Some((_, valued, operands)) = WRAPPERS.iter().find(|(w, ..)| *w == name) else {
-            break;
-        };
-        through.push(name.to_owned());
-        let mut index = 0;
-        while let Some(word) = after.get(index) {
-            if word == "--" {
-                index += 1;
-                break;
-            }
-            let is_option = word.starts_with('-') && word.len() > 1;
-            if is_option {
-                index += if valued.contains(&word.as_str()) {
-                    2
-                } else {
-                    1
-                };
-            } else if name == "env" && word.contains('=') {
-                index += 1;
-            } else {
-                break;
-            }
+fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
+    let mut cd = scope.cd.clone();
+    // The invocation each item of `list` became, for the pipes between them.
+    let mut index_of: Vec<usize> = Vec::with_capacity(list.len());
+    for parts in list {
+        let mut through = scope.through.clone();
+        through.extend(
+            parts
+                .wrappers
+                .iter()
+                .filter_map(|words| words.first())
+                .map(|word| file_name(&word.plain).to_owned()),
+        );
+        let written = parts.program.plain.clone();
+        if !parts.defines_function
+            && (written.is_empty() || written.starts_with('$') || written.contains('`'))
+        {
+            reading.unreadable.get_or_insert_with(|| {
+                format!("the program `{written}` is named by an expansion, known only when it runs")
+            });
         }
-        index += operands;
-        rest = after.get(index..).unwrap_or(&[]);
-    }
-    let Some((program, args)) = rest.split_first() else {
-        return;
-    };
-    if program.starts_with('$') || program.contains('`') || program.is_empty() {
-        reading.unreadable.get_or_insert_with(|| {
-            format!("the program `{program}` is named by an expansion, known only when it runs")
+        let program = file_name(&written).to_owned();
+        let index = reading.invocations.len();
+        index_of.push(index);
+        reading
+            .redirections
+            .extend(parts.redirections.iter().cloned());
+        reading.invocations.push(Invocation {
+            written,
+            args: parts.args.iter().map(|w| w.plain.clone()).collect(),
+            through: through.clone(),
+            depth: scope.depth,
+            parent: scope.parent,
+            stdin_from: parts.stdin_from.and_then(|i| index_of.get(i).copied()),
+            redirections: parts.redirections.clone(),
+            interpreter: parts.interpreter,
+            script: parts.script.as_ref().map(|w| w.plain.clone()),
+            script_from_stdin: parts.script_from_stdin,
+            cd: cd.clone(),
+            defines_function: parts.defines_function,
+            program: program.clone(),
         });
-    }
-    let name = file_name(program).to_owned();
-    reading.invocations.push(Invocation {
-        program: name.clone(),
-        written: program.clone(),
-        args: args.to_vec(),
-        through: through.clone(),
-        depth,
-    });
-    if SHELLS.contains(&name.as_str()) {
-        if let Some(text) = shell_inline(args) {
-            read_into(text, depth + 1, reading);
+        let runs_more = parts.inline_text.is_some()
+            || (program == "find" && parts.args.iter().any(|a| a.plain.starts_with("-exec")));
+        if runs_more && parts.inline.is_empty() && scope.depth >= MAX_INLINE_DEPTH {
+            reading.unreadable.get_or_insert_with(|| {
+                format!("commands nested more than {MAX_INLINE_DEPTH} levels deep")
+            });
         }
-    } else if name == "eval" {
-        read_into(&args.join(" "), depth + 1, reading);
-    } else if name == "find" {
-        let mut index = 0;
-        while index < args.len() {
-            if matches!(
-                args[index].as_str(),
-                "-exec" | "-execdir" | "-ok" | "-okdir"
-            ) {
-                let end = args[index + 1..]
-                    .iter()
-                    .position(|a| a == ";" || a == "+")
-                    .map_or(args.len(), |p| index + 1 + p);
-                let mut inner = through.clone();
-                inner.push("find".to_owned());
-                if depth < MAX_DEPTH {
-                    read_words(&args[index + 1..end], inner, depth + 1, reading);
-                }
-                index = end;
+        if !parts.inline.is_empty() {
+            let mut inner_through = through;
+            if program == "find" {
+                inner_through.push(program);
             }
-            index += 1;
+            let inner = Scope {
+                through: inner_through,
+                cd: cd.clone(),
+                parent: Some(index),
+                depth: scope.depth + 1,
+            };
+            walk(&parts.inline, &inner, reading);
+        }
+        if parts.changes_dir {
+            cd.push(parts.cd_target.as_ref().map(|w| w.plain.clone()));
         }
     }
-}
-
-/// A shell's `-c` string (`-c`, `-ec`, `-lc`...).
-fn shell_inline(args: &[String]) -> Option<&str> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg.starts_with("--") {
-            continue;
-        }
-        match arg.strip_prefix('-') {
-            Some(letters) if letters.contains('c') => return iter.next().map(String::as_str),
-            Some(_) => {}
-            None => return None,
-        }
-    }
-    None
-}
-
-/// Whether `command` ends inside a quote.
-fn has_open_quote(command: &str) -> bool {
-    let mut single = false;
-    let mut double = false;
-    let mut escaped = false;
-    for c in command.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if !single => escaped = true,
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            _ => {}
-        }
-    }
-    single || double
 }
 
 /// The last `/`-separated part of `word`.
@@ -295,9 +219,11 @@ mod tests {
             "env A=1 rm -rf ~",
             "bash -c 'rm -rf ~'",
             "echo $(rm -rf ~)",
+            "echo \"`rm -rf ~`\"",
             "find ~ -exec rm -rf {} +",
             "ls | xargs -n 1 rm -rf",
             "true && timeout 5 nice -n 3 rm -rf ~",
+            "bash <<'EOF'\nrm -rf ~\nEOF",
         ] {
             let reading = read(command);
             let rm = reading
@@ -310,9 +236,34 @@ mod tests {
     }
 
     #[test]
+    fn inner_commands_know_who_runs_them_and_pipes_join_them() {
+        let reading = read("cd /tmp && sudo bash -c 'curl -s x | sh'; cd; ls");
+        let names: Vec<&str> = reading
+            .invocations
+            .iter()
+            .map(|i| i.program.as_str())
+            .collect();
+        assert_eq!(names, ["cd", "bash", "curl", "sh", "cd", "ls"]);
+        let sh = &reading.invocations[3];
+        assert_eq!((sh.parent, sh.stdin_from, sh.depth), (Some(1), Some(2), 1));
+        assert!(sh.elevated() && sh.script_from_stdin);
+        assert_eq!(sh.cd, [Some("/tmp".to_owned())]);
+        assert_eq!(reading.invocations[5].cd, [Some("/tmp".to_owned()), None]);
+    }
+
+    #[test]
     fn a_program_named_by_a_variable_is_unreadable() {
         assert!(read("$RM -rf /").unreadable.is_some());
         assert!(read("echo 'open").unreadable.is_some());
         assert!(read("rm -rf ./build").unreadable.is_none());
+        assert!(
+            read("git commit -m \"$(cat <<'EOF'\nIt's done\nEOF\n)\"")
+                .unreadable
+                .is_none()
+        );
+        let deep = (0..8).fold("rm -rf ~".to_owned(), |inner, _| {
+            format!("sh -c '{}'", inner.replace('\'', r"'\''"))
+        });
+        assert!(read(&deep).unreadable.is_some());
     }
 }

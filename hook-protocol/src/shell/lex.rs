@@ -36,6 +36,9 @@ pub(super) struct Lexeme {
     /// The list it belongs to: 0 for the command line itself, one number per substitution
     /// and here-document body.
     pub(super) group: usize,
+    /// It is a function definition's header, `NAME ()` or `function NAME`: its last word is
+    /// the name, and the commands after it the body.
+    pub(super) function: bool,
 }
 
 /// A command line, lexed.
@@ -100,6 +103,8 @@ struct Level {
     parens: usize,
     /// A `|` was read: the next command of this level reads the one before.
     piped: bool,
+    /// The command read is a function definition's header.
+    function: bool,
     group: usize,
     /// The number of the command being read at this level.
     serial: usize,
@@ -200,6 +205,11 @@ impl Lexer {
         match b {
             b' ' | b'\t' | b'\r' => {
                 self.end_word();
+                // `function NAME`: the header ends with the name.
+                if self.level.words.len() == 2 && self.function_header() {
+                    self.level.function = true;
+                    self.end_command(false);
+                }
                 i + 1
             }
             b'\\' => match next {
@@ -250,7 +260,38 @@ impl Lexer {
                 }
                 i + 1
             }
+            // `NAME=(a b)`: an array's words, not a command.
+            b'(' if self.level.in_word
+                && self.level.raw.ends_with(b"=")
+                && self
+                    .level
+                    .words
+                    .iter()
+                    .all(|w| super::read::is_assignment(&w.raw))
+                && super::read::is_assignment(&String::from_utf8_lossy(&self.level.raw)) =>
+            {
+                let end = array_end(bytes, i).unwrap_or_else(|| {
+                    self.complete = false;
+                    bytes.len()
+                });
+                self.level.push_raw(&bytes[i..end]);
+                self.level.push_plain(&bytes[i..end]);
+                end
+            }
             b'(' => {
+                // `NAME ()` (or `function NAME ()`): a function definition's header.
+                let close = bytes[i + 1..]
+                    .iter()
+                    .position(|c| !matches!(c, b' ' | b'\t'))
+                    .map(|p| i + 1 + p);
+                if let Some(close) = close.filter(|&j| bytes[j] == b')') {
+                    self.end_word();
+                    if self.function_header() {
+                        self.level.function = true;
+                        self.end_command(false);
+                        return close + 1;
+                    }
+                }
                 self.level.parens += 1;
                 self.end_command(false);
                 i + 1
@@ -391,6 +432,22 @@ impl Lexer {
         end
     }
 
+    /// Whether the words read of the command so far are a function's header: `NAME` or
+    /// `function NAME`, unquoted, the name no assignment and no redirection pending.
+    fn function_header(&self) -> bool {
+        let words = &self.level.words;
+        let name = match words.as_slice() {
+            [name] => name,
+            [keyword, name] if keyword.raw == "function" => name,
+            _ => return false,
+        };
+        !self.level.skip_target
+            && self.level.redirections.is_empty()
+            && name.raw == name.plain
+            && !name.raw.contains('=')
+            && !super::read::is_reserved(&name.raw)
+    }
+
     /// Starts reading a substitution that starts at `start` (too deep: its opening is text).
     fn open_frame(&mut self, close: Close, bytes: &[u8], start: usize) {
         if self.frames.len() >= MAX_FRAMES {
@@ -470,6 +527,7 @@ impl Lexer {
                 words: std::mem::take(&mut level.words),
                 redirections: std::mem::take(&mut level.redirections),
                 piped: std::mem::take(&mut level.piped),
+                function: std::mem::take(&mut level.function),
                 group: level.group,
             });
             self.lexemes.insert(level.serial, index);
@@ -606,6 +664,24 @@ fn arithmetic_end(bytes: &[u8], start: usize) -> Option<usize> {
                 after_word = false;
             }
         }
+    }
+    None
+}
+
+/// Where the array `(…)` opening at `start` ends: after its `)`, quotes skipped; `None` when
+/// it is not closed.
+fn array_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut j = start + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b')' => return Some(j + 1),
+            b'\\' => j += 1,
+            quote @ (b'\'' | b'"') => {
+                j += bytes[j + 1..].iter().position(|&c| c == quote)? + 1;
+            }
+            _ => {}
+        }
+        j += 1;
     }
     None
 }

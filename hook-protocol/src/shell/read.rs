@@ -149,6 +149,12 @@ const RESERVED: &[&str] = &[
     "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",
 ];
 
+/// Whether `word` (as written) is one of the shell's reserved words skipped at the start of a
+/// command, or a header's (`for`, `case`...).
+pub(super) fn is_reserved(word: &str) -> bool {
+    RESERVED.contains(&word) || HEADERS.contains(&word) || word == "function" || word == "in"
+}
+
 /// Words that start a header (`for x in a b`), not a command.
 const HEADERS: &[&str] = &["for", "select", "case"];
 
@@ -204,6 +210,10 @@ pub struct CommandParts {
     pub script_from_stdin: bool,
     /// The module `python -m MODULE` runs.
     pub module: Option<Word>,
+    /// It is the header of a function definition (`NAME () { …; }`, `function NAME { …; }`),
+    /// read from the command line: it runs nothing; [`CommandParts::program`] is the name,
+    /// and the commands after it are the body. Always `false` from [`read_simple_command`].
+    pub defines_function: bool,
     /// The program is `cd` or `pushd`: later commands run in another folder.
     pub changes_dir: bool,
     /// The folder `cd`/`pushd` goes to (its first argument that is not an option); `None`
@@ -318,7 +328,12 @@ fn read_at(command: &str, depth: usize) -> Vec<CommandParts> {
             .piped
             .then(|| last_run.get(&lexeme.group).copied())
             .flatten();
-        if let Some(mut parts) = read_simple(lexeme.words, lexeme.redirections, depth) {
+        let parts = if lexeme.function {
+            lexeme.words.into_iter().last().map(definition)
+        } else {
+            read_simple(lexeme.words, lexeme.redirections, depth)
+        };
+        if let Some(mut parts) = parts {
             parts.stdin_from = source;
             last_run.insert(lexeme.group, out.len());
             out.push(parts);
@@ -421,6 +436,7 @@ fn parts(
         script: None,
         script_from_stdin: false,
         module: None,
+        defines_function: false,
         changes_dir: false,
         cd_target: None,
         inline_text: None,
@@ -480,6 +496,27 @@ fn parts(
     }
     parts.args = args;
     parts
+}
+
+/// The header of a function named `name`.
+fn definition(name: Word) -> CommandParts {
+    CommandParts {
+        assignments: Vec::new(),
+        wrappers: Vec::new(),
+        program: name,
+        args: Vec::new(),
+        redirections: Vec::new(),
+        stdin_from: None,
+        interpreter: None,
+        script: None,
+        script_from_stdin: false,
+        module: None,
+        defines_function: true,
+        changes_dir: false,
+        cd_target: None,
+        inline_text: None,
+        inline: Vec::new(),
+    }
 }
 
 /// The string `env -S STRING` (`-SSTRING`, `--split-string=STRING`) splits into its command,

@@ -16,6 +16,9 @@ fn summary(parts: &CommandParts) -> String {
         let target = parts.cd_target.as_ref().map_or("~", |w| w.plain.as_str());
         out.push_str(&format!(" cd={target}"));
     }
+    if parts.defines_function {
+        out.push_str("()");
+    }
     if parts.script_from_stdin {
         out.push_str(" stdin");
     }
@@ -136,6 +139,10 @@ fn each_simple_command_is_read_for_what_it_runs() {
             &["cat", "git"],
         ),
         ("python3 -", &["python3 stdin"]),
+        // Function definitions: the header runs nothing, the body's commands are read.
+        (":(){ :|:& };:", &[":()", ":", ": <1", ":"]),
+        ("function f { f | f & }; f", &["f()", "f", "f <1", "f"]),
+        ("g () { ls; }; arr=() x=(a b)", &["g()", "ls"]),
         ("python3 -c 'x' | node", &["python3", "node stdin <0"]),
     ];
     for (command, expected) in table {
