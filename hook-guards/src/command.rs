@@ -21,8 +21,10 @@ pub struct Invocation {
     pub written: String,
     /// Its arguments, unquoted (expansions as written).
     pub args: Vec<String>,
-    /// The wrappers it runs through, outermost first, those of the commands running it
-    /// included (`["sudo", "xargs"]`; `["find"]` for a `find -exec` command).
+    /// Its arguments as written, quotes kept (`'~'`: a file named `~`, not the home folder).
+    pub raw_args: Vec<String>,
+    /// The wrappers it runs through, outermost first (`["sudo", "xargs"]`; `["find"]` for a
+    /// `find -exec` command); those of a command running it are its [`Invocation::parent`]'s.
     pub through: Vec<String>,
     /// How deep it sits in `-c` strings, `eval`, here-documents and `find -exec` (0: the
     /// command line itself).
@@ -41,8 +43,8 @@ pub struct Invocation {
     pub script: Option<String>,
     /// The interpreter runs what it reads on standard input (`sh`, `bash -s`, `python3 -`).
     pub script_from_stdin: bool,
-    /// The `cd`/`pushd` targets before it, in order, unquoted (`None`: `cd` alone, home):
-    /// the folder it runs in is the session's, moved through each.
+    /// The `cd`/`pushd` targets before it, in order, as [`Invocation::path_args`] reads them
+    /// (`None`: `cd` alone, home): the folder it runs in is the session's, moved through each.
     pub cd: Vec<Option<String>>,
     /// It is a function definition's header (`bomb() {`): [`Invocation::program`] is the
     /// function's name, and nothing runs.
@@ -82,17 +84,50 @@ impl Invocation {
 
     /// Its operands: the arguments that are not options (everything after `--`).
     pub fn operands(&self) -> Vec<&str> {
-        let mut operands = Vec::new();
-        let mut after_dashes = false;
-        for arg in &self.args {
-            if after_dashes || !arg.starts_with('-') || arg == "-" {
-                operands.push(arg.as_str());
-            } else if arg == "--" {
-                after_dashes = true;
-            }
-        }
-        operands
+        operands(&self.args)
     }
+
+    /// Its arguments as paths are read from them: unquoted, but a quoted `~` at the start
+    /// stays a name (`'~'` and `"~/x"` become `./~` and `./~/x`), as the shell expands only an
+    /// unquoted one.
+    pub fn path_args(&self) -> Vec<String> {
+        self.args
+            .iter()
+            .zip(&self.raw_args)
+            .map(|(plain, raw)| path_word(raw, plain))
+            .collect()
+    }
+
+    /// The operands of [`Invocation::path_args`].
+    pub fn path_operands(&self) -> Vec<String> {
+        operands(&self.path_args())
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// A word as a path is read from it: unquoted, but a quoted `~` at the start stays a name.
+fn path_word(raw: &str, plain: &str) -> String {
+    if plain.starts_with('~') && !raw.starts_with('~') {
+        format!("./{plain}")
+    } else {
+        plain.to_owned()
+    }
+}
+
+/// The arguments of `args` that are not options (everything after `--`).
+fn operands(args: &[String]) -> Vec<&str> {
+    let mut operands = Vec::new();
+    let mut after_dashes = false;
+    for arg in args {
+        if after_dashes || !arg.starts_with('-') || arg == "-" {
+            operands.push(arg.as_str());
+        } else if arg == "--" {
+            after_dashes = true;
+        }
+    }
+    operands
 }
 
 /// What a command line runs, read.
@@ -162,7 +197,8 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
         reading.invocations.push(Invocation {
             written,
             args: parts.args.iter().map(|w| w.plain.clone()).collect(),
-            through: through.clone(),
+            raw_args: parts.args.iter().map(|w| w.raw.clone()).collect(),
+            through,
             depth: scope.depth,
             parent: scope.parent,
             stdin_from: parts.stdin_from.and_then(|i| index_of.get(i).copied()),
@@ -182,12 +218,12 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
             });
         }
         if !parts.inline.is_empty() {
-            let mut inner_through = through;
-            if program == "find" {
-                inner_through.push(program);
-            }
             let inner = Scope {
-                through: inner_through,
+                through: if program == "find" {
+                    vec![program]
+                } else {
+                    Vec::new()
+                },
                 cd: cd.clone(),
                 parent: Some(index),
                 depth: scope.depth + 1,
@@ -195,7 +231,12 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
             walk(&parts.inline, &inner, reading);
         }
         if parts.changes_dir {
-            cd.push(parts.cd_target.as_ref().map(|w| w.plain.clone()));
+            cd.push(
+                parts
+                    .cd_target
+                    .as_ref()
+                    .map(|w| path_word(&w.raw, &w.plain)),
+            );
         }
     }
 }
@@ -246,7 +287,7 @@ mod tests {
         assert_eq!(names, ["cd", "bash", "curl", "sh", "cd", "ls"]);
         let sh = &reading.invocations[3];
         assert_eq!((sh.parent, sh.stdin_from, sh.depth), (Some(1), Some(2), 1));
-        assert!(sh.elevated() && sh.script_from_stdin);
+        assert!(reading.invocations[1].elevated() && sh.script_from_stdin);
         assert_eq!(sh.cd, [Some("/tmp".to_owned())]);
         assert_eq!(reading.invocations[5].cd, [Some("/tmp".to_owned()), None]);
     }

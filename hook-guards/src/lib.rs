@@ -161,7 +161,7 @@ impl Guard {
             Verdict::Unreadable { why } if self.settings.flag("block-unreadable") => {
                 Verdict::Block {
                     reason: format!(
-                        "{why}: the guard cannot tell what this command runs; write it without a variable or `eval` in the program's place"
+                        "{why}: the guard cannot tell what this command does; spell out the program and the paths it works on (no variable or `eval` in their place), or ask the user to run it"
                     ),
                 }
             }

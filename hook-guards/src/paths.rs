@@ -23,6 +23,44 @@ pub(crate) fn absolute(word: &str, call: &Call<'_>) -> Option<PathBuf> {
     Some(normal(&path))
 }
 
+/// The folder a command runs in: the session's, moved through each `cd` target before it
+/// (`None` in the list: `cd` alone, home). `None` when one goes somewhere known only when it
+/// runs (`cd "$DIR"`, `cd -`, `cd` with no home known).
+pub(crate) fn folder(cd: &[Option<String>], call: &Call<'_>) -> Option<PathBuf> {
+    let mut here = call.cwd.to_path_buf();
+    for target in cd {
+        here = match target.as_deref() {
+            None => call.home?.to_path_buf(),
+            Some("-") => return None,
+            Some(word) => absolute(
+                word,
+                &Call {
+                    cwd: &here,
+                    ..*call
+                },
+            )?,
+        };
+    }
+    Some(here)
+}
+
+/// `word` as an absolute path read in the folder the `cd` targets `cd` lead to (see
+/// [`folder`] and [`absolute`]).
+pub(crate) fn absolute_after(
+    word: &str,
+    cd: &[Option<String>],
+    call: &Call<'_>,
+) -> Option<PathBuf> {
+    let here = folder(cd, call)?;
+    absolute(
+        word,
+        &Call {
+            cwd: &here,
+            ..*call
+        },
+    )
+}
+
 /// `path` with `.` and `..` folded (`..` at the root stays at the root).
 pub(crate) fn normal(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -44,7 +82,7 @@ mod tests {
 
     use hook_sdk::Tool;
 
-    use super::absolute;
+    use super::{absolute, absolute_after};
     use crate::Call;
 
     #[test]
@@ -71,6 +109,23 @@ mod tests {
                 absolute(word, &call).as_deref(),
                 expected.map(Path::new),
                 "{word}"
+            );
+        }
+        let cd = |targets: &[Option<&str>]| -> Vec<Option<String>> {
+            targets.iter().map(|t| t.map(str::to_owned)).collect()
+        };
+        for (targets, expected) in [
+            (cd(&[]), Some("/home/dev/project/x")),
+            (cd(&[Some("..")]), Some("/home/dev/x")),
+            (cd(&[Some("/tmp"), Some("a")]), Some("/tmp/a/x")),
+            (cd(&[None]), Some("/home/dev/x")),
+            (cd(&[Some("$DIR")]), None),
+            (cd(&[Some("-")]), None),
+        ] {
+            assert_eq!(
+                absolute_after("x", &targets, &call).as_deref(),
+                expected.map(Path::new),
+                "{targets:?}"
             );
         }
     }

@@ -22,10 +22,10 @@
 
 mod lex;
 mod read;
+mod syntax;
 
-pub use read::{
-    CommandParts, Interpreter, MAX_INLINE_DEPTH, is_assignment, read_command, read_simple_command,
-};
+pub use read::{CommandParts, Interpreter, MAX_INLINE_DEPTH, read_command, read_simple_command};
+pub use syntax::is_assignment;
 
 /// One word of a simple command: as written (quotes kept) and unquoted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -101,7 +101,14 @@ fn spelling() -> impl Strategy<Value = String> {
     (prop::collection::vec(before, 0..4), space, after).prop_map(|(before, space, after)| {
         let mut command = format!("git{space}push{after}");
         for prefix in before.iter().rev() {
-            let close = match *prefix {
+            // Backquotes do not nest unescaped: in ``echo `echo `git push```, the second one
+            // closes the first and `git push` are words of `echo`. Wrap in `$(` instead.
+            let prefix = if *prefix == "echo `" && command.contains('`') {
+                "echo $("
+            } else {
+                prefix
+            };
+            let close = match prefix {
                 "{ " => "; }",
                 "( " => " )",
                 "if true; then " => "; fi",

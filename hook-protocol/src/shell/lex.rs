@@ -12,11 +12,16 @@
 
 use std::collections::HashMap;
 
+use super::syntax::{is_assignment, is_reserved};
 use super::{Redirection, Word};
 
 /// How deep here-document bodies inside substitutions inside bodies are read for their
 /// substitutions (deeper bodies are kept as text only).
 const MAX_BODY_DEPTH: usize = 4;
+
+/// How deep function bodies nest as bodies (a deeper one's commands are its enclosing body's),
+/// so that callers walking [`super::CommandParts::inline`] stay shallow.
+const MAX_BODIES: usize = 16;
 
 /// How deep substitutions are read: a deeper `$(`, backquote or `<(` is text, and the command
 /// is not complete (each level copies its text into the word holding it, so the work stays
@@ -37,8 +42,8 @@ pub(super) struct Lexeme {
     /// and here-document body.
     pub(super) group: usize,
     /// It is a function definition's header, `NAME ()` or `function NAME`: its last word is
-    /// the name, and the commands after it the body.
-    pub(super) function: bool,
+    /// the name; the commands of its body (a `{ …; }` group after it) are in this group.
+    pub(super) body: Option<usize>,
 }
 
 /// A command line, lexed.
@@ -105,6 +110,11 @@ struct Level {
     piped: bool,
     /// The command read is a function definition's header.
     function: bool,
+    /// A function's header was read: a `{` starting the next command opens its body, whose
+    /// commands go in this group.
+    pending_body: Option<usize>,
+    /// The function bodies open at this level, innermost last.
+    bodies: Vec<Body>,
     group: usize,
     /// The number of the command being read at this level.
     serial: usize,
@@ -118,6 +128,15 @@ impl Level {
             ..Level::default()
         }
     }
+}
+
+/// A function body being read.
+#[derive(Debug)]
+struct Body {
+    /// The group of the commands around the definition.
+    outer_group: usize,
+    /// The `{` groups open in it, its own included.
+    braces: usize,
 }
 
 /// A level left to read a substitution, and where the substitution starts.
@@ -206,7 +225,9 @@ impl Lexer {
             b' ' | b'\t' | b'\r' => {
                 self.end_word();
                 // `function NAME`: the header ends with the name.
-                if self.level.words.len() == 2 && self.function_header() {
+                let words = &self.level.words;
+                let keyword = words.len().checked_sub(2).map(|k| &words[k]);
+                if keyword.is_some_and(|k| k.raw == "function") && self.function_header() {
                     self.level.function = true;
                     self.end_command(false);
                 }
@@ -263,12 +284,8 @@ impl Lexer {
             // `NAME=(a b)`: an array's words, not a command.
             b'(' if self.level.in_word
                 && self.level.raw.ends_with(b"=")
-                && self
-                    .level
-                    .words
-                    .iter()
-                    .all(|w| super::read::is_assignment(&w.raw))
-                && super::read::is_assignment(&String::from_utf8_lossy(&self.level.raw)) =>
+                && self.level.words.iter().all(|w| is_assignment(&w.raw))
+                && is_assignment(&String::from_utf8_lossy(&self.level.raw)) =>
             {
                 let end = array_end(bytes, i).unwrap_or_else(|| {
                     self.complete = false;
@@ -433,10 +450,16 @@ impl Lexer {
     }
 
     /// Whether the words read of the command so far are a function's header: `NAME` or
-    /// `function NAME`, unquoted, the name no assignment and no redirection pending.
+    /// `function NAME` (after reserved words), unquoted, the name no assignment and no
+    /// redirection pending.
     fn function_header(&self) -> bool {
         let words = &self.level.words;
-        let name = match words.as_slice() {
+        // After reserved words (`{ f() { …; }; }`, `then f() …`).
+        let start = words
+            .iter()
+            .position(|w| w.raw != w.plain || !is_reserved(&w.raw) || w.raw == "function")
+            .unwrap_or(words.len());
+        let name = match &words[start..] {
             [name] => name,
             [keyword, name] if keyword.raw == "function" => name,
             _ => return false,
@@ -445,7 +468,7 @@ impl Lexer {
             && self.level.redirections.is_empty()
             && name.raw == name.plain
             && !name.raw.contains('=')
-            && !super::read::is_reserved(&name.raw)
+            && !is_reserved(&name.raw)
     }
 
     /// Starts reading a substitution that starts at `start` (too deep: its opening is text).
@@ -494,6 +517,26 @@ impl Lexer {
         level.discard_word();
         let target = level.skip_target;
         level.skip_target = false;
+        if !target && level.words.is_empty() && word.raw == word.plain {
+            // A function's body: the `{ …; }` group after its header.
+            if let Some(group) = level.pending_body.take()
+                && word.raw == "{"
+                && level.bodies.len() < MAX_BODIES
+            {
+                level.bodies.push(Body {
+                    outer_group: level.group,
+                    braces: 0,
+                });
+                level.group = group;
+            }
+            if let Some(body) = level.bodies.last_mut() {
+                match word.raw.as_str() {
+                    "{" => body.braces += 1,
+                    "}" => body.braces = body.braces.saturating_sub(1),
+                    _ => {}
+                }
+            }
+        }
         if target && let Some(operator) = level.operator.take() {
             if operator == "<<" || operator == "<<-" {
                 self.bodies.push(PendingBody {
@@ -523,13 +566,22 @@ impl Lexer {
         level.operator = None;
         if !level.words.is_empty() || !level.redirections.is_empty() {
             let index = self.commands.len();
+            let body = std::mem::take(&mut level.function).then(|| {
+                self.groups += 1;
+                self.groups
+            });
             self.commands.push(Lexeme {
                 words: std::mem::take(&mut level.words),
                 redirections: std::mem::take(&mut level.redirections),
                 piped: std::mem::take(&mut level.piped),
-                function: std::mem::take(&mut level.function),
+                body,
                 group: level.group,
             });
+            level.pending_body = body;
+            // The `}` closing a function's body ends it: back to the commands around it.
+            if let Some(closed) = level.bodies.pop_if(|body| body.braces == 0) {
+                level.group = closed.outer_group;
+            }
             self.lexemes.insert(level.serial, index);
             self.serials += 1;
             level.serial = self.serials;

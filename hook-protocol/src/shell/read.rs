@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use super::syntax::{HEADERS, RESERVED, is_assignment};
 use super::{Redirection, Word, lex};
 
 /// A precommand wrapper: a program or builtin that runs the command after its own options
@@ -144,20 +145,6 @@ const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fi
 /// by [`interpreter_of`]).
 const OTHER_INTERPRETERS: &[&str] = &["deno", "bun", "ruby", "perl", "php", "pwsh"];
 
-/// Words skipped at the start of a command: the shell's reserved words.
-const RESERVED: &[&str] = &[
-    "!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",
-];
-
-/// Whether `word` (as written) is one of the shell's reserved words skipped at the start of a
-/// command, or a header's (`for`, `case`...).
-pub(super) fn is_reserved(word: &str) -> bool {
-    RESERVED.contains(&word) || HEADERS.contains(&word) || word == "function" || word == "in"
-}
-
-/// Words that start a header (`for x in a b`), not a command.
-const HEADERS: &[&str] = &["for", "select", "case"];
-
 /// How deep `-c` strings and `eval` are read again.
 pub const MAX_INLINE_DEPTH: usize = 4;
 
@@ -212,7 +199,8 @@ pub struct CommandParts {
     pub module: Option<Word>,
     /// It is the header of a function definition (`NAME () { …; }`, `function NAME { …; }`),
     /// read from the command line: it runs nothing; [`CommandParts::program`] is the name,
-    /// and the commands after it are the body. Always `false` from [`read_simple_command`].
+    /// and [`CommandParts::inline`] the body's commands. Always `false` from
+    /// [`read_simple_command`].
     pub defines_function: bool,
     /// The program is `cd` or `pushd`: later commands run in another folder.
     pub changes_dir: bool,
@@ -225,8 +213,8 @@ pub struct CommandParts {
     /// script (`bash <<EOF`, `sh <<< "..."`).
     pub inline_text: Option<String>,
     /// The commands it runs itself, read the same way, up to [`MAX_INLINE_DEPTH`] levels:
-    /// those of [`CommandParts::inline_text`], and each command `find` runs (`-exec`,
-    /// `-execdir`, `-ok`, `-okdir`, up to `;` or `+`).
+    /// those of [`CommandParts::inline_text`], each command `find` runs (`-exec`, `-execdir`,
+    /// `-ok`, `-okdir`, up to `;` or `+`), or a function definition's body.
     pub inline: Vec<CommandParts>,
 }
 
@@ -267,29 +255,6 @@ impl CommandParts {
     }
 }
 
-/// Whether `word` (as written, quotes kept) is a `NAME=value` or `NAME+=value` assignment: a
-/// name of ASCII letters, digits and `_`, not starting with a digit, unquoted.
-///
-/// ```
-/// use hook_protocol::shell::is_assignment;
-/// assert!(is_assignment("GIT_TRACE=1"));
-/// assert!(is_assignment("PATH+=:/x"));
-/// assert!(!is_assignment("1A=x"));
-/// assert!(!is_assignment("'A'=x")); // a quoted name: the shell runs a program `A=x`
-/// assert!(!is_assignment("--flag=x"));
-/// ```
-pub fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let name = name.strip_suffix('+').unwrap_or(name);
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 /// Reads what `command` runs: one [`CommandParts`] per simple command that runs a program, in
 /// order, a substitution's before the command holding it (a command of assignments only, and
 /// a `for`/`select`/`case` header, run none).
@@ -320,26 +285,47 @@ pub fn read_simple_command(words: Vec<Word>) -> Option<CommandParts> {
 }
 
 fn read_at(command: &str, depth: usize) -> Vec<CommandParts> {
-    let mut out: Vec<CommandParts> = Vec::new();
-    // Each group's (the command line's, each substitution's) last command that runs one.
+    // The command line's list (`None`) and each function body's (by its group).
+    let mut lists: HashMap<Option<usize>, Vec<CommandParts>> = HashMap::new();
+    // Each group's (the command line's, each substitution's and body's) last command that
+    // runs one, as an index in its list.
     let mut last_run: HashMap<usize, usize> = HashMap::new();
+    // Each function header: its list, its index there, its body's group.
+    let mut headers: Vec<(Option<usize>, usize, usize)> = Vec::new();
     for lexeme in lex::lex(command, false).commands {
+        let list_key = headers
+            .iter()
+            .any(|&(.., body)| body == lexeme.group)
+            .then_some(lexeme.group);
         let source = lexeme
             .piped
             .then(|| last_run.get(&lexeme.group).copied())
             .flatten();
-        let parts = if lexeme.function {
-            lexeme.words.into_iter().last().map(definition)
-        } else {
-            read_simple(lexeme.words, lexeme.redirections, depth)
+        let parts = match lexeme.body {
+            Some(_) => lexeme.words.into_iter().last().map(definition),
+            None => read_simple(lexeme.words, lexeme.redirections, depth),
         };
         if let Some(mut parts) = parts {
             parts.stdin_from = source;
-            last_run.insert(lexeme.group, out.len());
-            out.push(parts);
+            let list = lists.entry(list_key).or_default();
+            if let Some(body) = lexeme.body {
+                headers.push((list_key, list.len(), body));
+            }
+            last_run.insert(lexeme.group, list.len());
+            list.push(parts);
         }
     }
-    out
+    // Inner bodies first, so each is in its list before that list moves into its header.
+    for (list_key, index, body) in headers.into_iter().rev() {
+        let commands = lists.remove(&Some(body)).unwrap_or_default();
+        if let Some(header) = lists
+            .get_mut(&list_key)
+            .and_then(|list| list.get_mut(index))
+        {
+            header.inline = commands;
+        }
+    }
+    lists.remove(&None).unwrap_or_default()
 }
 
 fn read_simple(

@@ -139,10 +139,16 @@ fn each_simple_command_is_read_for_what_it_runs() {
             &["cat", "git"],
         ),
         ("python3 -", &["python3 stdin"]),
-        // Function definitions: the header runs nothing, the body's commands are read.
-        (":(){ :|:& };:", &[":()", ":", ": <1", ":"]),
-        ("function f { f | f & }; f", &["f()", "f", "f <1", "f"]),
-        ("g () { ls; }; arr=() x=(a b)", &["g()", "ls"]),
+        // Function definitions: the header runs nothing, its body's commands are its own.
+        (":(){ :|:& };:", &[":() {:; : <0}", ":"]),
+        (
+            "function f { f | f & }; f | g",
+            &["f() {f; f <0}", "f", "g <1"],
+        ),
+        (
+            "g () { h() { ls; }; { jq; }; }; arr=() x=(a b); g",
+            &["g() {h() {ls}; jq}", "g"],
+        ),
         ("python3 -c 'x' | node", &["python3", "node stdin <0"]),
     ];
     for (command, expected) in table {
@@ -242,6 +248,15 @@ fn hostile_nesting_is_bounded() {
     assert!(!super::super::is_complete(&open));
     let backquotes = "echo \"`".repeat(50_000);
     let _ = read_command(&backquotes);
+    // Function bodies nest a bounded number of levels.
+    let functions = "f() { ".repeat(10_000) + &"}; ".repeat(10_000);
+    let mut parts = read_command(&functions);
+    let mut depth = 0;
+    while let Some(first) = parts.first() {
+        parts = first.inline.clone();
+        depth += 1;
+    }
+    assert!(depth <= 17, "{depth}");
     let bodies = "cat <<A ".repeat(20_000) + &"; x".repeat(20_000) + "\nA\n";
     assert_eq!(super::super::redirections(&bodies).len(), 20_000);
     // Here-documents inside substitutions inside bodies: bodies are read to a bounded depth.
