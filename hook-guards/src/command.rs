@@ -137,7 +137,8 @@ pub struct Reading {
     /// Every program it runs, a substitution's before the command holding it, an inner
     /// command (`-c`, `eval`, `find -exec`) right after the command running it.
     pub invocations: Vec<Invocation>,
-    /// Every redirection, in `-c` strings too.
+    /// Every redirection, those of commands that run no program (`done < file`) and of
+    /// `-c` strings, `eval` and here-documents a shell reads too.
     pub redirections: Vec<Redirection>,
     /// Why part of it cannot be read (a program named by a variable...), if so.
     pub unreadable: Option<String>,
@@ -149,6 +150,9 @@ pub fn read(command: &str) -> Reading {
     if !shell::is_complete(command) {
         reading.unreadable = Some("a quote or `$(…)` is not closed".to_owned());
     }
+    // Every redirection of the line, those of commands that run no program too (`done <
+    // file`, `> /dev/sda`); an inner command line's are added where it is read.
+    reading.redirections = shell::redirections(command);
     let scope = Scope {
         through: Vec::new(),
         cd: Vec::new(),
@@ -191,9 +195,6 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
         let program = file_name(&written).to_owned();
         let index = reading.invocations.len();
         index_of.push(index);
-        reading
-            .redirections
-            .extend(parts.redirections.iter().cloned());
         reading.invocations.push(Invocation {
             written,
             args: parts.args.iter().map(|w| w.plain.clone()).collect(),
@@ -218,6 +219,10 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
             });
         }
         if !parts.inline.is_empty() {
+            // A `-c` string's, `eval`'s, a here-document's (a function's body is this line's).
+            if let Some(text) = &parts.inline_text {
+                reading.redirections.extend(shell::redirections(text));
+            }
             let inner = Scope {
                 through: if program == "find" {
                     vec![program]

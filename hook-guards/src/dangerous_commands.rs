@@ -132,8 +132,6 @@ enum Finding {
 struct Scene<'a> {
     call: &'a Call<'a>,
     reading: &'a Reading,
-    /// The command line, for the redirections of commands that run no program (`> /dev/sda`).
-    command: &'a str,
     protected: Vec<&'a str>,
     /// The allowed paths, absolute.
     allowed: Vec<PathBuf>,
@@ -154,7 +152,6 @@ fn check(call: &Call<'_>, settings: &Settings) -> Verdict {
     let scene = Scene {
         call,
         reading: &reading,
-        command,
         protected: settings.list("protected-branches"),
         allowed: settings
             .list("allowed-paths")

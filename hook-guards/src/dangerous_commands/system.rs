@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hook_sdk::shell::{self, Redirection};
+use hook_sdk::shell::Redirection;
 
 use crate::command::{self, Invocation};
 use crate::paths;
@@ -28,8 +28,8 @@ pub(super) fn check(scene: &Scene<'_>, out: &mut Vec<Finding>) {
         devices(scene, invocation, out);
     }
     // The redirections of commands that run no program (`> /dev/sda`) too.
-    for redirection in shell::redirections(scene.command) {
-        redirection_to_device(scene, &redirection, &[], out);
+    for redirection in &scene.reading.redirections {
+        redirection_to_device(scene, redirection, &[], out);
     }
     fork_bombs(scene, out);
     for (index, invocation) in invocations.iter().enumerate() {
