@@ -40,7 +40,8 @@
 //!   (`block-unreadable=true`).
 //! - Paths are compared as written, made absolute against the session's `cwd` and the given
 //!   home (`~`, `$HOME`); symlinks are not followed (the filesystem is not read).
-//! - Aliases, shell functions and scripts a command runs are not read.
+//! - Aliases and the scripts a command runs are not read; a shell function's body is read
+//!   where the command line defines it, not where it is called.
 
 pub mod command;
 mod dangerous_commands;
