@@ -203,6 +203,13 @@ enum Command {
         after_help = "Examples:\n  hook replay --agent claude\n  hook replay --agent codex ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --agent claude --config guard.json --compare guard-v2.json\n\nWithout --agent or --dialect: the one agent whose hook files are here (said on stderr). PostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
     Replay(commands::replay::ReplayArgs),
+    /// The ready-made guards (dangerous-commands, secrets, protected-paths): list them, test
+    /// one against its case table, add one for Claude Code or Codex (through the relay) after
+    /// a backtest over your recorded sessions (--dry-run), remove it.
+    #[command(
+        after_help = "Examples:\n  hook guard list\n  hook guard test dangerous-commands\n  hook guard add dangerous-commands --agent claude --dry-run\n  hook guard add dangerous-commands --agent claude\n  hook guard remove dangerous-commands --agent claude"
+    )]
+    Guard(commands::guard::GuardArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -270,6 +277,7 @@ fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Res
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),
         Command::Replay(args) => commands::replay::exec(args, &printer),
+        Command::Guard(args) => commands::guard::exec(args, &printer, stdin),
         Command::Convert(args) => commands::convert::exec(args, &printer),
         Command::New(args) => commands::new::exec(args, &printer),
         Command::Completions(args) => {

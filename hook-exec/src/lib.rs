@@ -184,8 +184,8 @@ pub use client::{
     ANSWER_FORMAT, BoxError, BoxFuture, McpClient, McpError, ModelClient, ModelError, ModelRequest,
 };
 pub use context::SideFileError;
-pub use in_process::{CommandCall, CommandReply, InProcessCommands};
 pub use engine::{AsyncHandlers, Engine, EngineOptions};
+pub use in_process::{CommandCall, CommandReply, InProcessCommands};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
 /// no agent owns, so one script finds its project under any of them): the engine's

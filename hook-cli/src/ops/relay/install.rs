@@ -155,6 +155,7 @@ mod atomic;
 mod codex_records;
 mod give_back;
 mod move_hooks;
+mod relay_file;
 mod report;
 mod scope;
 mod state;
@@ -162,6 +163,7 @@ mod state;
 use apply::apply;
 use give_back::uninstall_scope;
 use move_hooks::move_agent_hooks;
+pub(crate) use relay_file::{RelayFile, RelayFileEdit};
 pub(crate) use report::{
     CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
     ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
