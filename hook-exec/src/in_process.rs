@@ -43,7 +43,36 @@ pub struct CommandCall<'a> {
     pub timeout: Duration,
 }
 
-impl CommandCall<'_> {
+impl<'a> CommandCall<'a> {
+    /// A call of `command` on `event` in `dialect`, with `input` on its stdin, in `cwd`, within
+    /// `timeout`, and no variables of the engine's (what an embedder's tests ask its
+    /// [`InProcessCommands`] with; the engine builds its own).
+    pub fn new(
+        dialect: Dialect,
+        event: &'a Event,
+        command: &'a str,
+        input: &'a [u8],
+        cwd: &'a Path,
+        timeout: Duration,
+    ) -> Self {
+        CommandCall {
+            dialect,
+            event,
+            command,
+            input,
+            cwd,
+            env: &[],
+            timeout,
+        }
+    }
+
+    /// This call with `env` as the variables a spawned hook would get.
+    #[must_use]
+    pub fn with_env(mut self, env: &'a [(String, String)]) -> Self {
+        self.env = env;
+        self
+    }
+
     /// The value of variable `name` a spawned hook would see: the last of [`CommandCall::env`]
     /// of that name, else this process's own.
     pub fn var(&self, name: &str) -> Option<String> {

@@ -339,12 +339,7 @@ pub(crate) fn backtest(
         return;
     }
     if let Some(places) = &found.none_in {
-        let places: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
-        say_err!(
-            printer,
-            "warning: no recorded sessions found in {}",
-            places.join(", ")
-        );
+        say_err!(printer, "warning: no recorded sessions found {places}");
     }
     say!(
         printer,

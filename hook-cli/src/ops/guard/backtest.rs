@@ -64,7 +64,7 @@ pub(crate) struct Backtest {
     /// The guard's name.
     pub(crate) guard: &'static str,
     /// Where sessions were looked for, when none was found.
-    pub(crate) none_in: Option<Vec<PathBuf>>,
+    pub(crate) none_in: Option<String>,
     /// The transcripts read.
     pub(crate) sessions: usize,
     /// The tool calls read (`PreToolUse` events).
@@ -95,12 +95,22 @@ pub(crate) fn backtest(
             .with_context(|| format!("project directory {} does not exist", dir.display()))?,
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    let (paths, given) = if options.paths.is_empty() {
+    let (paths, searched) = if options.paths.is_empty() {
         let found = crate::ops::replay::default_paths(dialect, &options.location, &project)?;
         let existing = found.iter().filter(|p| p.exists()).cloned().collect();
-        (existing, found)
+        let searched = format!(
+            "where {} keeps the sessions of {} (give transcript files or folders instead)",
+            crate::ops::agents::title(dialect),
+            project.display()
+        );
+        (existing, searched)
     } else {
-        (options.paths.clone(), options.paths.clone())
+        let shown: Vec<String> = options
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        (options.paths.clone(), format!("in {}", shown.join(", ")))
     };
     let files = lines::transcript_files(&paths).context("cannot list the transcripts")?;
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
@@ -112,7 +122,7 @@ pub(crate) fn backtest(
     let mut found = Backtest {
         guard: options.guard.name,
         sessions: files.len(),
-        none_in: files.is_empty().then_some(given),
+        none_in: files.is_empty().then_some(searched),
         ..Backtest::default()
     };
     for file in &files {

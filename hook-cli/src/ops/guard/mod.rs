@@ -203,7 +203,7 @@ mod tests {
         let command = line.command();
         assert_eq!(
             command,
-            "'/opt/my tools/hook' guard run dangerous-commands --set protected-branches=main,release --set 'allowed-paths=/tmp/my build'"
+            "'/opt/my tools/hook' guard run dangerous-commands --set 'protected-branches=main,release' --set 'allowed-paths=/tmp/my build'"
         );
         assert_eq!(GuardLine::parse(&command), Some(line));
         let read = |command: &str| GuardLine::parse(command).map(|l| (l.sets, l.dialect));
