@@ -28,6 +28,7 @@ mod cli;
 #[cfg(unix)]
 mod doctor;
 mod doctor_agent_env;
+mod guard;
 #[cfg(target_os = "linux")]
 mod hostile_input;
 #[cfg(unix)]

@@ -176,6 +176,16 @@ pub(crate) fn emitted(printer: &Printer, emitted: &Emitted) {
     }
 }
 
+/// Why `hook guard run` could not set its guard up, on stderr (where an agent reads a
+/// block's reason).
+pub(crate) fn cannot_run(printer: &Printer, error: &anyhow::Error) {
+    say_err!(
+        printer,
+        "hook guard run: {}",
+        super::exit::error_chain(error)
+    );
+}
+
 /// What `add` or `remove` did (what it did before it failed, when it did).
 pub(crate) fn change(printer: &Printer, change: &GuardChange) {
     let Some(file) = &change.relay_file else {
@@ -243,6 +253,19 @@ pub(crate) fn change(printer: &Printer, change: &GuardChange) {
             printer,
             "{} runs {name} on its tool calls now, answered inside the relay (no process of its own)",
             change.agent
+        );
+    }
+    if let Some(other) = &change.still_in {
+        say_err!(
+            printer,
+            "note: {} still runs {name}: its relay runs the guards of Claude Code's relay file too, and {} holds it; `hook guard remove {name} --agent claude{}` takes it out there (for Claude Code too)",
+            change.agent,
+            other.display(),
+            change
+                .project
+                .as_deref()
+                .map(|p| crate::shell::path_flag("project", p))
+                .unwrap_or_default()
         );
     }
     if change.agent != change.relay_agent && on {

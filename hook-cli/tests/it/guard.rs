@@ -95,6 +95,9 @@ fn journal_runs(state: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// An agent's `PreToolUse` event of a shell command in a project.
+type EventOf = fn(&Path, &str) -> Value;
+
 /// The issue's test, for one agent: `hook guard add dangerous-commands --agent AGENT`, then
 /// the entry install wrote into the agent's settings run as the agent runs it, with no `hook`
 /// on `PATH`: the three dangerous commands are blocked in the agent's own form, the build
@@ -108,24 +111,23 @@ fn add_then_run_the_entry(agent: &str) {
         &["guard", "add", "dangerous-commands", "--agent", agent],
         &[],
     );
-    let (dialect, entry, event, state): (Dialect, String, fn(&Path, &str) -> Value, PathBuf) =
-        if agent == "claude" {
-            let entry = claude_entry(&home.claude().join("settings.json"));
-            (
-                Dialect::Verboo,
-                entry,
-                claude_event,
-                home.claude().join("hook-relay"),
-            )
-        } else {
-            let entry = codex_entry(&home.codex().join("config.toml"));
-            (
-                Dialect::Lime,
-                entry,
-                codex_event,
-                home.codex().join("hook-relay"),
-            )
-        };
+    let (dialect, entry, event, state): (Dialect, String, EventOf, PathBuf) = if agent == "claude" {
+        let entry = claude_entry(&home.claude().join("settings.json"));
+        (
+            Dialect::Verboo,
+            entry,
+            claude_event,
+            home.claude().join("hook-relay"),
+        )
+    } else {
+        let entry = codex_entry(&home.codex().join("config.toml"));
+        (
+            Dialect::Lime,
+            entry,
+            codex_event,
+            home.codex().join("hook-relay"),
+        )
+    };
     assert!(entry.contains(" relay --dialect "), "{entry}");
     for command in BLOCKED {
         let out = run_entry(
@@ -358,8 +360,14 @@ fn a_guard_answered_in_process_gives_the_outcome_of_the_spawned_hook_guard_run()
             let spawned_line = line.replacen("hook guard", "hook  guard", 1);
             let mut in_process = outcome(&line, dialect, event);
             let mut spawned = outcome(&spawned_line, dialect, event);
-            assert_eq!(in_process["runs"][0]["answered_in_process"], true, "{in_process}");
-            assert_eq!(spawned["runs"][0]["answered_in_process"], false, "{spawned}");
+            assert_eq!(
+                in_process["runs"][0]["answered_in_process"], true,
+                "{in_process}"
+            );
+            assert_eq!(
+                spawned["runs"][0]["answered_in_process"], false,
+                "{spawned}"
+            );
             for outcome in [&mut in_process, &mut spawned] {
                 outcome["runs"][0]
                     .as_object_mut()
@@ -482,7 +490,13 @@ fn removing_a_codex_guard_keeps_the_users_own_hook_after_it_trusted() {
         .flatten()
         .find(|h| h["config"]["command"] == "echo mine >&2")
         .unwrap_or_else(|| panic!("{hooks}"));
-    assert!(mine["key"].as_str().unwrap().ends_with(":PreToolUse:Bash:0"), "{mine}");
+    assert!(
+        mine["key"]
+            .as_str()
+            .unwrap()
+            .ends_with(":PreToolUse:Bash:0"),
+        "{mine}"
+    );
     assert_eq!(mine["trust"]["status"], "trusted", "{mine}");
     assert!(
         !read(&relay_file).contains(":PreToolUse:Bash:1\""),

@@ -50,7 +50,7 @@ enum GuardAction {
     /// The hook a guard's entry runs: the agent's event on stdin, the guard's answer in the
     /// agent's format on stdout (the relay answers it in its own process, byte for byte alike).
     #[command(
-        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",...}' | hook guard run dangerous-commands\n  hook guard run dangerous-commands --set protected-branches=main,release --dialect lime < event.json\n\nThe dialect: --dialect, else HOOK_DIALECT (the engine sets it), else read from the event. Exit 0 with the answer on stdout; 2 (the reason on stderr) when the event cannot be read: a guard fails closed."
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",...}' | hook guard run dangerous-commands\n  hook guard run dangerous-commands --set protected-branches=main,release --dialect lime < event.json\n\nThe dialect: --dialect, else HOOK_DIALECT (the engine sets it), else read from the event. Exit 0 with the answer on stdout; 2 (the reason on stderr) when the event cannot be read or the guard and its options do not exist: a guard fails closed."
     )]
     Run(run::RunArgs),
 }

@@ -24,10 +24,19 @@ pub(crate) struct RunArgs {
     dialect: Option<Dialect>,
 }
 
-/// Reads the event on stdin and prints the guard's answer; exits with its code.
+/// Reads the event on stdin and prints the guard's answer; exits with its code. A guard it
+/// cannot set up (no such guard, an option it does not have) fails closed too: exit 2, the
+/// error on stderr (the agent's block reason).
 pub(crate) fn exec(args: &RunArgs, printer: &Printer, mut stdin: Stdin) -> Result<Status> {
-    let guard = crate::ops::guard::named(&args.name)?;
-    let settings = crate::ops::guard::settings(guard, &args.sets)?;
+    let guard = crate::ops::guard::named(&args.name)
+        .and_then(|guard| Ok((guard, crate::ops::guard::settings(guard, &args.sets)?)));
+    let (guard, settings) = match guard {
+        Ok(set_up) => set_up,
+        Err(error) => {
+            crate::ui::guard::cannot_run(printer, &error);
+            return Ok(Status::Block);
+        }
+    };
     let emitted = match read_input(&mut stdin) {
         Ok(input) => answer(
             guard,

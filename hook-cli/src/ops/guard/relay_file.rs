@@ -31,6 +31,7 @@ use hook_protocol::Event;
 
 use super::GuardLine;
 use crate::ops::relay::RelayScope;
+use crate::ops::relay::agents::codex::claude_guards_for;
 use crate::ops::relay::agents::{Agent, Found, SettingsDoc, agent_of};
 use crate::ops::relay::install::{
     InstallReport, RelayFile, RelayFileEdit, ScopeOptions, SyncReport, install, sync,
@@ -66,6 +67,9 @@ pub(crate) struct GuardChange {
     pub(crate) relay: Option<RelayStep>,
     /// Project scope: the project.
     pub(crate) project: Option<PathBuf>,
+    /// `remove` for Codex: Claude Code's relay file of the same scope, which Codex's relay
+    /// runs too, still holds the guard.
+    pub(crate) still_in: Option<PathBuf>,
 }
 
 /// What happened to a guard's entry in the relay's file.
@@ -216,10 +220,33 @@ pub(crate) fn remove(
         EntryChange::Removed(removed)
     });
     change.trust = before.after(&file, None, scope.project.is_some())?;
+    change.still_in = still_in(scope, guard)?;
     if removed == 0 {
         return Ok(());
     }
     relay_step(scope, false, change)
+}
+
+/// The relay file of the guards written for Claude Code that `scope`'s relay runs too
+/// ([`claude_guards_for`]: Codex's), when it holds `guard`.
+fn still_in(scope: &ScopeOptions, guard: &Builtin) -> Result<Option<PathBuf>> {
+    let Some(dialect) = claude_guards_for(scope.dialect) else {
+        return Ok(None);
+    };
+    let claude = ScopeOptions {
+        dialect,
+        agent: None,
+        agent_config: None,
+        home: None,
+        program: None,
+        project: scope.project.clone(),
+    };
+    let file = RelayFile::of(&claude)?;
+    let Some((text, _)) = read_regular(&file.path)? else {
+        return Ok(None);
+    };
+    let doc = agent_of(dialect)?.open(&text, &file.path)?;
+    Ok((!guard_entries(doc.as_ref(), guard)?.is_empty()).then_some(file.path))
 }
 
 /// The names of `change`, before anything is done; the relay hooks' agent.
