@@ -203,9 +203,8 @@ enum Command {
         after_help = "Examples:\n  hook replay --agent claude\n  hook replay --agent codex ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --agent claude --config guard.json --compare guard-v2.json\n\nWithout --agent or --dialect: the one agent whose hook files are here (said on stderr). PostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
     Replay(commands::replay::ReplayArgs),
-    /// The ready-made guards (dangerous-commands, secrets, protected-paths): list them, test
-    /// one against its case table, add one for Claude Code or Codex (through the relay) after
-    /// a backtest over your recorded sessions (--dry-run), remove it.
+    /// Ready-made guards (dangerous-commands, secrets, protected-paths): list, test, add one
+    /// for Claude Code or Codex (try it on your recorded sessions first: --dry-run), remove.
     #[command(
         after_help = "Examples:\n  hook guard list\n  hook guard test dangerous-commands\n  hook guard add dangerous-commands --agent claude --dry-run\n  hook guard add dangerous-commands --agent claude\n  hook guard remove dangerous-commands --agent claude"
     )]
