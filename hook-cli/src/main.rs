@@ -27,8 +27,14 @@
 //! `hook replay` take the one agent whose hook files are here and say so on stderr (several or
 //! none: an error naming the agents); every other command asks for one, since it runs or
 //! changes something (`run`, `trust`, `untrust`, `enable`, `disable`, the relay's `install`,
-//! `sync`, `uninstall`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
+//! `sync`, `uninstall`, `hook guard add` and `remove`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
 //! `hook relay` itself). The choices and their reasons are in `ops::agents`.
+//!
+//! `hook guard` (list, test, add, remove, run: the ready-made guards of `hook-guards`, in the
+//! relay's own files; see `ops::guard`): `hook guard list` shows every agent; `hook guard test`
+//! exits 1 when a case of the guard's table fails; `hook guard run` is a hook, which exits 2
+//! (failing closed) on an event or a guard it cannot read; `hook relay` and `hook run` answer a
+//! guard's entry in their own process.
 //!
 //! `hook relay status` exits 0 when every relay hook can guard, or when there is nothing to
 //! guard (no relay hooks, no entries); 1 when something stops a guard (see
