@@ -255,6 +255,17 @@ pub(crate) fn change(printer: &Printer, change: &GuardChange) {
             change.agent
         );
     }
+    for agent in &change.also_run_by {
+        printer.note(format_args!(
+            "note: the {agent} relay installed here runs the guards of {}'s relay file too: `hook relay sync --agent {agent}{}` gives its entries this guard's tools",
+            change.relay_agent,
+            change
+                .project
+                .as_deref()
+                .map(|p| crate::shell::path_flag("project", p))
+                .unwrap_or_default()
+        ));
+    }
     if let Some(other) = &change.still_in {
         say_err!(
             printer,

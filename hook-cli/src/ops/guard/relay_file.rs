@@ -32,7 +32,7 @@ use hook_protocol::Event;
 use super::GuardLine;
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::codex::claude_guards_for;
-use crate::ops::relay::agents::{Agent, Found, SettingsDoc, agent_of};
+use crate::ops::relay::agents::{ADAPTERS, Agent, Found, SettingsDoc, agent_of};
 use crate::ops::relay::install::{
     InstallReport, RelayFile, RelayFileEdit, ScopeOptions, SyncReport, install, sync,
 };
@@ -70,6 +70,10 @@ pub(crate) struct GuardChange {
     /// `remove` for Codex: Claude Code's relay file of the same scope, which Codex's relay
     /// runs too, still holds the guard.
     pub(crate) still_in: Option<PathBuf>,
+    /// `add` for Claude Code: the agents whose relay, installed in the same scope, runs the
+    /// guards of Claude Code's relay file too (Codex), by `--agent` name: their entries get
+    /// this guard's tools at their next `hook relay sync`.
+    pub(crate) also_run_by: Vec<&'static str>,
 }
 
 /// What happened to a guard's entry in the relay's file.
@@ -186,7 +190,36 @@ pub(crate) fn add(
     })?;
     change.entry = entry;
     change.trust = before.after(&file, Some(&command), scope.project.is_some())?;
-    relay_step(scope, true, change)
+    relay_step(scope, true, change)?;
+    if scope.agent.is_none() {
+        change.also_run_by = also_run_by(scope)?;
+    }
+    Ok(())
+}
+
+/// The agents other than `scope`'s whose relay, installed in `scope`'s scope, runs the guards
+/// of `scope`'s relay files too ([`claude_guards_for`]).
+fn also_run_by(scope: &ScopeOptions) -> Result<Vec<&'static str>> {
+    let mut agents = Vec::new();
+    for other in ADAPTERS {
+        if other.dialect() == scope.dialect
+            || claude_guards_for(other.dialect()) != Some(scope.dialect)
+        {
+            continue;
+        }
+        let theirs = ScopeOptions {
+            dialect: other.dialect(),
+            agent: None,
+            agent_config: None,
+            home: None,
+            program: None,
+            project: scope.project.clone(),
+        };
+        if relay_installed(&theirs)? {
+            agents.push(crate::ops::agents::name(other.dialect()));
+        }
+    }
+    Ok(agents)
 }
 
 /// `hook guard remove`: every entry of `guard` taken out of the relay's file of `scope`, the
