@@ -640,3 +640,46 @@ fn dry_run_reads_the_projects_sessions_where_claude_code_keeps_them() {
     );
     assert!(out.contains(&format!("--project {project_arg}")), "{out}");
 }
+
+/// An agent that runs the guards written for Claude Code (Gemini CLI here): `add` writes the
+/// guard into Claude Code's relay file and installs the relay in Gemini CLI's settings, whose
+/// entry, run as Gemini CLI runs it, blocks in Gemini CLI's form.
+#[test]
+fn guard_add_for_gemini_writes_claude_codes_relay_file_and_gemini_clis_entry_blocks() {
+    let home = Home::new();
+    let project = home.root.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let said = home.ok(
+        &["guard", "add", "dangerous-commands", "--agent", "gemini"],
+        &[],
+    );
+    assert!(
+        said.contains("Gemini CLI runs dangerous-commands"),
+        "{said}"
+    );
+    let relay_file = read(&home.claude().join("hook-relay/settings.json"));
+    assert!(
+        relay_file.contains("guard run dangerous-commands"),
+        "{relay_file}"
+    );
+    let settings: Value =
+        serde_json::from_str(&read(&home.root.join(".gemini/settings.json"))).unwrap();
+    let group = &settings["hooks"]["BeforeTool"][0];
+    assert_eq!(group["matcher"], "run_shell_command", "{settings}");
+    let entry = group["hooks"][0]["command"].as_str().unwrap();
+    let call = |command: &str| {
+        json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": project,
+            "transcript_path": "/t.jsonl", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}})
+    };
+    let out = run_entry(&home, &project, entry, &call("rm -r -f ~"), &bare_path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reply["decision"], "block", "{reply}");
+    let out = run_entry(&home, &project, entry, &call(ALLOWED), &bare_path());
+    assert!(
+        !text(&out.stdout).contains("block"),
+        "{}",
+        text(&out.stdout)
+    );
+}
