@@ -32,9 +32,22 @@ fn guard_test_runs_the_table_in_both_shapes_or_the_one_named() {
         "{}",
         both.stdout
     );
+    // The calls, in both shapes (their `form` is the table's own words).
+    for call in [
+        "rm -r -f ~ (",
+        "sudo /bin/rm -fr / (",
+        "bash -c 'rm -rf ~' (",
+    ] {
+        assert!(
+            both.stdout
+                .contains(&format!("\nblock       block        block        {call}")),
+            "{}",
+            both.stdout
+        );
+    }
     assert!(
         both.stdout
-            .contains("\nblock       block        block        rm -r -f ~ (flags split)\n")
+            .contains("\nallow       allow        allow        rm -rf ./build (")
     );
     let codex = hook(
         &["guard", "test", "dangerous-commands", "--agent", "codex"],
