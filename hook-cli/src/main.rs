@@ -27,8 +27,14 @@
 //! `hook replay` take the one agent whose hook files are here and say so on stderr (several or
 //! none: an error naming the agents); every other command asks for one, since it runs or
 //! changes something (`run`, `trust`, `untrust`, `enable`, `disable`, the relay's `install`,
-//! `sync`, `uninstall`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
+//! `sync`, `uninstall`, `hook guard add` and `remove`) or reads a format the files cannot tell (`validate`, `schema`, `test`,
 //! `hook relay` itself). The choices and their reasons are in `ops::agents`.
+//!
+//! `hook guard` (list, test, add, remove, run: the ready-made guards of `hook-guards`, in the
+//! relay's own files; see `ops::guard`): `hook guard list` shows every agent; `hook guard test`
+//! exits 1 when a case of the guard's table fails; `hook guard run` is a hook, which exits 2
+//! (failing closed) on an event or a guard it cannot read; `hook relay` and `hook run` answer a
+//! guard's entry in their own process.
 //!
 //! `hook relay status` exits 0 when every relay hook can guard, or when there is nothing to
 //! guard (no relay hooks, no entries); 1 when something stops a guard (see
@@ -199,6 +205,12 @@ enum Command {
         after_help = "Examples:\n  hook replay --agent claude\n  hook replay --agent codex ~/.codex/sessions/2026/ --events PreToolUse --json\n  hook replay --agent claude --config guard.json --compare guard-v2.json\n\nWithout --agent or --dialect: the one agent whose hook files are here (said on stderr). PostToolUse and Stop hooks are replayed only with --events, since they may act (format, log, notify). Untrusted hooks are reported, not run, unless --trust-all-for-replay."
     )]
     Replay(commands::replay::ReplayArgs),
+    /// Ready-made guards (dangerous-commands, secrets, protected-paths): list, test, add one
+    /// for Claude Code or Codex (try it on your recorded sessions first: --dry-run), remove.
+    #[command(
+        after_help = "Examples:\n  hook guard list\n  hook guard test dangerous-commands\n  hook guard add dangerous-commands --agent claude --dry-run\n  hook guard add dangerous-commands --agent claude\n  hook guard remove dangerous-commands --agent claude"
+    )]
+    Guard(commands::guard::GuardArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hook completions bash > ~/.local/share/bash-completion/completions/hook"
@@ -268,6 +280,7 @@ fn dispatch(cli: Cli, terminal: Terminal, stdin: Stdin) -> (Printer, anyhow::Res
         Command::Stats(args) => commands::stats::exec(args, &printer),
         Command::Doctor(args) => commands::doctor::exec(args, &printer),
         Command::Replay(args) => commands::replay::exec(args, &printer),
+        Command::Guard(args) => commands::guard::exec(args, &printer, stdin),
         Command::Convert(args) => commands::convert::exec(args, &printer),
         Command::New(args) => commands::new::exec(args, &printer),
         Command::Completions(args) => {

@@ -16,6 +16,7 @@ use crate::background::{AsyncResult, Background};
 use crate::client::{McpClient, ModelClient};
 use crate::combine::{Finished, combine};
 use crate::engine::{AsyncHandlers, Engine, EngineOptions};
+use crate::in_process::InProcessCommands;
 use crate::payload::Payload;
 use crate::schedule::Observer;
 
@@ -35,6 +36,7 @@ impl Engine {
             stop_blocks: Mutex::new(HashMap::new()),
             model: None,
             mcp: None,
+            in_process: None,
             #[cfg(feature = "http")]
             http: std::sync::OnceLock::new(),
         }
@@ -73,6 +75,15 @@ impl Engine {
     /// are skipped with `no_client`.
     pub fn with_mcp_client(mut self, client: impl McpClient + 'static) -> Self {
         self.mcp = Some(Arc::new(client));
+        self
+    }
+
+    /// Asks `commands` before spawning each command handler: the ones it answers run in this
+    /// process ([`InProcessCommands`]), with the same matching, trust, timeout, output cap and
+    /// reading of the reply as a spawned hook, their runs marked
+    /// [`in_process`](hook_protocol::Run::in_process); the others are spawned as usual.
+    pub fn with_in_process_commands(mut self, commands: impl InProcessCommands + 'static) -> Self {
+        self.in_process = Some(Arc::new(commands));
         self
     }
 

@@ -12,6 +12,7 @@ use hook_config::{Gate, Registry};
 
 use crate::background::Background;
 use crate::client::{McpClient, ModelClient};
+use crate::in_process::InProcessCommands;
 
 /// Settings of an [`Engine`]: start from [`EngineOptions::default`] and the `with_*` methods
 /// (`#[non_exhaustive]`: settings get added).
@@ -307,6 +308,8 @@ pub struct Engine {
     pub(crate) model: Option<Arc<dyn ModelClient>>,
     /// Calls the tools of `mcp_tool` handlers.
     pub(crate) mcp: Option<Arc<dyn McpClient>>,
+    /// Answers the command handlers it recognises in this process, instead of a spawn.
+    pub(crate) in_process: Option<Arc<dyn InProcessCommands>>,
     /// The HTTP client of `http` handlers, set up on first use.
     #[cfg(feature = "http")]
     pub(crate) http: std::sync::OnceLock<Result<reqwest::Client, crate::http::HttpError>>,

@@ -53,6 +53,7 @@ pub struct Hooks {
     phrase: Option<Arc<Phrase>>,
     model: Option<Arc<dyn crate::ModelClient>>,
     mcp: Option<Arc<dyn crate::McpClient>>,
+    in_process: Option<Arc<dyn crate::InProcessCommands>>,
     engine: Engine,
     trust: TrustView,
     diagnostics: Vec<Diagnostic>,
@@ -84,6 +85,7 @@ impl Hooks {
             phrase: None,
             model: None,
             mcp: None,
+            in_process: None,
             engine,
             trust,
             diagnostics,
@@ -130,6 +132,18 @@ impl Hooks {
         self
     }
 
+    /// Answers the command handlers `commands` recognises in this process
+    /// ([`Engine::with_in_process_commands`]); kept across [`reload`](Self::reload)s.
+    pub fn with_in_process_commands(
+        mut self,
+        commands: impl crate::InProcessCommands + 'static,
+    ) -> Self {
+        let commands: Arc<dyn crate::InProcessCommands> = Arc::new(commands);
+        self.engine.in_process = Some(Arc::clone(&commands));
+        self.in_process = Some(commands);
+        self
+    }
+
     /// The engine: [`Engine::preview`], [`Engine::dispatch`], async results.
     pub fn engine(&self) -> &Engine {
         &self.engine
@@ -167,6 +181,7 @@ impl Hooks {
         self.engine = engine;
         self.engine.model = self.model.clone();
         self.engine.mcp = self.mcp.clone();
+        self.engine.in_process = self.in_process.clone();
         self.trust = trust;
         self.diagnostics = diagnostics;
         self.discovery = discovery;

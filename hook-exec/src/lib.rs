@@ -83,6 +83,17 @@
 //! | `mcp_tool` | lime, verboo | an [`McpClient`] from [`Engine::with_mcp_client`] |
 //! | `native` | every dialect | the SDK's in-process plugins |
 //!
+//! **Commands the embedder answers itself.** [`Engine::with_in_process_commands`] (and
+//! [`Hooks::with_in_process_commands`]) gives the engine an [`InProcessCommands`]: before
+//! spawning a command hook, the engine asks it, and a command it recognises is answered in
+//! this process ([`CommandCall`] in, [`CommandReply`] out: an exit code, stdout and stderr) —
+//! how `hook relay` runs its ready-made guards (`hook guard run NAME`) without starting a
+//! process per event. Everything around it is a spawned hook's: matching, `if` rules and trust
+//! decide first (a refused handler is never asked), the handler's timeout bounds the answer,
+//! the reply is capped and read by [`hook_protocol::interpret()`], `onFailure` and combining
+//! apply, and the run (marked [`in_process`](hook_protocol::Run::in_process), in the journal
+//! too) is an ordinary `runs` entry.
+//!
 //! # Errors an embedder can match
 //!
 //! Every way a handler can fail is a variant of a `#[non_exhaustive]` error enum, with the
@@ -158,6 +169,7 @@ mod env_file;
 mod hooks;
 #[cfg(feature = "http")]
 mod http;
+mod in_process;
 pub mod journal;
 mod mcp;
 pub mod native;
@@ -173,6 +185,7 @@ pub use client::{
 };
 pub use context::SideFileError;
 pub use engine::{AsyncHandlers, Engine, EngineOptions};
+pub use in_process::{CommandCall, CommandReply, InProcessCommands};
 
 /// The variable that gives every command hook its project directory, in every dialect (a name
 /// no agent owns, so one script finds its project under any of them): the engine's

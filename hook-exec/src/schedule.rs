@@ -166,7 +166,17 @@ impl Engine {
                 skipped(handler, SkipReason::Unsupported, why)
             }
             HandlerType::Command => {
-                run_command_handler(dialect, &self.options, event, handler, value, env_file).await
+                let in_process = self.in_process.as_deref();
+                run_command_handler(
+                    dialect,
+                    &self.options,
+                    event,
+                    handler,
+                    value,
+                    env_file,
+                    in_process,
+                )
+                .await
             }
             HandlerType::Prompt | HandlerType::Agent => {
                 self.run_model_handler(event, handler, value).await
@@ -205,6 +215,7 @@ impl Engine {
         let dialect = self.dialect();
         let options = Arc::clone(&self.options);
         let permits = self.background.permits();
+        let in_process = self.in_process.clone();
         let task = (
             event.clone(),
             handler.clone(),
@@ -217,7 +228,16 @@ impl Engine {
             // The semaphore is never closed, so this only waits for a free slot.
             let _permit = permits.acquire_owned().await;
             // The env file lives as long as the dispatch: a background hook gets none.
-            let done = run_command_handler(dialect, &options, &event, &handler, &value, None).await;
+            let done = run_command_handler(
+                dialect,
+                &options,
+                &event,
+                &handler,
+                &value,
+                None,
+                in_process.as_deref(),
+            )
+            .await;
             into_async_result(session_id, turn_id, event, done)
         });
         let mut run = base_run(handler);

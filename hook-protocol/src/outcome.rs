@@ -302,6 +302,12 @@ pub struct Run {
     /// `hook log` show it); it is diagnostics, never a decision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
+    /// The command handler was answered in the engine's own process, by its embedder, instead
+    /// of a spawned process (absent when false): the `hook` command's ready-made guards
+    /// (`hook guard run NAME`) in `hook relay` and `hook run`. Its exit code, stderr and
+    /// duration are those of that answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_process: bool,
 }
 
 /// `stderr` cut for [`Run::stderr`] ([`Run::set_stderr`]): whole when it fits in 2 ×
@@ -447,6 +453,7 @@ impl Run {
             error: None,
             warnings: Vec::new(),
             stderr: None,
+            in_process: false,
         }
     }
 }

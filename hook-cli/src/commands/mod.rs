@@ -7,6 +7,7 @@ pub(crate) mod convert;
 pub(crate) mod disable;
 pub(crate) mod doctor;
 pub(crate) mod enable;
+pub(crate) mod guard;
 pub(crate) mod list;
 pub(crate) mod log;
 pub(crate) mod man;

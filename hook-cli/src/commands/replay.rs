@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::args::FoundLocationArgs;
+use crate::ops::guard::backtest::{BacktestOptions, backtest};
 use crate::ops::replay::lines::DEFAULT_MAX_LINE;
 use crate::ops::replay::{self, ReplayOptions};
 use crate::ui::{self, Printer, Status};
@@ -65,6 +66,18 @@ pub(crate) struct ReplayArgs {
     /// and which lines are bad (and the parse rate).
     #[arg(long)]
     dry_run: bool,
+    /// Backtest a ready-made guard (`hook guard list`) instead of the configured hooks: each
+    /// tool call it would block (time, session, call, reason), the calls it cannot read, and
+    /// the totals; what `hook guard add NAME --dry-run` prints.
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with_all = ["config", "compare", "only", "trust_all_for_replay", "dry_run", "schema"]
+    )]
+    guard: Option<String>,
+    /// With --guard: an option of the guard, over its default (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", requires = "guard")]
+    sets: Vec<String>,
 }
 
 /// Replays the sessions and prints the report (`--schema`: the schema of a `--json` line).
@@ -74,6 +87,25 @@ pub(crate) fn exec(args: ReplayArgs, printer: &Printer) -> Result<Status> {
         return Ok(Status::Success);
     }
     let location = args.location.location(printer)?;
+    if let Some(name) = &args.guard {
+        let guard = crate::ops::guard::named(name)?;
+        crate::ops::guard::backtest::check_agent(location.dialect)?;
+        let options = BacktestOptions {
+            location,
+            guard,
+            settings: crate::ops::guard::settings(guard, &args.sets)?,
+            paths: args.paths,
+            max_line: args.max_line_bytes,
+        };
+        let json = args.json;
+        let found = backtest(&options, &mut |flagged| {
+            if json {
+                ui::guard::flagged_json(printer, flagged);
+            }
+        })?;
+        ui::guard::backtest(printer, &found, json, None);
+        return Ok(Status::Success);
+    }
     let prepared = replay::prepare(ReplayOptions {
         location,
         paths: args.paths,

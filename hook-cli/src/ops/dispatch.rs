@@ -12,8 +12,8 @@ use hook_protocol::{Outcome, RunStatus};
 use hook_trust::{Refusal, TrustView};
 
 /// `hooks` as `hook run` and `hook relay` run them: `options` with hooks killed when this
-/// thread ends, refusals worded by `phrasing` (naming the command that lets a hook run), and
-/// the model client of `HOOK_MODEL_URL`.
+/// thread ends, refusals worded by `phrasing` (naming the command that lets a hook run), the
+/// ready-made guards answered in process, and the model client of `HOOK_MODEL_URL`.
 pub(crate) fn prepare(
     hooks: Hooks,
     options: hook_exec::EngineOptions,
@@ -27,6 +27,9 @@ pub(crate) fn prepare(
     let mut hooks = hooks
         .with_engine_options(options)
         .with_refusal_phrasing(phrasing);
+    // The ready-made guards' entries (`hook guard run NAME`) are answered in this process,
+    // byte for byte what the process would print, without starting one per event.
+    hooks = hooks.with_in_process_commands(crate::ops::guard::in_process::GuardCommands);
     // Prompt and agent hooks ask the OpenAI-compatible endpoint named by HOOK_MODEL_URL; with
     // none set, each dialect's rule applies (wuu allows and says so; verboo skips: no_client).
     if let Some(client) = hook_exec::OpenAiCompatibleClient::from_env() {

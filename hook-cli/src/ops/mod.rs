@@ -7,6 +7,7 @@ pub(crate) mod agents;
 pub(crate) mod dispatch;
 pub(crate) mod doctor;
 pub(crate) mod expectations;
+pub(crate) mod guard;
 pub(crate) mod input;
 pub(crate) mod journal;
 pub(crate) mod location;

@@ -30,6 +30,7 @@ mod completions;
 #[cfg(unix)]
 mod doctor;
 mod doctor_agent_env;
+mod guard;
 #[cfg(target_os = "linux")]
 mod hostile_input;
 #[cfg(unix)]

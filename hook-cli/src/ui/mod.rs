@@ -10,6 +10,7 @@ pub(crate) mod diagnostics;
 pub(crate) mod doctor;
 pub(crate) mod exit;
 pub(crate) mod expectations;
+pub(crate) mod guard;
 pub(crate) mod list;
 pub(crate) mod log;
 mod printer;

@@ -81,6 +81,11 @@ impl Printer {
         self.terminal.print_exact(text);
     }
 
+    /// Machine output on stderr, exactly (what a hook prints there).
+    pub(crate) fn exact_err(&self, text: &str) {
+        self.terminal.eprint_exact(text);
+    }
+
     /// Machine output and a newline on stdout, exactly.
     pub(crate) fn exact_line(&self, text: &str) {
         self.terminal.println_exact(text);

@@ -177,6 +177,15 @@ impl Terminal {
         let _ = self.stderr.borrow_mut().write_all(line.as_bytes());
     }
 
+    /// Writes machine output to stderr exactly as given (a hook's own stderr, which an agent
+    /// reads as the reason of a block). A closed stderr is ignored.
+    pub(crate) fn eprint_exact(&self, text: &str) {
+        let mut stderr = self.stderr.borrow_mut();
+        let _ = stderr
+            .write_all(text.as_bytes())
+            .and_then(|()| stderr.flush());
+    }
+
     /// Writes machine output (JSON, a schema, a converted config) to stdout exactly as given.
     pub(crate) fn print_exact(&self, text: &str) {
         let written = {

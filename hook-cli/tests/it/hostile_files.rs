@@ -143,6 +143,8 @@ const COMMANDS: &[(&str, &[Target])] = &[
     ("validate", &[Target::Settings, Target::Relay]),
     ("install", &[Target::Settings, Target::Relay]),
     ("sync", &[Target::Settings, Target::Relay]),
+    ("guard-add", &[Target::Settings, Target::Relay]),
+    ("guard-list", &[Target::Relay]),
 ];
 
 /// The command line of `command` (without `hook`).
@@ -190,6 +192,25 @@ fn args(command: &str, target: Target, home: &Path, project: &Path) -> Vec<Strin
                 .path(home.as_ref(), project.as_ref())
                 .display()
                 .to_string(),
+        ],
+        "guard-add" => vec![
+            "guard".into(),
+            "add".into(),
+            "dangerous-commands".into(),
+            "--dialect".into(),
+            "verboo".into(),
+            "--project".into(),
+            project,
+            "--home".into(),
+            home,
+        ],
+        "guard-list" => vec![
+            "guard".into(),
+            "list".into(),
+            "--project".into(),
+            project,
+            "--home".into(),
+            home,
         ],
         "install" | "sync" => vec![
             "relay".into(),
@@ -401,8 +422,11 @@ fn every_command_that_reads_a_project_or_home_path_answers_at_once_on_a_hostile_
                 // A transcript line with a key written twice is read as the agent's
                 // `JSON.parse` reads it (the last wins): the session is replayed and reported.
                 let read_as_the_agent = kind == Kind::DuplicateKey
-                    && *target == Target::Transcript
-                    && shown.contains("Replayed 1 session (1 line");
+                    && (*target == Target::Transcript
+                        && shown.contains("Replayed 1 session (1 line")
+                        // `hook guard list` reads the relay file as the agent does too (the
+                        // last `hooks` wins) and lists the guards in it: none here.
+                        || *command == "guard-list" && shown.contains("off: `hook guard add"));
                 if kind != Kind::LinkOut
                     && !read_as_the_agent
                     && !says_the_path_or_a_finding(&shown, &path)

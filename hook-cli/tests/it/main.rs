@@ -31,6 +31,7 @@ mod dead_guard;
 mod demo;
 mod dist;
 mod doctor;
+mod guard;
 mod hostile_config;
 mod hostile_files;
 mod hostile_input;

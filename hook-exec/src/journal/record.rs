@@ -125,6 +125,10 @@ pub struct RunRecord {
     /// event that can block, a guard that may have stopped guarding.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quiet: bool,
+    /// It was answered in the front end's own process, not a spawned one
+    /// ([`Run::in_process`]: `hook guard run NAME` in `hook relay` and `hook run`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_process: bool,
 }
 
 impl Record {
@@ -294,6 +298,7 @@ impl RunRecord {
             stderr: run.stderr.clone(),
             error: run.error.as_deref().map(cut),
             quiet,
+            in_process: run.in_process,
         }
     }
 }

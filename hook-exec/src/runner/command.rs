@@ -13,6 +13,7 @@ use super::{base_run, failed, millis, read_result, skipped, timed_out_with};
 use crate::combine::Finished;
 use crate::command::{CommandError, CommandSpec, run_command};
 use crate::engine::EngineOptions;
+use crate::in_process::{CommandCall, CommandReply, InProcessCommands};
 use crate::payload::Payload;
 
 /// The command text given to the shell. On Unix it is the command as written: the plugin
@@ -31,7 +32,8 @@ fn command_for_platform(handler: &Handler) -> Option<String> {
     handler.config.command.clone()
 }
 
-/// Runs one command handler to its end (a free function so background tasks can own its inputs).
+/// Runs one command handler to its end (a free function so background tasks can own its
+/// inputs): answered by `in_process` when it recognises the command, else spawned.
 pub(crate) async fn run_command_handler(
     dialect: Dialect,
     options: &EngineOptions,
@@ -39,6 +41,7 @@ pub(crate) async fn run_command_handler(
     handler: &Handler,
     value: &Payload,
     env_file: Option<&Path>,
+    in_process: Option<&dyn InProcessCommands>,
 ) -> Finished {
     let Some(command) = command_for_platform(handler) else {
         let why = "no command for this platform".to_owned();
@@ -55,6 +58,21 @@ pub(crate) async fn run_command_handler(
     spec.pipe_grace = options.pipe_grace;
     spec.kill_on_parent_death = options.kill_on_parent_death;
 
+    if let Some(commands) = in_process {
+        let call = CommandCall {
+            dialect,
+            event,
+            command: &spec.command,
+            input: &spec.stdin,
+            cwd: &spec.cwd,
+            env: &spec.env,
+            timeout: handler.timeout,
+        };
+        if let Some(answer) = commands.answer(call) {
+            return answered_in_process(dialect, options, event, handler, answer).await;
+        }
+    }
+
     let run = run_command(&spec).await;
     let mut entry = base_run(handler);
     entry.duration_ms = Some(millis(run.duration));
@@ -68,6 +86,46 @@ pub(crate) async fn run_command_handler(
         };
     }
     let result = interpret(dialect, event, run.exit_code, &run.stdout, &run.stderr);
+    read_result(dialect, options, handler, entry, result)
+}
+
+/// A command handler answered in this process: bounded by the handler's timeout, its reply
+/// capped and read as a process's exit code, stdout and stderr.
+async fn answered_in_process(
+    dialect: Dialect,
+    options: &EngineOptions,
+    event: &Event,
+    handler: &Handler,
+    answer: crate::client::BoxFuture<'_, CommandReply>,
+) -> Finished {
+    let started = std::time::Instant::now();
+    let reply = tokio::time::timeout(handler.timeout, answer).await;
+    let mut entry = base_run(handler);
+    entry.in_process = true;
+    entry.duration_ms = Some(millis(started.elapsed()));
+    let Ok(reply) = reply else {
+        let error = format!(
+            "timed out after {} s; it was answered in process, and the answer was dropped",
+            handler.timeout.as_secs_f64()
+        );
+        return timed_out_with(entry, error);
+    };
+    entry.exit_code = Some(reply.exit_code);
+    entry.set_stderr(&reply.stderr);
+    let cap = crate::command::OUTPUT_CAP;
+    for (stream, bytes) in [("stdout", &reply.stdout), ("stderr", &reply.stderr)] {
+        if bytes.len() > cap {
+            let error = format!("{stream} went over {cap} bytes; nothing it printed is used");
+            return failed(entry, error);
+        }
+    }
+    let result = interpret(
+        dialect,
+        event,
+        Some(reply.exit_code),
+        &reply.stdout,
+        &reply.stderr,
+    );
     read_result(dialect, options, handler, entry, result)
 }
 

@@ -12,6 +12,7 @@ mod env_file;
 mod errors;
 mod hostile;
 mod http;
+mod in_process;
 mod journal;
 mod model_switch;
 mod native;

@@ -68,6 +68,14 @@ pub(crate) const RELAY_WRITERS: &[(&str, &str)] = &[
         "hook-cli/src/args.rs",
         "builds the writers' scope options (ScopeOptions) from the relay commands' flags",
     ),
+    (
+        "hook-cli/src/ops/guard/relay_file.rs",
+        "`hook guard add`/`remove`: a guard's entry written into the relay's own file (RelayFile), then the relay installed or synced (install, sync)",
+    ),
+    (
+        "hook-cli/src/ui/guard.rs",
+        "renders what `hook guard add`/`remove` did, the relay's install or sync included (as ui/relay/install.rs prints it)",
+    ),
 ];
 
 /// How a file names the relay's writers: through `crate::ops::relay::install`, or, from

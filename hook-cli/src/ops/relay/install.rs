@@ -104,6 +104,11 @@
 //! `<file>.hook-relay.prev`/`.bak` of earlier versions are left alone, and an empty
 //! `<file>.lock` nobody holds is removed.
 //!
+//! **The relay's own hook file** of a scope is edited the same way, through [`RelayFile`]
+//! (the lock and backups in the relay's user folder, a project's file refused outside the
+//! project, a link edited through, mode and owner kept): what `hook guard add` and `remove`
+//! write a ready-made guard's entry with ([`crate::ops::guard`]).
+//!
 //! **Uninstall gives back what install took** ([`give_back`]): the relay's entries out; the
 //! hooks `--move` moved back where they came from (the file byte for byte as it was before the
 //! move while nobody else changed it since, else merged into what is there, saying so) and out
@@ -155,6 +160,7 @@ mod atomic;
 mod codex_records;
 mod give_back;
 mod move_hooks;
+mod relay_file;
 mod report;
 mod scope;
 mod state;
@@ -162,6 +168,7 @@ mod state;
 use apply::apply;
 use give_back::uninstall_scope;
 use move_hooks::move_agent_hooks;
+pub(crate) use relay_file::{RelayFile, RelayFileEdit};
 pub(crate) use report::{
     CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
     ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,

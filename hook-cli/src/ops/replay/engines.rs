@@ -158,6 +158,8 @@ pub(super) fn engine(
     let mut engine = Engine::new(loaded.registry)
         .with_options(options)
         .with_gate(gate);
+    // The ready-made guards' entries are answered in process, as `hook relay` answers them.
+    engine = engine.with_in_process_commands(crate::ops::guard::in_process::GuardCommands);
     if let Some(client) = hook_exec::OpenAiCompatibleClient::from_env() {
         engine = engine.with_model_client(client);
     }

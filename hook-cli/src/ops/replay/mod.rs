@@ -55,6 +55,7 @@ use crate::ops::location::Location;
 mod claude;
 mod codex;
 mod engines;
+pub(crate) mod events;
 pub(crate) mod lines;
 mod rebuild;
 pub(crate) mod report;
@@ -140,6 +141,22 @@ pub(crate) struct Prepared {
     temporary: Vec<tempfile::TempDir>,
 }
 
+/// Whether `dialect`'s agent keeps sessions a replay reads.
+///
+/// # Errors
+///
+/// For wuu, which keeps no transcripts.
+pub(crate) fn check_dialect(dialect: Dialect) -> Result<()> {
+    // The transcript format is the agent's, so per dialect by nature.
+    if dialect == Dialect::Wuu {
+        bail!(
+            "wuu keeps no session transcripts: replay reads Claude Code's (--dialect verboo) \
+             or Codex's (--dialect lime)"
+        );
+    }
+    Ok(())
+}
+
 /// Checks the options, builds the engines and finds the transcripts.
 ///
 /// # Errors
@@ -148,13 +165,7 @@ pub(crate) struct Prepared {
 /// configuration that cannot be read or loaded, transcripts that cannot be listed.
 pub(crate) fn prepare(options: ReplayOptions) -> Result<Prepared> {
     let dialect = options.location.dialect;
-    // The transcript format is the agent's, so per dialect by nature.
-    if dialect == Dialect::Wuu {
-        bail!(
-            "wuu keeps no session transcripts: replay reads Claude Code's (--dialect verboo) \
-             or Codex's (--dialect lime)"
-        );
-    }
+    check_dialect(dialect)?;
     let mut events = HashSet::new();
     for name in &options.events {
         events.insert(crate::ops::input::known_event(dialect, name.trim())?);
@@ -308,7 +319,15 @@ pub(crate) fn run(prepared: Prepared, listener: &dyn Listener) -> Result<ReplayR
 }
 
 /// The current project's sessions where the agent keeps them.
-fn default_paths(dialect: Dialect, location: &Location, project: &Path) -> Result<Vec<PathBuf>> {
+///
+/// # Errors
+///
+/// When `HOME` is not set (and no home was given).
+pub(crate) fn default_paths(
+    dialect: Dialect,
+    location: &Location,
+    project: &Path,
+) -> Result<Vec<PathBuf>> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     if dialect == Dialect::Verboo {
         let claude = match &location.home {

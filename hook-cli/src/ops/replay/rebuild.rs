@@ -25,6 +25,21 @@ pub(crate) struct Rebuilt {
 }
 
 impl Rebuilt {
+    /// The event as the agent would have sent it.
+    pub(crate) fn value(&self) -> &Map<String, Value> {
+        &self.value
+    }
+
+    /// The transcript line it was rebuilt from.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// When it happened, as the transcript says.
+    pub(crate) fn time(&self) -> Option<&str> {
+        self.time.as_deref()
+    }
+
     pub(crate) fn new(
         line: u64,
         time: Option<String>,

@@ -1,6 +1,5 @@
-//! One session's replay: its transcript read line by line, rebuilt into events by its
-//! agent's [`Format`], each selected event dispatched through every engine, all of it logged
-//! in a [`SessionLog`].
+//! One session's replay: its transcript read as events ([`SessionEvents`]), each selected
+//! event dispatched through every engine, all of it logged in a [`SessionLog`].
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -13,10 +12,10 @@ use hook_protocol::{Dialect, Event, Outcome};
 use serde_json::Value;
 
 use super::Listener;
-use super::lines::{self, BadKind, BadLine, Line};
-use super::rebuild::{Format, Rebuilt, Sink};
+use super::events::SessionEvents;
+use super::lines::{BadKind, BadLine};
+use super::rebuild::Rebuilt;
 use super::tally::SessionLog;
-use super::{claude, codex};
 
 /// What every session's replay shares.
 pub(super) struct Shared<'a> {
@@ -35,90 +34,29 @@ pub(super) struct Shared<'a> {
 /// Replays one transcript file: reads it, rebuilds and dispatches its events.
 pub(super) async fn replay_file<'a>(context: &Shared<'a>, file: &Path) -> SessionLog<'a> {
     let shown = file.display().to_string();
-    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
-    let transcript = absolute.display().to_string();
-    let mut format: Box<dyn Format> = if context.dialect == Dialect::Verboo {
-        Box::new(claude::Claude::new(transcript))
-    } else {
-        Box::new(codex::Codex::new(transcript))
-    };
-    let mut sink = Sink::new(shown.clone());
     let listener = context.listener;
     let stream = context.stream.then_some(listener);
-    let mut log = SessionLog::new(shown, context.engines.len(), stream);
+    let mut log = SessionLog::new(shown.clone(), context.engines.len(), stream);
     let mut blocked = HashSet::new();
-    let mut lines = match lines::open(file, context.max_line) {
-        Ok(lines) => lines,
-        Err(error) => {
-            sink.bad(0, BadKind::Unreadable, error.to_string());
-            log.add_bad(sink.bad.drain(..));
-            return log;
-        }
-    };
-    let mut counted = 0u64;
-    loop {
-        let mut ended = false;
-        match lines.next_line() {
-            Err(error) => {
-                let at = log.lines + 1;
-                sink.bad(at, BadKind::Unreadable, error.to_string());
-                ended = true;
-            }
-            Ok(None) => ended = true,
-            Ok(Some((number, Line::TooLong { bytes }))) => {
-                log.lines = number;
-                sink.bad(
-                    number,
-                    BadKind::TooLong,
-                    format!(
-                        "{bytes} bytes, over the {}-byte cap (--max-line-bytes)",
-                        context.max_line
-                    ),
-                );
-            }
-            Ok(Some((number, Line::Text { bytes, last }))) => {
-                log.lines = number;
-                if !bytes.iter().all(u8::is_ascii_whitespace) {
-                    match lines::parse_json(bytes) {
-                        Ok(entry) if entry.is_object() => format.entry(number, &entry, &mut sink),
-                        Ok(_) => sink.bad(number, BadKind::Corrupt, "not a JSON object"),
-                        Err(error) => {
-                            let kind = if last && error.is_eof() {
-                                BadKind::Truncated
-                            } else {
-                                BadKind::Corrupt
-                            };
-                            sink.bad(number, kind, error.to_string());
-                        }
-                    }
-                }
-            }
-        }
-        if ended {
-            format.finish(&mut sink);
-        }
-        let read = lines.bytes() - counted;
-        counted = lines.bytes();
+    let mut session = SessionEvents::open(context.dialect, file, shown, context.max_line);
+    while let Some(batch) = session.next_batch() {
+        log.lines = session.line;
         context.bytes_read.fetch_add(
-            usize::try_from(read).unwrap_or(usize::MAX),
+            usize::try_from(batch.read).unwrap_or(usize::MAX),
             Ordering::Relaxed,
         );
-        listener.read(read);
-        log.add_bad(sink.bad.drain(..));
-        let events = std::mem::take(&mut sink.events);
-        for event in events {
-            dispatch(context, event, format.session_id(), &mut blocked, &mut log).await;
-        }
-        if ended {
-            break;
+        listener.read(batch.read);
+        log.add_bad(batch.bad);
+        for event in batch.events {
+            dispatch(context, event, session.session_id(), &mut blocked, &mut log).await;
         }
     }
     for engine in &context.engines {
         // Async hooks started by this session's events run to their end before it is reported.
-        let _finished = engine.collect_async(format.session_id(), None).await;
+        let _finished = engine.collect_async(session.session_id(), None).await;
     }
-    log.session = format.session_id().to_owned();
-    log.skipped = std::mem::take(&mut sink.skipped);
+    log.session = session.session_id().to_owned();
+    log.skipped = session.take_skipped();
     log
 }
 

@@ -410,7 +410,7 @@ fn edited(printer: &Printer, edit: &Edited) {
 }
 
 /// A file written through a symbolic link.
-fn through_link(printer: &Printer, link: Option<&ThroughLink>) {
+pub(crate) fn through_link(printer: &Printer, link: Option<&ThroughLink>) {
     if let Some(link) = link {
         printer.note(format_args!(
             "note: {} is reached through a symbolic link: writing {}",
@@ -421,7 +421,7 @@ fn through_link(printer: &Printer, link: Option<&ThroughLink>) {
 }
 
 /// Where the agent's file was kept as it was.
-fn backup(printer: &Printer, backup: Option<&Path>) {
+pub(crate) fn backup(printer: &Printer, backup: Option<&Path>) {
     if let Some(backup) = backup {
         printer.note(format_args!("the file as it was: {}", backup.display()));
     }

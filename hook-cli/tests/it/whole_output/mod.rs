@@ -94,6 +94,7 @@ pub(crate) use hook_test_support::filters::loose;
 mod agents;
 mod author;
 mod errors;
+mod guard;
 mod inspect;
 mod relay;
 mod replay;

@@ -129,6 +129,14 @@ pub(crate) trait Agent: Sync {
         )
     }
 
+    /// A matcher of Claude Code's tool names (a ready-made guard's: `Bash`,
+    /// `Bash|Read|Write|Edit`) in the names under which those calls reach this agent's hooks,
+    /// for a hook in its relay file: Claude Code's own (and its relay's translated agents',
+    /// whose relay reads Claude Code's files) as they are.
+    fn tools_of_claude(&self, matcher: &str) -> String {
+        matcher.to_owned()
+    }
+
     /// The entry `wanted` ([`Agent::entry`]) as its settings file holds it: the agent's own
     /// name of the event, its matcher in the agent's tool names, its timeout in the agent's
     /// unit.
@@ -291,6 +299,20 @@ pub(crate) trait SettingsDoc {
     ///
     /// When the document no longer parses.
     fn found(&self, dialect: Dialect) -> Result<Vec<Found>>;
+    /// Every command handler whose command `is` accepts, in file order, as a [`Found`] (its
+    /// `scope` `None`): what `hook guard` finds its guards' entries in the relay's files with,
+    /// to change ([`SettingsDoc::set_command`]) or take out ([`SettingsDoc::remove`]).
+    ///
+    /// # Errors
+    ///
+    /// When the document no longer parses.
+    fn found_where(&self, is: &dyn Fn(&str) -> bool) -> Result<Vec<Found>>;
+    /// Replaces the command of the handler `found`, every other byte kept.
+    ///
+    /// # Errors
+    ///
+    /// When the handler is no longer where `found` says.
+    fn set_command(&mut self, found: &Found, command: &str) -> Result<()>;
     /// Every command handler, in file order.
     ///
     /// # Errors

@@ -21,7 +21,8 @@
 //!   dispatched or journaled.
 //! - **The combined answer** (in Codex's form, the lime writer's): a block by either blocks;
 //!   the Claude Code guards' reason is the answer's when only they block, and follows Codex's
-//!   relay hooks' own when both do. Their other permission decisions (`allow`, `ask`,
+//!   relay hooks' own when both do (said once when it is the same: a ready-made guard on in
+//!   both agents' relay files). Their other permission decisions (`allow`, `ask`,
 //!   `defer`) are not carried: Codex's own relay hooks and Codex decide. Their context and system messages join the lime outcome's
 //!   (the lime writer puts them where the event accepts them, and says what it cannot carry).
 //!   A rewrite (`updatedInput`) of theirs is applied only when no Codex relay hook rewrote the
@@ -145,8 +146,10 @@ pub(crate) fn combine(own: &mut Outcome, theirs: &Outcome) {
     if theirs.decision == Decision::Block {
         let reason = match (own.decision == Decision::Block, own.reason.take()) {
             (true, Some(own_reason)) => Some(match &theirs.reason {
-                Some(their) => format!("{own_reason}\n{their}"),
-                None => own_reason,
+                // The same reason twice (one ready-made guard on in both agents' relay files)
+                // tells the model nothing more.
+                Some(their) if *their != own_reason => format!("{own_reason}\n{their}"),
+                _ => own_reason,
             }),
             _ => theirs.reason.clone(),
         };
@@ -230,6 +233,10 @@ mod tests {
         let mut own = block("own");
         combine(&mut own, &block("theirs"));
         assert_eq!(own.reason.as_deref(), Some("own\ntheirs"));
+        // The same reason is said once.
+        let mut own = block("the same");
+        combine(&mut own, &block("the same"));
+        assert_eq!(own.reason.as_deref(), Some("the same"));
         // Their allow is not carried.
         let mut own = empty();
         let mut allow = empty();

@@ -3,6 +3,7 @@
 
 use super::json_text;
 use super::json_text::{New, Style};
+use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::{Found, GroupAt, OwnGroup, SettingsDoc, WrittenHook};
 use crate::ops::relay::read::entries::{RelayOf, Wanted, is_relay_of, parse_relay_of};
 use anyhow::{Context, Result, bail};
@@ -118,41 +119,27 @@ impl JsonDoc {
 
 impl SettingsDoc for JsonDoc {
     fn found(&self, dialect: Dialect) -> Result<Vec<Found>> {
+        let of = self.relay_of(dialect);
+        self.found_by(&|command| parse_relay_of(command, of).map(|entry| entry.scope))
+    }
+
+    fn found_where(&self, is: &dyn Fn(&str) -> bool) -> Result<Vec<Found>> {
+        self.found_by(&|command| is(command).then_some(None))
+    }
+
+    fn set_command(&mut self, found: &Found, command: &str) -> Result<()> {
         let root = self.root()?;
-        let mut found = Vec::new();
-        let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
-            return Ok(found);
-        };
-        for (member, event) in hooks.iter().enumerate() {
-            for (g, group) in event.value.items().unwrap_or_default().iter().enumerate() {
-                let handlers = group
-                    .get("hooks")
-                    .and_then(json_text::Node::items)
-                    .unwrap_or_default();
-                for (h, handler) in handlers.iter().enumerate() {
-                    let Some(command) = handler.get("command").and_then(|c| c.as_str(&self.text))
-                    else {
-                        continue;
-                    };
-                    let Some(entry) = parse_relay_of(&command, self.relay_of(dialect)) else {
-                        continue;
-                    };
-                    found.push(Found {
-                        scope: entry.scope,
-                        event: event.key.clone(),
-                        member,
-                        group: g,
-                        handler: h,
-                        group_len: handlers.len(),
-                        command,
-                        matcher: group.get("matcher").and_then(|m| m.as_str(&self.text)),
-                        timeout: handler.get("timeout").map(|t| t.raw(&self.text).to_owned()),
-                        on_failure: handler.get("onFailure").and_then(|o| o.as_str(&self.text)),
-                    });
-                }
-            }
-        }
-        Ok(found)
+        let node = root
+            .get("hooks")
+            .and_then(json_text::Node::members)
+            .and_then(|m| m.get(found.member))
+            .and_then(|event| event.value.items()?.get(found.group)?.get("hooks"))
+            .and_then(|handlers| handlers.items()?.get(found.handler)?.get("command"))
+            .context("the hook moved while editing")?;
+        let (start, end) = (node.start, node.end);
+        let quoted = serde_json::Value::from(command).to_string();
+        self.text.replace_range(start..end, &quoted);
+        Ok(())
     }
 
     fn remove(&mut self, found: &Found) -> Result<()> {
@@ -277,6 +264,47 @@ impl SettingsDoc for JsonDoc {
 
     fn text(&self) -> String {
         self.text.clone()
+    }
+}
+
+impl JsonDoc {
+    /// Every command handler `pick` takes (with the relay scope it names), in file order.
+    fn found_by(&self, pick: &dyn Fn(&str) -> Option<Option<RelayScope>>) -> Result<Vec<Found>> {
+        let root = self.root()?;
+        let mut found = Vec::new();
+        let Some(hooks) = root.get("hooks").and_then(json_text::Node::members) else {
+            return Ok(found);
+        };
+        for (member, event) in hooks.iter().enumerate() {
+            for (g, group) in event.value.items().unwrap_or_default().iter().enumerate() {
+                let handlers = group
+                    .get("hooks")
+                    .and_then(json_text::Node::items)
+                    .unwrap_or_default();
+                for (h, handler) in handlers.iter().enumerate() {
+                    let Some(command) = handler.get("command").and_then(|c| c.as_str(&self.text))
+                    else {
+                        continue;
+                    };
+                    let Some(scope) = pick(&command) else {
+                        continue;
+                    };
+                    found.push(Found {
+                        scope,
+                        event: event.key.clone(),
+                        member,
+                        group: g,
+                        handler: h,
+                        group_len: handlers.len(),
+                        command,
+                        matcher: group.get("matcher").and_then(|m| m.as_str(&self.text)),
+                        timeout: handler.get("timeout").map(|t| t.raw(&self.text).to_owned()),
+                        on_failure: handler.get("onFailure").and_then(|o| o.as_str(&self.text)),
+                    });
+                }
+            }
+        }
+        Ok(found)
     }
 }
 

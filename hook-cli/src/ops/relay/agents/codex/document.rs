@@ -1,5 +1,6 @@
 //! A Codex `config.toml`, edited with `toml_edit` (comments and layout kept).
 
+use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::{Found, GroupAt, OwnGroup, SettingsDoc, WrittenHook};
 use crate::ops::relay::read::entries::{Wanted, is_relay, parse_relay};
 use anyhow::{Context, Result, bail};
@@ -124,40 +125,34 @@ impl TomlDoc {
 
 impl SettingsDoc for TomlDoc {
     fn found(&self, dialect: Dialect) -> Result<Vec<Found>> {
-        let mut found = Vec::new();
-        for (member, (event, groups)) in toml_events(&self.doc).into_iter().enumerate() {
-            for (g, group) in groups.iter().enumerate() {
-                let handlers = toml_handlers(group);
-                for (h, handler) in handlers.iter().enumerate() {
-                    let Some(command) = handler.get("command").and_then(toml_edit::Item::as_str)
-                    else {
-                        continue;
-                    };
-                    let Some(entry) = parse_relay(command, dialect) else {
-                        continue;
-                    };
-                    found.push(Found {
-                        scope: entry.scope,
-                        event: event.clone(),
-                        member,
-                        group: g,
-                        handler: h,
-                        group_len: handlers.len(),
-                        command: command.to_owned(),
-                        matcher: group
-                            .get("matcher")
-                            .and_then(toml_edit::Item::as_str)
-                            .map(str::to_owned),
-                        timeout: handler
-                            .get("timeout")
-                            .and_then(toml_edit::Item::as_integer)
-                            .map(|t| t.to_string()),
-                        on_failure: None,
-                    });
-                }
-            }
-        }
-        Ok(found)
+        self.found_by(&|command| parse_relay(command, dialect).map(|entry| entry.scope))
+    }
+
+    fn found_where(&self, is: &dyn Fn(&str) -> bool) -> Result<Vec<Found>> {
+        self.found_by(&|command| is(command).then_some(None))
+    }
+
+    fn set_command(&mut self, found: &Found, command: &str) -> Result<()> {
+        let handler = self
+            .doc
+            .get_mut("hooks")
+            .and_then(toml_edit::Item::as_table_like_mut)
+            .and_then(|hooks| hooks.get_mut(&found.event))
+            .and_then(toml_edit::Item::as_array_of_tables_mut)
+            .and_then(|groups| groups.get_mut(found.group))
+            .and_then(|group| group.get_mut("hooks"))
+            .and_then(toml_edit::Item::as_array_of_tables_mut)
+            .and_then(|handlers| handlers.get_mut(found.handler))
+            .context("the hook moved while editing")?;
+        let item = handler
+            .get_mut("command")
+            .and_then(toml_edit::Item::as_value_mut)
+            .context("the hook moved while editing")?;
+        // The new string keeps the old one's surrounding whitespace and comments.
+        let decor = item.decor().clone();
+        *item = toml_edit::Value::from(command);
+        *item.decor_mut() = decor;
+        Ok(())
     }
 
     fn remove(&mut self, found: &Found) -> Result<()> {
@@ -296,6 +291,46 @@ impl SettingsDoc for TomlDoc {
 
     fn text(&self) -> String {
         self.doc.to_string()
+    }
+}
+
+impl TomlDoc {
+    /// Every command handler `pick` takes (with the relay scope it names), in file order.
+    fn found_by(&self, pick: &dyn Fn(&str) -> Option<Option<RelayScope>>) -> Result<Vec<Found>> {
+        let mut found = Vec::new();
+        for (member, (event, groups)) in toml_events(&self.doc).into_iter().enumerate() {
+            for (g, group) in groups.iter().enumerate() {
+                let handlers = toml_handlers(group);
+                for (h, handler) in handlers.iter().enumerate() {
+                    let Some(command) = handler.get("command").and_then(toml_edit::Item::as_str)
+                    else {
+                        continue;
+                    };
+                    let Some(scope) = pick(command) else {
+                        continue;
+                    };
+                    found.push(Found {
+                        scope,
+                        event: event.clone(),
+                        member,
+                        group: g,
+                        handler: h,
+                        group_len: handlers.len(),
+                        command: command.to_owned(),
+                        matcher: group
+                            .get("matcher")
+                            .and_then(toml_edit::Item::as_str)
+                            .map(str::to_owned),
+                        timeout: handler
+                            .get("timeout")
+                            .and_then(toml_edit::Item::as_integer)
+                            .map(|t| t.to_string()),
+                        on_failure: None,
+                    });
+                }
+            }
+        }
+        Ok(found)
     }
 }
 

@@ -34,6 +34,25 @@ impl Agent for Codex {
         Ok(Box::new(TomlDoc::new(text, file)?))
     }
 
+    /// Codex sends its shell commands as `Bash` (reads and searches are commands there: `cat`,
+    /// `grep`) and its writes and edits as `apply_patch`; a name it has no call for is left out,
+    /// and one it keeps (an MCP tool's) stays.
+    fn tools_of_claude(&self, matcher: &str) -> String {
+        let mut tools: Vec<&str> = Vec::new();
+        for name in matcher.split('|') {
+            let tool = match name {
+                "Bash" | "Read" | "Grep" | "Glob" | "LS" => "Bash",
+                "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => "apply_patch",
+                "WebFetch" | "WebSearch" | "Task" | "TodoWrite" => continue,
+                other => other,
+            };
+            if !tools.contains(&tool) {
+                tools.push(tool);
+            }
+        }
+        tools.join("|")
+    }
+
     fn hook_records(
         &self,
         settings_file: &Path,
