@@ -146,7 +146,14 @@ fn guard_run_answers_in_the_agents_form_and_fails_closed_on_what_it_cannot_read(
     // Unreadable: blocked only when asked.
     let unreadable = claude_call("$RM -rf /");
     let ran = hook(&["guard", "run", "dangerous-commands"], &unreadable);
-    assert_eq!(ran.stdout, "{}\n");
+    // Let through, and said to the user.
+    assert!(
+        ran.stdout.starts_with(
+            "{\"systemMessage\":\"the guard dangerous-commands could not read this call"
+        ),
+        "{}",
+        ran.stdout
+    );
     let ran = hook(
         &[
             "guard",
@@ -158,7 +165,7 @@ fn guard_run_answers_in_the_agents_form_and_fails_closed_on_what_it_cannot_read(
         &unreadable,
     );
     assert!(
-        ran.stdout.contains("cannot tell what this command runs"),
+        ran.stdout.contains("the guard cannot tell what this command does"),
         "{}",
         ran.stdout
     );
@@ -213,7 +220,7 @@ fn guard_list_names_each_guard_its_options_and_where_it_is_on() {
     let dangerous = section("dangerous-commands");
     assert!(
         dangerous.contains(
-            "  --set protected-branches=main,master  branches a force-push to is blocked\n"
+            "  --set protected-branches=main,master  branches a force-push to (or a delete of) is blocked"
         )
     );
     assert!(

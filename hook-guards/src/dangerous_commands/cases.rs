@@ -43,6 +43,11 @@ pub(crate) const CASES: &[Case] = &[
     block(Bash("rm -rf /tmp/*"), "all an allowed folder holds"),
     block(Bash("/bin/rm -rf ~"), "absolute path to the program"),
     block(Bash("sudo rm -rf /"), "through sudo"),
+    block(
+        Bash("sudo /bin/rm -fr /"),
+        "sudo, the program by its absolute path, flags merged",
+    ),
+    block(Bash("bash -c 'rm -rf ~'"), "a bash -c string"),
     block(Bash("sudo -u root rm -rf /etc"), "sudo -u root"),
     block(Bash("doas rm -rf /"), "through doas"),
     block(
@@ -301,6 +306,7 @@ pub(crate) const CASES: &[Case] = &[
     allow(Bash("rm -rf ./target"), "a build folder"),
     allow(Bash("rm -rf node_modules dist"), "two folders"),
     allow(Bash("rm -rf build/*"), "what a build folder holds"),
+    allow(Bash("rm -rf ./build"), "a folder inside the project"),
     allow(Bash("rm -rf '~'"), "a file named ~ (quoted)"),
     allow(
         Bash("rm -f ~/.cache/app.lock"),

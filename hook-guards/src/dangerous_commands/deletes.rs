@@ -55,6 +55,9 @@ enum Place {
     Project,
     /// A folder holding the project (`/`, the home folder...).
     HoldsProject,
+    /// The home folder or a folder holding it, wherever the project is (a home under an
+    /// allowed path, `/tmp/...`, is still the home).
+    HoldsHome,
     /// Inside the project.
     Inside,
     /// Inside an allowed path.
@@ -244,6 +247,12 @@ fn judge_all(scene: &Scene<'_>, targets: &[Target<'_>], out: &mut Vec<Finding>) 
                 shown(&reach, scene.call),
                 shown(project, scene.call)
             ),
+            Place::HoldsHome => format!(
+                "{} would delete `{}`, which holds the home folder: delete only inside the project {}, or ask the user to do it",
+                target.verb,
+                shown(&reach, scene.call),
+                shown(project, scene.call)
+            ),
             Place::Outside => format!(
                 "{} would delete `{}`, outside the project {}: delete only inside the project, or ask the user to do it (or to allow the folder with `--set allowed-paths=...`)",
                 target.verb,
@@ -285,6 +294,8 @@ fn place(scene: &Scene<'_>, reach: &Path, narrowed: bool) -> Place {
         Place::HoldsProject
     } else if reach.starts_with(project) {
         Place::Inside
+    } else if scene.call.home.is_some_and(|home| home.starts_with(reach)) {
+        Place::HoldsHome
     } else if scene
         .allowed
         .iter()

@@ -199,3 +199,32 @@ fn commands_made_of_shell_pieces_never_panic() {
         let _ = verdict(&command);
     }
 }
+
+/// A home folder under an allowed path (a temporary home, `/tmp/...`) is still the home: its
+/// delete is blocked, while a folder beside it under `/tmp` stays allowed.
+#[test]
+fn a_home_under_an_allowed_path_is_still_the_home() {
+    let home = std::path::Path::new("/tmp/ci/home");
+    for (command, blocked) in [
+        ("rm -r -f ~", true),
+        ("rm -rf /tmp/ci", true),
+        ("rm -rf /tmp/ci/cache", false),
+        ("rm -rf ~/scratch", false),
+    ] {
+        let tool = Tool::Bash {
+            command: command.to_owned(),
+            description: None,
+        };
+        let call = Call {
+            tool: &tool,
+            cwd: std::path::Path::new("/work/project"),
+            home: Some(home),
+        };
+        let verdict = check(&call, &Settings::defaults(&GUARD));
+        assert_eq!(
+            matches!(verdict, Verdict::Block { .. }),
+            blocked,
+            "{command}: {verdict:?}"
+        );
+    }
+}
