@@ -165,7 +165,8 @@ fn guard_run_answers_in_the_agents_form_and_fails_closed_on_what_it_cannot_read(
         &unreadable,
     );
     assert!(
-        ran.stdout.contains("the guard cannot tell what this command does"),
+        ran.stdout
+            .contains("the guard cannot tell what this command does"),
         "{}",
         ran.stdout
     );
