@@ -14,7 +14,8 @@ use clap::Args;
 use hook_protocol::Dialect;
 
 use crate::ops::agents::{
-    Named, agent_values, dialect_or_agent_values, dialect_values, parse_dialect_or_agent,
+    Named, agent_values, dialect_or_agent_values, dialect_values, parse_agent, parse_dialect,
+    parse_dialect_or_agent,
 };
 use crate::ops::input::event_values;
 use crate::ops::location::Location;
@@ -25,9 +26,6 @@ use crate::ops::trust::Selection;
 use crate::ui::{Printer, Verbosity};
 
 use offered::{Offered, any};
-
-// `hook new` names these itself.
-pub(crate) use crate::ops::agents::{parse_agent, parse_dialect};
 
 /// `--agent`: an agent's name (`ops::agents::parse_agent`).
 pub(crate) const AGENT: Offered<Dialect> = Offered::new(parse_agent, agent_values);
@@ -42,9 +40,19 @@ pub(crate) const RELAY_AGENT: Offered<RelayAgentArg> =
 /// `--event`: any name (the command checks it against its dialect); every dialect's events
 /// offered.
 pub(crate) const EVENT: Offered<String> = Offered::new(any, event_values);
+/// A ready-made guard's name (`hook guard add NAME`): any name (the command says which exist);
+/// the built-in guards offered.
+pub(crate) const GUARD: Offered<String> = Offered::new(any, guard_values);
 /// `hook relay --event`: also the events of the agents whose events it translates, in their
 /// own words.
 pub(crate) const RELAY_EVENT: Offered<String> = Offered::new(any, relay_event_values);
+
+fn guard_values() -> Vec<&'static str> {
+    hook_guards::BUILTINS
+        .iter()
+        .map(|guard| guard.name)
+        .collect()
+}
 
 fn relay_agent_values() -> Vec<&'static str> {
     let mut all = agent_values();

@@ -15,10 +15,10 @@ pub(crate) struct NewArgs {
     /// The crate's name (letters, digits, `-` and `_`), also the hook binary's name.
     name: String,
     /// Write the README and tests for this dialect only (default: all three).
-    #[arg(long, value_parser = crate::args::parse_dialect)]
+    #[arg(long, value_parser = crate::args::DIALECT, hide_possible_values = true)]
     dialect: Option<Dialect>,
     /// The agent, instead of its dialect: claude (or claude-code: Claude Code, dialect verboo), codex (Codex CLI, dialect lime) or wuu.
-    #[arg(long, value_parser = crate::args::parse_agent, conflicts_with = "dialect")]
+    #[arg(long, value_parser = crate::args::AGENT, hide_possible_values = true, conflicts_with = "dialect")]
     agent: Option<Dialect>,
     /// Where to create the crate (default: ./NAME). Must not exist or be empty.
     #[arg(long)]

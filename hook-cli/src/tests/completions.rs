@@ -52,6 +52,26 @@ fn completions_offer_the_agents_dialects_and_events() {
     }
 }
 
+/// `hook guard add|test|run NAME` offers the built-in guards: zsh as the argument's list, bash
+/// among the words it offers after `hook guard add`.
+#[test]
+fn completions_offer_the_guards_names() {
+    let zsh = hook(&["completions", "zsh"], "").stdout;
+    let guards: BTreeSet<String> = ["dangerous-commands", "secrets", "protected-paths"]
+        .iter()
+        .map(|w| (*w).into())
+        .collect();
+    assert!(
+        offered_lists(&zsh).iter().any(|list| list == &guards),
+        "zsh offers no list of the guards"
+    );
+    let bash = hook(&["completions", "bash"], "").stdout;
+    assert!(
+        bash.contains("dangerous-commands secrets protected-paths"),
+        "bash offers no guard names"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn bash_completes_relay_status_agent_and_run_dialect() {

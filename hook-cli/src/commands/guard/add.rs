@@ -15,7 +15,7 @@ use crate::ui::{Printer, Status};
 #[derive(Debug, Args)]
 pub(crate) struct AddArgs {
     /// The guard (`hook guard list` names them).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", value_parser = crate::args::GUARD, hide_possible_values = true)]
     name: String,
     #[command(flatten)]
     scope: RelayScopeArgs,
@@ -36,7 +36,7 @@ pub(crate) struct AddArgs {
 #[derive(Debug, Args)]
 pub(crate) struct RemoveArgs {
     /// The guard (`hook guard list` names them).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", value_parser = crate::args::GUARD, hide_possible_values = true)]
     name: String,
     #[command(flatten)]
     scope: RelayScopeArgs,

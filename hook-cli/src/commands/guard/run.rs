@@ -5,7 +5,6 @@ use anyhow::Result;
 use clap::Args;
 use hook_protocol::Dialect;
 
-use crate::args::parse_dialect;
 use crate::ops::guard::run::{answer, dialect, home, read_input, unreadable_input};
 use crate::ops::input::Stdin;
 use crate::ui::{Printer, Status};
@@ -13,14 +12,14 @@ use crate::ui::{Printer, Status};
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
     /// The guard (`hook guard list` names them).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", value_parser = crate::args::GUARD, hide_possible_values = true)]
     name: String,
     /// An option of the guard, over its default (repeatable; `hook guard list` shows them).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
     /// The dialect the event is in: verboo (Claude Code) or lime (Codex). Default:
     /// `HOOK_DIALECT`, which the engine sets, else read from the event.
-    #[arg(long, value_parser = parse_dialect)]
+    #[arg(long, value_parser = crate::args::DIALECT, hide_possible_values = true)]
     dialect: Option<Dialect>,
 }
 

@@ -5,17 +5,16 @@ use clap::Args;
 use hook_guards::Shape;
 use hook_protocol::Dialect;
 
-use crate::args::parse_agent;
 use crate::ui::{Printer, Status};
 
 #[derive(Debug, Args)]
 pub(crate) struct TestArgs {
     /// The guard (`hook guard list` names them).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", value_parser = crate::args::GUARD, hide_possible_values = true)]
     name: String,
     /// Only this agent's event shape: claude (Claude Code) or codex (Codex CLI). Default:
     /// both.
-    #[arg(long, value_parser = parse_agent)]
+    #[arg(long, value_parser = crate::args::AGENT, hide_possible_values = true)]
     agent: Option<Dialect>,
 }
 
