@@ -7,7 +7,6 @@ use super::scope::Resolved;
 use super::state::{MoveRecord, MovedGroup, digest};
 use crate::ops::relay::agents::relative_library;
 use anyhow::{Context, Result};
-use hook_protocol::Layer;
 use std::path::Path;
 
 /// `--move`: the agent's own hooks of the scope into the relay's file of the same scope.
@@ -17,20 +16,7 @@ pub(super) fn move_agent_hooks(scope: &Resolved, report: &mut MoveReport) -> Res
         report.no_file = true;
         return Ok(());
     };
-    let options = scope.options();
-    let discovery = hook_config::discover(&options).context("cannot find the relay's files")?;
-    let layer = if scope.project.is_some() {
-        Layer::Project
-    } else {
-        Layer::User
-    };
-    let relay_file = discovery
-        .files
-        .iter()
-        // The layer's settings file (`config.toml`), not the hooks-only `hooks.json` beside it.
-        .find(|f| f.layer == layer && !f.hooks_only)
-        .map(|f| f.path.clone())
-        .context("no relay file for this scope")?;
+    let relay_file = scope.relay_settings_file()?;
     let (remaining, moved) = take_own_hooks(&text, &locked.path, scope)?;
     report.relative_libraries = moved.relative_libraries.clone();
     if moved.hooks.is_empty() {

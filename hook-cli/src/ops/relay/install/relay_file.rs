@@ -7,8 +7,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
-use hook_protocol::Layer;
+use anyhow::Result;
 
 use super::ThroughLink;
 use super::agent_file::lock_and_read;
@@ -49,20 +48,7 @@ impl RelayFile {
             ..scope.clone()
         };
         let scope = own.resolve()?;
-        let options = scope.options();
-        let discovery = hook_config::discover(&options).context("cannot find the relay's files")?;
-        let layer = if scope.project.is_some() {
-            Layer::Project
-        } else {
-            Layer::User
-        };
-        let path = discovery
-            .files
-            .iter()
-            // The layer's settings file, not a hooks-only `hooks.json` beside it.
-            .find(|f| f.layer == layer && !f.hooks_only)
-            .map(|f| f.path.clone())
-            .context("no relay file for this scope")?;
+        let path = scope.relay_settings_file()?;
         Ok(RelayFile { scope, path })
     }
 

@@ -127,6 +127,24 @@ fn this_program() -> Result<PathBuf> {
 }
 
 impl Resolved {
+    /// The relay's own settings file of this scope (the user's, or the project's shared one),
+    /// not a hooks-only `hooks.json` beside it.
+    pub(super) fn relay_settings_file(&self) -> Result<PathBuf> {
+        let discovery =
+            hook_config::discover(&self.options()).context("cannot find the relay's files")?;
+        let layer = if self.project.is_some() {
+            hook_protocol::Layer::Project
+        } else {
+            hook_protocol::Layer::User
+        };
+        discovery
+            .files
+            .iter()
+            .find(|f| f.layer == layer && !f.hooks_only)
+            .map(|f| f.path.clone())
+            .context("no relay file for this scope")
+    }
+
     /// The folder the agent's file must resolve into: the project in project scope (unless
     /// `--agent-config` named the file).
     pub(super) fn inside(&self) -> Option<&Path> {
