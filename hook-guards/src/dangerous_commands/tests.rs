@@ -1,37 +1,24 @@
 //! The guard's own checks beyond its table: the table's size, and what its reasons say.
 
-use hook_sdk::Tool;
-
-use super::{GUARD, check};
-use crate::table::{HOME, PROJECT};
-use crate::{Call, Expect, Settings, Verdict};
+use super::GUARD;
+use crate::testing::{self, count};
+use crate::{Expect, Verdict};
 
 /// The least a table holds of each kind (issue 46).
 const LEAST: usize = 40;
 
 #[test]
 fn the_table_has_enough_cases_of_each_kind() {
-    let count = |expect| GUARD.cases().iter().filter(|c| c.expect == expect).count();
+    let (block, allow) = (count(&GUARD, Expect::Block), count(&GUARD, Expect::Allow));
     assert!(
-        count(Expect::Block) >= LEAST && count(Expect::Allow) >= LEAST,
-        "{} to block, {} to allow",
-        count(Expect::Block),
-        count(Expect::Allow)
+        block >= LEAST && allow >= LEAST,
+        "{block} to block, {allow} to allow"
     );
-    assert!(count(Expect::Unreadable) >= 4);
+    assert!(count(&GUARD, Expect::Unreadable) >= 4);
 }
 
 fn verdict(command: &str) -> Verdict {
-    let tool = Tool::Bash {
-        command: command.to_owned(),
-        description: None,
-    };
-    let call = Call {
-        tool: &tool,
-        cwd: std::path::Path::new(PROJECT),
-        home: Some(std::path::Path::new(HOME)),
-    };
-    check(&call, &Settings::defaults(&GUARD))
+    testing::verdict(&GUARD, &testing::bash(command), &[])
 }
 
 #[test]
@@ -198,4 +185,21 @@ fn commands_made_of_shell_pieces_never_panic() {
         state = state.wrapping_add(1);
         let _ = verdict(&command);
     }
+}
+
+#[test]
+fn a_here_document_piped_into_a_shell_is_read_and_cd_back_is_unknown() {
+    assert!(matches!(
+        verdict("cat <<'EOF' | bash\nrm -rf ~\nEOF"),
+        Verdict::Block { .. }
+    ));
+    assert_eq!(
+        verdict("cat > notes.md <<'EOF'\nrm -rf ~\nEOF"),
+        Verdict::Allow
+    );
+    // `cd -` goes back to a folder known only when it runs.
+    assert!(matches!(
+        verdict("cd /tmp && cd - && rm -rf build"),
+        Verdict::Unreadable { .. }
+    ));
 }
