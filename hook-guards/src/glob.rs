@@ -271,36 +271,31 @@ mod tests {
 
     #[test]
     fn names_match_globs_case_folded_where_asked() {
-        assert!(FOLD.matches("*.pem", "server.PEM"));
-        assert!(FOLD.matches("Cargo.lock", "cargo.lock"));
-        assert!(!Compare::EXACT.matches("Cargo.lock", "cargo.lock"));
-        assert!(FOLD.matches("a*b*c", "aXbYbZc"));
-        assert!(!FOLD.matches("*.pem", "server.pem.txt"));
-        assert!(!FOLD.matches("?", ""));
-        assert!(FOLD.matches("release/*", "release/1.2"));
-        assert!(FOLD.matches("Cargo.loc[k]", "Cargo.lock"));
-        // A name's `*` is a character.
-        assert!(!FOLD.matches("a", "*"));
+        const EXACT: Compare = Compare::EXACT;
+        for (compare, pattern, name, expected) in [
+            (FOLD, "*.pem", "server.PEM", true),
+            (FOLD, "Cargo.lock", "cargo.lock", true),
+            (EXACT, "Cargo.lock", "cargo.lock", false),
+            (FOLD, "a*b*c", "aXbYbZc", true),
+            (FOLD, "*.pem", "server.pem.txt", false),
+            (FOLD, "?", "", false),
+            (FOLD, "Cargo.loc[k]", "Cargo.lock", true),
+            // A name's `*` is a character.
+            (FOLD, "a", "*", false),
+            // Branch patterns (dangerous-commands' `protected-branches`).
+            (EXACT, "main", "main2", false),
+            (EXACT, "main", "Main", false),
+            (EXACT, "release/*", "release/1.2", true),
+            (EXACT, "release/*", "releases", false),
+            (EXACT, "*", "anything", true),
+            (EXACT, "refs/heads/*", "refs/heads/main", true),
+            (EXACT, "a*b*c", "aXbY", false),
+        ] {
+            let got = compare.matches(pattern, name);
+            assert_eq!(got, expected, "{compare:?}: {pattern} / {name}");
+        }
         // No blow-up on many stars.
         assert!(!FOLD.matches(&"*a".repeat(200), &"a".repeat(199)));
-        // Branch patterns (dangerous-commands' `protected-branches`).
-        for (pattern, text, expected) in [
-            ("main", "main", true),
-            ("main", "main2", false),
-            ("main", "Main", false),
-            ("release/*", "release/1.2", true),
-            ("release/*", "releases", false),
-            ("*", "anything", true),
-            ("refs/heads/*", "refs/heads/main", true),
-            ("a*b*c", "aXbYc", true),
-            ("a*b*c", "aXbY", false),
-        ] {
-            assert_eq!(
-                Compare::EXACT.matches(pattern, text),
-                expected,
-                "{pattern} {text}"
-            );
-        }
     }
 
     #[test]

@@ -150,16 +150,12 @@ mod tests {
     use hook_sdk::Tool;
 
     use super::{Located, absolute, absolute_after, known_folder, locate};
-    use crate::Call;
+    use crate::testing;
 
     #[test]
     fn words_become_absolute_paths() {
         let tool = Tool::Other(serde_json::Value::Null);
-        let call = Call {
-            tool: &tool,
-            cwd: Path::new("/home/dev/project"),
-            home: Some(Path::new("/home/dev")),
-        };
+        let call = testing::call(&tool);
         for (word, expected) in [
             ("~", Some("/home/dev")),
             ("~/", Some("/home/dev")),
@@ -200,11 +196,7 @@ mod tests {
     #[test]
     fn what_is_known_of_a_word_is_located() {
         let tool = Tool::Other(serde_json::Value::Null);
-        let call = Call {
-            tool: &tool,
-            cwd: Path::new("/home/dev/project"),
-            home: Some(Path::new("/home/dev")),
-        };
+        let call = testing::call(&tool);
         let tail = |parts: &[&str]| {
             Some(Located::Tail(
                 parts.iter().map(|p| (*p).to_owned()).collect(),

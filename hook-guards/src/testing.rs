@@ -12,14 +12,16 @@ use crate::{Builtin, Call, Expect, Settings, Verdict};
 /// cases' scene: home [`HOME`], project (the session's folder) [`PROJECT`].
 pub(crate) fn verdict(guard: &Builtin, tool: &Tool, settings: &[&str]) -> Verdict {
     let settings = Settings::parse(guard, settings).expect("valid settings");
-    (guard.check)(
-        &Call {
-            tool,
-            cwd: Path::new(PROJECT),
-            home: Some(Path::new(HOME)),
-        },
-        &settings,
-    )
+    (guard.check)(&call(tool), &settings)
+}
+
+/// A call of `tool` in the cases' scene.
+pub(crate) fn call(tool: &Tool) -> Call<'_> {
+    Call {
+        tool,
+        cwd: Path::new(PROJECT),
+        home: Some(Path::new(HOME)),
+    }
 }
 
 /// A `Bash` call running `command`.

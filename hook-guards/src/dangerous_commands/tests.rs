@@ -1,19 +1,12 @@
-//! The guard's own checks beyond its table: the table's size, and what its reasons say.
+//! The guard's own checks beyond its table: its unreadable cases, and what its reasons say.
 
 use super::GUARD;
 use crate::testing::{self, count};
 use crate::{Expect, Verdict};
 
-/// The least a table holds of each kind (issue 46).
-const LEAST: usize = 40;
-
 #[test]
-fn the_table_has_enough_cases_of_each_kind() {
-    let (block, allow) = (count(&GUARD, Expect::Block), count(&GUARD, Expect::Allow));
-    assert!(
-        block >= LEAST && allow >= LEAST,
-        "{block} to block, {allow} to allow"
-    );
+fn the_table_has_unreadable_cases_too() {
+    // Its blocks and allows are counted with every table's (`tests/tables.rs`).
     assert!(count(&GUARD, Expect::Unreadable) >= 4);
 }
 

@@ -486,13 +486,11 @@ fn git(args: &[String]) -> Vec<Raw> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use hook_sdk::Tool;
 
     use super::{of_command, writes};
-    use crate::Call;
-    use crate::table::{HOME, PROJECT};
+    use crate::table::PROJECT;
+    use crate::testing;
 
     fn words(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
@@ -545,11 +543,7 @@ mod tests {
     #[test]
     fn find_writes_what_it_finds_only_through_a_writer() {
         let tool = Tool::Other(serde_json::Value::Null);
-        let call = Call {
-            tool: &tool,
-            cwd: Path::new(PROJECT),
-            home: Some(Path::new(HOME)),
-        };
+        let call = testing::call(&tool);
         let paths = |command: &str| -> Vec<String> {
             of_command(command, &call)
                 .0
