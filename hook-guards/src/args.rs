@@ -186,10 +186,7 @@ pub(crate) fn find(args: &[String]) -> (Vec<&str>, &[String]) {
 #[cfg(test)]
 mod tests {
     use super::{Options, find, git};
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::testing::words;
 
     #[test]
     fn options_with_values_are_not_operands() {

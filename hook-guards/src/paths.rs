@@ -38,6 +38,26 @@ pub(crate) fn known_folder(cd: &[Option<String>], call: &Call<'_>) -> PathBuf {
     follow(cd, call, true).unwrap_or_else(|| call.cwd.to_path_buf())
 }
 
+/// How many folders [`known_folders`] gives at the most.
+const MAX_FOLDERS: usize = 16;
+
+/// The distinct [`known_folder`]s of `lists` (a line's [`crate::command::Reading::folders`]),
+/// the first [`MAX_FOLDERS`]: where a redirection of a command that runs no program (`done <
+/// file`) may be.
+pub(crate) fn known_folders(lists: &[Vec<Option<String>>], call: &Call<'_>) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for cd in lists {
+        let folder = known_folder(cd, call);
+        if !folders.contains(&folder) {
+            folders.push(folder);
+        }
+        if folders.len() == MAX_FOLDERS {
+            break;
+        }
+    }
+    folders
+}
+
 /// The folder the `cd` targets `cd` lead to from the session's; with `lenient`, those going
 /// somewhere unknown are passed over.
 fn follow(cd: &[Option<String>], call: &Call<'_>, lenient: bool) -> Option<PathBuf> {
@@ -46,13 +66,7 @@ fn follow(cd: &[Option<String>], call: &Call<'_>, lenient: bool) -> Option<PathB
         let next = match target.as_deref() {
             None => call.home.map(Path::to_path_buf),
             Some("-") => None,
-            Some(word) => absolute(
-                word,
-                &Call {
-                    cwd: &here,
-                    ..*call
-                },
-            ),
+            Some(word) => absolute_in(word, &here, call),
         };
         match next {
             Some(next) => here = next,
@@ -70,11 +84,15 @@ pub(crate) fn absolute_after(
     cd: &[Option<String>],
     call: &Call<'_>,
 ) -> Option<PathBuf> {
-    let here = folder(cd, call)?;
+    absolute_in(word, &folder(cd, call)?, call)
+}
+
+/// `word` as an absolute path read in `folder` (see [`absolute`]).
+fn absolute_in(word: &str, folder: &Path, call: &Call<'_>) -> Option<PathBuf> {
     absolute(
         word,
         &Call {
-            cwd: &here,
+            cwd: folder,
             ..*call
         },
     )
@@ -93,13 +111,7 @@ pub(crate) enum Located {
 /// `word` (unquoted) read in `folder`, the folder its command runs in: see [`Located`].
 /// `None` when nothing of where it points is known (`"$OUT"`, `$DIR/..`).
 pub(crate) fn locate(word: &str, folder: &Path, call: &Call<'_>) -> Option<Located> {
-    if let Some(path) = absolute(
-        word,
-        &Call {
-            cwd: folder,
-            ..*call
-        },
-    ) {
+    if let Some(path) = absolute_in(word, folder, call) {
         return Some(Located::Path(path));
     }
     let parts: Vec<&str> = word.split('/').collect();

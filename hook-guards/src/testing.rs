@@ -44,3 +44,9 @@ pub(crate) fn reason(verdict: Verdict) -> String {
 pub(crate) fn count(guard: &Builtin, expect: Expect) -> usize {
     guard.cases.iter().filter(|c| c.expect == expect).count()
 }
+
+/// The words of `line`, split on white space (a program's arguments, for tests that need no
+/// quoting).
+pub(crate) fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_owned).collect()
+}

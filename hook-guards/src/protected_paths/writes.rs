@@ -55,9 +55,6 @@ impl Raw {
     }
 }
 
-/// How many folders a redirection of a command that runs no program is read in.
-const MAX_FOLDERS: usize = 16;
-
 /// The files `command` writes, and why part of it cannot be read, if so.
 pub(super) fn of_command(command: &str, call: &Call<'_>) -> (Vec<Target>, Option<String>) {
     let reading = command::read(command);
@@ -80,16 +77,7 @@ pub(super) fn of_command(command: &str, call: &Call<'_>) -> (Vec<Target>, Option
     }
     // A redirection of a command that runs no program (`> .git/config` alone) is read in
     // every folder the command goes to.
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for cd in &reading.folders {
-        let folder = paths::known_folder(cd, call);
-        if !folders.contains(&folder) {
-            folders.push(folder);
-        }
-        if folders.len() == MAX_FOLDERS {
-            break;
-        }
-    }
+    let folders = paths::known_folders(&reading.folders, call);
     for redirection in reading.loose_redirections() {
         if redirection.writes_file() {
             for folder in &folders {
@@ -490,11 +478,7 @@ mod tests {
 
     use super::{of_command, writes};
     use crate::table::PROJECT;
-    use crate::testing;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use crate::testing::{self, words};
 
     fn files(program: &str, line: &str) -> Vec<String> {
         writes(program, &words(line), &[])

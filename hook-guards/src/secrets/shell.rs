@@ -4,8 +4,6 @@
 //! redirections name, each in the folder its command runs in (after the `cd`s before it), and
 //! the paths handed over at run time (`echo ~/.ssh/id_rsa | xargs cat`, `for f in ~/.ssh/*`).
 
-use std::path::PathBuf;
-
 use hook_sdk::shell::Redirection;
 
 use super::Hit;
@@ -16,9 +14,6 @@ use crate::paths;
 
 /// How deep the scripts `ssh` is given in here-documents are read again.
 const MAX_DEPTH: usize = 4;
-
-/// How many folders a redirection of a command that runs no program is read in.
-const MAX_FOLDERS: usize = 16;
 
 /// Programs that show or change no file's content: they name paths (`ls ~/.ssh`,
 /// `test -f .env`, `chmod 600 ~/.ssh/id_rsa`) or print their words (`echo .env >> .gitignore`).
@@ -257,16 +252,7 @@ fn walk(
     }
     // A redirection of a command that runs no program (`done < ~/.netrc`) is read in every
     // folder the line goes to.
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for cd in &reading.folders {
-        let folder = paths::known_folder(cd, places.call());
-        if !folders.contains(&folder) {
-            folders.push(folder);
-        }
-        if folders.len() == MAX_FOLDERS {
-            break;
-        }
-    }
+    let folders = paths::known_folders(&reading.folders, places.call());
     for redirection in reading.loose_redirections() {
         for folder in &folders {
             redirected(redirection, &places.in_folder(folder))?;
