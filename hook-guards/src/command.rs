@@ -47,7 +47,7 @@ pub struct Invocation {
     pub script_from_stdin: bool,
     /// The `cd`/`pushd` targets before it, in order, as [`Invocation::path_args`] reads them
     /// (`None`: `cd` alone, home; `-`: `cd -`, back to the folder before): the folder it runs
-    /// in is the session's, moved through each.
+    /// in is the session's, moved through each. At most 32: past them, the last is `-`.
     pub cd: Vec<Option<String>>,
     /// It is a function definition's header (`bomb() {`): [`Invocation::program`] is the
     /// function's name, and nothing runs.
@@ -147,7 +147,8 @@ pub struct Reading {
     /// unquoted, those of inner command lines too: what the loops' bodies get at run time.
     pub loop_words: Vec<String>,
     /// The folders the line's commands run in, each as the `cd` targets leading there (as
-    /// [`Invocation::cd`] reads them): the session's (`[]`) first, then one after each `cd`.
+    /// [`Invocation::cd`] reads them): the session's (`[]`) first, then one after each `cd`
+    /// (the first 32).
     pub folders: Vec<Vec<Option<String>>>,
     /// Why part of it cannot be read (a program named by a variable...), if so.
     pub unreadable: Option<String>,
@@ -158,8 +159,12 @@ impl Reading {
     /// words, the here-document it reads as a script, its `find -exec` commands (not those
     /// they run in turn).
     pub fn run_by(&self, index: usize) -> impl Iterator<Item = &Invocation> {
+        let depth = self.invocations.get(index).map_or(0, |i| i.depth);
+        // They come right after it, with what they run in turn: the deeper ones.
         self.invocations
             .iter()
+            .skip(index + 1)
+            .take_while(move |invocation| invocation.depth > depth)
             .filter(move |invocation| invocation.parent == Some(index))
     }
 
@@ -208,6 +213,11 @@ pub fn read(command: &str) -> Reading {
     walk(&shell::read_command(command), &scope, &mut reading);
     reading
 }
+
+/// How many `cd` targets an invocation keeps ([`Invocation::cd`]), and how many folders a
+/// reading lists ([`Reading::folders`], after the session's): each invocation holds its own
+/// copy, so a line of thousands of `cd`s stays linear.
+const MAX_CD: usize = 32;
 
 /// Where a list of commands runs.
 struct Scope {
@@ -289,8 +299,15 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
                 None if parts.args.iter().any(|a| a.plain == "-") => Some("-".to_owned()),
                 None => None,
             };
-            cd.push(target);
-            reading.folders.push(cd.clone());
+            if cd.len() < MAX_CD {
+                cd.push(target);
+            } else {
+                // Past the bound the folder is not followed: known only when it runs.
+                cd[MAX_CD - 1] = Some("-".to_owned());
+            }
+            if reading.folders.len() <= MAX_CD {
+                reading.folders.push(cd.clone());
+            }
         }
     }
 }
@@ -354,6 +371,12 @@ mod tests {
         assert_eq!(reading.invocations[5].cd, [Some("/tmp".to_owned()), None]);
         assert_eq!(reading.folders.len(), 3);
         assert_eq!(read("cd - && ls").invocations[1].cd, [Some("-".to_owned())]);
+        // Thousands of `cd`s: each invocation keeps a bounded list, the last unknown.
+        let many = read(&"cd a; ".repeat(20_000));
+        let last = many.invocations.last().expect("a cd");
+        assert_eq!(last.cd.len(), 32);
+        assert_eq!(last.cd.last(), Some(&Some("-".to_owned())));
+        assert_eq!(many.folders.len(), 33);
     }
 
     #[test]

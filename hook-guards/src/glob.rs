@@ -39,12 +39,12 @@ pub(crate) fn is_wide(word: &str) -> bool {
 /// Whether `glob` needs more characters than a file name holds: it names no file.
 pub(crate) fn too_long(glob: &str) -> bool {
     glob.len() > NAME_MAX
-        && glob.chars().filter(|c| *c != '*').count() > NAME_MAX
+        && glob.chars().filter(|c| *c != '*').nth(NAME_MAX).is_some()
         && tokens(glob, true)
-            .iter()
-            .filter(|t| **t != Token::Any)
-            .count()
-            > NAME_MAX
+            .into_iter()
+            .filter(|t| *t != Token::Any)
+            .nth(NAME_MAX)
+            .is_some()
 }
 
 /// `text` read as a glob, or as literal characters when `glob` is false. An unclosed `[` is a

@@ -38,6 +38,33 @@ pub(crate) fn known_folder(cd: &[Option<String>], call: &Call<'_>) -> PathBuf {
     follow(cd, call, true).unwrap_or_else(|| call.cwd.to_path_buf())
 }
 
+/// [`known_folder`] of one invocation after another, the last kept: the commands of a line
+/// mostly share their `cd`s.
+pub(crate) struct Folders<'c> {
+    call: Call<'c>,
+    last: Option<(Vec<Option<String>>, PathBuf)>,
+}
+
+impl<'c> Folders<'c> {
+    /// No folder read yet, for `call`.
+    pub(crate) fn new(call: &Call<'c>) -> Folders<'c> {
+        Folders {
+            call: *call,
+            last: None,
+        }
+    }
+
+    /// The [`known_folder`] the `cd` targets `cd` lead to.
+    pub(crate) fn known(&mut self, cd: &[Option<String>]) -> &Path {
+        if self.last.as_ref().is_none_or(|(last, _)| last != cd) {
+            self.last = Some((cd.to_vec(), known_folder(cd, &self.call)));
+        }
+        self.last
+            .as_ref()
+            .map_or(self.call.cwd, |(_, folder)| folder)
+    }
+}
+
 /// How many folders [`known_folders`] gives at the most.
 const MAX_FOLDERS: usize = 16;
 

@@ -59,8 +59,9 @@ impl Raw {
 pub(super) fn of_command(command: &str, call: &Call<'_>) -> (Vec<Target>, Option<String>) {
     let reading = command::read(command);
     let mut targets = Vec::new();
+    let mut folders = paths::Folders::new(call);
     for (index, invocation) in reading.invocations.iter().enumerate() {
-        let folder = paths::known_folder(&invocation.cd, call);
+        let folder = folders.known(&invocation.cd);
         let inner: Vec<&Invocation> = reading.run_by(index).collect();
         let mut raws = writes(&invocation.program, &invocation.args, &inner);
         raws.extend(
@@ -72,7 +73,7 @@ pub(super) fn of_command(command: &str, call: &Call<'_>) -> (Vec<Target>, Option
         );
         targets.extend(
             raws.into_iter()
-                .filter_map(|raw| resolve(raw, &folder, call)),
+                .filter_map(|raw| resolve(raw, folder, call)),
         );
     }
     // A redirection of a command that runs no program (`> .git/config` alone) is read in

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use crate::Call;
-use crate::glob::{Compare, is_glob, is_wide, within};
+use crate::glob::{Compare, is_glob, is_wide, too_long, within};
 use crate::paths::{self, Located, components};
 
 /// Whether a word's component could name the same file as a pattern's.
@@ -349,21 +349,20 @@ struct Target {
 }
 
 impl Target {
+    /// A target of `parts`; `None` when one is longer than a file name (it names no file).
+    fn new(parts: Vec<String>, resolved: bool) -> Option<Target> {
+        (!parts.iter().any(|part| too_long(part))).then_some(Target { parts, resolved })
+    }
+
     /// `word` as a path, read in `call`'s folder.
     fn read(word: &str, call: &Call<'_>) -> Option<Target> {
         if word.is_empty() || word.contains("://") || word.contains('\n') {
             return None;
         }
-        Some(match paths::locate(word, call.cwd, call)? {
-            Located::Path(path) => Target {
-                parts: components(&path),
-                resolved: true,
-            },
-            Located::Tail(parts) => Target {
-                parts,
-                resolved: false,
-            },
-        })
+        match paths::locate(word, call.cwd, call)? {
+            Located::Path(path) => Target::new(components(&path), true),
+            Located::Tail(parts) => Target::new(parts, false),
+        }
     }
 }
 
@@ -552,10 +551,7 @@ impl<'a> Places<'a> {
         if parts.is_empty() {
             return None;
         }
-        self.secret_in(&Target {
-            parts,
-            resolved: false,
-        })
+        self.secret_in(&Target::new(parts, false)?)
     }
 
     fn secret_in(&self, target: &Target) -> Option<Found> {

@@ -227,13 +227,14 @@ fn walk(
 ) -> Result<Option<String>, Hit> {
     let reading = command::read(command);
     let mut unreadable = reading.unreadable.clone();
+    let mut folders = paths::Folders::new(places.call());
     for (index, invocation) in reading.invocations.iter().enumerate() {
-        let folder = paths::known_folder(&invocation.cd, places.call());
+        let folder = folders.known(&invocation.cd);
         let moved;
         let here = if folder == places.call().cwd {
             places
         } else {
-            moved = places.in_folder(&folder);
+            moved = places.in_folder(folder);
             &moved
         };
         one(&reading, index, here, scene)?;
