@@ -70,7 +70,7 @@
 //! [`Verdict::Unreadable`] (let through unless `block-unreadable=true`): a program named by an
 //! expansion (`$RM -rf /`, `eval "$X"`), an unclosed quote or `$(…)`, commands nested deeper
 //! than the reader reads, a recursive delete of a path known only when it runs (`rm -rf
-//! "$DIR"`, `rm -rf build` after `cd "$X"`, `cd -` or more than 31 `cd`s, `cat list | xargs
+//! "$DIR"`, `rm -rf build` after `cd "$X"`, `cd -` or more than 32 `cd`s, `cat list | xargs
 //! rm -rf`).
 //!
 //! # Limitations
