@@ -9,6 +9,8 @@
 //! runs (its wrappers, program, arguments and inner commands): this module keeps no list of
 //! wrappers and lexes nothing itself. It never expands or runs anything.
 
+use std::collections::HashMap;
+
 use hook_sdk::shell::{self, CommandParts, Interpreter, MAX_INLINE_DEPTH, Redirection};
 
 /// One program a command line runs.
@@ -44,7 +46,8 @@ pub struct Invocation {
     /// The interpreter runs what it reads on standard input (`sh`, `bash -s`, `python3 -`).
     pub script_from_stdin: bool,
     /// The `cd`/`pushd` targets before it, in order, as [`Invocation::path_args`] reads them
-    /// (`None`: `cd` alone, home): the folder it runs in is the session's, moved through each.
+    /// (`None`: `cd` alone, home; `-`: `cd -`, back to the folder before): the folder it runs
+    /// in is the session's, moved through each. At most 32: past them, the last is `-`.
     pub cd: Vec<Option<String>>,
     /// It is a function definition's header (`bomb() {`): [`Invocation::program`] is the
     /// function's name, and nothing runs.
@@ -140,8 +143,53 @@ pub struct Reading {
     /// Every redirection, those of commands that run no program (`done < file`) and of
     /// `-c` strings, `eval` and here-documents a shell reads too.
     pub redirections: Vec<Redirection>,
+    /// The words `for` and `select` loops go over (`~/.ssh/*` of `for f in ~/.ssh/*`),
+    /// unquoted, those of inner command lines too: what the loops' bodies get at run time.
+    pub loop_words: Vec<String>,
+    /// The folders the line's commands run in, each as the `cd` targets leading there (as
+    /// [`Invocation::cd`] reads them): the session's (`[]`) first, then one after each `cd`
+    /// (the first 32).
+    pub folders: Vec<Vec<Option<String>>>,
     /// Why part of it cannot be read (a program named by a variable...), if so.
     pub unreadable: Option<String>,
+}
+
+impl Reading {
+    /// The invocations the one at `index` runs itself: those of its `-c` string, `eval`
+    /// words, the here-document it reads as a script, its `find -exec` commands (not those
+    /// they run in turn).
+    pub fn run_by(&self, index: usize) -> impl Iterator<Item = &Invocation> {
+        let depth = self.invocations.get(index).map_or(0, |i| i.depth);
+        // They come right after it, with what they run in turn: the deeper ones.
+        self.invocations
+            .iter()
+            .skip(index + 1)
+            .take_while(move |invocation| invocation.depth > depth)
+            .filter(move |invocation| invocation.parent == Some(index))
+    }
+
+    /// The redirections of commands that run no program (`done < ~/.netrc`, `> /dev/sda`):
+    /// those of [`Reading::redirections`] no invocation holds, which may be in any of
+    /// [`Reading::folders`].
+    pub fn loose_redirections(&self) -> Vec<&Redirection> {
+        fn key(r: &Redirection) -> (&str, &str, Option<&str>) {
+            (&r.operator, &r.target.raw, r.body.as_deref())
+        }
+        let mut held: HashMap<_, usize> = HashMap::new();
+        for redirection in self.invocations.iter().flat_map(|i| &i.redirections) {
+            *held.entry(key(redirection)).or_default() += 1;
+        }
+        self.redirections
+            .iter()
+            .filter(|redirection| match held.get_mut(&key(redirection)) {
+                Some(count) if *count > 0 => {
+                    *count -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .collect()
+    }
 }
 
 /// Reads `command`.
@@ -151,8 +199,11 @@ pub fn read(command: &str) -> Reading {
         reading.unreadable = Some("a quote or `$(…)` is not closed".to_owned());
     }
     // Every redirection of the line, those of commands that run no program too (`done <
-    // file`, `> /dev/sda`); an inner command line's are added where it is read.
+    // file`, `> /dev/sda`), and every loop's words; an inner command line's are added where
+    // it is read.
     reading.redirections = shell::redirections(command);
+    reading.loop_words = loop_words(command);
+    reading.folders.push(Vec::new());
     let scope = Scope {
         through: Vec::new(),
         cd: Vec::new(),
@@ -162,6 +213,11 @@ pub fn read(command: &str) -> Reading {
     walk(&shell::read_command(command), &scope, &mut reading);
     reading
 }
+
+/// How many `cd` targets an invocation keeps ([`Invocation::cd`]), and how many folders a
+/// reading lists ([`Reading::folders`], after the session's): each invocation holds its own
+/// copy, so a line of thousands of `cd`s stays linear.
+const MAX_CD: usize = 32;
 
 /// Where a list of commands runs.
 struct Scope {
@@ -222,6 +278,7 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
             // A `-c` string's, `eval`'s, a here-document's (a function's body is this line's).
             if let Some(text) = &parts.inline_text {
                 reading.redirections.extend(shell::redirections(text));
+                reading.loop_words.extend(loop_words(text));
             }
             let inner = Scope {
                 through: if program == "find" {
@@ -236,14 +293,31 @@ fn walk(list: &[CommandParts], scope: &Scope, reading: &mut Reading) {
             walk(&parts.inline, &inner, reading);
         }
         if parts.changes_dir {
-            cd.push(
-                parts
-                    .cd_target
-                    .as_ref()
-                    .map(|w| path_word(&w.raw, &w.plain)),
-            );
+            let target = match &parts.cd_target {
+                Some(word) => Some(path_word(&word.raw, &word.plain)),
+                // `cd -`: back to the folder before, known only when it runs.
+                None if parts.args.iter().any(|a| a.plain == "-") => Some("-".to_owned()),
+                None => None,
+            };
+            if cd.len() < MAX_CD {
+                cd.push(target);
+            } else {
+                // Past the bound the folder is not followed: known only when it runs.
+                cd[MAX_CD - 1] = Some("-".to_owned());
+            }
+            if reading.folders.len() <= MAX_CD {
+                reading.folders.push(cd.clone());
+            }
         }
     }
+}
+
+/// The words `command`'s loops go over, unquoted.
+fn loop_words(command: &str) -> Vec<String> {
+    shell::loop_words(command)
+        .into_iter()
+        .map(|word| word.plain)
+        .collect()
 }
 
 /// The last `/`-separated part of `word`.
@@ -295,6 +369,35 @@ mod tests {
         assert!(reading.invocations[1].elevated() && sh.script_from_stdin);
         assert_eq!(sh.cd, [Some("/tmp".to_owned())]);
         assert_eq!(reading.invocations[5].cd, [Some("/tmp".to_owned()), None]);
+        assert_eq!(reading.folders.len(), 3);
+        assert_eq!(read("cd - && ls").invocations[1].cd, [Some("-".to_owned())]);
+        // Thousands of `cd`s: each invocation keeps a bounded list, the last unknown.
+        let many = read(&"cd a; ".repeat(20_000));
+        let last = many.invocations.last().expect("a cd");
+        assert_eq!(last.cd.len(), 32);
+        assert_eq!(last.cd.last(), Some(&Some("-".to_owned())));
+        assert_eq!(many.folders.len(), 33);
+    }
+
+    #[test]
+    fn loop_words_loose_redirections_and_inner_commands_are_kept() {
+        let reading = read(
+            "for f in ~/.ssh/*; do cat \"$f\" >> out; done < list; bash -c 'for g in a; do :; done'; find . -exec cat {} +",
+        );
+        assert_eq!(reading.loop_words, ["~/.ssh/*", "a"]);
+        let loose: Vec<&str> = reading
+            .loose_redirections()
+            .iter()
+            .map(|r| r.target.plain.as_str())
+            .collect();
+        assert_eq!(loose, ["list"]);
+        let find = reading
+            .invocations
+            .iter()
+            .position(|i| i.program == "find")
+            .expect("find");
+        let inner: Vec<&str> = reading.run_by(find).map(|i| i.program.as_str()).collect();
+        assert_eq!(inner, ["cat"]);
     }
 
     #[test]

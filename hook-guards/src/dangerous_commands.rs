@@ -35,13 +35,15 @@
 //! Every form that runs the same program is read ([`crate::command`], on the engine's one
 //! command reader): split or merged flags, long options, absolute program paths, `sudo` (and
 //! `sudo -u root`), `doas`, `env`, `command`, `nice`, `timeout`, `xargs`, `find -exec`, `sh -c`
-//! and `bash -c` strings (nested), `eval`, a here-document a shell reads, `$(…)`, backquotes,
-//! pipelines, `&&`/`;` lists, quoting (`"$HOME"` is the home folder, `'~'` a file named `~`).
+//! and `bash -c` strings (nested), `eval`, a here-document a shell reads (`bash <<EOF`, `cat
+//! <<EOF | sh`), `$(…)`, backquotes, pipelines, `&&`/`;` lists, quoting (`"$HOME"` is the home
+//! folder, `'~'` a file named `~`).
 //!
 //! # Options
 //!
 //! - `protected-branches` (default `main,master`): the branches a force-push or a delete of is
-//!   blocked; `*` matches any run of characters (`release/*`).
+//!   blocked; `*` matches any run of characters (`release/*`), `?` one, `[...]` one of a
+//!   class.
 //! - `allowed-paths` (default `/tmp,/var/tmp`): folders outside the project a recursive
 //!   delete may reach into (not the folder itself, nor all it holds at once: `rm -rf
 //!   /tmp/build` is allowed, `rm -rf /tmp` and `rm -rf /tmp/*` are not). Written like a
@@ -68,7 +70,8 @@
 //! [`Verdict::Unreadable`] (let through unless `block-unreadable=true`): a program named by an
 //! expansion (`$RM -rf /`, `eval "$X"`), an unclosed quote or `$(…)`, commands nested deeper
 //! than the reader reads, a recursive delete of a path known only when it runs (`rm -rf
-//! "$DIR"`, `rm -rf build` after `cd "$X"`, `cat list | xargs rm -rf`).
+//! "$DIR"`, `rm -rf build` after `cd "$X"`, `cd -` or more than 32 `cd`s, `cat list | xargs
+//! rm -rf`).
 //!
 //! # Limitations
 //!

@@ -43,13 +43,17 @@
 //! - Aliases and the scripts a command runs are not read; a shell function's body is read
 //!   where the command line defines it, not where it is called.
 
+mod args;
 pub mod command;
 mod dangerous_commands;
+mod glob;
 mod options;
 mod paths;
 mod protected_paths;
 mod secrets;
 mod table;
+#[cfg(test)]
+mod testing;
 
 use std::path::{Path, PathBuf};
 

@@ -16,8 +16,10 @@
 //!   `patch FILE`; `find -delete`, and `find -exec` of any of these on what it finds (its
 //!   starting folders narrowed by `-name` and `-path`); `git rm` and `git mv`. Every form that
 //!   runs them is read ([`crate::command`]): `sudo`, `env`, `xargs`, `find -exec`, `sh -c`
-//!   strings, `$(…)`, pipelines and lists, quoting, absolute program paths; paths are read
-//!   relative to the folder the command is in (`cd` is followed), with `~`, `$HOME`, `..`.
+//!   strings, `$(…)` (inside double quotes too), pipelines and lists, quoting, absolute
+//!   program paths, a here-document a shell reads (`bash <<EOF`, `cat <<EOF | sh`); paths are
+//!   read relative to the folder the command is in (`cd` is followed), with `~`, `$HOME`,
+//!   `..`.
 //! - Deleting or moving a folder that holds a protected path (`rm -rf .github` holds the CI
 //!   workflows, `rm -r config` holds a listed `config/prod.yml`).
 //!
@@ -55,7 +57,8 @@
 //!   is that name at any depth inside the project; `**/name` is that name anywhere. A path
 //!   protects itself and, if it is a folder, all it holds; a trailing `/` says it is a folder
 //!   (then a `find -name` filter is not matched against its own name). `*` matches within one
-//!   component, `?` one character, `**` any number of components. An entry naming another
+//!   component, `?` one character, `[...]` one of a class, `**` any number of components. An
+//!   entry naming another
 //!   expansion (`$DIR/x`, `~other/x`) is skipped.
 //! - `allowed-paths`: paths never blocked, written alike; they win over everything
 //!   (`allowed-paths=.git/info/exclude` lets the agent add to the project's local ignores).
@@ -71,8 +74,10 @@
 //! - A destination is known to be a folder, and each source's name in it written, only when
 //!   written so: a trailing `/`, `.`, `..`, `~`, `-t DIR`, or several sources. `cp
 //!   Cargo.lock Cargo.lock.bak` is allowed (the lockfile is only read).
-//! - A path holding an expansion is read from what follows the last one: `$ROOT/.git/config`
-//!   is blocked (a `.git` folder at any depth), `"$OUT"` is allowed (unknown).
+//! - A path holding an expansion is read from what follows the first one: `$ROOT/.git/config`
+//!   is blocked (a `.git` folder at any depth), `"$OUT"` is allowed (unknown); so is a
+//!   relative path after a `cd` to a folder known only at run time (`cd "$DIR" && rm -f
+//!   Cargo.lock` is blocked, as a lockfile at any depth).
 //! - A shell glob is read as the names it may match (`rm -rf .git*`, `rm -f Cargo.loc?`), a
 //!   lockfile or CI file by its wildcards only in the project or a folder above it, where
 //!   they live: `rm -f *.json` and `find . -name '*.json' -delete` are blocked (they may
@@ -90,11 +95,12 @@
 //! - The filesystem is never read: symlinks are not followed, a folder that holds a `.git` or
 //!   a lockfile cannot be known (`rm -rf vendor` is allowed), nor whether a destination
 //!   without a trailing `/` is a folder (`cp ../x/Cargo.lock sub` is allowed).
-//! - A redirection is read against every folder the command `cd`s to, not only the one it
-//!   runs in (`cd /tmp/x && echo > .git/config` is blocked as a write of the project's
-//!   `.git` too); a program's operands are read against the folder it runs in.
-//! - What the shell reader reads as commands, this guard reads too: here-document bodies are
-//!   read as commands, and `$(…)` inside double quotes is not read.
+//! - A redirection of a command that runs no program (`> .git/config` alone, `done >
+//!   Cargo.lock`) is read against every folder the command `cd`s to; every other path is read
+//!   against the folder its command runs in.
+//! - A here-document's body is the text a program is given (`cat > notes.md <<EOF`), not
+//!   commands, unless a shell reads it as its script; a script written to a file and run
+//!   (`cat > x.sh <<EOF … EOF; sh x.sh`) is not read.
 
 use std::path::Path;
 

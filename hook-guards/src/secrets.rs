@@ -26,10 +26,12 @@
 //!   `node --env-file=.env`...), input and output redirections (`< ~/.ssh/id_rsa`,
 //!   `> .env`), inline code (`python -c "open('.env')"`); read through `sudo`, `env`,
 //!   `xargs`, `find -exec`, `sh -c`/`bash -c` strings, `$(…)` and backticks (inside double
-//!   quotes too), pipelines and lists, and a `cd` into a secret folder before a relative
-//!   path. A path handed over at run time is caught when the same command names it
-//!   (`echo ~/.aws/credentials | xargs cat`, `for f in ~/.ssh/*; do cat "$f"; done`,
-//!   `cat $(ls ~/.ssh/id_*)`).
+//!   quotes too), pipelines and lists, a here-document a shell reads (`bash <<EOF`, `cat <<EOF
+//!   | sh`) or `ssh` sends (`ssh host <<EOF`: what it prints comes back), and a `cd` into a
+//!   secret folder before a relative path ([`crate::command`], one reading for every guard).
+//!   A path handed over at run time is caught when the same command names it (`echo
+//!   ~/.aws/credentials | xargs cat`, `for f in ~/.ssh/*; do cat "$f"; done`, `cat $(ls
+//!   ~/.ssh/id_*)`).
 //! - **Recursive reads that reach a secret**: `grep -r`, `rg`, `cp -r`, `rsync`, `tar`,
 //!   `zip -r`, `find -exec` and `Grep` over a folder above one in a home (`~`, `~/.config`,
 //!   `/home`, `/`).
@@ -74,6 +76,9 @@
 //!   few distinct characters, or in one case only where the issuer mixes cases
 //!   (`sk-some-long-kebab-name`), and references (`${GITHUB_TOKEN}`). Stripe test keys
 //!   (`sk_test_`) and publishable keys are not secrets.
+//! - A here-document's body is text (`cat > SETUP.md <<'EOF'` may mention `.env`), and so is
+//!   a single-quoted `'$(cat .env)'`; a `cd` to a folder known only when it runs (`cd "$DIR"`,
+//!   `cd -`) is passed over: what follows is read in the folder before it.
 //! - A recursive search or copy of the project is allowed (`grep -r TODO .`, the everyday
 //!   search), though it reads a `.env` in it: `Grep` (ripgrep) skips hidden files.
 //!
@@ -95,8 +100,6 @@ use crate::{Builtin, Call, Settings, Verdict};
 
 mod cases;
 mod credentials;
-mod glob;
-mod lines;
 mod locations;
 mod shell;
 #[cfg(test)]

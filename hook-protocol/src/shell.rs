@@ -12,7 +12,9 @@
 //! substitutions (`<(…)`) are simple commands of their own; the word holding one keeps its
 //! text as written. Here-document bodies are text kept with their redirection
 //! ([`Redirection::body`]), not commands, but for the substitutions of an unquoted body and a
-//! body a shell reads as its script (`bash <<EOF`, see [`CommandParts::inline`]).
+//! body a shell reads as its script (`bash <<EOF`, `cat <<EOF | sh`, see
+//! [`CommandParts::inline`]). The words a `for` loop goes over are no command's: see
+//! [`loop_words`].
 //!
 //! # Limitations
 //!
@@ -26,6 +28,8 @@ mod syntax;
 
 pub use read::{CommandParts, Interpreter, MAX_INLINE_DEPTH, read_command, read_simple_command};
 pub use syntax::is_assignment;
+
+use syntax::RESERVED;
 
 /// One word of a simple command: as written (quotes kept) and unquoted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -55,6 +59,36 @@ pub fn simple_commands(command: &str) -> Vec<Vec<Word>> {
         .into_iter()
         .map(|lexeme| lexeme.words)
         .filter(|words| !words.is_empty())
+        .collect()
+}
+
+/// The words each `for` or `select` loop of `command` goes over, in order: what its body
+/// gets in the loop's variable at run time (`for f in ~/.ssh/*; do cat "$f"; done` gives
+/// `~/.ssh/*`). A loop without `in` (over `"$@"`) gives none; the loops of a `-c` string are
+/// its own (read its text again).
+///
+/// ```
+/// let line = "for f in a \"b c\"; do while x; do for g in $(ls d); do :; done; done; done";
+/// let words = hook_protocol::shell::loop_words(line);
+/// let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
+/// assert_eq!(plain, ["a", "b c", "$(ls d)"]);
+/// ```
+pub fn loop_words(command: &str) -> Vec<Word> {
+    let unquoted = |word: &Word, text: &str| word.raw == word.plain && word.raw == text;
+    lex::lex(command, false)
+        .commands
+        .into_iter()
+        .flat_map(|lexeme| {
+            let mut words = lexeme
+                .words
+                .into_iter()
+                .skip_while(|w| w.raw == w.plain && RESERVED.contains(&w.raw.as_str()));
+            let header = words
+                .next()
+                .is_some_and(|w| unquoted(&w, "for") || unquoted(&w, "select"));
+            let listed = header && words.nth(1).is_some_and(|w| unquoted(&w, "in"));
+            words.take_while(move |_| listed)
+        })
         .collect()
 }
 

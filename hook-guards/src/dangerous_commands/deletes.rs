@@ -3,6 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::args;
 use crate::command::Invocation;
 use crate::paths;
 
@@ -44,9 +45,6 @@ const NARROWING: &[&str] = &[
     "-nouser",
     "-nogroup",
 ];
-
-/// `find`'s options before its starting folders; `-D` takes a value.
-const FIND_LEADING: &[&str] = &["-H", "-L", "-P"];
 
 /// Where a delete reaches, against the project and the allowed paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,28 +196,9 @@ fn rm_targets<'a>(
 /// `find`'s starting folders (`.` when none), and whether a test narrows what it finds.
 fn find_starts(find: &Invocation) -> (Vec<String>, bool) {
     let path_args = find.path_args();
-    let mut args = path_args.iter().peekable();
-    while let Some(arg) = args.peek() {
-        if FIND_LEADING.contains(&arg.as_str()) || arg.starts_with("-O") {
-            args.next();
-        } else if *arg == "-D" {
-            args.next();
-            args.next();
-        } else {
-            break;
-        }
-    }
-    let mut starts = Vec::new();
-    while let Some(arg) =
-        args.next_if(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ","))
-    {
-        starts.push(arg.clone());
-    }
-    if starts.is_empty() {
-        starts.push(".".to_owned());
-    }
-    let narrowed = args.any(|a| NARROWING.contains(&a.as_str()));
-    (starts, narrowed)
+    let (starts, expression) = args::find(&path_args);
+    let narrowed = expression.iter().any(|a| NARROWING.contains(&a.as_str()));
+    (starts.into_iter().map(str::to_owned).collect(), narrowed)
 }
 
 fn judge_all(scene: &Scene<'_>, targets: &[Target<'_>], out: &mut Vec<Finding>) {

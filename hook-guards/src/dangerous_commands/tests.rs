@@ -1,37 +1,17 @@
-//! The guard's own checks beyond its table: the table's size, and what its reasons say.
+//! The guard's own checks beyond its table: its unreadable cases, and what its reasons say.
 
-use hook_sdk::Tool;
-
-use super::{GUARD, check};
-use crate::table::{HOME, PROJECT};
-use crate::{Call, Expect, Settings, Verdict};
-
-/// The least a table holds of each kind (issue 46).
-const LEAST: usize = 40;
+use super::GUARD;
+use crate::testing::{self, count};
+use crate::{Expect, Verdict};
 
 #[test]
-fn the_table_has_enough_cases_of_each_kind() {
-    let count = |expect| GUARD.cases().iter().filter(|c| c.expect == expect).count();
-    assert!(
-        count(Expect::Block) >= LEAST && count(Expect::Allow) >= LEAST,
-        "{} to block, {} to allow",
-        count(Expect::Block),
-        count(Expect::Allow)
-    );
-    assert!(count(Expect::Unreadable) >= 4);
+fn the_table_has_unreadable_cases_too() {
+    // Its blocks and allows are counted with every table's (`tests/tables.rs`).
+    assert!(count(&GUARD, Expect::Unreadable) >= 4);
 }
 
 fn verdict(command: &str) -> Verdict {
-    let tool = Tool::Bash {
-        command: command.to_owned(),
-        description: None,
-    };
-    let call = Call {
-        tool: &tool,
-        cwd: std::path::Path::new(PROJECT),
-        home: Some(std::path::Path::new(HOME)),
-    };
-    check(&call, &Settings::defaults(&GUARD))
+    testing::verdict(&GUARD, &testing::bash(command), &[])
 }
 
 #[test]
@@ -211,20 +191,34 @@ fn a_home_under_an_allowed_path_is_still_the_home() {
         ("rm -rf /tmp/ci/cache", false),
         ("rm -rf ~/scratch", false),
     ] {
-        let tool = Tool::Bash {
-            command: command.to_owned(),
-            description: None,
-        };
-        let call = Call {
+        let tool = testing::bash(command);
+        let call = crate::Call {
             tool: &tool,
             cwd: std::path::Path::new("/work/project"),
             home: Some(home),
         };
-        let verdict = check(&call, &Settings::defaults(&GUARD));
+        let verdict = (GUARD.check)(&call, &crate::Settings::defaults(&GUARD));
         assert_eq!(
             matches!(verdict, Verdict::Block { .. }),
             blocked,
             "{command}: {verdict:?}"
         );
     }
+}
+
+#[test]
+fn a_here_document_piped_into_a_shell_is_read_and_cd_back_is_unknown() {
+    assert!(matches!(
+        verdict("cat <<'EOF' | bash\nrm -rf ~\nEOF"),
+        Verdict::Block { .. }
+    ));
+    assert_eq!(
+        verdict("cat > notes.md <<'EOF'\nrm -rf ~\nEOF"),
+        Verdict::Allow
+    );
+    // `cd -` goes back to a folder known only when it runs.
+    assert!(matches!(
+        verdict("cd /tmp && cd - && rm -rf build"),
+        Verdict::Unreadable { .. }
+    ));
 }

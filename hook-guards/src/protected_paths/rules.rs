@@ -2,13 +2,25 @@
 //! the user's `paths`, each a pattern of path components; and the `allowed-paths` over them.
 //!
 //! A pattern is a list of components matched against an absolute path's components: `**` is
-//! any number of components (none too), `*` any run of characters within one component, `?`
-//! one character; ASCII case is ignored (a case-insensitive filesystem writes `.GIT/config` to
-//! `.git/config`). Matching is linear in the pattern times the path (no backtracking blow-up).
+//! any number of components (none too); each other component is a glob ([`crate::glob`]: `*`
+//! any run of characters within it, `?` one character, `[...]` one of a class), ASCII case
+//! ignored (a case-insensitive filesystem writes `.GIT/config` to `.git/config`). Matching is
+//! linear in the pattern times the path (no backtracking blow-up).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use crate::{Call, Settings, paths};
+use crate::glob::{self, Compare};
+use crate::paths::{self, components};
+use crate::{Call, Settings};
+
+/// How names are compared: ASCII case ignored; a glob of the path (a shell's) does not match
+/// a leading `.` unless `find` reads it.
+const fn compare(shell_dots: bool) -> Compare {
+    Compare {
+        fold_case: true,
+        shell_dots,
+    }
+}
 
 /// What a rule protects, for its reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,10 +192,7 @@ impl Rules {
     pub(super) fn hit(&self, path: &Path, reach: &Reach, tail_only: bool) -> Option<Hit<'_>> {
         let parts = components(path);
         // No file has a longer name (the filesystems' NAME_MAX): the word names none.
-        if parts
-            .iter()
-            .any(|part| part.chars().filter(|c| *c != '*').count() > NAME_MAX)
-        {
+        if parts.iter().any(|part| glob::too_long(part)) {
             return None;
         }
         let globbed = match reach {
@@ -257,7 +266,7 @@ impl Rule {
     fn held_by(&self, path: &[String], filter: Option<&str>) -> bool {
         if let Some(filter) = filter {
             let last = self.parts.last().map_or("**", String::as_str);
-            if self.below != Below::Folder && last != "**" && !globs_meet(last, filter) {
+            if self.below != Below::Folder && last != "**" && !compare(false).meet(filter, last) {
                 return false;
             }
         }
@@ -341,30 +350,17 @@ fn user_rule(entry: &str, call: &Call<'_>, group: Group) -> Option<Rule> {
     })
 }
 
-/// The components of an absolute path, as text (the root dropped).
-pub(super) fn components(path: &Path) -> Vec<String> {
-    path.components()
-        .filter_map(|component| match component {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Whether `pattern` (components, `**` any number of them) matches `path`, each of its other
 /// components matching one of the path's; with `globbed`, the path's components are globs
 /// too (`Some(false)`: a glob's leading `*` or `?` does not match a leading `.`). Greedy with
 /// one resume point, as a `*` wildcard match: linear in both lengths' product.
 fn sequence_matches(pattern: &[&String], path: &[String], globbed: Option<bool>) -> bool {
     let one = |pattern: &str, part: &str| match globbed {
-        None => glob(pattern, part),
+        None => compare(false).matches(pattern, part),
         // A wildcard alone names nothing in particular (`find -path '*/x/*'` is not taken
         // for `.git/x`), as `rm -rf *` and `find . -delete` are not.
         Some(_) if part.chars().all(|c| c == '*') => pattern.chars().all(|c| c == '*'),
-        Some(dots) => {
-            (dots || !pattern.starts_with('.') || part.starts_with('.'))
-                && globs_meet(pattern, part)
-        }
+        Some(dots) => compare(!dots).meet(part, pattern),
     };
     let (mut p, mut s) = (0, 0);
     let mut resume: Option<(usize, usize)> = None;
@@ -384,121 +380,4 @@ fn sequence_matches(pattern: &[&String], path: &[String], globbed: Option<bool>)
         }
     }
     pattern[p..].iter().all(|part| *part == "**")
-}
-
-/// Whether glob `pattern` (`*`, `?`) matches `text`, ASCII case ignored.
-fn glob(pattern: &str, text: &str) -> bool {
-    let pattern: Vec<char> = pattern.chars().collect();
-    let text: Vec<char> = text.chars().collect();
-    let (mut p, mut t) = (0, 0);
-    let mut resume: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if p < pattern.len() && pattern[p] == '*' {
-            resume = Some((p, t));
-            p += 1;
-        } else if p < pattern.len() && same_char(pattern[p], text[t]) {
-            p += 1;
-            t += 1;
-        } else if let Some((star, from)) = resume {
-            p = star + 1;
-            t = from + 1;
-            resume = Some((star, from + 1));
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|c| *c == '*')
-}
-
-fn same_char(pattern: char, text: char) -> bool {
-    pattern == '?' || pattern.eq_ignore_ascii_case(&text)
-}
-
-/// The longest file name, in characters, on common filesystems (255 bytes is NAME_MAX on
-/// Linux and macOS; characters are counted, which only lets a few longer words through).
-const NAME_MAX: usize = 255;
-
-/// The most pairs of positions [`globs_meet`] walks; past it, the globs are taken to meet
-/// (a longer word is no ordinary file name, and a write it may name is blocked, not missed).
-const MAX_GLOB_PAIRS: usize = 1 << 22;
-
-/// Whether some text matches both globs (`*`, `?`), ASCII case ignored: a walk over pairs of
-/// positions, one row of `b` at a time, in the product of their lengths (at most
-/// [`MAX_GLOB_PAIRS`]).
-fn globs_meet(a: &str, b: &str) -> bool {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let letters = |glob: &[char]| glob.iter().filter(|c| **c != '*').count();
-    if letters(&a) > NAME_MAX || letters(&b) > NAME_MAX {
-        // Only a name longer than any file's matches it.
-        return false;
-    }
-    if (a.len() + 1).saturating_mul(b.len() + 1) > MAX_GLOB_PAIRS {
-        return true;
-    }
-    let mut row = vec![false; b.len() + 1];
-    row[0] = true;
-    for i in 0..=a.len() {
-        let mut next = vec![false; b.len() + 1];
-        for j in 0..=b.len() {
-            if !row[j] {
-                continue;
-            }
-            let (x, y) = (a.get(i).copied(), b.get(j).copied());
-            // A star on either side may match nothing, or the other side's next character.
-            if x == Some('*') {
-                next[j] = true;
-                if y.is_some() {
-                    row[j + 1] = true;
-                }
-            }
-            if y == Some('*') {
-                row[j + 1] = true;
-                if x.is_some() {
-                    next[j] = true;
-                }
-            }
-            if let (Some(x), Some(y)) = (x, y)
-                && x != '*'
-                && y != '*'
-                && (x == '?' || y == '?' || x.eq_ignore_ascii_case(&y))
-            {
-                next[j + 1] = true;
-            }
-        }
-        if i == a.len() {
-            return row[b.len()];
-        }
-        row = next;
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{glob, globs_meet};
-
-    #[test]
-    fn globs_match_within_one_component() {
-        assert!(glob("*.pem", "server.PEM"));
-        assert!(glob("Cargo.lock", "cargo.lock"));
-        assert!(glob("a*b*c", "aXbYbZc"));
-        assert!(!glob("*.pem", "server.pem.txt"));
-        assert!(!glob("?", ""));
-        // No blow-up on many stars.
-        assert!(!glob(&"*a".repeat(200), &"a".repeat(199)));
-    }
-
-    #[test]
-    fn two_globs_meet_when_one_text_matches_both() {
-        assert!(globs_meet("*.lock", "Cargo.lock"));
-        assert!(globs_meet("*.yml", "ci*"));
-        assert!(globs_meet("a?c", "*b*"));
-        assert!(!globs_meet("*.rs", "prod.yml"));
-        assert!(!globs_meet("a*", "b*"));
-        assert!(globs_meet("**a", "a*"));
-        assert!(!globs_meet("a", "*b?"));
-        assert!(globs_meet("", "**"));
-        assert!(!globs_meet("", "?"));
-    }
 }

@@ -6,51 +6,16 @@ use std::path::Path;
 use hook_sdk::{TextEdit, Tool};
 
 use super::GUARD;
-use crate::table::{HOME, PROJECT};
-use crate::{Call, Expect, Settings, Verdict};
+use crate::table::HOME;
+use crate::testing::{self, reason};
+use crate::{Call, Settings, Verdict};
 
 fn verdict(tool: &Tool, settings: &[&str]) -> Verdict {
-    let settings = Settings::parse(&GUARD, settings).expect("valid settings");
-    (GUARD.check)(
-        &Call {
-            tool,
-            cwd: Path::new(PROJECT),
-            home: Some(Path::new(HOME)),
-        },
-        &settings,
-    )
+    testing::verdict(&GUARD, tool, settings)
 }
 
 fn bash(command: &str) -> Verdict {
-    verdict(
-        &Tool::Bash {
-            command: command.to_owned(),
-            description: None,
-        },
-        &[],
-    )
-}
-
-fn reason(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Block { reason } => reason,
-        other => panic!("expected a block, got {other:?}"),
-    }
-}
-
-#[test]
-fn the_table_has_at_least_40_cases_of_each_kind() {
-    let count = |expect| GUARD.cases.iter().filter(|c| c.expect == expect).count();
-    assert!(
-        count(Expect::Block) >= 40,
-        "{} to block",
-        count(Expect::Block)
-    );
-    assert!(
-        count(Expect::Allow) >= 40,
-        "{} to allow",
-        count(Expect::Allow)
-    );
+    verdict(&testing::bash(command), &[])
 }
 
 #[test]
@@ -147,6 +112,34 @@ fn folders_a_command_goes_to_are_followed() {
         Verdict::Block { .. }
     ));
     assert_eq!(bash("cd src && rm -f config"), Verdict::Allow);
+    // Each command's paths are read in its own folder; a redirection of a command that runs
+    // no program, in every folder the line goes to.
+    assert_eq!(bash("echo > config; cd .git"), Verdict::Allow);
+    assert_eq!(bash("cd /tmp/x && echo > .git/config"), Verdict::Allow);
+    assert!(matches!(bash("cd .git && > config"), Verdict::Block { .. }));
+    // A `cd` to a folder known only at run time is passed over.
+    assert!(matches!(
+        bash("cd .git && cd \"$X\" && rm -f config"),
+        Verdict::Block { .. }
+    ));
+    let nested = reason(bash("git -C sub -C .git rm config"));
+    assert!(nested.contains("`sub/.git/config`"), "{nested}");
+}
+
+#[test]
+fn here_documents_are_text_unless_a_shell_reads_them() {
+    for command in [
+        "cat <<'EOF' | sh\necho x > .git/config\nEOF",
+        "bash <<EOF\nrm -f Cargo.lock\nEOF",
+        "echo \"$(rm -f Cargo.lock)\"",
+        "cat > notes.md <<EOF\n$(rm -f .git/index.lock)\nEOF",
+    ] {
+        assert!(matches!(bash(command), Verdict::Block { .. }), "{command}");
+    }
+    assert_eq!(
+        bash("cat > notes.md <<'EOF'\necho x > .git/config && rm -f Cargo.lock\nEOF"),
+        Verdict::Allow
+    );
 }
 
 #[test]
@@ -159,15 +152,18 @@ fn paths_after_an_expansion_are_matched_at_any_depth() {
         bash("rm -f ${DIR}/Cargo.lock"),
         Verdict::Block { .. }
     ));
+    assert!(matches!(
+        bash("echo x > $D/.git/$NAME"),
+        Verdict::Block { .. }
+    ));
+    assert!(matches!(bash("rm -rf $X/../.git"), Verdict::Block { .. }));
+    assert!(matches!(bash("rm -f Cargo.loc[k]"), Verdict::Block { .. }));
     assert_eq!(bash("echo x > \"$OUT\""), Verdict::Allow);
     assert_eq!(bash("echo x > $TMP/../log"), Verdict::Allow);
     // A user path relative to the project is not matched against an unknown folder.
     assert_eq!(
         verdict(
-            &Tool::Bash {
-                command: "echo x > $DIR/config/prod.yml".to_owned(),
-                description: None
-            },
+            &testing::bash("echo x > $DIR/config/prod.yml"),
             &["paths=config/prod.yml"]
         ),
         Verdict::Allow
@@ -215,18 +211,12 @@ fn allowed_paths_win() {
         verdict(&tool, &["paths=.git/", "allowed-paths=.git/info/"]),
         Verdict::Allow
     );
-    let glob = Tool::Bash {
-        command: "rm -f *.json".to_owned(),
-        description: None,
-    };
+    let glob = testing::bash("rm -f *.json");
     assert!(matches!(
         verdict(&glob, &["allowed-paths=tsconfig.json"]),
         Verdict::Block { .. }
     ));
-    let inside = Tool::Bash {
-        command: "rm -f .git/hooks/*.sample".to_owned(),
-        description: None,
-    };
+    let inside = testing::bash("rm -f .git/hooks/*.sample");
     assert_eq!(
         verdict(&inside, &["allowed-paths=.git/hooks/"]),
         Verdict::Allow
@@ -276,10 +266,7 @@ fn any_input_gets_an_answer_in_bounded_time() {
         &format!("rm -f {}", "*a".repeat(50_000)),
         &format!("find . -name '{}' -delete", "?".repeat(50_000)),
     ] {
-        let tool = Tool::Bash {
-            command: command.to_owned(),
-            description: None,
-        };
+        let tool = testing::bash(command);
         let _ = verdict(&tool, &[]);
         let _ = verdict(&tool, &[&long_glob]);
     }

@@ -1,22 +1,27 @@
 //! The files a shell command writes: its output redirections, and the operands of the
 //! programs that write, delete, move or link files (`tee`, `sed -i`, `cp`, `mv`, `rm`,
-//! `truncate`, `dd of=`, `find -delete`, `git rm`...), wherever they run (after `sudo`,
-//! `env`, `xargs`; in `sh -c` strings, `$(…)`, `find -exec`; in each part of a pipeline or
-//! list). Each path is read against the folder the command is in at that point (`cd` is
-//! followed).
+//! `truncate`, `dd of=`, `find -delete`, `git rm`...), wherever they run ([`crate::command`]:
+//! after `sudo`, `env`, `xargs`; in `sh -c` strings, `$(…)`, `find -exec`; in each part of a
+//! pipeline or list). Each path is read in the folder its command runs in, after the `cd`s
+//! before it ([`crate::paths::known_folder`], [`crate::paths::locate`]).
 
 use std::path::{Path, PathBuf};
 
-use crate::command::{self, file_name};
-use crate::{Call, paths};
+use hook_sdk::shell::Redirection;
+
+use crate::Call;
+use crate::args::{self, Options};
+use crate::command::{self, Invocation, file_name};
+use crate::glob;
+use crate::paths::{self, Located};
 
 use super::rules::Reach;
 
 /// One file a call writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Target {
-    /// The path, absolute; with `tail_only`, only what follows an expansion (`$DIR/.git/x`
-    /// gives `/.git/x`).
+    /// The path, absolute; with `tail_only`, only its known end (`$DIR/.git/x` gives
+    /// `/.git/x`).
     pub(super) path: PathBuf,
     /// The path is the end of one known only when the command runs.
     pub(super) tail_only: bool,
@@ -26,7 +31,7 @@ pub(super) struct Target {
     pub(super) verb: String,
 }
 
-/// A file a program's arguments name, before it is made absolute.
+/// A file a program's arguments name, before it is located.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Raw {
     word: String,
@@ -42,62 +47,50 @@ impl Raw {
             verb: verb.into(),
         }
     }
-}
 
-/// How many folders a command's `cd`s are followed into (redirections are read against each).
-const MAX_FOLDERS: usize = 16;
+    /// The file an output redirection writes.
+    fn redirection(redirection: &Redirection) -> Raw {
+        let verb = format!("a `{}` redirection writes", redirection.operator);
+        Raw::new(redirection.target.plain.clone(), Reach::Exact, verb)
+    }
+}
 
 /// The files `command` writes, and why part of it cannot be read, if so.
 pub(super) fn of_command(command: &str, call: &Call<'_>) -> (Vec<Target>, Option<String>) {
     let reading = command::read(command);
-    let mut folder = call.cwd.to_path_buf();
-    let mut folders = vec![folder.clone()];
     let mut targets = Vec::new();
-    for invocation in &reading.invocations {
-        if matches!(invocation.program.as_str(), "cd" | "pushd") {
-            let next = match invocation.operands().first() {
-                None => call.home.map(Path::to_path_buf),
-                Some(&"-") => None,
-                Some(word) => absolute(word, &folder, call),
-            };
-            if let Some(next) = next {
-                if !folders.contains(&next) && folders.len() < MAX_FOLDERS {
-                    folders.push(next.clone());
-                }
-                folder = next;
-            }
-            continue;
-        }
-        for raw in writes(&invocation.program, &invocation.args, true) {
-            targets.extend(resolve(raw, &folder, call));
-        }
+    let mut folders = paths::Folders::new(call);
+    for (index, invocation) in reading.invocations.iter().enumerate() {
+        let folder = folders.known(&invocation.cd);
+        let inner: Vec<&Invocation> = reading.run_by(index).collect();
+        let mut raws = writes(&invocation.program, &invocation.args, &inner);
+        raws.extend(
+            invocation
+                .redirections
+                .iter()
+                .filter(|r| r.writes_file())
+                .map(Raw::redirection),
+        );
+        targets.extend(
+            raws.into_iter()
+                .filter_map(|raw| resolve(raw, folder, call)),
+        );
     }
-    // A redirection is not tied to its command here: it is read against every folder the
-    // command goes to.
-    for redirection in reading.redirections.iter().filter(|r| r.writes_file()) {
-        for folder in &folders {
-            let verb = format!("a `{}` redirection writes", redirection.operator);
-            let raw = Raw::new(redirection.target.plain.clone(), Reach::Exact, verb);
-            targets.extend(resolve(raw, folder, call));
+    // A redirection of a command that runs no program (`> .git/config` alone) is read in
+    // every folder the command goes to.
+    let folders = paths::known_folders(&reading.folders, call);
+    for redirection in reading.loose_redirections() {
+        if redirection.writes_file() {
+            for folder in &folders {
+                targets.extend(resolve(Raw::redirection(redirection), folder, call));
+            }
         }
     }
     (targets, reading.unreadable)
 }
 
-/// `word` made absolute against `folder`.
-fn absolute(word: &str, folder: &Path, call: &Call<'_>) -> Option<PathBuf> {
-    paths::absolute(
-        word,
-        &Call {
-            tool: call.tool,
-            cwd: folder,
-            home: call.home,
-        },
-    )
-}
-
-/// `raw` as a target: its path made absolute against `folder`, or, when it holds an
-/// expansion, what follows the last one (`None` when nothing does).
+/// `raw` as a target: its path read in `folder`, or only its known end when it holds an
+/// expansion (`None` when nothing of it is known).
 fn resolve(raw: Raw, folder: &Path, call: &Call<'_>) -> Option<Target> {
     if raw.word.is_empty() {
         return None;
@@ -106,188 +99,89 @@ fn resolve(raw: Raw, folder: &Path, call: &Call<'_>) -> Option<Target> {
     // target/*`): what it could match.
     let name = file_name(&raw.word);
     let reach = if matches!(raw.reach, Reach::Exact | Reach::Holds(None))
-        && name.contains(['*', '?'])
+        && glob::is_glob(name)
         && name.chars().any(|c| c != '*')
     {
         Reach::Glob(false)
     } else {
         raw.reach
     };
-    if let Some(path) = absolute(&raw.word, folder, call) {
-        return Some(Target {
-            path,
-            tail_only: false,
-            reach,
-            verb: raw.verb,
-        });
-    }
-    let parts: Vec<&str> = raw.word.split('/').collect();
-    let last_unknown = parts
-        .iter()
-        .rposition(|part| part.contains(['$', '`']) || part.starts_with('~'))?;
-    let tail = &parts[last_unknown + 1..];
-    if tail.iter().all(|part| part.is_empty()) || tail.contains(&"..") {
-        return None;
-    }
+    let (path, tail_only) = match paths::locate(&raw.word, folder, call)? {
+        Located::Path(path) => (path, false),
+        Located::Tail(parts) => (
+            parts.iter().fold(PathBuf::from("/"), |p, c| p.join(c)),
+            true,
+        ),
+    };
     Some(Target {
-        path: paths::normal(&Path::new("/").join(tail.join("/"))),
-        tail_only: true,
+        path,
+        tail_only,
         reach,
         verb: raw.verb,
     })
 }
 
-/// A program's options and operands, read with the options that take a value.
-#[derive(Debug, Default)]
-struct Parsed {
-    /// Each option (`-i`, `--in-place`) with its value, if it has one.
-    options: Vec<(String, Option<String>)>,
-    /// The other arguments.
-    operands: Vec<String>,
-}
-
-impl Parsed {
-    /// Reads `args`: `valued` short options take the rest of their cluster or the next
-    /// argument, `attached` ones the rest of their cluster only (`sed -i.bak`), `long` ones
-    /// `--name=value` or the next argument.
-    fn read(args: &[String], valued: &str, attached: &str, long: &[&str]) -> Parsed {
-        let mut parsed = Parsed::default();
-        let mut index = 0;
-        while let Some(arg) = args.get(index) {
-            index += 1;
-            if arg == "--" {
-                parsed.operands.extend(args[index..].iter().cloned());
-                break;
-            }
-            if let Some(name) = arg.strip_prefix("--") {
-                let (name, value) = match name.split_once('=') {
-                    Some((name, value)) => (name, Some(value.to_owned())),
-                    None if long.contains(&name) => {
-                        index += 1;
-                        (name, args.get(index - 1).cloned())
-                    }
-                    None => (name, None),
-                };
-                parsed.options.push((format!("--{name}"), value));
-            } else if let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.is_empty()) {
-                for (at, letter) in cluster.char_indices() {
-                    let rest = &cluster[at + letter.len_utf8()..];
-                    if valued.contains(letter) {
-                        let value = if rest.is_empty() {
-                            index += 1;
-                            args.get(index - 1).cloned()
-                        } else {
-                            Some(rest.to_owned())
-                        };
-                        parsed.options.push((format!("-{letter}"), value));
-                        break;
-                    }
-                    if attached.contains(letter) {
-                        parsed
-                            .options
-                            .push((format!("-{letter}"), Some(rest.to_owned())));
-                        break;
-                    }
-                    parsed.options.push((format!("-{letter}"), None));
-                }
-            } else {
-                parsed.operands.push(arg.clone());
-            }
-        }
-        parsed
-    }
-
-    fn has(&self, names: &[&str]) -> bool {
-        self.options
-            .iter()
-            .any(|(name, _)| names.contains(&name.as_str()))
-    }
-
-    fn values<'a>(&'a self, names: &'a [&str]) -> impl Iterator<Item = &'a str> {
-        self.options
-            .iter()
-            .filter(move |(name, _)| names.contains(&name.as_str()))
-            .filter_map(|(_, value)| value.as_deref())
-    }
-
-    /// The operands but the first when no option in `given` gave it (`sed SCRIPT FILE...`).
-    fn files_after_script(&self, given: &[&str]) -> &[String] {
-        if self.has(given) {
-            &self.operands
-        } else {
-            self.operands.get(1..).unwrap_or(&[])
-        }
-    }
-}
-
-/// Every file `program` writes with `args`. `exec`: whether `find -exec` is read (not in a
-/// `find`'s own `-exec`).
-fn writes(program: &str, args: &[String], exec: bool) -> Vec<Raw> {
-    let each = |files: &[String], reach: Reach, verb: &str| -> Vec<Raw> {
+/// Every file `program` writes with `args`; `inner`: the commands it runs itself (`find
+/// -exec`'s).
+fn writes(program: &str, args: &[String], inner: &[&Invocation]) -> Vec<Raw> {
+    let each = |files: &[&str], reach: Reach, verb: &str| -> Vec<Raw> {
         files
             .iter()
-            .map(|file| Raw::new(file.clone(), reach.clone(), verb))
+            .map(|file| Raw::new(*file, reach.clone(), verb))
             .collect()
     };
     match program {
         "tee" | "sponge" => {
-            let parsed = Parsed::read(args, "", "", &[]);
-            each(
-                &parsed.operands,
-                Reach::Exact,
-                &format!("`{program}` writes"),
-            )
+            let read = Options::read(args, "", "", &[]);
+            each(&read.operands, Reach::Exact, &format!("`{program}` writes"))
         }
         "rm" => {
-            let parsed = Parsed::read(args, "", "", &[]);
-            let reach = if parsed.has(&["-r", "-R", "--recursive"]) {
+            let read = Options::read(args, "", "", &[]);
+            let reach = if read.any_of("rR", &["recursive"]) {
                 Reach::Holds(None)
             } else {
                 Reach::Exact
             };
-            each(&parsed.operands, reach, "`rm` deletes")
+            each(&read.operands, reach, "`rm` deletes")
         }
         "unlink" | "rmdir" => {
-            let parsed = Parsed::read(args, "", "", &[]);
+            let read = Options::read(args, "", "", &[]);
             each(
-                &parsed.operands,
+                &read.operands,
                 Reach::Exact,
                 &format!("`{program}` deletes"),
             )
         }
         "shred" => {
-            let parsed = Parsed::read(args, "ns", "", &["iterations", "size", "random-source"]);
-            each(&parsed.operands, Reach::Exact, "`shred` overwrites")
+            let read = Options::read(args, "ns", "", &["iterations", "size", "random-source"]);
+            each(&read.operands, Reach::Exact, "`shred` overwrites")
         }
         "truncate" => {
-            let parsed = Parsed::read(args, "sr", "", &["size", "reference"]);
-            each(&parsed.operands, Reach::Exact, "`truncate` rewrites")
+            let read = Options::read(args, "sr", "", &["size", "reference"]);
+            each(&read.operands, Reach::Exact, "`truncate` rewrites")
         }
         "touch" => {
-            let parsed = Parsed::read(args, "dtr", "", &["date", "reference"]);
-            each(&parsed.operands, Reach::Exact, "`touch` writes")
+            let read = Options::read(args, "dtr", "", &["date", "reference"]);
+            each(&read.operands, Reach::Exact, "`touch` writes")
         }
         "mkdir" => {
-            let parsed = Parsed::read(args, "m", "", &["mode"]);
-            each(&parsed.operands, Reach::Exact, "`mkdir` creates")
+            let read = Options::read(args, "m", "", &["mode"]);
+            each(&read.operands, Reach::Exact, "`mkdir` creates")
         }
         "chmod" => {
-            let parsed = Parsed::read(args, "", "", &["reference"]);
+            let read = Options::read(args, "", "", &["reference"]);
             // `chmod -x FILE`: the mode reads as options; otherwise it is the first operand.
-            let mode_as_option = parsed
-                .options
-                .iter()
-                .any(|(name, _)| name.len() == 2 && name.ends_with(['r', 'w', 'x', 'X', 's', 't']));
+            let mode_as_option = read.any_of("rwxXst", &[]);
             let files = if mode_as_option {
-                &parsed.operands[..]
+                &read.operands[..]
             } else {
-                parsed.files_after_script(&["--reference"])
+                read.after_script("", &["reference"])
             };
             each(files, Reach::Exact, "`chmod` changes the mode of")
         }
         "chown" | "chgrp" => {
-            let parsed = Parsed::read(args, "", "", &["reference"]);
-            let files = parsed.files_after_script(&["--reference"]);
+            let read = Options::read(args, "", "", &["reference"]);
+            let files = read.after_script("", &["reference"]);
             each(
                 files,
                 Reach::Exact,
@@ -300,77 +194,73 @@ fn writes(program: &str, args: &[String], exec: bool) -> Vec<Raw> {
             .map(|file| Raw::new(file, Reach::Exact, "`dd` writes"))
             .collect(),
         "sed" => {
-            let parsed = Parsed::read(args, "efl", "i", &["expression", "file", "line-length"]);
-            if !parsed.has(&["-i", "--in-place"]) {
+            let read = Options::read(args, "efl", "i", &["expression", "file", "line-length"]);
+            if !read.any_of("i", &["in-place"]) {
                 return Vec::new();
             }
-            let files = parsed.files_after_script(&["-e", "-f", "--expression", "--file"]);
+            let files = read.after_script("ef", &["expression", "file"]);
             each(files, Reach::Exact, "`sed -i` edits")
         }
         "perl" | "ruby" => {
-            let parsed = Parsed::read(args, "eEMmrICF", "il0xdDTWK", &[]);
-            if !parsed.has(&["-i"]) {
+            let read = Options::read(args, "eEMmrICF", "il0xdDTWK", &[]);
+            if !read.any_of("i", &[]) {
                 return Vec::new();
             }
-            let files = parsed.files_after_script(&["-e", "-E"]);
+            let files = read.after_script("eE", &[]);
             each(files, Reach::Exact, &format!("`{program} -i` edits"))
         }
         "awk" | "gawk" => {
-            let parsed = Parsed::read(args, "fvFieEl", "", &["include", "file", "source"]);
-            let in_place = parsed
-                .values(&["-i", "--include"])
+            let read = Options::read(args, "fvFieEl", "", &["include", "file", "source"]);
+            let in_place = read
+                .values_of("i", &["include"])
                 .any(|value| matches!(value, "inplace" | "inplace.awk"));
             if !in_place {
                 return Vec::new();
             }
-            let files: Vec<String> = parsed
-                .files_after_script(&["-f", "-e", "-E", "--file", "--source"])
+            let files: Vec<&str> = read
+                .after_script("feE", &["file", "source"])
                 .iter()
                 .filter(|file| !file.contains('='))
-                .cloned()
+                .copied()
                 .collect();
             each(&files, Reach::Exact, "`awk -i inplace` edits")
         }
         "ed" | "ex" | "vi" | "vim" | "nvim" | "nano" | "emacs" => {
-            let parsed = Parsed::read(args, "cSuUTiWwsq", "", &["cmd", "eval"]);
-            let files: Vec<String> = parsed
+            let read = Options::read(args, "cSuUTiWwsq", "", &["cmd", "eval"]);
+            let files: Vec<&str> = read
                 .operands
                 .iter()
                 .filter(|file| !file.starts_with('+'))
-                .cloned()
+                .copied()
                 .collect();
             each(&files, Reach::Exact, &format!("`{program}` edits"))
         }
         "patch" => {
-            let parsed = Parsed::read(
+            let read = Options::read(
                 args,
                 "BDFgioprVYzd",
                 "",
                 &["input", "output", "strip", "directory"],
             );
-            let mut files: Vec<String> = parsed.operands.first().cloned().into_iter().collect();
-            files.extend(parsed.values(&["-o", "--output"]).map(str::to_owned));
+            let mut files: Vec<&str> = read.operands.first().copied().into_iter().collect();
+            files.extend(read.values_of("o", &["output"]));
             each(&files, Reach::Exact, "`patch` writes")
         }
         "curl" => {
-            let parsed = Parsed::read(args, "odHXuAebcDFKmrTwxyYzECPQtU", "", &["output"]);
-            let files: Vec<String> = parsed
-                .values(&["-o", "--output"])
-                .map(str::to_owned)
-                .collect();
+            let read = Options::read(args, "odHXuAebcDFKmrTwxyYzECPQtU", "", &["output"]);
+            let files: Vec<&str> = read.values_of("o", &["output"]).collect();
             each(&files, Reach::Exact, "`curl -o` writes")
         }
         "wget" => {
-            let parsed = Parsed::read(args, "OoaPeUtTwQlAR", "", &["output-document"]);
-            let files: Vec<String> = parsed
-                .values(&["-O", "-o", "-a", "--output-document"])
+            let read = Options::read(args, "OoaPeUtTwQlAR", "", &["output-document"]);
+            let files: Vec<&str> = read
+                .values_of("Ooa", &["output-document"])
                 .filter(|file| *file != "-")
-                .map(str::to_owned)
                 .collect();
             each(&files, Reach::Exact, "`wget` writes")
         }
         "cp" | "mv" | "ln" | "install" | "rsync" => copies(program, args),
-        "find" => find(args, exec),
+        "find" => find(args, inner),
         "git" => git(args),
         _ => Vec::new(),
     }
@@ -388,32 +278,32 @@ fn copies(program: &str, args: &[String]) -> Vec<Raw> {
         "rsync" => ("efBT", &["rsh", "filter", "exclude", "include"]),
         _ => ("tS", &["target-directory", "suffix"]),
     };
-    let parsed = Parsed::read(args, valued, "", long);
+    let read = Options::read(args, valued, "", long);
     let verb = format!("`{program}` writes");
-    if program == "install" && parsed.has(&["-d", "--directory"]) {
-        return parsed
+    if program == "install" && read.any_of("d", &["directory"]) {
+        return read
             .operands
             .iter()
-            .map(|dir| Raw::new(dir.clone(), Reach::Exact, "`install -d` creates"))
+            .map(|dir| Raw::new(*dir, Reach::Exact, "`install -d` creates"))
             .collect();
     }
-    let no_folder = program != "rsync" && parsed.has(&["-T", "--no-target-directory"]);
+    let no_folder = program != "rsync" && read.any_of("T", &["no-target-directory"]);
     let target = if program == "rsync" {
         None
     } else {
-        parsed.values(&["-t", "--target-directory"]).next()
+        read.values_of("t", &["target-directory"]).next()
     };
-    let (destination, sources, folder): (String, &[String], bool) = match target {
-        Some(dir) => (dir.to_owned(), &parsed.operands, true),
-        None => match parsed.operands.split_last() {
+    let (destination, sources, folder): (&str, &[&str], bool) = match target {
+        Some(dir) => (dir, &read.operands, true),
+        None => match read.operands.split_last() {
             Some((last, rest)) if !rest.is_empty() => {
-                (last.clone(), rest, rest.len() > 1 || names_folder(last))
+                (last, rest, rest.len() > 1 || names_folder(last))
             }
-            Some(_) if program == "ln" => (".".to_owned(), &parsed.operands, true),
+            Some(_) if program == "ln" => (".", &read.operands, true),
             _ => return Vec::new(),
         },
     };
-    let mut raws = vec![Raw::new(destination.clone(), Reach::Exact, verb.clone())];
+    let mut raws = vec![Raw::new(destination, Reach::Exact, verb.clone())];
     if folder && !no_folder {
         for source in sources {
             let name = file_name(source.trim_end_matches('/'));
@@ -432,12 +322,12 @@ fn copies(program: &str, args: &[String]) -> Vec<Raw> {
         "mv" => raws.extend(
             sources
                 .iter()
-                .map(|source| Raw::new(source.clone(), Reach::Holds(None), "`mv` moves away")),
+                .map(|source| Raw::new(*source, Reach::Holds(None), "`mv` moves away")),
         ),
         "ln" => raws.extend(
             sources
                 .iter()
-                .map(|source| Raw::new(source.clone(), Reach::Exact, "`ln` links to")),
+                .map(|source| Raw::new(*source, Reach::Exact, "`ln` links to")),
         ),
         _ => {}
     }
@@ -452,91 +342,58 @@ fn names_folder(word: &str) -> bool {
 }
 
 /// `find`: its `-fprint` files, and, when it deletes (`-delete`) or runs a program that
-/// writes the files it finds (`-exec sed -i … {} +`), what it finds: its starting folders,
-/// narrowed by its `-name` and `-path` filters.
-fn find(args: &[String], exec: bool) -> Vec<Raw> {
-    let mut index = 0;
-    // Its own options before the starting points: `-H`, `-L`, `-P`, `-D opts`, `-O3`.
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-H" | "-L" | "-P" => index += 1,
-            "-D" => index += 2,
-            _ if arg.starts_with("-O") => index += 1,
-            _ => break,
-        }
-    }
-    let starts: Vec<&String> = args[index.min(args.len())..]
-        .iter()
-        .take_while(|arg| !arg.starts_with('-') && !matches!(arg.as_str(), "(" | "!" | ","))
-        .collect();
+/// writes the files it finds (`inner`, its `-exec` commands: `sed -i … {} +`), what it finds:
+/// its starting folders, narrowed by its `-name` and `-path` filters.
+fn find(args: &[String], inner: &[&Invocation]) -> Vec<Raw> {
+    let (starts, expression) = args::find(args);
     let mut raws = Vec::new();
     let mut names = Vec::new();
     let mut path_filters = Vec::new();
     let mut verb = None;
-    let mut rest = args.iter().skip(index + starts.len());
+    let mut rest = expression.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "-delete" => verb = Some("`find -delete` deletes".to_owned()),
-            "-name" | "-iname" => names.extend(rest.next().cloned()),
-            "-path" | "-ipath" | "-wholename" | "-iwholename" => {
-                path_filters.extend(rest.next().cloned());
-            }
+            "-name" | "-iname" => names.extend(rest.next()),
+            "-path" | "-ipath" | "-wholename" | "-iwholename" => path_filters.extend(rest.next()),
             "-fprint" | "-fprint0" | "-fls" | "-fprintf" => {
                 if let Some(file) = rest.next() {
-                    raws.push(Raw::new(
-                        file.clone(),
-                        Reach::Exact,
-                        "`find -fprint` writes",
-                    ));
+                    raws.push(Raw::new(file, Reach::Exact, "`find -fprint` writes"));
                 }
             }
+            // The command it runs is read as one of its own (`inner`).
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let words: Vec<String> = rest
-                    .by_ref()
-                    .take_while(|word| !matches!(word.as_str(), ";" | "+"))
-                    .cloned()
-                    .collect();
-                let words: Vec<&String> = words
-                    .iter()
-                    .skip_while(|word| {
-                        matches!(
-                            file_name(word),
-                            "sudo" | "doas" | "env" | "command" | "nice"
-                        )
-                    })
-                    .collect();
-                if let Some((program, args)) = words.split_first()
-                    && exec
-                {
-                    let program = file_name(program);
-                    let args: Vec<String> = args.iter().map(|arg| (*arg).clone()).collect();
-                    let found = writes(program, &args, false)
-                        .into_iter()
-                        .find(|raw| raw.word == "{}");
-                    if let Some(found) = found {
-                        verb = Some(format!("`find -exec {program}` {}", verb_tail(&found.verb)));
+                for word in rest.by_ref() {
+                    if matches!(word.as_str(), ";" | "+") {
+                        break;
                     }
                 }
             }
             _ => {}
         }
     }
+    for command in inner {
+        let found = writes(&command.program, &command.args, &[])
+            .into_iter()
+            .find(|raw| raw.word == "{}");
+        if let Some(found) = found {
+            verb = Some(format!(
+                "`find -exec {}` {}",
+                command.program,
+                verb_tail(&found.verb)
+            ));
+        }
+    }
     let Some(verb) = verb else {
         return raws;
     };
-    let here = ".".to_owned();
-    let starts = if starts.is_empty() {
-        vec![&here]
-    } else {
-        starts
-    };
     for start in starts {
         if names.is_empty() && path_filters.is_empty() {
-            raws.push(Raw::new(start.clone(), Reach::Holds(None), verb.clone()));
+            raws.push(Raw::new(start, Reach::Holds(None), verb.clone()));
         }
         for name in &names {
-            let filter = Reach::Holds(Some(name.clone()));
-            raws.push(Raw::new(start.clone(), filter, verb.clone()));
+            let filter = Reach::Holds(Some((*name).clone()));
+            raws.push(Raw::new(start, filter, verb.clone()));
             let inside = format!("{}/{name}", start.trim_end_matches('/'));
             raws.push(Raw::new(inside, Reach::Glob(true), verb.clone()));
         }
@@ -544,7 +401,7 @@ fn find(args: &[String], exec: bool) -> Vec<Raw> {
     raws.extend(
         path_filters
             .into_iter()
-            .map(|filter| Raw::new(filter, Reach::Glob(true), verb.clone())),
+            .map(|filter| Raw::new(filter.clone(), Reach::Glob(true), verb.clone())),
     );
     raws
 }
@@ -555,44 +412,41 @@ fn verb_tail(verb: &str) -> &str {
 }
 
 /// `git rm` and `git mv` (the other git commands write through git itself: `commit`,
-/// `checkout`, `restore`... are not read), against `git -C DIR`'s folder.
+/// `checkout`, `restore`... are not read), in the folder `git -C DIR` goes to.
 fn git(args: &[String]) -> Vec<Raw> {
-    let mut index = 0;
-    let mut folder: Option<&str> = None;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-C" => {
-                folder = args.get(index + 1).map(String::as_str);
-                index += 2;
-            }
-            "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => index += 2,
-            _ if arg.starts_with('-') => index += 1,
-            _ => break,
-        }
-    }
-    let Some((command, rest)) = args.get(index..).and_then(<[String]>::split_first) else {
+    let Some(git) = args::git(args) else {
         return Vec::new();
     };
-    let in_folder = |word: &str| match folder {
-        Some(folder) if !word.starts_with(['/', '~', '$']) => format!("{folder}/{word}"),
-        _ => word.to_owned(),
+    // `-C a -C b`: `a/b`; an absolute one starts over.
+    let folder = git.folders.iter().fold(String::new(), |folder, next| {
+        if folder.is_empty() || next.starts_with(['/', '~', '$']) {
+            (*next).to_owned()
+        } else {
+            format!("{}/{next}", folder.trim_end_matches('/'))
+        }
+    });
+    let in_folder = |word: &str| {
+        if folder.is_empty() || word.starts_with(['/', '~', '$']) {
+            word.to_owned()
+        } else {
+            format!("{}/{word}", folder.trim_end_matches('/'))
+        }
     };
-    let parsed = Parsed::read(rest, "", "", &[]);
-    match command.as_str() {
-        "rm" if !parsed.has(&["--cached"]) => {
-            let reach = if parsed.has(&["-r"]) {
+    let read = Options::read(git.args, "", "", &[]);
+    match git.subcommand {
+        "rm" if !read.any_of("", &["cached"]) => {
+            let reach = if read.any_of("r", &[]) {
                 Reach::Holds(None)
             } else {
                 Reach::Exact
             };
-            parsed
-                .operands
+            read.operands
                 .iter()
                 .map(|file| Raw::new(in_folder(file), reach.clone(), "`git rm` deletes"))
                 .collect()
         }
         "mv" => {
-            let Some((destination, sources)) = parsed.operands.split_last() else {
+            let Some((destination, sources)) = read.operands.split_last() else {
                 return Vec::new();
             };
             let mut raws = vec![Raw::new(
@@ -621,35 +475,17 @@ fn git(args: &[String]) -> Vec<Raw> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Parsed, writes};
+    use hook_sdk::Tool;
 
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
+    use super::{of_command, writes};
+    use crate::table::PROJECT;
+    use crate::testing::{self, words};
 
     fn files(program: &str, line: &str) -> Vec<String> {
-        writes(program, &words(line), true)
+        writes(program, &words(line), &[])
             .into_iter()
             .map(|raw| raw.word)
             .collect()
-    }
-
-    #[test]
-    fn options_with_values_are_not_files() {
-        let parsed = Parsed::read(&words("-i.bak -e s/a/b/ -n x y"), "efl", "i", &[]);
-        assert_eq!(parsed.operands, ["x", "y"]);
-        assert!(parsed.has(&["-i"]));
-        let parsed = Parsed::read(
-            &words("-fsSLo out --output x u -- -z"),
-            "o",
-            "",
-            &["output"],
-        );
-        assert_eq!(parsed.operands, ["u", "-z"]);
-        assert_eq!(
-            parsed.values(&["-o", "--output"]).collect::<Vec<_>>(),
-            ["out", "x"]
-        );
     }
 
     #[test]
@@ -678,10 +514,12 @@ mod tests {
             ("wget", "-qO- u", &[]),
             ("patch", "-p1 f p.diff", &["f"]),
             ("git", "-C sub rm f", &["sub/f"]),
+            ("git", "-C sub -C deeper rm f", &["sub/deeper/f"]),
             ("git", "rm --cached f", &[]),
             ("git", "commit -am x", &[]),
             ("find", ". -name x -print", &[]),
             ("find", "d -fprint out", &["out"]),
+            ("find", "target -delete", &["target"]),
         ] {
             assert_eq!(files(program, line), expected, "{program} {line}");
         }
@@ -689,12 +527,21 @@ mod tests {
 
     #[test]
     fn find_writes_what_it_finds_only_through_a_writer() {
-        assert!(files("find", ". -name *.rs -exec grep x {} +").is_empty());
-        assert_eq!(
-            files("find", ". -name *.rs -exec sed -i s/a/b/ {} +"),
-            [".", "./*.rs"]
-        );
-        assert_eq!(files("find", "target -delete"), ["target"]);
-        assert!(files("find", ". -exec cp {} /tmp/ ;").is_empty());
+        let tool = Tool::Other(serde_json::Value::Null);
+        let call = testing::call(&tool);
+        let paths = |command: &str| -> Vec<String> {
+            of_command(command, &call)
+                .0
+                .into_iter()
+                .map(|target| target.path.display().to_string())
+                .collect()
+        };
+        assert!(paths("find . -name '*.rs' -exec grep x {} +").is_empty());
+        let written = paths("find . -name '*.rs' -exec sudo sed -i s/a/b/ {} +");
+        for expected in [PROJECT.to_owned(), format!("{PROJECT}/*.rs")] {
+            assert!(written.contains(&expected), "{expected} in {written:?}");
+        }
+        let copied = paths("find . -exec cp {} /tmp/ ';'");
+        assert!(!copied.iter().any(|p| p == PROJECT), "{copied:?}");
     }
 }

@@ -6,14 +6,20 @@
 //! `~/.ssh`, `/home/dev/.ssh`, `/root/.ssh` and a backup's `…/home/dev/.ssh` all match
 //! `.ssh`); a folder location covers everything below it, except the names it lists (the
 //! public keys of `~/.ssh`). A word the guard cannot make absolute (`$DIR/.env`: a variable
-//! known only when it runs) is matched on what follows its unknown first part.
+//! known only when it runs) is matched on what follows its unknown part ([`paths::locate`]). Names are compared as written ([`Compare::EXACT`]).
 
 use std::collections::HashMap;
-use std::path::{Component, Path};
+use std::path::Path;
 use std::sync::LazyLock;
 
-use super::glob::{is_glob, is_wide, meet, within};
-use crate::{Call, paths};
+use crate::Call;
+use crate::glob::{Compare, is_glob, is_wide, too_long, within};
+use crate::paths::{self, Located, components};
+
+/// Whether a word's component could name the same file as a pattern's.
+fn meet(word: &str, pattern: &str) -> bool {
+    Compare::EXACT.meet(word, pattern)
+}
 
 /// What a secret location holds: how a reason names it and what the model should do instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -306,7 +312,7 @@ impl UserPath {
             return Some(UserPath::Name(entry.to_owned()));
         }
         let path = paths::absolute(entry.trim_end_matches('/'), call)?;
-        Some(UserPath::Path(parts(&path)))
+        Some(UserPath::Path(components(&path)))
     }
 
     /// Whether `target` (resolved or not) is this path or below it; every name the target
@@ -343,38 +349,21 @@ struct Target {
 }
 
 impl Target {
+    /// A target of `parts`; `None` when one is longer than a file name (it names no file).
+    fn new(parts: Vec<String>, resolved: bool) -> Option<Target> {
+        (!parts.iter().any(|part| too_long(part))).then_some(Target { parts, resolved })
+    }
+
+    /// `word` as a path, read in `call`'s folder.
     fn read(word: &str, call: &Call<'_>) -> Option<Target> {
         if word.is_empty() || word.contains("://") || word.contains('\n') {
             return None;
         }
-        if let Some(path) = paths::absolute(word, call) {
-            return Some(Target {
-                parts: parts(&path),
-                resolved: true,
-            });
+        match paths::locate(word, call.cwd, call)? {
+            Located::Path(path) => Target::new(components(&path), true),
+            Located::Tail(parts) => Target::new(parts, false),
         }
-        // An expansion first (`$DIR/.env`, `~user/.ssh`): what follows it is still known.
-        let parts: Vec<String> = word
-            .split('/')
-            .skip(1)
-            .filter(|part| !part.is_empty() && *part != "." && *part != "..")
-            .map(str::to_owned)
-            .collect();
-        (!parts.is_empty()).then_some(Target {
-            parts,
-            resolved: false,
-        })
     }
-}
-
-/// The components of an absolute path, without the root.
-fn parts(path: &Path) -> Vec<String> {
-    path.components()
-        .filter_map(|component| match component {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Whether `target` holds a run of components matching `location`'s.
@@ -477,7 +466,7 @@ impl<'a> Places<'a> {
             .into_iter()
             .chain(std::iter::once(Path::new("/root")));
         let table = homes.flat_map(|home| {
-            let home = parts(home);
+            let home = components(home);
             TABLE.iter().filter(|l| l.in_home).map(move |l| {
                 let mut path = home.clone();
                 path.extend(l.parts.iter().map(|part| (*part).to_owned()));
@@ -562,10 +551,7 @@ impl<'a> Places<'a> {
         if parts.is_empty() {
             return None;
         }
-        self.secret_in(&Target {
-            parts,
-            resolved: false,
-        })
+        self.secret_in(&Target::new(parts, false)?)
     }
 
     fn secret_in(&self, target: &Target) -> Option<Found> {

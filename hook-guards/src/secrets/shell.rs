@@ -1,19 +1,18 @@
 //! A shell command read for secrets: every program it runs ([`crate::command`]: through
-//! wrappers, `-c` strings, `find -exec`, pipelines and lists) with the paths its arguments and
-//! redirections name, command substitutions inside double quotes too (which the command
-//! reader leaves in their word), `cd` between commands, here-documents' bodies as text
-//! unless a shell reads them, and the paths handed over at run time
-//! (`echo ~/.ssh/id_rsa | xargs cat`).
+//! wrappers, `-c` strings, `find -exec`, `$(…)` and backquotes inside double quotes too,
+//! here-documents a shell reads, pipelines and lists) with the paths its arguments and
+//! redirections name, each in the folder its command runs in (after the `cd`s before it), and
+//! the paths handed over at run time (`echo ~/.ssh/id_rsa | xargs cat`, `for f in ~/.ssh/*`).
 
-use std::path::PathBuf;
+use hook_sdk::shell::Redirection;
 
 use super::Hit;
-use super::lines::{HereDocuments, loop_words, substitutions};
 use super::locations::{Found, Places};
-use crate::command::{self, Invocation, file_name};
+use crate::args::{self, Options};
+use crate::command::{self, Invocation, Reading};
 use crate::paths;
 
-/// How deep command substitutions (`$(…)`, backticks) are read again.
+/// How deep the scripts `ssh` is given in here-documents are read again.
 const MAX_DEPTH: usize = 4;
 
 /// Programs that show or change no file's content: they name paths (`ls ~/.ssh`,
@@ -218,73 +217,88 @@ pub(super) fn check(command: &str, places: &Places<'_>) -> Result<Option<String>
     Ok(unreadable)
 }
 
-/// Reads one command line (a `-c` string and a substitution's text are read again by the
-/// command reader and by [`substitutions`]); what it names is gathered in `scene` across
-/// them all.
+/// Reads one command line (a script `ssh` is given is read again); what it names is gathered
+/// in `scene` across them all.
 fn walk(
     command: &str,
     places: &Places<'_>,
     depth: usize,
     scene: &mut Scene,
 ) -> Result<Option<String>, Hit> {
-    // A here-document's body is text, not commands (`cat > README.md <<'EOF'` with `Copy
-    // .env.example to .env` in it), unless a shell reads it (`sh <<EOF`); an unquoted one
-    // still runs its `$(…)`.
-    let bodies = HereDocuments::of(command);
-    let reading = command::read(&bodies.commands);
-    // The folders its commands run in: the session's, then each `cd`'s.
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for invocation in &reading.invocations {
-        let here = folders.last().map(|cwd| places.in_folder(cwd));
-        let here = here.as_ref().unwrap_or(places);
-        one(invocation, here, scene)?;
-        if matches!(invocation.program.as_str(), "cd" | "pushd") {
-            let target = invocation.operands().first().copied().unwrap_or("~");
-            if let Some(path) = paths::absolute(target, here.call()).filter(|_| target != "-") {
-                folders.push(path);
-            }
-        }
-    }
-    // A redirection is not tied to its command here: it is read in every folder the line
-    // goes to.
-    let everywhere: Vec<Places<'_>> = folders.iter().map(|cwd| places.in_folder(cwd)).collect();
-    for redirection in &reading.redirections {
-        let verb = if redirection.reads_file() {
-            "reads"
-        } else if redirection.writes_file() {
-            "writes"
+    let reading = command::read(command);
+    let mut unreadable = reading.unreadable.clone();
+    let mut folders = paths::Folders::new(places.call());
+    for (index, invocation) in reading.invocations.iter().enumerate() {
+        let folder = folders.known(&invocation.cd);
+        let moved;
+        let here = if folder == places.call().cwd {
+            places
         } else {
-            continue;
+            moved = places.in_folder(folder);
+            &moved
         };
-        let word = &redirection.target.plain;
-        let found = std::iter::once(places)
-            .chain(&everywhere)
-            .find_map(|here| here.secret(word));
-        if let Some(found) = found {
-            return Err(Hit::path(
-                format!("a `{}` redirection", redirection.operator),
-                verb,
-                word,
-                found,
-            ));
+        one(&reading, index, here, scene)?;
+        for redirection in &invocation.redirections {
+            redirected(redirection, here)?;
         }
-    }
-    for word in loop_words(&bodies.commands) {
-        mention(scene, places, &word);
-    }
-    let mut unreadable = reading.unreadable;
-    if depth < MAX_DEPTH {
-        for inner in substitutions(&bodies.expanded) {
-            if let Some(why) = walk(inner, places, depth + 1, scene)? {
-                unreadable.get_or_insert(why);
+        // `ssh HOST <<EOF`: the remote shell runs the here-document, and what it prints
+        // comes back into the session.
+        if invocation.program == "ssh" && depth < MAX_DEPTH {
+            for script in invocation.redirections.iter().filter_map(stdin_script) {
+                if let Some(why) = walk(script, places, depth + 1, scene)? {
+                    unreadable.get_or_insert(why);
+                }
             }
         }
+    }
+    // A redirection of a command that runs no program (`done < ~/.netrc`) is read in every
+    // folder the line goes to.
+    let folders = paths::known_folders(&reading.folders, places.call());
+    for redirection in reading.loose_redirections() {
+        for folder in &folders {
+            redirected(redirection, &places.in_folder(folder))?;
+        }
+    }
+    for word in &reading.loop_words {
+        mention(scene, places, word);
     }
     Ok(unreadable)
 }
 
-/// Checks one program.
-fn one(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Result<(), Hit> {
+/// Blocks a redirection from or to a secret.
+fn redirected(redirection: &Redirection, places: &Places<'_>) -> Result<(), Hit> {
+    let verb = if redirection.reads_file() {
+        "reads"
+    } else if redirection.writes_file() {
+        "writes"
+    } else {
+        return Ok(());
+    };
+    let word = &redirection.target.plain;
+    match places.secret(word) {
+        Some(found) => Err(Hit::path(
+            format!("a `{}` redirection", redirection.operator),
+            verb,
+            word,
+            found,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The text a redirection gives a command on its standard input: a here-document's body or a
+/// here-string.
+fn stdin_script(redirection: &Redirection) -> Option<&str> {
+    match redirection.operator.as_str() {
+        "<<" | "<<-" => redirection.body.as_deref(),
+        "<<<" => Some(&redirection.target.plain),
+        _ => None,
+    }
+}
+
+/// Checks the program `reading.invocations[index]` runs.
+fn one(reading: &Reading, index: usize, places: &Places<'_>, scene: &mut Scene) -> Result<(), Hit> {
+    let invocation = &reading.invocations[index];
     let program = invocation.program.as_str();
     // A program run by its path (`$(echo ~)/.ssh/id_rsa` reads as one) names that path.
     mention(scene, places, &invocation.written);
@@ -308,7 +322,13 @@ fn one(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Resul
         return Ok(());
     }
     match program {
-        "find" => return find(invocation, places, scene),
+        "find" => {
+            let runs = reading
+                .run_by(index)
+                .map(|inner| inner.program.as_str())
+                .find(|inner| !NAMES_ONLY.contains(inner));
+            return find(invocation, runs, places, scene);
+        }
         "git" => return git(invocation, places, scene),
         _ => {}
     }
@@ -384,74 +404,25 @@ fn generic(invocation: &Invocation, places: &Places<'_>) -> Result<(), Hit> {
 /// above a secret blocked.
 fn scripted(invocation: &Invocation, script: &Script, places: &Places<'_>) -> Result<(), Hit> {
     let program = invocation.program.as_str();
-    let mut pattern_given = false;
-    let mut recursive = script.recursive == Some(true);
-    let mut files: Vec<&str> = Vec::new();
-    let mut globs: Vec<&str> = Vec::new();
-    let mut operands: Vec<&str> = Vec::new();
-    let mut args = invocation.args.iter().map(String::as_str);
-    let mut dashes = false;
-    while let Some(arg) = args.next() {
-        if dashes || arg == "-" || !arg.starts_with('-') {
-            operands.push(arg);
-        } else if arg == "--" {
-            dashes = true;
-        } else if let Some(long) = arg.strip_prefix("--") {
-            let (name, value) = long
-                .split_once('=')
-                .map_or((long, None), |(n, v)| (n, Some(v)));
-            if matches!(name, "recursive" | "dereference-recursive") {
-                recursive = script.recursive.is_some();
-            }
-            let role = if script.pattern_long.contains(&name) {
-                &mut None
-            } else if script.file_long.contains(&name) {
-                &mut Some(&mut files)
-            } else if script.include_long.contains(&name) {
-                &mut Some(&mut globs)
-            } else if script.valued_long.contains(&name) {
-                &mut None
-            } else {
-                continue;
-            };
-            pattern_given |=
-                script.pattern_long.contains(&name) || script.file_long.contains(&name);
-            if let Some(value) = value.or_else(|| args.next())
-                && let Some(list) = role
-            {
-                list.push(value);
-            }
-        } else {
-            let letters = &arg[1..];
-            for (at, letter) in letters.char_indices() {
-                if matches!(letter, 'r' | 'R') && script.recursive.is_some() {
-                    recursive = true;
-                }
-                let list = if script.pattern.contains(letter) {
-                    None
-                } else if script.file.contains(letter) {
-                    Some(&mut files)
-                } else if script.include.contains(letter) {
-                    Some(&mut globs)
-                } else if script.valued.contains(letter) {
-                    None
-                } else {
-                    continue;
-                };
-                pattern_given |= script.pattern.contains(letter) || script.file.contains(letter);
-                let rest = &letters[at + letter.len_utf8()..];
-                let value = if rest.is_empty() {
-                    args.next()
-                } else {
-                    Some(rest)
-                };
-                if let (Some(value), Some(list)) = (value, list) {
-                    list.push(value);
-                }
-                break;
-            }
-        }
-    }
+    let valued = [script.valued, script.pattern, script.file, script.include].concat();
+    let long = [
+        script.valued_long,
+        script.pattern_long,
+        script.file_long,
+        script.include_long,
+    ]
+    .concat();
+    let read = Options::read(&invocation.args, &valued, "", &long);
+    let recursive = script.recursive == Some(true)
+        || (script.recursive.is_some()
+            && read.any_of("rR", &["recursive", "dereference-recursive"]));
+    let pattern_given = read.any_of(script.pattern, script.pattern_long)
+        || read.any_of(script.file, script.file_long);
+    let files: Vec<&str> = read.values_of(script.file, script.file_long).collect();
+    let globs: Vec<&str> = read
+        .values_of(script.include, script.include_long)
+        .collect();
+    let mut operands = read.operands.clone();
     if !pattern_given && !operands.is_empty() {
         operands.remove(0);
     }
@@ -482,81 +453,45 @@ fn scripted(invocation: &Invocation, script: &Script, places: &Places<'_>) -> Re
     Ok(())
 }
 
-/// `find`: its start folders and name patterns are a mention, or what the programs of its
-/// `-exec` open.
-fn find(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Result<(), Hit> {
-    let args = &invocation.args;
-    // `-H`, `-L`, `-P`, `-O3`, `-D opts` come before the start folders.
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-H" | "-L" | "-P" => index += 1,
-            "-D" => index += 2,
-            other if other.starts_with("-O") => index += 1,
-            _ => break,
-        }
-    }
-    let rest = args.get(index..).unwrap_or_default();
-    let end = rest
-        .iter()
-        .position(|a| a.starts_with('-') || a == "(" || a == "!")
-        .unwrap_or(rest.len());
-    let starts: Vec<&str> = match &rest[..end] {
-        [] => vec!["."],
-        given => given.iter().map(String::as_str).collect(),
-    };
-    let mut patterns = Vec::new();
-    let mut runs = Vec::new();
-    for pair in rest[end..].windows(2) {
-        match pair[0].as_str() {
-            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename" => {
-                patterns.push(pair[1].as_str());
+/// `find`: its start folders and name patterns are a mention, or, when it runs a program
+/// that reads what it finds (`runs`, the first of its `-exec` commands that is not
+/// [`NAMES_ONLY`]), what that program opens.
+fn find(
+    invocation: &Invocation,
+    runs: Option<&str>,
+    places: &Places<'_>,
+    scene: &mut Scene,
+) -> Result<(), Hit> {
+    let (starts, expression) = args::find(&invocation.args);
+    let patterns = expression.windows(2).filter_map(|pair| {
+        matches!(
+            pair[0].as_str(),
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+        )
+        .then_some(pair[1].as_str())
+    });
+    let starts = starts.into_iter().filter_map(|word| {
+        let found = places.secret(word).map(|found| (found, false));
+        found
+            .or_else(|| places.inside(word).map(|found| (found, true)))
+            .map(|(found, inside)| (word, found, inside))
+    });
+    let patterns = patterns.filter_map(|pattern| {
+        places
+            .secret_pattern(pattern)
+            .map(|found| (pattern, found, false))
+    });
+    for (word, found, inside) in starts.chain(patterns) {
+        match runs {
+            Some(run) => {
+                let by = format!("`find -exec {run}`");
+                return Err(if inside {
+                    Hit::inside(by, "opens", word, found)
+                } else {
+                    Hit::path(by, "opens", word, found)
+                });
             }
-            "-exec" | "-execdir" | "-ok" | "-okdir" => runs.push(file_name(&pair[1])),
-            _ => {}
-        }
-    }
-    let reader = runs.iter().find(|run| !NAMES_ONLY.contains(run));
-    for word in &starts {
-        if let Some(found) = places.secret(word) {
-            match reader {
-                Some(run) => {
-                    return Err(Hit::path(
-                        format!("`find -exec {run}`"),
-                        "opens",
-                        word,
-                        found,
-                    ));
-                }
-                None => mention_found(scene, word, found),
-            }
-        } else if let Some(found) = places.inside(word) {
-            match reader {
-                Some(run) => {
-                    return Err(Hit::inside(
-                        format!("`find -exec {run}`"),
-                        "opens",
-                        word,
-                        found,
-                    ));
-                }
-                None => mention_found(scene, word, found),
-            }
-        }
-    }
-    for pattern in patterns {
-        if let Some(found) = places.secret_pattern(pattern) {
-            match reader {
-                Some(run) => {
-                    return Err(Hit::path(
-                        format!("`find -exec {run}`"),
-                        "opens",
-                        pattern,
-                        found,
-                    ));
-                }
-                None => mention_found(scene, pattern, found),
-            }
+            None => mention_found(scene, word, found),
         }
     }
     Ok(())
@@ -565,27 +500,19 @@ fn find(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Resu
 /// `git`: the subcommands that only name files (`status`, `rm`, `ls-files`...) mention them;
 /// the others (`add`, `diff`, `show HEAD:.env`...) open them.
 fn git(invocation: &Invocation, places: &Places<'_>, scene: &mut Scene) -> Result<(), Hit> {
-    let args = &invocation.args;
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        index += match arg.as_str() {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => 2,
-            other if other.starts_with('-') => 1,
-            _ => break,
-        };
-    }
-    let Some(sub) = args.get(index) else {
+    let Some(git) = args::git(&invocation.args) else {
         return Ok(());
     };
-    let rest = args.get(index + 1..).unwrap_or_default();
-    let shows_patch = rest
+    let sub = git.subcommand;
+    let shows_patch = git
+        .args
         .iter()
         .any(|a| matches!(a.as_str(), "-p" | "-u" | "--patch") || a.starts_with("-L"));
     let names_only = matches!(
-        sub.as_str(),
+        sub,
         "status" | "rm" | "mv" | "check-ignore" | "check-attr" | "ls-files" | "update-index"
     ) || (sub == "log" && !shows_patch);
-    for arg in rest {
+    for arg in git.args {
         // `HEAD:.env`, `main:config/.npmrc`: a file as a commit holds it.
         let in_commit = arg.split_once(':').map(|(_, path)| path);
         for word in in_commit.into_iter().chain(candidates(arg)) {

@@ -1,14 +1,12 @@
-//! Unit tests of the secrets guard: its table's size, the tools the table cannot spell
-//! (`MultiEdit`, `NotebookEdit`, `Glob`, a patch touching several files), its reasons, and
-//! inputs that must neither panic nor take long.
-
-use std::path::Path;
+//! Unit tests of the secrets guard: the forms its cases say they show, the tools the table
+//! cannot spell (`MultiEdit`, `NotebookEdit`, `Glob`, a patch touching several files), its
+//! reasons, and inputs that must neither panic nor take long (its size: `tests/tables.rs`).
 
 use hook_sdk::{TextEdit, Tool};
 
 use super::GUARD;
-use crate::table::{HOME, PROJECT};
-use crate::{Call, Expect, Settings, Verdict};
+use crate::Verdict;
+use crate::testing::{self, bash, reason};
 
 /// The verdict of the guard, with its defaults, on `tool` in the cases' scene.
 fn verdict(tool: &Tool) -> Verdict {
@@ -16,40 +14,7 @@ fn verdict(tool: &Tool) -> Verdict {
 }
 
 fn verdict_with(tool: &Tool, settings: &[&str]) -> Verdict {
-    let settings = Settings::parse(&GUARD, settings).expect("valid options");
-    (GUARD.check)(
-        &Call {
-            tool,
-            cwd: Path::new(PROJECT),
-            home: Some(Path::new(HOME)),
-        },
-        &settings,
-    )
-}
-
-fn bash(command: &str) -> Tool {
-    Tool::Bash {
-        command: command.to_owned(),
-        description: None,
-    }
-}
-
-fn reason(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Block { reason } => reason,
-        other => panic!("expected a block, got {other:?}"),
-    }
-}
-
-#[test]
-fn the_table_has_forty_cases_of_each_kind() {
-    let count = |expect| GUARD.cases.iter().filter(|c| c.expect == expect).count();
-    assert!(
-        count(Expect::Block) >= 40 && count(Expect::Allow) >= 40,
-        "{} to block, {} to allow",
-        count(Expect::Block),
-        count(Expect::Allow)
-    );
+    testing::verdict(&GUARD, tool, settings)
 }
 
 #[test]
@@ -240,6 +205,12 @@ fn more_evasions_are_read() {
         "cat <<EOF\nhello\nEOF\ncat .env",
         "cd ~/.aws && base64 < credentials",
         "for f in \"$(find ~/.aws -type f)\"; do cat \"$f\"; done",
+        "while :; do for f in ~/.ssh/*; do cat \"$f\"; done; done",
+        "bash -c 'for f in ~/.aws/*; do cat \"$f\"; done'",
+        "cat <<'EOF' | sh\ncat ~/.netrc\nEOF",
+        "ssh web <<'EOF'\ncat ~/.aws/credentials\nEOF",
+        "cd ~/.aws && cd \"$X\" && cat credentials",
+        "cd ~/.aws && cd - && cat credentials",
     ] {
         assert!(
             matches!(verdict(&bash(command)), Verdict::Block { .. }),
@@ -320,6 +291,9 @@ fn more_ordinary_work_is_allowed() {
         "make build ENV=production",
         "cat > SETUP.md <<'EOF'\nCopy .env.example to .env, then ssh -i ~/.ssh/id_rsa host\nEOF\ncat SETUP.md",
         "cat <<-EOF > notes.txt\n\tsource .env first\n\tEOF",
+        "echo 'run $(cat .env) to see it' >> notes.md",
+        "cat < src/main.rs; cd ~/.aws",
+        "find ~/.ssh -exec sudo ls -l {} \\;",
     ] {
         assert_eq!(verdict(&bash(command)), Verdict::Allow, "{command}");
     }

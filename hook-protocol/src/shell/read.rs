@@ -210,7 +210,7 @@ pub struct CommandParts {
     /// The command line it runs, as text (for a caller that reads it again itself, e.g. for
     /// its input redirections' targets): a shell's `-c` string, `eval`'s words joined by
     /// spaces, `env -S`'s string, or the here-document or here-string a shell reads as its
-    /// script (`bash <<EOF`, `sh <<< "..."`).
+    /// script (`bash <<EOF`, `sh <<< "..."`, and through a pipe: `cat <<EOF | sh`).
     pub inline_text: Option<String>,
     /// The commands it runs itself, read the same way, up to [`MAX_INLINE_DEPTH`] levels:
     /// those of [`CommandParts::inline_text`], each command `find` runs (`-exec`, `-execdir`,
@@ -308,6 +308,20 @@ fn read_at(command: &str, depth: usize) -> Vec<CommandParts> {
         if let Some(mut parts) = parts {
             parts.stdin_from = source;
             let list = lists.entry(list_key).or_default();
+            // A shell reading its script on stdin from a command given a here-document or
+            // here-string (`cat <<EOF | sh`) runs that text, as if it were its own.
+            if parts.interpreter == Some(Interpreter::Shell)
+                && parts.script_from_stdin
+                && parts.inline_text.is_none()
+                && let Some(text) = source
+                    .and_then(|k| list.get(k))
+                    .and_then(|from| stdin_text(&from.redirections))
+            {
+                if depth < MAX_INLINE_DEPTH {
+                    parts.inline = read_at(&text, depth + 1);
+                }
+                parts.inline_text = Some(text);
+            }
             if let Some(body) = lexeme.body {
                 headers.push((list_key, list.len(), body));
             }

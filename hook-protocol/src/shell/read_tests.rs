@@ -132,6 +132,13 @@ fn each_simple_command_is_read_for_what_it_runs() {
             &["bash stdin {rm}", "echo"],
         ),
         ("sh <<< 'jq .'", &["sh stdin {jq}"]),
+        // Through a pipe: a shell reading its stdin runs what a here-document gives it.
+        (
+            "cat <<'EOF' | sudo sh\nrm -rf x\nEOF",
+            &["cat", "sh stdin <0 {rm}"],
+        ),
+        ("tr a b <<< 'jq .' | bash -s", &["tr", "bash stdin <0 {jq}"]),
+        ("cat <<EOF | tee log\nrm x\nEOF", &["cat", "tee <0"]),
         ("cat <<'EOF' > f\nrm -rf x $(y)\nEOF", &["cat"]),
         ("cat <<EOF\nrm $(rm -rf x)\nEOF", &["cat", "rm"]),
         (
@@ -265,4 +272,22 @@ fn hostile_nesting_is_bounded() {
         command = format!("cat <<EOF\n$({command}\n)\nEOF\n");
     }
     let _ = read_command(&command);
+}
+
+#[test]
+fn loops_give_the_words_they_go_over() {
+    for (command, expected) in [
+        ("for f in ~/.ssh/*; do cat \"$f\"; done", &["~/.ssh/*"][..]),
+        ("if x; then for f in 'a b' c\ndo :; done; fi", &["a b", "c"]),
+        ("select x in a b; do break; done", &["a", "b"]),
+        ("for f; do :; done", &[]),
+        ("for ((i = 0; i < 3; i++)); do :; done", &[]),
+        ("echo for x in y; 'for' x in y", &[]),
+        ("case $x in a) :;; esac", &[]),
+        ("cat <<EOF\nfor f in body; do :; done\nEOF", &[]),
+    ] {
+        let words = super::super::loop_words(command);
+        let plain: Vec<&str> = words.iter().map(|w| w.plain.as_str()).collect();
+        assert_eq!(plain, expected, "{command}");
+    }
 }
