@@ -99,3 +99,44 @@ pub fn answer(
     let args = crate::args::relay(dialect, event, home, project);
     runner.run(&crate::args::words(&args), stdin)
 }
+
+/// Runs a hook entry as an agent runs it: `sh -c entry` in `dir`, `HOME` and `PATH` as given
+/// (and `extra` variables), the agents' own home variables and `HOOK_JOURNAL` taken out of
+/// this process's environment, `stdin` piped in.
+///
+/// # Panics
+/// When `/bin/sh` cannot be started.
+pub fn run_entry(
+    entry: &str,
+    dir: &Path,
+    home: &Path,
+    path: &std::ffi::OsStr,
+    extra: &[(&str, &std::ffi::OsStr)],
+    stdin: &[u8],
+) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(entry)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("PATH", path)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOK_JOURNAL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in extra {
+        command.env(name, value);
+    }
+    let mut child = command.spawn().expect("/bin/sh starts");
+    if let Some(mut pipe) = child.stdin.take() {
+        // A hook that exits without reading its stdin closes the pipe: not an error here.
+        let _ = pipe.write_all(stdin);
+    }
+    child.wait_with_output().expect("waiting for /bin/sh")
+}

@@ -42,25 +42,14 @@ fn codex_event(project: &Path, command: &str) -> Value {
 /// `sh -c command` as the agents run an entry: in the project, `HOME` the home, `PATH` as given,
 /// `event` on stdin.
 fn run_entry(home: &Home, project: &Path, command: &str, event: &Value, path: &OsString) -> Output {
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(project)
-        .env("HOME", &home.root)
-        .env("PATH", path)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("HOOK_JOURNAL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(event.to_string().as_bytes());
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    hook_test_support::relay::run_entry(
+        command,
+        project,
+        &home.root,
+        path,
+        &[],
+        event.to_string().as_bytes(),
+    )
 }
 
 /// A `PATH` without any `hook`.

@@ -9,7 +9,6 @@
 #![allow(clippy::unwrap_used)]
 #![cfg(unix)]
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -30,24 +29,14 @@ fn agent_path() -> std::ffi::OsString {
 
 /// `sh -c command` as Claude Code runs an entry: in the project, with `event` on stdin.
 fn run_entry(home: &Home, project: &Path, command: &str, event: &Value) -> Output {
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(project)
-        .env("HOME", &home.root)
-        .env("PATH", agent_path())
-        .env("CLAUDE_PROJECT_DIR", project)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("HOOK_JOURNAL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(event.to_string().as_bytes());
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    hook_test_support::relay::run_entry(
+        command,
+        project,
+        &home.root,
+        &agent_path(),
+        &[("CLAUDE_PROJECT_DIR", project.as_os_str())],
+        event.to_string().as_bytes(),
+    )
 }
 
 /// `hook args` with `HOME` at `home`, in `project`, with the agent's `PATH`.
