@@ -127,6 +127,11 @@ impl GuardLine {
     /// file name) and a known guard, then only `--set KEY=VALUE` and `--dialect D`. `None`
     /// for anything else: a line the shell would read differently is left to the shell.
     pub(crate) fn parse(command: &str) -> Option<GuardLine> {
+        // Every command handler of every dispatch is asked: a line without the word is none,
+        // known before lexing it.
+        if !command.contains("guard") {
+            return None;
+        }
         let commands = hook_protocol::shell::simple_commands(command);
         let [words] = commands.as_slice() else {
             return None;
