@@ -140,3 +140,24 @@ pub fn run_entry(
     }
     child.wait_with_output().expect("waiting for /bin/sh")
 }
+
+/// A verboo relay home (`DIR/home`) whose `PreToolUse` hooks on `Bash` are `guard` and, beside
+/// it, an async hook that waits for the file `go` (at most its own 60 s), then makes the file
+/// `done`: the scene of "the answer is not held by an async hook beside the guard". Returns
+/// (the home, go, done).
+pub fn guard_beside_async(dir: &Path, guard: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let go = dir.join("go");
+    let done = dir.join("done");
+    let waiter = format!(
+        "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
+        go.display(),
+        done.display()
+    );
+    let home = verboo_home(
+        dir,
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": guard},
+            {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
+    );
+    (home, go, done)
+}

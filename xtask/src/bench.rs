@@ -157,6 +157,17 @@ fn home_with(dir: &Path, name: &str, groups: usize, matching: usize) -> Result<P
     Ok(home)
 }
 
+/// A verboo relay home (`DIR/NAME`) whose relay file runs `command` as the one `PreToolUse`
+/// hook on `Bash`.
+fn relay_home_running(dir: &Path, name: &str, command: &str) -> Result<PathBuf> {
+    let home = dir.join(name);
+    fs::create_dir_all(home.join("hook-relay"))?;
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": command}]}]}});
+    fs::write(home.join("hook-relay/settings.json"), settings.to_string())?;
+    Ok(home)
+}
+
 /// Builds the release `hook` (what users install) and returns its path.
 pub(crate) fn release_hook(root: &Path) -> Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
@@ -453,12 +464,8 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
         .join("bin/hook");
 
     let project = dir.join("project");
-    let home = dir.join("home");
     fs::create_dir_all(&project)?;
-    fs::create_dir_all(home.join("hook-relay"))?;
-    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-        "hooks": [{"type": "command", "command": "exit 0"}]}]}});
-    fs::write(home.join("hook-relay/settings.json"), settings.to_string())?;
+    let home = relay_home_running(dir, "home", "exit 0")?;
     let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
         "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
         "tool_use_id": "t", "transcript_path": "/t.jsonl", "permission_mode": "default"});
@@ -528,16 +535,12 @@ pub(crate) fn guards(root: &Path) -> Result<()> {
         ratio(alone_builtin, alone_script)
     );
 
-    let relay_home = |name: &str, command: &str| -> Result<String> {
-        let home = dir.join(name);
-        fs::create_dir_all(home.join("hook-relay"))?;
-        let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": command}]}]}});
-        fs::write(home.join("hook-relay/settings.json"), settings.to_string())?;
-        Ok(home.display().to_string())
-    };
-    let builtin_home = relay_home("builtin", &builtin_entry)?;
-    let script_home = relay_home("script", &script_entry)?;
+    let builtin_home = relay_home_running(dir, "builtin", &builtin_entry)?
+        .display()
+        .to_string();
+    let script_home = relay_home_running(dir, "script", &script_entry)?
+        .display()
+        .to_string();
     let relay = |home: &str| {
         Job::new(
             &hook,

@@ -10,7 +10,7 @@ use std::ffi::OsStr;
 use hook_protocol::Event;
 use hook_test_support::Scene;
 use hook_test_support::events::{RM_RF_GUARD, verboo};
-use hook_test_support::relay::verboo_home;
+use hook_test_support::relay::{self, verboo_home};
 use serde_json::{Value, json};
 
 use crate::cli::{hook_bytes, text};
@@ -202,19 +202,7 @@ fn doctor_finds_a_relay_entry_gemini_cuts_off() {
 fn an_async_hook_beside_a_guard_does_not_hold_a_translated_answer() {
     let scene = Scene::new();
     let project = scene.project();
-    let go = scene.root().join("go");
-    let done = scene.root().join("done");
-    let waiter = format!(
-        "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
-        go.display(),
-        done.display()
-    );
-    let home = verboo_home(
-        scene.root(),
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": RM_RF_GUARD},
-            {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
-    );
+    let (home, go, done) = relay::guard_beside_async(scene.root(), RM_RF_GUARD);
     let cwd = project.display().to_string();
     let call = json!({"hook_event_name": "BeforeTool", "session_id": "s", "cwd": cwd,
         "transcript_path": "/t.jsonl", "tool_name": "run_shell_command",

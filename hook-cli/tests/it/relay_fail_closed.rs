@@ -50,20 +50,8 @@ fn wait_for(path: &Path) -> bool {
 fn the_answer_is_not_held_by_an_async_hook_beside_the_guard() {
     let scene = Scene::new();
     let project = scene.project();
-    let go = scene.root().join("go");
-    let done = scene.root().join("done");
     // The async hook waits for the test's go (at most its own timeout), then leaves a mark.
-    let waiter = format!(
-        "cat > /dev/null; while [ ! -e '{}' ]; do sleep 0.05; done; touch '{}'",
-        go.display(),
-        done.display()
-    );
-    let home = verboo_home(
-        scene.root(),
-        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": GUARD},
-            {"type": "command", "command": waiter, "async": true, "timeout": 60}]}]}),
-    );
+    let (home, go, done) = relay::guard_beside_async(scene.root(), GUARD);
     let event = Event::PreToolUse;
     let bytes = event_bytes(Dialect::Verboo, &event, &project, None);
     // The relay's output ends (its process and every pipe the agent reads) while the async
