@@ -223,34 +223,61 @@ enum Command {
     Man(commands::man::ManArgs),
 }
 
-/// `hook relay ...`, parsed as `hook` would parse it (usage errors exit 2, which the agents
-/// read as a block where the event can block), with only the relay's arguments built.
-fn relay_main() -> ExitCode {
+/// The commands an agent starts on every event (`hook relay`, and `hook run` for an agent that
+/// embeds nothing): parsed with only their own arguments built, not the whole command tree
+/// (usage errors exit 2 as with the full parse, which the agents read as a block where the
+/// event can block). Asking for help takes the full parse, so the help is the same either way.
+fn event_main(command: &str) -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_none_or(|first| first != command) {
+        return None;
+    }
+    if args.any(|arg| arg == "-h" || arg == "--help") {
+        return None;
+    }
+    let printer = |output: &args::OutputArgs| {
+        Printer::new(output.verbosity(), Terminal::process(), output.color)
+    };
+    Some(match command {
+        "relay" => {
+            let (args, output) = parse_alone::<commands::relay::RelayArgs>("hook relay");
+            let printer = printer(&output);
+            ui::exit::finish(
+                &printer,
+                commands::relay::exec(args, &printer, Stdin::process()),
+            )
+        }
+        _ => {
+            let (args, output) = parse_alone::<commands::run::RunArgs>("hook run");
+            let printer = printer(&output);
+            ui::exit::finish(
+                &printer,
+                commands::run::exec(args, &printer, Stdin::process()),
+            )
+        }
+    })
+}
+
+/// `hook COMMAND ...` (`name`) parsed with only `A`'s arguments (and the output flags) built; a usage
+/// error exits 2, as clap does.
+fn parse_alone<A: clap::Args + clap::FromArgMatches>(name: &'static str) -> (A, args::OutputArgs) {
     use clap::{Args as _, FromArgMatches as _};
-    let command = args::OutputArgs::augment_args(commands::relay::RelayArgs::augment_args(
-        clap::Command::new("hook relay")
-            .bin_name("hook relay")
-            .about("Run the relay's hooks for Claude Code (verboo) or Codex (lime)"),
-    ));
-    let matches = command.get_matches_from(std::env::args_os().skip(1));
-    let parsed = commands::relay::RelayArgs::from_arg_matches(&matches)
+    let built =
+        args::OutputArgs::augment_args(A::augment_args(clap::Command::new(name).bin_name(name)));
+    let matches = built.get_matches_from(std::env::args_os().skip(1));
+    let parsed = A::from_arg_matches(&matches)
         .and_then(|args| args::OutputArgs::from_arg_matches(&matches).map(|output| (args, output)));
-    let (args, output) = match parsed {
+    match parsed {
         Ok(parsed) => parsed,
         Err(error) => error.exit(),
-    };
-    let printer = Printer::new(output.verbosity(), Terminal::process(), output.color);
-    ui::exit::finish(
-        &printer,
-        commands::relay::exec(args, &printer, Stdin::process()),
-    )
+    }
 }
 
 fn main() -> ExitCode {
-    // `hook relay` is started by the agent for every event it relays: it parses only its own
-    // arguments, without building the whole command tree first.
-    if std::env::args_os().nth(1).is_some_and(|a| a == "relay") {
-        return relay_main();
+    // Started by an agent for every event: only the command's own arguments are parsed,
+    // without building the whole command tree first.
+    if let Some(code) = event_main("relay").or_else(|| event_main("run")) {
+        return code;
     }
     execute(Cli::parse())
 }

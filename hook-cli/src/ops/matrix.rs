@@ -54,7 +54,7 @@ pub(crate) fn run(matrix: &Matrix) -> Result<Vec<Report>> {
         &cwd_text,
         matrix.input.as_deref(),
     )?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
