@@ -17,7 +17,9 @@
 //!   `sh -c 'exit 0'`: the relay is on the hot path of every event of the agent that calls it;
 //! - the floors: `/bin/sh` starting one `sh -c 'exit 0'` vs `sh -c 'exit 0'`, and starting 10
 //!   of them at once vs one. A shell is the thinnest wrapper there is, so these ratios are the
-//!   least any program that starts hooks could reach.
+//!   least any program that starts hooks could reach; against the first, `hook relay` and
+//!   `hook run` with one `exit 0` hook, and the entry `hook relay install` writes run as the
+//!   agent runs it (`sh -c ENTRY`) vs the same entry with dash in the relay's place.
 //!
 //! Prints the medians and their ratios; BENCHMARKS.md records a run.
 
@@ -178,6 +180,42 @@ pub(crate) fn release_hook(root: &Path) -> Result<PathBuf> {
         bail!("cargo build --release failed");
     }
     Ok(root.join("target/release/hook"))
+}
+
+/// The `PreToolUse` entry `hook relay install --agent claude` writes, in a home of its own
+/// (`HOME`) whose relay file runs one `exit 0` hook on `Bash`.
+struct InstalledEntry {
+    command: String,
+    home: String,
+}
+
+/// Installs the relay for Claude Code in `dir/entry-home` (as `HOME`) and reads back the
+/// command of the entry it wrote for `PreToolUse`.
+fn installed_entry(hook: &Path, dir: &Path, project: &Path) -> Result<InstalledEntry> {
+    let home = dir.join("entry-home");
+    relay_home_running(&home, ".claude", "exit 0")?;
+    let out = Command::new(hook)
+        .args(["relay", "install", "--agent", "claude"])
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .current_dir(project)
+        .output()?;
+    if !out.status.success() {
+        bail!(
+            "hook relay install: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let settings: serde_json::Value =
+        serde_json::from_slice(&fs::read(home.join(".claude/settings.json"))?)?;
+    let command = settings
+        .pointer("/hooks/PreToolUse/0/hooks/0/command")
+        .and_then(serde_json::Value::as_str)
+        .context("hook relay install wrote no PreToolUse entry")?;
+    Ok(InstalledEntry {
+        command: command.to_owned(),
+        home: home.display().to_string(),
+    })
 }
 
 pub(crate) fn cli(root: &Path) -> Result<()> {
@@ -401,6 +439,28 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ms(relayed_one),
         ms(wrap_one),
         ratio(relayed_one, wrap_one)
+    );
+    // `hook run` against the same floor: an agent that embeds nothing starts it per event.
+    let ((run_one, _), (wrap_one, _)) = pair(&run(&one), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
+    println!(
+        "  hook run, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
+        ms(run_one),
+        ms(wrap_one),
+        ratio(run_one, wrap_one)
+    );
+    // What the agent really starts: the entry `hook relay install` writes, run as the agent runs
+    // it (`sh -c ENTRY`: the agent's shell, the relay, the hook's shell), vs the same entry with
+    // the relay replaced by dash starting the hook (`sh -c 'sh -c "exit 0"' || exit 2`).
+    let entry = installed_entry(&hook, dir, &project)?;
+    let ((through_entry, _), (dash_entry, _)) = pair(
+        &Job::new("/bin/sh", &["-c", &entry.command], &stdin).with_env("HOME", &entry.home),
+        &sh(r#"sh -c 'sh -c "exit 0"' || exit 2"#),
+    )?;
+    println!(
+        "  the installed entry (sh -c ENTRY, one exit-0 relay hook) {} vs the entry with dash in the relay's place {}: ratio {:.2}",
+        ms(through_entry),
+        ms(dash_entry),
+        ratio(through_entry, dash_entry)
     );
     let ten = "for i in 1 2 3 4 5 6 7 8 9 10; do /bin/sh -c 'exit 0' </dev/null & done; wait";
     let ((wrap_ten, _), (wrap_one_again, _)) =
