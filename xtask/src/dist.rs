@@ -122,7 +122,7 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
         man: &man,
     };
     eprintln!(
-        "dist: packaging {} ({}, {}) into {}: the npm packages (the launcher's, the platform's) and the wheel{}, each read back and checked",
+        "dist: packaging {} ({}, {}) into {}: the npm packages (the main one, the platform's) and the wheel{}, each read back and checked",
         binary.display(),
         meta.version,
         platform.label,
