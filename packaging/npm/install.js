@@ -16,6 +16,7 @@
 // - Anything that fails keeps the launcher, which finds and runs the same binary through Node
 //   (about 70 ms more per start), prints one line on stderr saying what happened, what it
 //   costs and how to fix it, and exits 0: the install never fails because of this script.
+// - Under yarn, which may start a package's commands with Node, the launcher stays (one line).
 // - Windows and platforms without a build keep the launcher, silently: it says what is
 //   supported when it runs. Without the platform package (--omit=optional) there is no binary
 //   to run: this says so in one line, as the launcher does when it runs.
@@ -102,6 +103,12 @@ function main() {
     // No binary to run at all (--omit=optional): the launcher says the same when it runs.
     fs.writeSync(2, `${manifest.name}: ${found.message}\n`);
     return;
+  }
+  // Yarn starts a package's commands through shims of its own, which may run `bin/hook` with
+  // Node as the script it was: the binary is not put there (esbuild's postinstall does the
+  // same).
+  if (/\byarn\//.test(process.env.npm_config_user_agent || "")) {
+    keepLauncher("yarn may start `bin/hook` through Node, so the binary is not put there");
   }
   const want = `hook ${manifest.version}`;
   const version = versionOf(found.binary);

@@ -69,6 +69,23 @@ fn with_install_scripts_off_the_launcher_answers_passes_signals_on_and_says_its_
     }
     project_entry_denies(&launcher, &npm.agent_path(), dir);
 
+    // The postinstall under yarn (which may start `bin/hook` with Node) keeps the launcher,
+    // and says so in one line.
+    let out = Command::new("node")
+        .arg("install.js")
+        .current_dir(npm.package())
+        .env(
+            "npm_config_user_agent",
+            "yarn/1.22.22 npm/? node/v20.0.0 linux x64",
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let said = text(&out.stderr);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(said.starts_with("hook-engine: yarn may start"), "{said}");
+    assert!(!is_native(&launcher));
+
     // `npm rebuild` runs the postinstall: `hook` is the binary, put in place without a word.
     let said = npm.ok(&["rebuild", "hook-engine", "--foreground-scripts"]);
     assert!(said.contains("postinstall"), "{said}");
