@@ -67,7 +67,7 @@ pub(super) fn found_kind(found: &Path) -> FoundKind {
         file.take(most).read_to_end(&mut bytes).ok()?;
         Some(bytes)
     };
-    if !head(found, 2).is_some_and(|start| start == b"#!") {
+    if head(found, 2).is_none_or(|start| start != b"#!") {
         return FoundKind::Binary;
     }
     // Through npm's link in the prefix's `bin/`: the package's own `bin/hook`.
