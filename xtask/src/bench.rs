@@ -474,10 +474,19 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask bench launcher`: a relayed event through the npm package's launcher (`hook`
-/// on npm's `bin`, a Node script) vs through the native binary of its platform package, the
-/// path `hook relay install` writes into the agent's entries. Both from the release build's
-/// packages, installed offline into a scratch prefix; the relay file holds one `exit 0` hook.
+/// `cargo xtask bench launcher`: what a relayed event costs through what npm installs.
+///
+/// The release build's packages (`cargo xtask dist`'s code), installed offline twice into
+/// scratch prefixes: as people install them (install scripts on: the postinstall puts the
+/// native binary over the package's `bin/hook`), and with `--ignore-scripts` (`bin/hook` stays
+/// the Node launcher). Each pair alternates, [`RUNS`] runs each, medians:
+///
+/// - a project's entry as `hook relay install --project` writes it (bare `hook`, found through
+///   `PATH`), run as the agent runs it (`sh -c ENTRY`, the prefix's `bin/` first on `PATH`,
+///   the relay hook one trusted `exit 0`), vs the same entry naming the native path a user's
+///   entry names: what going through `PATH` costs once the postinstall ran (the goal: ≤ 1.1);
+/// - `hook relay` started through the launcher (scripts off) vs the platform package's binary:
+///   what a start through Node costs.
 pub(crate) fn launcher(root: &Path) -> Result<()> {
     use crate::dist::pack;
     let hook = release_hook(root)?;
@@ -497,39 +506,115 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
         &dir.join("dist"),
         pack::Compression::Best,
     )?;
-    let prefix = dir.join("prefix");
-    let status = Command::new("npm")
-        .args([
-            "install",
-            "-g",
-            "--offline",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-        ])
-        .arg(&prefix)
-        .arg("--cache")
-        .arg(dir.join("npm-cache"))
-        .arg(&written.npm_main)
-        .arg(&written.npm_platform)
-        .status()
-        .context("running npm install (is npm installed?)")?;
-    if !status.success() {
-        bail!("npm install of the packages failed");
+    let tarballs = [written.npm_main.as_path(), written.npm_platform.as_path()];
+    let scripts_on = npm_install_offline(dir, "scripts-on", &tarballs, &[])?;
+    let scripts_off = npm_install_offline(dir, "scripts-off", &tarballs, &["--ignore-scripts"])?;
+    let native = scripts_on.join("bin/hook").canonicalize()?;
+    if !fs::read(&native)?.starts_with(b"\x7fELF") {
+        bail!(
+            "{} is not the native binary: the postinstall did not put it in place (run `npm install -g --foreground-scripts` on the packages to see why)",
+            native.display()
+        );
     }
-    let launcher = prefix.join("bin/hook");
-    let native = prefix
-        .join("lib/node_modules")
-        .join(platform.npm_package())
-        .join("bin/hook");
 
+    // A project whose relay file runs one `exit 0` hook, trusted, and its entries installed
+    // by the installed `hook`, with the prefix's `bin/` first on PATH.
     let project = dir.join("project");
-    fs::create_dir_all(&project)?;
-    let home = relay_home_running(dir, "home", "exit 0")?;
+    let home = dir.join("home");
+    fs::create_dir_all(project.join(".claude/hook-relay"))?;
+    fs::create_dir_all(&home)?;
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "exit 0"}]}]}});
+    fs::write(
+        project.join(".claude/hook-relay/settings.json"),
+        settings.to_string(),
+    )?;
+    let path = std::env::join_paths(std::iter::once(scripts_on.join("bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))?;
+    let path = path.to_str().context("PATH is not UTF-8")?;
+    for args in [
+        &[
+            "trust",
+            "--dialect",
+            "verboo",
+            "--project",
+            ".",
+            "--relay",
+            "--all",
+        ][..],
+        &["relay", "install", "--agent", "claude", "--project", "."],
+    ] {
+        let out = Command::new(&native)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("PATH", path)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .output()?;
+        if !out.status.success() {
+            bail!(
+                "hook {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    let written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(project.join(".claude/settings.json"))?)?;
+    let entry = written["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .context("no PreToolUse entry in the project's settings")?;
+    let through_path = entry.to_owned();
+    let Some(rest) = entry.strip_prefix("hook ") else {
+        bail!("the project's entry does not start `hook` through PATH: {entry}");
+    };
+    let native_entry = format!("{} {rest}", native.display());
     let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
         "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
         "tool_use_id": "t", "transcript_path": "/t.jsonl", "permission_mode": "default"});
     let stdin = event.to_string().into_bytes();
+    let project_dir = project.display().to_string();
+    let home_dir = home.display().to_string();
+    let agent = |entry: &str| {
+        Job::new("/bin/sh", &["-c", entry], &stdin)
+            .with_env("PATH", path)
+            .with_env("HOME", &home_dir)
+            .with_env("CLAUDE_PROJECT_DIR", &project_dir)
+    };
+    // The hook runs (trusted, reached): once, its answer read, before the timing. An untrusted
+    // or unreached relay hook would be said in a `systemMessage` on stdout.
+    let event_file = dir.join("event.json");
+    fs::write(&event_file, &stdin)?;
+    let out = Command::new("/bin/sh")
+        .args(["-c", &through_path])
+        .env("PATH", path)
+        .env("HOME", &home)
+        .env("CLAUDE_PROJECT_DIR", &project)
+        .stdin(fs::File::open(&event_file)?)
+        .output()?;
+    if !out.status.success() || !out.stdout.is_empty() {
+        bail!(
+            "the project's entry did not run its one exit-0 hook quietly: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let ((through, _), (direct, _)) = pair(&agent(&through_path), &agent(&native_entry))?;
+    println!(
+        "hook relay, one exit-0 hook: a project entry through PATH (npm install, scripts on) {} vs the native path {}: ratio {:.2}",
+        ms(through),
+        ms(direct),
+        ratio(through, direct)
+    );
+
+    // With scripts off: `hook` is the launcher, which starts the platform package's binary.
+    let launcher = scripts_off.join("bin/hook");
+    let binary = scripts_off
+        .join("lib/node_modules")
+        .join(platform.npm_package())
+        .join("bin/hook");
+    let home = relay_home_running(dir, "user-home", "exit 0")?;
     let home = home.display().to_string();
     let args = [
         "relay",
@@ -544,16 +629,47 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
     // until `exec`, and this process holds the binary it just packaged.
     let ((through, _), (direct, _)) = pair(
         &Job::new(&launcher, &args, &stdin),
-        &Job::new(&native, &args, &stdin),
+        &Job::new(&binary, &args, &stdin),
     )?;
     println!(
-        "hook relay, one exit-0 hook: through the npm launcher {} vs the entry's path (the native binary) {}: ratio {:.2}, the launcher adds {}",
+        "hook relay, one exit-0 hook: through the npm launcher (npm install --ignore-scripts) {} vs the entry's path (the native binary) {}: ratio {:.2}, the launcher adds {}",
         ms(through),
         ms(direct),
         ratio(through, direct),
         ms(through.saturating_sub(direct))
     );
     Ok(())
+}
+
+/// `npm install -g --offline TARBALLS EXTRA` into `DIR/NAME` (npm's cache in `DIR` too): the
+/// prefix.
+fn npm_install_offline(
+    dir: &Path,
+    name: &str,
+    tarballs: &[&Path],
+    extra: &[&str],
+) -> Result<PathBuf> {
+    let prefix = dir.join(name);
+    let status = Command::new("npm")
+        .args([
+            "install",
+            "-g",
+            "--offline",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+        ])
+        .arg(&prefix)
+        .arg("--cache")
+        .arg(dir.join("npm-cache"))
+        .args(extra)
+        .args(tarballs)
+        .status()
+        .context("running npm install (is npm installed?)")?;
+    if !status.success() {
+        bail!("npm install of the packages failed");
+    }
+    Ok(prefix)
 }
 
 /// The same guard as a shell script, as users write it: the command picked out of the event

@@ -3,8 +3,15 @@
 //! target folder (or `--out`):
 //!
 //! - `hook-engine-<version>.tgz`: the npm package people install (`npm install -g
-//!   hook-engine`), whose `hook` is a small Node launcher (`packaging/npm/hook.js`) that runs
-//!   the binary of the platform package npm picked among its optional dependencies;
+//!   hook-engine`). Its `hook` command (`bin/hook`) ships as a small Node launcher
+//!   (`packaging/npm/hook.js`) that runs the binary of the platform package npm picked among
+//!   its optional dependencies; its `postinstall` (`packaging/npm/install.js`) runs that binary
+//!   with `--version` and, when it answers with this version, links (else copies) it over
+//!   `bin/hook` (a temporary file renamed over it), so `hook` on `PATH` is the native binary
+//!   and an agent's entry that starts `hook` starts no Node. Any failure keeps the launcher,
+//!   says why in one line (each start then pays a Node start, about 70 ms; `npm rebuild -g
+//!   hook-engine` runs the postinstall again) and never fails the install; with install
+//!   scripts off (`--ignore-scripts`) the launcher stays, and works;
 //! - `hook-engine-<platform>-<version>.tgz`: that platform package, holding the binary;
 //! - `hook_engine-<version>-py3-none-<platform>.whl`: a wheel whose only script is the binary
 //!   (`pip install hook-engine`, `pipx install hook-engine`).
@@ -115,7 +122,7 @@ pub(crate) fn run(root: &Path, args: &[&str]) -> Result<()> {
         man: &man,
     };
     eprintln!(
-        "dist: packaging {} ({}, {}) into {}: the npm packages (the launcher's, the platform's) and the wheel{}, each read back and checked",
+        "dist: packaging {} ({}, {}) into {}: the npm packages (the main one, the platform's) and the wheel{}, each read back and checked",
         binary.display(),
         meta.version,
         platform.label,
@@ -376,7 +383,13 @@ mod tests {
         let root = dir.path().join("root");
         let real = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         std::fs::create_dir_all(root.join("packaging/npm")).unwrap();
-        for file in ["LICENSE-MIT", "LICENSE-APACHE", "packaging/npm/hook.js"] {
+        for file in [
+            "LICENSE-MIT",
+            "LICENSE-APACHE",
+            "packaging/npm/hook.js",
+            "packaging/npm/install.js",
+            "packaging/npm/platform.js",
+        ] {
             std::fs::copy(real.join(file), root.join(file)).unwrap();
         }
         std::fs::write(
@@ -432,7 +445,8 @@ mod tests {
             "hook-engine-linux-x64-gnu-1.2.3.tgz"
         );
         let manifest = package_json(&written.npm_main).unwrap();
-        assert_eq!(manifest["bin"]["hook"], "bin/hook.js");
+        assert_eq!(manifest["bin"]["hook"], "bin/hook");
+        assert_eq!(manifest["scripts"]["postinstall"], "node install.js");
         assert_eq!(
             manifest["optionalDependencies"]["hook-engine-darwin-arm64"],
             "1.2.3"
@@ -443,9 +457,22 @@ mod tests {
             serde_json::json!(["man/hook.1", "man/hook-run.1"])
         );
         let main_files = list_tgz(&written.npm_main).unwrap();
-        for file in ["man/hook.1", "man/hook-run.1", "README.md", "bin/hook.js"] {
+        for file in [
+            "man/hook.1",
+            "man/hook-run.1",
+            "README.md",
+            "bin/hook",
+            "install.js",
+            "lib/platform.js",
+        ] {
             assert!(main_files.contains_key(file), "{file}: {main_files:?}");
         }
+        // The main package's `hook` is the launcher as shipped, executable; never the binary.
+        assert_eq!(main_files["bin/hook"].0, 0o755);
+        assert_ne!(
+            main_files["bin/hook"].1,
+            list_tgz(&written.npm_platform).unwrap()["bin/hook"].1
+        );
         let platform_manifest = package_json(&written.npm_platform).unwrap();
         assert_eq!(platform_manifest["libc"], serde_json::json!(["glibc"]));
         let wheel_files = list_wheel(&written.wheel).unwrap();

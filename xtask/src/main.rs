@@ -15,7 +15,8 @@
 //!   --list`) lacks its README, licences, a source file or a file its sources embed (CI runs
 //!   this after `cargo package`).
 //! - `cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed]`: build the release binary
-//!   (or take `--binary`) and write the npm packages (the launcher's and the platform's) and
+//!   (or take `--binary`) and write the npm packages (the main one, whose postinstall puts the
+//!   native binary in place as `hook`, and the platform's) and
 //!   the wheel under `dist/` in cargo's target folder (`target/`, or `CARGO_TARGET_DIR`), each
 //!   read back and checked to hold exactly the files it needs, saying each step on stderr (see
 //!   `dist.rs`; the release workflow runs it per target).
@@ -39,9 +40,10 @@
 //!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
 //! - `cargo xtask bench guards`: a built-in guard per event vs the same guard as a shell script,
 //!   alone and as the relay's one hook (BENCHMARKS.md, "hook-guards").
-//! - `cargo xtask bench launcher`: a relayed event through the npm package's Node launcher vs
-//!   through the native binary the agents' entries name (the release build's packages,
-//!   installed offline with npm), for BENCHMARKS.md.
+//! - `cargo xtask bench launcher`: a project's relayed event through `PATH` after `npm install
+//!   -g` with install scripts on (the postinstall's native `hook`) vs the native path, and
+//!   through the Node launcher of an `--ignore-scripts` install vs the native binary (the
+//!   release build's packages, installed offline with npm), for BENCHMARKS.md.
 //!
 //! # Limitations
 //!

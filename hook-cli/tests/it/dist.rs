@@ -1,29 +1,37 @@
 //! What `cargo xtask dist` writes, installed as people install it, from this test's `hook`
-//! binary: the two npm packages offline into a temporary prefix (`npm install -g --offline`),
-//! the wheel into a fresh virtual environment (`pip install --no-index`). `hook` through the
-//! npm launcher and through the wheel's script gives the binary's own output and exit codes,
-//! the launcher passes signals on and ends as the binary ended, and `hook relay install`
-//! through it writes the native binary's path, which an upgrade keeps. Both installs carry the
-//! documentation: the whole README and the man pages the binary writes (`man hook` finds them
-//! in the prefix). `hook new` from the npm install builds against the packaged `hook-sdk`
-//! offline (`scaffold`). Each test says it was skipped where npm (or Python's venv and pip) is
-//! missing.
+//! binary: the npm packages with `npm install -g hook-engine` from a registry on the loopback
+//! (`registry`), install scripts on, as a user runs it, and with them off; the wheel into a
+//! fresh virtual environment (`pip install --no-index`).
 //!
-//! Only the x86_64 glibc Linux packages are built here, so only they are installed.
+//! - `npm`: with scripts on, `hook` on `PATH` is the native binary (the postinstall put it in
+//!   place), answers as the binary does, and a project's entry (bare `hook` through `PATH`)
+//!   runs it; an upgrade leaves the new version's binary and no stale file, an uninstall no
+//!   file at all. A platform binary that fails the postinstall's `--version` check keeps the
+//!   launcher, said in one line; without the platform package the launcher says what is
+//!   missing or supported.
+//! - `launcher`: with `--ignore-scripts`, `hook` is the Node launcher, which answers as the
+//!   binary does and passes signals on; `hook relay install` names the native binary in the
+//!   user's entries and says what a project's entries cost through the launcher; `npm rebuild`
+//!   then puts the binary in place.
+//! - Both installs carry the documentation: the whole README and the man pages the binary
+//!   writes (`man hook` finds them in the prefix); the wheel's `hook` is the binary itself.
+//! - `scaffold`: `hook new` from the npm install builds against the packaged `hook-sdk`
+//!   offline.
+//!
+//! Each test says it was skipped where npm (or Python's venv and pip) is missing. Only the
+//! x86_64 glibc Linux packages are built here, so only they are installed.
 #![cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
 // Setup helpers panic on a broken test environment, like the tests themselves.
 #![allow(clippy::unwrap_used)]
 
 use hook_test_support::fs::write;
 use std::io::Write as _;
-use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
 use crate::cli::text;
-use crate::signals::{SLEEPER, alive, dies, exits, signal};
 
 // The packaging code of `cargo xtask dist` itself, so what is installed here is what it writes.
 #[path = "../../../xtask/src/dist/docs.rs"]
@@ -33,6 +41,12 @@ mod docs;
 #[allow(dead_code, unreachable_pub)]
 mod pack;
 
+// With install scripts off: the Node launcher, its signals, `npm rebuild`.
+mod launcher;
+// With install scripts on: the native binary as `hook`, upgrade, uninstall, the fallback.
+mod npm;
+// The loopback registry and npm run against it.
+mod registry;
 // `hook new` from the npm install against a local registry of the packaged crates.
 mod scaffold;
 
@@ -56,8 +70,12 @@ fn works(program: &str, args: &[&str]) -> bool {
 /// The packages of this test's binary at `version`, written into `dir/dist-<version>` (not
 /// compressed: the debug binary is large and the archives are thrown away).
 fn packages(dir: &Path, version: &str) -> pack::Written {
+    packages_of(dir, version, Path::new(env!("CARGO_BIN_EXE_hook")))
+}
+
+/// The packages of `binary` at `version`, as [`packages`].
+fn packages_of(dir: &Path, version: &str, binary: &Path) -> pack::Written {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let binary = Path::new(env!("CARGO_BIN_EXE_hook"));
     let man = docs::man_pages(binary).unwrap();
     let meta = pack::Meta {
         version,
@@ -74,51 +92,97 @@ fn packages(dir: &Path, version: &str) -> pack::Written {
     .unwrap()
 }
 
-/// `npm install -g` of `tarballs` into `prefix`, offline (npm's cache in `dir` too); `None`,
-/// said, without npm.
-fn npm_install(dir: &Path, prefix: &Path, tarballs: &[&Path]) -> Option<Output> {
-    if !works("npm", &["--version"]) {
-        skip_notice("skipped: npm is not installed (the npm packages cannot be installed)");
-        return None;
+/// A release after this one: the version's digits all 9 (`9.9.9` for `0.1.0`), as long as it.
+fn next_version() -> String {
+    env!("CARGO_PKG_VERSION")
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '9' } else { c })
+        .collect()
+}
+
+/// This test's binary as a release of `version` would be (written as `dir/hook-<version>`): the
+/// crates' version in its `.rodata`, where `hook --version` (and `hook new`) read it,
+/// rewritten to `version`, of the same length so that nothing moves. Building another release
+/// would take minutes.
+fn binary_of_version(dir: &Path, version: &str) -> PathBuf {
+    let ours = env!("CARGO_PKG_VERSION").as_bytes();
+    assert_eq!(ours.len(), version.len(), "{version}");
+    let mut elf = std::fs::read(env!("CARGO_BIN_EXE_hook")).unwrap();
+    let rodata = section(&elf, ".rodata").unwrap();
+    let mut at = rodata.start;
+    let mut rewritten = 0;
+    while let Some(found) = elf[at..rodata.end]
+        .windows(ours.len())
+        .position(|w| w == ours)
+    {
+        let start = at + found;
+        elf[start..start + ours.len()].copy_from_slice(version.as_bytes());
+        at = start + ours.len();
+        rewritten += 1;
     }
-    let out = Command::new("npm")
-        .args([
-            "install",
-            "-g",
-            "--offline",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-        ])
-        .arg(prefix)
-        .arg("--cache")
-        .arg(dir.join("npm-cache"))
-        .args(tarballs)
-        .env("npm_config_update_notifier", "false")
-        .stdin(Stdio::null())
+    assert!(
+        rewritten > 0,
+        "no {:?} in .rodata",
+        env!("CARGO_PKG_VERSION")
+    );
+    let path = dir.join(format!("hook-{version}"));
+    std::fs::write(&path, elf).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Where the section `name` of a 64-bit little-endian ELF file lies in it.
+fn section(elf: &[u8], name: &str) -> Option<std::ops::Range<usize>> {
+    let number = |at: usize, size: usize| -> usize {
+        let mut bytes = [0u8; 8];
+        bytes[..size].copy_from_slice(&elf[at..at + size]);
+        usize::try_from(u64::from_le_bytes(bytes)).unwrap()
+    };
+    let (table, entry) = (number(0x28, 8), number(0x3a, 2));
+    let (count, names) = (number(0x3c, 2), number(0x3e, 2));
+    let range = |index: usize| {
+        let header = table + index * entry;
+        let offset = number(header + 0x18, 8);
+        (number(header, 4), offset..offset + number(header + 0x20, 8))
+    };
+    let names = range(names).1;
+    (0..count).map(range).find_map(|(at, range)| {
+        let wanted = [name.as_bytes(), b"\0"].concat();
+        elf[names.start + at..]
+            .starts_with(&wanted)
+            .then_some(range)
+    })
+}
+
+/// Whether `path`, links followed, is an ELF executable (not a script).
+fn is_native(path: &Path) -> bool {
+    let mut start = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
+        .is_ok()
+        && &start == b"\x7fELF"
+}
+
+/// `command -v hook` with `path` as `PATH`, as a shell (and so an agent's entry) finds it.
+fn command_v_hook(path: &std::ffi::OsStr) -> PathBuf {
+    let out = Command::new("/bin/sh")
+        .args(["-c", "command -v hook"])
+        .env("PATH", path)
         .output()
         .unwrap();
-    Some(out)
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    PathBuf::from(text(&out.stdout).trim())
 }
 
-/// Both npm packages installed into `dir/prefix`: the launcher `hook` on its `bin`.
-fn npm_installed(dir: &Path) -> Option<PathBuf> {
-    let written = packages(dir, env!("CARGO_PKG_VERSION"));
-    let prefix = dir.join("prefix");
-    let out = npm_install(dir, &prefix, &[&written.npm_main, &written.npm_platform])?;
-    assert!(out.status.success(), "npm install: {}", text(&out.stderr));
-    let launcher = prefix.join("bin/hook");
-    // npm links the launcher (a Node script), not the binary.
-    let target = std::fs::canonicalize(&launcher).unwrap();
-    assert!(target.ends_with("hook-engine/bin/hook.js"), "{target:?}");
-    Some(launcher)
-}
-
-/// The native binary the npm packages installed into `dir/prefix`.
-fn npm_binary(dir: &Path) -> PathBuf {
-    dir.join("prefix/lib/node_modules/hook-engine-linux-x64-gnu/bin/hook")
-        .canonicalize()
+/// The names in the folder `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// `program args` with `stdin` and `HOME` (`None`: the caller's), no agent variables from the
@@ -262,25 +326,86 @@ fn the_entry_runs(program: &Path, home: &Path) {
     );
 }
 
-/// The npm packages installed once (each install unpacks the 60 MB debug binary: doing it
-/// once instead of three times took about 10 s of CPU off the suite), then, in order: the
-/// launcher answers as the binary does; it passes SIGTERM on and ends as the binary ended;
-/// `hook relay install` through it writes the native binary's path, which an upgrade keeps.
-/// The upgrade comes last: it replaces the installed packages.
-#[test]
-fn the_npm_launcher_answers_as_the_binary_passes_signals_on_and_survives_an_upgrade() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some(launcher) = npm_installed(dir.path()) else {
-        return;
-    };
-    answers_as_the_binary(&launcher, dir.path());
-    carries_its_documentation(
-        &dir.path()
-            .join("prefix/lib/node_modules/hook-engine/README.md"),
-        &dir.path().join("prefix/share/man"),
+/// `dir/team`, a project whose relay file holds [`GUARD`], and `dir/team-home`, the home of
+/// the person installing its entries.
+fn team(dir: &Path) -> (PathBuf, PathBuf) {
+    let (project, home) = (dir.join("team"), dir.join("team-home"));
+    if !project.exists() {
+        write(&project.join(".claude/hook-relay/settings.json"), GUARD);
+        std::fs::create_dir_all(&home).unwrap();
+    }
+    (project, home)
+}
+
+/// `hook args` run in the [`team`] project with its home and `path` as `PATH`, which must
+/// succeed: what it printed (stdout, then stderr).
+fn in_team(hook: &Path, path: &std::ffi::OsStr, dir: &Path, args: &[&str]) -> String {
+    let (project, home) = team(dir);
+    let out = Command::new(hook)
+        .args(args)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env("PATH", path)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "hook {args:?}: {said}");
+    said
+}
+
+/// `hook relay install --agent claude --project .` for the [`team`] project through `hook`,
+/// with `path` as `PATH`: what it printed.
+fn project_install(hook: &Path, path: &std::ffi::OsStr, dir: &Path) -> String {
+    in_team(
+        hook,
+        path,
+        dir,
+        &["relay", "install", "--agent", "claude", "--project", "."],
+    )
+}
+
+/// The [`team`] project's relay hook trusted (through `hook`), its `PreToolUse` entry (bare
+/// `hook` through `PATH`) run as Claude Code runs it, `sh -c ENTRY` in the project with
+/// `path` as `PATH`: it denies `rm -rf /`.
+fn project_entry_denies(hook: &Path, path: &std::ffi::OsStr, dir: &Path) {
+    let trust = [
+        "trust",
+        "--dialect",
+        "verboo",
+        "--project",
+        ".",
+        "--relay",
+        "--all",
+    ];
+    in_team(hook, path, dir, &trust);
+    let (project, home) = team(dir);
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let entry = crate::relay_install::relay_entries(&settings)
+        .into_iter()
+        .find(|(event, ..)| event == "PreToolUse")
+        .map(|(.., command)| command)
+        .unwrap();
+    assert!(entry.starts_with("hook relay "), "{entry}");
+    let out = hook_test_support::relay::run_entry(
+        &entry,
+        &project,
+        &home,
+        path,
+        &[("CLAUDE_PROJECT_DIR", project.as_os_str())],
+        bash_event(&project, "rm -rf /").as_bytes(),
     );
-    passes_sigterm_on_and_ends_as_the_binary_ended(&launcher, dir.path());
-    relay_install_names_the_native_binary_which_an_upgrade_keeps(&launcher, dir.path());
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{entry}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecisionReason"], "no rm, says the guard",
+        "{reply}"
+    );
 }
 
 /// An installation's documentation: `readme` is the whole package README (installing, setting
@@ -313,184 +438,6 @@ fn carries_its_documentation(readme: &Path, man: &Path) {
     assert_eq!(page("hook.1"), text(&out.stdout));
     assert!(page("hook.1").contains("hook\\-relay(1)"));
     assert!(page("hook-relay-install.1").contains(".TH hook-relay-install 1"));
-}
-
-/// The wait status of `child` once it exits by itself (60 s at most, then a failure).
-fn ended(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
-    exits(child).unwrap_or_else(|| panic!("{what}: the launcher never exited"))
-}
-
-/// The processes `pid` started (every thread's children: Node forks from more than one).
-fn children(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
-        let path = task.unwrap().path().join("children");
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        found.extend(
-            text.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok()),
-        );
-    }
-    found
-}
-
-/// SIGTERM to the launcher reaches `hook run`, which kills its hooks; a binary killed by a
-/// signal makes the launcher die of it. The packages are installed in `dir/prefix`.
-fn passes_sigterm_on_and_ends_as_the_binary_ended(launcher: &Path, dir: &Path) {
-    // A wuu home (its user layer runs without trust) whose hook sleeps, and its event.
-    let (home, project) = (dir.join("wuu-home"), dir.join("wuu-project"));
-    std::fs::create_dir_all(&project).unwrap();
-    let config = json!({"hooks": {"PreToolUse": [
-        {"matcher": "*", "type": "command", "command": SLEEPER, "timeout": 600}]}});
-    write(&home.join("config.json"), &config.to_string());
-    let event = json!({"hook_event_name": "PreToolUse", "session_id": "s",
-        "tool_name": "bash", "tool_input": {"command": "ls"}, "cwd": project});
-    write(&dir.join("event.json"), &event.to_string());
-    let start = || {
-        std::fs::remove_file(project.join("pids")).ok();
-        Command::new(launcher)
-            .args(["run", "--dialect", "wuu", "--event", "PreToolUse", "--home"])
-            .arg(&home)
-            .arg("--project")
-            .arg(&project)
-            .arg("--input")
-            .arg(dir.join("event.json"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    // The hook's pids, once it wrote both (a bounded wait).
-    let pids = || -> Vec<u32> {
-        for _ in 0..3000 {
-            if let Ok(text) = std::fs::read_to_string(project.join("pids")) {
-                let pids: Vec<u32> = text.lines().filter_map(|l| l.parse().ok()).collect();
-                if pids.len() >= 2 && text.ends_with('\n') {
-                    return pids;
-                }
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        panic!("the hook never wrote its pids");
-    };
-    let binary = npm_binary(dir);
-    let native_child = |launcher: u32| -> u32 {
-        let found: Vec<u32> = children(launcher)
-            .into_iter()
-            .filter(|pid| {
-                std::fs::read_link(format!("/proc/{pid}/exe")).ok() == Some(binary.clone())
-            })
-            .collect();
-        assert_eq!(found.len(), 1, "the launcher's hook children: {found:?}");
-        found[0]
-    };
-
-    // SIGTERM to the launcher reaches `hook run`, which kills its hooks and exits 128 + 15:
-    // the launcher exits with that code.
-    let mut child = start();
-    let hooks = pids();
-    let native = native_child(child.id());
-    signal(child.id(), "TERM");
-    let status = ended(&mut child, "SIGTERM");
-    let survivors: Vec<u32> = hooks.iter().copied().filter(|p| !dies(*p)).collect();
-    for pid in &survivors {
-        signal(*pid, "KILL");
-    }
-    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
-    assert_eq!(status.code(), Some(128 + 15), "{status:?}: {stderr}");
-    assert!(stderr.contains("SIGTERM received"), "{stderr}");
-    assert!(survivors.is_empty(), "hooks {survivors:?} survived");
-    assert!(dies(native), "hook run {native} survived");
-
-    // A binary killed by a signal: the launcher dies of the same signal.
-    let mut child = start();
-    let hooks = pids();
-    signal(native_child(child.id()), "KILL");
-    let status = ended(&mut child, "SIGKILL of the binary");
-    for pid in hooks {
-        if alive(pid) {
-            signal(pid, "KILL");
-        }
-    }
-    assert_eq!(status.signal(), Some(9), "{status:?}");
-}
-
-/// `hook relay install` through `launcher` (installed in `dir/prefix`) writes the platform
-/// package's native binary, and an upgrade of the packages keeps that path running the relay.
-fn relay_install_names_the_native_binary_which_an_upgrade_keeps(launcher: &Path, dir: &Path) {
-    let home = dir.join("user");
-    std::fs::create_dir_all(&home).unwrap();
-    let program = relay_install_through(launcher, &home);
-    // The native binary of the platform package, not the launcher (nor npm's link to it).
-    assert_eq!(program, npm_binary(dir));
-    assert_ne!(program, launcher);
-    the_entry_runs(&program, &home);
-
-    // An upgrade: npm installs the next version's packages where the last ones were, so the
-    // path in the agent's settings still runs the relay.
-    let next = packages(dir, "99.0.0");
-    let prefix = dir.join("prefix");
-    let out = npm_install(dir, &prefix, &[&next.npm_main, &next.npm_platform]).unwrap();
-    assert!(out.status.success(), "npm install: {}", text(&out.stderr));
-    let manifest = std::fs::read_to_string(
-        prefix.join("lib/node_modules/hook-engine-linux-x64-gnu/package.json"),
-    )
-    .unwrap();
-    assert!(manifest.contains("\"version\": \"99.0.0\""), "{manifest}");
-    the_entry_runs(&program, &home);
-}
-
-#[test]
-fn the_npm_launcher_says_what_is_supported_where_it_has_no_binary() {
-    let dir = tempfile::tempdir().unwrap();
-    let written = packages(dir.path(), env!("CARGO_PKG_VERSION"));
-    let prefix = dir.path().join("prefix");
-    // The launcher's package alone: npm (offline) could not fetch the platform package.
-    let Some(out) = npm_install(dir.path(), &prefix, &[&written.npm_main]) else {
-        return;
-    };
-    assert!(out.status.success(), "npm install: {}", text(&out.stderr));
-    let launcher = prefix.join("bin/hook");
-    let out = run(&launcher, &["--version"], "", None);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = text(&out.stderr);
-    assert!(
-        stderr
-            .contains("hook-engine-linux-x64-gnu or hook-engine-linux-x64-musl) is not installed"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("--omit=optional"), "{stderr}");
-
-    // Node on Windows, and on a platform without a build (`process.platform`/`arch` faked).
-    let fake = dir.path().join("fake.js");
-    write(
-        &fake,
-        "Object.defineProperty(process, 'platform', {value: process.env.FAKE_PLATFORM});\n\
-         Object.defineProperty(process, 'arch', {value: process.env.FAKE_ARCH});\n",
-    );
-    for (platform, arch, says) in [
-        ("win32", "x64", "Windows is not supported"),
-        ("linux", "ppc64", "there is no build for linux ppc64"),
-    ] {
-        let out = Command::new("node")
-            .arg("--require")
-            .arg(&fake)
-            .arg(prefix.join("lib/node_modules/hook-engine/bin/hook.js"))
-            .arg("--version")
-            .env("FAKE_PLATFORM", platform)
-            .env("FAKE_ARCH", arch)
-            .output()
-            .unwrap();
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{platform}: {stderr}");
-        assert!(stderr.contains(says), "{platform}: {stderr}");
-        assert!(
-            stderr.contains("linux-x64-gnu, linux-x64-musl"),
-            "{platform}: {stderr}"
-        );
-        assert!(out.stdout.is_empty());
-    }
 }
 
 #[test]
@@ -528,8 +475,16 @@ fn the_wheel_in_a_fresh_virtual_environment_answers_as_the_binary() {
         .output()
         .unwrap();
     assert!(out.status.success(), "pip install: {}", text(&out.stderr));
-    // The wheel's script is the binary itself: no launcher.
+    // The wheel's script is the binary itself: no launcher. `command -v hook` in the
+    // environment (its `bin/` first on PATH, as `activate` puts it) finds that ELF file.
     let script = venv.join("bin/hook");
+    let mut path = vec![venv.join("bin")];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let found = command_v_hook(&std::env::join_paths(path).unwrap());
+    assert_eq!(found, script);
+    assert!(is_native(&found));
     assert_eq!(
         std::fs::read(&script).unwrap(),
         std::fs::read(env!("CARGO_BIN_EXE_hook")).unwrap()

@@ -2,12 +2,16 @@
 //! exactly the files it needs. hook-cli's tests include this file (`#[path]`) to package the
 //! binary they test, so what they install is what `dist` writes.
 //!
-//! - The npm package [`NPM_NAME`]: `bin/hook.js`, the launcher (`packaging/npm/hook.js`), its
-//!   `package.json` naming every platform package of [`PLATFORMS`] as an optional dependency
-//!   at the same version and the man pages (`man`: npm links them into the prefix's
-//!   `share/man/man1`, so `man hook` works), the README (`packaging/README.md`, the whole user
-//!   documentation: the package has no other home to send readers to), the man pages under
-//!   `man/` and the licences.
+//! - The npm package [`NPM_NAME`]: `bin/hook`, its `hook` command as shipped: the Node
+//!   launcher (`packaging/npm/hook.js`), which its postinstall `install.js`
+//!   (`packaging/npm/install.js`) replaces with the platform package's native binary once that
+//!   binary answers `--version` with this version (else the launcher stays, and the
+//!   postinstall says so in one line); `lib/platform.js` (`packaging/npm/platform.js`), how
+//!   both find that binary; its `package.json` naming every platform package of [`PLATFORMS`]
+//!   as an optional dependency at the same version, the postinstall (`scripts`) and the man
+//!   pages (`man`: npm links them into the prefix's `share/man/man1`, so `man hook` works), the
+//!   README (`packaging/README.md`, the whole user documentation: the package has no other
+//!   home to send readers to), the man pages under `man/` and the licences.
 //! - The platform package `hook-engine-<platform>-<arch>[-<libc>]` of the binary's target:
 //!   `bin/hook` (the binary, mode 0755), a `package.json` whose `os`, `cpu` and `libc` let npm
 //!   install it only where it runs, a README and the licences.
@@ -149,6 +153,23 @@ impl Platform {
     /// The platform package's npm name.
     pub(crate) fn npm_package(&self) -> String {
         format!("{NPM_NAME}-{}", self.npm)
+    }
+
+    /// The platform package's `package.json` at `version`: its `os`, `cpu` and `libc` let npm
+    /// install it only where it runs.
+    pub(crate) fn npm_manifest(&self, version: &str) -> serde_json::Value {
+        let mut manifest = serde_json::json!({
+            "name": self.npm_package(),
+            "version": version,
+            "description": format!("The hook binary for {}: install {NPM_NAME}, which installs it as `hook`", self.label),
+            "license": "MIT OR Apache-2.0",
+            "os": [self.os],
+            "cpu": [self.cpu],
+        });
+        if let Some(libc) = self.libc {
+            manifest["libc"] = serde_json::json!([libc]);
+        }
+        manifest
     }
 }
 
@@ -300,7 +321,16 @@ fn json_file(value: &serde_json::Value) -> Result<Vec<u8>> {
     Ok(text.into_bytes())
 }
 
-/// The launcher's package: `package.json`, `README.md`, the licences, `bin/hook.js`.
+/// The files of the main package that are not the README, the licences or the man pages:
+/// (path in the package, mode, file under `packaging/`). `bin/hook` is the `hook` command.
+const NPM_SCRIPTS: [(&str, u32, &str); 3] = [
+    ("bin/hook", 0o755, "npm/hook.js"),
+    ("install.js", 0o644, "npm/install.js"),
+    ("lib/platform.js", 0o644, "npm/platform.js"),
+];
+
+/// The main package: `package.json`, `README.md`, the licences, the man pages, then
+/// [`NPM_SCRIPTS`] (the launcher as `bin/hook`, the postinstall, the platform search).
 fn main_package(meta: &Meta, licences: &[(&str, Vec<u8>)]) -> Result<Vec<Entry>> {
     let optional: serde_json::Map<String, serde_json::Value> = PLATFORMS
         .iter()
@@ -317,7 +347,9 @@ fn main_package(meta: &Meta, licences: &[(&str, Vec<u8>)]) -> Result<Vec<Entry>>
         "description": "hook: a hooks engine for AI coding agents (Claude Code, Codex CLI): run, list, trust and relay their lifecycle hooks",
         "license": "MIT OR Apache-2.0",
         "keywords": ["hooks", "claude-code", "codex", "agent", "cli"],
-        "bin": {"hook": "bin/hook.js"},
+        // The launcher, which the postinstall replaces with the native binary.
+        "bin": {"hook": "bin/hook"},
+        "scripts": {"postinstall": "node install.js"},
         "man": man,
         "engines": {"node": ">=16"},
         "optionalDependencies": optional,
@@ -332,11 +364,9 @@ fn main_package(meta: &Meta, licences: &[(&str, Vec<u8>)]) -> Result<Vec<Entry>>
     for (name, text) in meta.man {
         entries.push(Entry::new(format!("man/{name}"), 0o644, text.clone()));
     }
-    entries.push(Entry::new(
-        "bin/hook.js",
-        0o755,
-        read_packaging(meta.root, "npm/hook.js")?,
-    ));
+    for (path, mode, source) in NPM_SCRIPTS {
+        entries.push(Entry::new(path, mode, read_packaging(meta.root, source)?));
+    }
     Ok(entries)
 }
 
@@ -347,23 +377,14 @@ fn platform_package(
     binary: &[u8],
     licences: &[(&str, Vec<u8>)],
 ) -> Result<Vec<Entry>> {
-    let mut manifest = serde_json::json!({
-        "name": platform.npm_package(),
-        "version": meta.version,
-        "description": format!("The hook binary for {}: install {NPM_NAME}, which runs it", platform.label),
-        "license": "MIT OR Apache-2.0",
-        "os": [platform.os],
-        "cpu": [platform.cpu],
-    });
-    if let Some(libc) = platform.libc {
-        manifest["libc"] = serde_json::json!([libc]);
-    }
+    let manifest = platform.npm_manifest(meta.version);
     let readme = format!(
         "# {}\n\nThe `hook` binary for {}, built from the `hook-cli` crate {}.\n\n\
          Install [`{NPM_NAME}`](https://www.npmjs.com/package/{NPM_NAME}) instead: npm picks \
-         this package for this platform as one of its optional dependencies, and its `hook` \
-         command runs `bin/hook` from here. Its README is the documentation, and it installs \
-         the man pages (`man hook`).\n",
+         this package for this platform as one of its optional dependencies, and the \
+         postinstall of {NPM_NAME} puts `bin/hook` from here in place as its `hook` command \
+         (with install scripts off, a Node launcher runs it). Its README is the documentation, \
+         and it installs the man pages (`man hook`).\n",
         platform.npm_package(),
         platform.label,
         meta.version,
@@ -622,65 +643,68 @@ pub(crate) fn list_wheel(path: &Path) -> Result<Listing> {
     Ok(listing)
 }
 
-/// Reads each package back: exactly the files it needs (no more, none missing), the binary
-/// executable and identical to the one given, the manifests at the crates' version.
+/// Reads each package back: exactly the files it needs (no more, none missing), each with its
+/// mode; the binary and the main package's scripts ([`NPM_SCRIPTS`]: the launcher as
+/// `bin/hook`, never the binary) identical to what they are made from; the manifests at the
+/// crates' version.
 fn check(meta: &Meta, platform: &Platform, written: &Written, binary: &[u8]) -> Result<()> {
     let binary = digest(binary);
     let mut problems = Vec::new();
+    // Each package's files: (path, mode, digest of what it must hold when that is known).
+    let file = |name: String| (name, 0o644, None);
     let licences = ["LICENSE-MIT", "LICENSE-APACHE"];
-    let mut main: Vec<String> = vec!["package.json".into(), "README.md".into()];
-    main.extend(licences.map(String::from));
-    let mut platform_files = main.clone();
-    main.push("bin/hook.js".into());
-    main.extend(meta.man.iter().map(|(name, _)| format!("man/{name}")));
-    platform_files.push("bin/hook".into());
-    let stem = wheel_stem(meta.version);
-    let info = format!("{stem}.dist-info");
-    let mut wheel: Vec<String> = ["METADATA", "WHEEL", "RECORD"]
+    let mut main: Vec<(String, u32, Option<[u8; 32]>)> = ["package.json", "README.md"]
         .iter()
         .chain(&licences)
-        .map(|name| format!("{info}/{name}"))
+        .map(|name| file((*name).to_owned()))
         .collect();
-    wheel.push(format!("{stem}.data/scripts/hook"));
+    let mut platform_files = main.clone();
+    for (path, mode, source) in NPM_SCRIPTS {
+        let made_from = digest(&read_packaging(meta.root, source)?);
+        main.push((path.to_owned(), mode, Some(made_from)));
+    }
+    main.extend(meta.man.iter().map(|(name, _)| file(format!("man/{name}"))));
+    platform_files.push(("bin/hook".into(), 0o755, Some(binary)));
+    let stem = wheel_stem(meta.version);
+    let info = format!("{stem}.dist-info");
+    let mut wheel: Vec<_> = ["METADATA", "WHEEL", "RECORD"]
+        .iter()
+        .chain(&licences)
+        .map(|name| file(format!("{info}/{name}")))
+        .collect();
+    wheel.push((format!("{stem}.data/scripts/hook"), 0o755, Some(binary)));
     wheel.extend(
         meta.man
             .iter()
-            .map(|(name, _)| format!("{stem}.data/data/share/man/man1/{name}")),
+            .map(|(name, _)| file(format!("{stem}.data/data/share/man/man1/{name}"))),
     );
 
     let packages = [
-        (&written.npm_main, list_tgz(&written.npm_main)?, main, None),
+        (&written.npm_main, list_tgz(&written.npm_main)?, main),
         (
             &written.npm_platform,
             list_tgz(&written.npm_platform)?,
             platform_files,
-            Some("bin/hook".to_owned()),
         ),
-        (
-            &written.wheel,
-            list_wheel(&written.wheel)?,
-            wheel,
-            Some(format!("{stem}.data/scripts/hook")),
-        ),
+        (&written.wheel, list_wheel(&written.wheel)?, wheel),
     ];
-    for (path, listing, needed, exe) in &packages {
+    for (path, listing, needed) in &packages {
         let shown = path.display();
-        for name in needed {
-            if !listing.contains_key(name) {
+        for (name, want, holds) in needed {
+            let Some((mode, sha)) = listing.get(name) else {
                 problems.push(format!("{shown}: {name} is missing"));
-            }
-        }
-        for (name, (mode, sha)) in listing {
-            if !needed.contains(name) {
-                problems.push(format!("{shown}: {name} is not a file the package needs"));
-            }
-            let executable = name.ends_with("bin/hook.js") || exe.as_ref() == Some(name);
-            let want = if executable { 0o755 } else { 0o644 };
-            if *mode != want {
+                continue;
+            };
+            if mode != want {
                 problems.push(format!("{shown}: {name} has mode {mode:o}, not {want:o}"));
             }
-            if exe.as_ref() == Some(name) && *sha != binary {
-                problems.push(format!("{shown}: {name} is not the binary given"));
+            if holds.is_some_and(|holds| holds != *sha) {
+                problems.push(format!("{shown}: {name} is not the file it is made from"));
+            }
+        }
+        for name in listing.keys() {
+            if !needed.iter().any(|(needed, ..)| needed == name) {
+                problems.push(format!("{shown}: {name} is not a file the package needs"));
             }
         }
     }

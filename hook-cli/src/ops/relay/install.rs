@@ -67,7 +67,9 @@
 //! SECS [|| exit 2] # hook-relay-install` ([`relay_command`]). `<hook>` is this program's absolute path in the
 //! user's settings, and the word `hook` in a project's: a project's settings are shared, and
 //! the installer's path means nothing on a teammate's machine; each machine's agent finds
-//! `hook` through its own `PATH` (install warns when its own `PATH` has none). `--home` is
+//! `hook` through its own `PATH` (install warns when its own `PATH` has none, and notes when
+//! the `hook` there is a script, as npm's Node launcher is where the package's postinstall did
+//! not put the native binary in its place: each event would start Node first). `--home` is
 //! there when install was given one, so the relay reads the relay files install read. Where
 //! the event can block ([`fails_closed`]: not `Stop` and the like, where a block keeps the
 //! agent working), the command ends in `|| exit 2`: a relay that cannot start (`hook` not on
@@ -170,9 +172,10 @@ use give_back::uninstall_scope;
 use move_hooks::move_agent_hooks;
 pub(crate) use relay_file::{RelayFile, RelayFileEdit};
 pub(crate) use report::{
-    CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
-    ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
+    CodexTrust, Edited, Entries, FoundKind, GivenBack, InstallReport, MoveReport, Portable,
+    RelayOutcome, ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
 };
+pub(crate) use scope::NPM_PACKAGE;
 pub(crate) use scope::ScopeOptions;
 
 use anyhow::Result;

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::ops::relay::install::{
-    CodexTrust, Edited, Entries, GivenBack, InstallReport, MoveReport, Portable, RelayOutcome,
-    ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
+    CodexTrust, Edited, Entries, FoundKind, GivenBack, InstallReport, MoveReport, NPM_PACKAGE,
+    Portable, RelayOutcome, ScopeNames, SyncReport, ThroughLink, UninstallReport, Uninstalled,
 };
 
 use crate::shell::quote as shell_quote;
@@ -233,7 +233,7 @@ pub(crate) fn sync(printer: &Printer, report: &SyncReport) {
 }
 
 /// A project's entries start `hook` through the agent's `PATH`: whether this `PATH` finds one,
-/// and which.
+/// which, and what each event pays to start it when it is a script (npm's launcher).
 fn portable(printer: &Printer, portable: Option<&Portable>, scope: &ScopeNames) {
     let Some(portable) = portable else {
         return;
@@ -243,20 +243,29 @@ fn portable(printer: &Printer, portable: Option<&Portable>, scope: &ScopeNames) 
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "this hook".to_owned());
+    let start = "note: the project's entries start `hook` through the agent's PATH";
     match &portable.on_path {
         None => say_err!(
             printer,
             "warning: the project's entries start `hook` through the agent's PATH, and this PATH has none: until it does, {} blocks every guarded event (the entry cannot start); put the folder of {this} on PATH, or install hook there",
             scope.agent
         ),
-        Some(found) => {
+        Some((found, FoundKind::NpmLauncher)) => printer.note(format_args!(
+            "{start}: here that is {}, the Node launcher of the npm package {NPM_PACKAGE}, not its native binary (its install script did not run, as with --ignore-scripts, or could not put the binary in place): each event these entries relay starts Node first, about 70 ms, against a few ms for the binary; to fix: `npm rebuild -g {NPM_PACKAGE} --foreground-scripts` (it says why if it cannot), or install {NPM_PACKAGE} again with its install scripts on (not --ignore-scripts; an npm that asks: --allow-scripts={NPM_PACKAGE})",
+            found.display()
+        )),
+        Some((found, FoundKind::Script)) => printer.note(format_args!(
+            "{start}: here that is {}, a script, not the hook binary ({this}): each event these entries relay starts its interpreter first",
+            found.display()
+        )),
+        Some((found, FoundKind::Binary)) => {
             let same = portable
                 .this
                 .as_ref()
                 .is_some_and(|this| found.canonicalize().ok() == this.canonicalize().ok());
             if !same {
                 printer.note(format_args!(
-                    "note: the project's entries start `hook` through the agent's PATH: here that is {}, not {this}",
+                    "{start}: here that is {}, not {this}",
                     found.display()
                 ));
             }

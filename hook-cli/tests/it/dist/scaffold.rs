@@ -1,4 +1,5 @@
-//! Authoring from an npm install, with no checkout: the npm packages installed offline, then
+//! Authoring from an npm install, with no checkout: `npm install -g hook-engine` from the
+//! loopback registry (`super::registry`, install scripts on), then
 //! the installed `hook new my-guard` in a folder outside the checkout, and the scaffold's own
 //! `cargo test`, which passes against the packaged `hook-sdk` at the binary's version.
 //!
@@ -36,7 +37,7 @@ use std::process::{Command, Output, Stdio};
 
 use sha2::{Digest as _, Sha256};
 
-use super::npm_installed;
+use super::npm::npm_installed;
 use crate::cli::text;
 
 /// The workspace's crates the scaffold builds: `hook-sdk` and what it depends on.

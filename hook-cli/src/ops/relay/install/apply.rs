@@ -7,7 +7,7 @@ use super::codex_records::codex_trust_step;
 use std::collections::BTreeSet;
 
 use super::report::{Edited, Entries, Portable, SyncReport};
-use super::scope::{Resolved, hook_on_path};
+use super::scope::{Resolved, found_kind, hook_on_path};
 use super::state::State;
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::{Changes, SettingsDoc};
@@ -64,7 +64,10 @@ pub(super) fn apply(scope: &Resolved, trust: bool, report: &mut SyncReport) -> R
     let wanted = entries;
     if scope.relay_scope == RelayScope::Project && scope.program == Path::new("hook") {
         report.portable = Some(Portable {
-            on_path: hook_on_path(),
+            on_path: hook_on_path().map(|found| {
+                let kind = found_kind(&found);
+                (found, kind)
+            }),
             this: std::env::current_exe().ok(),
         });
     }

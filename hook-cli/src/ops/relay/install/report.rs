@@ -147,10 +147,23 @@ pub(crate) struct Edited {
 /// finds, and this program.
 #[derive(Debug)]
 pub(crate) struct Portable {
-    /// The first `hook` on this process's `PATH`.
-    pub(crate) on_path: Option<PathBuf>,
+    /// The first `hook` on this process's `PATH`, and what it is.
+    pub(crate) on_path: Option<(PathBuf, FoundKind)>,
     /// This program.
     pub(crate) this: Option<PathBuf>,
+}
+
+/// What the `hook` a `PATH` finds is, which each event a project's entry relays starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FoundKind {
+    /// A program that is not a script (the binary).
+    Binary,
+    /// The npm package's Node launcher (`bin/hook` of `hook-engine`, a script): its
+    /// postinstall did not put the native binary there (install scripts off, or it failed),
+    /// so each start pays for Node first.
+    NpmLauncher,
+    /// Another script (`#!`): each start pays for its interpreter first.
+    Script,
 }
 
 /// The relay entries after a sync.

@@ -2,7 +2,7 @@
 //! the project, the home, and the options that load the relay's hooks of that scope.
 
 use super::agent_file;
-use super::report::{ScopeNames, ThroughLink};
+use super::report::{FoundKind, ScopeNames, ThroughLink};
 use crate::ops::relay::RelayScope;
 use crate::ops::relay::agents::codex::claude_guards_for;
 use crate::ops::relay::agents::{Agent, Translation, agent_of};
@@ -54,6 +54,40 @@ pub(super) fn hook_on_path() -> Option<PathBuf> {
         .map(|dir| dir.join("hook"))
         .find(|candidate| crate::ops::program::is_executable(candidate))
 }
+
+/// What `found`, a `hook` on `PATH`, is: a script starts with `#!`; npm's launcher is the
+/// `bin/hook` of the package whose `package.json` is named `hook-engine`.
+pub(super) fn found_kind(found: &Path) -> FoundKind {
+    use std::io::Read as _;
+    // The first bytes, and a small `package.json` whole: regular files only, opened without
+    // blocking (`hook_fs::open_regular`).
+    let head = |path: &Path, most: u64| -> Option<Vec<u8>> {
+        let (file, _) = hook_fs::open_regular(path, hook_fs::Links::Follow).ok()?;
+        let mut bytes = Vec::new();
+        file.take(most).read_to_end(&mut bytes).ok()?;
+        Some(bytes)
+    };
+    if head(found, 2).is_none_or(|start| start != b"#!") {
+        return FoundKind::Binary;
+    }
+    // Through npm's link in the prefix's `bin/`: the package's own `bin/hook`.
+    let package = found
+        .canonicalize()
+        .ok()
+        .and_then(|file| Some(file.parent()?.parent()?.join("package.json")));
+    let name = package
+        .and_then(|file| head(&file, 64 * 1024))
+        .and_then(|text| serde_json::from_slice::<serde_json::Value>(&text).ok())
+        .and_then(|manifest| Some(manifest.get("name")?.as_str()?.to_owned()));
+    if name.as_deref() == Some(NPM_PACKAGE) {
+        FoundKind::NpmLauncher
+    } else {
+        FoundKind::Script
+    }
+}
+
+/// The npm package that installs `hook` (`npm install -g hook-engine`).
+pub(crate) const NPM_PACKAGE: &str = "hook-engine";
 
 /// The scope resolved: agent, its file, the project, the relay's hooks.
 pub(super) struct Resolved {

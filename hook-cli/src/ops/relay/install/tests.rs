@@ -394,5 +394,51 @@ fn a_moved_codex_group_lands_whole_after_what_the_relay_file_holds() {
     );
 }
 
+/// What the `hook` on `PATH` is, for the note on a project's entries: a binary, npm's Node
+/// launcher (a script whose package is hook-engine: `bin/hook` beside its `package.json`, as
+/// npm's link in the prefix's `bin/` reaches it), or another script.
+#[test]
+fn the_hook_on_path_is_told_a_binary_npms_launcher_or_another_script() {
+    use super::report::FoundKind;
+    use super::scope::found_kind;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let root = dir.path();
+    let cases: [(&str, &[u8], Option<&str>, FoundKind); 5] = [
+        ("elf", b"\x7fELF\x02\x01", None, FoundKind::Binary),
+        ("empty", b"", None, FoundKind::Binary),
+        (
+            "launcher",
+            b"#!/usr/bin/env node\n",
+            Some("hook-engine"),
+            FoundKind::NpmLauncher,
+        ),
+        (
+            "other-package",
+            b"#!/usr/bin/env node\n",
+            Some("other"),
+            FoundKind::Script,
+        ),
+        (
+            "script",
+            b"#!/bin/sh\nexec hook \"$@\"\n",
+            None,
+            FoundKind::Script,
+        ),
+    ];
+    for (name, start, package, kind) in cases {
+        let file = root.join(name).join("bin/hook");
+        std::fs::create_dir_all(file.parent().expect("bin/")).expect("made");
+        std::fs::write(&file, start).expect("written");
+        if let Some(package) = package {
+            let manifest = format!(r#"{{"name": "{package}", "version": "1.0.0"}}"#);
+            std::fs::write(root.join(name).join("package.json"), manifest).expect("written");
+        }
+        // Reached through a link, as npm's `bin/hook` in its prefix.
+        let link = root.join(format!("{name}-link"));
+        std::os::unix::fs::symlink(&file, &link).expect("linked");
+        assert_eq!(found_kind(&link), kind, "{name}");
+    }
+}
+
 mod guests;
 mod timeouts;
