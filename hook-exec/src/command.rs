@@ -433,25 +433,42 @@ struct Captured {
     error: Option<std::io::Error>,
 }
 
+/// How much a read asks for at a time.
+const READ_CHUNK: usize = 8 * 1024;
+
 /// Reads a stream to its end, keeping at most `cap` bytes; past the cap it keeps draining, so
 /// the child never blocks on a full pipe, and reports the overflow. A read error is not an end
 /// of output: it is reported, so a truncated output is never read as a whole one.
+///
+/// Under the cap the bytes are read straight into the capture's spare room, never through a
+/// zeroed buffer: a hook usually prints a few bytes, and zeroing (so faulting in) a large
+/// buffer for each of its streams was a measurable part of every dispatch (BENCHMARKS.md,
+/// "Where a start goes"). The buffer that drains what is past the cap is made only then.
 async fn read_capped<R: AsyncRead + Unpin>(stream: Option<R>, cap: usize) -> Captured {
     let mut captured = Captured::default();
     let Some(mut stream) = stream else {
         return captured;
     };
-    let mut chunk = vec![0u8; 64 * 1024];
+    let mut past_cap = Vec::new();
     loop {
-        match stream.read(&mut chunk).await {
-            Ok(0) => break,
-            Ok(n) => {
-                let room = cap.saturating_sub(captured.bytes.len());
-                if n > room {
-                    captured.over = true;
-                }
-                captured.bytes.extend_from_slice(&chunk[..n.min(room)]);
+        let room = cap.saturating_sub(captured.bytes.len());
+        let read = if room > 0 {
+            captured.bytes.reserve(room.min(READ_CHUNK));
+            let limit = u64::try_from(room).unwrap_or(u64::MAX);
+            (&mut stream).take(limit).read_buf(&mut captured.bytes).await
+        } else {
+            if past_cap.is_empty() {
+                past_cap.resize(READ_CHUNK, 0);
             }
+            let read = stream.read(&mut past_cap).await;
+            if read.as_ref().is_ok_and(|n| *n > 0) {
+                captured.over = true;
+            }
+            read
+        };
+        match read {
+            Ok(0) => break,
+            Ok(_) => {}
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             Err(error) => {
                 captured.error = Some(error);
@@ -501,6 +518,27 @@ mod tests {
         assert!(!captured.over);
         let error = captured.error.map(|e| e.to_string());
         assert_eq!(error.as_deref(), Some("the device went away"));
+    }
+
+    #[tokio::test]
+    async fn the_cap_keeps_exactly_its_bytes_and_says_so_only_when_more_came() {
+        // (printed, cap, kept, over): under, at, one past, far past (past the read chunk too).
+        let cases = [
+            (10, 16, 10, false),
+            (16, 16, 16, false),
+            (17, 16, 16, true),
+            (3 * READ_CHUNK + 5, READ_CHUNK + 1, READ_CHUNK + 1, true),
+            (3 * READ_CHUNK + 5, 4 * READ_CHUNK, 3 * READ_CHUNK + 5, false),
+            (0, 16, 0, false),
+            (5, 0, 0, true),
+        ];
+        for (printed, cap, kept, over) in cases {
+            let output: Vec<u8> = (0..printed).map(|i| (i % 251) as u8).collect();
+            let captured = read_capped(Some(output.as_slice()), cap).await;
+            assert_eq!(captured.bytes, output[..kept], "{printed} bytes, cap {cap}");
+            assert_eq!(captured.over, over, "{printed} bytes, cap {cap}");
+            assert!(captured.error.is_none());
+        }
     }
 
     #[tokio::test]
