@@ -455,7 +455,10 @@ async fn read_capped<R: AsyncRead + Unpin>(stream: Option<R>, cap: usize) -> Cap
         let read = if room > 0 {
             captured.bytes.reserve(room.min(READ_CHUNK));
             let limit = u64::try_from(room).unwrap_or(u64::MAX);
-            (&mut stream).take(limit).read_buf(&mut captured.bytes).await
+            (&mut stream)
+                .take(limit)
+                .read_buf(&mut captured.bytes)
+                .await
         } else {
             if past_cap.is_empty() {
                 past_cap.resize(READ_CHUNK, 0);
@@ -528,7 +531,12 @@ mod tests {
             (16, 16, 16, false),
             (17, 16, 16, true),
             (3 * READ_CHUNK + 5, READ_CHUNK + 1, READ_CHUNK + 1, true),
-            (3 * READ_CHUNK + 5, 4 * READ_CHUNK, 3 * READ_CHUNK + 5, false),
+            (
+                3 * READ_CHUNK + 5,
+                4 * READ_CHUNK,
+                3 * READ_CHUNK + 5,
+                false,
+            ),
             (0, 16, 0, false),
             (5, 0, 0, true),
         ];

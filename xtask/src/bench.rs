@@ -192,7 +192,7 @@ struct InstalledEntry {
 /// Installs the relay for Claude Code in `dir/entry-home` (as `HOME`) and reads back the
 /// command of the entry it wrote for `PreToolUse`.
 fn installed_entry(hook: &Path, dir: &Path, project: &Path) -> Result<InstalledEntry> {
-    let home = dir.join("entry-home");
+    let home = tempfile::tempdir_in(dir)?.keep();
     relay_home_running(&home, ".claude", "exit 0")?;
     let out = Command::new(hook)
         .args(["relay", "install", "--agent", "claude"])
@@ -218,7 +218,7 @@ fn installed_entry(hook: &Path, dir: &Path, project: &Path) -> Result<InstalledE
     })
 }
 
-pub(crate) fn cli(root: &Path) -> Result<()> {
+pub(crate) fn cli(root: &Path, baseline: Option<&Path>) -> Result<()> {
     let hook = release_hook(root)?;
     let size = fs::metadata(&hook)?.len();
     let work = tempfile::tempdir()?;
@@ -430,38 +430,18 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ms(bare),
         ratio(wrap_one, bare)
     );
-    // The relay against that floor: what an agent pays for the relay starting its one hook,
-    // over what the thinnest wrapper would pay.
-    let ((relayed_one, _), (wrap_one, _)) =
-        pair(&relay(&relay_one), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
-    println!(
-        "  hook relay, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
-        ms(relayed_one),
-        ms(wrap_one),
-        ratio(relayed_one, wrap_one)
-    );
-    // `hook run` against the same floor: an agent that embeds nothing starts it per event.
-    let ((run_one, _), (wrap_one, _)) = pair(&run(&one), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
-    println!(
-        "  hook run, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
-        ms(run_one),
-        ms(wrap_one),
-        ratio(run_one, wrap_one)
-    );
-    // What the agent really starts: the entry `hook relay install` writes, run as the agent runs
-    // it (`sh -c ENTRY`: the agent's shell, the relay, the hook's shell), vs the same entry with
-    // the relay replaced by dash starting the hook (`sh -c 'sh -c "exit 0"' || exit 2`).
-    let entry = installed_entry(&hook, dir, &project)?;
-    let ((through_entry, _), (dash_entry, _)) = pair(
-        &Job::new("/bin/sh", &["-c", &entry.command], &stdin).with_env("HOME", &entry.home),
-        &sh(r#"sh -c 'sh -c "exit 0"' || exit 2"#),
-    )?;
-    println!(
-        "  the installed entry (sh -c ENTRY, one exit-0 relay hook) {} vs the entry with dash in the relay's place {}: ratio {:.2}",
-        ms(through_entry),
-        ms(dash_entry),
-        ratio(through_entry, dash_entry)
-    );
+    let scene = EventPath {
+        dir,
+        project: &project,
+        stdin: &stdin,
+        relay_home: &relay_one,
+        run_home: &one,
+    };
+    event_path(&hook, "", &scene)?;
+    if let Some(baseline) = baseline {
+        // The same lines for another build (an earlier commit's), in this run.
+        event_path(baseline, "baseline: ", &scene)?;
+    }
     let ten = "for i in 1 2 3 4 5 6 7 8 9 10; do /bin/sh -c 'exit 0' </dev/null & done; wait";
     let ((wrap_ten, _), (wrap_one_again, _)) =
         pair(&sh(ten), &sh("/bin/sh -c 'exit 0' </dev/null"))?;
@@ -470,6 +450,71 @@ pub(crate) fn cli(root: &Path) -> Result<()> {
         ms(wrap_ten),
         ms(wrap_one_again),
         ratio(wrap_ten, wrap_one_again)
+    );
+    Ok(())
+}
+
+/// Where the event-path lines run: the scratch folder, the project, the event, and the homes
+/// of the relay and `hook run` with one `exit 0` hook.
+struct EventPath<'a> {
+    dir: &'a Path,
+    project: &'a Path,
+    stdin: &'a [u8],
+    relay_home: &'a Path,
+    run_home: &'a Path,
+}
+
+/// What an agent pays per event for `hook` against dash as the wrapper (the floor): `hook
+/// relay` and `hook run` starting one `exit 0` hook vs `sh` starting it, and the entry `hook
+/// relay install` writes, run as the agent runs it (`sh -c ENTRY`: the agent's shell, the
+/// relay, the hook's shell), vs the same entry with the relay replaced by dash starting the
+/// hook (`sh -c 'sh -c "exit 0"' || exit 2`). Each line starts with `label`.
+fn event_path(hook: &Path, label: &str, scene: &EventPath<'_>) -> Result<()> {
+    let sh = |script: &str| Job::new("/bin/sh", &["-c", script], scene.stdin);
+    let wrapper = "/bin/sh -c 'exit 0' </dev/null";
+    let project = scene.project.display().to_string();
+    let command = |subcommand: &str, home: &Path| -> Job {
+        let home = home.display().to_string();
+        Job::new(
+            hook,
+            &[
+                subcommand,
+                "--dialect",
+                "verboo",
+                "--event",
+                "PreToolUse",
+                "--home",
+                &home,
+                "--project",
+                &project,
+            ],
+            scene.stdin,
+        )
+    };
+    let ((relayed, _), (wrapped, _)) = pair(&command("relay", scene.relay_home), &sh(wrapper))?;
+    println!(
+        "  {label}hook relay, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
+        ms(relayed),
+        ms(wrapped),
+        ratio(relayed, wrapped)
+    );
+    let ((ran, _), (wrapped, _)) = pair(&command("run", scene.run_home), &sh(wrapper))?;
+    println!(
+        "  {label}hook run, one exit-0 hook {} vs sh starting one sh -c 'exit 0' {}: ratio {:.2}",
+        ms(ran),
+        ms(wrapped),
+        ratio(ran, wrapped)
+    );
+    let entry = installed_entry(hook, scene.dir, scene.project)?;
+    let ((through_entry, _), (dash_entry, _)) = pair(
+        &Job::new("/bin/sh", &["-c", &entry.command], scene.stdin).with_env("HOME", &entry.home),
+        &sh(r#"sh -c 'sh -c "exit 0"' || exit 2"#),
+    )?;
+    println!(
+        "  {label}the installed entry (sh -c ENTRY, one exit-0 relay hook) {} vs the entry with dash in the relay's place {}: ratio {:.2}",
+        ms(through_entry),
+        ms(dash_entry),
+        ratio(through_entry, dash_entry)
     );
     Ok(())
 }

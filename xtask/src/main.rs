@@ -37,7 +37,9 @@
 //!   `guests` section of `CONFORMANCE.md`; `guests-drift` compares their event lists with the
 //!   relay's translation tables.
 //! - `cargo xtask bench cli`: time `hook run` as a caller spawning it once per event sees it
-//!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), for BENCHMARKS.md.
+//!   (release build; ratios to `/bin/true` and `sh -c`, peak RSS), and `hook relay`, `hook
+//!   run` and the installed entry against dash as the wrapper, for BENCHMARKS.md; `--baseline
+//!   PATH` adds those last lines for another build (an earlier commit's) in the same run.
 //! - `cargo xtask bench guards`: a built-in guard per event vs the same guard as a shell script,
 //!   alone and as the relay's one hook (BENCHMARKS.md, "hook-guards").
 //! - `cargo xtask bench launcher`: a project's relayed event through `PATH` after `npm install
@@ -108,7 +110,8 @@ fn run(args: Vec<String>) -> Result<()> {
         ["public-api", "--bless"] => api_snapshot::run(&root(), true),
         ["package-files"] => package_files::run(&root()),
         ["dist", rest @ ..] => dist::run(&root(), rest),
-        ["bench", "cli"] => bench::cli(&root()),
+        ["bench", "cli"] => bench::cli(&root(), None),
+        ["bench", "cli", "--baseline", path] => bench::cli(&root(), Some(Path::new(path))),
         ["bench", "launcher"] => bench::launcher(&root()),
         ["bench", "guards"] => bench::guards(&root()),
         ["bench", "agents", rest @ ..] => bench_agents::agents(&root(), rest),
@@ -120,7 +123,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli | cargo xtask bench launcher | cargo xtask bench guards | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli [--baseline PATH] | cargo xtask bench launcher | cargo xtask bench guards | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
         ),
     }
 }
