@@ -7,6 +7,8 @@
 //! the entries `hook relay install` writes ("relay"), for each N of `--hooks` (default 1,5).
 //! Configurations alternate, `--runs R` times each (default 5); the medians are compared:
 //! the cost per tool call of a configuration is (its session − the session without hooks) ÷ K.
+//! `--baseline PATH` adds the relayed configuration installed by another build (an earlier
+//! commit's `hook`), alternating with the others, so a change to the relay is compared in one run.
 //! Load averages are printed before and after, since a busy machine moves every figure.
 //!
 //! Before timing, one counting session per agent wraps every relay entry so that each start of
@@ -46,6 +48,8 @@ enum Setup {
     NoHooks,
     Direct(usize),
     Relay(usize),
+    /// Relayed by the `--baseline` build (an earlier commit's), in the same run.
+    Baseline(usize),
 }
 
 impl Setup {
@@ -54,6 +58,7 @@ impl Setup {
             Setup::NoHooks => "no hooks".to_owned(),
             Setup::Direct(n) => format!("{n} direct"),
             Setup::Relay(n) => format!("{n} relayed"),
+            Setup::Baseline(n) => format!("{n} baseline"),
         }
     }
 }
@@ -62,6 +67,7 @@ struct Options {
     calls: usize,
     runs: usize,
     hooks: Vec<usize>,
+    baseline: Option<std::path::PathBuf>,
 }
 
 fn options(args: &[&str]) -> Result<Options> {
@@ -69,6 +75,7 @@ fn options(args: &[&str]) -> Result<Options> {
         calls: 20,
         runs: 5,
         hooks: vec![1, 5],
+        baseline: None,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
@@ -78,10 +85,13 @@ fn options(args: &[&str]) -> Result<Options> {
         match *flag {
             "--calls" => options.calls = value.parse()?,
             "--runs" => options.runs = value.parse()?,
+            "--baseline" => options.baseline = Some(value.into()),
             "--hooks" => {
                 options.hooks = value.split(',').map(str::parse).collect::<Result<_, _>>()?;
             }
-            other => bail!("unknown option {other}: --calls K, --runs R, --hooks 1,5"),
+            other => {
+                bail!("unknown option {other}: --calls K, --runs R, --hooks 1,5, --baseline PATH")
+            }
         }
     }
     Ok(options)
@@ -106,6 +116,7 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
             agent,
             matcher: "Bash",
             hook: &hook,
+            baseline: options.baseline.as_deref(),
             bin: &bin,
             work: work.path(),
             calls: options.calls,
@@ -128,6 +139,9 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
         let mut setups = vec![Setup::NoHooks];
         for &n in &options.hooks {
             setups.extend([Setup::Direct(n), Setup::Relay(n)]);
+            if options.baseline.is_some() {
+                setups.push(Setup::Baseline(n));
+            }
         }
         let mut times: Vec<Vec<Duration>> = vec![Vec::new(); setups.len()];
         for _ in 0..options.runs {
@@ -162,6 +176,15 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
                     agent.title()
                 );
             }
+            let baseline = setups.iter().position(|s| *s == Setup::Baseline(n));
+            if let (Some(direct), Some(baseline)) = (direct, baseline) {
+                let (d, b) = (per_call(medians[direct]), per_call(medians[baseline]));
+                let session_ratio = medians[baseline].as_secs_f64() / medians[direct].as_secs_f64();
+                println!(
+                    "{}: {n} hook(s): baseline relay {b:.1} ms vs direct {d:.1} ms per tool call; session baseline ÷ direct {session_ratio:.3}",
+                    agent.title()
+                );
+            }
         }
     }
     println!("load average after: {}", load_average());
@@ -174,6 +197,8 @@ struct Bench<'a> {
     /// start the relay on a Bash call).
     matcher: &'a str,
     hook: &'a Path,
+    /// The `--baseline` build, which installs the relay of [`Setup::Baseline`].
+    baseline: Option<&'a Path>,
     bin: &'a Path,
     work: &'a Path,
     calls: usize,
@@ -222,10 +247,14 @@ impl Bench<'_> {
                     Setup::Direct(n) => {
                         fs::write(claude.join("settings.json"), settings(hooks(n)))?
                     }
-                    Setup::Relay(n) => {
+                    Setup::Relay(n) | Setup::Baseline(n) => {
                         fs::create_dir_all(claude.join("hook-relay"))?;
                         fs::write(claude.join("hook-relay/settings.json"), settings(hooks(n)))?;
-                        self.hook_command(&home, &["relay", "install", "--dialect", "verboo"])?;
+                        self.hook_command(
+                            setup,
+                            &home,
+                            &["relay", "install", "--dialect", "verboo"],
+                        )?;
                     }
                 }
                 let mut command = claude_command(self.bin, server.port);
@@ -257,15 +286,20 @@ impl Bench<'_> {
                             format!("{base}{}", toml(hooks(n))),
                         )?;
                     }
-                    Setup::Relay(n) => {
+                    Setup::Relay(n) | Setup::Baseline(n) => {
                         fs::write(codex.join("config.toml"), &base)?;
                         fs::create_dir_all(codex.join("hook-relay"))?;
                         fs::write(codex.join("hook-relay/config.toml"), toml(hooks(n)))?;
                         self.hook_command(
+                            setup,
                             &home,
                             &["trust", "--dialect", "lime", "--relay", "--all"],
                         )?;
-                        self.hook_command(&home, &["relay", "install", "--dialect", "lime"])?;
+                        self.hook_command(
+                            setup,
+                            &home,
+                            &["relay", "install", "--dialect", "lime"],
+                        )?;
                     }
                 }
                 let mut command = Command::new(self.bin.join("codex"));
@@ -312,9 +346,13 @@ impl Bench<'_> {
         Ok(elapsed)
     }
 
-    /// `hook ARGS` with this session's home.
-    fn hook_command(&self, home: &Path, args: &[&str]) -> Result<()> {
-        let out = Command::new(self.hook)
+    /// `hook ARGS` with this session's home (the `--baseline` build for its setup).
+    fn hook_command(&self, setup: Setup, home: &Path, args: &[&str]) -> Result<()> {
+        let program = match (setup, self.baseline) {
+            (Setup::Baseline(_), Some(baseline)) => baseline,
+            _ => self.hook,
+        };
+        let out = Command::new(program)
             .args(args)
             .env("HOME", home)
             .env("CODEX_HOME", home.join(".codex"))

@@ -123,7 +123,7 @@ fn run(args: Vec<String>) -> Result<()> {
         ["conformance", agent] => conformance::run(&root(), agent, None, false),
         ["conformance", agent, prefix] => conformance::run(&root(), agent, Some(prefix), false),
         _ => bail!(
-            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli [--baseline PATH] | cargo xtask bench launcher | cargo xtask bench guards | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5]"
+            "usage: cargo xtask schemas [--check] | cargo xtask tidy | cargo xtask docs | cargo xtask public-api [--bless] | cargo xtask package-files | cargo xtask dist [--target TRIPLE] [--binary PATH] [--out DIR] [--uncompressed] | cargo xtask conformance [--floor] codex|claude|all|relay [CASE-PREFIX] | cargo xtask conformance guests [AGENT|CASE-PREFIX] | cargo xtask conformance drift [--floor] | cargo xtask bench cli [--baseline PATH] | cargo xtask bench launcher | cargo xtask bench guards | cargo xtask bench agents [--calls K] [--runs R] [--hooks 1,5] [--baseline PATH]"
         ),
     }
 }
