@@ -174,3 +174,37 @@ fn quiet_verbose_and_color_are_taken_after_any_subcommand() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("cannot be used with"), "{stderr}");
 }
+
+/// The binary agents start per event loads no `libgcc_s.so.1` on glibc Linux (its unwinder is
+/// linked in from `libgcc_eh.a`, `hook-cli/build.rs`), and a panic still unwinds and is caught
+/// in a binary linked that way (this test's own, built with the same build script).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_unwinder_is_linked_in_and_still_unwinds() {
+    let readelf = Command::new("readelf")
+        .args(["--dynamic", env!("CARGO_BIN_EXE_hook")])
+        .output();
+    let Some(out) = readelf.ok().filter(|out| out.status.success()) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: readelf (binutils) is not installed"
+        );
+        return;
+    };
+    let dynamic = String::from_utf8_lossy(&out.stdout);
+    let needed: Vec<&str> = dynamic.lines().filter(|l| l.contains("(NEEDED)")).collect();
+    assert!(
+        needed.iter().any(|l| l.contains("libc.so")),
+        "readelf read no libraries: {dynamic}"
+    );
+    assert!(
+        !needed.iter().any(|l| l.contains("libgcc_s")),
+        "hook loads libgcc_s: {needed:?}"
+    );
+    let caught = std::panic::catch_unwind(|| panic!("unwound through libgcc_eh"));
+    let message = caught.expect_err("the panic was caught");
+    assert_eq!(
+        message.downcast_ref::<&str>(),
+        Some(&"unwound through libgcc_eh")
+    );
+}
