@@ -53,6 +53,16 @@
 //! fail. lime rejects unknown fields: there they are errors. Without `--event`, the event is
 //! the output's `hookSpecificOutput.hookEventName`.
 //!
+//! # Start-up
+//!
+//! `hook relay` and `hook run` are started once per event, so their start is the engine's cost
+//! for an agent: both parse only their own arguments (not the whole command tree; `--help`
+//! takes the full parse, so help reads the same), and on glibc Linux the unwinder is linked in
+//! (`build.rs`) so no `libgcc_s.so.1` is loaded. Kept on purpose although each costs a start
+//! (measured in BENCHMARKS.md, "Where a start goes"): one binary for every command (a separate
+//! relay binary saved 1 %), `fork` for a hook (so `PR_SET_PDEATHSIG` can be set; `posix_spawn`
+//! cannot), std's own `main` (it reopens closed standard streams and ignores SIGPIPE).
+//!
 //! # Limitations
 //!
 //! - `hook run` prints `statusMessage`s before dispatching (when stderr is a terminal), not as
