@@ -182,6 +182,39 @@ pub(crate) fn release_hook(root: &Path) -> Result<PathBuf> {
     Ok(root.join("target/release/hook"))
 }
 
+/// Whether `hook ARGS`, which gave `out`, succeeded; else an error with what it said.
+pub(crate) fn succeeded(out: &std::process::Output, args: &[&str]) -> Result<()> {
+    if !out.status.success() {
+        bail!(
+            "hook {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// `hook SUBCOMMAND` (`run` or `relay`) on a verboo `PreToolUse` event (`stdin`) with the hooks
+/// of `home` and `project`.
+fn hook_job(hook: &Path, subcommand: &str, home: &Path, project: &Path, stdin: &[u8]) -> Job {
+    let (home, project) = (home.display().to_string(), project.display().to_string());
+    Job::new(
+        hook,
+        &[
+            subcommand,
+            "--dialect",
+            "verboo",
+            "--event",
+            "PreToolUse",
+            "--home",
+            &home,
+            "--project",
+            &project,
+        ],
+        stdin,
+    )
+}
+
 /// The `PreToolUse` entry `hook relay install --agent claude` writes, in a home of its own
 /// (`HOME`) whose relay file runs one `exit 0` hook on `Bash`.
 struct InstalledEntry {
@@ -200,12 +233,7 @@ fn installed_entry(hook: &Path, dir: &Path, project: &Path) -> Result<InstalledE
         .env_remove("CLAUDE_CONFIG_DIR")
         .current_dir(project)
         .output()?;
-    if !out.status.success() {
-        bail!(
-            "hook relay install: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    succeeded(&out, &["relay", "install", "--agent", "claude"])?;
     let settings: serde_json::Value =
         serde_json::from_slice(&fs::read(home.join(".claude/settings.json"))?)?;
     let command = settings
@@ -229,25 +257,7 @@ pub(crate) fn cli(root: &Path, baseline: Option<&Path>) -> Result<()> {
         "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
         "tool_use_id": "t", "transcript_path": "/t.jsonl"});
     let stdin = event.to_string().into_bytes();
-    let run = |home: &Path| -> Job {
-        let home = home.display().to_string();
-        let project = project.display().to_string();
-        Job::new(
-            &hook,
-            &[
-                "run",
-                "--dialect",
-                "verboo",
-                "--event",
-                "PreToolUse",
-                "--home",
-                &home,
-                "--project",
-                &project,
-            ],
-            &stdin,
-        )
-    };
+    let run = |home: &Path| hook_job(&hook, "run", home, &project, &stdin);
     let none = home_with(dir, "none", 1, 0)?;
     let one = home_with(dir, "one", 1, 1)?;
     let many = home_with(dir, "many", 1000, 10)?;
@@ -335,23 +345,8 @@ pub(crate) fn cli(root: &Path, baseline: Option<&Path>) -> Result<()> {
             let event = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
                 "cwd": project, "tool_name": "Bash", "tool_input": {"command": "ls"},
                 "tool_use_id": "t", "transcript_path": "/t.jsonl"});
-            let (home, project) = (home.display().to_string(), project.display().to_string());
-            Job::new(
-                &hook,
-                &[
-                    "run",
-                    "--dialect",
-                    "verboo",
-                    "--event",
-                    "PreToolUse",
-                    "--home",
-                    &home,
-                    "--project",
-                    &project,
-                ],
-                event.to_string().as_bytes(),
-            )
-            .with_env("HOOK_JOURNAL", "off")
+            hook_job(&hook, "run", home, project, event.to_string().as_bytes())
+                .with_env("HOOK_JOURNAL", "off")
         };
         // A script is remembered by its digest only once it has not changed for 2 s (the
         // trust's digest cache, for files of 256 KiB or more): as in a project, where a hook's
@@ -379,25 +374,7 @@ pub(crate) fn cli(root: &Path, baseline: Option<&Path>) -> Result<()> {
         )?;
         Ok(home)
     };
-    let relay = |home: &Path| -> Job {
-        let home = home.display().to_string();
-        let project = project.display().to_string();
-        Job::new(
-            &hook,
-            &[
-                "relay",
-                "--dialect",
-                "verboo",
-                "--event",
-                "PreToolUse",
-                "--home",
-                &home,
-                "--project",
-                &project,
-            ],
-            &stdin,
-        )
-    };
+    let relay = |home: &Path| hook_job(&hook, "relay", home, &project, &stdin);
     let relay_none = relay_home("relay-none", &none)?;
     let relay_one = relay_home("relay-one", &one)?;
     let ((relayed_none, _), (truth, _)) =
@@ -472,24 +449,8 @@ struct EventPath<'a> {
 fn event_path(hook: &Path, label: &str, scene: &EventPath<'_>) -> Result<()> {
     let sh = |script: &str| Job::new("/bin/sh", &["-c", script], scene.stdin);
     let wrapper = "/bin/sh -c 'exit 0' </dev/null";
-    let project = scene.project.display().to_string();
-    let command = |subcommand: &str, home: &Path| -> Job {
-        let home = home.display().to_string();
-        Job::new(
-            hook,
-            &[
-                subcommand,
-                "--dialect",
-                "verboo",
-                "--event",
-                "PreToolUse",
-                "--home",
-                &home,
-                "--project",
-                &project,
-            ],
-            scene.stdin,
-        )
+    let command = |subcommand: &str, home: &Path| {
+        hook_job(hook, subcommand, home, scene.project, scene.stdin)
     };
     let ((relayed, _), (wrapped, _)) = pair(&command("relay", scene.relay_home), &sh(wrapper))?;
     println!(
@@ -597,13 +558,7 @@ pub(crate) fn launcher(root: &Path) -> Result<()> {
             .env("PATH", path)
             .env_remove("CLAUDE_CONFIG_DIR")
             .output()?;
-        if !out.status.success() {
-            bail!(
-                "hook {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
+        succeeded(&out, args)?;
     }
     let written: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(project.join(".claude/settings.json"))?)?;

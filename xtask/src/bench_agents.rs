@@ -166,24 +166,18 @@ pub(crate) fn agents(root: &Path, args: &[&str]) -> Result<()> {
         }
         for &n in &options.hooks {
             let direct = setups.iter().position(|s| *s == Setup::Direct(n));
-            let relay = setups.iter().position(|s| *s == Setup::Relay(n));
-            if let (Some(direct), Some(relay)) = (direct, relay) {
-                let (d, r) = (per_call(medians[direct]), per_call(medians[relay]));
-                // Session time with hooks, per tool call: what the user waits for.
-                let session_ratio = medians[relay].as_secs_f64() / medians[direct].as_secs_f64();
-                println!(
-                    "{}: {n} hook(s): relay {r:.1} ms vs direct {d:.1} ms per tool call; session relay ÷ direct {session_ratio:.3}",
-                    agent.title()
-                );
-            }
-            let baseline = setups.iter().position(|s| *s == Setup::Baseline(n));
-            if let (Some(direct), Some(baseline)) = (direct, baseline) {
-                let (d, b) = (per_call(medians[direct]), per_call(medians[baseline]));
-                let session_ratio = medians[baseline].as_secs_f64() / medians[direct].as_secs_f64();
-                println!(
-                    "{}: {n} hook(s): baseline relay {b:.1} ms vs direct {d:.1} ms per tool call; session baseline ÷ direct {session_ratio:.3}",
-                    agent.title()
-                );
+            for (relayed, name) in [(Setup::Relay(n), "relay"), (Setup::Baseline(n), "baseline")] {
+                let relay = setups.iter().position(|s| *s == relayed);
+                if let (Some(direct), Some(relay)) = (direct, relay) {
+                    let (d, r) = (per_call(medians[direct]), per_call(medians[relay]));
+                    // Session time with hooks, per tool call: what the user waits for.
+                    let session_ratio =
+                        medians[relay].as_secs_f64() / medians[direct].as_secs_f64();
+                    println!(
+                        "{}: {n} hook(s): {name} {r:.1} ms vs direct {d:.1} ms per tool call; session {name} ÷ direct {session_ratio:.3}",
+                        agent.title()
+                    );
+                }
             }
         }
     }
@@ -358,14 +352,7 @@ impl Bench<'_> {
             .env("CODEX_HOME", home.join(".codex"))
             .env_remove("CLAUDE_CONFIG_DIR")
             .output()?;
-        if !out.status.success() {
-            bail!(
-                "hook {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        Ok(())
+        crate::bench::succeeded(&out, args)
     }
 
     /// One relayed session with every relay start counted: (event, starts), by event.
