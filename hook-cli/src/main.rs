@@ -233,44 +233,39 @@ enum Command {
     Man(commands::man::ManArgs),
 }
 
-/// The commands an agent starts on every event (`hook relay`, and `hook run` for an agent that
-/// embeds nothing): parsed with only their own arguments built, not the whole command tree
-/// (usage errors exit 2 as with the full parse, which the agents read as a block where the
-/// event can block). Asking for help takes the full parse, so the help is the same either way.
-fn event_main(command: &str) -> Option<ExitCode> {
-    let mut args = std::env::args_os().skip(1);
-    if args.next().is_none_or(|first| first != command) {
-        return None;
-    }
-    if args.any(|arg| arg == "-h" || arg == "--help") {
-        return None;
-    }
-    let printer = |output: &args::OutputArgs| {
-        Printer::new(output.verbosity(), Terminal::process(), output.color)
+fn main() -> ExitCode {
+    // The commands an agent starts on every event (`hook relay`, and `hook run` for an agent
+    // that embeds nothing) parse only their own arguments, without building the whole command
+    // tree first; asking for help takes the full parse, so the help reads the same either way.
+    let first = std::env::args_os().nth(1);
+    let asks_help = || {
+        std::env::args_os()
+            .skip(2)
+            .any(|arg| arg == "-h" || arg == "--help")
     };
-    Some(match command {
-        "relay" => {
-            let (args, output) = parse_alone::<commands::relay::RelayArgs>("hook relay");
-            let printer = printer(&output);
+    match first.as_ref().and_then(|first| first.to_str()) {
+        Some("relay") if !asks_help() => {
+            let (args, printer) = parse_alone::<commands::relay::RelayArgs>("hook relay");
             ui::exit::finish(
                 &printer,
                 commands::relay::exec(args, &printer, Stdin::process()),
             )
         }
-        _ => {
-            let (args, output) = parse_alone::<commands::run::RunArgs>("hook run");
-            let printer = printer(&output);
+        Some("run") if !asks_help() => {
+            let (args, printer) = parse_alone::<commands::run::RunArgs>("hook run");
             ui::exit::finish(
                 &printer,
                 commands::run::exec(args, &printer, Stdin::process()),
             )
         }
-    })
+        _ => execute(Cli::parse()),
+    }
 }
 
-/// `hook COMMAND ...` (`name`) parsed with only `A`'s arguments (and the output flags) built; a usage
-/// error exits 2, as clap does.
-fn parse_alone<A: clap::Args + clap::FromArgMatches>(name: &'static str) -> (A, args::OutputArgs) {
+/// `hook COMMAND ...` (`name`) parsed with only `A`'s arguments and the output flags built, and
+/// the printer they ask for; a usage error exits 2 as with the full parse (the agents read it
+/// as a block where the event can block).
+fn parse_alone<A: clap::Args + clap::FromArgMatches>(name: &'static str) -> (A, Printer) {
     use clap::{Args as _, FromArgMatches as _};
     let built =
         args::OutputArgs::augment_args(A::augment_args(clap::Command::new(name).bin_name(name)));
@@ -278,18 +273,12 @@ fn parse_alone<A: clap::Args + clap::FromArgMatches>(name: &'static str) -> (A, 
     let parsed = A::from_arg_matches(&matches)
         .and_then(|args| args::OutputArgs::from_arg_matches(&matches).map(|output| (args, output)));
     match parsed {
-        Ok(parsed) => parsed,
+        Ok((args, output)) => {
+            let printer = Printer::new(output.verbosity(), Terminal::process(), output.color);
+            (args, printer)
+        }
         Err(error) => error.exit(),
     }
-}
-
-fn main() -> ExitCode {
-    // Started by an agent for every event: only the command's own arguments are parsed,
-    // without building the whole command tree first.
-    if let Some(code) = event_main("relay").or_else(|| event_main("run")) {
-        return code;
-    }
-    execute(Cli::parse())
 }
 
 /// Runs the command `cli` names on the process's own streams; its exit code.
